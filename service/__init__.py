@@ -1,0 +1,2 @@
+"""Attest's query side and HTTP service: hybrid retrieval, RRF, the evidence state machine,
+auth, audit and the CLI."""

@@ -1,0 +1,256 @@
+"""The ``attest`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from ingest.settings import get_settings
+
+SUPPORTED_SUFFIXES = {".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".eml"}
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def _open_store():
+    from ingest.store import open_store
+
+    return open_store(get_settings())
+
+
+def _walk(paths: Sequence[str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")))
+        else:
+            files.append(path)
+    return files
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from ingest.embedder import default_embedder
+    from ingest.pipeline import Ingestor
+
+    files = _walk(args.paths)
+    if args.doc_id and len(files) != 1:
+        sys.stderr.write("error: --doc-id needs exactly one file\n")
+        return 2
+    settings = get_settings()
+    store = _open_store()
+    ingestor = Ingestor(store, default_embedder(), settings)
+    acl = [a.strip() for a in args.acl.split(",") if a.strip()] if args.acl else None
+    results = []
+    with Progress(transient=True, disable=args.json or not sys.stderr.isatty()) as progress:
+        task = progress.add_task("ingesting", total=len(files))
+        for path in files:
+            progress.update(task, description=f"ingesting {path.name}")
+            result = ingestor.ingest_path(
+                path, doc_id=args.doc_id, title=args.title, acl=acl, collection=args.collection or ""
+            )
+            results.append(result)
+            progress.advance(task)
+            if not args.json:
+                detail = f" ({result.error})" if result.error else ""
+                sys.stdout.write(f"{result.doc_id}: {result.status}{detail}\n")
+    if args.json:
+        _print_json({"documents": [r.to_dict() for r in results]})
+    return 1 if any(r.status == "failed" for r in results) else 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from ingest.embedder import default_embedder
+    from ingest.store.port import Principal, SearchFilters
+    from service.retrieval import hybrid_search
+
+    settings = get_settings()
+    store = _open_store()
+    filters = SearchFilters(
+        principal=Principal.local_operator(),
+        doc_ids=tuple(args.doc_id or ()),
+        collections=tuple(args.collection or ()),
+    )
+    hits = hybrid_search(
+        store,
+        default_embedder(),
+        args.query,
+        filters,
+        k=args.k,
+        depth=settings.retrieval_depth,
+        rrf_k=settings.rrf_k,
+    )
+    if args.json:
+        _print_json({"hits": [h.to_dict() for h in hits]})
+        return 0
+    if not hits:
+        sys.stdout.write("no hits\n")
+    for n, hit in enumerate(hits, start=1):
+        c = hit.chunk
+        where = f"{c.doc_id}@{c.revision[:12]} lines {c.line_start}-{c.line_end}"
+        if c.page is not None:
+            where += f" page {c.page}"
+        sys.stdout.write(f"{n}. [{hit.score:.4f}] {c.title} — {where}\n")
+        snippet = " ".join(c.text.split())
+        sys.stdout.write(f"   {snippet[:240]}{'…' if len(snippet) > 240 else ''}\n")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from ingest.store.port import Principal
+
+    store = _open_store()
+    if args.doc_id:
+        record = store.get_document(args.doc_id)
+        if record is None:
+            sys.stderr.write(f"error: document not found: {args.doc_id}\n")
+            return 1
+        records = [record]
+    else:
+        records, _ = store.list_documents(Principal.local_operator(), limit=100000)
+    rows = [
+        {
+            "doc_id": r.doc_id,
+            "status": r.status,
+            "stage": r.stage,
+            "error": r.error,
+            "current_revision": r.current_revision,
+            "revisions": [rev.revision for rev in r.revisions],
+        }
+        for r in records
+    ]
+    if args.json:
+        _print_json(rows[0] if args.doc_id else {"documents": rows})
+        return 0
+    for row in rows:
+        error = f" — {row['error']}" if row["error"] else ""
+        current = (row["current_revision"] or "-")[:12]
+        sys.stdout.write(
+            f"{row['doc_id']}: {row['status']} (stage {row['stage']}, current {current}, "
+            f"{len(row['revisions'])} revision(s)){error}\n"
+        )
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    store = _open_store()
+    if not store.delete_document(args.doc_id):
+        sys.stderr.write(f"error: document not found: {args.doc_id}\n")
+        return 1
+    sys.stdout.write(f"{args.doc_id}: deleted\n")
+    return 0
+
+
+def cmd_entities(args: argparse.Namespace) -> int:
+    from ingest.store.port import Principal
+
+    store = _open_store()
+    subjects = store.find_subjects(
+        Principal.local_operator(), name=args.name, type=args.type, limit=args.limit
+    )
+    payload = [registry_view(s) for s in subjects]
+    if args.json:
+        _print_json({"subjects": payload})
+        return 0
+    if not payload:
+        sys.stdout.write("no subjects\n")
+    for s in payload:
+        aliases = f" (aka {', '.join(s['aliases'])})" if s["aliases"] else ""
+        sys.stdout.write(f"{s['subject_id']} [{s['type']}] {s['name']}{aliases}\n")
+        for b in s["bindings"]:
+            role = f" as {b['role']}" if b["role"] else ""
+            sys.stdout.write(
+                f"   {b['relation']} {b['object_name']}{role} — {b['doc_id']}"
+                f" chars {b['char_start']}-{b['char_end']}\n"
+            )
+    return 0
+
+
+def registry_view(subject) -> dict[str, Any]:
+    data = subject.to_dict()
+    return {
+        "subject_id": data["subject_id"],
+        "name": data["name"],
+        "type": data["type"],
+        "aliases": data["aliases"],
+        "attributes": data["attributes"],
+        "bindings": data["bindings"],
+    }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="attest", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ingest", help="ingest files or directories")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--doc-id")
+    p.add_argument("--title")
+    p.add_argument("--acl", help="comma-separated principals and groups")
+    p.add_argument("--collection")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_ingest)
+
+    p = sub.add_parser("search", help="hybrid BM25 + kNN search fused by RRF")
+    p.add_argument("query")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument("--doc-id", action="append")
+    p.add_argument("--collection", action="append")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("status", help="document status")
+    p.add_argument("doc_id", nargs="?")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("delete", help="remove a document from every search path")
+    p.add_argument("doc_id")
+    p.set_defaults(func=cmd_delete)
+
+    p = sub.add_parser("entities", help="subject registry look-up")
+    p.add_argument("name", nargs="?")
+    p.add_argument("--type")
+    p.add_argument("--limit", type=int, default=100)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_entities)
+
+    _add_later_commands(sub)
+    return parser
+
+
+def _add_later_commands(sub: argparse._SubParsersAction) -> None:
+    """Commands whose modules import heavier dependencies register here."""
+    try:
+        from service.cli_extra import register
+    except ImportError:
+        return
+    register(sub)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from service.logs import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_level, stream=sys.stderr)
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except Exception as exc:  # noqa: BLE001 - a CLI user gets one line, not a traceback
+        from ingest.store.port import StoreError
+
+        if isinstance(exc, StoreError):
+            sys.stderr.write(f"error: {exc}\n")
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

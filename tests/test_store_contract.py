@@ -1,0 +1,322 @@
+"""The backend contract: every store adapter must pass this suite unchanged.
+
+The records are built by hand (no models) so that each assertion is exact. Vectors are unit
+vectors along chosen axes, so kNN order is known in advance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ingest.schema import Binding, Chunk, DocumentRecord, SubjectRecord, chunk_id_for
+from ingest.store.port import (
+    AuditQuery,
+    EmbeddingModelMismatch,
+    Principal,
+    SearchFilters,
+)
+
+DIM = 384
+ALICE = Principal("alice", groups=("legal",))
+BOB = Principal("bob")
+OPERATOR = Principal.local_operator()
+
+
+def axis(i: int, j: int | None = None) -> list[float]:
+    v = np.zeros(DIM, dtype=np.float32)
+    v[i] = 1.0
+    if j is not None:
+        v[j] = 1.0
+    return (v / np.linalg.norm(v)).tolist()
+
+
+def make_chunks(doc_id: str, revision: str, texts: list[str], vectors, acl, entity_ids=None):
+    chunks, offset, pieces = [], 0, []
+    for ordinal, text in enumerate(texts):
+        start = offset
+        pieces.append(text)
+        offset += len(text) + 2
+        chunks.append(
+            Chunk(
+                chunk_id=chunk_id_for(doc_id, revision, ordinal),
+                doc_id=doc_id,
+                revision=revision,
+                ordinal=ordinal,
+                title=f"Title {doc_id}",
+                filename=f"{doc_id}.txt",
+                mime="text/plain",
+                page=None,
+                section=["1. TERMS"],
+                element_index=ordinal,
+                line_start=1 + 2 * ordinal,
+                line_end=1 + 2 * ordinal,
+                char_start=start,
+                char_end=start + len(text),
+                text=text,
+                acl=list(acl),
+                collection="contracts",
+                ingested_at="2026-01-01T00:00:00.000+00:00",
+                embedding=vectors[ordinal],
+                entity_ids=sorted((entity_ids or {}).get(ordinal, [])),
+            )
+        )
+    return chunks, "\n\n".join(pieces)
+
+
+def put(store, doc_id, revision, texts, vectors, acl=("*",), entity_ids=None, subjects=()):
+    store.save_document(
+        DocumentRecord(
+            doc_id=doc_id,
+            status="indexing",
+            stage="indexing",
+            error=None,
+            current_revision=None,
+            title=f"Title {doc_id}",
+            filename=f"{doc_id}.txt",
+            acl=list(acl),
+            collection="contracts",
+            metadata={},
+            updated_at="2026-01-01T00:00:00.000+00:00",
+        )
+    )
+    chunks, text = make_chunks(doc_id, revision, texts, vectors, acl, entity_ids)
+    store.write_revision(
+        doc_id,
+        revision,
+        text=text,
+        chunks=chunks,
+        subjects=list(subjects),
+        info={"filename": f"{doc_id}.txt", "mime": "text/plain", "size": len(text)},
+    )
+    return chunks, text
+
+
+def ids(ranked):
+    return [r.chunk_id for r in ranked]
+
+
+def test_written_revision_is_invisible_until_activated(store):
+    chunks, _ = put(store, "d1", "r1", ["governing law of Delaware"], [axis(0)])
+    everyone = SearchFilters(principal=OPERATOR)
+    assert store.bm25("delaware", everyone, 10) == []
+    assert store.knn(np.array(axis(0)), everyone, 10) == []
+    store.activate_revision("d1", "r1")
+    assert ids(store.bm25("delaware", everyone, 10)) == [chunks[0].chunk_id]
+    assert ids(store.knn(np.array(axis(0)), everyone, 10)) == [chunks[0].chunk_id]
+    doc = store.get_document("d1")
+    assert (doc.status, doc.current_revision) == ("indexed", "r1")
+
+
+def test_revision_text_slices_back_to_chunk_text(store):
+    chunks, text = put(store, "d1", "r1", ["alpha clause", "beta clause"], [axis(0), axis(1)])
+    store.activate_revision("d1", "r1")
+    stored = store.revision_text("d1", "r1")
+    assert stored == text
+    for chunk in store.revision_chunks("d1", "r1"):
+        assert stored[chunk.char_start : chunk.char_end] == chunk.text
+    assert [c.chunk_id for c in store.revision_chunks("d1", "r1")] == [c.chunk_id for c in chunks]
+
+
+def test_new_revision_switches_atomically_and_old_stays_readable(store):
+    old, _ = put(store, "d1", "r1", ["term of five years"], [axis(0)])
+    store.activate_revision("d1", "r1")
+    new, _ = put(store, "d1", "r2", ["term of ten years"], [axis(0)])
+    everyone = SearchFilters(principal=OPERATOR)
+    # r2 written but not current: searches still see r1 only.
+    assert ids(store.bm25("term years", everyone, 10)) == [old[0].chunk_id]
+    store.activate_revision("d1", "r2")
+    assert ids(store.bm25("term years", everyone, 10)) == [new[0].chunk_id]
+    assert ids(store.knn(np.array(axis(0)), everyone, 10)) == [new[0].chunk_id]
+    assert store.bm25("five", everyone, 10) == []
+    # The superseded revision stays readable by (doc_id, revision) for audit.
+    assert store.revision_text("d1", "r1") == "term of five years"
+    assert [c.text for c in store.revision_chunks("d1", "r1")] == ["term of five years"]
+    doc = store.get_document("d1")
+    assert doc.current_revision == "r2"
+    assert sorted(r.revision for r in doc.revisions) == ["r1", "r2"]
+
+
+def test_rewriting_a_revision_overwrites_instead_of_duplicating(store):
+    put(store, "d1", "r1", ["one", "two"], [axis(0), axis(1)])
+    put(store, "d1", "r1", ["one", "two"], [axis(0), axis(1)])
+    store.activate_revision("d1", "r1")
+    assert len(store.revision_chunks("d1", "r1")) == 2
+    assert len(store.knn(np.array(axis(0)), SearchFilters(principal=OPERATOR), 10)) == 2
+
+
+def test_acl_is_applied_inside_both_queries(store):
+    a, _ = put(store, "a", "r", ["secret merger terms"], [axis(0)], acl=["alice"])
+    b, _ = put(store, "b", "r", ["public merger terms"], [axis(0, 1)], acl=["legal"])
+    c, _ = put(store, "c", "r", ["bob merger terms"], [axis(0, 2)], acl=["bob"])
+    for doc in "abc":
+        store.activate_revision(doc, "r")
+    alice = SearchFilters(principal=ALICE)
+    assert sorted(ids(store.bm25("merger", alice, 10))) == sorted([a[0].chunk_id, b[0].chunk_id])
+    assert ids(store.knn(np.array(axis(0)), alice, 10)) == [a[0].chunk_id, b[0].chunk_id]
+    bob = SearchFilters(principal=BOB)
+    assert ids(store.bm25("merger", bob, 10)) == [c[0].chunk_id]
+    assert ids(store.knn(np.array(axis(0)), bob, 1)) == [c[0].chunk_id]
+    assert store.visible_document("a", BOB) is None
+    assert store.visible_document("a", ALICE).doc_id == "a"
+    docs, total = store.list_documents(BOB)
+    assert ([d.doc_id for d in docs], total) == (["c"], 1)
+
+
+def test_acl_change_takes_effect_on_search(store):
+    a, _ = put(store, "a", "r", ["merger terms"], [axis(0)], acl=["alice"])
+    store.activate_revision("a", "r")
+    bob = SearchFilters(principal=BOB)
+    assert store.bm25("merger", bob, 10) == []
+    store.set_acl("a", ["bob"])
+    assert ids(store.bm25("merger", bob, 10)) == [a[0].chunk_id]
+    assert ids(store.knn(np.array(axis(0)), bob, 10)) == [a[0].chunk_id]
+    assert store.bm25("merger", SearchFilters(principal=ALICE), 10) == []
+
+
+def test_doc_collection_and_entity_filters(store):
+    a, _ = put(
+        store, "a", "r", ["acme supply terms", "other supply terms"], [axis(0), axis(1)],
+        entity_ids={0: ["org:acme"]},
+    )
+    b, _ = put(store, "b", "r", ["beta supply terms"], [axis(2)], entity_ids={0: ["org:beta"]})
+    store.activate_revision("a", "r")
+    store.activate_revision("b", "r")
+    only_b = SearchFilters(principal=OPERATOR, doc_ids=("b",))
+    assert ids(store.bm25("supply", only_b, 10)) == [b[0].chunk_id]
+    acme = SearchFilters(principal=OPERATOR, entity_ids=("org:acme",))
+    assert ids(store.bm25("supply", acme, 10)) == [a[0].chunk_id]
+    assert ids(store.knn(np.array(axis(1)), acme, 10)) == [a[0].chunk_id]
+    none = SearchFilters(principal=OPERATOR, collections=("elsewhere",))
+    assert store.bm25("supply", none, 10) == []
+    assert store.knn(np.array(axis(0)), none, 10) == []
+
+
+def test_knn_orders_by_cosine_and_breaks_ties_by_chunk_id(store):
+    chunks, _ = put(store, "a", "r", ["x", "y", "z"], [axis(5), axis(5), axis(6)])
+    store.activate_revision("a", "r")
+    ranked = store.knn(np.array(axis(5)), SearchFilters(principal=OPERATOR), 3)
+    tied = sorted([chunks[0].chunk_id, chunks[1].chunk_id])
+    assert ids(ranked) == [*tied, chunks[2].chunk_id]
+    assert ranked[0].score == pytest.approx(1.0, abs=1e-5)
+    assert ranked[2].score == pytest.approx(0.0, abs=1e-5)
+
+
+def test_bm25_prefers_rarer_terms_and_ignores_query_syntax(store):
+    chunks, _ = put(
+        store, "a", "r",
+        ["indemnification indemnification clause", "clause about payment", "unrelated text"],
+        [axis(0), axis(1), axis(2)],
+    )
+    store.activate_revision("a", "r")
+    everyone = SearchFilters(principal=OPERATOR)
+    ranked = store.bm25("indemnification clause", everyone, 10)
+    assert ids(ranked)[:2] == [chunks[0].chunk_id, chunks[1].chunk_id]
+    assert ranked[0].score > ranked[1].score
+    # FTS/Lucene operators in user input are plain words, never syntax errors.
+    assert store.bm25('clause" OR NOT (payment* AND', everyone, 10) != []
+    assert store.bm25("???", everyone, 10) == []
+
+
+def test_delete_removes_document_from_every_path(store):
+    subject = SubjectRecord(
+        subject_id="org:acme", name="Acme", type="org", doc_id="a", revision="r",
+        aliases=["Company"], bindings=[],
+    )
+    put(store, "a", "r", ["acme terms"], [axis(0)], entity_ids={0: ["org:acme"]}, subjects=[subject])
+    store.activate_revision("a", "r")
+    assert store.find_subjects(OPERATOR, name="Acme")
+    assert store.delete_document("a") is True
+    everyone = SearchFilters(principal=OPERATOR)
+    assert store.bm25("acme", everyone, 10) == []
+    assert store.knn(np.array(axis(0)), everyone, 10) == []
+    assert store.find_subjects(OPERATOR, name="Acme") == []
+    assert store.get_document("a") is None
+    assert store.delete_document("a") is False
+
+
+def _registry_fixture(store):
+    acme = SubjectRecord(
+        subject_id="org:acme holdings", name="Acme Holdings, Inc.", type="org", doc_id="a",
+        revision="r", aliases=["Company", "Acme Holdings"], char_start=0, char_end=19,
+    )
+    jane = SubjectRecord(
+        subject_id="person:jane doe", name="Jane Doe", type="person", doc_id="a", revision="r",
+        bindings=[
+            Binding("founder_of", "org:acme holdings", "Acme Holdings, Inc.", "founder", "a", "r", 20, 60),
+        ],
+    )
+    john = SubjectRecord(
+        subject_id="person:john roe", name="John Roe", type="person", doc_id="b", revision="r",
+        bindings=[Binding("founder_of", "org:beta", "Beta LLC", "founder", "b", "r", 5, 40)],
+    )
+    put(store, "a", "r", ["Acme Holdings, Inc. was founded by Jane Doe."], [axis(0)],
+        acl=["alice"], subjects=[acme, jane])
+    put(store, "b", "r", ["Beta LLC was founded by John Roe."], [axis(1)], acl=["bob"],
+        subjects=[john])
+    store.activate_revision("a", "r")
+    store.activate_revision("b", "r")
+
+
+def test_registry_lookups_are_exact_and_acl_filtered(store):
+    _registry_fixture(store)
+    found = store.find_subjects(ALICE, name="ACME HOLDINGS INC")
+    assert [s.subject_id for s in found] == ["org:acme holdings"]
+    assert found[0].aliases == ["Acme Holdings", "Company"]
+    assert [s.subject_id for s in store.find_subjects(ALICE, name="company")] == ["org:acme holdings"]
+    assert store.find_subjects(ALICE, name="Acme Holding") == []  # no fuzzy fallback
+    founders = store.find_subjects(ALICE, role="founder", parent_id="org:acme holdings")
+    assert [s.subject_id for s in founders] == ["person:jane doe"]
+    binding = founders[0].bindings[0]
+    assert (binding.relation, binding.doc_id, binding.char_start, binding.char_end) == (
+        "founder_of", "a", 20, 60,
+    )
+    # Bob cannot read document a: Acme and Jane do not exist for him.
+    assert store.find_subjects(BOB, name="Acme Holdings") == []
+    assert store.find_subjects(BOB, role="founder", parent_id="org:acme holdings") == []
+    assert [s.subject_id for s in store.find_subjects(BOB, type="person")] == ["person:john roe"]
+    assert [s.subject_id for s in store.find_subjects(OPERATOR, relation="founder_of")] == [
+        "person:jane doe", "person:john roe",
+    ]
+
+
+def test_registry_follows_the_current_revision(store):
+    _registry_fixture(store)
+    renamed = SubjectRecord(
+        subject_id="org:acme group", name="Acme Group", type="org", doc_id="a", revision="r2",
+    )
+    put(store, "a", "r2", ["Acme Group terms"], [axis(0)], acl=["alice"], subjects=[renamed])
+    assert store.find_subjects(ALICE, name="Acme Group") == []
+    store.activate_revision("a", "r2")
+    assert [s.subject_id for s in store.find_subjects(ALICE, name="Acme Group")] == ["org:acme group"]
+    assert store.find_subjects(ALICE, name="Acme Holdings") == []
+
+
+def test_audit_log_is_append_only_and_filterable(store):
+    store.append_audit({"request_id": "q1", "principal": "alice", "action": "search", "input": {"q": "x"}})
+    store.append_audit({"request_id": "q2", "principal": "bob", "action": "search", "input": {"q": "y"}})
+    entries = store.list_audit(AuditQuery(principal="alice"))
+    assert [(e["request_id"], e["action"], e["input"]) for e in entries] == [("q1", "search", {"q": "x"})]
+    assert [e["request_id"] for e in store.list_audit(AuditQuery())] == ["q1", "q2"]
+    assert store.list_audit(AuditQuery(request_id="nope")) == []
+    assert not hasattr(store, "delete_audit") and not hasattr(store, "update_audit")
+
+
+def test_embedding_model_is_recorded_and_mismatch_fails(store):
+    store.ensure_embedding_model("model-a", 384)
+    store.ensure_embedding_model("model-a", 384)
+    with pytest.raises(EmbeddingModelMismatch, match="reindex"):
+        store.ensure_embedding_model("model-b", 384)
+    with pytest.raises(EmbeddingModelMismatch, match="reindex"):
+        store.ensure_embedding_model("model-a", 768)
+
+
+def test_snapshot_reads_are_consistent(store):
+    put(store, "d", "r1", ["first version"], [axis(0)])
+    store.activate_revision("d", "r1")
+    with store.snapshot():
+        before = store.bm25("version", SearchFilters(principal=OPERATOR), 10)
+    put(store, "d", "r2", ["second version"], [axis(0)])
+    store.activate_revision("d", "r2")
+    after = store.bm25("version", SearchFilters(principal=OPERATOR), 10)
+    assert before != after and len(after) == 1
