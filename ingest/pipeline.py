@@ -140,8 +140,8 @@ class Ingestor:
             if len(data) > self.settings.max_file_bytes:
                 raise IngestFailure("received", "too large")
             chunks, subjects, text, mime = self._build(record, data, filename, revision)
-            self._set_stage(record, "indexing")
             self.store.ensure_embedding_model(self.embedder.model_name, self.embedder.dimension)
+            self.on_stage("writing")
             self.store.write_revision(
                 doc_id,
                 revision,

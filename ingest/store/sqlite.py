@@ -22,7 +22,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ingest.names import normalise_text
+from ingest.normalize import normalise_org as name_key
+from ingest.normalize import normalise_plain as role_key
 from ingest.schema import (
     Binding,
     Chunk,
@@ -163,9 +164,15 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def query_words(text: str) -> list[str]:
+    """The distinct casefolded words of a user query, sorted. Both backends search for exactly
+    these words (any may match), so query syntax in user input is never interpreted."""
+    return sorted({w.casefold() for w in _WORD.findall(text)})
+
+
 def fts_query(text: str) -> str | None:
     """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
-    words = sorted({w.casefold() for w in _WORD.findall(text)})
+    words = query_words(text)
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words)
@@ -474,7 +481,7 @@ class SqliteStore:
                 json.dumps(asdict(subject), sort_keys=True),
             ),
         )
-        names = {normalise_text(subject.name), *(normalise_text(a) for a in subject.aliases)}
+        names = {name_key(subject.name), *(name_key(a) for a in subject.aliases)}
         db.executemany(
             "INSERT OR IGNORE INTO subject_names(name_norm, subject_id, doc_id, revision) "
             "VALUES (?,?,?,?)",
@@ -490,7 +497,7 @@ class SqliteStore:
                     b.object_id,
                     b.object_name,
                     b.role,
-                    normalise_text(b.role) if b.role else None,
+                    role_key(b.role) if b.role else None,
                     doc_id,
                     revision,
                     b.char_start,
@@ -702,12 +709,12 @@ class SqliteStore:
                 "EXISTS (SELECT 1 FROM subject_names n WHERE n.subject_id = s.subject_id "
                 "AND n.doc_id = s.doc_id AND n.revision = s.revision AND n.name_norm = ?)"
             )
-            args.append(normalise_text(name))
+            args.append(name_key(name))
         if role or parent_id or relation:
             cond = ["b.subject_id = s.subject_id", "b.doc_id = s.doc_id", "b.revision = s.revision"]
             if role:
                 cond.append("b.role_norm = ?")
-                args.append(normalise_text(role))
+                args.append(role_key(role))
             if parent_id:
                 cond.append("b.object_id = ?")
                 args.append(parent_id)
@@ -722,7 +729,7 @@ class SqliteStore:
             args,
         ).fetchall()
         return merge_subject_records(
-            [SubjectRecord(**_subject_kwargs(json.loads(r["record"]))) for r in rows], limit
+            [SubjectRecord(**subject_kwargs(json.loads(r["record"]))) for r in rows], limit
         )
 
     # -- audit ----------------------------------------------------------------------------
@@ -762,7 +769,8 @@ class SqliteStore:
         return [{"seq": r["seq"], **json.loads(r["entry"])} for r in rows]
 
 
-def _subject_kwargs(data: dict[str, Any]) -> dict[str, Any]:
+def subject_kwargs(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored ``asdict(SubjectRecord)`` back to constructor arguments (bindings as Binding)."""
     data["bindings"] = [Binding(**b) for b in data.get("bindings", [])]
     return data
 
