@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# Bare in-JVM Elasticsearch test node (server jar + transport-netty4). See README.md.
+#
+#   run.sh start   build if needed, start in background, wait for health, print URL (last stdout line)
+#   run.sh wait    poll GET /_cluster/health until yellow/green (timeout), print URL
+#   run.sh stop    stop the node (SIGTERM, then SIGKILL after a grace period)
+#   run.sh url     print the URL of the running node
+#   run.sh status  print pid/url/health; exit 0 if running, 1 if not
+#   run.sh build   (re)build the Maven project only
+#   run.sh clean   stop and delete the whole state dir
+#
+# Environment:
+#   ES_TEST_NODE_STATE      state dir (default /tmp/attest-es-test-node): pid, url, node.log, data
+#   ES_TEST_NODE_HTTP_PORT  HTTP port (default 0 = a free ephemeral port chosen at bind time)
+#   ES_TEST_NODE_TIMEOUT    seconds for `wait` (default 180)
+#   ES_TEST_NODE_JAVA_OPTS  JVM options (default "-Xms512m -Xmx1g -XX:TieredStopAtLevel=1")
+#   ES_TEST_NODE_CDS        1 = use an AppCDS archive in target/ for faster startup (default 1)
+#   ES_TEST_NODE_KEEP_DATA  1 = keep indices across `start` (default: every start begins empty)
+#   JAVA_HOME               used if it is a JDK >= 21, else /usr/lib/jvm/temurin-25-jdk-amd64
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+STATE_DIR="${ES_TEST_NODE_STATE:-/tmp/attest-es-test-node}"
+PID_FILE="$STATE_DIR/pid"
+URL_FILE="$STATE_DIR/url"
+LOG_FILE="$STATE_DIR/node.log"
+BUILD_LOG="$STATE_DIR/build.log"
+TIMEOUT="${ES_TEST_NODE_TIMEOUT:-180}"
+DEFAULT_JDK=/usr/lib/jvm/temurin-25-jdk-amd64
+MAIN_CLASS=attest.estest.TestNode
+APP_JAR="$SCRIPT_DIR/target/es-test-node-1.0.0.jar"
+LIB_DIR="$SCRIPT_DIR/target/lib"
+
+log() { echo "es-test-node: $*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+java_major() { # $1 = java binary; prints the feature version (e.g. 25) or nothing
+    "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n1
+}
+
+select_jdk() {
+    local v
+    if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" && -x "$JAVA_HOME/bin/javac" ]]; then
+        v="$(java_major "$JAVA_HOME/bin/java")"
+        if [[ -n "$v" && "$v" -ge 21 ]]; then
+            return 0
+        fi
+    fi
+    [[ -x "$DEFAULT_JDK/bin/java" ]] || die "no JDK >= 21: set JAVA_HOME (looked for $DEFAULT_JDK)"
+    export JAVA_HOME="$DEFAULT_JDK"
+}
+
+needs_build() {
+    [[ -f "$APP_JAR" && -d "$LIB_DIR" ]] || return 0
+    [[ -n "$(ls -A "$LIB_DIR" 2>/dev/null)" ]] || return 0
+    [[ -n "$(find "$SCRIPT_DIR/pom.xml" "$SCRIPT_DIR/src" -newer "$APP_JAR" -print -quit)" ]] && return 0
+    return 1
+}
+
+do_build() {
+    select_jdk
+    command -v mvn >/dev/null || die "mvn not found on PATH"
+    mkdir -p "$STATE_DIR"
+    log "building with JAVA_HOME=$JAVA_HOME (log: $BUILD_LOG)"
+    # offline first (warm ~/.m2), then online
+    if (cd "$SCRIPT_DIR" && mvn -B -q -o package) >"$BUILD_LOG" 2>&1; then
+        return 0
+    fi
+    log "offline build failed, retrying online"
+    if (cd "$SCRIPT_DIR" && mvn -B -q package) >>"$BUILD_LOG" 2>&1; then
+        return 0
+    fi
+    tail -n 40 "$BUILD_LOG" >&2 || true
+    die "maven build failed (see $BUILD_LOG)"
+}
+
+# pid of our running node, or empty
+node_pid() {
+    [[ -f "$PID_FILE" ]] || return 0
+    local pid
+    pid="$(cat "$PID_FILE" 2>/dev/null || true)"
+    [[ "$pid" =~ ^[0-9]+$ ]] || return 0
+    kill -0 "$pid" 2>/dev/null || return 0
+    # guard against a stale pid file whose pid was reused; right after `start` the child may
+    # briefly still be the forked shell / nohup before it execs java
+    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "$MAIN_CLASS|nohup|run\.sh"; then
+        echo "$pid"
+    fi
+}
+
+health_status() { # prints green/yellow/red or nothing
+    local url="$1"
+    curl -s -m 5 "$url/_cluster/health" 2>/dev/null | sed -n 's/.*"status":"\([a-z]*\)".*/\1/p' || true
+}
+
+do_wait() {
+    local deadline=$((SECONDS + TIMEOUT)) pid url status
+    while :; do
+        pid="$(node_pid)"
+        if [[ -z "$pid" ]]; then
+            log "node is not running"
+            [[ -f "$LOG_FILE" ]] && { log "last lines of $LOG_FILE:"; tail -n 40 "$LOG_FILE" >&2; }
+            return 1
+        fi
+        if [[ -s "$URL_FILE" ]]; then
+            url="$(cat "$URL_FILE")"
+            status="$(health_status "$url")"
+            if [[ "$status" == green || "$status" == yellow ]]; then
+                echo "$url"
+                return 0
+            fi
+        fi
+        if ((SECONDS >= deadline)); then
+            log "timed out after ${TIMEOUT}s waiting for cluster health yellow/green (pid $pid)"
+            [[ -f "$LOG_FILE" ]] && { log "last lines of $LOG_FILE:"; tail -n 40 "$LOG_FILE" >&2; }
+            return 1
+        fi
+        sleep 0.5
+    done
+}
+
+do_start() {
+    local pid
+    pid="$(node_pid)"
+    if [[ -n "$pid" ]]; then
+        log "already running (pid $pid)"
+        do_wait
+        return
+    fi
+    if needs_build; then do_build; fi
+    select_jdk
+
+    mkdir -p "$STATE_DIR"
+    rm -f "$URL_FILE" "$PID_FILE"
+    if [[ "${ES_TEST_NODE_KEEP_DATA:-0}" != 1 ]]; then
+        rm -rf "$STATE_DIR/data" "$STATE_DIR/home"
+    fi
+
+    local major opts=()
+    major="$(java_major "$JAVA_HOME/bin/java")"
+    # shellcheck disable=SC2206
+    opts=(${ES_TEST_NODE_JAVA_OPTS:--Xms512m -Xmx1g -XX:TieredStopAtLevel=1})
+    # AppCDS archive of the ES classes (created on the first clean exit, reused afterwards;
+    # the JVM regenerates it if the JDK or classpath changes). Cuts startup noticeably on 2 cores.
+    if [[ "${ES_TEST_NODE_CDS:-1}" == 1 ]]; then
+        opts+=(-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$SCRIPT_DIR/target/es-test-node.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
+    fi
+    opts+=(
+        -XX:+UseG1GC
+        -Dfile.encoding=UTF-8
+        -Djava.awt.headless=true
+        -Djava.io.tmpdir="$STATE_DIR/tmp"
+        --enable-native-access=ALL-UNNAMED
+        --add-modules=jdk.incubator.vector
+    )
+    # netty 4.1 uses sun.misc.Unsafe; JDK >= 24 warns loudly about it
+    if [[ -n "$major" && "$major" -ge 24 ]]; then
+        opts+=(--sun-misc-unsafe-memory-access=allow)
+    fi
+    mkdir -p "$STATE_DIR/tmp"
+
+    log "starting (JAVA_HOME=$JAVA_HOME, state=$STATE_DIR, log=$LOG_FILE)"
+    nohup "$JAVA_HOME/bin/java" "${opts[@]}" -cp "$APP_JAR:$LIB_DIR/*" "$MAIN_CLASS" "$STATE_DIR" \
+        >"$LOG_FILE" 2>&1 </dev/null &
+    echo $! >"$PID_FILE"
+    if ! do_wait; then
+        log "start failed, stopping the node (state dir kept for inspection: $STATE_DIR)"
+        do_stop || true
+        return 1
+    fi
+}
+
+do_stop() {
+    local pid i
+    pid="$(node_pid)"
+    if [[ -z "$pid" ]]; then
+        log "not running"
+        rm -f "$PID_FILE" "$URL_FILE"
+        return 0
+    fi
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 60; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        log "pid $pid did not exit after SIGTERM, sending SIGKILL"
+        kill -KILL "$pid" 2>/dev/null || true
+        for ((i = 0; i < 20; i++)); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.5
+        done
+    fi
+    if kill -0 "$pid" 2>/dev/null; then
+        die "could not stop pid $pid"
+    fi
+    rm -f "$PID_FILE" "$URL_FILE"
+    log "stopped (pid $pid)"
+}
+
+do_url() {
+    local pid
+    pid="$(node_pid)"
+    [[ -n "$pid" ]] || die "not running"
+    [[ -s "$URL_FILE" ]] || die "running (pid $pid) but no URL yet"
+    cat "$URL_FILE"
+}
+
+do_status() {
+    local pid url="" status=""
+    pid="$(node_pid)"
+    if [[ -z "$pid" ]]; then
+        echo "stopped"
+        return 1
+    fi
+    if [[ -s "$URL_FILE" ]]; then
+        url="$(cat "$URL_FILE")"
+        status="$(health_status "$url")"
+    fi
+    echo "running pid=$pid url=${url:-?} health=${status:-unknown}"
+}
+
+case "${1:-}" in
+    start) do_start ;;
+    wait) do_wait ;;
+    stop) do_stop ;;
+    url) do_url ;;
+    status) do_status ;;
+    build) do_build ;;
+    clean)
+        do_stop
+        rm -rf "$STATE_DIR"
+        ;;
+    *)
+        echo "usage: $0 start|stop|wait|url|status|build|clean" >&2
+        exit 2
+        ;;
+esac
