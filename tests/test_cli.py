@@ -1,0 +1,88 @@
+"""The `attest` command line, run as a user would: a subprocess on a real data dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO / "samples" / "cuad"
+
+
+def attest(data_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATTEST_")}
+    env.update({"ATTEST_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)})
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args],
+        capture_output=True, text=True, cwd=REPO, env=env, timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("cli")
+    docs = root / "docs" / "nested"
+    docs.mkdir(parents=True)
+    for name in sorted(p.name for p in SAMPLES.glob("*.txt"))[:2]:
+        shutil.copy(SAMPLES / name, docs / name)
+    (root / "docs" / "broken.xlsx").write_bytes(b"PK\x03\x04junk")
+    return root / "data", root / "docs"
+
+
+def test_ingest_walks_directories_prints_statuses_and_fails_on_bad_files(corpus):
+    data_dir, docs = corpus
+    done = attest(data_dir, "ingest", str(docs), "--json", "--collection", "samples")
+    assert done.returncode == 1, done.stderr[-2000:]
+    statuses = {d["doc_id"]: (d["status"], d["error"]) for d in json.loads(done.stdout)["documents"]}
+    assert statuses["broken"] == ("failed", "unsupported type: .xlsx")
+    assert sorted(v[0] for k, v in statuses.items() if k != "broken") == ["indexed", "indexed"]
+
+    again = attest(data_dir, "ingest", str(docs / "nested"))
+    assert again.returncode == 0
+    assert sorted(line.split(": ")[1] for line in again.stdout.strip().splitlines()) == [
+        "unchanged", "unchanged",
+    ]
+
+
+def test_search_json_has_exact_citation_fields(corpus):
+    data_dir, _ = corpus
+    done = attest(data_dir, "search", "governing law", "--k", "3", "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    hits = json.loads(done.stdout)["hits"]
+    assert 1 <= len(hits) <= 3
+    expected = {
+        "chunk_id", "doc_id", "revision", "title", "page", "section", "line_start", "line_end",
+        "char_start", "char_end", "text", "score", "bm25_rank", "knn_rank",
+    }
+    for hit in hits:
+        assert set(hit) == expected
+        source = (corpus[1] / "nested" / f"{hit['doc_id']}.txt").read_text(encoding="utf-8")
+        assert source[hit["char_start"] : hit["char_end"]] == hit["text"]
+        assert hit["line_start"] == source.count("\n", 0, hit["char_start"]) + 1
+        assert hit["bm25_rank"] is not None or hit["knn_rank"] is not None
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_status_and_delete(corpus):
+    data_dir, docs = corpus
+    doc_id = sorted(p.stem for p in (docs / "nested").glob("*.txt"))[0]
+    done = attest(data_dir, "status", doc_id, "--json")
+    status = json.loads(done.stdout)
+    assert (status["doc_id"], status["status"], status["stage"], status["error"]) == (
+        doc_id, "indexed", "indexed", None,
+    )
+    assert status["revisions"] == [status["current_revision"]]
+    assert attest(data_dir, "delete", doc_id).returncode == 0
+    missing = attest(data_dir, "status", doc_id)
+    assert missing.returncode == 1
+    assert missing.stderr.strip() == f"error: document not found: {doc_id}"
+    hits = json.loads(attest(data_dir, "search", "agreement", "--json").stdout)["hits"]
+    assert hits and doc_id not in {h["doc_id"] for h in hits}
+    assert attest(data_dir, "delete", doc_id).returncode == 1
