@@ -1,0 +1,1029 @@
+"""The Elasticsearch store: the same port as the embedded SQLite store, on versioned indexes.
+
+Indexes (``mappings/{kind}.v{N}.json``), each ``{prefix}-{kind}-v{N}`` behind the alias
+``{prefix}-{kind}``; every read and write goes through the alias:
+
+* ``documents``  one document per ``doc_id``: status, ACL, collection, ``current_revision`` and
+  ``rev_key`` (``doc_id#current_revision``).
+* ``revisions``  one per ``doc_id#revision``: the extracted text and the revision's status.
+* ``chunks``     one per ``chunk_id``: text (``standard`` analyzer), filter keywords, ``rev_key``
+  and the 384-dim ``dense_vector`` (HNSW, cosine). The embedding model is in the index ``_meta``.
+* ``subjects``   one per (doc_id, revision, subject_id): name norms, and bindings as ``nested``.
+* ``audit``      append-only, ``op_type=create`` with a monotonically increasing ``seq``.
+
+**Atomic revision visibility.** Chunks and subjects of a revision are written (and refreshed)
+before the revision is current, and are never changed by activation. What is current is decided
+by the documents index alone: ``activate_revision`` updates ONE document (its ``current_revision``
+and ``rev_key``) with a refresh. Every search first reads the set of current
+``rev_key`` values the principal may see from the documents index, then passes it as an explicit
+``terms`` filter on ``rev_key`` inside the BM25 query and inside ``knn.filter``. A single-document
+update is atomic in Elasticsearch, so a search sees either all of the old revision or all of the
+new one, never a mix. Inside ``snapshot()`` the current-revision set (with ACLs and collections)
+is read once and reused by every query of the block, so the BM25 and kNN halves of a hybrid
+query use the same set even when a switch lands between them.
+
+**ACL.** Chunks carry the document's ACL in ``acl``; searches filter on it with the principal's
+tokens *and* on the ACL-filtered ``rev_key`` set from the documents index. ``set_acl`` updates
+the document first (a revocation is effective at once), then every chunk by ``_id`` in one
+``_bulk`` (no ``_update_by_query``, no scripts).
+
+**Deletes** search for the ids (``search_after`` on a unique keyword) and ``_bulk`` delete them;
+the document itself goes first, so its chunks leave every search path at that moment even if the
+process dies before the rest is deleted (leftovers are invisible: no current ``rev_key`` names
+them). No ``_delete_by_query`` is used: the bare test node has no reindex module.
+
+Ranking parity with SQLite: BM25 sorts by ``[_score desc, chunk_id asc]``; kNN hits are sorted
+client-side by ``(-score, chunk_id)`` and the cosine is recovered from Elasticsearch's
+``(1 + cos) / 2``. Fusion (RRF) happens client-side in ``service/retrieval.py`` for both stores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable, Iterator, Sequence
+
+import numpy as np
+
+import mappings
+from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
+from ingest.store.port import (
+    AuditQuery,
+    EmbeddingModelMismatch,
+    Principal,
+    RankedId,
+    SearchFilters,
+    StoreError,
+)
+# Shared with the reference adapter so that the same records give the same answers: the name and
+# role keys, the query words, and the merge of per-document subject records.
+from ingest.store.sqlite import (
+    merge_subject_records,
+    name_key,
+    query_words,
+    role_key,
+    subject_kwargs,
+    utc_now,
+)
+
+_PAGE = 1000  # search_after page size for id sweeps and state loads
+_TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
+_MAX_WINDOW = 10000  # index.max_result_window default
+
+
+def rev_key(doc_id: str, revision: str) -> str:
+    """``doc_id#revision``; revisions are content hashes (hex), so the last ``#`` splits it."""
+    return f"{doc_id}#{revision}"
+
+
+def _subject_key(doc_id: str, revision: str, subject_id: str) -> str:
+    raw = f"{doc_id}\x00{revision}\x00{subject_id}".encode()
+    return hashlib.sha256(raw).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class _DocState:
+    doc_id: str
+    revision: str
+    acl: frozenset[str]
+    collection: str
+
+
+class ElasticStore:
+    """The Store port on Elasticsearch 9.x (see the module docstring).
+
+    ``refresh`` is the refresh policy of every write that a search must see (default ``True``:
+    refresh at once, so a write is visible when the call returns; ``"wait_for"`` waits for the
+    next scheduled refresh instead: fewer segments, up to ``refresh_interval`` more latency).
+    ``client`` injects a ready ``Elasticsearch`` client; ``client_options`` go to its constructor
+    (``api_key=...``, ``ca_certs=...``, ``request_timeout=...``).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "attest",
+        refresh: str | bool = True,
+        client: Any = None,
+        **client_options: Any,
+    ) -> None:
+        from elasticsearch import Elasticsearch
+
+        if not prefix or prefix != prefix.lower() or any(c in prefix for c in ' "*\\<|,>/?#'):
+            raise StoreError(f"invalid Elasticsearch index prefix: {prefix!r}")
+        self.url = url
+        self.prefix = prefix
+        self.refresh = refresh
+        options = {"request_timeout": 30, "retry_on_timeout": True, "max_retries": 3}
+        options.update(client_options)
+        self.es = client if client is not None else Elasticsearch(url, **options)
+        self._ready = False
+        self._ready_lock = threading.Lock()
+        self._local = threading.local()
+        self._audit_lock = threading.Lock()
+        self._audit_last = 0
+        self._exclude_vectors_param: bool | None = None
+
+    # -- names ----------------------------------------------------------------------------
+    def alias(self, kind: str) -> str:
+        return f"{self.prefix}-{kind}"
+
+    def index_name(self, kind: str, version: int) -> str:
+        return f"{self.prefix}-{kind}-v{version}"
+
+    def _version_of(self, index: str, kind: str) -> int | None:
+        head = f"{self.prefix}-{kind}-v"
+        tail = index[len(head):]
+        return int(tail) if index.startswith(head) and tail.isdigit() else None
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def _all_indices(self) -> dict[str, dict[str, list[str]]]:
+        """kind -> {concrete ``{prefix}-{kind}-vN`` index: its aliases}, in one request."""
+        patterns = ",".join(f"{self.prefix}-{kind}-v*" for kind in mappings.KINDS)
+        found = self.es.indices.get_alias(index=patterns, allow_no_indices=True).body
+        out: dict[str, dict[str, list[str]]] = {kind: {} for kind in mappings.KINDS}
+        for name, body in found.items():
+            for kind in mappings.KINDS:
+                if self._version_of(name, kind) is not None:
+                    out[kind][name] = sorted(body.get("aliases", {}))
+        return out
+
+    def current_indices(self) -> dict[str, str | None]:
+        """kind -> the concrete index behind its alias (None when not created yet)."""
+        out: dict[str, str | None] = {}
+        for kind, indices in self._all_indices().items():
+            behind = [n for n, aliases in indices.items() if self.alias(kind) in aliases]
+            out[kind] = behind[0] if behind else None
+        return out
+
+    def _create_index(self, kind: str, version: int, *, alias: bool) -> str:
+        """Create ``{prefix}-{kind}-v{version}``; returns ``created <name>`` or ``exists <name>``."""
+        from elasticsearch import BadRequestError
+
+        name = self.index_name(kind, version)
+        body = mappings.load(kind, version)
+        try:
+            self.es.indices.create(
+                index=name,
+                settings=body.get("settings"),
+                mappings=body["mappings"],
+                aliases={self.alias(kind): {"is_write_index": True}} if alias else None,
+                wait_for_active_shards="1",
+            )
+            return f"created {name}"
+        except BadRequestError as exc:
+            if exc.error != "resource_already_exists_exception":
+                raise StoreError(f"cannot create index {name}: {exc}") from exc
+            if alias:  # created concurrently, or left without its alias by an interrupted init
+                self.es.indices.put_alias(index=name, name=self.alias(kind))
+            return f"exists {name}"
+
+    def init_indexes(self) -> dict[str, str]:
+        """Create every missing index (at the newest mapping version) behind its alias.
+        Idempotent: returns kind -> ``created <index>`` or ``exists <index>``."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        current = self.current_indices()
+        report = {kind: f"exists {name}" for kind, name in current.items() if name}
+        missing = [kind for kind, name in current.items() if not name]
+        if missing:
+            # In parallel: the master batches the cluster-state updates (5x faster than serial).
+            with ThreadPoolExecutor(max_workers=len(missing)) as pool:
+                results = pool.map(
+                    lambda k: self._create_index(k, mappings.latest_version(k), alias=True), missing
+                )
+                report.update(zip(missing, results))
+        self._ready = True
+        return {kind: report[kind] for kind in mappings.KINDS}
+
+    def _ensure(self) -> None:
+        if self._ready:
+            return
+        with self._ready_lock:
+            if not self._ready:
+                self.init_indexes()
+
+    def drop_all(self) -> None:
+        """Delete every index of this prefix (all kinds, all versions). For tests and resets."""
+        names = [name for indices in self._all_indices().values() for name in indices]
+        for start in range(0, len(names), 20):
+            self.es.indices.delete(index=",".join(names[start : start + 20]), ignore_unavailable=True)
+        self._ready = False
+
+    def close(self) -> None:
+        self.es.close()
+
+    def ping(self) -> bool:
+        """Ready when the cluster answers ``_cluster/health`` with yellow or green (the bare test
+        node has no ``GET /``; yellow is a single node with replicas unassigned)."""
+        try:
+            health = self.es.cluster.health(timeout="5s")
+        except Exception:  # noqa: BLE001 - any transport or server failure means not ready
+            return False
+        return health.body.get("status") in ("yellow", "green")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one set of current revisions (and ACLs): loaded once per block."""
+        depth = getattr(self._local, "depth", 0)
+        if depth == 0:
+            self._local.state = self._load_state(None)
+        self._local.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._local.depth -= 1
+            if self._local.depth == 0:
+                self._local.state = None
+
+    # -- low-level helpers ----------------------------------------------------------------
+    def _bulk(self, operations: list[dict[str, Any]], *, refresh: Any = None) -> dict[str, Any]:
+        if not operations:
+            return {"items": []}
+        response = self.es.bulk(
+            operations=operations, refresh=self.refresh if refresh is None else refresh
+        ).body
+        if response.get("errors"):
+            failures = [
+                item
+                for item in response["items"]
+                for action in item.values()
+                if action.get("error") and not (action.get("status") == 404 and "delete" in item)
+            ]
+            if failures:
+                raise StoreError(f"Elasticsearch bulk write failed: {failures[:3]}")
+        return response
+
+    def _bulk_paged(self, ops: list[dict[str, Any]], *, refresh: Any = None) -> None:
+        """``_bulk`` in pages of about ``_PAGE`` actions, never splitting an action from its
+        source line (``delete`` has none; ``index``/``create``/``update`` have one)."""
+        page: list[dict[str, Any]] = []
+        actions = 0
+        i = 0
+        while i < len(ops):
+            action = ops[i]
+            width = 1 if "delete" in action else 2
+            page.extend(ops[i : i + width])
+            i += width
+            actions += 1
+            if actions >= _PAGE and i < len(ops):
+                self._bulk(page, refresh=False)  # the last page's refresh covers this one too
+                page, actions = [], 0
+        self._bulk(page, refresh=refresh)
+
+    def _sweep(
+        self,
+        kind: str,
+        query: dict[str, Any],
+        sort_field: str,
+        *,
+        source: Any = False,
+        extra_sort: Sequence[str] = (),
+        limit: int | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Every hit of ``query`` in ``sort_field`` order (unique keyword), by search_after."""
+        sort = [{f: "asc"} for f in (*extra_sort, sort_field)]
+        after: list[Any] | None = None
+        seen = 0
+        while True:
+            size = _PAGE if limit is None else min(_PAGE, limit - seen)
+            if size <= 0:
+                return
+            kwargs: dict[str, Any] = {}
+            if after is not None:
+                kwargs["search_after"] = after
+            response = self.es.search(
+                index=self.alias(kind),
+                query=query,
+                sort=sort,
+                size=size,
+                source=source,
+                track_total_hits=False,
+                **kwargs,
+            ).body
+            hits = response["hits"]["hits"]
+            yield from hits
+            seen += len(hits)
+            if len(hits) < size:
+                return
+            after = hits[-1]["sort"]
+
+    def _ids(self, kind: str, query: dict[str, Any], sort_field: str) -> list[str]:
+        return [hit["_id"] for hit in self._sweep(kind, query, sort_field)]
+
+    def _vector_source_kwargs(self) -> dict[str, Any]:
+        """Elasticsearch >= 9.2 leaves dense vectors out of ``_source`` by default
+        (``index.mapping.exclude_source_vectors``); ask for them back with the request body's
+        ``_source.exclude_vectors`` (works with client 8.x and 9.x). Older servers always return
+        them and would reject the option, so it is sent only to 9.2+."""
+        if self._exclude_vectors_param is None:
+            try:
+                nodes = self.es.nodes.info(
+                    node_id="_all", metric="_none", filter_path="nodes.*.version"
+                ).body
+                versions = [n["version"] for n in nodes.get("nodes", {}).values()]
+                self._exclude_vectors_param = bool(versions) and min(
+                    tuple(int(x) for x in v.split(".")[:2]) for v in versions
+                ) >= (9, 2)
+            except Exception:  # noqa: BLE001 - version unknown: do not send the option
+                self._exclude_vectors_param = False
+        return {"source": {"exclude_vectors": False}} if self._exclude_vectors_param else {}
+
+    @staticmethod
+    def _terms(field: str, values: Sequence[str]) -> dict[str, Any]:
+        values = list(values)
+        if len(values) <= _TERMS_MAX:
+            return {"terms": {field: values}}
+        parts = [
+            {"terms": {field: values[i : i + _TERMS_MAX]}} for i in range(0, len(values), _TERMS_MAX)
+        ]
+        return {"bool": {"should": parts, "minimum_should_match": 1}}
+
+    # -- index metadata -------------------------------------------------------------------
+    def _chunks_meta(self) -> tuple[str, dict[str, Any]]:
+        self._ensure()
+        response = self.es.indices.get_mapping(index=self.alias("chunks")).body
+        index, body = next(iter(response.items()))
+        return index, dict(body["mappings"].get("_meta") or {})
+
+    def embedding_model(self) -> dict[str, Any] | None:
+        _, meta = self._chunks_meta()
+        if not meta.get("embedding_model"):
+            return None
+        return {"model": meta["embedding_model"], "dim": meta.get("embedding_dim")}
+
+    def ensure_embedding_model(self, model: str, dim: int) -> None:
+        index, meta = self._chunks_meta()
+        stored_model, stored_dim = meta.get("embedding_model"), meta.get("embedding_dim")
+        if not stored_model:
+            if stored_dim is not None and stored_dim != dim:
+                raise EmbeddingModelMismatch(
+                    f"the index {index} holds {stored_dim}-dimensional vectors but {model} "
+                    f"({dim} dimensions) is configured; reindex into a new index with a mapping "
+                    f"of {dim} dimensions (vectors of two models are never mixed)"
+                )
+            meta.update({"embedding_model": model, "embedding_dim": dim})
+            self.es.indices.put_mapping(index=index, meta=meta)
+            return
+        if stored_model != model or stored_dim != dim:
+            raise EmbeddingModelMismatch(
+                f"the index was built with embedding model {stored_model} "
+                f"({stored_dim} dimensions) but {model} ({dim} dimensions) is configured; "
+                "reindex into a new data dir or index (vectors of two models are never mixed)"
+            )
+
+    # -- documents ------------------------------------------------------------------------
+    def _revisions_of(self, doc_ids: Sequence[str]) -> dict[str, list[RevisionInfo]]:
+        out: dict[str, list[RevisionInfo]] = {d: [] for d in doc_ids}
+        if not doc_ids:
+            return out
+        hits = self._sweep(
+            "revisions",
+            {"bool": {"filter": [self._terms("doc_id", doc_ids)]}},
+            "rev_key",
+            source={"excludes": ["text"]},
+        )
+        for hit in hits:
+            s = hit["_source"]
+            out[s["doc_id"]].append(
+                RevisionInfo(
+                    revision=s["revision"],
+                    filename=s.get("filename", ""),
+                    mime=s.get("mime", ""),
+                    size=int(s.get("size", 0)),
+                    status=s["status"],
+                    created_at=s["created_at"],
+                    n_chunks=int(s.get("n_chunks", 0)),
+                )
+            )
+        for revisions in out.values():
+            revisions.sort(key=lambda r: (r.created_at, r.revision))
+        return out
+
+    @staticmethod
+    def _record(source: dict[str, Any], revisions: list[RevisionInfo]) -> DocumentRecord:
+        return DocumentRecord(
+            doc_id=source["doc_id"],
+            status=source["status"],
+            stage=source.get("stage"),
+            error=source.get("error"),
+            current_revision=source.get("current_revision"),
+            title=source.get("title", ""),
+            filename=source.get("filename", ""),
+            acl=sorted(set(source.get("acl") or [])),
+            collection=source.get("collection", ""),
+            metadata=source.get("metadata") or {},
+            updated_at=source["updated_at"],
+            revisions=revisions,
+        )
+
+    def _get_source(self, kind: str, _id: str, **kwargs: Any) -> dict[str, Any] | None:
+        from elasticsearch import NotFoundError
+
+        self._ensure()
+        try:
+            response = self.es.get(index=self.alias(kind), id=_id, **kwargs)
+        except NotFoundError:
+            return None
+        return response.body.get("_source") if response.body.get("found") else None
+
+    def get_document(self, doc_id: str) -> DocumentRecord | None:
+        source = self._get_source("documents", doc_id)
+        if source is None:
+            return None
+        return self._record(source, self._revisions_of([doc_id])[doc_id])
+
+    @staticmethod
+    def _may_read(principal: Principal, acl: Iterable[str]) -> bool:
+        return principal.unrestricted or bool(set(acl) & set(principal.acl_tokens()))
+
+    def visible_document(self, doc_id: str, principal: Principal) -> DocumentRecord | None:
+        source = self._get_source("documents", doc_id)
+        if source is None or not self._may_read(principal, source.get("acl") or []):
+            return None
+        return self._record(source, self._revisions_of([doc_id])[doc_id])
+
+    def list_documents(
+        self,
+        principal: Principal,
+        *,
+        status: str | None = None,
+        collection: str | None = None,
+        offset: int = 0,
+        limit: int = 50,
+    ) -> tuple[list[DocumentRecord], int]:
+        self._ensure()
+        filters: list[dict[str, Any]] = []
+        if not principal.unrestricted:
+            filters.append({"terms": {"acl": principal.acl_tokens()}})
+        if status:
+            filters.append({"term": {"status": status}})
+        if collection:
+            filters.append({"term": {"collection": collection}})
+        query = {"bool": {"filter": filters}}
+        total = int(self.es.count(index=self.alias("documents"), query=query).body["count"])
+        if limit <= 0 or offset >= total:
+            return [], total
+        if offset + limit <= _MAX_WINDOW:
+            hits = self.es.search(
+                index=self.alias("documents"),
+                query=query,
+                sort=[{"doc_id": "asc"}],
+                from_=offset,
+                size=limit,
+                track_total_hits=False,
+            ).body["hits"]["hits"]
+        else:
+            hits = list(self._sweep("documents", query, "doc_id", source=True, limit=offset + limit))
+            hits = hits[offset:]
+        sources = [h["_source"] for h in hits]
+        revisions = self._revisions_of([s["doc_id"] for s in sources])
+        return [self._record(s, revisions[s["doc_id"]]) for s in sources], total
+
+    def save_document(self, record: DocumentRecord) -> None:
+        self._ensure()
+        acl = sorted(set(record.acl))
+        previous = self._get_source("documents", record.doc_id, source_includes=["acl"])
+        fields = {
+            "doc_id": record.doc_id,
+            "status": record.status,
+            "stage": record.stage,
+            "error": record.error,
+            "title": record.title,
+            "filename": record.filename,
+            "acl": acl,
+            "collection": record.collection,
+            "metadata": record.metadata,
+            "updated_at": record.updated_at or utc_now(),
+        }
+        # Like the SQLite upsert, an existing document keeps its current revision.
+        upsert = {
+            **fields,
+            "current_revision": record.current_revision,
+            "rev_key": rev_key(record.doc_id, record.current_revision)
+            if record.current_revision
+            else None,
+        }
+        self.es.update(
+            index=self.alias("documents"),
+            id=record.doc_id,
+            doc=fields,
+            upsert=upsert,
+            refresh=self.refresh,
+            retry_on_conflict=3,
+        )
+        if previous is not None and sorted(set(previous.get("acl") or [])) != acl:
+            self._set_chunk_acl(record.doc_id, acl)
+
+    def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
+        from elasticsearch import NotFoundError
+
+        self._ensure()
+        tokens = sorted(set(acl))
+        try:
+            self.es.update(
+                index=self.alias("documents"),
+                id=doc_id,
+                doc={"acl": tokens, "updated_at": utc_now()},
+                refresh=self.refresh,
+                retry_on_conflict=3,
+            )
+        except NotFoundError:
+            raise StoreError(f"document not found: {doc_id}") from None
+        self._set_chunk_acl(doc_id, tokens)
+
+    def _set_chunk_acl(self, doc_id: str, acl: list[str]) -> None:
+        ids = self._ids("chunks", {"term": {"doc_id": doc_id}}, "chunk_id")
+        ops: list[dict[str, Any]] = []
+        for _id in ids:
+            ops.append({"update": {"_index": self.alias("chunks"), "_id": _id, "retry_on_conflict": 3}})
+            ops.append({"doc": {"acl": acl}})
+        self._bulk_paged(ops)
+
+    # -- revisions ------------------------------------------------------------------------
+    def write_revision(
+        self,
+        doc_id: str,
+        revision: str,
+        *,
+        text: str,
+        chunks: Sequence[Chunk],
+        subjects: Sequence[SubjectRecord],
+        info: dict[str, Any],
+    ) -> None:
+        self._ensure()
+        key = rev_key(doc_id, revision)
+        document = self._get_source("documents", doc_id, source_includes=["acl"])
+        ops: list[dict[str, Any]] = [
+            {"index": {"_index": self.alias("revisions"), "_id": key}},
+            {
+                "doc_id": doc_id,
+                "revision": revision,
+                "rev_key": key,
+                "filename": info.get("filename", ""),
+                "mime": info.get("mime", ""),
+                "size": int(info.get("size", 0)),
+                "status": "written",
+                "created_at": info.get("created_at") or utc_now(),
+                "n_chunks": len(chunks),
+                "text": text,
+            },
+        ]
+        chunk_ids: set[str] = set()
+        for chunk in chunks:
+            source = chunk.to_dict()
+            # The searchable ACL is the document's, so that set_acl/save_document govern it.
+            source["acl"] = sorted(set(document["acl"])) if document else sorted(set(chunk.acl))
+            source["doc_id"], source["revision"], source["rev_key"] = doc_id, revision, key
+            if chunk.embedding is not None:
+                source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
+            chunk_ids.add(chunk.chunk_id)
+            ops.append({"index": {"_index": self.alias("chunks"), "_id": chunk.chunk_id}})
+            ops.append(source)
+        subject_keys: set[str] = set()
+        for subject in subjects:
+            skey = _subject_key(doc_id, revision, subject.subject_id)
+            subject_keys.add(skey)
+            names = {name_key(subject.name), *(name_key(a) for a in subject.aliases)}
+            record = asdict(subject)
+            ops.append({"index": {"_index": self.alias("subjects"), "_id": skey}})
+            ops.append(
+                {
+                    "key": skey,
+                    "subject_id": subject.subject_id,
+                    "doc_id": doc_id,
+                    "revision": revision,
+                    "rev_key": key,
+                    "type": subject.type,
+                    "name": subject.name,
+                    "name_norms": sorted(n for n in names if n),
+                    "bindings": [
+                        {
+                            "relation": b.relation,
+                            "object_id": b.object_id,
+                            "role_norm": role_key(b.role) if b.role else None,
+                        }
+                        for b in subject.bindings
+                    ],
+                    "record": record,
+                }
+            )
+        revision_filter = {"bool": {"filter": [{"term": {"rev_key": key}}]}}
+        stale = [
+            ("chunks", i) for i in self._ids("chunks", revision_filter, "chunk_id") if i not in chunk_ids
+        ] + [
+            ("subjects", i) for i in self._ids("subjects", revision_filter, "key") if i not in subject_keys
+        ]
+        for kind, _id in stale:
+            ops.append({"delete": {"_index": self.alias(kind), "_id": _id}})
+        self._bulk_paged(ops)
+
+    def activate_revision(self, doc_id: str, revision: str) -> None:
+        from elasticsearch import NotFoundError
+
+        self._ensure()
+        key = rev_key(doc_id, revision)
+        if self._get_source("revisions", key, source_includes=["status"]) is None:
+            raise StoreError(f"revision {revision} of {doc_id} was never written")
+        # The one write that switches visibility: a single document, atomic.
+        try:
+            self.es.update(
+                index=self.alias("documents"),
+                id=doc_id,
+                doc={
+                    "current_revision": revision,
+                    "rev_key": key,
+                    "status": "indexed",
+                    "stage": "indexed",
+                    "error": None,
+                    "updated_at": utc_now(),
+                },
+                refresh=self.refresh,
+                retry_on_conflict=3,
+            )
+        except NotFoundError:
+            raise StoreError(f"document not found: {doc_id}") from None
+        # Bookkeeping of revision statuses; not on any search path.
+        ops: list[dict[str, Any]] = []
+        query = {
+            "bool": {
+                "filter": [
+                    {"term": {"doc_id": doc_id}},
+                    {"terms": {"status": ["written", "current"]}},
+                ]
+            }
+        }
+        for hit in self._sweep("revisions", query, "rev_key", source=["revision", "status"]):
+            status = "current" if hit["_source"]["revision"] == revision else "superseded"
+            if status != hit["_source"]["status"]:
+                ops.append({"update": {"_index": self.alias("revisions"), "_id": hit["_id"]}})
+                ops.append({"doc": {"status": status}})
+        self._bulk(ops)
+
+    def delete_document(self, doc_id: str) -> bool:
+        from elasticsearch import NotFoundError
+
+        self._ensure()
+        try:
+            # First, and alone: from here on no search path sees the document.
+            self.es.delete(index=self.alias("documents"), id=doc_id, refresh=self.refresh)
+        except NotFoundError:
+            return False
+        query = {"term": {"doc_id": doc_id}}
+        ops: list[dict[str, Any]] = []
+        for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key"), ("revisions", "rev_key")):
+            for _id in self._ids(kind, query, sort_field):
+                ops.append({"delete": {"_index": self.alias(kind), "_id": _id}})
+        self._bulk_paged(ops)
+        return True
+
+    def revision_text(self, doc_id: str, revision: str) -> str | None:
+        source = self._get_source("revisions", rev_key(doc_id, revision), source_includes=["text"])
+        return source.get("text") if source else None
+
+    @staticmethod
+    def _chunk(source: dict[str, Any], with_embedding: bool) -> Chunk:
+        fields = {name: source[name] for name in Chunk.__slots__ if name in source}
+        fields.pop("embedding", None)
+        chunk = Chunk(**fields)
+        if with_embedding and source.get("embedding") is not None:
+            chunk.embedding = [float(x) for x in source["embedding"]]
+        return chunk
+
+    def revision_chunks(self, doc_id: str, revision: str) -> list[Chunk]:
+        self._ensure()
+        query = {"bool": {"filter": [{"term": {"rev_key": rev_key(doc_id, revision)}}]}}
+        chunks: list[Chunk] = []
+        after: list[Any] | None = None
+        while True:
+            kwargs: dict[str, Any] = {"search_after": after} if after is not None else {}
+            hits = self.es.search(
+                index=self.alias("chunks"),
+                query=query,
+                sort=[{"ordinal": "asc"}, {"chunk_id": "asc"}],
+                size=_PAGE,
+                track_total_hits=False,
+                **self._vector_source_kwargs(),
+                **kwargs,
+            ).body["hits"]["hits"]
+            chunks.extend(self._chunk(h["_source"], True) for h in hits)
+            if len(hits) < _PAGE:
+                return chunks
+            after = hits[-1]["sort"]
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        if not chunk_ids:
+            return {}
+        self._ensure()
+        response = self.es.mget(
+            index=self.alias("chunks"),
+            ids=list(dict.fromkeys(chunk_ids)),
+            source_excludes=["embedding", "rev_key"],
+        ).body
+        return {
+            d["_id"]: self._chunk(d["_source"], False) for d in response["docs"] if d.get("found")
+        }
+
+    # -- visibility -----------------------------------------------------------------------
+    def _load_state(self, filters: SearchFilters | None) -> list[_DocState]:
+        """Documents with a current revision (optionally pre-filtered server side)."""
+        self._ensure()
+        clauses: list[dict[str, Any]] = [{"exists": {"field": "rev_key"}}]
+        if filters is not None:
+            if not filters.principal.unrestricted:
+                clauses.append({"terms": {"acl": filters.principal.acl_tokens()}})
+            if filters.doc_ids:
+                clauses.append(self._terms("doc_id", filters.doc_ids))
+            if filters.collections:
+                clauses.append(self._terms("collection", filters.collections))
+        hits = self._sweep(
+            "documents",
+            {"bool": {"filter": clauses}},
+            "doc_id",
+            source=["doc_id", "current_revision", "acl", "collection"],
+        )
+        return [
+            _DocState(
+                doc_id=h["_source"]["doc_id"],
+                revision=h["_source"]["current_revision"],
+                acl=frozenset(h["_source"].get("acl") or ()),
+                collection=h["_source"].get("collection", ""),
+            )
+            for h in hits
+            if h["_source"].get("current_revision")
+        ]
+
+    def _visible_rev_keys(self, filters: SearchFilters) -> list[str]:
+        state = getattr(self._local, "state", None)
+        if state is None:
+            state = self._load_state(filters)
+        tokens = set(filters.principal.acl_tokens())
+        doc_ids = set(filters.doc_ids)
+        collections = set(filters.collections)
+        return [
+            rev_key(d.doc_id, d.revision)
+            for d in state
+            if (filters.principal.unrestricted or d.acl & tokens)
+            and (not doc_ids or d.doc_id in doc_ids)
+            and (not collections or d.collection in collections)
+        ]
+
+    def _chunk_filters(self, filters: SearchFilters) -> list[dict[str, Any]] | None:
+        """The filter clauses shared by BM25 and kNN, or None when nothing can match."""
+        keys = self._visible_rev_keys(filters)
+        if not keys:
+            return None
+        clauses = [self._terms("rev_key", keys)]
+        if not filters.principal.unrestricted:
+            clauses.append({"terms": {"acl": filters.principal.acl_tokens()}})
+        if filters.entity_ids:
+            clauses.append(self._terms("entity_ids", filters.entity_ids))
+        if filters.relation_keys:
+            clauses.append(self._terms("relation_keys", filters.relation_keys))
+        return clauses
+
+    # -- search ---------------------------------------------------------------------------
+    def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
+        words = query_words(query)
+        if not words or n <= 0:
+            return []
+        clauses = self._chunk_filters(filters)
+        if clauses is None:
+            return []
+        hits = self.es.search(
+            index=self.alias("chunks"),
+            query={
+                "bool": {
+                    "must": [{"match": {"text": {"query": " ".join(words), "operator": "or"}}}],
+                    "filter": clauses,
+                }
+            },
+            sort=[{"_score": "desc"}, {"chunk_id": "asc"}],
+            track_scores=True,
+            size=min(n, _MAX_WINDOW),
+            source=False,
+            track_total_hits=False,
+        ).body["hits"]["hits"]
+        return [RankedId(h["_id"], float(h["_score"])) for h in hits]
+
+    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+        if n <= 0:
+            return []
+        clauses = self._chunk_filters(filters)
+        if clauses is None:
+            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if not np.any(query):
+            return []
+        # A few extra neighbours so that ties at the cut are broken by chunk id, as in SQLite.
+        k = min(n + 10, _MAX_WINDOW)
+        hits = self.es.search(
+            index=self.alias("chunks"),
+            knn={
+                "field": "embedding",
+                "query_vector": query.tolist(),
+                "k": k,
+                "num_candidates": min(max(100, 2 * k), _MAX_WINDOW),
+                "filter": clauses,
+            },
+            size=k,
+            source=False,
+            track_total_hits=False,
+        ).body["hits"]["hits"]
+        # Elasticsearch scores cosine as (1 + cos) / 2; expose the cosine itself.
+        ranked = sorted(
+            ((2.0 * float(h["_score"]) - 1.0, h["_id"]) for h in hits),
+            key=lambda pair: (-pair[0], pair[1]),
+        )[:n]
+        return [RankedId(chunk_id, score) for score, chunk_id in ranked]
+
+    # -- subject registry -----------------------------------------------------------------
+    def find_subjects(
+        self,
+        principal: Principal,
+        *,
+        name: str | None = None,
+        type: str | None = None,
+        role: str | None = None,
+        parent_id: str | None = None,
+        relation: str | None = None,
+        subject_ids: Sequence[str] = (),
+        limit: int = 100,
+    ) -> list[Subject]:
+        if limit <= 0:
+            return []
+        keys = self._visible_rev_keys(SearchFilters(principal=principal))
+        if not keys:
+            return []
+        clauses: list[dict[str, Any]] = [self._terms("rev_key", keys)]
+        if type:
+            clauses.append({"term": {"type": type}})
+        if subject_ids:
+            clauses.append(self._terms("subject_id", subject_ids))
+        if name is not None:
+            clauses.append({"term": {"name_norms": name_key(name)}})
+        if role or parent_id or relation:
+            inner: list[dict[str, Any]] = []
+            if role:
+                inner.append({"term": {"bindings.role_norm": role_key(role)}})
+            if parent_id:
+                inner.append({"term": {"bindings.object_id": parent_id}})
+            if relation:
+                inner.append({"term": {"bindings.relation": relation}})
+            clauses.append(
+                {"nested": {"path": "bindings", "query": {"bool": {"filter": inner}}}}
+            )
+        records: list[SubjectRecord] = []
+        distinct: set[str] = set()
+        for hit in self._sweep(
+            "subjects",
+            {"bool": {"filter": clauses}},
+            "key",
+            source=["record"],
+            extra_sort=("subject_id", "doc_id"),
+        ):
+            record = SubjectRecord(**subject_kwargs(dict(hit["_source"]["record"])))
+            if record.subject_id not in distinct:
+                if len(distinct) >= limit:
+                    break  # sorted by subject_id: every record of the first `limit` is in
+                distinct.add(record.subject_id)
+            records.append(record)
+        return merge_subject_records(records, limit)
+
+    # -- audit ----------------------------------------------------------------------------
+    def _next_seq(self) -> int:
+        with self._audit_lock:
+            self._audit_last = max(time.time_ns() // 1000, self._audit_last + 1)
+            return self._audit_last
+
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        from elasticsearch import ConflictError
+
+        self._ensure()
+        at = entry.get("at") or utc_now()
+        for _ in range(100):
+            seq = self._next_seq()
+            try:
+                self.es.create(
+                    index=self.alias("audit"),
+                    id=str(seq),
+                    document={
+                        "seq": seq,
+                        "at": at,
+                        "request_id": entry.get("request_id", ""),
+                        "principal": entry.get("principal", ""),
+                        "action": entry.get("action", ""),
+                        "entry": {**entry, "at": at},
+                    },
+                    # list_audit refreshes before it reads; the API path does not wait.
+                    refresh=False,
+                )
+                return
+            except ConflictError:
+                continue  # another process took this sequence number: take the next one
+        raise StoreError("could not append to the audit log: sequence conflicts")
+
+    def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:
+        self._ensure()
+        self.es.indices.refresh(index=self.alias("audit"))
+        clauses: list[dict[str, Any]] = []
+        if query.principal:
+            clauses.append({"term": {"principal": query.principal}})
+        if query.request_id:
+            clauses.append({"term": {"request_id": query.request_id}})
+        if query.since or query.until:
+            bounds = {}
+            if query.since:
+                bounds["gte"] = query.since
+            if query.until:
+                bounds["lte"] = query.until
+            clauses.append({"range": {"at": bounds}})
+        es_query = {"bool": {"filter": clauses}}
+        if query.limit <= 0:
+            return []
+        if query.offset + query.limit <= _MAX_WINDOW:
+            hits = self.es.search(
+                index=self.alias("audit"),
+                query=es_query,
+                sort=[{"seq": "asc"}],
+                from_=query.offset,
+                size=query.limit,
+                source=["seq", "entry"],
+                track_total_hits=False,
+            ).body["hits"]["hits"]
+        else:
+            hits = list(
+                self._sweep(
+                    "audit", es_query, "seq", source=["seq", "entry"],
+                    limit=query.offset + query.limit,
+                )
+            )[query.offset :]
+        return [{"seq": h["_source"]["seq"], **h["_source"]["entry"]} for h in hits]
+
+    # -- migration ------------------------------------------------------------------------
+    def migrate(self, to_version: int | None = None, *, delete_old: bool = False) -> dict[str, str]:
+        """Copy every index whose version is below ``to_version`` (default: the newest mapping
+        version) into ``{prefix}-{kind}-v{to_version}`` client-side (scroll + bulk), then move
+        all aliases in ONE ``_aliases`` call. The old index is write-blocked during the copy
+        so that no write can be lost (writers fail loudly instead), and kept afterwards unless
+        ``delete_old``; it still holds the data for a rollback."""
+        from elasticsearch import helpers
+
+        self._ensure()
+        target = to_version if to_version is not None else mappings.latest_version()
+        current = self.current_indices()
+        report: dict[str, str] = {}
+        actions: list[dict[str, Any]] = []
+        moved: list[tuple[str, str]] = []
+        for kind in mappings.KINDS:
+            old = current[kind]
+            assert old is not None
+            version = self._version_of(old, kind) or 0
+            if version >= target:
+                report[kind] = f"at {old}"
+                continue
+            new = self.index_name(kind, target)
+            body = mappings.load(kind, target)
+            if kind == "chunks":
+                _, meta = self._chunks_meta()
+                for field in ("embedding_model", "embedding_dim"):
+                    if meta.get(field) is not None:
+                        body["mappings"]["_meta"][field] = meta[field]
+            if self.es.indices.exists(index=new):
+                self.es.indices.delete(index=new)  # a leftover of an interrupted migration
+            self.es.indices.create(
+                index=new,
+                settings=body.get("settings"),
+                mappings=body["mappings"],
+                wait_for_active_shards="1",
+            )
+            self.es.indices.add_block(index=old, block="write")
+            scan_kwargs = self._vector_source_kwargs() if kind == "chunks" else {}
+            copied = 0
+            ops: list[dict[str, Any]] = []
+            for hit in helpers.scan(
+                self.es, index=old, query={"query": {"match_all": {}}}, size=_PAGE,
+                preserve_order=False, **scan_kwargs,
+            ):
+                ops.append({"create" if kind == "audit" else "index": {"_index": new, "_id": hit["_id"]}})
+                ops.append(hit["_source"])
+                copied += 1
+                if len(ops) >= 2 * _PAGE:
+                    self._bulk_paged(ops, refresh=False)
+                    ops = []
+            self._bulk_paged(ops, refresh=False)
+            self.es.indices.refresh(index=new)
+            actions.append({"remove": {"index": old, "alias": self.alias(kind)}})
+            actions.append({"add": {"index": new, "alias": self.alias(kind), "is_write_index": True}})
+            moved.append((kind, old))
+            report[kind] = f"{old} -> {new} ({copied} docs)"
+        if actions:
+            self.es.indices.update_aliases(actions=actions)
+        for kind, old in moved:
+            if delete_old:
+                self.es.indices.delete(index=old)
+        return report
