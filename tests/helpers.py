@@ -1,0 +1,113 @@
+"""Shared test helpers: where the evaluation data lives, and small files built in code."""
+
+from __future__ import annotations
+
+import io
+import struct
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    import pikepdf
+
+
+def shared_eval_dir() -> Path:
+    """``../shared/eval`` next to the repository, or skip the calling test."""
+    path = Path(__file__).resolve().parents[2] / "shared" / "eval"
+    if not path.is_dir():
+        pytest.skip(f"evaluation data not present at {path}")
+    return path
+
+
+def cuad_dev_dir() -> Path:
+    path = shared_eval_dir() / "cuad-dev"
+    if not path.is_dir():
+        pytest.skip(f"CUAD dev set not present at {path}")
+    return path
+
+
+def tiny_pdf(pages: list[str]) -> "pikepdf.Pdf":
+    """A pikepdf.Pdf with one line of Helvetica text per page; the caller saves it."""
+    import pikepdf
+    from pikepdf import Array, Dictionary, Name
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(
+        Dictionary(Type=Name.Font, Subtype=Name.Type1, BaseFont=Name.Helvetica)
+    )
+    for line in pages:
+        escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        content = f"BT /F1 12 Tf 72 720 Td ({escaped}) Tj ET".encode("latin-1")
+        page = Dictionary(
+            Type=Name.Page,
+            MediaBox=Array([0, 0, 612, 792]),
+            Resources=Dictionary(Font=Dictionary(F1=font)),
+            Contents=pdf.make_stream(content),
+        )
+        pdf.pages.append(pikepdf.Page(page))
+    return pdf
+
+
+def pdf_bytes(pages: list[str], *, user: str | None = None, owner: str | None = None) -> bytes:
+    import pikepdf
+
+    pdf = tiny_pdf(pages)
+    buffer = io.BytesIO()
+    if owner is None:
+        pdf.save(buffer)
+    else:
+        pdf.save(buffer, encryption=pikepdf.Encryption(owner=owner, user=user or "", R=6))
+    return buffer.getvalue()
+
+
+# --- a minimal OLE compound file (MS-CFB, version 3, 512-byte sectors) -----------------------
+
+_FREE, _END, _FAT, _NOSTREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFF
+_SECTOR = 512
+
+
+def _directory_entry(name: str, kind: int, child: int, start: int, size: int) -> bytes:
+    encoded = (name + "\x00").encode("utf-16-le") if name else b""
+    return (
+        encoded.ljust(64, b"\x00")
+        + struct.pack("<HBB", len(encoded), kind, 1)  # name length, type, colour black
+        + struct.pack("<III", _NOSTREAM, _NOSTREAM, child)  # left, right sibling, child
+        + b"\x00" * 36  # CLSID, state bits, creation and modification times
+        + struct.pack("<IQ", start, size)
+    )
+
+
+def ole_file(stream_name: str, stream_size: int = 4096) -> bytes:
+    """An OLE container holding one stream of zeros, as Office wraps an encrypted .docx in
+    (with ``stream_name="EncryptedPackage"``). The stream is at least 4096 bytes so it lives in
+    ordinary sectors and no mini stream is needed."""
+    assert stream_size >= 4096 and stream_size % _SECTOR == 0
+    data_sectors = stream_size // _SECTOR
+    # Sector 0 is the FAT, sector 1 the directory, then the stream's sectors in one chain.
+    fat = [_FAT, _END] + [2 + i + 1 for i in range(data_sectors - 1)] + [_END]
+    assert len(fat) <= _SECTOR // 4
+    fat += [_FREE] * (_SECTOR // 4 - len(fat))
+    header = (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+        + b"\x00" * 16
+        + struct.pack("<HHHHH", 0x003E, 0x0003, 0xFFFE, 9, 6)
+        + b"\x00" * 6
+        + struct.pack("<IIIIIIII", 0, 1, 1, 0, 4096, _END, 0, _END)
+        + struct.pack("<I", 0)  # no DIFAT sectors
+        + struct.pack("<I", 0)  # DIFAT[0]: the FAT is sector 0
+        + struct.pack("<I", _FREE) * 108
+    )
+    assert len(header) == _SECTOR
+    directory = (
+        _directory_entry("Root Entry", 5, 1, _END, 0)
+        + _directory_entry(stream_name, 2, _NOSTREAM, 2, stream_size)
+        + _directory_entry("", 0, _NOSTREAM, 0, 0) * 2
+    )
+    return (
+        header
+        + struct.pack(f"<{_SECTOR // 4}I", *fat)
+        + directory
+        + b"\x00" * stream_size
+    )
