@@ -1,0 +1,160 @@
+"""The FastAPI app factory.
+
+``create_app(settings, store=None, embedder=None)`` builds the app; nothing heavy happens until
+its lifespan starts: then the store is opened (unless given), the embedding model loaded (unless
+given), the persisted job queue recovered and the ingest worker started. Tests pass their own
+store and embedder; ``attest serve`` passes neither.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Callable
+
+import structlog
+from fastapi import FastAPI
+
+from ingest.embedder import Embedder
+from ingest.settings import Settings, get_settings
+from ingest.store.port import Principal, Store
+from service.api.auth import load_keyring
+from service.api.context import ApiContext
+from service.api.errors import register_error_handlers
+from service.api.jobs import IngestWorker, Job, JobStore
+from service.api.metrics import Metrics
+from service.api.middleware import RequestContextMiddleware, UploadLimitMiddleware
+from service.api.routes import audit, documents, evidence, health, search, subjects
+
+log = structlog.get_logger(__name__)
+
+API_VERSION = "1"
+DOC_STATUSES = ("received", "extracting", "indexing", "indexed", "failed")
+# Counts documents per status for /metrics (admin only). Aggregates only; no read path uses it.
+_METRICS_READER = Principal(name="system:metrics", admin=True, unrestricted=True)
+
+
+def _job_runner(ctx: ApiContext) -> Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]:
+    from ingest.pipeline import Ingestor
+
+    def run(job: Job, data: bytes, on_stage: Callable[[str], None]) -> dict[str, Any]:
+        ingestor = Ingestor(
+            ctx.require_store(), ctx.require_embedder(), ctx.settings,
+            on_stage=on_stage,
+        )
+        result = ingestor.ingest_bytes(
+            data,
+            filename=job.filename,
+            doc_id=job.doc_id,
+            title=job.title,
+            acl=job.acl,
+            collection=job.collection,
+            metadata=job.metadata,
+        )
+        return result.to_dict()
+
+    return run
+
+
+def _job_done(ctx: ApiContext) -> Callable[[Job, dict[str, Any]], None]:
+    def done(job: Job, result: dict[str, Any]) -> None:
+        ctx.require_store().append_audit(
+            {
+                "action": "ingest",
+                "request_id": job.request_id,
+                "principal": job.principal,
+                "job_id": job.job_id,
+                "doc_id": job.doc_id,
+                "revision": job.revision,
+                "status": result.get("status"),
+                "stage": result.get("stage"),
+                "error": result.get("error"),
+                "n_chunks": result.get("n_chunks"),
+            }
+        )
+
+    return done
+
+
+def _register_gauges(ctx: ApiContext) -> None:
+    def queue_depth():
+        yield {}, float(ctx.jobs.depth()) if ctx.jobs else 0.0
+
+    def jobs_by_state():
+        counts = ctx.jobs.counts() if ctx.jobs else {}
+        for state in ("queued", "running", "done", "failed", "cancelled"):
+            yield {"state": state}, float(counts.get(state, 0))
+
+    def documents_by_status():
+        store = ctx.store
+        for status in DOC_STATUSES:
+            total = 0
+            if store is not None:
+                _, total = store.list_documents(_METRICS_READER, status=status, limit=0)
+            yield {"status": status}, float(total)
+
+    ctx.metrics.gauge("attest_ingest_queue_depth", "Ingest jobs waiting.", queue_depth)
+    ctx.metrics.gauge("attest_ingest_jobs", "Ingest jobs by state.", jobs_by_state)
+    ctx.metrics.gauge("attest_documents", "Documents by status.", documents_by_status)
+
+
+def create_app(
+    settings: Settings | None = None,
+    store: Store | None = None,
+    embedder: Embedder | None = None,
+) -> FastAPI:
+    settings = settings or get_settings()
+    ctx = ApiContext(
+        settings=settings,
+        keyring=load_keyring(settings),
+        metrics=Metrics(),
+        store=store,
+        embedder=embedder,
+    )
+    if not len(ctx.keyring):
+        log.warning("no_api_keys_configured", effect="every request is refused with 401")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if ctx.store is None:
+            from ingest.store import open_store
+
+            ctx.store = open_store(settings)
+            ctx.owns_store = True
+        if ctx.embedder is None:
+            from ingest.embedder import default_embedder
+
+            ctx.embedder = default_embedder()
+        ctx.jobs = JobStore(settings.data_dir)
+        ctx.worker = IngestWorker(ctx.jobs, _job_runner(ctx), _job_done(ctx))
+        ctx.worker.start()
+        log.info("api_started", data_dir=str(settings.data_dir), keys=len(ctx.keyring))
+        try:
+            yield
+        finally:
+            ctx.worker.stop()
+            ctx.worker = None
+            if ctx.owns_store and ctx.store is not None:
+                ctx.store.close()
+                ctx.store = None
+            log.info("api_stopped")
+
+    app = FastAPI(
+        title="Attest",
+        version=API_VERSION,
+        description="Evidence-first enterprise search: answers only from what your documents "
+        "say, with exact citations. Authenticate with `Authorization: Bearer <API key>`.",
+        docs_url="/docs",
+        openapi_url="/openapi.json",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.ctx = ctx
+    register_error_handlers(app)
+    for module in (documents, search, evidence, subjects, audit, health):
+        app.include_router(module.router)
+    _register_gauges(ctx)
+    app.add_middleware(
+        UploadLimitMiddleware, max_file_bytes=settings.max_file_bytes, paths=("/v1/documents",)
+    )
+    app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics)
+    return app

@@ -1,0 +1,76 @@
+"""/v1/evidence/query: the evidence state machine, run as the caller.
+
+The machine sees only what the caller may read: a subject that appears only in documents the
+caller cannot read gives ``SUBJECT_NOT_FOUND``, exactly as an unknown subject does. Each query is
+audited with its input, state trace, full evidence bundle and the bundle's hash.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+import structlog
+from fastapi import APIRouter
+
+from service.api.deps import Audit, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
+from service.api.errors import ServiceUnavailable
+from service.api.schemas import ERROR_RESPONSES, ErrorBody
+from service.evidence.models import EvidenceReport, EvidenceRequest
+
+log = structlog.get_logger(__name__)
+router = APIRouter(prefix="/v1/evidence", tags=["evidence"], responses=ERROR_RESPONSES)
+
+
+def evidence_runner() -> Callable[..., EvidenceReport]:
+    try:
+        module = importlib.import_module("service.evidence.machine")
+    except ModuleNotFoundError as exc:
+        if exc.name != "service.evidence.machine":
+            raise
+        raise ServiceUnavailable("the evidence engine is not installed in this build") from exc
+    return module.run_evidence_query
+
+
+@router.post(
+    "/query",
+    response_model=EvidenceReport,
+    responses={503: {"model": ErrorBody, "description": "Evidence engine unavailable"}},
+)
+def evidence_query(
+    body: EvidenceRequest,
+    store: StoreDep,
+    embedder: EmbedderDep,
+    settings: SettingsDep,
+    principal: CurrentPrincipal,
+    audit: Audit,
+) -> EvidenceReport:
+    """Question (and optional structured subject and scope) -> evidence report with citations,
+    conflicts, sufficiency and the evidence bundle hash."""
+    run = evidence_runner()
+    report = run(
+        body, principal, store=store, embedder=embedder, settings=settings,
+        request_id=audit.request_id,
+    )
+    dumped: dict[str, Any] = report.model_dump(mode="json")
+    audit.record(
+        "evidence_query",
+        input=body.model_dump(mode="json"),
+        state=report.state,
+        trace=dumped["trace"],
+        evidence=dumped["evidence"],
+        rejected_evidence=dumped["rejected_evidence"],
+        claims=dumped["claims"],
+        conflicts=dumped["conflicts"],
+        sufficient=report.sufficient,
+        confidence=report.confidence,
+        risk_signals=report.risk_signals,
+        evidence_bundle_hash=report.evidence_bundle_hash,
+    )
+    log.info(
+        "evidence_query_served",
+        state=report.state,
+        n_evidence=len(report.evidence),
+        sufficient=report.sufficient,
+    )
+    return report

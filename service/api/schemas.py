@@ -1,0 +1,179 @@
+"""Request and response bodies of the v1 API (pydantic, so /openapi.json describes them)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from ingest.schema import DocumentRecord
+
+DOC_ID_PATTERN = r"^[^\x00-\x1f/\\]{1,200}$"
+MAX_ACL_ENTRIES = 100
+ACL_ENTRY_PATTERN = r"^(?:\*|[\w.@:+-]{1,200})$"
+AclEntry = Annotated[str, StringConstraints(pattern=ACL_ENTRY_PATTERN)]
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    request_id: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "Unparseable body"},
+    401: {"model": ErrorBody, "description": "Missing or invalid API key"},
+    422: {"model": ErrorBody, "description": "Invalid input"},
+}
+NOT_FOUND_RESPONSE: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "Absent, or not visible to the caller"}
+}
+
+
+class UploadAccepted(BaseModel):
+    doc_id: str
+    revision: str
+    status: str
+    job_id: str
+
+
+class RevisionView(BaseModel):
+    revision: str
+    filename: str
+    mime: str
+    size: int
+    status: str
+    created_at: str
+    n_chunks: int
+
+
+class JobView(BaseModel):
+    job_id: str
+    revision: str
+    state: str
+    stage: str | None
+    error: str | None
+    created_at: str
+    updated_at: str
+
+
+class DocumentView(BaseModel):
+    doc_id: str
+    status: str
+    stage: str | None
+    error: str | None
+    current_revision: str | None
+    title: str
+    filename: str
+    acl: list[str]
+    collection: str
+    metadata: dict[str, Any]
+    updated_at: str
+    revisions: list[RevisionView]
+    jobs: list[JobView] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, record: DocumentRecord, jobs: list[dict[str, Any]] | None = None) -> "DocumentView":
+        return cls.model_validate({**record.to_dict(), "jobs": jobs or []})
+
+
+class DocumentList(BaseModel):
+    documents: list[DocumentView]
+    total: int
+    offset: int
+    limit: int
+
+
+class AclUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    acl: list[AclEntry] = Field(
+        ..., min_length=1, max_length=MAX_ACL_ENTRIES,
+        description="principal or group names, or * for everyone",
+    )
+
+
+class Deleted(BaseModel):
+    doc_id: str
+    deleted: bool
+
+
+class SourceLocation(BaseModel):
+    line_start: int
+    line_end: int
+    page: int | None
+    section: list[str]
+    chunk_ids: list[str]
+
+
+class SourceView(BaseModel):
+    doc_id: str
+    revision: str
+    current: bool
+    title: str
+    filename: str
+    char_start: int
+    char_end: int
+    passage: str
+    context_before: str
+    context_after: str
+    context_start: int
+    context_end: int
+    text_length: int
+    location: SourceLocation
+
+
+class SearchFiltersIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    doc_ids: list[str] = Field(default_factory=list, max_length=1000)
+    collections: list[str] = Field(default_factory=list, max_length=100)
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(..., min_length=1, max_length=2000)
+    k: int = Field(10, ge=1, le=100)
+    filters: SearchFiltersIn = Field(default_factory=SearchFiltersIn)
+
+
+class SearchHit(BaseModel):
+    chunk_id: str
+    doc_id: str
+    revision: str
+    title: str
+    page: int | None
+    section: list[str]
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    text: str
+    score: float
+    bm25_rank: int | None
+    knn_rank: int | None
+
+
+class SearchResponse(BaseModel):
+    request_id: str
+    hits: list[SearchHit]
+
+
+class SubjectList(BaseModel):
+    subjects: list[dict[str, Any]]
+
+
+class AuditList(BaseModel):
+    entries: list[dict[str, Any]]
+    offset: int
+    limit: int
+
+
+class Health(BaseModel):
+    status: str
+    checks: dict[str, bool] = Field(default_factory=dict)
