@@ -19,7 +19,7 @@ from ingest.embedder import Embedder
 from ingest.schema import PUBLIC_ACL, Chunk, DocumentRecord, SubjectRecord, chunk_id_for
 from ingest.settings import Settings
 from ingest.store.port import Store
-from ingest.store.sqlite import utc_now
+from ingest.store.common import utc_now
 
 log = structlog.get_logger(__name__)
 

@@ -44,7 +44,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -58,9 +58,9 @@ from ingest.store.port import (
     SearchFilters,
     StoreError,
 )
-# Shared with the reference adapter so that the same records give the same answers: the name and
+# Shared with the SQLite adapter so that the same records give the same answers: the name and
 # role keys, the query words, and the merge of per-document subject records.
-from ingest.store.sqlite import (
+from ingest.store.common import (
     merge_subject_records,
     name_key,
     query_words,
@@ -127,6 +127,9 @@ class ElasticStore:
         self._audit_lock = threading.Lock()
         self._audit_last = 0
         self._exclude_vectors_param: bool | None = None
+        # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
+        # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
+        self.on_took: Callable[[str, int], None] | None = None
 
     # -- names ----------------------------------------------------------------------------
     def alias(self, kind: str) -> str:
@@ -794,7 +797,7 @@ class ElasticStore:
         clauses = self._chunk_filters(filters)
         if clauses is None:
             return []
-        hits = self.es.search(
+        response = self.es.search(
             index=self.alias("chunks"),
             query={
                 "bool": {
@@ -807,7 +810,10 @@ class ElasticStore:
             size=min(n, _MAX_WINDOW),
             source=False,
             track_total_hits=False,
-        ).body["hits"]["hits"]
+        ).body
+        if self.on_took is not None:
+            self.on_took("bm25", response["took"])
+        hits = response["hits"]["hits"]
         return [RankedId(h["_id"], float(h["_score"])) for h in hits]
 
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
@@ -821,7 +827,7 @@ class ElasticStore:
             return []
         # A few extra neighbours so that ties at the cut are broken by chunk id, as in SQLite.
         k = min(n + 10, _MAX_WINDOW)
-        hits = self.es.search(
+        response = self.es.search(
             index=self.alias("chunks"),
             knn={
                 "field": "embedding",
@@ -833,7 +839,10 @@ class ElasticStore:
             size=k,
             source=False,
             track_total_hits=False,
-        ).body["hits"]["hits"]
+        ).body
+        if self.on_took is not None:
+            self.on_took("knn", response["took"])
+        hits = response["hits"]["hits"]
         # Elasticsearch scores cosine as (1 + cos) / 2; expose the cosine itself.
         ranked = sorted(
             ((2.0 * float(h["_score"]) - 1.0, h["_id"]) for h in hits),
@@ -1002,6 +1011,9 @@ class ElasticStore:
                 wait_for_active_shards="1",
             )
             self.es.indices.add_block(index=old, block="write")
+            # Writes made with refresh=False (audit appends) are invisible to a scan until a
+            # refresh: without this, they would be left behind in the old index.
+            self.es.indices.refresh(index=old)
             scan_kwargs = self._vector_source_kwargs() if kind == "chunks" else {}
             copied = 0
             ops: list[dict[str, Any]] = []

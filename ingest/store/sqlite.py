@@ -11,26 +11,24 @@ generation counter moves.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from contextlib import contextmanager
 from dataclasses import asdict
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from ingest.normalize import normalise_org as name_key
-from ingest.normalize import normalise_plain as role_key
-from ingest.schema import (
-    Binding,
-    Chunk,
-    DocumentRecord,
-    RevisionInfo,
-    Subject,
-    SubjectRecord,
+from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
+# Backend-neutral helpers, shared with the Elasticsearch adapter.
+from ingest.store.common import (
+    merge_subject_records,
+    name_key,
+    query_words,
+    role_key,
+    subject_kwargs,
+    utc_now,
 )
 from ingest.store.port import (
     AuditQuery,
@@ -156,19 +154,6 @@ CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN
     SELECT RAISE(ABORT, 'audit log is append-only');
 END;
 """
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def query_words(text: str) -> list[str]:
-    """The distinct casefolded words of a user query, sorted. Both backends search for exactly
-    these words (any may match), so query syntax in user input is never interpreted."""
-    return sorted({w.casefold() for w in _WORD.findall(text)})
-
 
 def fts_query(text: str) -> str | None:
     """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
@@ -767,46 +752,3 @@ class SqliteStore:
             [*args, query.limit, query.offset],
         ).fetchall()
         return [{"seq": r["seq"], **json.loads(r["entry"])} for r in rows]
-
-
-def subject_kwargs(data: dict[str, Any]) -> dict[str, Any]:
-    """A stored ``asdict(SubjectRecord)`` back to constructor arguments (bindings as Binding)."""
-    data["bindings"] = [Binding(**b) for b in data.get("bindings", [])]
-    return data
-
-
-def merge_subject_records(records: Sequence[SubjectRecord], limit: int) -> list[Subject]:
-    """Merge per-document records into registry subjects. Shared by both backends so that the
-    same index state gives the same answer everywhere."""
-    merged: dict[str, Subject] = {}
-    for record in sorted(records, key=lambda r: (r.subject_id, r.doc_id, r.revision)):
-        subject = merged.get(record.subject_id)
-        if subject is None:
-            subject = Subject(
-                subject_id=record.subject_id,
-                name=record.name,
-                type=record.type,
-                aliases=[],
-                attributes={},
-                bindings=[],
-                mentions=[],
-            )
-            merged[record.subject_id] = subject
-        subject.aliases = sorted({*subject.aliases, *record.aliases} - {subject.name})
-        for key, value in sorted(record.attributes.items()):
-            subject.attributes.setdefault(key, value)
-        subject.bindings.extend(record.bindings)
-        subject.mentions.append(
-            {
-                "doc_id": record.doc_id,
-                "revision": record.revision,
-                "char_start": record.char_start,
-                "char_end": record.char_end,
-            }
-        )
-    out = sorted(merged.values(), key=lambda s: s.subject_id)[:limit]
-    for subject in out:
-        subject.bindings.sort(
-            key=lambda b: (b.relation, b.object_id, b.doc_id, b.char_start, b.role or "")
-        )
-    return out

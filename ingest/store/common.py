@@ -1,0 +1,77 @@
+"""Backend-neutral helpers shared by the store adapters (SQLite and Elasticsearch), so that the
+same records give the same answers on every backend: timestamps, the words of a user query, the
+name and role keys of the subject registry, and the merge of per-document subject records."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from ingest.normalize import normalise_org as name_key
+from ingest.normalize import normalise_plain as role_key
+from ingest.schema import Binding, Subject, SubjectRecord
+
+__all__ = [
+    "merge_subject_records",
+    "name_key",
+    "query_words",
+    "role_key",
+    "subject_kwargs",
+    "utc_now",
+]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def query_words(text: str) -> list[str]:
+    """The distinct casefolded words of a user query, sorted. Both backends search for exactly
+    these words (any may match), so query syntax in user input is never interpreted."""
+    return sorted({w.casefold() for w in _WORD.findall(text)})
+
+
+def subject_kwargs(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored ``asdict(SubjectRecord)`` back to constructor arguments (bindings as Binding)."""
+    data["bindings"] = [Binding(**b) for b in data.get("bindings", [])]
+    return data
+
+
+def merge_subject_records(records: Sequence[SubjectRecord], limit: int) -> list[Subject]:
+    """Merge per-document records into registry subjects. Shared by both backends so that the
+    same index state gives the same answer everywhere."""
+    merged: dict[str, Subject] = {}
+    for record in sorted(records, key=lambda r: (r.subject_id, r.doc_id, r.revision)):
+        subject = merged.get(record.subject_id)
+        if subject is None:
+            subject = Subject(
+                subject_id=record.subject_id,
+                name=record.name,
+                type=record.type,
+                aliases=[],
+                attributes={},
+                bindings=[],
+                mentions=[],
+            )
+            merged[record.subject_id] = subject
+        subject.aliases = sorted({*subject.aliases, *record.aliases} - {subject.name})
+        for key, value in sorted(record.attributes.items()):
+            subject.attributes.setdefault(key, value)
+        subject.bindings.extend(record.bindings)
+        subject.mentions.append(
+            {
+                "doc_id": record.doc_id,
+                "revision": record.revision,
+                "char_start": record.char_start,
+                "char_end": record.char_end,
+            }
+        )
+    out = sorted(merged.values(), key=lambda s: s.subject_id)[:limit]
+    for subject in out:
+        subject.bindings.sort(
+            key=lambda b: (b.relation, b.object_id, b.doc_id, b.char_start, b.role or "")
+        )
+    return out
