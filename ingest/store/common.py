@@ -5,6 +5,8 @@ name and role keys of the subject registry, and the merge of per-document subjec
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from pathlib import Path
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
@@ -28,10 +30,17 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    lines = (Path(__file__).with_name("stopwords.txt")).read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
 def query_words(text: str) -> list[str]:
-    """The distinct casefolded words of a user query, sorted. Both backends search for exactly
-    these words (any may match), so query syntax in user input is never interpreted."""
-    return sorted({w.casefold() for w in _WORD.findall(text)})
+    """The distinct casefolded words of a user query, stop words removed, sorted. Both backends
+    search for exactly these words (any may match), so query syntax in user input is never
+    interpreted."""
+    return sorted({w.casefold() for w in _WORD.findall(text)} - stopwords())
 
 
 def subject_kwargs(data: dict[str, Any]) -> dict[str, Any]:

@@ -595,12 +595,16 @@ class SqliteStore:
             return []
         docs_sql, doc_args = self._visible_docs_clause(filters)
         ann_sql, ann_args = self._annotation_clause(filters)
+        # Scoring in a CTE first lets FTS5 run without the joins; the visibility conditions still
+        # decide which rows can be returned at all.
         rows = self._db().execute(
-            "SELECT c.chunk_id, bm25(chunks_fts) AS rank FROM chunks_fts "
-            "JOIN chunks c ON c.rowid = chunks_fts.rowid "
+            "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
+            "WHERE chunks_fts MATCH ?) "
+            "SELECT c.chunk_id, h.rank FROM hits h "
+            "JOIN chunks c ON c.rowid = h.rid "
             "JOIN documents d ON d.doc_id = c.doc_id AND d.current_revision = c.revision "
-            f"WHERE chunks_fts MATCH ? AND {docs_sql} AND {ann_sql} "
-            "ORDER BY rank, c.chunk_id LIMIT ?",
+            f"WHERE {docs_sql} AND {ann_sql} "
+            "ORDER BY h.rank, c.chunk_id LIMIT ?",
             [match, *doc_args, *ann_args, n],
         ).fetchall()
         # bm25() is "lower is better"; expose "higher is better" like Elasticsearch.
@@ -658,13 +662,16 @@ class SqliteStore:
         if candidates.size == 0:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        scores = cache.matrix[candidates] @ query
+        # One pass over the whole matrix is cheaper than gathering the candidate rows first.
+        scores = (cache.matrix @ query)[candidates]
         take = min(n, candidates.size)
-        top = np.argpartition(-scores, take - 1)[:take]
+        kth = np.partition(-scores, take - 1)[take - 1]
+        # Every row tied with the n-th score stays in, so the chunk-id tie-break is exact.
+        top = np.flatnonzero(-scores <= kth)
         ranked = sorted(
             ((float(scores[i]), cache.chunk_ids[candidates[i]]) for i in top),
             key=lambda pair: (-pair[0], pair[1]),
-        )
+        )[:take]
         return [RankedId(chunk_id, score) for score, chunk_id in ranked]
 
     # -- subject registry -----------------------------------------------------------------
