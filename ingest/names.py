@@ -1,18 +1,112 @@
-"""Name normalisation shared by ingest (entity ids) and the registry look-ups (exact match after
-normalisation, never a fuzzy one)."""
+"""Finding a proper name in raw text by its shape, without the model.
+
+Used where spaCy's NER is unreliable in contracts: the party names of a preamble ("by and
+between WOMEN.COM NETWORKS, INC., a Delaware corporation ...") and the name a defined term
+points back to.
+"""
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
 
-_PUNCT = re.compile(r"[^\w\s&]")
-_SPACE = re.compile(r"\s+")
+from ingest.lexicons import load_json
+
+# "Acme", "ACME", "2THEMART.COM", "T-Mobile", "eDiets", "iMine", "salesforce.com", "&".
+_WORD = r"(?:[A-Z0-9][\w.&'’\-/]*|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&)"
+_CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a)"
+# Spaces, or a single line break (a name never spans a blank line).
+_GAP = r"(?:[ \t]+(?:\n[ \t]*)?|[ \t]*\n[ \t]*)"
+_NOT_NAME_WORDS = frozenset(
+    {
+        "agreement", "this", "whereas", "between", "among", "by", "dated", "effective", "made",
+        "recitals", "background", "witnesseth", "parties", "party", "exhibit", "schedule", "section",
+        "article", "page", "table", "contents", "the", "and", "a", "an", "in", "as", "is", "on", "at",
+        "with", "having", "located", "its", "their", "address", "hereinafter", "herein", "each",
+        "inc", "with", "collectively", "individually", "together", "referred", "name", "title",
+    }
+)
 
 
-def normalise_text(value: str) -> str:
-    """Casefold, unify Unicode forms, drop punctuation and collapse whitespace."""
-    value = unicodedata.normalize("NFKC", value).casefold()
-    value = value.replace("’", "'").replace("'s ", " ")
-    value = _PUNCT.sub(" ", value)
-    return _SPACE.sub(" ", value).strip()
+@lru_cache(maxsize=1)
+def _suffix_regex() -> str:
+    suffixes = sorted(load_json("legal_suffixes.json")["org_suffixes"], key=lambda s: (-len(s), s))
+    alternatives = "|".join(re.escape(s).replace(r"\ ", r"\s*") for s in suffixes)
+    return rf"(?:{alternatives})(?![\w])"
+
+
+@lru_cache(maxsize=1)
+def _name_regex() -> re.Pattern[str]:
+    suffix = _suffix_regex()
+    words = rf"{_WORD}(?:{_GAP}(?:{_CONNECTOR}{_GAP})?{_WORD}){{0,11}}"
+    # ", Inc." after the words; several ("Co., Ltd.").
+    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
+    return re.compile(rf"{words}{tail}")
+
+
+@lru_cache(maxsize=1)
+def _legal_suffix_end() -> re.Pattern[str]:
+    return re.compile(rf"(?i:{_suffix_regex()})\.?$")
+
+
+@dataclass(frozen=True, slots=True)
+class NameSpan:
+    text: str
+    start: int
+    end: int
+
+
+def has_legal_suffix(name: str) -> bool:
+    return bool(_legal_suffix_end().search(name.strip()))
+
+
+@lru_cache(maxsize=1)
+def _suffix_inside() -> re.Pattern[str]:
+    # A legal suffix ends a name unless another suffix follows ("Corporation LLC", "Co., Ltd.").
+    suffix = _suffix_regex()
+    return re.compile(rf"[\s,]+(?i:{suffix})\.?(?![\s,]*(?i:{suffix}))")
+
+
+def _trim(text: str, start: int, end: int) -> NameSpan | None:
+    span = text[start:end]
+    for inside in _suffix_inside().finditer(span):
+        if inside.start() > 0 and inside.end() < len(span):
+            span = span[: inside.end()]
+            break
+    # Trailing connectors or punctuation are not part of the name: "Acme and" -> "Acme".
+    while True:
+        stripped = re.sub(rf"(?:{_GAP}{_CONNECTOR}|[\s,;:&\-/])+$", "", span)
+        if stripped == span:
+            break
+        span = stripped
+    # A lone trailing period belongs to an abbreviation ("Inc.") but not to "Acme."
+    if span.endswith(".") and not re.search(r"(?:\b[A-Za-z]{1,4}\.|\.[A-Za-z]\.)$", span):
+        span = span[:-1]
+    if not span or span.casefold() in _NOT_NAME_WORDS:
+        return None
+    first = re.split(r"[\s,]+", span, maxsplit=1)[0]
+    if first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
+        return None
+    letters = [c for c in span if c.isalpha()]
+    if len(letters) < 2:
+        return None
+    return NameSpan(span, start, start + len(span))
+
+
+def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
+    """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
+    match = _name_regex().match(text, pos, limit)
+    if not match:
+        return None
+    return _trim(text, match.start(), match.end())
+
+
+def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
+    """The last name that ends at ``end`` (give or take a comma and spaces)."""
+    start = max(0, end - window)
+    best: NameSpan | None = None
+    for match in _name_regex().finditer(text, start, end):
+        if text[match.end() : end].strip(" \t\n,") == "":
+            best = _trim(text, match.start(), match.end())
+    return best

@@ -1,0 +1,198 @@
+"""The agreement a contract is: its title, kind and dates, found in the opening text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from ingest.lexicons import lexicons
+from ingest.normalize import name_words
+
+TITLE_SCAN_CHARS = 3_000
+_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.]*|&|-|[0-9]+(?:\.[0-9]+)*)"
+# At most three spaces between words: wider gaps separate page furniture from the title.
+_CAPS_TITLE = re.compile(
+    rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
+)
+_TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-]{0,20}\)")
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*|[a-z]+-[\w\-]+|and|of|for|&|-|[0-9]+(?:\.[0-9]+)*)"
+_MIXED_TITLE = re.compile(
+    rf"(?<![\w])((?:{_TITLE_WORD}[ \t]{{1,3}}){{0,10}}?(?:Agreement|agreement|Contract))(?![\w])"
+)
+_THIS_TITLE = re.compile(
+    rf"\b(?:This|THIS)[ \t]+((?:{_TITLE_WORD}[ \t]+){{1,10}}?(?:Agreement|AGREEMENT|Contract|CONTRACT))(?![\w])"
+)
+
+_MONTHS = {
+    name: index
+    for index, names in enumerate(
+        [
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d{2})"
+_DATE_PATTERNS = [
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I),
+    re.compile(rf"\b{_DAY}\s+(?:day\s+of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
+    re.compile(r"\b(?P<first>\d{1,2})/(?P<second>\d{1,2})/(?P<year>(?:19|20)?\d{2})\b"),
+]
+_DATED = re.compile(
+    r"\b(?:dated|made|entered\s+into|executed|as\s+of|effective|day\s+of|date)\b", re.I
+)
+_EFFECTIVE_DEFINITION = re.compile(r"\(\s*(?:the\s+)?[\"“]Effective\s+Date[\"”]\s*\)", re.I)
+_EFFECTIVE_AS_OF = re.compile(r"\beffective\s+(?:as\s+of|on|from)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class DateSpan:
+    iso: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Title:
+    text: str
+    start: int
+    end: int
+
+
+def _strip_noise(title: str) -> tuple[str, int]:
+    """Drop leading noise ("EXHIBIT 10.4", "Execution Version", "THIS"); returns the title and
+    how many characters were dropped."""
+    noise = lexicons().title_prefix_noise
+    original = title
+    changed = True
+    while changed:
+        changed = False
+        stripped = re.sub(r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|[-–:.,])[ \t]*", "", title)
+        if stripped != title:
+            title, changed = stripped, True
+        lowered = title.casefold()
+        for word in noise:
+            if lowered.startswith(word + " ") or lowered.startswith(word + "\t"):
+                title, changed = title[len(word) :].lstrip(), True
+                break
+    return title, len(original) - len(title)
+
+
+def _candidates(head: str) -> list[tuple[int, int, Title]]:
+    """(rank, position, title): rank 0 is a whole caps line, 1 a caps run, 2 a title-case run,
+    3 "This X Agreement"."""
+    found: list[tuple[int, int, Title]] = []
+
+    def add(rank: int, start: int, raw: str) -> None:
+        # "AS AMENDED. MASTER DEVELOPMENT AGREEMENT": a sentence end is not inside a title.
+        sentence_end = raw.rfind(". ")
+        if sentence_end != -1:
+            start, raw = start + sentence_end + 2, raw[sentence_end + 2 :]
+        # "PLEASE READ THIS SOFTWARE LICENSE AGREEMENT"
+        this = max(raw.rfind("THIS "), raw.rfind("This "))
+        if this > 0:
+            start, raw = start + this, raw[this:]
+        qualifier = _TRAILING_QUALIFIER.match(head, start + len(raw))
+        if qualifier and rank <= 1:
+            raw = head[start : qualifier.end()]
+        title, dropped = _strip_noise(raw.strip())
+        words = title.split()
+        if len(words) < 2 or len(words) > 14:
+            return
+        begin = start + (len(raw) - len(raw.lstrip())) + dropped
+        found.append((rank, begin, Title(title, begin, begin + len(title))))
+
+    line_start = 0
+    for line in head.split("\n"):
+        stripped = line.strip()
+        if stripped and _CAPS_TITLE.fullmatch(stripped):
+            add(0, line_start + line.index(stripped), stripped)
+        line_start += len(line) + 1
+    for match in _CAPS_TITLE.finditer(head):
+        add(1, match.start(1), match.group(1))
+    for match in _MIXED_TITLE.finditer(head):
+        add(2, match.start(1), match.group(1))
+    for match in _THIS_TITLE.finditer(head):
+        add(3, match.start(1), match.group(1))
+    return found
+
+
+def find_title(text: str) -> Title | None:
+    """The first heading-like title in the opening text: the earliest caps run ending in
+    "AGREEMENT", else the earliest title-case one, else "This <X> Agreement"."""
+    candidates = _candidates(text[:TITLE_SCAN_CHARS])
+    if not candidates:
+        return None
+    pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
+    rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
+    return title
+
+
+def agreement_kind(title: str) -> str:
+    lex = lexicons()
+    expanded = title
+    for abbreviation, full in lex.agreement_abbreviations.items():
+        expanded = re.sub(rf"\b{abbreviation}\b", full, expanded)
+    words = name_words(expanded.replace("-", " "))
+    joined = " " + " ".join(words) + " "
+    glued = " " + " ".join(name_words(expanded)) + " "
+    for kind in lex.agreement_kinds:
+        for keyword in kind.keywords:
+            if f" {keyword} " in joined or f" {keyword} " in glued:
+                return kind.kind
+    return "other"
+
+
+def _to_iso(match: re.Match[str]) -> str | None:
+    groups = match.groupdict()
+    year = int(groups["year"])
+    if year < 100:
+        year += 2000 if year < 50 else 1900
+    if groups.get("month"):
+        month = _MONTHS[groups["month"].casefold()]
+        day = int(groups["day"])
+    else:
+        first, second = int(groups["first"]), int(groups["second"])
+        # US order unless impossible ("29/3/18").
+        month, day = (first, second) if first <= 12 else (second, first)
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def dates_in(text: str, start: int, end: int) -> list[DateSpan]:
+    found: dict[int, DateSpan] = {}
+    for pattern in _DATE_PATTERNS:
+        for match in pattern.finditer(text, start, end):
+            iso = _to_iso(match)
+            if iso and match.start() not in found:
+                found[match.start()] = DateSpan(iso, match.start(), match.end())
+    return [found[k] for k in sorted(found)]
+
+
+def agreement_date(text: str, start: int, end: int) -> DateSpan | None:
+    """The first date in the opening that follows "dated", "made", "as of", ... closely."""
+    for span in dates_in(text, start, end):
+        before = text[max(start, span.start - 80) : span.start]
+        if _DATED.search(before):
+            return span
+    return None
+
+
+def effective_date(text: str, start: int, end: int) -> DateSpan | None:
+    for definition in _EFFECTIVE_DEFINITION.finditer(text, start, end):
+        spans = dates_in(text, max(start, definition.start() - 120), definition.start())
+        if spans:
+            return spans[-1]
+    for phrase in _EFFECTIVE_AS_OF.finditer(text, start, end):
+        spans = dates_in(text, phrase.end(), min(end, phrase.end() + 60))
+        if spans:
+            return spans[0]
+    return None

@@ -1,0 +1,353 @@
+"""Entity and relation tagging of one revision: the entry point ``annotate_document``.
+
+Everything the query side needs is computed here (mentions, relations, sentence spans with their
+entity ids, subjects), so no spaCy runs at query time. Offsets are into the revision text.
+
+Scope of identity: entity ids are global names (``org:acme holdings``) but defined terms resolve
+within their own document only: "the Company" means Acme in one contract and Beta in another.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from spacy.tokens import Doc
+
+from ingest.agreements import Title, agreement_date, agreement_kind, effective_date, find_title
+from ingest.definitions import Definition, between_windows, find_definitions, preamble_windows
+from ingest.entities import (
+    SUBJECT_LABELS,
+    AliasTable,
+    Mention,
+    alias_mentions,
+    annotation_pipeline,
+    build_alias_table,
+    entity_id_for,
+    merge_mentions,
+    model_mentions,
+)
+from ingest.names import NameSpan, has_legal_suffix, name_at
+from ingest.normalize import agreement_id, name_words, normalise_plain, straighten_quotes
+from ingest.relations import Relation, extract_relations
+from ingest.schema import (
+    Binding,
+    EntityMention,
+    RelationMention,
+    SentenceSpan,
+    SubjectRecord,
+    relation_key,
+)
+
+PIPE_BATCH_SIZE = 32
+DATE_SCAN_CHARS = 5_000
+_FALLBACK_TITLE = "Agreement"
+_AND = re.compile(r"(?:^|[\s,])(?:and|AND|And|&)[\s:]+")
+
+
+@dataclass(slots=True)
+class ChunkAnnotations:
+    entities: list[EntityMention] = field(default_factory=list)
+    entity_ids: list[str] = field(default_factory=list)
+    relations: list[RelationMention] = field(default_factory=list)
+    relation_keys: list[str] = field(default_factory=list)
+    sentences: list[SentenceSpan] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DocumentAnnotations:
+    chunks: list[ChunkAnnotations]
+    subjects: list[SubjectRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    entity_id: str
+    label: str
+    name: NameSpan
+    role: str | None
+    evidence_start: int
+    evidence_end: int
+
+
+def _person_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    spans = []
+    for doc, (offset, _) in zip(docs, chunk_spans, strict=True):
+        spans.extend((offset + e.start_char, offset + e.end_char) for e in doc.ents if e.label_ == "PERSON")
+    return spans
+
+
+def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:
+    is_person = any(s < name.end and name.start < e for s, e in person_spans)
+    return "PERSON" if is_person and not has_legal_suffix(name.text) else "ORG"
+
+
+def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
+    """Parties named without a defined term: "between\\n\\nACME INC.\\n\\nand\\n\\nBETA LLC"."""
+    names: list[NameSpan] = []
+    straight = straighten_quotes(text)
+    for start, end in windows:
+        keyword = re.match(r"\w+", straight[start:end])
+        if keyword is None or keyword.group().casefold() not in ("between", "among"):
+            continue
+        position = start + keyword.end()
+        position += len(straight[position:end]) - len(straight[position:end].lstrip(" \t\n:"))
+        first = name_at(straight, position, end)
+        if first is None:
+            continue
+        # "between Galacticomm and Horst Entertainment Inc": without defined terms "and" more
+        # often separates two parties than it joins one name.
+        joined = re.search(r"\s(?:and|AND)\s+(?=[A-Z0-9])", first.text)
+        if joined:
+            left = NameSpan(first.text[: joined.start()], first.start, first.start + joined.start())
+            right_start = first.start + joined.end()
+            names.extend([left, NameSpan(straight[right_start : first.end], right_start, first.end)])
+            continue
+        names.append(first)
+        connector = _AND.search(straight, first.end, min(end, first.end + 400))
+        if connector is None:
+            continue
+        second = name_at(straight, connector.end(), end)
+        if second is not None:
+            names.append(second)
+    return names
+
+
+def _parties(
+    text: str, definitions: Sequence[Definition], person_spans: Sequence[tuple[int, int]]
+) -> list[Party]:
+    parties: dict[str, Party] = {}
+    for definition in definitions:
+        if not (definition.in_preamble and definition.is_party_alias and definition.name):
+            continue
+        label = _label_for(definition.name, person_spans)
+        entity_id = entity_id_for(label, definition.name.text)
+        if entity_id not in parties:
+            parties[entity_id] = Party(
+                entity_id, label, definition.name, definition.term,
+                definition.name.start, definition.paren_end,
+            )
+    if len(parties) < 2:
+        for name in _between_names(text, preamble_windows(text)):
+            label = _label_for(name, person_spans)
+            entity_id = entity_id_for(label, name.text)
+            if entity_id not in parties and name_words(name.text):
+                parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
+    return sorted(parties.values(), key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _in_between_window(definition: Definition, text: str) -> bool:
+    return any(start <= definition.term_start < end for start, end in between_windows(text))
+
+
+def _chunk_of(position: int, chunk_spans: Sequence[tuple[int, int]]) -> int | None:
+    for index, (start, end) in enumerate(chunk_spans):
+        if start <= position < end:
+            return index
+    return None
+
+
+def _subject_name(variants: dict[str, int]) -> str:
+    """The most complete form: with a legal suffix, most words, not shouted, then longest."""
+    return max(
+        sorted(variants),
+        key=lambda v: (has_legal_suffix(v), len(name_words(v)), not v.isupper(), len(v)),
+    )
+
+
+def annotate_document(
+    text: str,
+    chunk_spans: Sequence[tuple[int, int]],
+    *,
+    doc_id: str,
+    revision: str,
+) -> DocumentAnnotations:
+    nlp = annotation_pipeline()
+    docs = list(nlp.pipe((text[s:e] for s, e in chunk_spans), batch_size=PIPE_BATCH_SIZE))
+
+    title = find_title(text)
+    title_text = title.text if title else _FALLBACK_TITLE
+    the_agreement_id = agreement_id(title_text, doc_id)
+    definitions = find_definitions(text)
+    person_spans = _person_spans(docs, chunk_spans)
+    # Without an agreement title the text is no contract preamble: only "between ..." windows
+    # (not merely the opening pages) can name parties then.
+    parties = _parties(
+        text,
+        definitions if title else [d for d in definitions if _in_between_window(d, text)],
+        person_spans,
+    )
+    party_labels = {p.entity_id: p.label for p in parties}
+    # The antecedents' labels decide ORG vs PERSON ids for their terms.
+    name_labels: dict[str, str] = dict(party_labels)
+    for definition in definitions:
+        if definition.name is not None and definition.is_party_alias:
+            org_id = entity_id_for("ORG", definition.name.text)
+            name_labels.setdefault(org_id, _label_for(definition.name, person_spans))
+    # Party names found without a definition ("between X and Y") are literal aliases too.
+    extra_names = {party.name.text: (party.entity_id, party.label) for party in parties}
+    aliases = build_alias_table(definitions, name_labels, extra_names)
+
+    chunks: list[ChunkAnnotations] = []
+    all_mentions: list[Mention] = []
+    chunk_relations: list[list[Relation]] = []
+    agreement_key = (normalise_plain(title_text), the_agreement_id)
+    for doc, (start, end) in zip(docs, chunk_spans, strict=True):
+        mentions = merge_mentions(
+            model_mentions(doc, start, text, aliases, agreement_key),
+            alias_mentions(text, start, end, aliases),
+        )
+        all_mentions.extend(mentions)
+        chunk_relations.append(extract_relations(text, start, end, mentions))
+        sentences = []
+        for sent in doc.sents:
+            s_start = start + sent.start_char
+            s_end = start + sent.start_char + len(sent.text.rstrip())
+            if s_end <= s_start:
+                continue
+            ids = sorted({m.entity_id for m in mentions if m.start < s_end and s_start < m.end})
+            sentences.append(SentenceSpan(char_start=s_start, char_end=s_end, entity_ids=ids))
+        chunks.append(
+            ChunkAnnotations(
+                entities=[
+                    EntityMention(
+                        text=m.text, label=m.label, entity_id=m.entity_id,
+                        char_start=m.start, char_end=m.end,
+                    )
+                    for m in mentions
+                ],
+                entity_ids=sorted({m.entity_id for m in mentions}),
+                sentences=sentences,
+            )
+        )
+
+    # party_to goes to the chunk where its evidence starts.
+    for party in parties:
+        index = _chunk_of(party.evidence_start, chunk_spans)
+        if index is not None:
+            chunk_relations[index].append(
+                Relation(
+                    party.entity_id, "party_to", the_agreement_id, party.role,
+                    party.evidence_start, party.evidence_end, "party.preamble",
+                )
+            )
+    for chunk, relations in zip(chunks, chunk_relations, strict=True):
+        relations.sort(key=lambda r: (r.start, r.end, r.relation, r.subject_id, r.object_id))
+        chunk.relations = [
+            RelationMention(
+                subject_id=r.subject_id, relation=r.relation, object_id=r.object_id,
+                role=r.role, char_start=r.start, char_end=r.end,
+            )
+            for r in relations
+        ]
+        chunk.relation_keys = sorted(
+            {relation_key(r.relation, r.subject_id, r.object_id) for r in relations}
+        )
+
+    subjects = _subjects(
+        text, doc_id, revision, all_mentions, [r for rs in chunk_relations for r in rs],
+        parties, aliases, title, title_text, the_agreement_id,
+    )
+    return DocumentAnnotations(chunks=chunks, subjects=subjects)
+
+
+def _subjects(
+    text: str,
+    doc_id: str,
+    revision: str,
+    mentions: Sequence[Mention],
+    relations: Sequence[Relation],
+    parties: Sequence[Party],
+    aliases: AliasTable,
+    title: Title | None,
+    title_text: str,
+    the_agreement_id: str,
+) -> list[SubjectRecord]:
+    variants: dict[str, dict[str, int]] = defaultdict(dict)
+    terms: dict[str, set[str]] = defaultdict(set)
+    first: dict[str, tuple[int, int]] = {}
+    labels: dict[str, str] = {}
+    defined_terms = {term for term, _ in aliases.by_term.items()}
+    party_names = {p.name.text for p in parties}
+    for mention in mentions:
+        if mention.label not in SUBJECT_LABELS:
+            continue
+        entity_id = mention.entity_id
+        labels.setdefault(entity_id, mention.label)
+        first.setdefault(entity_id, (mention.start, mention.end))
+        surface = " ".join(mention.text.split())
+        if mention.from_alias and surface in defined_terms and surface not in party_names:
+            terms[entity_id].add(surface)
+        else:
+            variants[entity_id][surface] = variants[entity_id].get(surface, 0) + 1
+    for party in parties:
+        labels.setdefault(party.entity_id, party.label)
+        variants[party.entity_id].setdefault(" ".join(party.name.text.split()), 0)
+        first.setdefault(party.entity_id, (party.name.start, party.name.end))
+        if party.role:
+            terms[party.entity_id].add(party.role)
+    names = {eid: _subject_name(v) if v else sorted(terms[eid])[0] for eid, v in variants.items()}
+    names.update({eid: sorted(t)[0] for eid, t in terms.items() if eid not in names})
+    names[the_agreement_id] = title_text
+
+    bindings: dict[str, list[Binding]] = defaultdict(list)
+    for relation in sorted(relations, key=lambda r: (r.start, r.end, r.relation, r.subject_id, r.object_id)):
+        bindings[relation.subject_id].append(
+            Binding(
+                relation=relation.relation,
+                object_id=relation.object_id,
+                object_name=names.get(relation.object_id, relation.object_id.split(":", 1)[-1]),
+                role=relation.role,
+                doc_id=doc_id,
+                revision=revision,
+                char_start=relation.start,
+                char_end=relation.end,
+            )
+        )
+
+    subjects: list[SubjectRecord] = []
+    for entity_id in sorted(set(variants) | set(terms)):
+        name = names[entity_id]
+        alias_set = (set(variants.get(entity_id, {})) | terms.get(entity_id, set())) - {name}
+        start, end = first[entity_id]
+        subjects.append(
+            SubjectRecord(
+                subject_id=entity_id,
+                name=name,
+                type=entity_id.split(":", 1)[0],
+                doc_id=doc_id,
+                revision=revision,
+                aliases=sorted(alias_set),
+                attributes={"label": labels[entity_id]},
+                bindings=bindings.get(entity_id, []),
+                char_start=start,
+                char_end=end,
+            )
+        )
+
+    scan_end = min(len(text), DATE_SCAN_CHARS)
+    signed = agreement_date(text, 0, scan_end)
+    effective = effective_date(text, 0, scan_end)
+    subjects.append(
+        SubjectRecord(
+            subject_id=the_agreement_id,
+            name=title_text,
+            type="agreement",
+            doc_id=doc_id,
+            revision=revision,
+            aliases=[],
+            attributes={
+                "kind": agreement_kind(title_text),
+                "title": title_text,
+                "agreement_date": signed.iso if signed else None,
+                "effective_date": effective.iso if effective else None,
+                "parties": [p.entity_id for p in parties],
+            },
+            bindings=[],
+            char_start=title.start if title else None,
+            char_end=title.end if title else None,
+        )
+    )
+    return subjects

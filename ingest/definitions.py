@@ -1,0 +1,242 @@
+"""Defined terms: ``Acme Holdings, Inc. (the "Company")`` makes "Company" mean Acme in this
+document, and only in this document.
+
+A term is kept as a party alias when it names its antecedent by role (a ``party_roles`` entry
+such as "Distributor"), is derived from the name ("Women.com" for WOMEN.COM NETWORKS, INC.,
+"IBM" for International Business Machines), or is defined in the preamble. Every other quoted
+term ("Products", "Territory") is a non-party term, which also suppresses the model's frequent
+ORG false positives on such capitalised words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ingest.lexicons import lexicons
+from ingest.names import NameSpan, has_legal_suffix, name_at, name_before
+from ingest.normalize import name_words, normalise_org, straighten_quotes
+
+_PAREN = re.compile(r"\(([^()]{1,250})\)")
+# The parenthesis has to open with the definition: ("X"), (the "X"), (hereinafter referred to as "X").
+_DEFINING_OPENING = re.compile(
+    r"""^\s*(?:(?:the|this|hereinafter|herein|hereafter|after|referred|to|as|called|collectively|"""
+    r"""individually|each|together|a|an|its|jointly|below|be|shall|will|known|defined|'')[\s,:]*)*"[^"]""",
+    re.I,
+)
+_QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
+# Definitions without parentheses: ', hereinafter referred to as "TKCI";'
+_HEREINAFTER = re.compile(
+    r'[,\s]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?"([^"]{1,60})"', re.I
+)
+# A role label and a colon: "Party A (Shipper): ZTO Express Co., Ltd."
+_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n)(Party [A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
+_TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
+_PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
+_PREAMBLE_END = re.compile(
+    r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
+    r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
+)
+_LEADING_CONNECTORS = re.compile(
+    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
+)
+_SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
+_ABBREVIATIONS = frozenset(
+    "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty vs u.s e.g i.e".split()
+)
+PREAMBLE_SCAN_CHARS = 15_000
+PREAMBLE_WINDOW_CHARS = 2_500
+# Definitions this early are in the opening pages even without a "between".
+OPENING_CHARS = 3_000
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    term: str
+    term_start: int
+    term_end: int
+    paren_end: int
+    name: NameSpan | None  # the antecedent; None when no name precedes the parenthesis
+    in_preamble: bool
+    is_party_alias: bool
+
+
+def preamble_windows(text: str) -> list[tuple[int, int]]:
+    """Spans that introduce the parties: from each "between"/"among" in the opening pages up to
+    the recitals (or a fixed window)."""
+    return between_windows(text) or [(0, min(len(text), OPENING_CHARS))]
+
+
+def between_windows(text: str) -> list[tuple[int, int]]:
+    windows: list[tuple[int, int]] = []
+    head = text[:PREAMBLE_SCAN_CHARS]
+    for match in _PREAMBLE_START.finditer(head):
+        limit = min(len(text), match.start() + PREAMBLE_WINDOW_CHARS)
+        end_match = _PREAMBLE_END.search(text, match.end(), limit)
+        windows.append((match.start(), end_match.start() if end_match else limit))
+    return windows
+
+
+def _in_windows(pos: int, windows: list[tuple[int, int]]) -> bool:
+    return any(start <= pos < end for start, end in windows)
+
+
+def _segment_start(text: str, paren_start: int, floor: int) -> int:
+    """Where the clause holding the antecedent begins: after the previous parenthesis, sentence
+    end, "between" or blank line, whichever is last."""
+    start = max(floor, paren_start - 700)
+    window = text[start:paren_start]
+    best = start
+    for match in _SENTENCE_BREAK.finditer(window):
+        if match.group().startswith("."):
+            word = re.findall(r"[\w.]+$", window[: match.start()])
+            if word and (word[0].casefold().strip(".") in _ABBREVIATIONS or "." in word[0] or len(word[0]) <= 2):
+                continue
+        best = start + match.end()
+    for match in re.finditer(r"\b(?:between|among|BETWEEN|AMONG)\b", window):
+        best = max(best, start + match.end())
+    return best
+
+
+def _is_name_derived(term: str, name: str) -> bool:
+    term_words = name_words(term)
+    name_list = name_words(name)
+    if not term_words or not name_list:
+        return False
+    joined_term, joined_name = "".join(term_words), "".join(name_list)
+    if joined_term in joined_name:
+        return True
+    initials = "".join(w[0] for w in name_list)
+    content_initials = "".join(w[0] for w in name_list if w not in {"and", "of", "the", "for", "&"})
+    return joined_term in (initials, content_initials) or set(term_words) <= set(name_list)
+
+
+def _antecedent(text: str, paren_start: int, floor: int) -> NameSpan | None:
+    segment_start = _segment_start(text, paren_start, floor)
+    segment = text[segment_start:paren_start]
+    # A segment opening with a comma and a lower-case word still describes the previous party
+    # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
+    continues_previous = re.match(r"\s*,\s*[a-z]", segment) is not None
+    lead = _LEADING_CONNECTORS.match(segment)
+    pos = segment_start + (lead.end() if lead else 0)
+    article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
+    if article:
+        pos += article.end()
+    leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
+    if leading is not None:
+        return leading
+    # "..., having a mailing address at ... and Nanophase Technologies Corporation, a ... ("NTC")"
+    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND|&)\s+", segment))):
+        after = name_at(text, segment_start + joiner.end(), paren_start)
+        if after is not None:
+            return after
+    return name_before(text, paren_start)
+
+
+def _clean_term(raw: str, raw_start: int) -> tuple[str, int, int] | None:
+    stripped = raw.lstrip()
+    start = raw_start + len(raw) - len(stripped)
+    article = re.match(r"(?:the|The)\s+", stripped)
+    if article:
+        stripped, start = stripped[article.end() :], start + article.end()
+    term = stripped.rstrip().rstrip(".,")
+    return (term, start, start + len(term)) if term else None
+
+
+def _terms_in(paren_text: str, offset: int) -> list[tuple[str, int, int]]:
+    """The quoted terms of one definition: ("SFDC", "Salesforce"), ("Company" or "RCP"); later
+    quotes after other words ("Athlete" and together with X, collectively "Wade") name a group."""
+    terms: list[tuple[str, int, int]] = []
+    previous_end: int | None = None
+    for match in _QUOTED.finditer(paren_text):
+        if previous_end is not None and not _TERM_JOINER.match(paren_text[previous_end : match.start()]):
+            break
+        cleaned = _clean_term(match.group(1), offset + match.start(1))
+        if cleaned:
+            terms.append(cleaned)
+        previous_end = match.end()
+    return terms
+
+
+@dataclass(frozen=True, slots=True)
+class _Site:
+    """Where a definition sits: the parenthesis (or "hereinafter" clause) and its terms."""
+
+    start: int
+    end: int
+    terms: list[tuple[str, int, int]]
+
+
+def _sites(straight: str) -> list[_Site]:
+    sites: list[_Site] = []
+    for paren in _PAREN.finditer(straight):
+        if _DEFINING_OPENING.match(paren.group(1)):
+            terms = _terms_in(paren.group(1), paren.start(1))
+            if terms:
+                sites.append(_Site(paren.start(), paren.end(), terms))
+    covered = [(site.start, site.end) for site in sites]
+    for match in _HEREINAFTER.finditer(straight):
+        if any(s <= match.start() < e for s, e in covered):
+            continue
+        cleaned = _clean_term(match.group(1), match.start(1))
+        if cleaned:
+            sites.append(_Site(match.start(), match.end(), [cleaned]))
+    return sorted(sites, key=lambda site: site.start)
+
+
+def _accept(term: str, name: str, strength: int) -> bool:
+    """strength 2: a "between ..." preamble; 1: the opening pages; 0: elsewhere."""
+    lex = lexicons()
+    if term.casefold() in lex.non_party_terms or normalise_org(name) in lex.non_party_terms:
+        return False
+    suffixed = has_legal_suffix(name)
+    if term in lex.party_roles:
+        return strength >= 1 or suffixed
+    if _is_name_derived(term, name):
+        return strength >= 1 or suffixed or len(name_words(name)) <= 4
+    return (strength >= 2 and term[:1].isupper() and _looks_like_name(name)) or (strength >= 1 and suffixed)
+
+
+def _looks_like_name(name: str) -> bool:
+    """A party without a legal suffix is named by a few capitalised words ("Paul Silas")."""
+    words = name.split()
+    return 1 <= len(words) <= 5 and all(w[:1].isupper() or w[:1].isdigit() or w == "&" for w in words)
+
+
+def _strength(pos: int, windows: list[tuple[int, int]]) -> int:
+    if _in_windows(pos, windows):
+        return 2
+    return 1 if pos < OPENING_CHARS else 0
+
+
+def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> list[Definition]:
+    """ "Party A (Shipper): ZTO Express Co., Ltd." in the opening pages."""
+    found: list[Definition] = []
+    party_roles = lexicons().party_roles
+    for match in _ROLE_LABEL.finditer(straight, 0, min(len(straight), OPENING_CHARS)):
+        term = match.group(1)
+        if term not in party_roles:
+            continue
+        name = name_at(straight, match.end(), min(len(straight), match.end() + 200))
+        if name is None or not has_legal_suffix(name.text):
+            continue
+        found.append(
+            Definition(term, match.start(1), match.end(1), name.end, name, True, True)
+        )
+    return found
+
+
+def find_definitions(text: str) -> list[Definition]:
+    straight = straighten_quotes(text)
+    windows = preamble_windows(straight)
+    definitions: list[Definition] = []
+    last_site_end = 0
+    for site in _sites(straight):
+        strength = _strength(site.start, windows)
+        name = _antecedent(straight, site.start, last_site_end)
+        last_site_end = site.end
+        for term, start, end in site.terms:
+            is_alias = name is not None and _accept(term, name.text, strength)
+            definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
+    definitions.extend(_role_label_definitions(straight, windows))
+    return sorted(definitions, key=lambda d: (d.term_start, d.term))

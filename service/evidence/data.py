@@ -1,0 +1,96 @@
+"""Typed access to the machine's data files in ``service/data/`` (patterns and cues are data, so
+they can be reviewed and extended without touching code)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+def load(name: str) -> Any:
+    return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+
+
+def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    key: str
+    label: str
+    subject: str  # agreement | entity
+    description: str
+    question_cues: tuple[re.Pattern[str], ...]
+    text_cues: tuple[re.Pattern[str], ...]
+    value_type: str
+    missing: str
+    cuad: str | None
+    relations: tuple[str, ...]
+    value_anchor: re.Pattern[str] | None
+    query: str
+    value_required: bool
+    opening: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    attributes: dict[str, Attribute]  # in file order: the first question cue hit wins
+    role_attribute: dict[str, Any]
+    sim_accept: float
+    sim_high: float
+    sim_cue_floor: float
+    min_words: int
+
+
+@lru_cache(maxsize=1)
+def cues() -> Cues:
+    raw = load("attribute_cues.json")
+    attributes = {
+        key: Attribute(
+            key=key,
+            label=entry["label"],
+            subject=entry["subject"],
+            description=entry["description"],
+            question_cues=_compile(entry["question_cues"]),
+            text_cues=_compile(entry["text_cues"]),
+            value_type=entry["value_type"],
+            missing=entry["missing"],
+            cuad=entry.get("cuad"),
+            relations=tuple(entry.get("relations", ())),
+            query=entry.get("query", ""),
+            value_required=bool(entry.get("value_required", False)),
+            opening=bool(entry.get("opening", False)),
+            value_anchor=re.compile(entry["value_anchor"], re.IGNORECASE) if entry.get("value_anchor") else None,
+        )
+        for key, entry in raw["attributes"].items()
+    }
+    sim = raw["similarity"]
+    return Cues(
+        attributes, raw["role_attribute"], sim["accept"], sim["high"], sim["cue_floor"], raw["min_words"]
+    )
+
+
+@lru_cache(maxsize=1)
+def question_patterns() -> dict[str, Any]:
+    raw = load("question_patterns.json")
+    raw["_structures"] = [
+        {**s, "_re": re.compile(s["regex"], re.IGNORECASE)} for s in raw["structures"]
+    ]
+    raw["_period"] = _compile([c["regex"] for c in raw["constraints"]["period"]])
+    raw["_jurisdiction"] = tuple(
+        re.compile(c["regex"]) for c in raw["constraints"]["jurisdiction"]
+    )  # case-sensitive: a jurisdiction is a capitalised name
+    raw["_name_span"] = re.compile(raw["name_span"])
+    return raw
+
+
+@lru_cache(maxsize=1)
+def injection_patterns() -> tuple[re.Pattern[str], ...]:
+    return _compile(load("injection_patterns.json")["patterns"])

@@ -1,0 +1,372 @@
+"""CANDIDATE_SUBJECT_DISCOVERED: the hard gate.
+
+A candidate is valid only when the registry (``store.find_subjects``, ACL-filtered inside the
+store) has a subject of the right type that holds the asked role through an explicit binding to
+the asked parent. Nothing here is fuzzy: names meet after normalisation or not at all, a role
+must be the lexicon's role (not one that looks similar), and an agreement named with its parties
+must have every one of them bound to it by ``party_to``.
+
+Agreement title rule (precise):
+  * ``tq`` = the question's title, articles dropped, abbreviations expanded (MSA -> master services
+    agreement), normalised to words; ``ta`` = the registry title (``attributes.title`` or name)
+    normalised the same way.
+  * exact match: ``tq == ta`` (or ``tq`` equals one of the agreement's normalised aliases).
+  * kind match: only when at least one party is named; ``kind(tq) == attributes.kind`` and every
+    word of ``tq`` other than "agreement"/"contract" occurs in ``ta`` ("the distribution
+    agreement" -> "EXCLUSIVE DISTRIBUTION AGREEMENT").
+  * either way, when parties are named, every named party must be a subject with a ``party_to``
+    binding whose object is this agreement; a title match alone is then not enough.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ingest.lexicons import lexicons
+from ingest.normalize import normalise_org, normalise_person, normalise_plain
+from ingest.schema import Binding, Subject
+from ingest.store.port import Principal, Store
+from service.evidence.data import question_patterns
+from service.evidence.models import Scope
+from service.evidence.subject_class import (
+    SubjectClass,
+    _role_variants,
+    agreement_kind,
+    clean_title,
+    expand_abbreviations,
+)
+
+REGISTRY_LIMIT = 10_000
+_GENERIC_TITLE_WORDS = frozenset({"agreement", "agreements", "contract", "contracts"})
+
+
+@dataclass(slots=True)
+class Candidate:
+    subject: Subject
+    match: str  # why it passed the gate, e.g. "role binding", "title exact + parties"
+    parent: Subject | None = None
+    binding: Binding | None = None  # the explicit binding to the parent (or the focus party's)
+    doc_ids: tuple[str, ...] = ()  # documents the subject is scoped to (an agreement's own doc)
+    focus: Subject | None = None  # the party an agreement question is about ("X's obligations")
+    parties: list[dict[str, Any]] = field(default_factory=list)  # {subject_id, name, role, aliases}
+
+    @property
+    def subject_id(self) -> str:
+        return self.subject.subject_id
+
+
+@dataclass(slots=True)
+class GateResult:
+    candidates: list[Candidate]
+    rejected: list[dict[str, str]]  # {subject_id, reason}: what the gate turned away and why
+    unresolved: list[str]  # names the registry does not know (for this principal)
+
+
+# -- registry look-ups ----------------------------------------------------------------------
+
+
+def _type_ok(subject: Subject, types: tuple[str, ...]) -> bool:
+    return not types or subject.type.casefold() in types
+
+
+def resolve_entity(
+    store: Store, principal: Principal, name: str, types: tuple[str, ...]
+) -> list[Subject]:
+    """Subjects whose name or alias equals ``name`` after normalisation, or whose id is the id
+    ingest would give that name (``org:<normalised>``/``person:<normalised>``)."""
+    ids = sorted({f"org:{normalise_org(name)}", f"person:{normalise_person(name)}"})
+    found: dict[str, Subject] = {}
+    for subject in store.find_subjects(principal, name=name, limit=REGISTRY_LIMIT):
+        found.setdefault(subject.subject_id, subject)
+    for subject in store.find_subjects(principal, subject_ids=ids, limit=REGISTRY_LIMIT):
+        found.setdefault(subject.subject_id, subject)
+    return [found[k] for k in sorted(found) if _type_ok(found[k], types)]
+
+
+def _names_of(subject: Subject) -> set[str]:
+    names = {subject.name, *subject.aliases}
+    keys = {normalise_org(n) for n in names} | {normalise_person(n) for n in names}
+    keys.add(subject.subject_id.split(":", 1)[-1])
+    return {k for k in keys if k}
+
+
+def _docs_of(subject: Subject) -> tuple[str, ...]:
+    if subject.subject_id.startswith("agreement:") and "@" in subject.subject_id:
+        return (subject.subject_id.rsplit("@", 1)[1],)
+    return tuple(sorted({m["doc_id"] for m in subject.mentions}))
+
+
+def _canonical_role(role: str | None) -> str | None:
+    if not role:
+        return None
+    return _role_variants().get(normalise_plain(role), normalise_plain(role))
+
+
+def _role_ok(sc: SubjectClass, binding: Binding) -> bool:
+    """A binding's role must be the asked role itself. Generic plural nouns ("officers",
+    "directors") accept any title of the relation; a binding without a role counts only when the
+    relation has a single title (founder_of is always "founder")."""
+    nouns = {normalise_plain(k) for k in question_patterns()["role_nouns"] if not k.startswith("_")}
+    if sc.role is None or normalise_plain(sc.role) in nouns:
+        return True
+    titles = [t for t in lexicons().role_titles.values() if t.relation == binding.relation]
+    if binding.role is None:
+        return len(titles) <= 1 or (sc.role == binding.relation.split("_")[0])
+    return _canonical_role(binding.role) == sc.role
+
+
+# -- the gates ------------------------------------------------------------------------------
+
+
+def _entity_types(sc: SubjectClass) -> tuple[str, ...]:
+    if sc.subject_type:
+        return (sc.subject_type.casefold(),)
+    return tuple(t.casefold() for t in question_patterns()["entity_types"])
+
+
+def gate_role(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
+    assert sc.parent_entity and sc.relation
+    entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
+    parents = resolve_entity(store, principal, sc.parent_entity, entity_types)
+    if not parents:
+        return GateResult([], [], [sc.parent_entity])
+    holder_types = _entity_types(sc)
+    candidates: dict[str, Candidate] = {}
+    rejected: list[dict[str, str]] = []
+    for parent in parents:
+        holders = store.find_subjects(
+            principal, relation=sc.relation, parent_id=parent.subject_id, limit=REGISTRY_LIMIT
+        )
+        for holder in holders:
+            bindings = [
+                b
+                for b in holder.bindings
+                if b.relation == sc.relation and b.object_id == parent.subject_id
+            ]
+            good = [b for b in bindings if _role_ok(sc, b)]
+            if not _type_ok(holder, holder_types):
+                rejected.append({"subject_id": holder.subject_id, "reason": f"type {holder.type} is not {'/'.join(holder_types)}"})
+            elif not good:
+                roles = sorted({b.role or "" for b in bindings})
+                rejected.append({"subject_id": holder.subject_id, "reason": f"role {roles} is not {sc.role!r} of {parent.subject_id}"})
+            elif holder.subject_id not in candidates:
+                candidates[holder.subject_id] = Candidate(
+                    holder, "role binding", parent, good[0], tuple(sorted({b.doc_id for b in good}))
+                )
+        if sc.inverse_relation:
+            # The same fact stated from the parent's side: "X is the parent of Y".
+            inverse = [b for b in parent.bindings if b.relation == sc.inverse_relation]
+            ids = sorted({b.object_id for b in inverse})
+            for child in store.find_subjects(principal, subject_ids=ids, limit=REGISTRY_LIMIT) if ids else []:
+                if child.subject_id in candidates or not _type_ok(child, holder_types):
+                    continue
+                binding = next(b for b in inverse if b.object_id == child.subject_id)
+                candidates[child.subject_id] = Candidate(
+                    child, "inverse role binding", parent, binding, (binding.doc_id,)
+                )
+    ordered = [candidates[k] for k in sorted(candidates)]
+    return GateResult(ordered, rejected, [])
+
+
+def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
+    tq = expand_abbreviations(clean_title(sc.agreement_title or ""))
+    ta_raw = str(agreement.attributes.get("title") or agreement.name)
+    titles = {expand_abbreviations(clean_title(t)) for t in (ta_raw, agreement.name, *agreement.aliases)}
+    if tq and tq in titles:
+        return "title exact"
+    if not sc.parties:
+        return None
+    kind_q = agreement_kind(sc.agreement_title or "")
+    kind_a = agreement.attributes.get("kind") or agreement_kind(ta_raw)
+    words_q = set(tq.split()) - _GENERIC_TITLE_WORDS
+    words_a = set(expand_abbreviations(clean_title(ta_raw)).split())
+    if kind_q and kind_q == kind_a and words_q <= words_a:
+        return "title kind"
+    return None
+
+
+def _party_matches(name: str, party: Subject, binding: Binding) -> bool:
+    keys = {normalise_org(name), normalise_person(name)}
+    return bool(keys & _names_of(party))
+
+
+def _unbound_parties(pieces: list[str], party_bindings: list[tuple[Subject, Binding]]) -> list[str]:
+    """Named parties with no ``party_to`` binding to the agreement. The question's party list was
+    split at "and"/","; a name that itself contains "and" ("ExxonMobil Research and Engineering
+    Company") is re-joined when the joined name, and only it, is a bound party. Dynamic
+    programming over the pieces: the segmentation with the fewest unbound names wins, ties going
+    to fewer, longer names."""
+
+    def bound(name: str) -> bool:
+        return any(_party_matches(name, p, b) for p, b in party_bindings)
+
+    n = len(pieces)
+    # best[i] = (unbound names, segments) for pieces[i:]
+    best: list[tuple[list[str], int]] = [([], 0)] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        options = []
+        for j in range(i + 1, n + 1):
+            name = " and ".join(pieces[i:j])
+            rest_missing, rest_segments = best[j]
+            if bound(name):
+                options.append((len(rest_missing), rest_segments + 1, rest_missing))
+            elif j == i + 1:
+                options.append((len(rest_missing) + 1, rest_segments + 1, [name, *rest_missing]))
+        count, segments, missing = min(options, key=lambda o: (o[0], o[1]))
+        best[i] = (missing, segments)
+    return best[0][0]
+
+
+def gate_agreement(
+    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None
+) -> GateResult:
+    title = sc.agreement_title or ""
+    pool: dict[str, Subject] = {}
+    for name in sorted({title, clean_title(title), expand_abbreviations(clean_title(title))}):
+        if not name:
+            continue
+        for s in store.find_subjects(principal, name=name, type="agreement", limit=REGISTRY_LIMIT):
+            pool.setdefault(s.subject_id, s)
+    entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
+    unresolved: list[str] = []
+    joined = [" and ".join(sc.parties[i : i + 2]) for i in range(len(sc.parties) - 1)]
+    for party in [*sc.parties, *joined]:
+        subjects = resolve_entity(store, principal, party, entity_types)
+        if not subjects and party in sc.parties:
+            unresolved.append(party)
+        ids = sorted({b.object_id for s in subjects for b in s.bindings if b.relation == "party_to"})
+        if ids:
+            for s in store.find_subjects(principal, subject_ids=ids, type="agreement", limit=REGISTRY_LIMIT):
+                pool.setdefault(s.subject_id, s)
+    candidates: list[Candidate] = []
+    rejected: list[dict[str, str]] = []
+    for agreement_id in sorted(pool):
+        agreement = pool[agreement_id]
+        match = _title_match(sc, agreement)
+        if match is None:
+            rejected.append({"subject_id": agreement_id, "reason": f"title {agreement.name!r} does not match {title!r}"})
+            continue
+        docs = _docs_of(agreement)
+        if scope and scope.doc_ids and not set(docs) & set(scope.doc_ids):
+            rejected.append({"subject_id": agreement_id, "reason": "outside the requested scope.doc_ids"})
+            continue
+        parties = store.find_subjects(
+            principal, relation="party_to", parent_id=agreement_id, limit=REGISTRY_LIMIT
+        )
+        party_bindings: list[tuple[Subject, Binding]] = [
+            (p, b) for p in parties for b in p.bindings
+            if b.relation == "party_to" and b.object_id == agreement_id
+        ]
+        missing = _unbound_parties(sc.parties, party_bindings)
+        if missing:
+            rejected.append({
+                "subject_id": agreement_id,
+                "reason": "no party_to binding to this agreement for " + ", ".join(repr(m) for m in missing),
+            })
+            continue
+        focus = focus_binding = None
+        if sc.name:
+            for p, b in party_bindings:
+                if _party_matches(sc.name, p, b):
+                    focus, focus_binding = p, b
+                    break
+        candidates.append(
+            Candidate(
+                agreement,
+                match + (" + parties" if sc.parties else ""),
+                focus,
+                focus_binding,
+                docs,
+                focus=focus,
+                parties=_party_list(party_bindings),
+            )
+        )
+    if not pool and not unresolved:
+        unresolved.append(title)
+    return GateResult(candidates, rejected, unresolved)
+
+
+def _party_list(party_bindings: list[tuple[Subject, Binding]]) -> list[dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for party, binding in sorted(party_bindings, key=lambda pb: (pb[0].subject_id, pb[1].char_start)):
+        entry = out.setdefault(
+            party.subject_id,
+            {"subject_id": party.subject_id, "name": party.name, "roles": [], "aliases": list(party.aliases)},
+        )
+        if binding.role and binding.role not in entry["roles"]:
+            entry["roles"].append(binding.role)
+    return [out[k] for k in sorted(out)]
+
+
+def gate_entity(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
+    assert sc.name
+    subjects = resolve_entity(store, principal, sc.name, _entity_types(sc))
+    if not subjects:
+        return GateResult([], [], [sc.name])
+    attribute_relations = {"incorporation": ("incorporated_in", "organized_under")}.get(sc.attribute or "", ())
+    out = []
+    for s in subjects:
+        bindings = [b for b in s.bindings if b.relation in attribute_relations]
+        out.append(Candidate(s, "entity name", None, bindings[0] if bindings else None, _docs_of(s)))
+    return GateResult(out, [], [])
+
+
+def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
+    """An un-understood question: gate on the names it contains, exactly as written."""
+    found: dict[str, Candidate] = {}
+    unresolved = []
+    for name in sc.names:
+        subjects = resolve_entity(store, principal, name, ())
+        if not subjects:
+            unresolved.append(name)
+        for s in subjects:
+            found.setdefault(s.subject_id, Candidate(s, "name only (question not understood)", None, None, _docs_of(s)))
+    return GateResult([found[k] for k in sorted(found)], [], unresolved)
+
+
+def discover(store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None) -> GateResult:
+    if sc.understood and sc.kind == "entity_role" and sc.parent_entity and sc.relation:
+        return gate_role(store, principal, sc)
+    if sc.kind == "agreement_attribute" and sc.agreement_title:
+        # Gated even when the attribute was not understood: the subject must exist regardless.
+        return gate_agreement(store, principal, sc, scope)
+    if sc.understood and sc.kind == "entity_attribute" and sc.name:
+        return gate_entity(store, principal, sc)
+    return gate_names(store, principal, sc)
+
+
+# -- report view ----------------------------------------------------------------------------
+
+
+def candidate_view(c: Candidate) -> dict[str, Any]:
+    s = c.subject
+    binding = None
+    if c.binding is not None:
+        binding = {**asdict(c.binding), "subject_id": s.subject_id if c.focus is None else c.focus.subject_id}
+        if c.parent is not None:
+            binding["parent_name"] = c.parent.name
+    if c.binding is not None:
+        location = {
+            "doc_id": c.binding.doc_id,
+            "revision": c.binding.revision,
+            "char_start": c.binding.char_start,
+            "char_end": c.binding.char_end,
+        }
+    else:
+        mentions = sorted(s.mentions, key=lambda m: (m["doc_id"], m.get("char_start") or 0))
+        location = dict(mentions[0]) if mentions else None
+    return {
+        "subject_id": s.subject_id,
+        "name": s.name,
+        "class_attributes": {
+            "type": s.type,
+            "aliases": list(s.aliases),
+            "attributes": dict(sorted(s.attributes.items())),
+            "gate_match": c.match,
+            "documents": list(c.doc_ids),
+            "parties": c.parties,
+        },
+        "parent_entity_binding": binding,
+        "source_location": location,
+    }

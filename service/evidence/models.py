@@ -1,0 +1,132 @@
+"""Request and report models of the evidence query (pydantic, so the HTTP layer can reuse them)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Confidence = Literal["high", "medium", "low"]
+
+
+class SubjectSpec(BaseModel):
+    """A structured subject class; when given it takes precedence over parsing the question."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal[
+        "entity_role", "agreement_attribute", "entity_attribute", "entity_relation"
+    ] = Field(..., description="what the question asks about")
+    type: str | None = Field(None, description="subject type: person, org, agreement, ...")
+    name: str | None = Field(None, description="the subject's name (entity questions)")
+    role: str | None = Field(None, description="a role such as 'founder' or 'chief executive officer'")
+    parent_entity: str | None = Field(None, description="the entity the role is held towards")
+    agreement_title: str | None = None
+    parties: list[str] = Field(default_factory=list)
+    attribute: str | None = Field(None, description="an attribute key of attribute_cues.json")
+    period_start: date | None = None
+    period_end: date | None = None
+    jurisdiction: str | None = None
+
+
+class Scope(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    collections: list[str] = Field(default_factory=list)
+    doc_ids: list[str] = Field(default_factory=list)
+    as_of: date | None = None
+
+
+class EvidenceRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(..., min_length=1, max_length=2000)
+    subject: SubjectSpec | None = None
+    scope: Scope | None = None
+
+
+class TraceStep(BaseModel):
+    state: str
+    detail: str
+
+
+class CandidateSubject(BaseModel):
+    subject_id: str
+    name: str
+    class_attributes: dict[str, Any]
+    parent_entity_binding: dict[str, Any] | None
+    source_location: dict[str, Any] | None
+
+
+class EvidenceItem(BaseModel):
+    id: str
+    doc_id: str
+    revision: str
+    title: str
+    page: int | None
+    section: list[str]
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    excerpt: str
+    score: float
+    confidence: Confidence
+    retrieved_at: str
+    source_url: str
+    attribute_match: dict[str, Any] = Field(default_factory=dict)
+    value: dict[str, Any] | None = None
+
+
+class RejectedEvidence(EvidenceItem):
+    reason: str
+
+
+class Claim(BaseModel):
+    id: str
+    subject_id: str
+    attribute: str
+    statement: str
+    value: dict[str, Any] | None
+    evidence_ids: list[str]
+
+
+class ConflictValue(BaseModel):
+    value: dict[str, Any]
+    evidence_ids: list[str]
+
+
+class Conflict(BaseModel):
+    subject_id: str
+    attribute: str
+    values: list[ConflictValue]
+
+
+class Narrative(BaseModel):
+    model: str
+    text: str
+    dropped_sentences: list[dict[str, Any]]
+    error: str | None = None
+
+
+class EvidenceReport(BaseModel):
+    request_id: str
+    question: str
+    state: str
+    trace: list[TraceStep]
+    subject_class: dict[str, Any]
+    candidate_subjects: list[CandidateSubject]
+    evidence: list[EvidenceItem]
+    rejected_evidence: list[RejectedEvidence]
+    claims: list[Claim]
+    conflicts: list[Conflict]
+    sufficient: bool
+    confidence: Confidence
+    risk_signals: list[str]
+    suggested_next_actions: list[str]
+    evidence_bundle_hash: str
+    narrative: Narrative | None = None
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
