@@ -72,7 +72,7 @@ def test_search_json_has_exact_citation_fields(corpus):
 
 def test_status_and_delete(corpus):
     data_dir, docs = corpus
-    doc_id = sorted(p.stem for p in (docs / "nested").glob("*.txt"))[0]
+    doc_id = sorted(p.stem for p in (docs / "nested").glob("*.txt"))[-1]
     done = attest(data_dir, "status", doc_id, "--json")
     status = json.loads(done.stdout)
     assert (status["doc_id"], status["status"], status["stage"], status["error"]) == (
@@ -86,3 +86,32 @@ def test_status_and_delete(corpus):
     hits = json.loads(attest(data_dir, "search", "agreement", "--json").stdout)["hits"]
     assert hits and doc_id not in {h["doc_id"] for h in hits}
     assert attest(data_dir, "delete", doc_id).returncode == 1
+
+
+def test_entities_json_lists_subjects_with_located_bindings(corpus):
+    data_dir, docs = corpus
+    sponsorship = "EcoScienceSolutionsInc_20180406_8-K_EX-10.1_11135398_EX-10.1_Sponsorship Agreement"
+    done = attest(data_dir, "entities", "ECO SCIENCE SOLUTIONS INC", "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    subjects = json.loads(done.stdout)["subjects"]
+    assert [s["subject_id"] for s in subjects] == ["org:eco science solutions"]
+    subject = subjects[0]
+    assert (subject["name"], subject["type"]) == ("Eco Science Solutions, Inc.", "org")
+    assert "Sponsor" in subject["aliases"]
+    agreement_id = f"agreement:sponsorship agreement@{sponsorship}"
+    binding = next(b for b in subject["bindings"] if b["relation"] == "party_to")
+    assert set(binding) == {
+        "relation", "object_id", "object_name", "role", "doc_id", "revision", "char_start", "char_end",
+    }
+    assert (binding["object_id"], binding["object_name"], binding["role"], binding["doc_id"]) == (
+        agreement_id, "SPONSORSHIP AGREEMENT", "Sponsor", sponsorship,
+    )
+    source = (docs / "nested" / f"{sponsorship}.txt").read_text(encoding="utf-8")
+    assert source[binding["char_start"] : binding["char_end"]] == 'Eco Science Solutions, Inc.,("Sponsor")'
+
+    agreements = json.loads(attest(data_dir, "entities", "--type", "agreement", "--json").stdout)["subjects"]
+    sponsor_agreement = next(s for s in agreements if s["subject_id"] == agreement_id)
+    assert sponsor_agreement["attributes"]["title"] == "SPONSORSHIP AGREEMENT"
+    assert sponsor_agreement["attributes"]["agreement_date"] == "2018-04-01"
+    # Exact or normalised names only: a near miss finds nothing.
+    assert json.loads(attest(data_dir, "entities", "Eco Science Solution", "--json").stdout) == {"subjects": []}
