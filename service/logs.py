@@ -9,6 +9,17 @@ from typing import TextIO
 import structlog
 
 
+class _CurrentStream:
+    """Writes to whatever ``sys.<name>`` is at the time of the call, so replacing or closing a
+    stream (pytest's capture does both) never leaves loggers bound to a dead file."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, *args: object) -> structlog.WriteLogger:
+        return structlog.WriteLogger(getattr(sys, self.name))
+
+
 def configure_logging(level: str = "INFO", stream: TextIO | None = None) -> None:
     numeric = logging.getLevelName(level.upper())
     if not isinstance(numeric, int):
@@ -22,7 +33,9 @@ def configure_logging(level: str = "INFO", stream: TextIO | None = None) -> None
             structlog.processors.JSONRenderer(sort_keys=True),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.WriteLoggerFactory(file=stream or sys.stdout),
+        logger_factory=_CurrentStream("stderr" if stream is sys.stderr else "stdout")
+        if stream is None or stream in (sys.stdout, sys.stderr)
+        else structlog.WriteLoggerFactory(file=stream),
         cache_logger_on_first_use=False,
     )
     # Third-party libraries log through the stdlib; keep them quiet and off stdout.

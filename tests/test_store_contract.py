@@ -320,3 +320,22 @@ def test_snapshot_reads_are_consistent(store):
     store.activate_revision("d", "r2")
     after = store.bm25("version", SearchFilters(principal=OPERATOR), 10)
     assert before != after and len(after) == 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap on both backends: BM25 statistics (row count, document frequencies, "
+    "average length) are index-wide and include chunks the principal cannot read; the order "
+    "of a principal's own hits can shift with other principals' documents (docs/ARCHITECTURE.md)",
+)
+def test_bm25_scores_ignore_documents_the_principal_cannot_read(store):
+    put(store, "b", "r", ["monthly retainer fee", "payment schedule", "notice period"],
+        [axis(0), axis(1), axis(2)], acl=["bob"])
+    store.activate_revision("b", "r")
+    bob = SearchFilters(principal=BOB)
+    before = [(r.chunk_id, round(r.score, 6)) for r in store.bm25("retainer fee", bob, 10)]
+    put(store, "a", "r", [f"retainer clause {i}" for i in range(4)],
+        [axis(10 + i) for i in range(4)], acl=["alice"])
+    store.activate_revision("a", "r")
+    after = [(r.chunk_id, round(r.score, 6)) for r in store.bm25("retainer fee", bob, 10)]
+    assert before and before == after

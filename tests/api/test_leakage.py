@@ -124,28 +124,6 @@ def test_bob_sees_the_same_whether_or_not_alice_exists(worlds):
             assert secret.encode() not in seen[0][2], (method, path, secret)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: BM25 statistics (row count, document frequencies, average length) are "
-    "index-wide and include chunks the caller cannot read; see docs/ARCHITECTURE.md",
-)
-def test_bm25_scores_do_not_depend_on_invisible_documents(worlds):
-    """The API exposes ranks, not raw BM25 scores, but the order of bob's own passages (and the
-    RRF scores in evidence reports) can shift with alice's documents. Strict xfail: the day the
-    store computes per-principal statistics this passes, the xfail fails, and the ranked bodies
-    in the test above can then be compared byte for byte too."""
-    from ingest.store.port import Principal, SearchFilters
-
-    filters = SearchFilters(principal=Principal("bob", groups=("sales",)))
-    query = "monthly retainer under the consulting agreement"
-    scores = [
-        [(r.chunk_id, round(r.score, 9)) for r in worlds[w].app.state.ctx.store.bm25(query, filters, 10)]
-        for w in ("full", "bob_only")
-    ]
-    assert [c for c, _ in scores[0]] and {c for c, _ in scores[0]} == {c for c, _ in scores[1]}
-    assert scores[0] == scores[1]
-
-
 def test_forbidden_and_absent_are_byte_identical(worlds):
     """Within one app: alice's doc (exists, forbidden) vs a doc id that never existed."""
     client, rev = worlds["full"], worlds["alice_revision"]
