@@ -10,7 +10,8 @@ from ingest.lexicons import lexicons
 from ingest.normalize import name_words
 
 TITLE_SCAN_CHARS = 3_000
-_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.]*|&|-|[0-9]+(?:\.[0-9]+)*)"
+# "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
+_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
 # At most three spaces between words: wider gaps separate page furniture from the title.
 _CAPS_TITLE = re.compile(
     rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
@@ -91,9 +92,17 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
 
     def add(rank: int, start: int, raw: str) -> None:
         # "AS AMENDED. MASTER DEVELOPMENT AGREEMENT": a sentence end is not inside a title.
+        # ("AMENDMENT NO. 2 TO ..." is no sentence end.)
         sentence_end = raw.rfind(". ")
+        while sentence_end != -1 and re.search(r"(?:^|\s)(?:NO|No|NOS|Nos)$", raw[:sentence_end]):
+            sentence_end = raw.rfind(". ", 0, sentence_end)
         if sentence_end != -1:
             start, raw = start + sentence_end + 2, raw[sentence_end + 2 :]
+        # "DDCX S DG KC 201812130044 Exhibit 10.5 Collaboration Agreement": page furniture ends
+        # at the exhibit number.
+        exhibit = list(re.finditer(r"\b(?:EXHIBIT|Exhibit)[ \t]+[0-9][\w.]*[ \t]+", raw))
+        if exhibit and exhibit[-1].start() > 0:
+            start, raw = start + exhibit[-1].end(), raw[exhibit[-1].end() :]
         # "PLEASE READ THIS SOFTWARE LICENSE AGREEMENT"
         this = max(raw.rfind("THIS "), raw.rfind("This "))
         if this > 0:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from ingest.agreements import Title, agreement_date, agreement_kind, effective_date, find_title
-from ingest.definitions import Definition, between_windows, find_definitions, preamble_windows
+from ingest.definitions import OPENING_CHARS, Definition, between_windows, find_definitions, preamble_windows
 from ingest.entities import (
     SUBJECT_LABELS,
     AliasTable,
@@ -29,7 +29,7 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.names import NameSpan, has_legal_suffix, name_at
+from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at, name_before
 from ingest.normalize import agreement_id, name_words, normalise_plain, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -94,6 +94,10 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         position = start + keyword.end()
         position += len(straight[position:end]) - len(straight[position:end].lstrip(" \t\n:"))
+        # An enumerated list of parties: "between 1. HealthGate Data Corp. ... and 2. ..."
+        enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[position:end])
+        if enumerator:
+            position += enumerator.end()
         first = name_at(straight, position, end)
         if first is None:
             continue
@@ -109,9 +113,64 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         connector = _AND.search(straight, first.end, min(end, first.end + 400))
         if connector is None:
             continue
-        second = name_at(straight, connector.end(), end)
+        after = connector.end()
+        enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[after:end])
+        second = name_at(straight, after + (enumerator.end() if enumerator else 0), end)
         if second is not None:
             names.append(second)
+    return names
+
+
+_SIGNATURE_START = re.compile(r"IN WITNESS WHEREOF|In Witness Whereof|[Ss]ignature [Pp]age|\bundersigned\b")
+_SIGNED_BY = re.compile(r"\bBy:")
+_SIGNATURE_NAME_WINDOW = 160
+_SIGNATURE_LEAD = re.compile(
+    r"(?i:(?:acknowledged|agreed|accepted|approved)(?:[ \t,]+(?:and|&)[ \t]+(?:acknowledged|agreed|accepted|approved))*"
+    r"(?:[ \t]+(?:to|by))?[ \t]*:?|(?:CEO|CFO|COO|President|Secretary|Director|Signatory|Officer))\s+"
+)
+
+
+def _signature_names(text: str) -> list[NameSpan]:
+    """Company names heading a signature block: "ACME HOLDINGS, INC.\n\nBy: /s/ ... Name: ...".
+    Only names with a legal suffix count; "By: Acme GP, L.P., its general partner" names a
+    signatory for another party, not a party."""
+    start = _SIGNATURE_START.search(text)
+    if start is None:
+        return []
+    names: list[NameSpan] = []
+    for by in _SIGNED_BY.finditer(text, start.start()):
+        name = name_before(text, by.start(), _SIGNATURE_NAME_WINDOW)
+        if name is None:
+            continue
+        # "Title: Authorized Signatory HPS MEZZANINE PARTNERS II, LLC": the shouted run is the name.
+        words = list(re.finditer(r"\S+", name.text))
+        first = 0
+        if not name.text.isupper():
+            for index in range(len(words) - 1, -1, -1):
+                if not words[index].group().isupper() and any(c.isalpha() for c in words[index].group()):
+                    first = index + 1
+                    break
+            if first == len(words) or (first and len(words) - first < 2):
+                first = 0
+        while first < len(words) and not words[first].group()[:1].isalpha():
+            first += 1
+        if first >= len(words):
+            continue
+        begin = name.start + words[first].start()
+        # "ACKNOWLEDGED AND AGREED TO: ACME LLC", "CEO ACME LLC"
+        lead = _SIGNATURE_LEAD.match(text, begin, name.end)
+        if lead:
+            begin = lead.end()
+        candidate = NameSpan(text[begin : name.end], begin, name.end)
+        before = text[max(0, begin - 40) : begin]
+        # "By: Clarus IV GP, L.P., its general partner By: ...": a signatory, not a signer.
+        # ", a Delaware corporation": a description; "(OFFSHORE) MASTER, L.P.": a broken name.
+        if re.search(r"(?:By:[^\n]*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
+            continue
+        if not ends_in_legal_suffix(candidate.text):
+            continue
+        if len(name_words(candidate.text)) >= 2:
+            names.append(candidate)
     return names
 
 
@@ -129,12 +188,33 @@ def _parties(
                 entity_id, label, definition.name, definition.term,
                 definition.name.start, definition.paren_end,
             )
-    if len(parties) < 2:
-        for name in _between_names(text, preamble_windows(text)):
-            label = _label_for(name, person_spans)
-            entity_id = entity_id_for(label, name.text)
-            if entity_id not in parties and name_words(name.text):
-                parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
+    # Names right after "between"/"among" (and the one after its "and") are parties even when
+    # their defined terms were missed; with two defined parties already, only names with a legal
+    # suffix ("Beijing CC-Pharming Ltd.") are trusted.
+    few = len(parties) < 2
+    windows = preamble_windows(text)
+    names = _between_names(text, windows) if few else _between_names(text, windows[:1])
+    for name in names:
+        if not (few or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
+            continue
+        label = _label_for(name, person_spans)
+        entity_id = entity_id_for(label, name.text)
+        words = set(name_words(name.text))
+        # "THE JOHNS HOPKINS UNIVERSITY & VIRTUOSO SURGICAL, INC." joins two known parties.
+        if not few and any(set(name_words(p.name.text)) < words for p in parties.values()):
+            continue
+        if entity_id not in parties and words:
+            parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
+    known = [set(name_words(p.name.text)) for p in parties.values()]
+    for name in _signature_names(text):
+        words = set(name_words(name.text))
+        if any(words <= k or k <= words for k in known):
+            continue
+        label = _label_for(name, person_spans)
+        entity_id = entity_id_for(label, name.text)
+        if entity_id not in parties:
+            parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
+            known.append(words)
     return sorted(parties.values(), key=lambda p: (p.evidence_start, p.entity_id))
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ingest.lexicons import lexicons
-from ingest.names import NameSpan, has_legal_suffix, name_at, name_before
+from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at, name_before
 from ingest.normalize import name_words, normalise_org, straighten_quotes
 
 _PAREN = re.compile(r"\(([^()]{1,250})\)")
@@ -111,7 +111,9 @@ def _is_name_derived(term: str, name: str) -> bool:
     return joined_term in (initials, content_initials) or set(term_words) <= set(name_list)
 
 
-def _antecedent(text: str, paren_start: int, floor: int) -> NameSpan | None:
+def _antecedent(
+    text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
+) -> NameSpan | None:
     segment_start = _segment_start(text, paren_start, floor)
     segment = text[segment_start:paren_start]
     # A segment opening with a comma and a lower-case word still describes the previous party
@@ -124,6 +126,16 @@ def _antecedent(text: str, paren_start: int, floor: int) -> NameSpan | None:
         pos += article.end()
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
     if leading is not None:
+        # "between iBio Inc., ... and Beijing CC-Pharming Ltd. of Beijing ("CC-Pharming")": a term
+        # derived from a later name in the clause belongs to that name, not the first one.
+        if terms and not any(_is_name_derived(term, leading.text) for term in terms):
+            for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND|&)\s+", segment))):
+                start = segment_start + joiner.end()
+                if start < leading.end:
+                    break
+                after = name_at(text, start, paren_start)
+                if after is not None and any(_is_name_derived(term, after.text) for term in terms):
+                    return after
         return leading
     # "..., having a mailing address at ... and Nanophase Technologies Corporation, a ... ("NTC")"
     for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND|&)\s+", segment))):
@@ -165,15 +177,23 @@ class _Site:
     start: int
     end: int
     terms: list[tuple[str, int, int]]
+    quoted: bool = True
 
 
 def _sites(straight: str) -> list[_Site]:
     sites: list[_Site] = []
+    party_roles = lexicons().party_roles
     for paren in _PAREN.finditer(straight):
         if _DEFINING_OPENING.match(paren.group(1)):
             terms = _terms_in(paren.group(1), paren.start(1))
             if terms:
                 sites.append(_Site(paren.start(), paren.end(), terms))
+            continue
+        # An unquoted role: "Great Lakes Gas Transmission Limited Partnership (Transporter)".
+        bare = re.fullmatch(r"\s*(?:the\s+)?([A-Z][\w\-]*(?: [A-Z][\w\-]*)?)\s*", paren.group(1))
+        if bare and bare.group(1) in party_roles:
+            term = (bare.group(1), paren.start(1) + bare.start(1), paren.start(1) + bare.end(1))
+            sites.append(_Site(paren.start(), paren.end(), [term], quoted=False))
     covered = [(site.start, site.end) for site in sites]
     for match in _HEREINAFTER.finditer(straight):
         if any(s <= match.start() < e for s, e in covered):
@@ -233,10 +253,14 @@ def find_definitions(text: str) -> list[Definition]:
     last_site_end = 0
     for site in _sites(straight):
         strength = _strength(site.start, windows)
-        name = _antecedent(straight, site.start, last_site_end)
+        name = _antecedent(straight, site.start, last_site_end, tuple(t for t, _, _ in site.terms))
         last_site_end = site.end
         for term, start, end in site.terms:
             is_alias = name is not None and _accept(term, name.text, strength)
+            # An unquoted "(Transporter)" only defines a term after a full name (not "Gateway").
+            is_alias = is_alias and (
+                site.quoted or ends_in_legal_suffix(name.text) or len(name_words(name.text)) >= 2
+            )
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight, windows))
     return sorted(definitions, key=lambda d: (d.term_start, d.term))

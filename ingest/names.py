@@ -62,6 +62,19 @@ def has_legal_suffix(name: str) -> bool:
 
 
 @lru_cache(maxsize=1)
+def _legal_suffix_word_end() -> re.Pattern[str]:
+    return re.compile(rf"(?:^|(?<=[\s,]))(?i:{_suffix_regex()})\.?$")
+
+
+def ends_in_legal_suffix(name: str) -> bool:
+    """Stricter than ``has_legal_suffix``: the suffix is a word of its own ("Acme SA", not "USA"),
+    after at least one other word."""
+    stripped = name.strip()
+    match = _legal_suffix_word_end().search(stripped)
+    return bool(match) and match.start() > 0
+
+
+@lru_cache(maxsize=1)
 def _suffix_inside() -> re.Pattern[str]:
     # A legal suffix ends a name unless another suffix follows ("Corporation LLC", "Co., Ltd.").
     suffix = _suffix_regex()
