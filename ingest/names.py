@@ -47,7 +47,8 @@ def _name_regex() -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _legal_suffix_end() -> re.Pattern[str]:
-    return re.compile(rf"(?i:{_suffix_regex()})\.?$")
+    # The suffix must start a word: "USA" does not end in "S.A.", nor "China" in "N.A."
+    return re.compile(rf"(?<![\w])(?i:{_suffix_regex()})\.?$")
 
 
 @dataclass(frozen=True, slots=True)

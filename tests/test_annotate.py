@@ -213,3 +213,14 @@ def test_agreement_kind_from_lexicon(title: str, kind: str) -> None:
     from ingest.agreements import agreement_kind
 
     assert agreement_kind(title) == kind
+
+
+def test_legal_suffix_must_be_a_word_of_its_own() -> None:
+    from ingest.names import has_legal_suffix
+
+    assert [has_legal_suffix(n) for n in ("USA", "San Jose", "China", "South Carolina")] == [
+        False, False, False, False,
+    ]
+    assert [has_legal_suffix(n) for n in ("Acme SA", "Acme, Inc.", "Beta N.A.", "Gamma GmbH")] == [
+        True, True, True, True,
+    ]
