@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -239,7 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from service.logs import configure_logging
 
     settings = get_settings()
-    configure_logging(settings.log_level, stream=sys.stderr)
+    # Commands print their own results; log lines are for operators who ask for them.
+    level = settings.log_level if "ATTEST_LOG_LEVEL" in os.environ else "WARNING"
+    configure_logging(level, stream=sys.stderr)
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
