@@ -18,6 +18,14 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
+def _print_index_report(report: dict[str, Any], *, as_json: bool) -> None:
+    if as_json:
+        _print_json({"indexes": report})
+        return
+    for kind, state in report.items():
+        sys.stdout.write(f"{kind}: {state}\n")
+
+
 # -- attest es ... ---------------------------------------------------------------------------
 def _elastic_store(args: argparse.Namespace):
     from ingest.store.elastic import ElasticStore
@@ -37,11 +45,7 @@ def cmd_es_init(args: argparse.Namespace) -> int:
         report = store.init_indexes()
     finally:
         store.close()
-    if args.json:
-        _print_json({"indexes": report})
-    else:
-        for kind, state in report.items():
-            sys.stdout.write(f"{kind}: {state}\n")
+    _print_index_report(report, as_json=args.json)
     return 0
 
 
@@ -51,11 +55,7 @@ def cmd_es_migrate(args: argparse.Namespace) -> int:
         report = store.migrate(args.to_version, delete_old=args.delete_old)
     finally:
         store.close()
-    if args.json:
-        _print_json({"indexes": report})
-    else:
-        for kind, state in report.items():
-            sys.stdout.write(f"{kind}: {state}\n")
+    _print_index_report(report, as_json=args.json)
     return 0
 
 
