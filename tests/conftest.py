@@ -46,10 +46,9 @@ _ES_URL_AT_START = es_url()
 
 @pytest.fixture(scope="session")
 def shared_eval() -> Path:
-    path = SHARED / "eval"
-    if not path.is_dir():
-        pytest.skip(f"{path} is absent: evaluation-data tests skipped")
-    return path
+    from tests.helpers import shared_eval_dir
+
+    return shared_eval_dir()
 
 
 @pytest.fixture(scope="session")
