@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import uuid
 from pathlib import Path
@@ -231,32 +230,34 @@ def upload_document(
                 raise Conflict("doc_id is not available; choose another")
         else:
             doc_id = f"doc-{uuid.uuid4().hex[:16]}"
-        target = jobs.upload_path(revision)
-        if target.exists():
-            tmp.unlink(missing_ok=True)
-        else:
-            os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     created = existing is None
     if created:
         acl_list = acl_list or [principal.name]
-        store.save_document(
-            DocumentRecord(
-                doc_id=doc_id,
-                status="received",
-                stage="received",
-                error=None,
-                current_revision=None,
-                title=title or Path(filename).stem,
-                filename=filename,
-                acl=acl_list,
-                collection=collection or "",
-                metadata=meta or {},
-                updated_at=utc_now(),
-            )
+        fresh = DocumentRecord(
+            doc_id=doc_id,
+            status="received",
+            stage="received",
+            error=None,
+            current_revision=None,
+            title=title or Path(filename).stem,
+            filename=filename,
+            acl=acl_list,
+            collection=collection or "",
+            metadata=meta or {},
+            updated_at=utc_now(),
         )
+        try:
+            store.save_document(fresh)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        incarnation = fresh.incarnation
+    else:
+        assert existing is not None
+        incarnation = existing.incarnation
     try:
         job = jobs.add(
             doc_id=doc_id,
@@ -269,15 +270,20 @@ def upload_document(
             collection=collection or "",
             metadata=meta,
             limit=settings.ingest_queue_size,
+            incarnation=incarnation,
+            upload=tmp,
         )
     except QueueFull as exc:
+        tmp.unlink(missing_ok=True)
         if created:
             store.delete_document(doc_id)
-        jobs.release_upload(revision)
         raise ServiceUnavailable(
             "the ingest queue is full; retry later",
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         ) from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     audit.record(
         "ingest_queued",
         doc_id=doc_id,
@@ -320,7 +326,9 @@ def get_document(
 ) -> DocumentView:
     """Status, stage, failure reason, current revision, revision history and recent jobs."""
     record = readable_document(store, doc_id, principal)
-    return DocumentView.of(record, [j.public() for j in jobs.for_document(doc_id)])
+    return DocumentView.of(
+        record, [j.public() for j in jobs.for_document(doc_id, record.incarnation)]
+    )
 
 
 @router.delete("/{doc_id}", response_model=Deleted, responses=NOT_FOUND_RESPONSE)
