@@ -18,7 +18,7 @@ import structlog
 
 from ingest.embedder import Embedder
 from ingest.errors import AttestError, InvalidInputError
-from ingest.schema import PUBLIC_ACL, Chunk, DocumentRecord, SubjectRecord, chunk_id_for
+from ingest.schema import Chunk, DocumentRecord, SubjectRecord, chunk_id_for
 from ingest.settings import Settings
 from ingest.store.port import DocumentDeleted, Store
 from ingest.store.common import utc_now
@@ -163,7 +163,9 @@ class Ingestor:
             current_revision=existing.current_revision if existing else None,
             title=title or (existing.title if existing else "") or Path(filename).stem,
             filename=filename,
-            acl=list(acl) if acl is not None else (existing.acl if existing else [PUBLIC_ACL]),
+            # No public default: without an ACL a new document is readable by no API principal
+            # (only the local operator) until one is set.
+            acl=list(acl) if acl is not None else (existing.acl if existing else []),
             collection=collection or (existing.collection if existing else ""),
             metadata=metadata if metadata is not None else (existing.metadata if existing else {}),
             updated_at=utc_now(),
@@ -318,7 +320,7 @@ class Ingestor:
             current_revision=None,
             title=Path(filename).stem,
             filename=filename,
-            acl=[PUBLIC_ACL],
+            acl=[],
             collection="",
             metadata={},
             updated_at=utc_now(),

@@ -23,7 +23,11 @@ from service.api.context import ApiContext
 from service.api.errors import register_error_handlers
 from service.api.jobs import IngestWorker, Job, JobStore
 from service.api.metrics import Metrics
-from service.api.middleware import RequestContextMiddleware, UploadLimitMiddleware
+from service.api.middleware import (
+    DeadlineMiddleware,
+    RequestContextMiddleware,
+    UploadLimitMiddleware,
+)
 from service.api.routes import audit, documents, evidence, health, search, subjects
 
 log = structlog.get_logger(__name__)
@@ -121,6 +125,11 @@ def _register_gauges(ctx: ApiContext) -> None:
     ctx.metrics.gauge("attest_documents", "Documents by status.", documents_by_status)
 
 
+def _is_upload(scope: dict[str, Any]) -> bool:
+    """Uploads take as long as the client's bandwidth; their size limit bounds them instead."""
+    return scope.get("method") == "POST" and scope.get("path") == "/v1/documents"
+
+
 def create_app(
     settings: Settings | None = None,
     store: Store | None = None,
@@ -157,7 +166,7 @@ def create_app(
         try:
             yield
         finally:
-            ctx.worker.stop()
+            ctx.worker.stop(timeout=10.0)  # a job still running resumes at the next start
             ctx.worker = None
             if ctx.owns_store and ctx.store is not None:
                 ctx.store.close()
@@ -181,6 +190,9 @@ def create_app(
     _register_gauges(ctx)
     app.add_middleware(
         UploadLimitMiddleware, max_file_bytes=settings.max_file_bytes, paths=("/v1/documents",)
+    )
+    app.add_middleware(
+        DeadlineMiddleware, seconds=settings.request_timeout_seconds, exempt=_is_upload
     )
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics)
     return app

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
+import structlog
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ingest.schema import DocumentRecord
+
+log = structlog.get_logger(__name__)
 
 DOC_ID_PATTERN = r"^[^\x00-\x1f/\\]{1,200}$"
 MAX_ACL_ENTRIES = 100
 ACL_ENTRY_PATTERN = r"^(?:\*|[\w.@:+-]{1,200})$"
 AclEntry = Annotated[str, StringConstraints(pattern=ACL_ENTRY_PATTERN)]
+FilterId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
 class ErrorDetail(BaseModel):
@@ -80,6 +85,23 @@ class DocumentView(BaseModel):
     def of(cls, record: DocumentRecord, jobs: list[dict[str, Any]] | None = None) -> "DocumentView":
         return cls.model_validate({**record.to_dict(), "jobs": jobs or []})
 
+    @classmethod
+    def of_stored(
+        cls, record: DocumentRecord, jobs: list[dict[str, Any]] | None = None
+    ) -> "DocumentView":
+        """Like :meth:`of`, but one unreadable stored record (metadata too deep for the
+        serialiser, written before the API checked depth) shows with its metadata withheld
+        instead of breaking a listing for everyone."""
+        try:
+            view = cls.of(record, jobs)
+            view.model_dump_json()  # serialising is where deep values fail
+            return view
+        except (ValueError, RecursionError) as exc:
+            log.error("document_view_unreadable", doc_id=record.doc_id,
+                      error_type=type(exc).__name__)
+            safe = replace(record, metadata={"_withheld": "unreadable"})
+            return cls.model_validate({**safe.to_dict(), "jobs": jobs or []})
+
 
 class DocumentList(BaseModel):
     documents: list[DocumentView]
@@ -130,8 +152,8 @@ class SourceView(BaseModel):
 class SearchFiltersIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    doc_ids: list[str] = Field(default_factory=list, max_length=1000)
-    collections: list[str] = Field(default_factory=list, max_length=100)
+    doc_ids: list[FilterId] = Field(default_factory=list, max_length=1000)
+    collections: list[FilterId] = Field(default_factory=list, max_length=100)
 
 
 class SearchRequest(BaseModel):

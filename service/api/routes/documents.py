@@ -64,6 +64,8 @@ COPY_BLOCK = 1024 * 1024
 SNIFF_BYTES = 64 * 1024
 RETRY_AFTER_SECONDS = 30
 MAX_METADATA_CHARS = 64 * 1024
+MAX_METADATA_DEPTH = 8  # {"a": {"b": [...]}} is depth 3
+MAX_ACL_CHARS = 16 * 1024
 
 ACL_ENTRY = re.compile(ACL_ENTRY_PATTERN)
 DocId = Annotated[str, PathParam(pattern=DOC_ID_PATTERN)]
@@ -71,12 +73,39 @@ Revision = Annotated[str, PathParam(pattern=r"^[0-9a-f]{64}$")]
 
 
 # -- helpers -------------------------------------------------------------------------------------
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text``, in one linear pass that
+    skips strings, so that a deep document is refused before the recursive parser sees it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_acl(raw: str | None) -> list[str] | None:
     """A JSON array of strings, or a comma-separated list."""
     if raw is None or not raw.strip():
         return None
+    if len(raw) > MAX_ACL_CHARS:
+        raise InvalidInput(f"acl: at most {MAX_ACL_CHARS} characters")
     text = raw.strip()
     if text[0] in "[{":
+        if json_depth(text) > 1:
+            raise InvalidInput("acl: must be a flat array of strings")
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -109,6 +138,8 @@ def parse_metadata(raw: str | None) -> dict[str, Any] | None:
         return None
     if len(raw) > MAX_METADATA_CHARS:
         raise InvalidInput(f"metadata: at most {MAX_METADATA_CHARS} characters")
+    if json_depth(raw) > MAX_METADATA_DEPTH:
+        raise InvalidInput(f"metadata: nested deeper than {MAX_METADATA_DEPTH} levels")
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -316,7 +347,10 @@ def list_documents(
         principal, status=status, collection=collection, offset=offset, limit=limit
     )
     return DocumentList(
-        documents=[DocumentView.of(r) for r in records], total=total, offset=offset, limit=limit
+        documents=[DocumentView.of_stored(r) for r in records],
+        total=total,
+        offset=offset,
+        limit=limit,
     )
 
 
@@ -326,7 +360,7 @@ def get_document(
 ) -> DocumentView:
     """Status, stage, failure reason, current revision, revision history and recent jobs."""
     record = readable_document(store, doc_id, principal)
-    return DocumentView.of(
+    return DocumentView.of_stored(
         record, [j.public() for j in jobs.for_document(doc_id, record.incarnation)]
     )
 
