@@ -166,10 +166,20 @@ class _Chunker:
 
     def _hard_split(self, start: int, end: int, position: int) -> list[_Unit]:
         """A run with no whitespace at all (a URL, a table flattened to one token): the longest
-        prefixes that fit, found by bisection."""
+        prefixes that fit. Every word piece covers at least one character, so ``max_tokens``
+        characters always fit; the window then doubles until it overflows and the cut is
+        bisected inside the last doubling. Each piece costs O(L log L) for its own length L,
+        so the whole run is O(n log n), never quadratic in the run's length."""
         units = []
         while start < end:
-            low, high = start + 1, end  # the fitting prefix ends somewhere in [low, high]
+            low = min(end, start + self.max_tokens)  # always fits
+            high = low
+            while high < end:
+                high = min(end, start + 2 * (high - start))
+                if self.count_tokens(self.text[start:high]) > self.max_tokens:
+                    high -= 1  # the fitting prefix ends in [low, high)
+                    break
+                low = high
             while low < high:
                 middle = (low + high + 1) // 2
                 if self.count_tokens(self.text[start:middle]) <= self.max_tokens:
