@@ -304,12 +304,24 @@ class SqliteStore:
             self._local.db = None
 
     def ping(self) -> bool:
-        """Reads answer and the last write did not fail for want of the database."""
+        """Reads answer, and writes do too: after a failed write, a probe on a separate
+        connection that never waits (``BEGIN IMMEDIATE`` then ``ROLLBACK``) decides."""
         try:
             self._db().execute("SELECT 1").fetchone()
         except sqlite3.Error:
             return False
-        return not self.write_failed
+        if self.write_failed:
+            try:
+                probe = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+                try:
+                    probe.execute("BEGIN IMMEDIATE")
+                    probe.execute("ROLLBACK")
+                finally:
+                    probe.close()
+            except sqlite3.Error:
+                return False
+            self.write_failed = False
+        return True
 
     # -- index metadata -------------------------------------------------------------------
     def ensure_embedding_model(self, model: str, dim: int) -> None:
