@@ -197,6 +197,8 @@ class Ingestor:
             return IngestResult(doc_id, "cancelled", revision, record.stage, DELETED_REASON, 0, filename)
         except IngestFailure as failure:
             return self._record_failure(record, revision, failure.stage, failure.reason)
+        except InvalidInputError as exc:  # the document's own fault, wherever it was found
+            return self._record_failure(record, revision, record.stage or "received", exc.message)
         except AttestError:
             # Store outages and configuration errors are not the document's fault: they
             # propagate to the caller (the job worker or the CLI), which reports them.
@@ -223,6 +225,14 @@ class Ingestor:
             )
         except ExtractionError as exc:
             raise IngestFailure("extracting", str(exc)) from exc
+        if "\x00" in extraction.text:
+            # A NUL is never text: a binary file posing as text, or a corrupt one. Refused
+            # rather than stripped, so that stored offsets always index the file's own text.
+            raise IngestFailure(
+                "extracting",
+                f"the text contains a NUL byte at character {extraction.text.index(chr(0))}; "
+                "not a text document",
+            )
         budget.check("extracting")
         spans = chunk_extraction(
             extraction, self.embedder.count_tokens, self.settings.chunk_max_tokens

@@ -3,9 +3,12 @@
 Who may do what (every check is a query filtered by the caller's ACL tokens):
 
 * read (get, list, source view): principals in the document's ACL, directly or by group;
-* upload a new revision, delete, change the ACL: the same principals, and admins for any
-  document. Anyone else gets the 404 a nonexistent document gets, byte for byte apart from the
-  request id.
+* upload a new revision: the same principals only (admins included: nobody replaces content
+  they cannot read);
+* delete, change the ACL: the same principals, and admins for any document (the admin model,
+  README "Admins": admins are trusted operators; every such action is audited with the
+  admin's name, so an admin who grants itself access leaves a record). Anyone else gets the
+  404 a nonexistent document gets, byte for byte apart from the request id.
 * a new document's ACL defaults to the uploader's principal.
 """
 
@@ -44,6 +47,7 @@ from service.api.jobs import QueueFull
 from service.api.schemas import (
     ACL_ENTRY_PATTERN,
     DOC_ID_PATTERN,
+    NEW_DOC_ID_PATTERN,
     ERROR_RESPONSES,
     MAX_ACL_ENTRIES,
     NOT_FOUND_RESPONSE,
@@ -231,7 +235,11 @@ def upload_document(
     principal: CurrentPrincipal,
     audit: Audit,
     file: Annotated[UploadFile, File(description="The document (pdf, docx, html, md, txt, eml)")],
-    doc_id: Annotated[str | None, Form(pattern=DOC_ID_PATTERN)] = None,
+    doc_id: Annotated[
+        str | None,
+        Form(pattern=NEW_DOC_ID_PATTERN,
+             description="letters and digits of any script, space and . , : ; @ + & ( ) ' _ -"),
+    ] = None,
     title: Annotated[str | None, Form(max_length=500)] = None,
     acl: Annotated[
         str | None, Form(description='JSON array ("["alice","legal"]") or "alice,legal"')
@@ -241,6 +249,8 @@ def upload_document(
 ) -> UploadAccepted:
     """Accept a file for ingestion. 202 means queued, not searchable: poll the document until
     its status is ``indexed`` (or ``failed`` with a reason)."""
+    if doc_id is not None and not doc_id.strip(". "):
+        raise InvalidInput("doc_id: must contain a letter or digit")
     acl_list = parse_acl(acl)
     meta = parse_metadata(metadata)
     if jobs.depth() >= settings.ingest_queue_size:
@@ -257,7 +267,8 @@ def upload_document(
         existing: DocumentRecord | None = None
         if doc_id is not None:
             existing = store.get_document(doc_id)
-            if existing is not None and not principal.admin and store.visible_document(doc_id, principal) is None:
+            # Admins too: nobody replaces the content of a document they cannot read.
+            if existing is not None and store.visible_document(doc_id, principal) is None:
                 raise Conflict("doc_id is not available; choose another")
         else:
             doc_id = f"doc-{uuid.uuid4().hex[:16]}"
