@@ -134,10 +134,18 @@ def register_serve(sub: argparse._SubParsersAction) -> None:
         register_serve_command(sub)
 
 
+def register_audit(sub: argparse._SubParsersAction) -> None:
+    """``attest audit verify``: the audit hash chain (service/cli_audit.py)."""
+    from service.cli_audit import register as register_audit_commands
+
+    register_audit_commands(sub)
+
+
 REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_es,
     register_ask,
     register_serve,
+    register_audit,
 ]
 
 

@@ -66,6 +66,7 @@ from ingest.store.port import (
 # Shared with the SQLite adapter so that the same records give the same answers: the name and
 # role keys, the query words, and the merge of per-document subject records.
 from ingest.store.common import (
+    chain_entry,
     merge_subject_records,
     name_key,
     query_words,
@@ -171,6 +172,8 @@ class ElasticStore:
         self._local = threading.local()
         self._audit_lock = threading.Lock()
         self._audit_last = 0
+        self._chain_lock = threading.Lock()
+        self._chain_last: str | None = None
         self._exclude_vectors_param: bool | None = None
         # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
@@ -1062,26 +1065,39 @@ class ElasticStore:
 
         self._ensure()
         at = entry.get("at") or utc_now()
-        for _ in range(100):
-            seq = self._next_seq()
-            try:
-                self.es.create(
-                    index=self.alias("audit"),
-                    id=str(seq),
-                    document={
-                        "seq": seq,
-                        "at": at,
-                        "request_id": entry.get("request_id", ""),
-                        "principal": entry.get("principal", ""),
-                        "action": entry.get("action", ""),
-                        "entry": {**entry, "at": at},
-                    },
-                    # list_audit refreshes before it reads; the API path does not wait.
-                    refresh=False,
-                )
-                return
-            except ConflictError:
-                continue  # another process took this sequence number: take the next one
+        body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
+        # The hash chain links the entries this process writes, in seq order; several writer
+        # processes on one index each continue from the last entry they saw (README, audit).
+        with self._chain_lock:
+            if self._chain_last is None:
+                self.es.indices.refresh(index=self.alias("audit"))
+                hits = self.es.search(
+                    index=self.alias("audit"), size=1, sort=[{"seq": "desc"}],
+                    source=["entry.hash"], track_total_hits=False,
+                ).body["hits"]["hits"]
+                self._chain_last = (hits[0]["_source"].get("entry") or {}).get("hash", "") if hits else ""
+            chained = chain_entry(self._chain_last, {**body, "at": at})
+            for _ in range(100):
+                seq = self._next_seq()
+                try:
+                    self.es.create(
+                        index=self.alias("audit"),
+                        id=str(seq),
+                        document={
+                            "seq": seq,
+                            "at": at,
+                            "request_id": entry.get("request_id", ""),
+                            "principal": entry.get("principal", ""),
+                            "action": entry.get("action", ""),
+                            "entry": chained,
+                        },
+                        # list_audit refreshes before it reads; the API path does not wait.
+                        refresh=False,
+                    )
+                    self._chain_last = chained["hash"]
+                    return
+                except ConflictError:
+                    continue  # another process took this sequence number: take the next one
         raise StoreError("could not append to the audit log: sequence conflicts")
 
     def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:

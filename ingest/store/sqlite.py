@@ -26,6 +26,7 @@ import structlog
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
+    chain_entry,
     merge_subject_records,
     name_key,
     query_words,
@@ -842,7 +843,11 @@ class SqliteStore:
     # -- audit ----------------------------------------------------------------------------
     def append_audit(self, entry: dict[str, Any]) -> None:
         at = entry.get("at") or utc_now()
+        body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
         with self._write() as db:
+            # Inside the write transaction: the previous entry cannot change under us.
+            last = db.execute("SELECT entry FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            prev_hash = json.loads(last["entry"]).get("hash", "") if last else ""
             db.execute(
                 "INSERT INTO audit(at, request_id, principal, action, entry) VALUES (?,?,?,?,?)",
                 (
@@ -850,7 +855,7 @@ class SqliteStore:
                     entry.get("request_id", ""),
                     entry.get("principal", ""),
                     entry.get("action", ""),
-                    json.dumps({**entry, "at": at}, sort_keys=True),
+                    json.dumps(chain_entry(prev_hash, {**body, "at": at}), sort_keys=True),
                 ),
             )
 
