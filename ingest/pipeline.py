@@ -314,6 +314,7 @@ class Ingestor:
         try:
             self.store.save_document(record)
         except DocumentDeleted:
+            log.info("ingest.cancelled", doc_id=record.doc_id, stage=stage, reason="document deleted")
             return IngestResult(
                 record.doc_id, "cancelled", revision, stage, DELETED_REASON, 0, record.filename
             )

@@ -49,6 +49,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
+import structlog
 
 import mappings
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
@@ -75,6 +76,7 @@ from ingest.store.common import (
     utc_now,
 )
 
+_log = structlog.get_logger(__name__)
 _PAGE = 1000  # search_after page size for id sweeps and state loads
 _TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
 _MAX_WINDOW = 10000  # index.max_result_window default
@@ -273,7 +275,8 @@ class ElasticStore:
         node has no ``GET /``; yellow is a single node with replicas unassigned)."""
         try:
             health = self.es.cluster.health(timeout="5s")
-        except Exception:  # noqa: BLE001 - any transport or server failure means not ready
+        except Exception as exc:  # noqa: BLE001 - any transport or server failure means not ready
+            _log.warning("store_ping_failed", backend="elasticsearch", error_type=type(exc).__name__)
             return False
         return health.body.get("status") in ("yellow", "green")
 

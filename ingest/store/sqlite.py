@@ -307,9 +307,11 @@ class SqliteStore:
     def ping(self) -> bool:
         """Reads answer, and writes do too: after a failed write, a probe on a separate
         connection that never waits (``BEGIN IMMEDIATE`` then ``ROLLBACK``) decides."""
+        log = structlog.get_logger(__name__)
         try:
             self._db().execute("SELECT 1").fetchone()
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
+            log.warning("store_ping_failed", backend="sqlite", error=str(exc))
             return False
         if self.write_failed:
             try:
@@ -319,7 +321,8 @@ class SqliteStore:
                     probe.execute("ROLLBACK")
                 finally:
                     probe.close()
-            except sqlite3.Error:
+            except sqlite3.Error as exc:
+                log.warning("store_ping_failed", backend="sqlite", check="write", error=str(exc))
                 return False
             self.write_failed = False
         return True
