@@ -57,6 +57,21 @@ class _Budget:
             )
 
 
+class _BudgetedSpans(list):  # type: ignore[type-arg]
+    """Chunk spans that check the job's budget as annotation iterates them (spaCy pulls them
+    one batch at a time), so a huge document cannot outlive its budget inside annotation."""
+
+    def __init__(self, spans: list[tuple[int, int]], budget: _Budget) -> None:
+        super().__init__(spans)
+        self.budget = budget
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for n, span in enumerate(super().__iter__()):
+            if n % 16 == 0:
+                self.budget.check("indexing")
+            yield span
+
+
 @dataclass(slots=True)
 class IngestResult:
     doc_id: str
@@ -268,7 +283,7 @@ class Ingestor:
         ]
         subjects: list[SubjectRecord] = []
         if self.annotate:
-            subjects = self._annotate(chunks, text, record.doc_id, revision)
+            subjects = self._annotate(chunks, text, record.doc_id, revision, budget)
         budget.check("indexing")
         step = max(1, self.settings.embed_batch_size) * 8
         for start in range(0, len(chunks), step):
@@ -280,13 +295,12 @@ class Ingestor:
         return chunks, subjects, text, mime
 
     def _annotate(
-        self, chunks: list[Chunk], text: str, doc_id: str, revision: str
+        self, chunks: list[Chunk], text: str, doc_id: str, revision: str, budget: _Budget
     ) -> list[SubjectRecord]:
         from ingest.annotate import annotate_document
 
-        result = annotate_document(
-            text, [(c.char_start, c.char_end) for c in chunks], doc_id=doc_id, revision=revision
-        )
+        spans = _BudgetedSpans([(c.char_start, c.char_end) for c in chunks], budget)
+        result = annotate_document(text, spans, doc_id=doc_id, revision=revision)
         for chunk, ann in zip(chunks, result.chunks):
             chunk.entities = list(ann.entities)
             chunk.entity_ids = list(ann.entity_ids)

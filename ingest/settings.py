@@ -33,7 +33,7 @@ class Settings(BaseSettings):
         2, ge=1, le=32, description="Ingest worker threads; jobs are taken round-robin by uploader."
     )
     ingest_job_seconds: float = Field(
-        300.0, gt=0, description="Time budget of one ingest job; past it the job ends failed."
+        60.0, gt=0, description="Time budget of one ingest job; past it the job ends failed."
     )
     request_timeout_seconds: float = Field(
         30.0, gt=0, description="Deadline of one API request; past it the answer is 503."

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from ingest.chunking import chunk_extraction
 from ingest.extract import detect_type, extract
 from ingest.pipeline import Ingestor
@@ -52,3 +54,21 @@ def test_a_job_past_its_time_budget_fails_with_the_reason(tmp_path, embedder):
     record = store.get_document("slow")
     assert (record.status, record.error, record.current_revision) == ("failed", result.error, None)
     assert record.revisions == []
+
+
+def test_the_budget_also_stops_annotation():
+    """Annotation (real spaCy) pulls the chunk spans through the budget: once the budget is
+    spent it stops inside the stage, with the reason, instead of finishing a huge document."""
+    from ingest.annotate import annotate_document
+    from ingest.pipeline import IngestFailure, _Budget, _BudgetedSpans
+
+    text = " ".join(f"Clause {i}. Acme Holdings Inc. shall deliver lot {i}." for i in range(100))
+    spans = [(0, len(text) // 2), (len(text) // 2 + 1, len(text))]
+    spent = _Budget(1e-9)
+    time.sleep(0.001)
+    with pytest.raises(IngestFailure) as caught:
+        annotate_document(text, _BudgetedSpans(spans, spent), doc_id="d", revision="r")
+    assert caught.value.stage == "indexing"
+    assert caught.value.reason.startswith("time budget of 1e-09 s exceeded during indexing")
+    fresh = annotate_document(text, _BudgetedSpans(spans, _Budget(600)), doc_id="d", revision="r")
+    assert len(fresh.chunks) == 2

@@ -107,7 +107,7 @@ def test_claims_are_fair_between_principals_and_never_two_per_document(tmp_path)
 
 def test_a_small_document_is_not_stuck_behind_another_principals_large_one(app_factory):
     """Two workers: while Alice's large upload is being indexed, Bob's small one finishes."""
-    client = app_factory(ingest_workers=2)
+    client = app_factory(ingest_workers=2, ingest_job_seconds=900)
     large = " ".join(f"Clause {i}. The Supplier shall deliver lot {i} on time." for i in range(6000))
     big = upload(client, ALICE, large, "large.txt", doc_id="large").json()
     small = upload(client, BOB, TEXT, "small.txt", doc_id="small").json()
