@@ -111,7 +111,9 @@ class _Chunker:
         count_tokens: TokenCounter,
         count_batch: BatchTokenCounter,
         max_tokens: int,
+        check: Callable[[], None] = lambda: None,
     ) -> None:
+        self.check = check  # called every so often; may raise to stop (the job's time budget)
         self.text = text
         self.count_tokens = count_tokens
         self.count_batch = count_batch
@@ -172,6 +174,7 @@ class _Chunker:
         so the whole run is O(n log n), never quadratic in the run's length."""
         units = []
         while start < end:
+            self.check()
             low = min(end, start + self.max_tokens)  # always fits
             high = low
             while high < end:
@@ -235,10 +238,12 @@ def chunk_extraction(
     max_tokens: int,
     *,
     count_tokens_batch: BatchTokenCounter | None = None,
+    check: Callable[[], None] = lambda: None,
 ) -> list[ChunkSpan]:
-    """Chunks of ``extraction`` in text order, each within ``max_tokens`` word pieces."""
+    """Chunks of ``extraction`` in text order, each within ``max_tokens`` word pieces.
+    ``check`` is called as the work goes on and may raise to stop it (a time budget)."""
     count_batch = count_tokens_batch or (lambda texts: [count_tokens(text) for text in texts])
-    chunker = _Chunker(extraction.text, count_tokens, count_batch, max_tokens)
+    chunker = _Chunker(extraction.text, count_tokens, count_batch, max_tokens, check)
     lines = _LineIndex(extraction.text)
     elements = extraction.elements
     chunks: list[ChunkSpan] = []

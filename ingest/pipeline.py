@@ -250,7 +250,10 @@ class Ingestor:
             )
         budget.check("extracting")
         spans = chunk_extraction(
-            extraction, self.embedder.count_tokens, self.settings.chunk_max_tokens
+            extraction,
+            self.embedder.count_tokens,
+            self.settings.chunk_max_tokens,
+            check=lambda: budget.check("extracting"),
         )
         if not spans:
             raise IngestFailure("extracting", "no extractable text")
