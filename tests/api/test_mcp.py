@@ -283,6 +283,9 @@ def test_a_second_principal_sees_none_of_the_first_ones_documents(live: LiveApi)
             out["search"] = (await client.call_tool(
                 "search", {"query": "sponsorship banners governing law Florida", "k": 100}
             )).structured_content
+            out["search_eco"] = (await client.call_tool(
+                "search", {"query": "governing law", "doc_ids": ["eco", "legacy"]}
+            )).structured_content
             out["open"] = await client.call_tool(
                 "open_source", {"doc_id": "eco", "revision": eco_rev, "char_start": 0, "char_end": 10}
             )
@@ -317,6 +320,7 @@ def test_a_second_principal_sees_none_of_the_first_ones_documents(live: LiveApi)
 
     assert bob["ask"]["state"] == "SUBJECT_NOT_FOUND" and bob["ask"]["evidence"] == []
     assert {h["doc_id"] for h in bob["search"]["hits"]} == {"sphere"}
+    assert alice["search_eco"]["hits"] and bob["search_eco"]["hits"] == []
     assert bob["open"].is_error and bob["open_absent"].is_error
     assert bob["open"].content[0].text == bob["open_absent"].content[0].text
     assert bob["open"].content[0].text.endswith(NOT_FOUND)
@@ -383,6 +387,9 @@ def test_inputs_are_bounded(live: LiveApi) -> None:
                     "doc_id": "eco", "revision": eco_rev, "char_start": 0, "char_end": 10**9}),
                 "bad_revision": await call("open_source", {"doc_id": "eco", "revision": "abc"}),
                 "limit_over": await call("find_subjects", {"limit": 501}),
+                "resource_over": await _resource_error(
+                    client, f"attest://documents/eco/revisions/{eco_rev}/text?char_start=0&char_end=1&context=5001"
+                ),
             }
 
     out = run(scenario())
@@ -398,8 +405,17 @@ def test_inputs_are_bounded(live: LiveApi) -> None:
     ):
         assert out[key].is_error, key
         assert fragment in out[key].content[0].text, (key, out[key].content[0].text)
+    assert "validation_error: context must be an integer from 0 to 5000" in out["resource_over"]
     text = out["span_outside"].content[0].text
     assert out["span_outside"].is_error and "validation_error: char range 0-1000000000 is outside" in text
+
+
+async def _resource_error(client: Client, uri: str) -> str:
+    try:
+        await client.read_resource(uri)
+    except MCPError as exc:
+        return str(exc)
+    raise AssertionError(f"{uri} was read")
 
 
 def test_oversized_body_is_refused(live: LiveApi) -> None:
