@@ -123,6 +123,7 @@ def main() -> int:
         settings = Settings(
             data_dir=data_dir,
             api_keys=json.dumps({KEY: {"principal": "bench", "groups": [], "admin": False}}),
+            elasticsearch_url=None,  # the ingest below writes the SQLite file; serve that
         )
         store = SqliteStore(data_dir / "attest.sqlite3")
         ingestor = Ingestor(store, embedder, settings)

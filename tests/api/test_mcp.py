@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator
 
@@ -69,7 +69,9 @@ def live(tmp_path_factory, embedder) -> Iterator[LiveApi]:
     from service.api import create_app
 
     data_dir = tmp_path_factory.mktemp("mcp")
-    settings = Settings(data_dir=data_dir, api_keys=json.dumps(KEYS))
+    # Explicitly the embedded store: module fixtures run before conftest's autouse fixture that
+    # unsets an exported ATTEST_ELASTICSEARCH_URL.
+    settings = Settings(data_dir=data_dir, api_keys=json.dumps(KEYS), elasticsearch_url=None)
     store = SqliteStore(data_dir / "attest.sqlite3")
     ingestor = Ingestor(store, embedder, settings)
     docs: dict[str, Any] = {}
@@ -87,10 +89,16 @@ def live(tmp_path_factory, embedder) -> Iterator[LiveApi]:
     assert docs["notice"].status == "indexed"
     store.close()
 
+    with serve(create_app(settings, embedder=embedder)) as base:
+        yield LiveApi(base, data_dir, docs)
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """``app`` under uvicorn on a free loopback port, for as long as the block runs."""
     port = _free_port()
     server = uvicorn.Server(
-        uvicorn.Config(create_app(settings, embedder=embedder), host="127.0.0.1", port=port,
-                       log_config=None, access_log=False)
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -99,7 +107,7 @@ def live(tmp_path_factory, embedder) -> Iterator[LiveApi]:
         assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.05)
     try:
-        yield LiveApi(f"http://127.0.0.1:{port}", data_dir, docs)
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=30)
@@ -512,3 +520,57 @@ def test_stdio_refuses_a_wildcard_principal(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.startswith("error: '*' is not a principal or group name")
+
+
+# -- the Elasticsearch backend ---------------------------------------------------------------
+@pytest.mark.es
+def test_acl_and_audit_through_mcp_on_elasticsearch(tmp_path: Path, embedder) -> None:
+    """The tools reuse the store port, so the ACL inside Elasticsearch's queries holds as well."""
+    import uuid
+
+    from ingest.pipeline import Ingestor
+    from ingest.store.elastic import ElasticStore
+    from service.api import create_app
+    from tests.conftest import _ES_URL_AT_START, require_es
+
+    url = _ES_URL_AT_START or require_es()
+    prefix = f"attest-test-{uuid.uuid4().hex[:10]}"
+    settings = Settings(data_dir=tmp_path, api_keys=json.dumps(KEYS),
+                        elasticsearch_url=url, elasticsearch_prefix=prefix)
+    store = ElasticStore(url, prefix=prefix)
+    try:
+        ingestor = Ingestor(store, embedder, settings)
+        for doc_id, name, acl in (("eco", ECO, ["alice"]), ("sphere", SPHERE, ["bob"])):
+            assert ingestor.ingest_path(SAMPLES / name, doc_id=doc_id, acl=acl).status == "indexed"
+
+        async def as_user(base: str, key: str) -> dict[str, Any]:
+            async with connect(f"{base}/mcp", key) as client:
+                return {
+                    "ask": (await client.call_tool("ask", {"question": ECO_QUESTION})).structured_content,
+                    "search": (await client.call_tool(
+                        "search", {"query": "sponsorship governing law Florida", "k": 50}
+                    )).structured_content,
+                    "subjects": (await client.call_tool(
+                        "find_subjects", {"name": "Eco Science Solutions, Inc."}
+                    )).structured_content,
+                    "status": await client.call_tool("document_status", {"doc_id": "eco"}),
+                }
+
+        with serve(create_app(settings, embedder=embedder)) as base:
+            alice = run(as_user(base, ALICE_KEY))
+            bob = run(as_user(base, BOB_KEY))
+        assert alice["ask"]["state"] == "CONCLUDED" and alice["subjects"]["subjects"]
+        assert "eco" in {h["doc_id"] for h in alice["search"]["hits"]}
+        assert bob["ask"]["state"] == "SUBJECT_NOT_FOUND"
+        assert {h["doc_id"] for h in bob["search"]["hits"]} == {"sphere"}
+        assert bob["subjects"]["subjects"] == []
+        assert bob["status"].is_error and bob["status"].content[0].text.endswith(NOT_FOUND)
+        from ingest.store.port import AuditQuery
+
+        calls = [e for e in store.list_audit(AuditQuery(principal="bob", limit=100))
+                 if e["action"] == "mcp_tool_call"]
+        assert sorted(e["tool"] for e in calls) == ["ask", "document_status", "find_subjects", "search"]
+        assert all(e["request_id"] for e in calls)
+    finally:
+        store.drop_all()
+        store.close()

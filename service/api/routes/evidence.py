@@ -16,14 +16,7 @@ from fastapi import APIRouter
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
-from service.api.deps import (
-    Audit,
-    Auditor,
-    CurrentPrincipal,
-    EmbedderDep,
-    SettingsDep,
-    StoreDep,
-)
+from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
 from service.api.errors import ServiceUnavailable
 from service.api.schemas import ERROR_RESPONSES, ErrorBody
 from service.evidence.models import EvidenceReport, EvidenceRequest

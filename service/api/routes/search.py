@@ -8,14 +8,7 @@ from fastapi import APIRouter
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, SearchFilters, Store
-from service.api.deps import (
-    Audit,
-    Auditor,
-    CurrentPrincipal,
-    EmbedderDep,
-    SettingsDep,
-    StoreDep,
-)
+from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
 from service.api.schemas import ERROR_RESPONSES, SearchRequest, SearchResponse
 from service.retrieval import hybrid_search
 
