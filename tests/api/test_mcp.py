@@ -341,6 +341,19 @@ def test_a_second_principal_sees_none_of_the_first_ones_documents(live: LiveApi)
     assert "resource" not in bob and NOT_FOUND in bob["resource_error"]
 
 
+def test_concurrent_callers_each_run_as_their_own_principal(live: LiveApi) -> None:
+    async def listing(key: str) -> list[str]:
+        async with connect(live.url, key) as client:
+            result = await client.call_tool("document_status", {})
+            return [d["doc_id"] for d in result.structured_content["documents"]]
+
+    async def scenario() -> list[list[str]]:
+        return list(await asyncio.gather(*(listing(k) for k in [ALICE_KEY, BOB_KEY] * 4)))
+
+    for n, docs in enumerate(run(scenario())):
+        assert docs == (["eco", "legacy", "notice"] if n % 2 == 0 else ["sphere"])
+
+
 # -- audit -----------------------------------------------------------------------------------
 def test_every_tool_call_is_audited_with_principal_and_request_id(live: LiveApi) -> None:
     eco_rev = live.docs["eco"].revision
