@@ -24,7 +24,6 @@ from service.api.jobs import IngestWorker, Job, JobStore
 from service.api.metrics import Metrics
 from service.api.middleware import RequestContextMiddleware, UploadLimitMiddleware
 from service.api.routes import audit, documents, evidence, health, search, subjects
-from service.mcp import mount_mcp
 
 log = structlog.get_logger(__name__)
 
@@ -154,6 +153,8 @@ def create_app(
     for module in (documents, search, evidence, subjects, audit, health):
         app.include_router(module.router)
     _register_gauges(ctx)
+    from service.mcp import mount_mcp  # here, not at the top: service.mcp imports service.api
+
     mount_mcp(app, ctx)
     app.add_middleware(
         UploadLimitMiddleware, max_file_bytes=settings.max_file_bytes, paths=("/v1/documents",)

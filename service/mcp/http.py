@@ -35,8 +35,6 @@ from service.api.errors import Unauthorized, error_body
 from service.mcp.caller import Caller
 from service.mcp.server import build_server
 
-log = structlog.get_logger(__name__)
-
 MCP_PATH = "/mcp"
 MAX_MCP_BODY_BYTES = 1024 * 1024  # tool arguments are small; questions are at most 2000 chars
 _PRINCIPAL_KEY = "attest_principal"
