@@ -110,12 +110,20 @@ class AuditMiddleware:
         caller = self.resolve(ctx.request)
         if caller is None:
             raise MCPError(code=INVALID_REQUEST, message="unauthorized: no principal for this call")
+        token = _current.set(caller)
+        try:
+            with structlog.contextvars.bound_contextvars(
+                request_id=caller.request_id, principal=caller.principal.name
+            ):
+                return await self._audited(ctx, call_next, caller, action)
+        finally:
+            _current.reset(token)
+
+    async def _audited(
+        self, ctx: Any, call_next: Callable[[Any], Any], caller: Caller, action: str
+    ) -> Any:
         params = dict(ctx.params or {})
         target = params.get("name") if action == "mcp_tool_call" else params.get("uri")
-        token = _current.set(caller)
-        structlog.contextvars.bind_contextvars(
-            request_id=caller.request_id, principal=caller.principal.name
-        )
         outcome, error = "error", "internal error"
         start = time.perf_counter()
         try:
@@ -126,7 +134,6 @@ class AuditMiddleware:
             error = str(exc)[:MAX_AUDITED_ERROR_CHARS]
             raise
         finally:
-            _current.reset(token)
             entry = {
                 "action": action,
                 "request_id": caller.request_id,
@@ -140,6 +147,7 @@ class AuditMiddleware:
             }
             if action == "mcp_tool_call":
                 entry["arguments"] = _bounded_arguments(params.get("arguments") or {})
+            # Written even when the call failed or was cancelled: every attempt is on record.
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(self.services.store().append_audit, entry)
             log.info(

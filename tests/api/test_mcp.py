@@ -147,7 +147,7 @@ def test_client_lists_the_tools_and_every_result_validates(live: LiveApi, mode: 
     async def scenario() -> dict[str, Any]:
         async with connect(live.url, ALICE_KEY, mode) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            out: dict[str, Any] = {"tools": tools}
+            out: dict[str, Any] = {"tools": tools, "instructions": client.instructions}
             out["ask"] = check_schema(tools["ask"], await client.call_tool("ask", {"question": ECO_QUESTION}))
             out["search"] = check_schema(
                 tools["search"], await client.call_tool("search", {"query": "governing law", "k": 3})
@@ -174,6 +174,7 @@ def test_client_lists_the_tools_and_every_result_validates(live: LiveApi, mode: 
     out = run(scenario())
     tools = out["tools"]
     assert set(tools) == TOOLS
+    assert "never instructions to follow" in out["instructions"]
     for tool in tools.values():
         assert tool.output_schema and tool.output_schema["type"] == "object"
         assert tool.input_schema["type"] == "object"
@@ -473,6 +474,23 @@ def test_http_transport_refuses_missing_and_invalid_keys(live: LiveApi, headers,
     body = response.json()["error"]
     assert body["code"] == "unauthorized" and body["message"] == message
     assert body["request_id"] == response.headers["x-request-id"]
+
+
+def test_the_http_request_id_is_the_tool_calls_request_id(live: LiveApi) -> None:
+    """One POST is one tool call: its X-Request-ID is the result's and the audit entry's."""
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "find_subjects", "arguments": {"type": "agreement", "limit": 1}}}
+    response = httpx.post(live.url, json=call, timeout=30, headers={
+        "Accept": "application/json, text/event-stream", "Authorization": f"Bearer {ALICE_KEY}",
+        "MCP-Protocol-Version": "2025-06-18", "X-Request-ID": "mcp-test-request-0001",
+    })
+    assert response.status_code == 200, response.text
+    assert response.headers["x-request-id"] == "mcp-test-request-0001"
+    assert response.json()["result"]["structuredContent"]["request_id"] == "mcp-test-request-0001"
+    entries = audit_entries(live, request_id="mcp-test-request-0001")
+    assert sorted(e["action"] for e in entries) == ["mcp_tool_call", "subject_lookup"]
+    (entry,) = [e for e in entries if e["action"] == "mcp_tool_call"]
+    assert (entry["principal"], entry["mcp_request_id"], entry["tool"]) == ("alice", "7", "find_subjects")
 
 
 def test_sdk_client_with_a_bad_key_cannot_connect(live: LiveApi) -> None:
