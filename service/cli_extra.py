@@ -12,6 +12,7 @@ import sys
 from typing import Any, Callable
 
 from ingest.settings import get_settings
+from service.cli_mcp import register as register_mcp
 
 
 def _print_json(data: Any) -> None:
@@ -145,6 +146,7 @@ REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_es,
     register_ask,
     register_serve,
+    register_mcp,
     register_audit,
 ]
 

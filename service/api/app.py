@@ -188,6 +188,9 @@ def create_app(
     for module in (documents, search, evidence, subjects, audit, health):
         app.include_router(module.router)
     _register_gauges(ctx)
+    from service.mcp import mount_mcp  # here, not at the top: service.mcp imports service.api
+
+    mount_mcp(app, ctx)
     app.add_middleware(
         UploadLimitMiddleware, max_file_bytes=settings.max_file_bytes, paths=("/v1/documents",)
     )

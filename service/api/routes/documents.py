@@ -29,6 +29,7 @@ from ingest.store.port import Principal, Store
 from ingest.store.sqlite import utc_now
 from service.api.deps import (
     Audit,
+    Auditor,
     Context,
     CurrentPrincipal,
     JobsDep,
@@ -423,6 +424,20 @@ def source_view(
 ) -> SourceView:
     """The exact passage ``text[char_start:char_end]`` of that revision (current or not), with
     ``context`` characters either side and its location. Without offsets, the whole text."""
+    return expand_source(store, principal, audit, doc_id, revision, char_start, char_end, context)
+
+
+def expand_source(
+    store: Store,
+    principal: Principal,
+    audit: Auditor,
+    doc_id: str,
+    revision: str,
+    char_start: int | None,
+    char_end: int | None,
+    context: int,
+) -> SourceView:
+    """The audited source expansion behind ``source_view`` (shared with MCP)."""
     record = readable_document(store, doc_id, principal)
     if revision not in {r.revision for r in record.revisions}:
         raise document_not_found()

@@ -13,7 +13,10 @@ from typing import Any, Callable
 import structlog
 from fastapi import APIRouter
 
-from service.api.deps import Audit, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
+from ingest.embedder import Embedder
+from ingest.settings import Settings
+from ingest.store.port import Principal, Store
+from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
 from service.api.errors import ServiceUnavailable
 from service.api.schemas import ERROR_RESPONSES, ErrorBody
 from service.evidence.models import EvidenceReport, EvidenceRequest
@@ -47,6 +50,19 @@ def evidence_query(
 ) -> EvidenceReport:
     """Question (and optional structured subject and scope) -> evidence report with citations,
     conflicts, sufficiency and the evidence bundle hash."""
+    return answer_question(body, principal, audit, store=store, embedder=embedder, settings=settings)
+
+
+def answer_question(
+    body: EvidenceRequest,
+    principal: Principal,
+    audit: Auditor,
+    *,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+) -> EvidenceReport:
+    """Run the evidence machine as ``principal`` and audit the report (shared with MCP)."""
     run = evidence_runner()
     report = run(
         body, principal, store=store, embedder=embedder, settings=settings,

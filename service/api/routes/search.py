@@ -5,8 +5,10 @@ from __future__ import annotations
 import structlog
 from fastapi import APIRouter
 
-from ingest.store.port import SearchFilters
-from service.api.deps import Audit, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
+from ingest.embedder import Embedder
+from ingest.settings import Settings
+from ingest.store.port import Principal, SearchFilters, Store
+from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
 from service.api.schemas import ERROR_RESPONSES, SearchRequest, SearchResponse
 from service.retrieval import hybrid_search
 
@@ -24,6 +26,19 @@ def search(
     audit: Audit,
 ) -> SearchResponse:
     """Chunks of current revisions the caller may read, best first."""
+    return run_search(body, principal, audit, store=store, embedder=embedder, settings=settings)
+
+
+def run_search(
+    body: SearchRequest,
+    principal: Principal,
+    audit: Auditor,
+    *,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+) -> SearchResponse:
+    """Hybrid search as ``principal``, audited (shared with MCP)."""
     filters = SearchFilters(
         principal=principal,
         doc_ids=tuple(body.filters.doc_ids),

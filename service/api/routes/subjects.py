@@ -6,7 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from service.api.deps import Audit, CurrentPrincipal, StoreDep
+from ingest.store.port import Principal, Store
+from service.api.deps import Audit, Auditor, CurrentPrincipal, StoreDep
 from service.api.schemas import ERROR_RESPONSES, SubjectList
 from service.cli import registry_view
 
@@ -25,6 +26,20 @@ def find_subjects(
 ) -> SubjectList:
     """Subjects by name (or alias / defined term), type and role. A subject that appears only in
     documents the caller cannot read is absent, exactly as if it did not exist."""
+    return lookup_subjects(store, principal, audit, name=name, type=type, role=role, limit=limit)
+
+
+def lookup_subjects(
+    store: Store,
+    principal: Principal,
+    audit: Auditor,
+    *,
+    name: str | None,
+    type: str | None,
+    role: str | None,
+    limit: int,
+) -> SubjectList:
+    """Registry look-up as ``principal``, audited (shared with MCP)."""
     subjects = store.find_subjects(principal, name=name, type=type, role=role, limit=limit)
     audit.record(
         "subject_lookup",
