@@ -37,6 +37,27 @@ def test_concurrent_identical_uploads_are_all_indexed(app_factory):
     assert not any(client.app.state.ctx.jobs.uploads.iterdir())  # every job released its bytes
 
 
+def test_a_finishing_job_never_deletes_the_bytes_of_an_identical_upload(tmp_path):
+    """The interleaving that lost uploads: job A (bytes X) finishes and releases its upload
+    after upload B (the same bytes X) was accepted but before B's job row existed. With one
+    file per job, B's bytes survive A's release."""
+    jobs = JobStore(tmp_path)
+    data = TEXT.encode()
+    first = jobs.uploads / ".incoming-a"
+    first.write_bytes(data)
+    job_a = jobs.add(doc_id="a", revision=revision_of(data), filename="a.txt", principal="alice",
+                     request_id="req-a", upload=first)
+    assert jobs.claim().job_id == job_a.job_id
+    second = jobs.uploads / ".incoming-b"  # B's request has streamed its bytes ...
+    second.write_bytes(data)
+    jobs.finish(job_a.job_id, "done", result={"status": "indexed"})  # ... A finishes ...
+    jobs.release_upload(job_a)
+    job_b = jobs.add(doc_id="b", revision=revision_of(data), filename="b.txt", principal="bob",
+                     request_id="req-b", upload=second)  # ... and only now is B recorded
+    assert jobs.job_upload_path(job_b).read_bytes() == data
+    assert not jobs.job_upload_path(job_a).exists()
+
+
 def test_jobs_failed_at_restart_end_their_document_failed_with_an_audit_entry(tmp_path, app_factory):
     """A job out of attempts, or whose bytes are gone, used to leave its document `received` or
     `indexing` with no error and no `ingest` audit entry, so pollers never finished."""
