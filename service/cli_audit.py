@@ -2,7 +2,9 @@
 
 Every audit entry carries ``prev_hash`` and ``hash`` (sha256 over the previous hash and the
 entry's canonical JSON; ``ingest/store/common.py``). ``verify`` walks the whole log in append
-order and reports the first entry whose link does not hold. Exit 0: intact; 1: broken.
+order and reports the first entry whose link does not hold, or, when intact, the head (the last
+hash): keep it elsewhere, since whoever can rewrite the whole log can rebuild a consistent chain.
+Exit 0: intact; 1: broken.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
         sys.stdout.write(
             f"audit chain intact: {report['checked']} entries checked"
             + (f", {report['unchained']} older entries without a hash" if report["unchained"] else "")
-            + "\n"
+            + f"; head {report['head']}\n"
         )
     else:
         sys.stdout.write(f"audit chain BROKEN at seq {report['broken_at']}: {report['reason']}\n")

@@ -110,7 +110,8 @@ def verify_audit_chain(entries: Any) -> dict[str, Any]:
     """Walk entries in ``seq`` order (as ``list_audit`` returns them, with ``seq``) and check
     every link. Entries written before the chain existed (no ``hash``) are counted as
     ``unchained`` and may only come first. Returns ``{"ok", "checked", "unchained", "broken_at",
-    "reason"}``."""
+    "reason"}`` and, when intact, ``head``: the last hash. Someone able to rewrite the whole file
+    can rebuild a consistent chain, so record the head elsewhere to anchor it."""
     previous = ""
     checked = unchained = 0
     chained = False
@@ -132,4 +133,5 @@ def verify_audit_chain(entries: Any) -> dict[str, Any]:
                     "reason": "hash does not match the entry (changed after it was written)"}
         previous = entry["hash"]
         checked += 1
-    return {"ok": True, "checked": checked, "unchained": unchained, "broken_at": None, "reason": None}
+    return {"ok": True, "checked": checked, "unchained": unchained, "broken_at": None, "reason": None,
+            "head": previous}

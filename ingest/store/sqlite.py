@@ -152,7 +152,8 @@ CREATE TABLE IF NOT EXISTS audit (
     request_id TEXT NOT NULL,
     principal TEXT NOT NULL,
     action TEXT NOT NULL,
-    entry TEXT NOT NULL
+    entry TEXT NOT NULL,
+    hash TEXT
 );
 CREATE INDEX IF NOT EXISTS audit_request ON audit(request_id);
 CREATE INDEX IF NOT EXISTS audit_principal ON audit(principal, at);
@@ -248,6 +249,8 @@ class SqliteStore:
             columns = {r["name"] for r in db.execute("PRAGMA table_info(documents)")}
             if "incarnation" not in columns:  # a store created before incarnations existed
                 db.execute("ALTER TABLE documents ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
+            if "hash" not in {r["name"] for r in db.execute("PRAGMA table_info(audit)")}:
+                db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")  # the hash chain's link
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"cannot open the SQLite store at {self.path}: {exc}") from exc
@@ -849,16 +852,19 @@ class SqliteStore:
         body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
         with self._write() as db:
             # Inside the write transaction: the previous entry cannot change under us.
-            last = db.execute("SELECT entry FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
-            prev_hash = json.loads(last["entry"]).get("hash", "") if last else ""
+            last = db.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            prev_hash = (last["hash"] or "") if last else ""
+            chained = chain_entry(prev_hash, {**body, "at": at})
             db.execute(
-                "INSERT INTO audit(at, request_id, principal, action, entry) VALUES (?,?,?,?,?)",
+                "INSERT INTO audit(at, request_id, principal, action, entry, hash) "
+                "VALUES (?,?,?,?,?,?)",
                 (
                     at,
                     entry.get("request_id", ""),
                     entry.get("principal", ""),
                     entry.get("action", ""),
-                    json.dumps(chain_entry(prev_hash, {**body, "at": at}), sort_keys=True),
+                    json.dumps(chained, sort_keys=True),
+                    chained["hash"],
                 ),
             )
 

@@ -25,6 +25,7 @@ def test_the_audit_log_is_a_hash_chain_on_every_backend(store):
     assert [e["prev_hash"] for e in entries] == ["", entries[0]["hash"], entries[1]["hash"]]
     assert verify_audit_chain(entries) == {
         "ok": True, "checked": 3, "unchained": 0, "broken_at": None, "reason": None,
+        "head": entries[2]["hash"],
     }
     changed = [dict(e) for e in entries]
     changed[1]["input"] = {"query": "something else"}
@@ -39,8 +40,11 @@ def test_attest_audit_verify_finds_an_edited_entry(tmp_path):
     store = SqliteStore(tmp_path / "attest.sqlite3")
     _append(store, 4)
     store.close()
+    store = SqliteStore(tmp_path / "attest.sqlite3")
+    head = store.list_audit(AuditQuery(limit=10))[-1]["hash"]
+    store.close()
     intact = attest(tmp_path, "audit", "verify")
-    assert (intact.returncode, intact.stdout) == (0, "audit chain intact: 4 entries checked\n")
+    assert (intact.returncode, intact.stdout) == (0, f"audit chain intact: 4 entries checked; head {head}\n")
 
     # Someone with the file bypasses the append-only trigger and edits entry 3.
     db = sqlite3.connect(tmp_path / "attest.sqlite3", isolation_level=None)
