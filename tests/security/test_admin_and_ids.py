@@ -8,7 +8,7 @@ import json
 import pytest
 
 from service.api.auth import KeyConfigError, load_keyring
-from tests.api.conftest import ADMIN, ALICE, ALICE_TEXT, BOB, ingest, make_settings, upload, wait_for
+from tests.api.conftest import ADMIN, ALICE, ALICE_TEXT, ingest, make_settings, upload, wait_for
 from tests.api.test_documents import assert_error
 
 
