@@ -9,6 +9,7 @@ crash overwrites what a killed run left behind instead of duplicating it.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +27,11 @@ from ingest.store.common import utc_now
 log = structlog.get_logger(__name__)
 
 StageHook = Callable[[str], None]
+
+# The spaCy pipeline is one cached object shared by every ingest worker; spaCy does not promise
+# that concurrent calls on one Language are safe, so annotation runs one document at a time
+# (extraction, chunking, embedding and writes still overlap between workers).
+_ANNOTATION_LOCK = threading.Lock()
 
 
 class IngestFailure(InvalidInputError):
@@ -303,7 +309,9 @@ class Ingestor:
         from ingest.annotate import annotate_document
 
         spans = _BudgetedSpans([(c.char_start, c.char_end) for c in chunks], budget)
-        result = annotate_document(text, spans, doc_id=doc_id, revision=revision)
+        with _ANNOTATION_LOCK:
+            budget.check("indexing")  # time spent waiting for the lock counts too
+            result = annotate_document(text, spans, doc_id=doc_id, revision=revision)
         for chunk, ann in zip(chunks, result.chunks):
             chunk.entities = list(ann.entities)
             chunk.entity_ids = list(ann.entity_ids)
