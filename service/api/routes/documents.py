@@ -54,6 +54,7 @@ from service.api.schemas import (
     DocumentView,
     ErrorBody,
     SourceLocation,
+    SourceSpan,
     SourceView,
     UploadAccepted,
 )
@@ -390,6 +391,10 @@ def source_view(
     else:
         covering = [c for c in chunks if c.char_start < end and c.char_end > start]
     first = covering[0] if covering else None
+    before = [c for c in chunks if c.char_end <= start and c.char_end > c.char_start]
+    after = [c for c in chunks if c.char_start >= end and c.char_end > c.char_start]
+    previous = max(before, key=lambda c: (c.char_start, c.char_end), default=None)
+    following = min(after, key=lambda c: (c.char_start, c.char_end), default=None)
     passage = text[start:end]
     location = SourceLocation(
         line_start=text.count("\n", 0, start) + 1,
@@ -421,4 +426,8 @@ def source_view(
         context_end=after_end,
         text_length=len(text),
         location=location,
+        previous=SourceSpan(char_start=previous.char_start, char_end=previous.char_end)
+        if previous else None,
+        next=SourceSpan(char_start=following.char_start, char_end=following.char_end)
+        if following else None,
     )

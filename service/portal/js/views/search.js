@@ -1,0 +1,120 @@
+// Search: hybrid BM25 + kNN hits with the query's words highlighted. The server returns at most
+// 100 hits in a deterministic order (score, then chunk id); the portal pages through them.
+import { api } from '../api.js';
+import { h, clear, notice, highlighted, queryTerms, location as where, sourceHash, announce } from '../dom.js';
+
+export const PAGE_SIZE = 10;
+const MAX_HITS = 100;
+
+function splitList(value) {
+  return (value || '').split(',').map((v) => v.trim()).filter(Boolean);
+}
+
+function field(id, label, value, help) {
+  return h('div', { class: 'field' },
+    h('label', { for: id }, label),
+    h('input', { id, name: id, type: 'text', value: value || '', 'aria-describedby': help ? `${id}-help` : null }),
+    help ? h('p', { id: `${id}-help`, class: 'help' }, help) : null);
+}
+
+export function renderSearch(root, params) {
+  const q = params.get('q') || '';
+  const page = Math.max(1, parseInt(params.get('page') || '1', 10) || 1);
+  const filters = {
+    collections: splitList(params.get('collection')),
+    doc_ids: splitList(params.get('doc')),
+    entity_ids: splitList(params.get('entity')),
+  };
+  const form = h('form', { class: 'card search-form', role: 'search', 'aria-label': 'Search documents' },
+    h('div', { class: 'field field-wide' },
+      h('label', { for: 'q' }, 'Search your documents'),
+      h('div', { class: 'inline' },
+        h('input', { id: 'q', name: 'q', type: 'search', value: q, required: true, maxlength: 2000 }),
+        h('button', { type: 'submit' }, 'Search'))),
+    h('details', { class: 'filters', open: filters.collections.length || filters.doc_ids.length || filters.entity_ids.length ? true : null },
+      h('summary', null, 'Filters'),
+      h('div', { class: 'filter-grid' },
+        field('collection', 'Collection', filters.collections.join(', '), 'Comma-separated collection names.'),
+        field('doc', 'Document id', filters.doc_ids.join(', '), 'Comma-separated document ids.'),
+        field('entity', 'Entity id', filters.entity_ids.join(', '), 'Registry ids such as org:acme holdings.'))));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    next.set('q', form.q.value.trim());
+    for (const name of ['collection', 'doc', 'entity']) {
+      const value = form.elements[name].value.trim();
+      if (value) next.set(name, value);
+    }
+    location.hash = `#/search?${next.toString()}`;
+  });
+  const results = h('section', { class: 'results', 'aria-labelledby': 'results-title', 'aria-busy': 'false' });
+  root.append(form, results);
+  if (!q) {
+    results.append(h('h2', { id: 'results-title', class: 'visually-hidden' }, 'Results'),
+      notice('info', 'Type words from the passage you are looking for, such as ',
+        h('q', null, 'termination for convenience'), ' or ', h('q', null, 'governing law'), '.'));
+    return null;
+  }
+  runSearch(results, q, page, filters, params);
+  return null;
+}
+
+async function runSearch(results, q, page, filters, params) {
+  results.setAttribute('aria-busy', 'true');
+  results.append(h('p', { class: 'loading' }, 'Searching…'));
+  let body;
+  try {
+    body = await api('/v1/search', { method: 'POST', body: { query: q, k: MAX_HITS, filters } });
+  } catch (err) {
+    clear(results);
+    results.setAttribute('aria-busy', 'false');
+    results.append(notice('error', `Search failed: ${err.message}`));
+    return;
+  }
+  clear(results);
+  results.setAttribute('aria-busy', 'false');
+  const hits = body.hits;
+  const pages = Math.max(1, Math.ceil(hits.length / PAGE_SIZE));
+  const current = Math.min(page, pages);
+  const shown = hits.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
+  results.append(h('h2', { id: 'results-title' },
+    hits.length ? `${hits.length}${hits.length === MAX_HITS ? '+' : ''} passages for “${q}”` : `No passages for “${q}”`));
+  if (!hits.length) {
+    results.append(notice('info', h('p', null, 'Nothing you can read matches. Try:'),
+      h('ul', null,
+        h('li', null, 'fewer or more general words (one clause, not a whole question);'),
+        h('li', null, 'removing the collection, document or entity filters;'),
+        h('li', null, 'the ', h('a', { href: '#/documents' }, 'Documents'), ' view: a document may still be indexing, or failed;'),
+        h('li', null, h('a', { href: `#/ask?${new URLSearchParams({ q }).toString()}` }, 'asking it as a question'), ' instead.'))));
+    announce('No results');
+    return;
+  }
+  const terms = queryTerms(q);
+  const list = h('ol', { class: 'hits', start: (current - 1) * PAGE_SIZE + 1 });
+  for (const hit of shown) {
+    list.append(h('li', { class: 'hit card', dataset: { chunkId: hit.chunk_id } },
+      h('div', { class: 'hit-head' },
+        h('h3', { class: 'hit-title' }, hit.title || hit.doc_id),
+        h('span', { class: 'where' }, where(hit))),
+      h('p', { class: 'excerpt' }, highlighted(hit.text, terms)),
+      h('div', { class: 'hit-foot' },
+        h('span', { class: 'meta' }, `${hit.doc_id} · chars ${hit.char_start}–${hit.char_end}`),
+        h('a', { class: 'button-link', href: sourceHash(hit.doc_id, hit.revision, hit.char_start, hit.char_end) },
+          'Expand source', h('span', { class: 'visually-hidden' }, ` of ${hit.title || hit.doc_id}, ${where(hit)}`)))));
+  }
+  results.append(list);
+  if (pages > 1) results.append(pager(current, pages, params));
+  announce(`${hits.length} results, page ${current} of ${pages}`);
+}
+
+function pager(current, pages, params) {
+  const link = (n, label) => {
+    const next = new URLSearchParams(params);
+    next.set('page', String(n));
+    return h('a', { href: `#/search?${next.toString()}`, 'aria-label': `${label}, page ${n}` }, label);
+  };
+  return h('nav', { class: 'pager', 'aria-label': 'Result pages' },
+    current > 1 ? link(current - 1, 'Previous') : h('span', { class: 'disabled', 'aria-hidden': 'true' }, 'Previous'),
+    h('span', { class: 'page-of' }, `Page ${current} of ${pages}`),
+    current < pages ? link(current + 1, 'Next') : h('span', { class: 'disabled', 'aria-hidden': 'true' }, 'Next'));
+}
