@@ -6,8 +6,10 @@ import { h, clear, notice, highlighted, queryTerms, location as where, sourceHas
 export const PAGE_SIZE = 10;
 const MAX_HITS = 100;
 
-function splitList(value) {
-  return (value || '').split(',').map((v) => v.trim()).filter(Boolean);
+// One value per filter: document ids and entity ids may themselves contain commas.
+function one(value) {
+  const v = (value || '').trim();
+  return v ? [v] : [];
 }
 
 function field(id, label, value, help) {
@@ -21,9 +23,9 @@ export function renderSearch(root, params) {
   const q = params.get('q') || '';
   const page = Math.max(1, parseInt(params.get('page') || '1', 10) || 1);
   const filters = {
-    collections: splitList(params.get('collection')),
-    doc_ids: splitList(params.get('doc')),
-    entity_ids: splitList(params.get('entity')),
+    collections: one(params.get('collection')),
+    doc_ids: one(params.get('doc')),
+    entity_ids: one(params.get('entity')),
   };
   const form = h('form', { class: 'card search-form', role: 'search', 'aria-label': 'Search documents' },
     h('div', { class: 'field field-wide' },
@@ -34,9 +36,9 @@ export function renderSearch(root, params) {
     h('details', { class: 'filters', open: filters.collections.length || filters.doc_ids.length || filters.entity_ids.length ? true : null },
       h('summary', null, 'Filters'),
       h('div', { class: 'filter-grid' },
-        field('collection', 'Collection', filters.collections.join(', '), 'Comma-separated collection names.'),
-        field('doc', 'Document id', filters.doc_ids.join(', '), 'Comma-separated document ids.'),
-        field('entity', 'Entity id', filters.entity_ids.join(', '), 'Registry ids such as org:acme holdings.'))));
+        field('collection', 'Collection', filters.collections[0], 'Only this collection.'),
+        field('doc', 'Document id', filters.doc_ids[0], 'Only this document (its id, as in Documents).'),
+        field('entity', 'Entity id', filters.entity_ids[0], 'Only passages naming this registry entity, e.g. org:acme holdings.'))));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const next = new URLSearchParams();
