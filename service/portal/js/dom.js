@@ -1,5 +1,5 @@
 // DOM helpers. Every piece of text reaches the page through text nodes or setAttribute, never
-// through innerHTML: document text is untrusted, and the CSP forbids inline script besides.
+// through HTML parsing: document text is untrusted (and the CSP forbids inline script besides).
 
 const SAFE_HREF = /^(#|\/(?!\/)|blob:)/;
 

@@ -12,7 +12,7 @@ export function renderAsk(root, params) {
   const q = params.get('q') || '';
   const form = h('form', { class: 'card ask-form', 'aria-label': 'Ask a question' },
     h('label', { for: 'question' }, 'Question'),
-    h('textarea', { id: 'question', name: 'question', rows: 2, required: true, maxlength: 2000,
+    h('textarea', { id: 'question', name: 'question', rows: 3, required: true, maxlength: 2000,
       'aria-describedby': 'question-help' }, q),
     h('p', { id: 'question-help', class: 'help' },
       'Name the subject exactly, e.g. “What law governs the SPONSORSHIP AGREEMENT between A and B?” ',

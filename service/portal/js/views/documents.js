@@ -82,6 +82,11 @@ export function renderDocuments(root, params) {
   return () => { stopped = true; clearTimeout(timer); };
 }
 
+function when(iso) {
+  // "2026-11-30T12:20:27.761+00:00" -> "2026-11-30 12:20:27 UTC": the store writes UTC.
+  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC` : '';
+}
+
 function statusBadge(doc) {
   return h('span', { class: `badge status-${doc.status}`, 'data-testid': 'status' }, doc.status);
 }
@@ -102,7 +107,7 @@ function renderList(list, body, refresh) {
     h('td', null, doc.collection || '—'),
     h('td', null, doc.acl.join(', ')),
     h('td', null, doc.current_revision ? h('code', { title: doc.current_revision }, shortHash(doc.current_revision)) : '—'),
-    h('td', null, doc.updated_at),
+    h('td', { class: 'nowrap' }, when(doc.updated_at)),
     h('td', { class: 'row-actions' }, history(doc, open.has(doc.doc_id)), deleteButton(doc, refresh))));
   list.append(h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Documents table' },
     h('table', { class: 'grid' },
@@ -133,9 +138,9 @@ function history(doc, isOpen) {
     clear(body).append(h('ol', { class: 'revisions', reversed: true }, full.revisions.map((r) => h('li', null,
       h('code', { title: r.revision }, shortHash(r.revision)),
       r.revision === full.current_revision ? h('span', { class: 'badge badge-ok' }, 'current') : null,
-      ` ${r.filename} · ${r.size} bytes · ${r.n_chunks} chunks · ${r.status} · ${r.created_at}`))),
+      ` ${r.filename} · ${r.size} bytes · ${r.n_chunks} chunks · ${r.status} · ${when(r.created_at)}`))),
     full.jobs.length ? h('ul', { class: 'jobs' }, full.jobs.map((j) => h('li', null,
-      `job ${j.state}${j.stage ? ` (${j.stage})` : ''}${j.error ? `: ${j.error}` : ''} · ${j.updated_at}`))) : null);
+      `job ${j.state}${j.stage ? ` (${j.stage})` : ''}${j.error ? `: ${j.error}` : ''} · ${when(j.updated_at)}`))) : null);
   };
   details.addEventListener('toggle', () => { if (details.open) fill(); });
   if (isOpen) fill();

@@ -98,7 +98,7 @@ async function runSearch(results, q, page, filters, params) {
       h('div', { class: 'hit-head' },
         h('h3', { class: 'hit-title' }, hit.title || hit.doc_id),
         h('span', { class: 'where' }, where(hit))),
-      h('p', { class: 'excerpt' }, highlighted(hit.text, terms)),
+      h('p', { class: 'excerpt' }, highlighted(compactBlankLines(hit.text), terms)),
       h('div', { class: 'hit-foot' },
         h('span', { class: 'meta' }, `${hit.doc_id} · chars ${hit.char_start}–${hit.char_end}`),
         h('a', { class: 'button-link', href: sourceHash(hit.doc_id, hit.revision, hit.char_start, hit.char_end) },
@@ -107,6 +107,12 @@ async function runSearch(results, q, page, filters, params) {
   results.append(list);
   if (pages > 1) results.append(pager(current, pages, params));
   announce(`${hits.length} results, page ${current} of ${pages}`);
+}
+
+// Page breaks leave runs of empty lines in extracted text; a result list shows at most one.
+// (The source view shows the revision text exactly.)
+function compactBlankLines(text) {
+  return text.replace(/\n[ \t]*(?:\n[ \t]*){2,}/g, '\n\n');
 }
 
 function pager(current, pages, params) {
