@@ -100,7 +100,8 @@ function renderList(list, body, refresh) {
     return;
   }
   const rows = body.documents.map((doc) => h('tr', { dataset: { docId: doc.doc_id } },
-    h('th', { scope: 'row' }, doc.title || doc.doc_id, h('div', { class: 'meta' }, doc.doc_id)),
+    h('th', { scope: 'row' }, doc.title || doc.doc_id,
+      doc.title && doc.title !== doc.doc_id ? h('div', { class: 'meta' }, doc.doc_id) : null),
     h('td', null, statusBadge(doc), doc.status === 'failed' && doc.error
       ? h('div', { class: 'error-text' }, `${doc.stage ? `${doc.stage}: ` : ''}${doc.error}`)
       : (doc.status !== 'indexed' && doc.stage ? h('div', { class: 'meta' }, doc.stage) : null)),
@@ -108,7 +109,7 @@ function renderList(list, body, refresh) {
     h('td', null, doc.acl.join(', ')),
     h('td', null, doc.current_revision ? h('code', { title: doc.current_revision }, shortHash(doc.current_revision)) : '—'),
     h('td', { class: 'nowrap' }, when(doc.updated_at)),
-    h('td', { class: 'row-actions' }, history(doc, open.has(doc.doc_id)), deleteButton(doc, refresh))));
+    h('td', null, h('div', { class: 'row-actions' }, history(doc, open.has(doc.doc_id)), deleteButton(doc, refresh)))));
   list.append(h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Documents table' },
     h('table', { class: 'grid' },
       h('thead', null, h('tr', null, ['Document', 'Status', 'Collection', 'ACL', 'Current revision', 'Updated', 'Actions']
