@@ -311,11 +311,13 @@ def test_narrow_screen_has_no_horizontal_scroll_and_passes_axe(narrow_page, port
         ("search", "/#/search?q=governing%20law", "li.hit"),
         ("ask", "/#/ask?" + urlencode({"q": README_QUESTION}), "article.report"),
         ("documents", "/#/documents", "#doc-list-title"),
-        ("table", "/#/table", "main .notice, main table"),
-        ("sweeps", "/#/sweeps", "main .notice, main ul"),
+        ("source", "/#/search?q=Zanzibarite", "li.hit"),
     ):
         page.goto(url)
         page.locator(ready).first.wait_for()
+        if name == "source":
+            page.locator("li.hit").first.get_by_role("link", name=re.compile("^Expand source")).click()
+            page.locator("mark.cited").wait_for()
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{name} scrolls sideways by {overflow}px at 390px"
         assert axe_violations(page) == [], name
@@ -357,3 +359,80 @@ def test_ask_view_renders_a_20_unit_report_within_100_ms(page, portal) -> None:
     print(f"\nask view first render, 20 evidence units: {elapsed:.1f} ms")
     screenshot(page, "ask-20-units")
     assert elapsed <= 100, f"first render took {elapsed:.1f} ms"
+
+
+def _server_offers(portal, path: str) -> bool:
+    import httpx
+
+    return path in httpx.get(f"{portal.base_url}/openapi.json").json()["paths"]
+
+
+def test_review_grid_and_sweeps_say_when_this_server_lacks_them(page, portal) -> None:
+    """Only while this server has neither endpoint (they are built on other branches): the views
+    must degrade to a clear notice without a failed request or a console error."""
+    if _server_offers(portal, "/v1/table") or _server_offers(portal, "/v1/sweeps"):
+        pytest.skip("this server offers /v1/table or /v1/sweeps; the degraded views cannot be shown")
+    sign_in(page)
+    page.goto("/#/table")
+    page.get_by_text("The review grid is not available on this server").wait_for()
+    assert axe_violations(page) == []
+    screenshot(page, "table-unavailable")
+    page.goto("/#/sweeps")
+    page.get_by_text("Sweeps are not available on this server").wait_for()
+    assert axe_violations(page) == []
+
+
+def test_grid_csv_export_quotes_fields_and_defuses_formulas(page, portal) -> None:
+    """The CSV builder of the review grid, on a literal grid body (no server endpoint needed)."""
+    sign_in(page)
+    body = {
+        "type": "agreement", "attributes": ["governing_law"], "page": 1, "page_size": 50, "total": 2,
+        "rows": [
+            {"subject_id": "agreement:a@d1", "name": "A", "doc_id": "d1", "title": 'Supply "A", v2',
+             "cells": {"governing_law": {"value": "=HYPERLINK(\"x\")", "sufficient": True, "evidence": [
+                 {"id": "E1", "doc_id": "d1", "revision": "ab" * 32, "page": None, "section": [],
+                  "line_start": 3, "line_end": 3, "char_start": 10, "char_end": 42, "excerpt": "x",
+                  "source_url": "/v1/documents/d1/revisions/x/text"}]}}},
+            {"subject_id": "agreement:b@d2", "name": "B", "doc_id": "d2", "title": "B",
+             "cells": {"governing_law": {"value": None, "sufficient": False, "evidence": []}}},
+        ],
+    }
+    csv = page.evaluate(
+        "async (body) => (await import('/portal/js/views/table.js')).toCsv(body)", body
+    )
+    assert csv.split("\r\n") == [
+        '"subject_id","title","doc_id","governing_law","governing_law_evidence"',
+        '"agreement:a@d1","Supply ""A"", v2","d1","\'=HYPERLINK(""x"")","d1@abababababab:10-42"',
+        '"agreement:b@d2","B","d2","",""',
+        "",
+    ]
+
+
+def test_keyboard_only_search_and_expand_with_visible_focus(page, portal) -> None:
+    sign_in(page)
+    page.goto("/#/search")
+    page.locator("#q").wait_for()
+    # A view opens with its heading focused; the skip link is first in the tab order.
+    assert page.evaluate("document.activeElement.id") == "view-title"
+    first = page.evaluate("[...document.querySelectorAll('a[href], button, input, textarea')][0].className")
+    assert first == "skip-link"
+    page.locator(".skip-link").focus()
+    assert page.locator(".skip-link").bounding_box()["x"] >= 0  # shown when focused
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    page.locator("#q").focus()
+    page.keyboard.type("governing law")
+    page.keyboard.press("Enter")
+    page.locator("li.hit").first.wait_for()
+    link = page.locator("li.hit").first.get_by_role("link", name=re.compile("^Expand source"))
+    # Tab from the results heading until the first "Expand source" link has focus.
+    page.locator("#results-title").evaluate("e => { e.tabIndex = -1; e.focus(); }")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if link.evaluate("e => e === document.activeElement"):
+            break
+    assert link.evaluate("e => e === document.activeElement")
+    outline = link.evaluate("e => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth")
+    assert outline.startswith("solid") and not outline.endswith(" 0px")
+    page.keyboard.press("Enter")
+    page.locator("mark.cited").wait_for()

@@ -128,6 +128,11 @@ async function route() {
 
 setUnauthorizedHandler(() => signOut('Your API key was refused by the server; sign in again.'));
 document.getElementById('signout').addEventListener('click', () => signOut('You are signed out.'));
+// The skip link must not change the hash: the hash is the router's.
+document.querySelector('.skip-link').addEventListener('click', (event) => {
+  event.preventDefault();
+  document.getElementById('main').focus();
+});
 window.addEventListener('hashchange', () => {
   route();
   document.getElementById('view-title')?.focus();
