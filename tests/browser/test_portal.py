@@ -436,3 +436,26 @@ def test_keyboard_only_search_and_expand_with_visible_focus(page, portal) -> Non
     assert outline.startswith("solid") and not outline.endswith(" 0px")
     page.keyboard.press("Enter")
     page.locator("mark.cited").wait_for()
+
+
+def test_a_failed_ingest_shows_failed_with_its_reason(page, portal) -> None:
+    sign_in(page)
+    page.goto("/#/documents")
+    page.locator("#doc-list-title").wait_for()
+    page.set_input_files("#files", files=[
+        {"name": "blank.txt", "mimeType": "text/plain", "buffer": b"   \n\n   \n"},
+    ])
+    page.get_by_role("button", name="Upload").click()
+    state = page.locator(".upload-row .upload-state").filter(has_text="received as")
+    state.wait_for()
+    doc_id = state.inner_text().split("received as ")[1]
+    row = page.locator(f'tr[data-doc-id="{doc_id}"]')
+    row.locator("[data-testid=status]").filter(has_text="failed").wait_for()
+    with portal.client(ALICE_KEY) as api:
+        body = api.get(f"/v1/documents/{doc_id}").json()
+    assert body["status"] == "failed" and body["error"]
+    assert row.locator(".error-text").inner_text() == f"{body['stage']}: {body['error']}"
+    assert axe_violations(page) == []
+    row.get_by_role("button", name=re.compile("^Delete")).click()
+    row.get_by_role("button", name=re.compile("^Confirm delete")).click()
+    row.wait_for(state="detached")
