@@ -37,16 +37,16 @@ async function load(root, p) {
   }
   clear(root);
   const isCited = p.s === p.cs && p.e === p.ce;
-  const loc = { ...view.location, page: view.location.page, section: view.location.section };
   root.append(h('div', { class: 'card source-head' },
     h('h2', null, view.title),
-    h('p', { class: 'where', 'data-testid': 'source-location' }, where(loc)),
+    h('p', { class: 'where', 'data-testid': 'source-location' }, where(view.location)),
     h('p', { class: 'meta' }, `${view.filename} · revision `, h('code', { title: view.revision }, shortHash(view.revision)),
       ` · characters ${view.char_start}–${view.char_end} of ${view.text_length}`),
     view.current ? null : notice('warn', h('strong', null, 'This revision is no longer current. '),
       'The document has been replaced since this passage was cited; the text below is the revision that was cited.'),
     isCited
-      ? h('p', { class: 'help' }, p.ev ? `Evidence ${p.ev}: ` : '', 'the highlighted characters are exactly the cited span.')
+      ? h('p', { class: 'help' }, p.ev ? `Evidence ${p.ev}: the highlighted characters are exactly the cited span.`
+        : 'The highlighted characters are exactly the passage you opened.')
       : h('p', { class: 'help' }, 'Reading on from the cited passage. ',
         h('a', { href: sourceHash(p.doc, p.rev, p.cs, p.ce, p.ev ? { ev: p.ev } : {}) }, 'Back to the cited passage'))));
   const mark = h('mark', { class: isCited ? 'cited' : 'reading', 'data-testid': 'cited' }, view.passage);
