@@ -49,6 +49,9 @@ def test_sign_in_shows_identity_and_sign_out_forgets_the_key(page, portal, probl
     assert page.locator("#whoami").is_hidden()
     page.goto("/#/documents")
     page.get_by_label("API key").wait_for()  # no key, no view
+    page.get_by_label("API key").fill(ALICE_KEY)
+    page.get_by_role("button", name="Sign in").click()
+    page.locator("#doc-list-title").wait_for()  # and after signing in, the view that was asked for
 
 
 def test_search_highlights_pages_and_explains_an_empty_result(page, portal) -> None:

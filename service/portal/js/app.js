@@ -75,8 +75,10 @@ function renderSignIn(main) {
       state.me = me;
       state.signInMessage = null;
       showIdentity(me);
-      location.hash = '#/search';
-      if (parseHash().name === 'search') route();
+      // Back to the view that asked for a key (a shared link), else to search.
+      const wanted = VIEWS[parseHash().name] ? location.hash : '#/search';
+      if (location.hash === wanted) route();
+      else location.hash = wanted;
     } catch (err) {
       error.append(notice('error', err.status === 401
         ? 'That API key was not accepted. Check it and try again.'
