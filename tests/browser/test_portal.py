@@ -89,6 +89,24 @@ def test_search_highlights_pages_and_explains_an_empty_result(page, portal) -> N
     titles = set(page.locator("li.hit .meta").all_inner_texts())
     assert titles and all(t.startswith(doc_id + " ") for t in titles)
 
+    # The entity filter offers the caller's registry entities and filters on the chosen one.
+    page.goto("/#/search?q=termination")
+    page.get_by_text("Filters").click()
+    page.locator("#entity-options option").first.wait_for(state="attached")
+    entities = page.locator("#entity-options option").evaluate_all("os => os.map(o => o.value)")
+    assert entities == sorted(entities) and all(not e.startswith("agreement:") for e in entities)
+    entity = next(e for e in entities if e.startswith("org:eco science"))
+    page.get_by_label("Entity id").fill(entity)
+    page.get_by_role("button", name="Search", exact=True).click()
+    page.locator("li.hit").first.wait_for()
+    with portal.client(ALICE_KEY) as api:
+        expected = api.post("/v1/search", json={"query": "termination", "k": 100,
+                                                "filters": {"entity_ids": [entity]}}).json()["hits"]
+    shown = page.locator("li.hit").evaluate_all("els => els.map(e => e.dataset.chunkId)")
+    assert expected and shown == [h["chunk_id"] for h in expected[:10]]
+    # (a chunk mentions the entity by name or by its defined role, e.g. "the Company")
+    assert {h["doc_id"] for h in expected} == {d for d in portal.sample_doc_ids if "EcoScience" in d}
+
 
 def test_ask_concluded_shows_findings_chips_signals_and_hash(page, portal) -> None:
     sign_in(page)

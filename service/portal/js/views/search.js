@@ -15,8 +15,32 @@ function one(value) {
 function field(id, label, value, help) {
   return h('div', { class: 'field' },
     h('label', { for: id }, label),
-    h('input', { id, name: id, type: 'text', value: value || '', 'aria-describedby': help ? `${id}-help` : null }),
+    h('input', { id, name: id, type: 'text', value: value || '', list: `${id}-options`, autocomplete: 'off',
+      'aria-describedby': help ? `${id}-help` : null }),
+    h('datalist', { id: `${id}-options` }),
     help ? h('p', { id: `${id}-help`, class: 'help' }, help) : null);
+}
+
+function fill(list, options) {
+  clear(list).append(...options.map(([value, label]) => h('option', { value, label: label || null })));
+}
+
+/** Suggestions for the filters: the caller's collections, documents and registry entities. */
+async function loadSuggestions(form) {
+  try {
+    const [docs, subjects] = await Promise.all([
+      api('/v1/documents?limit=200'),
+      api('/v1/subjects?limit=200'),
+    ]);
+    const collections = [...new Set(docs.documents.map((d) => d.collection).filter(Boolean))].sort();
+    fill(form.querySelector('#collection-options'), collections.map((c) => [c]));
+    fill(form.querySelector('#doc-options'), docs.documents.map((d) => [d.doc_id, d.title]));
+    const entities = subjects.subjects.filter((x) => x.type !== 'agreement')
+      .sort((a, b) => (a.subject_id < b.subject_id ? -1 : a.subject_id > b.subject_id ? 1 : 0));
+    fill(form.querySelector('#entity-options'), entities.map((x) => [x.subject_id, x.name]));
+  } catch (_) {
+    // Suggestions are a convenience; the fields work without them.
+  }
 }
 
 export function renderSearch(root, params) {
@@ -39,6 +63,16 @@ export function renderSearch(root, params) {
         field('collection', 'Collection', filters.collections[0], 'Only this collection.'),
         field('doc', 'Document id', filters.doc_ids[0], 'Only this document (its id, as in Documents).'),
         field('entity', 'Entity id', filters.entity_ids[0], 'Only passages naming this registry entity, e.g. org:acme holdings.'))));
+  const filterBox = form.querySelector('details.filters');
+  let suggested = false;
+  const suggest = () => {
+    if (filterBox.open && !suggested) {
+      suggested = true;
+      loadSuggestions(form);
+    }
+  };
+  filterBox.addEventListener('toggle', suggest);
+  suggest();
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const next = new URLSearchParams();
