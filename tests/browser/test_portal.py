@@ -91,7 +91,7 @@ def test_search_highlights_pages_and_explains_an_empty_result(page, portal) -> N
 
     # The entity filter offers the caller's registry entities and filters on the chosen one.
     page.goto("/#/search?q=termination")
-    page.get_by_text("Filters").click()
+    page.locator("details.filters > summary").click()
     page.locator("#entity-options option").first.wait_for(state="attached")
     entities = page.locator("#entity-options option").evaluate_all("os => os.map(o => o.value)")
     assert entities == sorted(entities) and all(not e.startswith("agreement:") for e in entities)
@@ -294,6 +294,11 @@ def test_a_second_principal_sees_none_of_the_first_ones_documents(page, portal, 
     for query in ("agreement", "Zanzibarite", "Florida"):
         page.goto("/#/search?" + urlencode({"q": query}))
         page.locator("#results-title").filter(has_text="No passages for").wait_for()
+    with page.expect_response(lambda r: "/v1/subjects" in r.url) as subjects:
+        page.locator("details.filters > summary").click()
+    assert subjects.value.json() == {"subjects": []}
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#collection-options option, #doc-options option, #entity-options option").count() == 0
     page.goto("/#/ask?" + urlencode({"q": README_QUESTION}))
     page.get_by_test_id("state").filter(has_text="SUBJECT_NOT_FOUND").wait_for()
     assert page.locator("ol.evidence").count() == 0
