@@ -67,7 +67,11 @@ async function runs(name) {
         clear(slot).append(` ${err.message}`);
       }
     });
-    return h('li', null, h('code', null, id), ` ${run.status || run.outcome || ''} ${run.started_at || run.created_at || ''} `, button, slot);
+    const findings = typeof run.findings === 'number' ? ` · ${run.findings} finding${run.findings === 1 ? '' : 's'}` : '';
+    return h('li', null, h('code', null, id), ' ',
+      h('span', { class: `badge ${run.status === 'clean' ? 'badge-ok' : 'badge-warn'}` }, run.status || 'unknown'),
+      run.is_baseline ? [' ', h('span', { class: 'badge' }, 'baseline')] : null,
+      ` ${run.started_at || ''}${findings} `, button, slot);
   })));
   return box;
 }
