@@ -110,6 +110,11 @@ class SourceLocation(BaseModel):
     chunk_ids: list[str]
 
 
+class SourceSpan(BaseModel):
+    char_start: int
+    char_end: int
+
+
 class SourceView(BaseModel):
     doc_id: str
     revision: str
@@ -125,6 +130,9 @@ class SourceView(BaseModel):
     context_end: int
     text_length: int
     location: SourceLocation
+    # The neighbouring chunks of this revision, so a reader can read on ("previous / next").
+    previous: SourceSpan | None = None
+    next: SourceSpan | None = None
 
 
 class SearchFiltersIn(BaseModel):
@@ -132,6 +140,11 @@ class SearchFiltersIn(BaseModel):
 
     doc_ids: list[str] = Field(default_factory=list, max_length=1000)
     collections: list[str] = Field(default_factory=list, max_length=100)
+    entity_ids: list[str] = Field(
+        default_factory=list, max_length=100,
+        description="registry entity ids such as 'org:acme holdings'; a chunk matches when it "
+        "mentions any of them",
+    )
 
 
 class SearchRequest(BaseModel):
