@@ -136,6 +136,11 @@ class SourceLocation(BaseModel):
     chunk_ids: list[str]
 
 
+class SourceSpan(BaseModel):
+    char_start: int
+    char_end: int
+
+
 class SourceView(BaseModel):
     doc_id: str
     revision: str
@@ -151,6 +156,9 @@ class SourceView(BaseModel):
     context_end: int
     text_length: int
     location: SourceLocation
+    # The neighbouring chunks of this revision, so a reader can read on ("previous / next").
+    previous: SourceSpan | None = None
+    next: SourceSpan | None = None
 
 
 class SearchFiltersIn(BaseModel):
@@ -158,6 +166,11 @@ class SearchFiltersIn(BaseModel):
 
     doc_ids: list[FilterId] = Field(default_factory=list, max_length=1000)
     collections: list[FilterId] = Field(default_factory=list, max_length=100)
+    entity_ids: list[FilterId] = Field(
+        default_factory=list, max_length=100,
+        description="registry entity ids such as 'org:acme holdings'; a chunk matches when it "
+        "mentions any of them",
+    )
 
 
 class SearchRequest(BaseModel):

@@ -58,6 +58,7 @@ from service.api.schemas import (
     DocumentView,
     ErrorBody,
     SourceLocation,
+    SourceSpan,
     SourceView,
     UploadAccepted,
 )
@@ -458,6 +459,10 @@ def expand_source(
     else:
         covering = [c for c in chunks if c.char_start < end and c.char_end > start]
     first = covering[0] if covering else None
+    before = [c for c in chunks if c.char_end <= start and c.char_end > c.char_start]
+    after = [c for c in chunks if c.char_start >= end and c.char_end > c.char_start]
+    previous = max(before, key=lambda c: (c.char_start, c.char_end), default=None)
+    following = min(after, key=lambda c: (c.char_start, c.char_end), default=None)
     passage = text[start:end]
     location = SourceLocation(
         line_start=text.count("\n", 0, start) + 1,
@@ -489,4 +494,8 @@ def expand_source(
         context_end=after_end,
         text_length=len(text),
         location=location,
+        previous=SourceSpan(char_start=previous.char_start, char_end=previous.char_end)
+        if previous else None,
+        next=SourceSpan(char_start=following.char_start, char_end=following.char_end)
+        if following else None,
     )

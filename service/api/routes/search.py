@@ -43,6 +43,7 @@ def run_search(
         principal=principal,
         doc_ids=tuple(body.filters.doc_ids),
         collections=tuple(body.filters.collections),
+        entity_ids=tuple(body.filters.entity_ids),
     )
     hits = hybrid_search(
         store,
