@@ -111,7 +111,9 @@ class _Chunker:
         count_tokens: TokenCounter,
         count_batch: BatchTokenCounter,
         max_tokens: int,
+        check: Callable[[], None] = lambda: None,
     ) -> None:
+        self.check = check  # called every so often; may raise to stop (the job's time budget)
         self.text = text
         self.count_tokens = count_tokens
         self.count_batch = count_batch
@@ -166,10 +168,21 @@ class _Chunker:
 
     def _hard_split(self, start: int, end: int, position: int) -> list[_Unit]:
         """A run with no whitespace at all (a URL, a table flattened to one token): the longest
-        prefixes that fit, found by bisection."""
+        prefixes that fit. Every word piece covers at least one character, so ``max_tokens``
+        characters always fit; the window then doubles until it overflows and the cut is
+        bisected inside the last doubling. Each piece costs O(L log L) for its own length L,
+        so the whole run is O(n log n), never quadratic in the run's length."""
         units = []
         while start < end:
-            low, high = start + 1, end  # the fitting prefix ends somewhere in [low, high]
+            self.check()
+            low = min(end, start + self.max_tokens)  # always fits
+            high = low
+            while high < end:
+                high = min(end, start + 2 * (high - start))
+                if self.count_tokens(self.text[start:high]) > self.max_tokens:
+                    high -= 1  # the fitting prefix ends in [low, high)
+                    break
+                low = high
             while low < high:
                 middle = (low + high + 1) // 2
                 if self.count_tokens(self.text[start:middle]) <= self.max_tokens:
@@ -225,10 +238,12 @@ def chunk_extraction(
     max_tokens: int,
     *,
     count_tokens_batch: BatchTokenCounter | None = None,
+    check: Callable[[], None] = lambda: None,
 ) -> list[ChunkSpan]:
-    """Chunks of ``extraction`` in text order, each within ``max_tokens`` word pieces."""
+    """Chunks of ``extraction`` in text order, each within ``max_tokens`` word pieces.
+    ``check`` is called as the work goes on and may raise to stop it (a time budget)."""
     count_batch = count_tokens_batch or (lambda texts: [count_tokens(text) for text in texts])
-    chunker = _Chunker(extraction.text, count_tokens, count_batch, max_tokens)
+    chunker = _Chunker(extraction.text, count_tokens, count_batch, max_tokens, check)
     lines = _LineIndex(extraction.text)
     elements = extraction.elements
     chunks: list[ChunkSpan] = []

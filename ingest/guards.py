@@ -9,6 +9,8 @@ import io
 import re
 import zipfile
 
+from ingest.errors import InvalidInputError
+
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ZIP_MAGIC = b"PK\x03\x04"
 # A single member this large that also compresses this well is a bomb even below the total limit.
@@ -16,8 +18,8 @@ BOMB_MEMBER_BYTES = 10 * 1024 * 1024
 BOMB_RATIO = 200
 
 
-class ExtractionError(Exception):
-    """A file we cannot turn into text; the message is shown to users as the failure reason."""
+class ExtractionError(InvalidInputError):
+    """Raised when a file cannot be turned into text; the message is the user's failure reason."""
 
 
 def check_zip_container(data: bytes, max_unpacked_bytes: int) -> None:

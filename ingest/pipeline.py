@@ -9,6 +9,8 @@ crash overwrites what a killed run left behind instead of duplicating it.
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -16,27 +18,70 @@ from typing import Any, Callable, Sequence
 import structlog
 
 from ingest.embedder import Embedder
-from ingest.schema import PUBLIC_ACL, Chunk, DocumentRecord, SubjectRecord, chunk_id_for
+from ingest.errors import AttestError, InvalidInputError
+from ingest.schema import Chunk, DocumentRecord, SubjectRecord, chunk_id_for
 from ingest.settings import Settings
-from ingest.store.port import Store
+from ingest.store.port import DocumentDeleted, Store
 from ingest.store.common import utc_now
 
 log = structlog.get_logger(__name__)
 
 StageHook = Callable[[str], None]
 
+# The spaCy pipeline is one cached object shared by every ingest worker; spaCy does not promise
+# that concurrent calls on one Language are safe, so annotation runs one document at a time
+# (extraction, chunking, embedding and writes still overlap between workers).
+_ANNOTATION_LOCK = threading.Lock()
 
-class IngestFailure(Exception):
+
+class IngestFailure(InvalidInputError):
+    """Raised inside the pipeline when a document cannot be indexed (bad input, or its time
+    budget ran out); it ends as ``failed`` with ``stage`` and ``reason``."""
+
     def __init__(self, stage: str, reason: str) -> None:
         super().__init__(reason)
         self.stage = stage
         self.reason = reason
 
 
+DELETED_REASON = "the document was deleted while it was being ingested; nothing was kept"
+
+
+class _Budget:
+    """The time budget of one ingest job, checked between stages and embedding batches."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds if seconds else None
+
+    def check(self, stage: str) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise IngestFailure(
+                stage,
+                f"time budget of {self.seconds:g} s exceeded during {stage}; "
+                "split the document or raise ATTEST_INGEST_JOB_SECONDS",
+            )
+
+
+class _BudgetedSpans(list):  # type: ignore[type-arg]
+    """Chunk spans that check the job's budget as annotation iterates them (spaCy pulls them
+    one batch at a time), so a huge document cannot outlive its budget inside annotation."""
+
+    def __init__(self, spans: list[tuple[int, int]], budget: _Budget) -> None:
+        super().__init__(spans)
+        self.budget = budget
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        for n, span in enumerate(super().__iter__()):
+            if n % 16 == 0:
+                self.budget.check("indexing")
+            yield span
+
+
 @dataclass(slots=True)
 class IngestResult:
     doc_id: str
-    status: str  # indexed | unchanged | failed
+    status: str  # indexed | unchanged | failed | cancelled (the document was deleted)
     revision: str | None
     stage: str | None
     error: str | None
@@ -110,10 +155,19 @@ class Ingestor:
         acl: Sequence[str] | None = None,
         collection: str = "",
         metadata: dict[str, Any] | None = None,
+        incarnation: str | None = None,
+        budget_seconds: float | None = None,
     ) -> IngestResult:
+        """Index ``data`` as a new revision of ``doc_id``. With ``incarnation`` (the API's jobs
+        pass the one the document had at upload), nothing is written unless the document is
+        still that one: a delete always wins. ``budget_seconds`` bounds the job's time."""
         bound = log.bind(doc_id=doc_id, filename=filename)
+        budget = _Budget(budget_seconds)
         revision = revision_of(data)
         existing = self.store.get_document(doc_id)
+        if incarnation is not None and (existing is None or existing.incarnation != incarnation):
+            bound.info("ingest.cancelled", revision=revision, reason="document deleted")
+            return IngestResult(doc_id, "cancelled", revision, "received", DELETED_REASON, 0, filename)
         if (
             existing is not None
             and existing.current_revision == revision
@@ -130,17 +184,23 @@ class Ingestor:
             current_revision=existing.current_revision if existing else None,
             title=title or (existing.title if existing else "") or Path(filename).stem,
             filename=filename,
-            acl=list(acl) if acl is not None else (existing.acl if existing else [PUBLIC_ACL]),
+            # No public default: without an ACL a new document is readable by no API principal
+            # (only the local operator) until one is set.
+            acl=list(acl) if acl is not None else (existing.acl if existing else []),
             collection=collection or (existing.collection if existing else ""),
             metadata=metadata if metadata is not None else (existing.metadata if existing else {}),
             updated_at=utc_now(),
+            incarnation=existing.incarnation if existing else "",
         )
-        self._set_stage(record, "received")
         try:
+            # Saving a record without an incarnation creates the document and learns its
+            # incarnation; every later write is conditional on it.
+            self._set_stage(record, "received")
             if len(data) > self.settings.max_file_bytes:
                 raise IngestFailure("received", "too large")
-            chunks, subjects, text, mime = self._build(record, data, filename, revision)
+            chunks, subjects, text, mime = self._build(record, data, filename, revision, budget)
             self.store.ensure_embedding_model(self.embedder.model_name, self.embedder.dimension)
+            budget.check("indexing")
             self.on_stage("writing")
             self.store.write_revision(
                 doc_id,
@@ -149,13 +209,23 @@ class Ingestor:
                 chunks=chunks,
                 subjects=subjects,
                 info={"filename": filename, "mime": mime, "size": len(data)},
+                incarnation=record.incarnation,
             )
             self.on_stage("written")
-            self.store.activate_revision(doc_id, revision)
+            self.store.activate_revision(doc_id, revision, incarnation=record.incarnation)
+        except DocumentDeleted:
+            bound.info("ingest.cancelled", revision=revision, reason="document deleted")
+            return IngestResult(doc_id, "cancelled", revision, record.stage, DELETED_REASON, 0, filename)
         except IngestFailure as failure:
             return self._record_failure(record, revision, failure.stage, failure.reason)
-        except Exception as exc:  # noqa: BLE001 - any bad input must end as `failed`, not a crash
-            bound.warning("ingest.unexpected_error", error_type=type(exc).__name__)
+        except InvalidInputError as exc:  # the document's own fault, wherever it was found
+            return self._record_failure(record, revision, record.stage or "received", exc.message)
+        except AttestError:
+            # Store outages and configuration errors are not the document's fault: they
+            # propagate to the caller (the job worker or the CLI), which reports them.
+            raise
+        except Exception as exc:  # noqa: BLE001 - a parser crash on bad input ends `failed`
+            bound.error("ingest.unexpected_error", error_type=type(exc).__name__, exc_info=exc)
             reason = f"internal error during {record.stage}: {type(exc).__name__}: {exc}"
             return self._record_failure(record, revision, record.stage or "received", reason)
         bound.info("ingest.indexed", revision=revision, chunks=len(chunks))
@@ -163,7 +233,7 @@ class Ingestor:
 
     # -- stages ---------------------------------------------------------------------------
     def _build(
-        self, record: DocumentRecord, data: bytes, filename: str, revision: str
+        self, record: DocumentRecord, data: bytes, filename: str, revision: str, budget: _Budget
     ) -> tuple[list[Chunk], list[SubjectRecord], str, str]:
         from ingest.chunking import chunk_extraction
         from ingest.extract import ExtractionError, detect_type, extract
@@ -176,11 +246,24 @@ class Ingestor:
             )
         except ExtractionError as exc:
             raise IngestFailure("extracting", str(exc)) from exc
+        if "\x00" in extraction.text:
+            # A NUL is never text: a binary file posing as text, or a corrupt one. Refused
+            # rather than stripped, so that stored offsets always index the file's own text.
+            raise IngestFailure(
+                "extracting",
+                f"the text contains a NUL byte at character {extraction.text.index(chr(0))}; "
+                "not a text document",
+            )
+        budget.check("extracting")
         spans = chunk_extraction(
-            extraction, self.embedder.count_tokens, self.settings.chunk_max_tokens
+            extraction,
+            self.embedder.count_tokens,
+            self.settings.chunk_max_tokens,
+            check=lambda: budget.check("extracting"),
         )
         if not spans:
             raise IngestFailure("extracting", "no extractable text")
+        budget.check("extracting")
         self._set_stage(record, "indexing")
         text = extraction.text
         ingested_at = utc_now()
@@ -209,20 +292,26 @@ class Ingestor:
         ]
         subjects: list[SubjectRecord] = []
         if self.annotate:
-            subjects = self._annotate(chunks, text, record.doc_id, revision)
-        vectors = self.embedder.embed([c.text for c in chunks])
-        for chunk, vector in zip(chunks, vectors):
-            chunk.embedding = vector.tolist()
+            subjects = self._annotate(chunks, text, record.doc_id, revision, budget)
+        budget.check("indexing")
+        step = max(1, self.settings.embed_batch_size) * 8
+        for start in range(0, len(chunks), step):
+            batch = chunks[start : start + step]
+            vectors = self.embedder.embed([c.text for c in batch])
+            for chunk, vector in zip(batch, vectors):
+                chunk.embedding = vector.tolist()
+            budget.check("indexing")
         return chunks, subjects, text, mime
 
     def _annotate(
-        self, chunks: list[Chunk], text: str, doc_id: str, revision: str
+        self, chunks: list[Chunk], text: str, doc_id: str, revision: str, budget: _Budget
     ) -> list[SubjectRecord]:
         from ingest.annotate import annotate_document
 
-        result = annotate_document(
-            text, [(c.char_start, c.char_end) for c in chunks], doc_id=doc_id, revision=revision
-        )
+        spans = _BudgetedSpans([(c.char_start, c.char_end) for c in chunks], budget)
+        with _ANNOTATION_LOCK:
+            budget.check("indexing")  # time spent waiting for the lock counts too
+            result = annotate_document(text, spans, doc_id=doc_id, revision=revision)
         for chunk, ann in zip(chunks, result.chunks):
             chunk.entities = list(ann.entities)
             chunk.entity_ids = list(ann.entity_ids)
@@ -247,7 +336,13 @@ class Ingestor:
         record.stage = stage
         record.error = reason
         record.updated_at = utc_now()
-        self.store.save_document(record)
+        try:
+            self.store.save_document(record)
+        except DocumentDeleted:
+            log.info("ingest.cancelled", doc_id=record.doc_id, stage=stage, reason="document deleted")
+            return IngestResult(
+                record.doc_id, "cancelled", revision, stage, DELETED_REASON, 0, record.filename
+            )
         log.info("ingest.failed", doc_id=record.doc_id, stage=stage, reason=reason)
         return IngestResult(record.doc_id, "failed", revision, stage, reason, 0, record.filename)
 
@@ -261,7 +356,7 @@ class Ingestor:
             current_revision=None,
             title=Path(filename).stem,
             filename=filename,
-            acl=[PUBLIC_ACL],
+            acl=[],
             collection="",
             metadata={},
             updated_at=utc_now(),

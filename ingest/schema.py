@@ -152,6 +152,9 @@ class DocumentRecord:
     metadata: dict[str, Any]
     updated_at: str
     revisions: list[RevisionInfo] = field(default_factory=list)
+    # A random id given to the document row when it is created. A delete ends it; a writer that
+    # read one incarnation can never write into the next (see ``DocumentDeleted``).
+    incarnation: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

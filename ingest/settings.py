@@ -29,6 +29,15 @@ class Settings(BaseSettings):
     api_keys: str | None = Field(None, description="JSON: {key: {principal, groups, admin}}.")
     api_keys_file: Path | None = Field(None, description="A JSON file in the ATTEST_API_KEYS form.")
     ingest_queue_size: int = Field(64, ge=1)
+    ingest_workers: int = Field(
+        2, ge=1, le=32, description="Ingest worker threads; jobs are taken round-robin by uploader."
+    )
+    ingest_job_seconds: float = Field(
+        60.0, gt=0, description="Time budget of one ingest job; past it the job ends failed."
+    )
+    request_timeout_seconds: float = Field(
+        30.0, gt=0, description="Deadline of one API request; past it the answer is 503."
+    )
     generator_url: str | None = Field(None, description="OpenAI-compatible endpoint (optional).")
     generator_model: str = Field("gpt-4o-mini")
     generator_api_key: str | None = None

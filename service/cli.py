@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -24,38 +25,86 @@ def _open_store():
     return open_store(get_settings())
 
 
-def _walk(paths: Sequence[str]) -> list[Path]:
-    files: list[Path] = []
+@dataclass(frozen=True, slots=True)
+class IngestTarget:
+    path: Path
+    doc_id: str | None  # None: the pipeline's default (the file's stem) for a file named alone
+    skip: str | None = None  # why the file is not ingested (reported, not a failed document)
+
+
+def folder_doc_id(path: Path, root: Path) -> str:
+    """The doc id of a file found under ``root``: its path relative to ``root`` without the
+    suffix, directories joined by ``:`` (``2021/lease.txt`` -> ``2021:lease``). A file at the
+    top keeps its stem, as before."""
+    relative = path.relative_to(root).with_suffix("")
+    return ":".join(relative.parts)
+
+
+def _walk(paths: Sequence[str]) -> list[IngestTarget]:
+    """Files to ingest. In a folder, unsupported suffixes are skipped with a note, and two
+    files that would get the same doc id are a collision: the later ones are skipped."""
+    targets: list[IngestTarget] = []
+    claimed: dict[str, Path] = {}
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")))
-        else:
-            files.append(path)
-    return files
+        if not path.is_dir():
+            targets.append(IngestTarget(path, None))
+            continue
+        for file in sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            if file.suffix.lower() not in SUPPORTED_SUFFIXES:
+                targets.append(IngestTarget(file, None, skip=f"unsupported suffix {file.suffix or '(none)'}"))
+                continue
+            doc_id = folder_doc_id(file, path)
+            if doc_id in claimed:
+                targets.append(
+                    IngestTarget(file, doc_id, skip=f"doc id {doc_id} collides with {claimed[doc_id]}")
+                )
+                continue
+            claimed[doc_id] = file
+            targets.append(IngestTarget(file, doc_id))
+    return targets
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
     from ingest.embedder import default_embedder
-    from ingest.pipeline import Ingestor
+    from ingest.errors import EXIT_CODES, ConflictError, InvalidInputError
+    from ingest.pipeline import Ingestor, default_doc_id
 
-    files = _walk(args.paths)
+    targets = _walk(args.paths)
+    files = [t for t in targets if t.skip is None]
     if args.doc_id and len(files) != 1:
         sys.stderr.write("error: --doc-id needs exactly one file\n")
         return 2
     settings = get_settings()
     store = _open_store()
-    ingestor = Ingestor(store, default_embedder(), settings)
     acl = [a.strip() for a in args.acl.split(",") if a.strip()] if args.acl else None
+    if acl is None:
+        # No public default: a new document needs its readers named (or '*' said out loud).
+        new = [t for t in files
+               if store.get_document(args.doc_id or t.doc_id or default_doc_id(t.path)) is None]
+        if new:
+            raise InvalidInputError(
+                f"--acl is required for new documents ({len(new)} here, e.g. {new[0].path}): "
+                "name the principals and groups that may read them, or --acl '*' for every "
+                "API principal"
+            )
+    ingestor = Ingestor(store, default_embedder(), settings)
     results = []
+    for target in targets:
+        if target.skip is not None and not args.json:
+            sys.stdout.write(f"{target.path}: skipped ({target.skip})\n")
     with Progress(transient=True, disable=args.json or not sys.stderr.isatty()) as progress:
         task = progress.add_task("ingesting", total=len(files))
-        for path in files:
-            progress.update(task, description=f"ingesting {path.name}")
+        for target in files:
+            progress.update(task, description=f"ingesting {target.path.name}")
             result = ingestor.ingest_path(
-                path, doc_id=args.doc_id, title=args.title, acl=acl, collection=args.collection or ""
+                target.path,
+                doc_id=args.doc_id or target.doc_id,
+                title=args.title,
+                acl=acl,
+                collection=args.collection or "",
             )
             results.append(result)
             progress.advance(task)
@@ -63,8 +112,15 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 detail = f" ({result.error})" if result.error else ""
                 sys.stdout.write(f"{result.doc_id}: {result.status}{detail}\n")
     if args.json:
-        _print_json({"documents": [r.to_dict() for r in results]})
-    return 1 if any(r.status == "failed" for r in results) else 0
+        _print_json({
+            "documents": [r.to_dict() for r in results],
+            "skipped": [{"path": str(t.path), "reason": t.skip} for t in targets if t.skip],
+        })
+    if any(r.status == "failed" for r in results):
+        return EXIT_CODES[InvalidInputError]
+    if any(t.skip and "collides" in t.skip for t in targets):
+        return EXIT_CODES[ConflictError]
+    return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -111,8 +167,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     if args.doc_id:
         record = store.get_document(args.doc_id)
         if record is None:
-            sys.stderr.write(f"error: document not found: {args.doc_id}\n")
-            return 1
+            from ingest.errors import NotFoundError
+
+            raise NotFoundError(f"document not found: {args.doc_id}")
         records = [record]
     else:
         records, _ = store.list_documents(Principal.local_operator(), limit=100000)
@@ -143,8 +200,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     store = _open_store()
     if not store.delete_document(args.doc_id):
-        sys.stderr.write(f"error: document not found: {args.doc_id}\n")
-        return 1
+        from ingest.errors import NotFoundError
+
+        raise NotFoundError(f"document not found: {args.doc_id}")
     sys.stdout.write(f"{args.doc_id}: deleted\n")
     return 0
 
@@ -194,7 +252,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+")
     p.add_argument("--doc-id")
     p.add_argument("--title")
-    p.add_argument("--acl", help="comma-separated principals and groups")
+    p.add_argument(
+        "--acl",
+        help="comma-separated principals and groups that may read the documents ('*': every "
+        "API principal); required for new documents",
+    )
     p.add_argument("--collection")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_ingest)
@@ -247,12 +309,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except Exception as exc:  # noqa: BLE001 - a CLI user gets one line, not a traceback
-        from ingest.store.port import StoreError
+        return report_error(exc)
 
-        if isinstance(exc, StoreError):
-            sys.stderr.write(f"error: {exc}\n")
-            return 1
-        raise
+
+def report_error(exc: BaseException) -> int:
+    """The ONE place where errors become CLI exit codes (README, "Exit codes"): one line on
+    stderr, the exit code of the error's family, the traceback in the log at debug level."""
+    import structlog
+
+    from ingest.errors import AttestError, exit_code_for
+
+    if isinstance(exc, AttestError):
+        sys.stderr.write(f"error: {exc.message or type(exc).__name__}\n")
+        structlog.get_logger(__name__).debug("cli_error", error_type=type(exc).__name__, exc_info=exc)
+    else:
+        sys.stderr.write(
+            f"error: internal error ({type(exc).__name__}: {exc}); "
+            "set ATTEST_LOG_LEVEL=DEBUG for the traceback\n"
+        )
+        structlog.get_logger(__name__).debug("cli_crash", error_type=type(exc).__name__, exc_info=exc)
+    return exit_code_for(exc)
 
 
 if __name__ == "__main__":

@@ -29,13 +29,13 @@ def _print_index_report(report: dict[str, Any], *, as_json: bool) -> None:
 
 # -- attest es ... ---------------------------------------------------------------------------
 def _elastic_store(args: argparse.Namespace):
+    from ingest.errors import InvalidInputError
     from ingest.store.elastic import ElasticStore
-    from ingest.store.port import StoreError
 
     settings = get_settings()
     url = getattr(args, "url", None) or settings.elasticsearch_url
     if not url:
-        raise StoreError("no Elasticsearch URL: set ATTEST_ELASTICSEARCH_URL or pass --url")
+        raise InvalidInputError("no Elasticsearch URL: set ATTEST_ELASTICSEARCH_URL or pass --url")
     prefix = getattr(args, "prefix", None) or settings.elasticsearch_prefix
     return ElasticStore(url, prefix=prefix)
 
@@ -61,9 +61,20 @@ def cmd_es_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_es_status(args: argparse.Namespace) -> int:
+    from ingest.errors import EXIT_CODES, UnavailableError
+
     store = _elastic_store(args)
     try:
-        payload = {"ready": store.ping(), "indexes": store.current_indices()}
+        payload: dict[str, Any] = {"ready": store.ping()}
+        if not payload["ready"]:
+            # Unreachable or red: say so in one line, with the exit code of an outage.
+            payload["error"] = f"Elasticsearch at {store.url} is not reachable or not healthy"
+            if args.json:
+                _print_json(payload)
+            else:
+                sys.stdout.write(f"ready: False\nerror: {payload['error']}\n")
+            return EXIT_CODES[UnavailableError]
+        payload["indexes"] = store.current_indices()
         if all(payload["indexes"].values()):
             payload["embedding"] = store.embedding_model()
     finally:
@@ -124,11 +135,19 @@ def register_serve(sub: argparse._SubParsersAction) -> None:
         register_serve_command(sub)
 
 
+def register_audit(sub: argparse._SubParsersAction) -> None:
+    """``attest audit verify``: the audit hash chain (service/cli_audit.py)."""
+    from service.cli_audit import register as register_audit_commands
+
+    register_audit_commands(sub)
+
+
 REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_es,
     register_ask,
     register_serve,
     register_mcp,
+    register_audit,
 ]
 
 

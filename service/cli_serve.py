@@ -8,7 +8,11 @@ in ``<data_dir>/api_keys.json`` (mode 0600); the API never runs without keys.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import threading
+
+import structlog
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -36,7 +40,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except KeyConfigError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
-    uvicorn.run(app, host=args.host, port=args.port, log_config=None, access_log=False)
+    # SIGTERM: uvicorn stops accepting, waits for open requests (each has a deadline) and runs
+    # the lifespan shutdown (ingest workers stop, stores close).
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
+    )
+    # A handler abandoned at its deadline may still be computing in a non-daemon worker
+    # thread; the interpreter would wait for it at exit. Everything is closed by now: leave.
+    stray = [t.name for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    if stray:
+        structlog.get_logger(__name__).warning("serve_exit_abandoning_threads", threads=stray)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     return 0
 
 

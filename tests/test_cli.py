@@ -35,19 +35,23 @@ def corpus(tmp_path_factory) -> tuple[Path, Path]:
     return root / "data", root / "docs"
 
 
-def test_ingest_walks_directories_prints_statuses_and_fails_on_bad_files(corpus):
+def test_ingest_walks_directories_prints_statuses_and_skips_unsupported_files(corpus):
     data_dir, docs = corpus
-    done = attest(data_dir, "ingest", str(docs), "--json", "--collection", "samples")
-    assert done.returncode == 1, done.stderr[-2000:]
-    statuses = {d["doc_id"]: (d["status"], d["error"]) for d in json.loads(done.stdout)["documents"]}
-    assert statuses["broken"] == ("failed", "unsupported type: .xlsx")
-    assert sorted(v[0] for k, v in statuses.items() if k != "broken") == ["indexed", "indexed"]
+    refused = attest(data_dir, "ingest", str(docs), "--json")
+    assert refused.returncode == 2 and "--acl is required for new documents" in refused.stderr
+    done = attest(data_dir, "ingest", str(docs), "--json", "--collection", "samples", "--acl", "*")
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["skipped"] == [{"path": str(docs / "broken.xlsx"), "reason": "unsupported suffix .xlsx"}]
+    statuses = {d["doc_id"]: d["status"] for d in report["documents"]}
+    assert all(k.startswith("nested:") for k in statuses)  # ids from the path under the folder
+    assert sorted(statuses.values()) == ["indexed", "indexed"]
 
-    again = attest(data_dir, "ingest", str(docs / "nested"))
+    again = attest(data_dir, "ingest", str(docs))
     assert again.returncode == 0
-    assert sorted(line.split(": ")[1] for line in again.stdout.strip().splitlines()) == [
-        "unchanged", "unchanged",
-    ]
+    lines = again.stdout.strip().splitlines()
+    assert lines[0] == f"{docs / 'broken.xlsx'}: skipped (unsupported suffix .xlsx)"
+    assert sorted(line.split(": ")[1] for line in lines[1:]) == ["unchanged", "unchanged"]
 
 
 def test_search_json_has_exact_citation_fields(corpus):
@@ -62,7 +66,8 @@ def test_search_json_has_exact_citation_fields(corpus):
     }
     for hit in hits:
         assert set(hit) == expected
-        source = (corpus[1] / "nested" / f"{hit['doc_id']}.txt").read_text(encoding="utf-8")
+        name = hit["doc_id"].removeprefix("nested:")
+        source = (corpus[1] / "nested" / f"{name}.txt").read_text(encoding="utf-8")
         assert source[hit["char_start"] : hit["char_end"]] == hit["text"]
         assert hit["line_start"] == source.count("\n", 0, hit["char_start"]) + 1
         assert hit["bm25_rank"] is not None or hit["knn_rank"] is not None
@@ -72,7 +77,7 @@ def test_search_json_has_exact_citation_fields(corpus):
 
 def test_status_and_delete(corpus):
     data_dir, docs = corpus
-    doc_id = sorted(p.stem for p in (docs / "nested").glob("*.txt"))[-1]
+    doc_id = "nested:" + sorted(p.stem for p in (docs / "nested").glob("*.txt"))[-1]
     done = attest(data_dir, "status", doc_id, "--json")
     status = json.loads(done.stdout)
     assert (status["doc_id"], status["status"], status["stage"], status["error"]) == (
@@ -81,16 +86,17 @@ def test_status_and_delete(corpus):
     assert status["revisions"] == [status["current_revision"]]
     assert attest(data_dir, "delete", doc_id).returncode == 0
     missing = attest(data_dir, "status", doc_id)
-    assert missing.returncode == 1
+    assert missing.returncode == 3  # NotFoundError's exit code
     assert missing.stderr.strip() == f"error: document not found: {doc_id}"
     hits = json.loads(attest(data_dir, "search", "agreement", "--json").stdout)["hits"]
     assert hits and doc_id not in {h["doc_id"] for h in hits}
-    assert attest(data_dir, "delete", doc_id).returncode == 1
+    assert attest(data_dir, "delete", doc_id).returncode == 3
 
 
 def test_entities_json_lists_subjects_with_located_bindings(corpus):
     data_dir, docs = corpus
-    sponsorship = "EcoScienceSolutionsInc_20180406_8-K_EX-10.1_11135398_EX-10.1_Sponsorship Agreement"
+    sponsorship_file = "EcoScienceSolutionsInc_20180406_8-K_EX-10.1_11135398_EX-10.1_Sponsorship Agreement"
+    sponsorship = f"nested:{sponsorship_file}"
     done = attest(data_dir, "entities", "ECO SCIENCE SOLUTIONS INC", "--json")
     assert done.returncode == 0, done.stderr[-2000:]
     subjects = json.loads(done.stdout)["subjects"]
@@ -106,7 +112,7 @@ def test_entities_json_lists_subjects_with_located_bindings(corpus):
     assert (binding["object_id"], binding["object_name"], binding["role"], binding["doc_id"]) == (
         agreement_id, "SPONSORSHIP AGREEMENT", "Sponsor", sponsorship,
     )
-    source = (docs / "nested" / f"{sponsorship}.txt").read_text(encoding="utf-8")
+    source = (docs / "nested" / f"{sponsorship_file}.txt").read_text(encoding="utf-8")
     assert source[binding["char_start"] : binding["char_end"]] == 'Eco Science Solutions, Inc.,("Sponsor")'
 
     agreements = json.loads(attest(data_dir, "entities", "--type", "agreement", "--json").stdout)["subjects"]

@@ -73,6 +73,7 @@ class _Tee:
 
     def __init__(self, primary: Any, mirror: Any) -> None:
         self.primary, self.mirror = primary, mirror
+        self.mirror_incarnations: dict[str, str] = {}  # each store names its own incarnations
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.primary, name)
@@ -82,8 +83,11 @@ class _Tee:
         self.mirror.ensure_embedding_model(model, dim)
 
     def save_document(self, record: DocumentRecord) -> None:
+        mirrored = copy.deepcopy(record)
         self.primary.save_document(record)
-        self.mirror.save_document(copy.deepcopy(record))
+        mirrored.incarnation = self.mirror_incarnations.get(record.doc_id, "")
+        self.mirror.save_document(mirrored)
+        self.mirror_incarnations[record.doc_id] = mirrored.incarnation
 
     def write_revision(
         self,
@@ -94,17 +98,18 @@ class _Tee:
         chunks: Sequence[Chunk],
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
+        incarnation: str | None = None,
     ) -> None:
         info = {**info, "created_at": info.get("created_at") or utc_now()}
-        for store in (self.primary, self.mirror):
+        for store, own in ((self.primary, incarnation), (self.mirror, self.mirror_incarnations.get(doc_id))):
             store.write_revision(
                 doc_id, revision, text=text, chunks=copy.deepcopy(list(chunks)),
-                subjects=copy.deepcopy(list(subjects)), info=dict(info),
+                subjects=copy.deepcopy(list(subjects)), info=dict(info), incarnation=own,
             )
 
-    def activate_revision(self, doc_id: str, revision: str) -> None:
-        self.primary.activate_revision(doc_id, revision)
-        self.mirror.activate_revision(doc_id, revision)
+    def activate_revision(self, doc_id: str, revision: str, *, incarnation: str | None = None) -> None:
+        self.primary.activate_revision(doc_id, revision, incarnation=incarnation)
+        self.mirror.activate_revision(doc_id, revision, incarnation=self.mirror_incarnations.get(doc_id))
 
 
 def _require_es() -> str:
@@ -136,7 +141,7 @@ def backends(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[dic
         files = sorted(SAMPLES.iterdir())
         assert len(files) >= 5, files
         for path in files:
-            acl = ["alice"] if path.stem == RESTRICTED else None
+            acl = ["alice"] if path.stem == RESTRICTED else ["*"]  # no public default any more
             result = ingestor.ingest_path(path, acl=acl)
             assert result.status == "indexed", (path.name, result.error)
         yield {"sqlite": sqlite, "es": es, "settings": settings, "embedder": embedder}

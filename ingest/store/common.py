@@ -4,6 +4,8 @@ name and role keys of the subject registry, and the merge of per-document subjec
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +17,8 @@ from ingest.normalize import normalise_plain as role_key
 from ingest.schema import Binding, Subject, SubjectRecord
 
 __all__ = [
+    "chain_entry",
+    "verify_audit_chain",
     "merge_subject_records",
     "name_key",
     "query_words",
@@ -84,3 +88,50 @@ def merge_subject_records(records: Sequence[SubjectRecord], limit: int) -> list[
             key=lambda b: (b.relation, b.object_id, b.doc_id, b.char_start, b.role or "")
         )
     return out
+
+
+# -- the audit hash chain -------------------------------------------------------------------------
+CHAIN_FIELDS = ("prev_hash", "hash")
+
+
+def _entry_digest(prev_hash: str, body: dict[str, Any]) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256((prev_hash + "\n" + canonical).encode("utf-8")).hexdigest()
+
+
+def chain_entry(prev_hash: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with ``prev_hash`` and ``hash``: sha256 over the previous entry's hash and this
+    entry's canonical JSON, so changing, removing or reordering any entry breaks every later
+    hash. Both backends store entries this way."""
+    return {**body, "prev_hash": prev_hash, "hash": _entry_digest(prev_hash, body)}
+
+
+def verify_audit_chain(entries: Any) -> dict[str, Any]:
+    """Walk entries in ``seq`` order (as ``list_audit`` returns them, with ``seq``) and check
+    every link. Entries written before the chain existed (no ``hash``) are counted as
+    ``unchained`` and may only come first. Returns ``{"ok", "checked", "unchained", "broken_at",
+    "reason"}`` and, when intact, ``head``: the last hash. Someone able to rewrite the whole file
+    can rebuild a consistent chain, so record the head elsewhere to anchor it."""
+    previous = ""
+    checked = unchained = 0
+    chained = False
+    for entry in entries:
+        seq = entry.get("seq")
+        if "hash" not in entry:
+            if chained:
+                return {"ok": False, "checked": checked, "unchained": unchained,
+                        "broken_at": seq, "reason": "entry without a hash inside the chain"}
+            unchained += 1
+            continue
+        chained = True
+        body = {k: v for k, v in entry.items() if k not in (*CHAIN_FIELDS, "seq")}
+        if entry.get("prev_hash") != previous:
+            return {"ok": False, "checked": checked, "unchained": unchained, "broken_at": seq,
+                    "reason": "prev_hash does not match the previous entry (removed or reordered)"}
+        if _entry_digest(previous, body) != entry["hash"]:
+            return {"ok": False, "checked": checked, "unchained": unchained, "broken_at": seq,
+                    "reason": "hash does not match the entry (changed after it was written)"}
+        previous = entry["hash"]
+        checked += 1
+    return {"ok": True, "checked": checked, "unchained": unchained, "broken_at": None, "reason": None,
+            "head": previous}

@@ -39,28 +39,35 @@ client-side by ``(-score, chunk_id)`` and the cosine is recovered from Elasticse
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 import time
+import uuid
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
+import structlog
 
 import mappings
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.store.port import (
     AuditQuery,
+    DocumentDeleted,
+    DocumentNotFound,
     EmbeddingModelMismatch,
     Principal,
     RankedId,
     SearchFilters,
     StoreError,
+    StoreUnavailable,
 )
 # Shared with the SQLite adapter so that the same records give the same answers: the name and
 # role keys, the query words, and the merge of per-document subject records.
 from ingest.store.common import (
+    chain_entry,
     merge_subject_records,
     name_key,
     query_words,
@@ -69,6 +76,7 @@ from ingest.store.common import (
     utc_now,
 )
 
+_log = structlog.get_logger(__name__)
 _PAGE = 1000  # search_after page size for id sweeps and state loads
 _TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
 _MAX_WINDOW = 10000  # index.max_result_window default
@@ -84,6 +92,45 @@ def _subject_key(doc_id: str, revision: str, subject_id: str) -> str:
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
+def _translate_es_errors(method: Any) -> Any:
+    """Elasticsearch errors enter Attest here. No connection, timeouts, 429 and 5xx answers
+    become :class:`StoreUnavailable` (HTTP 503, retry later); any other refusal is a
+    :class:`StoreError` with Elasticsearch's reason."""
+
+    @functools.wraps(method)
+    def wrapper(self: "ElasticStore", *args: Any, **kwargs: Any) -> Any:
+        from elastic_transport import TransportError
+        from elasticsearch import ApiError
+
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except TransportError as exc:  # connection refused, timeout, TLS
+            raise StoreUnavailable(
+                f"Elasticsearch at {self.url} is unreachable: {type(exc).__name__}"
+            ) from exc
+        except ApiError as exc:
+            if exc.meta.status == 429 or exc.meta.status >= 500:
+                raise StoreUnavailable(
+                    f"Elasticsearch at {self.url} cannot serve now (HTTP {exc.meta.status})"
+                ) from exc
+            raise StoreError(f"Elasticsearch refused the request: {exc.message}") from exc
+
+    return wrapper
+
+
+def _translated(cls: type) -> type:
+    """Wraps every public method except context managers and ``ping``/``close``."""
+    for name, value in list(vars(cls).items()):
+        if name.startswith("_") or name in {"snapshot", "ping", "close"} or not callable(value):
+            continue
+        if isinstance(value, (staticmethod, classmethod)):
+            continue
+        setattr(cls, name, _translate_es_errors(value))
+    return cls
+
+
 @dataclass(frozen=True, slots=True)
 class _DocState:
     doc_id: str
@@ -92,6 +139,7 @@ class _DocState:
     collection: str
 
 
+@_translated
 class ElasticStore:
     """The Store port on Elasticsearch 9.x (see the module docstring).
 
@@ -126,6 +174,8 @@ class ElasticStore:
         self._local = threading.local()
         self._audit_lock = threading.Lock()
         self._audit_last = 0
+        self._chain_lock = threading.Lock()
+        self._chain_last: str | None = None
         self._exclude_vectors_param: bool | None = None
         # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
@@ -225,7 +275,8 @@ class ElasticStore:
         node has no ``GET /``; yellow is a single node with replicas unassigned)."""
         try:
             health = self.es.cluster.health(timeout="5s")
-        except Exception:  # noqa: BLE001 - any transport or server failure means not ready
+        except Exception as exc:  # noqa: BLE001 - any transport or server failure means not ready
+            _log.warning("store_ping_failed", backend="elasticsearch", error_type=type(exc).__name__)
             return False
         return health.body.get("status") in ("yellow", "green")
 
@@ -234,7 +285,7 @@ class ElasticStore:
         """Reads inside see one set of current revisions (and ACLs): loaded once per block."""
         depth = getattr(self._local, "depth", 0)
         if depth == 0:
-            self._local.state = self._load_state(None)
+            self._local.state = _translate_es_errors(ElasticStore._load_state)(self, None)
         self._local.depth = depth + 1
         try:
             yield
@@ -380,7 +431,11 @@ class ElasticStore:
             )
 
     # -- documents ------------------------------------------------------------------------
-    def _revisions_of(self, doc_ids: Sequence[str]) -> dict[str, list[RevisionInfo]]:
+    def _revisions_of(
+        self, doc_ids: Sequence[str], incarnations: dict[str, str] | None = None
+    ) -> dict[str, list[RevisionInfo]]:
+        """Revisions per document; with ``incarnations``, only those written for the document's
+        current incarnation (a deleted predecessor's leftovers never show)."""
         out: dict[str, list[RevisionInfo]] = {d: [] for d in doc_ids}
         if not doc_ids:
             return out
@@ -392,6 +447,10 @@ class ElasticStore:
         )
         for hit in hits:
             s = hit["_source"]
+            if incarnations is not None and s.get("incarnation", "") != incarnations.get(
+                s["doc_id"], ""
+            ):
+                continue
             out[s["doc_id"]].append(
                 RevisionInfo(
                     revision=s["revision"],
@@ -422,6 +481,7 @@ class ElasticStore:
             metadata=source.get("metadata") or {},
             updated_at=source["updated_at"],
             revisions=revisions,
+            incarnation=source.get("incarnation", ""),
         )
 
     def _get_source(self, kind: str, _id: str, **kwargs: Any) -> dict[str, Any] | None:
@@ -434,11 +494,17 @@ class ElasticStore:
             return None
         return response.body.get("_source") if response.body.get("found") else None
 
+    def _revisions_for(self, sources: Sequence[dict[str, Any]]) -> dict[str, list[RevisionInfo]]:
+        return self._revisions_of(
+            [s["doc_id"] for s in sources],
+            {s["doc_id"]: s.get("incarnation", "") for s in sources},
+        )
+
     def get_document(self, doc_id: str) -> DocumentRecord | None:
         source = self._get_source("documents", doc_id)
         if source is None:
             return None
-        return self._record(source, self._revisions_of([doc_id])[doc_id])
+        return self._record(source, self._revisions_for([source])[doc_id])
 
     @staticmethod
     def _may_read(principal: Principal, acl: Iterable[str]) -> bool:
@@ -448,7 +514,7 @@ class ElasticStore:
         source = self._get_source("documents", doc_id)
         if source is None or not self._may_read(principal, source.get("acl") or []):
             return None
-        return self._record(source, self._revisions_of([doc_id])[doc_id])
+        return self._record(source, self._revisions_for([source])[doc_id])
 
     def list_documents(
         self,
@@ -484,13 +550,37 @@ class ElasticStore:
             hits = list(self._sweep("documents", query, "doc_id", source=True, limit=offset + limit))
             hits = hits[offset:]
         sources = [h["_source"] for h in hits]
-        revisions = self._revisions_of([s["doc_id"] for s in sources])
+        revisions = self._revisions_for(sources)
         return [self._record(s, revisions[s["doc_id"]]) for s in sources], total
 
-    def save_document(self, record: DocumentRecord) -> None:
+    def _get_versioned(self, doc_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The document's source and its ``if_seq_no``/``if_primary_term``, or None."""
+        from elasticsearch import NotFoundError
+
         self._ensure()
+        try:
+            body = self.es.get(index=self.alias("documents"), id=doc_id).body
+        except NotFoundError:
+            return None
+        if not body.get("found"):
+            return None
+        return body["_source"], {"if_seq_no": body["_seq_no"], "if_primary_term": body["_primary_term"]}
+
+    def _check_alive(self, doc_id: str, incarnation: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        found = self._get_versioned(doc_id)
+        if found is None or (incarnation and found[0].get("incarnation", "") != incarnation):
+            raise DocumentDeleted(
+                f"document {doc_id} was deleted; its revision was not written", doc_id=doc_id
+            )
+        return found
+
+    def save_document(self, record: DocumentRecord) -> None:
+        """Create or update the document (see the SQLite adapter for the incarnation rules).
+        Every update is conditional on the version read (``if_seq_no``), so a delete or a new
+        owner in between is never overwritten."""
+        from elasticsearch import ConflictError, NotFoundError
+
         acl = sorted(set(record.acl))
-        previous = self._get_source("documents", record.doc_id, source_includes=["acl"])
         fields = {
             "doc_id": record.doc_id,
             "status": record.status,
@@ -503,24 +593,49 @@ class ElasticStore:
             "metadata": record.metadata,
             "updated_at": record.updated_at or utc_now(),
         }
-        # Like the SQLite upsert, an existing document keeps its current revision.
-        upsert = {
-            **fields,
-            "current_revision": record.current_revision,
-            "rev_key": rev_key(record.doc_id, record.current_revision)
-            if record.current_revision
-            else None,
-        }
-        self.es.update(
-            index=self.alias("documents"),
-            id=record.doc_id,
-            doc=fields,
-            upsert=upsert,
-            refresh=self.refresh,
-            retry_on_conflict=3,
-        )
-        if previous is not None and sorted(set(previous.get("acl") or [])) != acl:
-            self._set_chunk_acl(record.doc_id, acl)
+        for _ in range(20):
+            found = self._get_versioned(record.doc_id)
+            if record.incarnation and (
+                found is None or found[0].get("incarnation", "") != record.incarnation
+            ):
+                raise DocumentDeleted(
+                    f"document {record.doc_id} was deleted; nothing was written",
+                    doc_id=record.doc_id,
+                )
+            try:
+                if found is None:
+                    incarnation = uuid.uuid4().hex
+                    self.es.create(
+                        index=self.alias("documents"),
+                        id=record.doc_id,
+                        document={
+                            **fields,
+                            "current_revision": record.current_revision,
+                            "rev_key": rev_key(record.doc_id, record.current_revision)
+                            if record.current_revision
+                            else None,
+                            "incarnation": incarnation,
+                        },
+                        refresh=self.refresh,
+                    )
+                else:
+                    source, version = found
+                    incarnation = source.get("incarnation", "")
+                    # Like the SQLite upsert, an existing document keeps its current revision.
+                    self.es.update(
+                        index=self.alias("documents"),
+                        id=record.doc_id,
+                        doc=fields,
+                        refresh=self.refresh,
+                        **version,
+                    )
+            except (ConflictError, NotFoundError):
+                continue  # changed, created or deleted since we read it: read again
+            record.incarnation = incarnation
+            if found is not None and sorted(set(found[0].get("acl") or [])) != acl:
+                self._set_chunk_acl(record.doc_id, acl)
+            return
+        raise StoreUnavailable(f"document {record.doc_id} keeps changing; retry later")
 
     def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
         from elasticsearch import NotFoundError
@@ -536,7 +651,7 @@ class ElasticStore:
                 retry_on_conflict=3,
             )
         except NotFoundError:
-            raise StoreError(f"document not found: {doc_id}") from None
+            raise DocumentNotFound(f"document not found: {doc_id}", doc_id=doc_id) from None
         self._set_chunk_acl(doc_id, tokens)
 
     def _set_chunk_acl(self, doc_id: str, acl: list[str]) -> None:
@@ -557,10 +672,11 @@ class ElasticStore:
         chunks: Sequence[Chunk],
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
+        incarnation: str | None = None,
     ) -> None:
         self._ensure()
         key = rev_key(doc_id, revision)
-        document = self._get_source("documents", doc_id, source_includes=["acl"])
+        document, _ = self._check_alive(doc_id, incarnation)
         ops: list[dict[str, Any]] = [
             {"index": {"_index": self.alias("revisions"), "_id": key}},
             {
@@ -574,13 +690,14 @@ class ElasticStore:
                 "created_at": info.get("created_at") or utc_now(),
                 "n_chunks": len(chunks),
                 "text": text,
+                "incarnation": document.get("incarnation", ""),
             },
         ]
         chunk_ids: set[str] = set()
         for chunk in chunks:
             source = chunk.to_dict()
             # The searchable ACL is the document's, so that set_acl/save_document govern it.
-            source["acl"] = sorted(set(document["acl"])) if document else sorted(set(chunk.acl))
+            source["acl"] = sorted(set(document.get("acl") or []))
             source["doc_id"], source["revision"], source["rev_key"] = doc_id, revision, key
             if chunk.embedding is not None:
                 source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
@@ -624,32 +741,62 @@ class ElasticStore:
         for kind, _id in stale:
             ops.append({"delete": {"_index": self.alias(kind), "_id": _id}})
         self._bulk_paged(ops)
+        # A delete that ran while the bulk was written may have swept before our writes were
+        # visible: look again, and take back what we wrote if the document is gone.
+        try:
+            self._check_alive(doc_id, document.get("incarnation", ""))
+        except DocumentDeleted:
+            self._drop_written(doc_id, revision)
+            raise
 
-    def activate_revision(self, doc_id: str, revision: str) -> None:
-        from elasticsearch import NotFoundError
+    def _drop_written(self, doc_id: str, revision: str) -> None:
+        query = {"bool": {"filter": [{"term": {"rev_key": rev_key(doc_id, revision)}}]}}
+        ops: list[dict[str, Any]] = [{"delete": {"_index": self.alias("revisions"), "_id": rev_key(doc_id, revision)}}]
+        for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key")):
+            for _id in self._ids(kind, query, sort_field):
+                ops.append({"delete": {"_index": self.alias(kind), "_id": _id}})
+        self._bulk_paged(ops)
+
+    def activate_revision(
+        self, doc_id: str, revision: str, *, incarnation: str | None = None
+    ) -> None:
+        from elasticsearch import ConflictError, NotFoundError
 
         self._ensure()
         key = rev_key(doc_id, revision)
-        if self._get_source("revisions", key, source_includes=["status"]) is None:
+        self._check_alive(doc_id, incarnation)
+        written = self._get_source("revisions", key, source_includes=["status", "incarnation"])
+        if written is None:
             raise StoreError(f"revision {revision} of {doc_id} was never written")
-        # The one write that switches visibility: a single document, atomic.
-        try:
-            self.es.update(
-                index=self.alias("documents"),
-                id=doc_id,
-                doc={
-                    "current_revision": revision,
-                    "rev_key": key,
-                    "status": "indexed",
-                    "stage": "indexed",
-                    "error": None,
-                    "updated_at": utc_now(),
-                },
-                refresh=self.refresh,
-                retry_on_conflict=3,
-            )
-        except NotFoundError:
-            raise StoreError(f"document not found: {doc_id}") from None
+        # The one write that switches visibility: a single document, atomic, and conditional
+        # on the version in which the document was seen alive (a delete in between wins).
+        for _ in range(20):
+            source, version = self._check_alive(doc_id, incarnation)
+            if written.get("incarnation", "") != source.get("incarnation", ""):
+                raise DocumentDeleted(
+                    f"revision {revision} of {doc_id} belongs to a deleted document",
+                    doc_id=doc_id,
+                )
+            try:
+                self.es.update(
+                    index=self.alias("documents"),
+                    id=doc_id,
+                    doc={
+                        "current_revision": revision,
+                        "rev_key": key,
+                        "status": "indexed",
+                        "stage": "indexed",
+                        "error": None,
+                        "updated_at": utc_now(),
+                    },
+                    refresh=self.refresh,
+                    **version,
+                )
+                break
+            except (ConflictError, NotFoundError):
+                continue
+        else:
+            raise StoreUnavailable(f"document {doc_id} keeps changing; retry later")
         # Bookkeeping of revision statuses; not on any search path.
         ops: list[dict[str, Any]] = []
         query = {
@@ -685,8 +832,15 @@ class ElasticStore:
         return True
 
     def revision_text(self, doc_id: str, revision: str) -> str | None:
-        source = self._get_source("revisions", rev_key(doc_id, revision), source_includes=["text"])
-        return source.get("text") if source else None
+        document = self._get_source("documents", doc_id, source_includes=["incarnation"])
+        source = self._get_source(
+            "revisions", rev_key(doc_id, revision), source_includes=["text", "incarnation"]
+        )
+        if document is None or source is None:
+            return None
+        if source.get("incarnation", "") != document.get("incarnation", ""):
+            return None  # a deleted predecessor's leftover
+        return source.get("text")
 
     @staticmethod
     def _chunk(source: dict[str, Any], with_embedding: bool) -> Chunk:
@@ -914,26 +1068,39 @@ class ElasticStore:
 
         self._ensure()
         at = entry.get("at") or utc_now()
-        for _ in range(100):
-            seq = self._next_seq()
-            try:
-                self.es.create(
-                    index=self.alias("audit"),
-                    id=str(seq),
-                    document={
-                        "seq": seq,
-                        "at": at,
-                        "request_id": entry.get("request_id", ""),
-                        "principal": entry.get("principal", ""),
-                        "action": entry.get("action", ""),
-                        "entry": {**entry, "at": at},
-                    },
-                    # list_audit refreshes before it reads; the API path does not wait.
-                    refresh=False,
-                )
-                return
-            except ConflictError:
-                continue  # another process took this sequence number: take the next one
+        body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
+        # The hash chain links the entries this process writes, in seq order; several writer
+        # processes on one index each continue from the last entry they saw (README, audit).
+        with self._chain_lock:
+            if self._chain_last is None:
+                self.es.indices.refresh(index=self.alias("audit"))
+                hits = self.es.search(
+                    index=self.alias("audit"), size=1, sort=[{"seq": "desc"}],
+                    source=["entry.hash"], track_total_hits=False,
+                ).body["hits"]["hits"]
+                self._chain_last = (hits[0]["_source"].get("entry") or {}).get("hash", "") if hits else ""
+            chained = chain_entry(self._chain_last, {**body, "at": at})
+            for _ in range(100):
+                seq = self._next_seq()
+                try:
+                    self.es.create(
+                        index=self.alias("audit"),
+                        id=str(seq),
+                        document={
+                            "seq": seq,
+                            "at": at,
+                            "request_id": entry.get("request_id", ""),
+                            "principal": entry.get("principal", ""),
+                            "action": entry.get("action", ""),
+                            "entry": chained,
+                        },
+                        # list_audit refreshes before it reads; the API path does not wait.
+                        refresh=False,
+                    )
+                    self._chain_last = chained["hash"]
+                    return
+                except ConflictError:
+                    continue  # another process took this sequence number: take the next one
         raise StoreError("could not append to the audit log: sequence conflicts")
 
     def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:

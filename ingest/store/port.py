@@ -12,15 +12,42 @@ from typing import Any, ContextManager, Protocol, Sequence
 
 import numpy as np
 
+from ingest.errors import (
+    AttestError,
+    ConflictError,
+    InternalError,
+    NotFoundError,
+    UnavailableError,
+)
 from ingest.schema import PUBLIC_ACL, Chunk, DocumentRecord, Subject, SubjectRecord
 
 
-class StoreError(Exception):
-    """A store failure with a message fit for a user."""
+class StoreError(AttestError):
+    """A store failure with a message fit for a user. Raised as one of the subclasses below
+    where the cause is known; a bare ``StoreError`` is treated as internal."""
 
 
-class EmbeddingModelMismatch(StoreError):
-    pass
+class StoreUnavailable(StoreError, UnavailableError):
+    """Raised when the backend (SQLite file, Elasticsearch cluster) cannot be reached, is
+    locked or refuses the request: transient, retry later."""
+
+
+class StoreCorrupt(StoreError, InternalError):
+    """Raised when a stored record cannot be read back (a broken invariant)."""
+
+
+class DocumentNotFound(StoreError, NotFoundError):
+    """Raised by writes that need the document (``set_acl``) when it does not exist."""
+
+
+class DocumentDeleted(StoreError, ConflictError):
+    """Raised by ``save_document``/``write_revision``/``activate_revision`` when the document
+    was deleted (or deleted and created again by someone else) after the writer read it: a
+    delete always wins over a running ingest job."""
+
+
+class EmbeddingModelMismatch(StoreError, ConflictError):
+    """Raised when the configured embedding model differs from the one the index was built with."""
 
 
 @dataclass(frozen=True, slots=True)

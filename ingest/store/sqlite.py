@@ -10,19 +10,23 @@ generation counter moves.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
+import uuid
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
+import structlog
 
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
+    chain_entry,
     merge_subject_records,
     name_key,
     query_words,
@@ -32,11 +36,15 @@ from ingest.store.common import (
 )
 from ingest.store.port import (
     AuditQuery,
+    DocumentDeleted,
+    DocumentNotFound,
     EmbeddingModelMismatch,
     Principal,
     RankedId,
     SearchFilters,
+    StoreCorrupt,
     StoreError,
+    StoreUnavailable,
 )
 
 _SCHEMA = """
@@ -51,7 +59,8 @@ CREATE TABLE IF NOT EXISTS documents (
     filename TEXT NOT NULL DEFAULT '',
     collection TEXT NOT NULL DEFAULT '',
     metadata TEXT NOT NULL DEFAULT '{}',
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    incarnation TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS document_acl (
     doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
@@ -143,7 +152,8 @@ CREATE TABLE IF NOT EXISTS audit (
     request_id TEXT NOT NULL,
     principal TEXT NOT NULL,
     action TEXT NOT NULL,
-    entry TEXT NOT NULL
+    entry TEXT NOT NULL,
+    hash TEXT
 );
 CREATE INDEX IF NOT EXISTS audit_request ON audit(request_id);
 CREATE INDEX IF NOT EXISTS audit_principal ON audit(principal, at);
@@ -154,6 +164,18 @@ CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN
     SELECT RAISE(ABORT, 'audit log is append-only');
 END;
 """
+
+def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
+    """A stored metadata object; one unreadable record must never break a listing."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        structlog.get_logger(__name__).error(
+            "stored_metadata_unreadable", doc_id=doc_id, error_type=type(exc).__name__
+        )
+        return {}
+    return value if isinstance(value, dict) else {}
+
 
 def fts_query(text: str) -> str | None:
     """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
@@ -175,27 +197,73 @@ class _VectorCache:
         self.matrix = np.zeros((0, 0), dtype=np.float32)
 
 
+def _translate_sqlite_errors(method: Any) -> Any:
+    """sqlite3 errors enter Attest here: locked, read-only, full or unreachable files become
+    :class:`StoreUnavailable` (503, retry later); a malformed file becomes :class:`StoreCorrupt`."""
+
+    @functools.wraps(method)
+    def wrapper(self: "SqliteStore", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            raise StoreUnavailable(f"the SQLite store is unavailable: {exc}") from exc
+        except (sqlite3.DatabaseError, sqlite3.InterfaceError) as exc:
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise StoreCorrupt(f"the SQLite store refused a write: {exc}") from exc
+            raise StoreCorrupt(f"the SQLite store cannot be read: {exc}") from exc
+
+    return wrapper
+
+
+def _translated(cls: type) -> type:
+    """Wraps every public method except context managers (``snapshot``) and ``ping``."""
+    for name, value in list(vars(cls).items()):
+        if name.startswith("_") or name in {"snapshot", "ping", "close"} or not callable(value):
+            continue
+        if isinstance(value, (staticmethod, classmethod)):
+            continue
+        setattr(cls, name, _translate_sqlite_errors(value))
+    return cls
+
+
+@_translated
 class SqliteStore:
-    def __init__(self, path: Path | str) -> None:
+    """``busy_timeout`` is how long a write waits for a lock held by another process before
+    the store answers :class:`StoreUnavailable` (HTTP 503)."""
+
+    def __init__(self, path: Path | str, *, busy_timeout: float = 30.0) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.busy_timeout = busy_timeout
+        # Set when a write fails for want of the database, cleared by the next good write:
+        # /readyz reads it through ping(), so a store that cannot append to the audit is
+        # not ready even though it still answers reads.
+        self.write_failed = False
         self._local = threading.local()
         self._vectors = _VectorCache()
         self._vectors_lock = threading.Lock()
-        db = self._db()
-        # executescript manages its own transaction; the schema is idempotent.
-        db.executescript(_SCHEMA)
-        db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+        try:
+            db = self._db()
+            # executescript manages its own transaction; the schema is idempotent.
+            db.executescript(_SCHEMA)
+            columns = {r["name"] for r in db.execute("PRAGMA table_info(documents)")}
+            if "incarnation" not in columns:  # a store created before incarnations existed
+                db.execute("ALTER TABLE documents ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
+            if "hash" not in {r["name"] for r in db.execute("PRAGMA table_info(audit)")}:
+                db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")  # the hash chain's link
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"cannot open the SQLite store at {self.path}: {exc}") from exc
 
     # -- connections ----------------------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
-            db.execute("PRAGMA busy_timeout=30000")
+            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             db.row_factory = sqlite3.Row
             self._local.db = db
             self._local.depth = 0
@@ -204,13 +272,20 @@ class SqliteStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
         try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.OperationalError:
+            self.write_failed = True
+            if db.in_transaction:  # a COMMIT that failed leaves the transaction open
+                db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
+        self.write_failed = False
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -233,11 +308,27 @@ class SqliteStore:
             self._local.db = None
 
     def ping(self) -> bool:
+        """Reads answer, and writes do too: after a failed write, a probe on a separate
+        connection that never waits (``BEGIN IMMEDIATE`` then ``ROLLBACK``) decides."""
+        log = structlog.get_logger(__name__)
         try:
             self._db().execute("SELECT 1").fetchone()
-            return True
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
+            log.warning("store_ping_failed", backend="sqlite", error=str(exc))
             return False
+        if self.write_failed:
+            try:
+                probe = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+                try:
+                    probe.execute("BEGIN IMMEDIATE")
+                    probe.execute("ROLLBACK")
+                finally:
+                    probe.close()
+            except sqlite3.Error as exc:
+                log.warning("store_ping_failed", backend="sqlite", check="write", error=str(exc))
+                return False
+            self.write_failed = False
+        return True
 
     # -- index metadata -------------------------------------------------------------------
     def ensure_embedding_model(self, model: str, dim: int) -> None:
@@ -298,9 +389,10 @@ class SqliteStore:
             filename=row["filename"],
             acl=acl,
             collection=row["collection"],
-            metadata=json.loads(row["metadata"]),
+            metadata=_stored_metadata(row["doc_id"], row["metadata"]),
             updated_at=row["updated_at"],
             revisions=revisions,
+            incarnation=row["incarnation"],
         )
 
     def get_document(self, doc_id: str) -> DocumentRecord | None:
@@ -354,10 +446,24 @@ class SqliteStore:
         return [self._document_from_row(db, r) for r in rows], int(total)
 
     def save_document(self, record: DocumentRecord) -> None:
+        """Create or update the document row. A record with an ``incarnation`` updates only
+        that incarnation of the document and raises :class:`DocumentDeleted` when it is gone;
+        a record without one creates the document (or updates whichever incarnation exists)
+        and learns the row's incarnation."""
         with self._write() as db:
+            row = db.execute(
+                "SELECT incarnation FROM documents WHERE doc_id=?", (record.doc_id,)
+            ).fetchone()
+            if record.incarnation and (row is None or row["incarnation"] != record.incarnation):
+                raise DocumentDeleted(
+                    f"document {record.doc_id} was deleted; nothing was written",
+                    doc_id=record.doc_id,
+                )
+            incarnation = row["incarnation"] if row is not None else uuid.uuid4().hex
             db.execute(
                 "INSERT INTO documents(doc_id, status, stage, error, current_revision, title, "
-                "filename, collection, metadata, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?) "
+                "filename, collection, metadata, updated_at, incarnation) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT(doc_id) DO UPDATE SET status=excluded.status, stage=excluded.stage, "
                 "error=excluded.error, title=excluded.title, filename=excluded.filename, "
                 "collection=excluded.collection, metadata=excluded.metadata, "
@@ -373,9 +479,20 @@ class SqliteStore:
                     record.collection,
                     json.dumps(record.metadata, sort_keys=True),
                     record.updated_at or utc_now(),
+                    incarnation,
                 ),
             )
             self._replace_acl(db, record.doc_id, record.acl)
+        record.incarnation = incarnation
+
+    def _check_alive(self, db: sqlite3.Connection, doc_id: str, incarnation: str | None) -> None:
+        """Inside the writer's transaction: the document exists and is the one the writer
+        read. A delete (or a delete and a new owner) since then makes the write fail."""
+        row = db.execute("SELECT incarnation FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
+        if row is None or (incarnation and row["incarnation"] != incarnation):
+            raise DocumentDeleted(
+                f"document {doc_id} was deleted; its revision was not written", doc_id=doc_id
+            )
 
     def _replace_acl(self, db: sqlite3.Connection, doc_id: str, acl: Sequence[str]) -> None:
         db.execute("DELETE FROM document_acl WHERE doc_id=?", (doc_id,))
@@ -387,7 +504,7 @@ class SqliteStore:
     def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
         with self._write() as db:
             if db.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is None:
-                raise StoreError(f"document not found: {doc_id}")
+                raise DocumentNotFound(f"document not found: {doc_id}", doc_id=doc_id)
             self._replace_acl(db, doc_id, acl)
             db.execute(
                 "UPDATE documents SET updated_at=? WHERE doc_id=?", (utc_now(), doc_id)
@@ -403,8 +520,10 @@ class SqliteStore:
         chunks: Sequence[Chunk],
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
+        incarnation: str | None = None,
     ) -> None:
         with self._write() as db:
+            self._check_alive(db, doc_id, incarnation)
             self._drop_revision(db, doc_id, revision)
             db.execute(
                 "INSERT INTO revisions(doc_id, revision, filename, mime, size, status, "
@@ -499,8 +618,11 @@ class SqliteStore:
         db.execute("DELETE FROM subject_names WHERE doc_id=? AND revision=?", (doc_id, revision))
         db.execute("DELETE FROM bindings WHERE doc_id=? AND revision=?", (doc_id, revision))
 
-    def activate_revision(self, doc_id: str, revision: str) -> None:
+    def activate_revision(
+        self, doc_id: str, revision: str, *, incarnation: str | None = None
+    ) -> None:
         with self._write() as db:
+            self._check_alive(db, doc_id, incarnation)
             exists = db.execute(
                 "SELECT 1 FROM revisions WHERE doc_id=? AND revision=?", (doc_id, revision)
             ).fetchone()
@@ -727,15 +849,22 @@ class SqliteStore:
     # -- audit ----------------------------------------------------------------------------
     def append_audit(self, entry: dict[str, Any]) -> None:
         at = entry.get("at") or utc_now()
+        body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
         with self._write() as db:
+            # Inside the write transaction: the previous entry cannot change under us.
+            last = db.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+            prev_hash = (last["hash"] or "") if last else ""
+            chained = chain_entry(prev_hash, {**body, "at": at})
             db.execute(
-                "INSERT INTO audit(at, request_id, principal, action, entry) VALUES (?,?,?,?,?)",
+                "INSERT INTO audit(at, request_id, principal, action, entry, hash) "
+                "VALUES (?,?,?,?,?,?)",
                 (
                     at,
                     entry.get("request_id", ""),
                     entry.get("principal", ""),
                     entry.get("action", ""),
-                    json.dumps({**entry, "at": at}, sort_keys=True),
+                    json.dumps(chained, sort_keys=True),
+                    chained["hash"],
                 ),
             )
 

@@ -16,13 +16,18 @@ from fastapi import FastAPI
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings, get_settings
+from ingest.store.common import utc_now
 from ingest.store.port import Principal, Store
 from service.api.auth import load_keyring
 from service.api.context import ApiContext
 from service.api.errors import register_error_handlers
 from service.api.jobs import IngestWorker, Job, JobStore
 from service.api.metrics import Metrics
-from service.api.middleware import RequestContextMiddleware, UploadLimitMiddleware
+from service.api.middleware import (
+    DeadlineMiddleware,
+    RequestContextMiddleware,
+    UploadLimitMiddleware,
+)
 from service.api.routes import audit, documents, evidence, health, me, portal, search, subjects
 
 log = structlog.get_logger(__name__)
@@ -49,15 +54,38 @@ def _job_runner(ctx: ApiContext) -> Callable[[Job, bytes, Callable[[str], None]]
             acl=job.acl,
             collection=job.collection,
             metadata=job.metadata,
+            incarnation=job.incarnation,
+            budget_seconds=ctx.settings.ingest_job_seconds,
         )
         return result.to_dict()
 
     return run
 
 
+def _mark_failed(store: Store, job: Job, result: dict[str, Any]) -> None:
+    """A job that failed outside the pipeline (its bytes were lost, it was interrupted too
+    often, the store was down) still ends its document ``failed`` with the reason, so a client
+    polling "until indexed or failed" finishes. Only the job's own incarnation is touched."""
+    record = store.get_document(job.doc_id)
+    if record is None or (job.incarnation is not None and record.incarnation != job.incarnation):
+        return
+    record.status = "failed"
+    record.stage = result.get("stage") or "received"
+    record.error = result.get("error") or "ingest failed"
+    record.updated_at = utc_now()
+    store.save_document(record)
+
+
 def _job_done(ctx: ApiContext) -> Callable[[Job, dict[str, Any]], None]:
     def done(job: Job, result: dict[str, Any]) -> None:
-        ctx.require_store().append_audit(
+        store = ctx.require_store()
+        if result.get("status") == "failed" and result.get("recorded") is False:
+            try:
+                _mark_failed(store, job, result)
+            except Exception as exc:  # noqa: BLE001 - logged; the audit entry below still goes
+                log.error("ingest_failure_not_recorded", doc_id=job.doc_id,
+                          error_type=type(exc).__name__, exc_info=exc)
+        store.append_audit(
             {
                 "action": "ingest",
                 "request_id": job.request_id,
@@ -97,6 +125,11 @@ def _register_gauges(ctx: ApiContext) -> None:
     ctx.metrics.gauge("attest_documents", "Documents by status.", documents_by_status)
 
 
+def _is_upload(scope: dict[str, Any]) -> bool:
+    """Uploads take as long as the client's bandwidth; their size limit bounds them instead."""
+    return scope.get("method") == "POST" and scope.get("path") == "/v1/documents"
+
+
 def create_app(
     settings: Settings | None = None,
     store: Store | None = None,
@@ -125,13 +158,15 @@ def create_app(
 
             ctx.embedder = default_embedder()
         ctx.jobs = JobStore(settings.data_dir)
-        ctx.worker = IngestWorker(ctx.jobs, _job_runner(ctx), _job_done(ctx))
+        ctx.worker = IngestWorker(
+            ctx.jobs, _job_runner(ctx), _job_done(ctx), threads=settings.ingest_workers
+        )
         ctx.worker.start()
         log.info("api_started", data_dir=str(settings.data_dir), keys=len(ctx.keyring))
         try:
             yield
         finally:
-            ctx.worker.stop()
+            ctx.worker.stop(timeout=10.0)  # a job still running resumes at the next start
             ctx.worker = None
             if ctx.owns_store and ctx.store is not None:
                 ctx.store.close()
@@ -158,6 +193,9 @@ def create_app(
     mount_mcp(app, ctx)
     app.add_middleware(
         UploadLimitMiddleware, max_file_bytes=settings.max_file_bytes, paths=("/v1/documents",)
+    )
+    app.add_middleware(
+        DeadlineMiddleware, seconds=settings.request_timeout_seconds, exempt=_is_upload
     )
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics)
     return app

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ingest.errors import InvalidInputError
 from ingest.settings import Settings
 from ingest.store.port import Principal
 
@@ -27,8 +28,8 @@ BOOTSTRAP_FILE = "api_keys.json"
 BOOTSTRAP_PRINCIPAL = "admin"
 
 
-class KeyConfigError(Exception):
-    """The configured API keys cannot be read; the message says which source and why."""
+class KeyConfigError(InvalidInputError):
+    """Raised when the configured API keys cannot be read; the message says which source and why."""
 
 
 class KeySpec(BaseModel):
@@ -97,7 +98,23 @@ def load_keyring(settings: Settings) -> KeyRing:
     boot = bootstrap_path(settings)
     if boot.exists() and not (settings.api_keys or settings.api_keys_file):
         keys.update(_parse(boot.read_text(encoding="utf-8"), str(boot)))
+    _check_token_kinds(keys.values())
     return KeyRing(keys)
+
+
+def _check_token_kinds(principals: Any) -> None:
+    """Principal names and group names share the ACL token space, so they must never overlap:
+    otherwise a principal named like a group would read that group's documents."""
+    names = {p.name for p in principals}
+    groups = {g for p in principals for g in p.groups}
+    clash = sorted(names & groups)
+    if clash:
+        raise KeyConfigError(
+            f"API keys: {', '.join(clash)} is both a principal and a group name; rename one "
+            "(ACL entries could not tell them apart)"
+        )
+    if "*" in names | groups:
+        raise KeyConfigError("API keys: '*' is reserved for 'everyone' in ACLs")
 
 
 def create_bootstrap_key(settings: Settings) -> str:

@@ -81,10 +81,17 @@ RequestId = Annotated[str, Depends(get_request_id)]
 class Auditor:
     """Appends audit entries stamped with the request id and the principal."""
 
-    def __init__(self, store: Store, request_id: str, principal: Principal) -> None:
+    def __init__(
+        self,
+        store: Store,
+        request_id: str,
+        principal: Principal,
+        client_request_id: str | None = None,
+    ) -> None:
         self.store = store
         self.request_id = request_id
         self.principal = principal
+        self.client_request_id = client_request_id
 
     def record(self, action: str, **fields: Any) -> None:
         self.store.append_audit(
@@ -93,13 +100,18 @@ class Auditor:
                 "request_id": self.request_id,
                 "principal": self.principal.name,
                 "groups": list(self.principal.groups),
+                # The server issues request_id; what the client sent is kept apart, unverified.
+                "client_request_id": self.client_request_id,
                 **fields,
             }
         )
 
 
-def get_auditor(store: StoreDep, request_id: RequestId, principal: CurrentPrincipal) -> Auditor:
-    return Auditor(store, request_id, principal)
+def get_auditor(
+    request: Request, store: StoreDep, request_id: RequestId, principal: CurrentPrincipal
+) -> Auditor:
+    client_id = request.scope.get("state", {}).get("client_request_id")
+    return Auditor(store, request_id, principal, client_id)
 
 
 Audit = Annotated[Auditor, Depends(get_auditor)]

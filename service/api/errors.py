@@ -4,21 +4,32 @@ Every error response, whatever raised it, has the body::
 
     {"error": {"code": "<snake_case>", "message": "<for a human>", "request_id": "<id>"}}
 
-The tree::
+This module is the ONE place where errors become HTTP statuses. Every family of the
+``AttestError`` tree (``ingest/errors.py``) maps to one status:
 
-    ApiError                      one HTTP status and code per subclass
+    InvalidInputError   422 validation_error
+    NotFoundError       404 not_found (always the one message of ``document_not_found``:
+                            absent and forbidden stay indistinguishable)
+    ConflictError       409 conflict
+    UnavailableError    503 unavailable, with ``Retry-After`` (store outage, queue full,
+                            request deadline)
+    InternalError       500 internal_error (logged with its traceback; the body says only to
+                            quote the request id)
+
+The API's own errors are ``ApiError`` subclasses, each also in its family::
+
+    ApiError(AttestError)         one HTTP status and code per subclass
     ├── Unauthorized              401: no key, or a key that is not configured
     ├── Forbidden                 403: a valid key without the needed role (audit: admin only)
-    ├── NotFound                  404: absent, or present but not visible to the caller (the
-    │                                  two are indistinguishable by design)
+    ├── NotFound                  404: absent, or present but not visible to the caller
     ├── Conflict                  409: the doc_id is taken by a document the caller cannot see
     ├── PayloadTooLarge           413: the upload exceeds ``Settings.max_file_bytes``
     ├── UnsupportedMediaType      415: the upload's extension or magic bytes are not supported
     ├── InvalidInput              422: well-formed but unusable input (bad JSON in a form field)
     └── ServiceUnavailable        503: the ingest queue is full (with ``Retry-After``)
 
-Handlers are registered per base class (``ApiError``, Starlette's ``HTTPException``, FastAPI's
-``RequestValidationError`` and, last, ``Exception``), so every family maps in one place.
+Handlers are registered per base class (``AttestError``, Starlette's ``HTTPException``,
+FastAPI's ``RequestValidationError`` and, last, ``Exception``), so every family maps here.
 """
 
 from __future__ import annotations
@@ -31,12 +42,22 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ingest.errors import (
+    AttestError,
+    ConflictError,
+    InternalError,
+    InvalidInputError,
+    NotFoundError,
+    UnavailableError,
+)
+
 log = structlog.get_logger(__name__)
 
 NOT_FOUND_MESSAGE = "document not found"
+INTERNAL_MESSAGE = "internal error; quote the request id"
 
 
-class ApiError(Exception):
+class ApiError(AttestError):
     status_code = 500
     code = "internal_error"
 
@@ -59,32 +80,32 @@ class Forbidden(ApiError):
     code = "forbidden"
 
 
-class NotFound(ApiError):
+class NotFound(ApiError, NotFoundError):
     status_code = 404
     code = "not_found"
 
 
-class Conflict(ApiError):
+class Conflict(ApiError, ConflictError):
     status_code = 409
     code = "conflict"
 
 
-class PayloadTooLarge(ApiError):
+class PayloadTooLarge(ApiError, InvalidInputError):
     status_code = 413
     code = "payload_too_large"
 
 
-class UnsupportedMediaType(ApiError):
+class UnsupportedMediaType(ApiError, InvalidInputError):
     status_code = 415
     code = "unsupported_media_type"
 
 
-class InvalidInput(ApiError):
+class InvalidInput(ApiError, InvalidInputError):
     status_code = 422
     code = "validation_error"
 
 
-class ServiceUnavailable(ApiError):
+class ServiceUnavailable(ApiError, UnavailableError):
     status_code = 503
     code = "unavailable"
 
@@ -134,9 +155,43 @@ def _describe_validation(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-async def _api_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, ApiError)
-    return error_response(request, exc.status_code, exc.code, exc.message, exc.headers or None)
+# family -> (status, code); the first match wins, so subclasses of two families map by the first.
+FAMILY_STATUS: tuple[tuple[type[AttestError], int, str], ...] = (
+    (InvalidInputError, 422, "validation_error"),
+    (NotFoundError, 404, "not_found"),
+    (ConflictError, 409, "conflict"),
+    (UnavailableError, 503, "unavailable"),
+    (InternalError, 500, "internal_error"),
+)
+
+
+def status_for(exc: AttestError) -> tuple[int, str]:
+    """The HTTP status and error code of any Attest error."""
+    if isinstance(exc, ApiError):
+        return exc.status_code, exc.code
+    for family, status, code in FAMILY_STATUS:
+        if isinstance(exc, family):
+            return status, code
+    return 500, "internal_error"
+
+
+async def _attest_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AttestError)
+    status, code = status_for(exc)
+    headers: dict[str, str] = dict(exc.headers) if isinstance(exc, ApiError) else {}
+    if isinstance(exc, ApiError):
+        message = exc.message
+    elif status == 404:
+        message = NOT_FOUND_MESSAGE  # byte-identical to every other document 404
+    elif status >= 500 and status != 503:
+        message = INTERNAL_MESSAGE
+    else:
+        message = exc.message or code
+    if status == 503:
+        headers.setdefault("Retry-After", str(getattr(exc, "retry_after", 5)))
+    if status >= 500:
+        log.error("request_failed", status=status, error_type=type(exc).__name__, exc_info=exc)
+    return error_response(request, status, code, message, headers or None)
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -155,11 +210,11 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.error("request.unhandled_error", error_type=type(exc).__name__, exc_info=exc)
-    return error_response(request, 500, "internal_error", "internal error; quote the request id")
+    return error_response(request, 500, "internal_error", INTERNAL_MESSAGE)
 
 
 def register_error_handlers(app: FastAPI) -> None:
-    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(AttestError, _attest_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(Exception, _unexpected)

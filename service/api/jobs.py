@@ -1,17 +1,25 @@
-"""The persisted ingest queue: one SQLite file (``<data_dir>/jobs.sqlite3``) and one worker thread.
+"""The persisted ingest queue: one SQLite file (``<data_dir>/jobs.sqlite3``) and worker threads.
 
-An upload is streamed to ``<data_dir>/uploads/<sha256>`` and recorded as a ``queued`` job before
-the API answers 202, so an accepted upload survives a crash. The worker claims the oldest queued
-job, runs :meth:`Ingestor.ingest_bytes` and records the result. On start, jobs left ``running``
-by a killed process are queued again (a rerun is idempotent: chunk ids are deterministic and a
-revision only becomes current after all its chunks are written); after ``MAX_ATTEMPTS`` they are
-marked ``failed`` with the reason, and a job whose upload file has gone is failed too. No job is
-dropped silently. The queue is bounded by ``Settings.ingest_queue_size`` queued jobs.
+An upload is streamed to a temporary file, moved to ``<data_dir>/uploads/<job_id>`` (one file per
+job, never shared: identical concurrent uploads cannot delete each other's bytes) and recorded as
+a ``queued`` job before the API answers 202, so an accepted upload survives a crash.
+``Settings.ingest_workers`` threads claim jobs: never two jobs of one document at once, and
+between uploaders round-robin (the principal with the fewest running jobs, then the one served
+longest ago), so a small document is not stuck behind another principal's large ones. Each job
+runs :meth:`Ingestor.ingest_bytes` within ``Settings.ingest_job_seconds``.
+
+On start, jobs left ``running`` by a killed process are queued again (a rerun is idempotent:
+chunk ids are deterministic and a revision only becomes current after all its chunks are
+written); after ``MAX_ATTEMPTS`` they are marked ``failed`` with the reason, and a job whose
+upload file has gone is failed too; either way its document is marked ``failed`` and the
+``ingest`` audit entry is written. No job is dropped silently. The queue is bounded by
+``Settings.ingest_queue_size`` queued jobs.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import uuid
@@ -21,7 +29,8 @@ from typing import Any, Callable, Sequence
 
 import structlog
 
-from ingest.store.sqlite import utc_now
+from ingest.errors import AttestError, UnavailableError
+from ingest.store.common import utc_now
 
 log = structlog.get_logger(__name__)
 
@@ -46,17 +55,21 @@ CREATE TABLE IF NOT EXISTS jobs (
     error TEXT,
     attempts INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    incarnation TEXT,
+    claimed_at TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, seq);
 CREATE INDEX IF NOT EXISTS jobs_doc ON jobs(doc_id, seq);
+CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
+_ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
 
 ACTIVE_STATES = ("queued", "running")
 
 
-class QueueFull(Exception):
-    """More than ``ingest_queue_size`` jobs are waiting."""
+class QueueFull(UnavailableError):
+    """Raised by :meth:`JobStore.add` when ``ingest_queue_size`` jobs are already waiting."""
 
 
 @dataclass(slots=True)
@@ -78,6 +91,7 @@ class Job:
     attempts: int
     created_at: str
     updated_at: str
+    incarnation: str | None = None
 
     def public(self) -> dict[str, Any]:
         return {
@@ -100,7 +114,13 @@ class JobStore:
         self.uploads.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / "jobs.sqlite3"
         self._local = threading.local()
-        self._db().executescript(_SCHEMA)
+        db = self._db()
+        db.executescript(_SCHEMA.split("CREATE INDEX IF NOT EXISTS jobs_principal")[0])
+        columns = {r["name"] for r in db.execute("PRAGMA table_info(jobs)")}
+        for name, kind in _ADDED_COLUMNS.items():
+            if name not in columns:  # a queue created by an older version
+                db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {kind}")
+        db.executescript(_SCHEMA)
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -119,7 +139,14 @@ class JobStore:
             self._local.db = None
 
     def upload_path(self, sha256: str) -> Path:
+        """Where versions before per-job files kept a job's bytes (by content hash)."""
         return self.uploads / sha256
+
+    def job_upload_path(self, job: Job) -> Path:
+        """The job's own copy of the bytes; jobs queued by older versions share the
+        content-addressed file."""
+        own = self.uploads / f"job-{job.job_id}"
+        return own if own.exists() or not self.upload_path(job.revision).exists() else self.upload_path(job.revision)
 
     @staticmethod
     def _job(row: sqlite3.Row) -> Job:
@@ -141,6 +168,7 @@ class JobStore:
             attempts=row["attempts"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            incarnation=row["incarnation"],
         )
 
     def add(
@@ -156,9 +184,13 @@ class JobStore:
         collection: str = "",
         metadata: dict[str, Any] | None = None,
         limit: int | None = None,
+        incarnation: str | None = None,
+        upload: Path | None = None,
     ) -> Job:
-        """Record a queued job whose bytes are already at ``upload_path(revision)``. Raises
-        :class:`QueueFull` (and records nothing) when ``limit`` jobs are already queued."""
+        """Record a queued job. ``upload`` (a file in ``uploads/``) becomes the job's own copy
+        of the bytes, moved in the same step; without it the bytes must already be at
+        ``upload_path(revision)``. Raises :class:`QueueFull` (and records nothing, leaving
+        ``upload`` where it was) when ``limit`` jobs are already queued."""
         now = utc_now()
         job_id = uuid.uuid4().hex
         db = self._db()
@@ -168,10 +200,14 @@ class JobStore:
                 queued = db.execute("SELECT count(*) FROM jobs WHERE state='queued'").fetchone()[0]
                 if queued >= limit:
                     raise QueueFull(f"{queued} jobs are waiting")
+            if upload is not None:
+                # Before the row commits: a crash between the two leaves an orphan file,
+                # never a job without its bytes.
+                os.replace(upload, self.uploads / f"job-{job_id}")
             db.execute(
                 "INSERT INTO jobs(job_id, doc_id, revision, filename, title, acl, collection, "
-                "metadata, principal, request_id, state, stage, created_at, updated_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,'queued','received',?,?)",
+                "metadata, principal, request_id, state, stage, created_at, updated_at, "
+                "incarnation) VALUES (?,?,?,?,?,?,?,?,?,?,'queued','received',?,?,?)",
                 (
                     job_id,
                     doc_id,
@@ -185,10 +221,13 @@ class JobStore:
                     request_id,
                     now,
                     now,
+                    incarnation,
                 ),
             )
         except BaseException:
             db.execute("ROLLBACK")
+            if upload is not None and (self.uploads / f"job-{job_id}").exists():
+                os.replace(self.uploads / f"job-{job_id}", upload)
             raise
         db.execute("COMMIT")
         job = self.get(job_id)
@@ -199,10 +238,19 @@ class JobStore:
         row = self._db().execute("SELECT * FROM jobs WHERE job_id=?", (job_id,)).fetchone()
         return self._job(row) if row else None
 
-    def for_document(self, doc_id: str, limit: int = 20) -> list[Job]:
-        rows = self._db().execute(
-            "SELECT * FROM jobs WHERE doc_id=? ORDER BY seq DESC LIMIT ?", (doc_id, limit)
-        ).fetchall()
+    def for_document(self, doc_id: str, incarnation: str | None = None, limit: int = 20) -> list[Job]:
+        """The document's recent jobs. With ``incarnation``, only that incarnation's: the next
+        owner of a deleted document's id never sees its predecessor's jobs."""
+        if incarnation is None:
+            rows = self._db().execute(
+                "SELECT * FROM jobs WHERE doc_id=? ORDER BY seq DESC LIMIT ?", (doc_id, limit)
+            ).fetchall()
+        else:
+            rows = self._db().execute(
+                "SELECT * FROM jobs WHERE doc_id=? AND (incarnation=? OR incarnation IS NULL) "
+                "ORDER BY seq DESC LIMIT ?",
+                (doc_id, incarnation, limit),
+            ).fetchall()
         return [self._job(r) for r in rows]
 
     def depth(self) -> int:
@@ -213,18 +261,26 @@ class JobStore:
         return {r["state"]: int(r["n"]) for r in rows}
 
     def claim(self) -> Job | None:
-        """Take the oldest queued job and mark it running (one attempt more)."""
+        """Take the next queued job and mark it running (one attempt more). Fair between
+        principals: the one with the fewest running jobs first, then the one whose last job
+        was claimed longest ago, then the oldest job. A document with a running job waits."""
         db = self._db()
         db.execute("BEGIN IMMEDIATE")
         try:
             row = db.execute(
-                "SELECT * FROM jobs WHERE state='queued' ORDER BY seq LIMIT 1"
+                "SELECT q.* FROM jobs q WHERE q.state='queued' AND NOT EXISTS "
+                "(SELECT 1 FROM jobs r WHERE r.state='running' AND r.doc_id=q.doc_id) "
+                "ORDER BY (SELECT count(*) FROM jobs r WHERE r.state='running' "
+                "AND r.principal=q.principal), "
+                "COALESCE((SELECT max(c.claimed_at) FROM jobs c WHERE c.principal=q.principal), ''), "
+                "q.seq LIMIT 1"
             ).fetchone()
             if row is not None:
+                now = utc_now()
                 db.execute(
-                    "UPDATE jobs SET state='running', attempts=attempts+1, updated_at=? "
-                    "WHERE job_id=?",
-                    (utc_now(), row["job_id"]),
+                    "UPDATE jobs SET state='running', attempts=attempts+1, updated_at=?, "
+                    "claimed_at=? WHERE job_id=?",
+                    (now, now, row["job_id"]),
                 )
         except BaseException:
             db.execute("ROLLBACK")
@@ -254,38 +310,59 @@ class JobStore:
         )
 
     def cancel_for_document(self, doc_id: str, reason: str) -> int:
-        cur = self._db().execute(
-            "UPDATE jobs SET state='cancelled', error=?, updated_at=? "
-            "WHERE doc_id=? AND state='queued'",
-            (reason, utc_now(), doc_id),
-        )
-        return cur.rowcount
+        """On delete: cancel the document's queued jobs and drop their bytes. A running job is not
+        touched here: the store refuses its writes once the document is deleted."""
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            ids = [r["job_id"] for r in db.execute(
+                "SELECT job_id FROM jobs WHERE doc_id=? AND state='queued'", (doc_id,)
+            )]
+            db.execute(
+                "UPDATE jobs SET state='cancelled', error=?, updated_at=? "
+                "WHERE doc_id=? AND state='queued'",
+                (reason, utc_now(), doc_id),
+            )
+            # Jobs queued before incarnations existed are tied to this (deleted) document now,
+            # so a later owner of the id never sees them.
+            db.execute(
+                "UPDATE jobs SET incarnation='deleted' WHERE doc_id=? AND incarnation IS NULL",
+                (doc_id,),
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        for job_id in ids:
+            (self.uploads / f"job-{job_id}").unlink(missing_ok=True)
+        return len(ids)
 
-    def recover(self) -> dict[str, int]:
-        """After a restart: requeue interrupted jobs, fail those out of attempts or bytes."""
+    def recover(self) -> dict[str, Any]:
+        """After a restart: requeue interrupted jobs, fail those out of attempts or bytes.
+        Returns the counts and, under ``failed_jobs``, the jobs it failed (their documents
+        and the audit must be told)."""
         db = self._db()
         requeued = failed = 0
+        failed_ids: list[str] = []
         db.execute("BEGIN IMMEDIATE")
         try:
             rows = db.execute(
-                "SELECT job_id, revision, attempts, state FROM jobs "
-                "WHERE state IN ('queued','running') ORDER BY seq"
+                "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
             ).fetchall()
             now = utc_now()
             for row in rows:
-                if not self.upload_path(row["revision"]).exists():
-                    db.execute(
-                        "UPDATE jobs SET state='failed', error=?, updated_at=? WHERE job_id=?",
-                        ("upload file missing after restart; upload the document again", now,
-                         row["job_id"]),
-                    )
-                    failed += 1
+                reason = None
+                if not self.job_upload_path(self._job(row)).exists():
+                    reason = "upload file missing after restart; upload the document again"
                 elif row["state"] == "running" and row["attempts"] >= MAX_ATTEMPTS:
+                    reason = f"interrupted {row['attempts']} times; giving up"
+                if reason is not None:
                     db.execute(
                         "UPDATE jobs SET state='failed', error=?, updated_at=? WHERE job_id=?",
-                        (f"interrupted {row['attempts']} times; giving up", now, row["job_id"]),
+                        (reason, now, row["job_id"]),
                     )
                     failed += 1
+                    failed_ids.append(row["job_id"])
                 elif row["state"] == "running":
                     db.execute(
                         "UPDATE jobs SET state='queued', updated_at=? WHERE job_id=?",
@@ -296,16 +373,22 @@ class JobStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        return {"requeued": requeued, "failed": failed}
+        failed_jobs = [job for job in (self.get(i) for i in failed_ids) if job is not None]
+        return {"requeued": requeued, "failed": failed, "failed_jobs": failed_jobs}
 
-    def release_upload(self, revision: str) -> None:
-        """Delete the upload file once no active job needs it."""
+    def release_upload(self, job: Job) -> None:
+        """Delete the job's bytes once it is finished. A legacy content-addressed file is
+        deleted only when no active job needs it."""
+        own = self.uploads / f"job-{job.job_id}"
+        if own.exists():
+            own.unlink(missing_ok=True)
+            return
         busy = self._db().execute(
             "SELECT 1 FROM jobs WHERE revision=? AND state IN ('queued','running') LIMIT 1",
-            (revision,),
+            (job.revision,),
         ).fetchone()
         if busy is None:
-            self.upload_path(revision).unlink(missing_ok=True)
+            self.upload_path(job.revision).unlink(missing_ok=True)
 
 
 JobRunner = Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]
@@ -313,71 +396,127 @@ JobDone = Callable[[Job, dict[str, Any]], None]
 
 
 class IngestWorker:
-    """One daemon thread that drains the job table. ``run_job`` does the ingestion and returns
-    a result dict with at least ``status``; ``on_done`` is told about every finished job."""
+    """``threads`` daemon threads that drain the job table. ``run_job`` does the ingestion and
+    returns a result dict with at least ``status``; ``on_done`` is told about every finished
+    job, including those :meth:`JobStore.recover` failed at start. A result the pipeline did
+    not record on the document itself carries ``recorded: False``."""
 
-    def __init__(self, jobs: JobStore, run_job: JobRunner, on_done: JobDone | None = None) -> None:
+    def __init__(
+        self,
+        jobs: JobStore,
+        run_job: JobRunner,
+        on_done: JobDone | None = None,
+        *,
+        threads: int = 1,
+    ) -> None:
         self.jobs = jobs
         self.run_job = run_job
         self.on_done = on_done or (lambda job, result: None)
-        self._wake = threading.Event()
+        self.n_threads = max(1, threads)
+        self._wake = threading.Condition()
+        self._pending = False
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.busy = False
+        self._threads: list[threading.Thread] = []
+        self._busy = 0
+        self._busy_lock = threading.Lock()
+
+    @property
+    def busy(self) -> bool:
+        return self._busy > 0
 
     def start(self) -> None:
         recovered = self.jobs.recover()
         if recovered["requeued"] or recovered["failed"]:
-            log.info("ingest_jobs_recovered", **recovered)
-        self._thread = threading.Thread(target=self._loop, name="attest-ingest", daemon=True)
-        self._thread.start()
-        self._wake.set()
+            log.info("ingest_jobs_recovered", requeued=recovered["requeued"], failed=recovered["failed"])
+        for job in recovered["failed_jobs"]:
+            self._report(job, {"status": "failed", "stage": job.stage or "received",
+                               "error": job.error, "recorded": False})
+        for n in range(self.n_threads):
+            thread = threading.Thread(target=self._loop, name=f"attest-ingest-{n}", daemon=True)
+            self._threads.append(thread)
+            thread.start()
+        self.notify()
 
     def notify(self) -> None:
-        self._wake.set()
+        with self._wake:
+            self._pending = True
+            self._wake.notify_all()
 
     def stop(self, timeout: float = 30.0) -> None:
+        """Stop claiming jobs and wait up to ``timeout`` s for running ones. A job still running
+        then is left ``running`` and resumes at the next start."""
         self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+        self.notify()
+        for thread in self._threads:
+            thread.join(timeout)
 
     def _loop(self) -> None:
-        while not self._stop.is_set():
-            self._wake.wait(timeout=1.0)
-            self._wake.clear()
+        try:
             while not self._stop.is_set():
-                job = self.jobs.claim()
-                if job is None:
-                    break
-                self._run(job)
-        self.jobs.close()
+                with self._wake:
+                    if not self._pending:
+                        self._wake.wait(timeout=1.0)
+                    self._pending = False
+                while not self._stop.is_set():
+                    try:
+                        job = self.jobs.claim()
+                    except sqlite3.Error as exc:
+                        log.error("ingest_claim_failed", error_type=type(exc).__name__, exc_info=exc)
+                        break
+                    if job is None:
+                        break
+                    self.notify()  # another thread may take the next job now
+                    self._run(job)
+        finally:
+            self.jobs.close()
 
     def _run(self, job: Job) -> None:
-        self.busy = True
+        with self._busy_lock:
+            self._busy += 1
         structlog.contextvars.bind_contextvars(request_id=job.request_id, job_id=job.job_id)
         try:
-            path = self.jobs.upload_path(job.revision)
+            path = self.jobs.job_upload_path(job)
             try:
                 data = path.read_bytes()
             except OSError as exc:
-                result = {"status": "failed", "stage": "received",
+                log.error("ingest_upload_unreadable", doc_id=job.doc_id, error=exc.strerror)
+                result = {"status": "failed", "stage": "received", "recorded": False,
                           "error": f"upload file unreadable: {exc.strerror}"}
             else:
                 try:
                     result = self.run_job(job, data, lambda stage: self.jobs.set_stage(job.job_id, stage))
+                except AttestError as exc:
+                    # Not the document's fault (a store outage, a configuration error): the
+                    # job ends failed with the reason; the traceback goes to the log.
+                    log.error("ingest_job_failed", error_type=type(exc).__name__, exc_info=exc)
+                    retry = " (retry the upload later)" if isinstance(exc, UnavailableError) else ""
+                    result = {"status": "failed", "stage": "received", "recorded": False,
+                              "error": f"{exc.message or type(exc).__name__}{retry}"}
                 except Exception as exc:  # noqa: BLE001 - a job ends failed, never kills the worker
                     log.error("ingest_job_crashed", error_type=type(exc).__name__, exc_info=exc)
-                    result = {"status": "failed", "stage": "received",
+                    result = {"status": "failed", "stage": "received", "recorded": False,
                               "error": f"internal error: {type(exc).__name__}"}
-            state = "failed" if result.get("status") == "failed" else "done"
+            status = result.get("status")
+            state = {"failed": "failed", "cancelled": "cancelled"}.get(str(status), "done")
             self.jobs.finish(job.job_id, state, result=result, error=result.get("error"))
-            self.jobs.release_upload(job.revision)
-            try:
-                self.on_done(job, result)
-            except Exception as exc:  # noqa: BLE001
-                log.error("ingest_job_callback_failed", error_type=type(exc).__name__)
-            log.info("ingest_job_finished", doc_id=job.doc_id, status=result.get("status"))
+            self.jobs.release_upload(job)
+            self._report(job, result)
+            log.info("ingest_job_finished", doc_id=job.doc_id, status=status)
+        except Exception as exc:  # noqa: BLE001 - the jobs file itself failed: log, keep serving
+            log.error("ingest_job_bookkeeping_failed", error_type=type(exc).__name__, exc_info=exc)
         finally:
-            self.busy = False
+            with self._busy_lock:
+                self._busy -= 1
             structlog.contextvars.unbind_contextvars("request_id", "job_id")
+
+    def _report(self, job: Job, result: dict[str, Any]) -> None:
+        try:
+            self.on_done(job, result)
+        except Exception as exc:  # noqa: BLE001 - logged with its traceback, never dropped silently
+            log.error(
+                "ingest_job_report_failed",
+                doc_id=job.doc_id,
+                job_id=job.job_id,
+                error_type=type(exc).__name__,
+                exc_info=exc,
+            )

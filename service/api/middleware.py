@@ -1,4 +1,5 @@
-"""ASGI middleware: request ids, access logs and metrics, and the upload body limit.
+"""ASGI middleware: request ids, access logs and metrics, the per-request deadline, and the
+upload body limit.
 
 Pure ASGI (no ``BaseHTTPMiddleware``), so the request id bound in contextvars stays visible to
 the handlers, and streaming bodies are never buffered here.
@@ -6,11 +7,12 @@ the handlers, and streaming bodies are never buffered here.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 import structlog
 from starlette.datastructures import Headers, MutableHeaders
@@ -19,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.errors import error_body
 from service.api.metrics import Metrics
+from service.deadline import clear_deadline, set_deadline
 
 log = structlog.get_logger("service.api")
 
@@ -27,10 +30,17 @@ MULTIPART_OVERHEAD = 1024 * 1024  # form fields and part headers around the file
 
 
 def choose_request_id(supplied: str | None) -> str:
-    """A client's X-Request-ID when it is a sane token, else a fresh uuid4 hex."""
+    """Always a fresh uuid4 hex, issued by the server: a client can never reuse another
+    request's id in the audit. The client's own X-Request-ID is kept apart
+    (:func:`client_request_id`)."""
+    return uuid.uuid4().hex
+
+
+def client_request_id(supplied: str | None) -> str | None:
+    """The client's X-Request-ID when it is a sane token (recorded as ``client_request_id``)."""
     if supplied and _SANE_REQUEST_ID.match(supplied):
         return supplied
-    return uuid.uuid4().hex
+    return None
 
 
 def _route_template(scope: Scope) -> str:
@@ -54,10 +64,14 @@ class RequestContextMiddleware:
             return
         headers = Headers(scope=scope)
         request_id = choose_request_id(headers.get("x-request-id"))
+        client_id = client_request_id(headers.get("x-request-id"))
         state: dict[str, Any] = scope.setdefault("state", {})
         state["request_id"] = request_id
+        state["client_request_id"] = client_id
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id)
+        if client_id:
+            structlog.contextvars.bind_contextvars(client_request_id=client_id)
         start = time.perf_counter()
         status_holder = {"status": 500, "started": False}
 
@@ -66,6 +80,8 @@ class RequestContextMiddleware:
                 status_holder["status"] = message["status"]
                 status_holder["started"] = True
                 MutableHeaders(scope=message)["X-Request-ID"] = request_id
+                if client_id:
+                    MutableHeaders(scope=message)["X-Client-Request-ID"] = client_id
             await send(message)
 
         try:
@@ -99,6 +115,77 @@ class RequestContextMiddleware:
                 principal=state.get("principal"),
             )
             structlog.contextvars.clear_contextvars()
+
+
+class DeadlineMiddleware:
+    """Gives every request ``seconds`` to start its answer; past that the client gets 503
+    ``deadline_exceeded`` with ``Retry-After``, and the late answer is dropped. The handler's
+    thread cannot be killed, so the deadline is also set in a context variable that
+    :func:`service.deadline.check_deadline` reads inside input-sized loops. ``exempt`` requests
+    (uploads, whose time grows with the client's bandwidth) have no deadline."""
+
+    def __init__(
+        self, app: ASGIApp, seconds: float, exempt: Callable[[Scope], bool] = lambda scope: False
+    ) -> None:
+        self.app = app
+        self.seconds = seconds
+        self.exempt = exempt
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.exempt(scope):
+            await self.app(scope, receive, send)
+            return
+        progress = {"started": False, "abandoned": False}
+
+        async def guarded_send(message: Message) -> None:
+            if progress["abandoned"]:
+                return
+            if message["type"] == "http.response.start":
+                progress["started"] = True
+            await send(message)
+
+        token = set_deadline(self.seconds)
+        try:
+            task = asyncio.ensure_future(self.app(scope, receive, guarded_send))
+        finally:
+            clear_deadline(token)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.seconds)
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        if task in done or progress["started"]:
+            await task  # finished, or already answering: let it finish (and raise, if it did)
+            return
+        progress["abandoned"] = True
+        task.add_done_callback(_log_abandoned)
+        request_id = scope.get("state", {}).get("request_id", "")
+        log.warning("request_deadline_exceeded", path=scope.get("path"), seconds=self.seconds)
+        body = json.dumps(
+            error_body(
+                "deadline_exceeded",
+                f"the request took longer than {self.seconds:g} s; narrow it or retry later",
+                request_id,
+            )
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 503,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"retry-after", b"5")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _log_abandoned(task: "asyncio.Future[None]") -> None:
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None:
+        log.info("request_abandoned_finished", error_type=type(exc).__name__)
 
 
 class _BodyTooLarge(StarletteHTTPException):

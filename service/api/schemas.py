@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
+import structlog
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ingest.schema import DocumentRecord
 
-DOC_ID_PATTERN = r"^[^\x00-\x1f/\\]{1,200}$"
+log = structlog.get_logger(__name__)
+
+# Lookups accept any id the CLI may have stored (file stems); new ids from the API must use the
+# safe set (README, "Document ids"): letters and digits of any script, space and . , : ; @ + &
+# ( ) ' _ - ; never control, format (bidi override) or path characters, and never only dots.
+DOC_ID_PATTERN = r"^[^\x00-\x1f\x7f-\x9f/\\\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,200}$"
+NEW_DOC_ID_PATTERN = r"^[\w .,:;@+&()'-]{1,200}$"
 MAX_ACL_ENTRIES = 100
 ACL_ENTRY_PATTERN = r"^(?:\*|[\w.@:+-]{1,200})$"
 AclEntry = Annotated[str, StringConstraints(pattern=ACL_ENTRY_PATTERN)]
+FilterId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
 class ErrorDetail(BaseModel):
@@ -80,6 +89,23 @@ class DocumentView(BaseModel):
     def of(cls, record: DocumentRecord, jobs: list[dict[str, Any]] | None = None) -> "DocumentView":
         return cls.model_validate({**record.to_dict(), "jobs": jobs or []})
 
+    @classmethod
+    def of_stored(
+        cls, record: DocumentRecord, jobs: list[dict[str, Any]] | None = None
+    ) -> "DocumentView":
+        """Like :meth:`of`, but one unreadable stored record (metadata too deep for the
+        serialiser, written before the API checked depth) shows with its metadata withheld
+        instead of breaking a listing for everyone."""
+        try:
+            view = cls.of(record, jobs)
+            view.model_dump_json()  # serialising is where deep values fail
+            return view
+        except (ValueError, RecursionError) as exc:
+            log.error("document_view_unreadable", doc_id=record.doc_id,
+                      error_type=type(exc).__name__)
+            safe = replace(record, metadata={"_withheld": "unreadable"})
+            return cls.model_validate({**safe.to_dict(), "jobs": jobs or []})
+
 
 class DocumentList(BaseModel):
     documents: list[DocumentView]
@@ -138,9 +164,9 @@ class SourceView(BaseModel):
 class SearchFiltersIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    doc_ids: list[str] = Field(default_factory=list, max_length=1000)
-    collections: list[str] = Field(default_factory=list, max_length=100)
-    entity_ids: list[str] = Field(
+    doc_ids: list[FilterId] = Field(default_factory=list, max_length=1000)
+    collections: list[FilterId] = Field(default_factory=list, max_length=100)
+    entity_ids: list[FilterId] = Field(
         default_factory=list, max_length=100,
         description="registry entity ids such as 'org:acme holdings'; a chunk matches when it "
         "mentions any of them",

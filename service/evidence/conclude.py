@@ -23,6 +23,7 @@ import json
 from collections import defaultdict
 from typing import Any, Iterable, Sequence
 
+from ingest.errors import InternalError
 from service.evidence.data import cues
 from service.evidence.gate import Candidate, GateResult
 from service.evidence.models import (
@@ -39,7 +40,7 @@ MAX_EVIDENCE = 5
 MAX_REJECTED = 20
 
 
-class UnknownEvidenceId(KeyError):
+class UnknownEvidenceId(InternalError, KeyError):
     """A claim cited an evidence id that is not in the evidence list."""
 
     def __str__(self) -> str:  # KeyError's default repr-quotes the message

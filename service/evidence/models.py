@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Confidence = Literal["high", "medium", "low"]
+
+# Bounds on every input that drives work (issue 11): over them the API answers 422.
+MAX_PARTIES = 20
+MAX_NAME_CHARS = 300
+MAX_SCOPE_COLLECTIONS = 100
+MAX_SCOPE_DOC_IDS = 1000
+Name = Annotated[str, StringConstraints(max_length=MAX_NAME_CHARS)]
+ShortKey = Annotated[str, StringConstraints(max_length=100)]
+ScopeId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
 class SubjectSpec(BaseModel):
@@ -18,23 +27,23 @@ class SubjectSpec(BaseModel):
     kind: Literal[
         "entity_role", "agreement_attribute", "entity_attribute", "entity_relation"
     ] = Field(..., description="what the question asks about")
-    type: str | None = Field(None, description="subject type: person, org, agreement, ...")
-    name: str | None = Field(None, description="the subject's name (entity questions)")
-    role: str | None = Field(None, description="a role such as 'founder' or 'chief executive officer'")
-    parent_entity: str | None = Field(None, description="the entity the role is held towards")
-    agreement_title: str | None = None
-    parties: list[str] = Field(default_factory=list)
-    attribute: str | None = Field(None, description="an attribute key of attribute_cues.json")
+    type: ShortKey | None = Field(None, description="subject type: person, org, agreement, ...")
+    name: Name | None = Field(None, description="the subject's name (entity questions)")
+    role: Name | None = Field(None, description="a role such as 'founder' or 'chief executive officer'")
+    parent_entity: Name | None = Field(None, description="the entity the role is held towards")
+    agreement_title: Name | None = None
+    parties: list[Name] = Field(default_factory=list, max_length=MAX_PARTIES)
+    attribute: ShortKey | None = Field(None, description="an attribute key of attribute_cues.json")
     period_start: date | None = None
     period_end: date | None = None
-    jurisdiction: str | None = None
+    jurisdiction: Name | None = None
 
 
 class Scope(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    collections: list[str] = Field(default_factory=list)
-    doc_ids: list[str] = Field(default_factory=list)
+    collections: list[ScopeId] = Field(default_factory=list, max_length=MAX_SCOPE_COLLECTIONS)
+    doc_ids: list[ScopeId] = Field(default_factory=list, max_length=MAX_SCOPE_DOC_IDS)
     as_of: date | None = None
 
 

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from ingest.errors import InternalError
+from service.deadline import check_deadline
+
 
 class State(str, Enum):
     INIT = "INIT"
@@ -39,7 +42,7 @@ TRANSITIONS: dict[State, frozenset[State]] = {
 TERMINAL: frozenset[State] = frozenset(s for s, nxt in TRANSITIONS.items() if not nxt)
 
 
-class InvalidTransition(RuntimeError):
+class InvalidTransition(InternalError, RuntimeError):
     def __init__(self, current: State, target: State) -> None:
         allowed = ", ".join(sorted(s.value for s in TRANSITIONS[current])) or "none (terminal)"
         super().__init__(
@@ -61,6 +64,7 @@ class Tracker:
             self.trace.append({"state": self.state.value, "detail": "request validated"})
 
     def advance(self, target: State, detail: str) -> None:
+        check_deadline()  # an abandoned request (past its deadline) stops at the next state
         if target not in TRANSITIONS[self.state]:
             raise InvalidTransition(self.state, target)
         self.state = target

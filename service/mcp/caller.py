@@ -42,9 +42,10 @@ class Caller:
     principal: Principal
     request_id: str
     transport: str  # "http" or "stdio"
+    client_request_id: str | None = None  # the client's X-Request-ID, kept apart (issue 11)
 
     def auditor(self, store: Store) -> Auditor:
-        return Auditor(store, self.request_id, self.principal)
+        return Auditor(store, self.request_id, self.principal, self.client_request_id)
 
 
 class Services(Protocol):
@@ -140,6 +141,7 @@ class AuditMiddleware:
                 "principal": caller.principal.name,
                 "groups": list(caller.principal.groups),
                 "transport": caller.transport,
+                "client_request_id": caller.client_request_id,
                 "mcp_request_id": None if ctx.request_id is None else str(ctx.request_id),
                 "tool" if action == "mcp_tool_call" else "uri": str(target)[:2048],
                 "outcome": outcome,

@@ -63,7 +63,8 @@ def _caller_of(request: Any) -> Caller | None:
     principal = state.get(_PRINCIPAL_KEY)
     if not isinstance(principal, Principal):
         return None
-    return Caller(principal=principal, request_id=str(state.get("request_id", "")), transport="http")
+    return Caller(principal=principal, request_id=str(state.get("request_id", "")), transport="http",
+                  client_request_id=state.get("client_request_id"))
 
 
 def _bearer_key(scope: Scope) -> str | None:

@@ -485,10 +485,14 @@ def test_the_http_request_id_is_the_tool_calls_request_id(live: LiveApi) -> None
         "MCP-Protocol-Version": "2025-06-18", "X-Request-ID": "mcp-test-request-0001",
     })
     assert response.status_code == 200, response.text
-    assert response.headers["x-request-id"] == "mcp-test-request-0001"
-    assert response.json()["result"]["structuredContent"]["request_id"] == "mcp-test-request-0001"
-    entries = audit_entries(live, request_id="mcp-test-request-0001")
+    # The server issues the id (issue 11); the client's own value is echoed and audited apart.
+    issued = response.headers["x-request-id"]
+    assert issued != "mcp-test-request-0001" and len(issued) == 32
+    assert response.headers["x-client-request-id"] == "mcp-test-request-0001"
+    assert response.json()["result"]["structuredContent"]["request_id"] == issued
+    entries = audit_entries(live, request_id=issued)
     assert sorted(e["action"] for e in entries) == ["mcp_tool_call", "subject_lookup"]
+    assert {e["client_request_id"] for e in entries} == {"mcp-test-request-0001"}
     (entry,) = [e for e in entries if e["action"] == "mcp_tool_call"]
     assert (entry["principal"], entry["mcp_request_id"], entry["tool"]) == ("alice", "7", "find_subjects")
 

@@ -3,9 +3,12 @@
 Who may do what (every check is a query filtered by the caller's ACL tokens):
 
 * read (get, list, source view): principals in the document's ACL, directly or by group;
-* upload a new revision, delete, change the ACL: the same principals, and admins for any
-  document. Anyone else gets the 404 a nonexistent document gets, byte for byte apart from the
-  request id.
+* upload a new revision: the same principals only (admins included: nobody replaces content
+  they cannot read);
+* delete, change the ACL: the same principals, and admins for any document (the admin model,
+  README "Admins": admins are trusted operators; every such action is audited with the
+  admin's name, so an admin who grants itself access leaves a record). Anyone else gets the
+  404 a nonexistent document gets, byte for byte apart from the request id.
 * a new document's ACL defaults to the uploader's principal.
 """
 
@@ -13,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import uuid
 from pathlib import Path
@@ -46,6 +48,7 @@ from service.api.jobs import QueueFull
 from service.api.schemas import (
     ACL_ENTRY_PATTERN,
     DOC_ID_PATTERN,
+    NEW_DOC_ID_PATTERN,
     ERROR_RESPONSES,
     MAX_ACL_ENTRIES,
     NOT_FOUND_RESPONSE,
@@ -67,6 +70,8 @@ COPY_BLOCK = 1024 * 1024
 SNIFF_BYTES = 64 * 1024
 RETRY_AFTER_SECONDS = 30
 MAX_METADATA_CHARS = 64 * 1024
+MAX_METADATA_DEPTH = 8  # {"a": {"b": [...]}} is depth 3
+MAX_ACL_CHARS = 16 * 1024
 
 ACL_ENTRY = re.compile(ACL_ENTRY_PATTERN)
 DocId = Annotated[str, PathParam(pattern=DOC_ID_PATTERN)]
@@ -74,12 +79,39 @@ Revision = Annotated[str, PathParam(pattern=r"^[0-9a-f]{64}$")]
 
 
 # -- helpers -------------------------------------------------------------------------------------
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text``, in one linear pass that
+    skips strings, so that a deep document is refused before the recursive parser sees it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_acl(raw: str | None) -> list[str] | None:
     """A JSON array of strings, or a comma-separated list."""
     if raw is None or not raw.strip():
         return None
+    if len(raw) > MAX_ACL_CHARS:
+        raise InvalidInput(f"acl: at most {MAX_ACL_CHARS} characters")
     text = raw.strip()
     if text[0] in "[{":
+        if json_depth(text) > 1:
+            raise InvalidInput("acl: must be a flat array of strings")
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -112,6 +144,8 @@ def parse_metadata(raw: str | None) -> dict[str, Any] | None:
         return None
     if len(raw) > MAX_METADATA_CHARS:
         raise InvalidInput(f"metadata: at most {MAX_METADATA_CHARS} characters")
+    if json_depth(raw) > MAX_METADATA_DEPTH:
+        raise InvalidInput(f"metadata: nested deeper than {MAX_METADATA_DEPTH} levels")
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -203,7 +237,11 @@ def upload_document(
     principal: CurrentPrincipal,
     audit: Audit,
     file: Annotated[UploadFile, File(description="The document (pdf, docx, html, md, txt, eml)")],
-    doc_id: Annotated[str | None, Form(pattern=DOC_ID_PATTERN)] = None,
+    doc_id: Annotated[
+        str | None,
+        Form(pattern=NEW_DOC_ID_PATTERN,
+             description="letters and digits of any script, space and . , : ; @ + & ( ) ' _ -"),
+    ] = None,
     title: Annotated[str | None, Form(max_length=500)] = None,
     acl: Annotated[
         str | None, Form(description='JSON array ("["alice","legal"]") or "alice,legal"')
@@ -213,6 +251,8 @@ def upload_document(
 ) -> UploadAccepted:
     """Accept a file for ingestion. 202 means queued, not searchable: poll the document until
     its status is ``indexed`` (or ``failed`` with a reason)."""
+    if doc_id is not None and not doc_id.strip(". "):
+        raise InvalidInput("doc_id: must contain a letter or digit")
     acl_list = parse_acl(acl)
     meta = parse_metadata(metadata)
     if jobs.depth() >= settings.ingest_queue_size:
@@ -229,36 +269,39 @@ def upload_document(
         existing: DocumentRecord | None = None
         if doc_id is not None:
             existing = store.get_document(doc_id)
-            if existing is not None and not principal.admin and store.visible_document(doc_id, principal) is None:
+            # Admins too: nobody replaces the content of a document they cannot read.
+            if existing is not None and store.visible_document(doc_id, principal) is None:
                 raise Conflict("doc_id is not available; choose another")
         else:
             doc_id = f"doc-{uuid.uuid4().hex[:16]}"
-        target = jobs.upload_path(revision)
-        if target.exists():
-            tmp.unlink(missing_ok=True)
-        else:
-            os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     created = existing is None
     if created:
         acl_list = acl_list or [principal.name]
-        store.save_document(
-            DocumentRecord(
-                doc_id=doc_id,
-                status="received",
-                stage="received",
-                error=None,
-                current_revision=None,
-                title=title or Path(filename).stem,
-                filename=filename,
-                acl=acl_list,
-                collection=collection or "",
-                metadata=meta or {},
-                updated_at=utc_now(),
-            )
+        fresh = DocumentRecord(
+            doc_id=doc_id,
+            status="received",
+            stage="received",
+            error=None,
+            current_revision=None,
+            title=title or Path(filename).stem,
+            filename=filename,
+            acl=acl_list,
+            collection=collection or "",
+            metadata=meta or {},
+            updated_at=utc_now(),
         )
+        try:
+            store.save_document(fresh)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        incarnation = fresh.incarnation
+    else:
+        assert existing is not None
+        incarnation = existing.incarnation
     try:
         job = jobs.add(
             doc_id=doc_id,
@@ -271,15 +314,20 @@ def upload_document(
             collection=collection or "",
             metadata=meta,
             limit=settings.ingest_queue_size,
+            incarnation=incarnation,
+            upload=tmp,
         )
     except QueueFull as exc:
+        tmp.unlink(missing_ok=True)
         if created:
             store.delete_document(doc_id)
-        jobs.release_upload(revision)
         raise ServiceUnavailable(
             "the ingest queue is full; retry later",
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         ) from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     audit.record(
         "ingest_queued",
         doc_id=doc_id,
@@ -312,7 +360,10 @@ def list_documents(
         principal, status=status, collection=collection, offset=offset, limit=limit
     )
     return DocumentList(
-        documents=[DocumentView.of(r) for r in records], total=total, offset=offset, limit=limit
+        documents=[DocumentView.of_stored(r) for r in records],
+        total=total,
+        offset=offset,
+        limit=limit,
     )
 
 
@@ -322,7 +373,9 @@ def get_document(
 ) -> DocumentView:
     """Status, stage, failure reason, current revision, revision history and recent jobs."""
     record = readable_document(store, doc_id, principal)
-    return DocumentView.of(record, [j.public() for j in jobs.for_document(doc_id)])
+    return DocumentView.of_stored(
+        record, [j.public() for j in jobs.for_document(doc_id, record.incarnation)]
+    )
 
 
 @router.delete("/{doc_id}", response_model=Deleted, responses=NOT_FOUND_RESPONSE)

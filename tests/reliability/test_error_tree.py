@@ -1,0 +1,89 @@
+"""One error tree: every family maps to one HTTP status (service/api/errors.py) and one CLI exit
+code (ingest/errors.py), in one place each; library errors arrive translated."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from ingest.errors import (
+    AttestError,
+    ConflictError,
+    InternalError,
+    InvalidInputError,
+    NotFoundError,
+    UnavailableError,
+    exit_code_for,
+)
+from ingest.guards import ExtractionError
+from ingest.pipeline import IngestFailure
+from ingest.store.port import DocumentDeleted, StoreError, StoreUnavailable
+from service.api.errors import InvalidInput, status_for
+from service.api.jobs import QueueFull
+from service.cli import report_error
+from service.deadline import DeadlineExceeded
+from service.evidence.conclude import UnknownEvidenceId
+from service.evidence.states import InvalidTransition
+from tests.api.conftest import ALICE
+
+FAMILIES = [
+    (InvalidInputError("bad"), 422, "validation_error", 2),
+    (NotFoundError("gone"), 404, "not_found", 3),
+    (ConflictError("clash"), 409, "conflict", 4),
+    (UnavailableError("down"), 503, "unavailable", 5),
+    (InternalError("bug"), 500, "internal_error", 1),
+]
+
+
+@pytest.mark.parametrize("exc, status, code, exit_code", FAMILIES)
+def test_each_family_has_one_status_and_one_exit_code(exc, status, code, exit_code, capsys):
+    assert status_for(exc) == (status, code)
+    assert exit_code_for(exc) == exit_code
+    assert report_error(exc) == exit_code
+    assert capsys.readouterr().err == f"error: {exc.message}\n"
+
+
+def test_the_old_roots_joined_the_tree():
+    assert issubclass(StoreError, AttestError)
+    assert issubclass(StoreUnavailable, UnavailableError)
+    assert issubclass(DocumentDeleted, ConflictError)
+    assert issubclass(ExtractionError, InvalidInputError)
+    assert issubclass(IngestFailure, InvalidInputError)
+    assert issubclass(QueueFull, UnavailableError)
+    assert issubclass(DeadlineExceeded, UnavailableError)
+    assert issubclass(InvalidTransition, InternalError)
+    assert issubclass(UnknownEvidenceId, InternalError) and issubclass(UnknownEvidenceId, KeyError)
+    assert status_for(InvalidInput("x")) == (422, "validation_error")
+
+
+def test_sqlite_errors_are_translated_where_they_enter(tmp_path):
+    from ingest.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path / "attest.sqlite3", busy_timeout=0.05)
+    blocker = sqlite3.connect(tmp_path / "attest.sqlite3", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreUnavailable) as caught:
+            store.append_audit({"action": "x"})
+        assert isinstance(caught.value.__cause__, sqlite3.OperationalError)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
+@pytest.mark.parametrize("exc, status, code, _exit", FAMILIES)
+def test_the_api_answers_each_family_with_its_status(app_factory, exc, status, code, _exit):
+    client = app_factory()
+
+    def boom() -> None:
+        raise exc
+
+    client.app.add_api_route("/v1/boom", boom)
+    response = client.get("/v1/boom", headers=ALICE)
+    assert response.status_code == status
+    body = response.json()["error"]
+    assert body["code"] == code
+    expected = {404: "document not found", 500: "internal error; quote the request id"}
+    assert body["message"] == expected.get(status, exc.message)
+    assert ("retry-after" in response.headers) == (status == 503)
