@@ -1,0 +1,147 @@
+"""PDF pages as unstructured elements built from pdfminer's text lines, so words keep their spaces.
+
+unstructured's ``fast`` strategy reads a page's text boxes from pdfminer's layout. Most filings
+(22 of the 25 CUAD dev PDFs, every page) draw their text inside a form XObject, which pdfminer
+returns as an ``LTFigure`` holding loose characters: with the default ``LAParams(all_texts=False)``
+no layout analysis runs inside a figure, so there are no text lines, and unstructured concatenates
+the characters. A line break is not a character, so the last word of a line runs into the first
+word of the next ("governed by andconstrued"); only rules and underlines (non-text items) broke the
+run, which cut elements at random places ("Agreement\\n\\n”)").
+
+The mechanism here is pdfminer's own: ``all_texts=True`` runs the same line and box analysis inside
+figures, and each text box becomes one element whose lines are joined as unstructured joins a text
+box's lines (a line break becomes one space, runs of whitespace collapse). unstructured still
+classifies each element (``element_from_text``: Title, NarrativeText, ListItem, ...), so the
+heading logic downstream is unchanged. unstructured's ``PDFMinerConfig`` cannot set
+``all_texts``, which is why the pages are read here rather than through ``partition_pdf``.
+
+A line that ends in a hyphen after a letter, followed by a line that starts with a lowercase
+letter, is joined with no space and the hyphen kept: "third-\\nparty" reads "third-party", and a
+word hyphenated by the typesetter ("termi-\\nnation") reads "termi-nation". Dropping the hyphen
+would need a dictionary to tell the two apart; keeping it never invents text.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any
+
+from pdfminer.converter import PDFPageAggregator
+from pdfminer.layout import LAParams, LTFigure, LTPage, LTTextBox, LTTextLine
+from pdfminer.pdfpage import PDFPage
+from pdfminer.psparser import PSSyntaxError
+
+__all__ = ["WORD_MARGIN", "join_lines", "pdf_elements"]
+
+# unstructured's partition_pdf default: a gap wider than 0.185 of a character's size is a space.
+WORD_MARGIN = 0.185
+
+
+def _layout_params() -> LAParams:
+    # boxes_flow=None orders boxes top to bottom, then left to right. The default flow (0.5) mixes
+    # in horizontal position and put a centred heading ("RECITALS") after the paragraph under it.
+    return LAParams(word_margin=WORD_MARGIN, all_texts=True, boxes_flow=None)
+
+
+def _ends_in_broken_word(text: str) -> bool:
+    return len(text) >= 2 and text[-1] == "-" and text[-2].isalpha()
+
+
+def join_lines(lines: list[str]) -> str:
+    """One element's text from its lines: whitespace collapsed, lines joined with one space,
+    except after a hyphen that ends a word and continues in lowercase on the next line."""
+    joined = ""
+    for raw in lines:
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        if not joined:
+            joined = line
+        elif _ends_in_broken_word(joined) and line[0].islower():
+            joined += line
+        else:
+            joined += " " + line
+    return joined
+
+
+def _text_boxes(container: Any) -> Iterator[LTTextBox]:
+    """Text boxes in layout order, descending into figures (form XObjects) where they appear."""
+    for item in container:
+        if isinstance(item, LTTextBox):
+            yield item
+        elif isinstance(item, LTFigure):
+            yield from _text_boxes(item)
+
+
+def _line_text(line: LTTextLine, duplicate_threshold: float) -> str:
+    from unstructured.partition.pdf_image.pdfminer_utils import deduplicate_chars_in_text_line
+
+    # The same fake-bold removal the fast strategy applies (characters drawn twice, offset).
+    return deduplicate_chars_in_text_line(line, duplicate_threshold)
+
+
+def _page_layouts(data: bytes) -> Iterator[LTPage]:
+    # unstructured's resource manager and interpreter: embedded CMaps are resolved (otherwise CID
+    # fonts lose their text) and importing unstructured.partition.pdf patches pdfminer for pages
+    # with broken ICC colour spaces. Both are what the fast strategy ran with.
+    import unstructured.partition.pdf  # noqa: F401
+    from unstructured.partition.pdf_image.pdfminer_utils import (
+        CustomPDFPageInterpreter,
+        CustomPDFResourceManager,
+    )
+
+    resources = CustomPDFResourceManager()
+    device = PDFPageAggregator(resources, laparams=_layout_params())
+    interpreter = CustomPDFPageInterpreter(resources, device)
+    for page in PDFPage.get_pages(io.BytesIO(data)):
+        interpreter.process_page(page)
+        yield device.get_result()
+
+
+def _repaired(data: bytes) -> bytes:
+    import pikepdf
+
+    buffer = io.BytesIO()
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        pdf.save(buffer)
+    return buffer.getvalue()
+
+
+def _elements_of(data: bytes) -> list[Any]:
+    from unstructured.documents.coordinates import PixelSpace
+    from unstructured.documents.elements import CoordinatesMetadata, ElementMetadata
+    from unstructured.partition.text import element_from_text
+    from unstructured.partition.utils.config import env_config
+
+    threshold = env_config.PDF_CHAR_DUPLICATE_THRESHOLD
+    elements: list[Any] = []
+    for page_number, layout in enumerate(_page_layouts(data), start=1):
+        system = PixelSpace(width=layout.width, height=layout.height)
+        for box in _text_boxes(layout):
+            lines = [_line_text(line, threshold) for line in box if isinstance(line, LTTextLine)]
+            text = join_lines(lines)
+            if not text:
+                continue
+            x0, y0, x1, y1 = box.bbox
+            top, bottom = layout.height - y1, layout.height - y0  # pixel space: y grows down
+            points = ((x0, top), (x0, bottom), (x1, bottom), (x1, top))
+            element = element_from_text(text, coordinates=points, coordinate_system=system)
+            element.metadata = ElementMetadata(
+                page_number=page_number,
+                coordinates=CoordinatesMetadata(points=points, system=system),
+            )
+            elements.append(element)
+    return elements
+
+
+def pdf_elements(data: bytes) -> list[Any]:
+    """unstructured elements, one per pdfminer text box, each with its 1-based page number.
+
+    A PDF whose syntax pdfminer rejects is rewritten once by pikepdf (qpdf) and read again, as
+    unstructured does; any other failure propagates for the caller to report.
+    """
+    try:
+        return _elements_of(data)
+    except PSSyntaxError:
+        return _elements_of(_repaired(data))
