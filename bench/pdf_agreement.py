@@ -1,6 +1,7 @@
 """How much of each CUAD contract's text version the PDF revision text reproduces, in order.
 
     .venv/bin/python bench/pdf_agreement.py [--split tune|report|all] [--baseline] [--show N]
+                                             [--only NAME]
 
 CUAD ships every dev contract as a PDF (``contracts_pdf/``, 25 files) and as text
 (``contracts_txt/``). Both are tokenised the same way (NFKC, casefolded, runs of letters and
@@ -91,9 +92,10 @@ def main() -> None:
     parser.add_argument("--split", choices=("tune", "report", "all"), default="tune")
     parser.add_argument("--baseline", action="store_true", help="the old unstructured fast text")
     parser.add_argument("--show", type=int, default=0, help="print N unmatched runs per file")
+    parser.add_argument("--only", default="", help="only PDFs whose name contains this")
     args = parser.parse_args()
 
-    files = pairs(args.split)
+    files = [pair for pair in pairs(args.split) if args.only.casefold() in pair[0].name.casefold()]
     label = "baseline (unstructured fast)" if args.baseline else "current (ingest.extract)"
     print(f"PDF vs TXT in-order token agreement, {label}, split={args.split}: {len(files)} PDFs")
     matched_total = tokens_total = 0
