@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pdfminer.converter import PDFPageAggregator
-from pdfminer.layout import LAParams, LTFigure, LTPage, LTTextBox, LTTextLine
+from pdfminer.layout import LAParams, LTChar, LTFigure, LTPage, LTTextBox, LTTextLine
 from pdfminer.pdfpage import PDFPage
 from pdfminer.psparser import PSSyntaxError
 
@@ -39,12 +39,16 @@ __all__ = ["WORD_MARGIN", "join_lines", "pdf_elements"]
 
 # unstructured's partition_pdf default: a gap wider than 0.185 of a character's size is a space.
 WORD_MARGIN = 0.185
+# pdfminer's default: lines closer than half a line's height belong together.
+LINE_MARGIN = 0.5
 
 
 def _layout_params() -> LAParams:
     # boxes_flow=None orders boxes top to bottom, then left to right. The default flow (0.5) mixes
     # in horizontal position and put a centred heading ("RECITALS") after the paragraph under it.
-    return LAParams(word_margin=WORD_MARGIN, all_texts=True, boxes_flow=None)
+    return LAParams(
+        word_margin=WORD_MARGIN, line_margin=LINE_MARGIN, all_texts=True, boxes_flow=None
+    )
 
 
 # ASCII hyphen-minus, Unicode hyphen, soft hyphen. Dashes (en, em) are punctuation, not these.
@@ -78,13 +82,60 @@ def join_lines(lines: list[str]) -> str:
     return joined
 
 
-def _text_boxes(container: Any) -> Iterator[LTTextBox]:
-    """Text boxes in layout order, descending into figures (form XObjects) where they appear."""
+def _first_word_width(line: LTTextLine) -> float:
+    chars = []
+    for item in line:
+        if not isinstance(item, LTChar) or not item.get_text().strip():
+            break
+        chars.append(item)
+    return chars[-1].x1 - chars[0].x0 if chars else 0.0
+
+
+def _wraps_into(previous: LTTextLine, line: LTTextLine, right_edge: float) -> bool:
+    """``line`` continues the paragraph whose last line is ``previous``: it sits directly below
+    (pdfminer's own line-margin test), starts no further right, and its first word would not
+    have fitted after ``previous`` before the text's right edge, so the break is a wrap."""
+    tolerance = LINE_MARGIN * max(previous.height, line.height)
+    below = line.y0 < previous.y0 and -tolerance < previous.y0 - line.y1 <= tolerance
+    return (
+        below
+        and abs(previous.height - line.height) <= tolerance
+        and line.x0 <= previous.x0 + tolerance
+        and previous.x1 + _first_word_width(line) > right_edge
+    )
+
+
+def _paragraphs(container: Any) -> Iterator[list[LTTextLine]]:
+    """The lines of each paragraph in layout order, descending into figures (form XObjects).
+
+    A paragraph is one pdfminer text box, or several when a box's first line wraps on from the
+    box before it. pdfminer only groups lines that are aligned left, right or centre, so a
+    two-line paragraph with an indented first line and a short second line ("(a) ... in
+    accordance with applicable law" / "and in a manner ...") comes back as two boxes.
+    """
+    boxes = [item for item in container if isinstance(item, LTTextBox)]
+    right_edge = max((box.x1 for box in boxes), default=0.0)
+    current: list[LTTextLine] = []
     for item in container:
-        if isinstance(item, LTTextBox):
-            yield item
-        elif isinstance(item, LTFigure):
-            yield from _text_boxes(item)
+        if isinstance(item, LTFigure):
+            if current:
+                yield current
+                current = []
+            yield from _paragraphs(item)
+            continue
+        if not isinstance(item, LTTextBox):
+            continue
+        lines = [line for line in item if isinstance(line, LTTextLine) and line.get_text().strip()]
+        if not lines:
+            continue
+        if current and _wraps_into(current[-1], lines[0], right_edge):
+            current.extend(lines)
+        else:
+            if current:
+                yield current
+            current = lines
+    if current:
+        yield current
 
 
 def _line_text(line: LTTextLine, duplicate_threshold: float) -> str:
@@ -131,12 +182,12 @@ def _elements_of(data: bytes) -> list[Any]:
     elements: list[Any] = []
     for page_number, layout in enumerate(_page_layouts(data), start=1):
         system = PixelSpace(width=layout.width, height=layout.height)
-        for box in _text_boxes(layout):
-            lines = [_line_text(line, threshold) for line in box if isinstance(line, LTTextLine)]
-            text = join_lines(lines)
+        for lines in _paragraphs(layout):
+            text = join_lines([_line_text(line, threshold) for line in lines])
             if not text:
                 continue
-            x0, y0, x1, y1 = box.bbox
+            x0, y0 = min(line.x0 for line in lines), min(line.y0 for line in lines)
+            x1, y1 = max(line.x1 for line in lines), max(line.y1 for line in lines)
             top, bottom = layout.height - y1, layout.height - y0  # pixel space: y grows down
             points = ((x0, top), (x0, bottom), (x1, bottom), (x1, top))
             element = element_from_text(text, coordinates=points, coordinate_system=system)

@@ -252,7 +252,7 @@ def test_cuad_pdf_words_keep_their_spaces_pages_and_offsets() -> None:
     expected_pages = {
         "IS BOTH (I) NOT MATERIAL AND (II) WOULD": 1,
         "under the laws of Singapore and Ability Computer": 1,
-        "Recipient with the Services all in accordance with": 1,
+        "Provider desires to provide Recipient with the Services": 1,
         "may be amended or supplemented pursuant to": 1,
         "between the Parties and that all Services are provided by": 2,
         "2.3 Invoice Disputes. In the event of an Invoice dispute": 3,
