@@ -154,10 +154,11 @@ def test_corrupt_pdf() -> None:
     assert len(message) < 200
 
 
-def pdf_with_lines(pages: list[list[str]], *, in_form: bool) -> bytes:
-    """A PDF with lines of 12 pt Helvetica, 14 pt apart ("" leaves a blank line). With
-    ``in_form`` each page draws its text inside a form XObject, as EDGAR filings do (22 of the 25
-    CUAD dev PDFs), which is where unstructured's fast strategy used to glue lines together."""
+def pdf_with_lines(pages: list[list[str | tuple[float, str]]], *, in_form: bool) -> bytes:
+    """A PDF with lines of 12 pt Helvetica, 14 pt apart, at x = 72 or at the x given with the line
+    ("" leaves a blank line). With ``in_form`` each page draws its text inside a form XObject, as
+    EDGAR filings do (22 of the 25 CUAD dev PDFs), which is where unstructured's fast strategy
+    used to glue lines together."""
     import pikepdf
     from pikepdf import Array, Dictionary, Name
 
@@ -166,11 +167,12 @@ def pdf_with_lines(pages: list[list[str]], *, in_form: bool) -> bytes:
         Dictionary(Type=Name.Font, Subtype=Name.Type1, BaseFont=Name.Helvetica)
     )
     for lines in pages:
-        shown = " ".join(
-            "(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") Tj T*"
-            for line in lines
-        )
-        text = f"BT /F1 12 Tf 14 TL 72 720 Td {shown} ET".encode("latin-1")
+        shown = []
+        for row, entry in enumerate(lines):
+            x, line = entry if isinstance(entry, tuple) else (72.0, entry)
+            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            shown.append(f"1 0 0 1 {x} {720 - 14 * row} Tm ({escaped}) Tj")
+        text = ("BT /F1 12 Tf " + " ".join(shown) + " ET").encode("latin-1")
         resources = Dictionary(Font=Dictionary(F1=font))
         if in_form:
             form = pdf.make_stream(
@@ -220,6 +222,30 @@ def test_pdf_lines_keep_their_word_boundaries(in_form: bool) -> None:
     assert extraction.text == "\n\n".join(element_texts(extraction))
     assert_spans_exact(extraction)
     assert [e.page for e in extraction.elements] == [1, 1, 2]
+
+
+def test_pdf_paragraph_with_an_indented_first_line_is_one_element() -> None:
+    """pdfminer puts an indented first line and a short second line in separate boxes (they are
+    neither left nor right aligned); the second continues the first because its first word would
+    not have fitted on the line above. A short heading line is not continued by what follows."""
+    data = pdf_with_lines(
+        [
+            [
+                (108.0, "Recipient wishes to engage the Provider for certain services and resources"),
+                "under this Agreement.",
+                "",
+                (90.0, "1. Services."),
+                "The Provider delivers the Services.",
+            ]
+        ],
+        in_form=True,
+    )
+    assert element_texts(run("indent.pdf", data)) == [
+        "Recipient wishes to engage the Provider for certain services and resources under this "
+        "Agreement.",
+        "1. Services.",
+        "The Provider delivers the Services.",
+    ]
 
 
 def test_pdf_line_joining_keeps_hyphenated_words_whole() -> None:
