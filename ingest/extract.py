@@ -2,8 +2,9 @@
 
 The revision text is what every offset in the system points into. For plain text it is the file's
 decoded text unchanged (CUAD's gold offsets index into the raw ``.txt``). For every other format it
-is the element texts from unstructured, each stripped of surrounding whitespace, joined with a
-blank line, so element spans are exact by construction.
+is the element texts, each stripped of surrounding whitespace, joined with a blank line, so element
+spans are exact by construction. The elements come from unstructured, except that PDF elements are
+built from pdfminer's text lines by ``ingest/pdf_layout.py`` (see there why).
 """
 
 from __future__ import annotations
