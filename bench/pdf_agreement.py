@@ -83,7 +83,8 @@ def show_misses(reference: list[str], candidate: list[str], limit: int) -> None:
     shown = 0
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op in ("delete", "replace") and shown < limit:
-            print(f"    txt {' '.join(reference[a0:a1])[:100]!r} | pdf {' '.join(candidate[b0:b1])[:60]!r}")
+            missing, instead = " ".join(reference[a0:a1]), " ".join(candidate[b0:b1])
+            print(f"    txt {missing[:100]!r} | pdf {instead[:60]!r}")
             shown += 1
 
 

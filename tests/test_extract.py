@@ -231,7 +231,8 @@ def test_pdf_paragraph_with_an_indented_first_line_is_one_element() -> None:
     data = pdf_with_lines(
         [
             [
-                (108.0, "Recipient wishes to engage the Provider for certain services and resources"),
+                (108.0, "Recipient wishes to engage the Provider for certain services and "
+                 "resources"),
                 "under this Agreement.",
                 "",
                 (90.0, "1. Services."),
