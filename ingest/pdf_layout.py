@@ -35,7 +35,7 @@ from pdfminer.layout import LAParams, LTChar, LTFigure, LTPage, LTTextBox, LTTex
 from pdfminer.pdfpage import PDFPage
 from pdfminer.psparser import PSSyntaxError
 
-__all__ = ["WORD_MARGIN", "join_lines", "pdf_elements"]
+__all__ = ["LINE_MARGIN", "WORD_MARGIN", "join_lines", "layout_params", "pdf_elements"]
 
 # unstructured's partition_pdf default: a gap wider than 0.185 of a character's size is a space.
 WORD_MARGIN = 0.185
@@ -43,7 +43,8 @@ WORD_MARGIN = 0.185
 LINE_MARGIN = 0.5
 
 
-def _layout_params() -> LAParams:
+def layout_params() -> LAParams:
+    """The pdfminer layout parameters of every PDF read here."""
     # boxes_flow=None orders boxes top to bottom, then left to right. The default flow (0.5) mixes
     # in horizontal position and put a centred heading ("RECITALS") after the paragraph under it.
     return LAParams(
@@ -156,7 +157,7 @@ def _page_layouts(data: bytes) -> Iterator[LTPage]:
     )
 
     resources = CustomPDFResourceManager()
-    device = PDFPageAggregator(resources, laparams=_layout_params())
+    device = PDFPageAggregator(resources, laparams=layout_params())
     interpreter = CustomPDFPageInterpreter(resources, device)
     for page in PDFPage.get_pages(io.BytesIO(data)):
         interpreter.process_page(page)
