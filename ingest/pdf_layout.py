@@ -9,11 +9,12 @@ word of the next ("governed by andconstrued"); only rules and underlines (non-te
 run, which cut elements at random places ("Agreement\\n\\n”)").
 
 The mechanism here is pdfminer's own: ``all_texts=True`` runs the same line and box analysis inside
-figures, and each text box becomes one element whose lines are joined as unstructured joins a text
-box's lines (a line break becomes one space, runs of whitespace collapse). unstructured still
-classifies each element (``element_from_text``: Title, NarrativeText, ListItem, ...), so the
-heading logic downstream is unchanged. unstructured's ``PDFMinerConfig`` cannot set
-``all_texts``, which is why the pages are read here rather than through ``partition_pdf``.
+figures, and each paragraph (a text box, see ``_paragraphs``) becomes one element whose lines are
+joined as unstructured joins a text box's lines (a line break becomes one space, runs of
+whitespace collapse). unstructured still classifies each element (``element_from_text``: Title,
+NarrativeText, ListItem, ...), so the heading logic downstream is unchanged. unstructured's
+``PDFMinerConfig`` cannot set ``all_texts``, which is why the pages are read here rather than
+through ``partition_pdf``.
 
 A line that ends in a hyphen after a letter, followed by a line that starts with a letter or
 digit, is joined with no space and the hyphen kept: "third-\\nparty" reads "third-party",
