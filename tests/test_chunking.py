@@ -129,7 +129,9 @@ def test_cuad_pdf_chunks_are_on_their_page(capsys: pytest.CaptureFixture[str]) -
         for piece in chunks:
             assert piece.page is not None
             if piece.page not in pages:
-                page_text = extract_text(str(file), page_numbers=[piece.page - 1])
+                page_text = extract_text(
+                    str(file), page_numbers=[piece.page - 1], laparams=layout_params()
+                )
                 pages[piece.page] = squash(page_text)
             page = pages[piece.page]
             n_chunks += 1
