@@ -258,9 +258,10 @@ _JOINED = (
 
 
 _PDF_JOINED = (
-    "one element per pdfminer text box (layout analysed inside figures too), its lines joined "
-    "with one space (none after a hyphen that breaks a word before a lowercase letter), inner "
-    "whitespace collapsed, classified by unstructured; joined with a blank line"
+    "one element per paragraph of pdfminer's layout (text boxes, analysed inside figures too; a "
+    "box whose first line wraps on from the box before continues it), its lines joined with one "
+    "space (none inside a word hyphenated across lines; the hyphen is kept), inner whitespace "
+    "collapsed, classified by unstructured; joined with a blank line"
 )
 
 
