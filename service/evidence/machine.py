@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -35,7 +36,39 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def with_open_attribute(sc: SubjectClass) -> SubjectClass:
+    """The attribute is open: a question that names a subject (an agreement, or names the gate
+    can check) but asks something the phrasebook does not know takes the question itself as its
+    attribute. Only a question naming no subject stays not understood."""
+    if sc.understood or sc.kind == "entity_role" or sc.attribute is not None:
+        return sc
+    if not (sc.agreement_title or sc.names):
+        return sc
+    return replace(
+        sc, understood=True, attribute=conclude.OPEN_ATTRIBUTE,
+        attribute_label="the answer to the question", pattern=sc.pattern or "open_attribute",
+    )
+
+
+def _targets(sc: SubjectClass, query_question: str, embedder: Embedder) -> verify.Targets:
+    """The question's vector (always) and a known attribute's description vector, both cached
+    per process and model: the same question asked twice embeds once."""
+    question = verify.description_vector(embedder, "question", query_question or sc.attribute_label or "-")
+    description = _attribute_description(sc)
+    if sc.kind == "entity_role" and sc.understood:
+        description = f"{sc.role} of {sc.parent_entity}. {cues().role_attribute['description']}"
+    elif sc.attribute in cues().attributes:
+        description = cues().attributes[sc.attribute].description
+    else:
+        description = ""
+    vector = verify.description_vector(embedder, sc.attribute or "-", description) if description else None
+    return verify.Targets(question, vector)
+
+
 def _class_detail(sc: SubjectClass) -> str:
+    if sc.attribute == conclude.OPEN_ATTRIBUTE:
+        where = f"agreement {sc.agreement_title!r}" if sc.agreement_title else ", ".join(repr(n) for n in sc.names)
+        return f"open attribute (the question itself) of {where}"
     if not sc.understood:
         return f"not understood; names: {', '.join(sc.names) or 'none'}"
     if sc.kind == "entity_role":
@@ -58,10 +91,10 @@ def _query_question(sc: SubjectClass, question: str) -> str:
     """The question without the agreement title and party names: the search is already confined
     to the agreement's document, where those names are in nearly every chunk and would only drown
     the attribute's words (for BM25 and for the query vector alike)."""
-    if sc.kind != "agreement_attribute":
+    if sc.kind != "agreement_attribute" and sc.attribute != conclude.OPEN_ATTRIBUTE:
         return question
     out = question
-    for name in sorted([sc.agreement_title or "", *sc.parties], key=len, reverse=True):
+    for name in sorted([sc.agreement_title or "", *sc.parties, *sc.names], key=len, reverse=True):
         if name:
             out = re.sub(re.escape(name), " ", out, flags=re.IGNORECASE)
     return " ".join(out.split())
@@ -83,7 +116,7 @@ def run_evidence_query(
     request_id = request_id or uuid.uuid4().hex
     retrieved_at = _now()
 
-    sc = identify(request)
+    sc = with_open_attribute(identify(request))
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, _class_detail(sc))
     scope = request.scope
     with store.snapshot():  # registry and search see one state of the index
@@ -99,13 +132,14 @@ def run_evidence_query(
             tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence="low", risks=["subject_not_found"],
+                sufficient=False, confidence="low",
+                risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
                 actions=conclude.not_found_actions(sc, result),
             )
 
+        query_question = _query_question(sc, request.question)
         searches = units.plan_searches(
-            sc, result.candidates, principal, scope, _attribute_description(sc),
-            _query_question(sc, request.question),
+            sc, result.candidates, principal, scope, _attribute_description(sc), query_question
         )
         hits = units.retrieve(
             store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k
@@ -124,20 +158,20 @@ def run_evidence_query(
     tracker.advance(State.EVIDENCE_EXTRACTION, f"{len(extracted)} sentence unit(s)")
 
     as_of = scope.as_of if scope else None
-    verify.verify_units(extracted, sc, result.candidates, as_of)
-    chosen = verify.units_to_embed(extracted, sc)
-    vectors = dict(zip(chosen, units.embed_units(embedder, [extracted[i] for i in chosen])))
-    verify.assess_attribute(extracted, vectors, sc, embedder)
-    verify.flag_injection(extracted)
-    n_subject_ok = sum(1 for u in extracted if u.reason is None or u.reason.startswith("off_attribute"))
-    n_states = sum(1 for u in extracted if u.reason is None)
+    verified = verify.verify_units(extracted, sc, result.candidates, as_of)
+    words = verify.query_words(query_question)
+    chosen = verify.units_to_embed(verified, sc, words)
+    vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
+    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
+    n_subject_ok = sum(1 for v in verified if v.reason is None)
+    n_states = sum(1 for a in assessed if a.states_attribute)
     tracker.advance(
         State.EVIDENCE_VERIFIED,
-        f"{n_subject_ok} unit(s) verified for the subject, {n_states} state the attribute, "
+        f"{n_subject_ok} unit(s) verified for the subject, {n_states} answer the question, "
         f"{len(extracted) - n_subject_ok} rejected",
     )
 
-    supporting, evidence, failed, rejected = conclude.build_evidence(extracted, retrieved_at)
+    supporting, evidence, failed, rejected = conclude.build_evidence(assessed, retrieved_at)
     claims, conflicts = conclude.build_claims(sc, supporting, evidence)
     sufficient, confidence, risks, actions = conclude.assess(
         sc, supporting, claims, conflicts, evidence, failed, rejected, result.candidates

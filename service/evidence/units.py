@@ -10,7 +10,7 @@ every unit's offsets are offsets into the revision text and ``excerpt`` is exact
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -28,27 +28,21 @@ CHUNKS_PER_SUBJECT = 12
 _WORD = re.compile(r"\w+")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
+    """A sentence (or clause) of a retrieved chunk: the output of EVIDENCE_EXTRACTION. Offsets
+    index the revision text; ``excerpt == revision_text[char_start:char_end]``."""
+
     chunk: Chunk
     char_start: int
     char_end: int
     excerpt: str
     line_start: int
     line_end: int
-    entity_ids: list[str]
-    relations: list[RelationMention]
+    entity_ids: tuple[str, ...]
+    relations: tuple[RelationMention, ...]
     chunk_score: float
     chunk_rank: int
-    # Filled in by verification.
-    candidate: Candidate | None = None
-    reason: str | None = None
-    states_attribute: bool = False
-    attribute_match: dict = field(default_factory=dict)
-    value: dict | None = None
-    score: float = 0.0
-    confidence: str = "low"
-    injection: bool = False
 
     @property
     def doc_id(self) -> str:
@@ -229,8 +223,8 @@ def extract_units(hits: Sequence[Hit]) -> list[Unit]:
                 excerpt=excerpt,
                 line_start=_line_of(chunk, start),
                 line_end=_line_of(chunk, max(start, end - 1)),
-                entity_ids=ids,
-                relations=relations,
+                entity_ids=tuple(ids),
+                relations=tuple(relations),
                 chunk_score=hit.score,
                 chunk_rank=rank,
             )
