@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 import uuid
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Sequence
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
@@ -26,6 +26,7 @@ from service.evidence.models import (
     CandidateSubject,
     EvidenceReport,
     EvidenceRequest,
+    Scope,
     TraceStep,
 )
 from service.evidence.states import State, Tracker
@@ -100,6 +101,46 @@ def _query_question(sc: SubjectClass, question: str) -> str:
     return " ".join(out.split())
 
 
+@dataclass(frozen=True, slots=True)
+class Findings:
+    """What retrieval, extraction and verification produced for a fixed subject class and
+    candidate list (the input of CONCLUDED)."""
+
+    searches: int
+    chunks: int
+    documents: int
+    units: int
+    assessed: list[verify.Assessed]
+
+
+def collect(
+    sc: SubjectClass,
+    candidates: Sequence[gate.Candidate],
+    principal: Principal,
+    scope: Scope | None,
+    question: str,
+    *,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+) -> Findings:
+    """EVIDENCE_RETRIEVAL -> EVIDENCE_EXTRACTION -> EVIDENCE_VERIFIED for candidates that passed
+    the gate: each stage a function of the previous one's typed output. The class-level table
+    (``table.py``) runs the same function per agreement, so a cell and an answer never differ."""
+    query_question = _query_question(sc, question)
+    searches = units.plan_searches(sc, candidates, principal, scope, _attribute_description(sc), query_question)
+    hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
+    attribute = cues().attributes.get(sc.attribute or "")
+    if attribute is not None and attribute.opening:
+        hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
+    extracted = units.extract_units(hits)
+    verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
+    chosen = verify.units_to_embed(verified, sc, verify.query_words(query_question))
+    vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
+    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
+    return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
+
+
 def run_evidence_query(
     request: EvidenceRequest,
     principal: Principal,
@@ -137,38 +178,22 @@ def run_evidence_query(
                 actions=conclude.not_found_actions(sc, result),
             )
 
-        query_question = _query_question(sc, request.question)
-        searches = units.plan_searches(
-            sc, result.candidates, principal, scope, _attribute_description(sc), query_question
+        found = collect(
+            sc, result.candidates, principal, scope, request.question,
+            store=store, embedder=embedder, settings=settings,
         )
-        hits = units.retrieve(
-            store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k
-        )
-        attribute = cues().attributes.get(sc.attribute or "")
-        if attribute is not None and attribute.opening:
-            hits += units.opening_hits(
-                store, principal, result.candidates, {h.chunk.chunk_id for h in hits}
-            )
-        tracker.advance(
-            State.EVIDENCE_RETRIEVAL,
-            f"{len(searches)} hybrid search(es), {len(hits)} chunk(s) from "
-            f"{len({h.chunk.doc_id for h in hits})} document(s)",
-        )
-    extracted = units.extract_units(hits)
-    tracker.advance(State.EVIDENCE_EXTRACTION, f"{len(extracted)} sentence unit(s)")
-
-    as_of = scope.as_of if scope else None
-    verified = verify.verify_units(extracted, sc, result.candidates, as_of)
-    words = verify.query_words(query_question)
-    chosen = verify.units_to_embed(verified, sc, words)
-    vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
-    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
-    n_subject_ok = sum(1 for v in verified if v.reason is None)
+    tracker.advance(
+        State.EVIDENCE_RETRIEVAL,
+        f"{found.searches} hybrid search(es), {found.chunks} chunk(s) from {found.documents} document(s)",
+    )
+    tracker.advance(State.EVIDENCE_EXTRACTION, f"{found.units} sentence unit(s)")
+    assessed = found.assessed
+    n_subject_ok = sum(1 for a in assessed if a.reason is None or a.reason.startswith(("off_attribute", "instruction_like")))
     n_states = sum(1 for a in assessed if a.states_attribute)
     tracker.advance(
         State.EVIDENCE_VERIFIED,
         f"{n_subject_ok} unit(s) verified for the subject, {n_states} answer the question, "
-        f"{len(extracted) - n_subject_ok} rejected",
+        f"{len(assessed) - n_subject_ok} rejected",
     )
 
     supporting, evidence, failed, rejected = conclude.build_evidence(assessed, retrieved_at)
