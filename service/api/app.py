@@ -23,7 +23,7 @@ from service.api.errors import register_error_handlers
 from service.api.jobs import IngestWorker, Job, JobStore
 from service.api.metrics import Metrics
 from service.api.middleware import RequestContextMiddleware, UploadLimitMiddleware
-from service.api.routes import audit, documents, evidence, health, search, subjects
+from service.api.routes import audit, documents, evidence, health, search, subjects, table
 
 log = structlog.get_logger(__name__)
 
@@ -150,7 +150,7 @@ def create_app(
     )
     app.state.ctx = ctx
     register_error_handlers(app)
-    for module in (documents, search, evidence, subjects, audit, health):
+    for module in (documents, search, evidence, subjects, audit, health, table):
         app.include_router(module.router)
     _register_gauges(ctx)
     app.add_middleware(

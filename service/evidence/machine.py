@@ -21,7 +21,10 @@ from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
-from service.evidence.data import cues
+from service.evidence.class_questions import ClassQuestion, answer_class_question, parse_class_question
+from service.evidence.data import cues, question_patterns
+from service.evidence.registry_questions import ANSWERS as REGISTRY_ANSWERS
+from service.evidence.registry_questions import RegistryQuestion, agreement_class, parse_registry_question, party_class
 from service.evidence.models import (
     CandidateSubject,
     EvidenceReport,
@@ -123,6 +126,7 @@ def collect(
     store: Store,
     embedder: Embedder,
     settings: Settings,
+    embed_cap: int = verify.EMBED_MAX_UNITS,
 ) -> Findings:
     """EVIDENCE_RETRIEVAL -> EVIDENCE_EXTRACTION -> EVIDENCE_VERIFIED for candidates that passed
     the gate: each stage a function of the previous one's typed output. The class-level table
@@ -135,7 +139,7 @@ def collect(
         hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
-    chosen = verify.units_to_embed(verified, sc, verify.query_words(query_question))
+    chosen = verify.units_to_embed(verified, sc, verify.query_words(query_question), embed_cap)
     vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
     assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
     return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
@@ -157,6 +161,16 @@ def run_evidence_query(
     request_id = request_id or uuid.uuid4().hex
     retrieved_at = _now()
 
+    if request.subject is None:
+        registry_question = parse_registry_question(request.question)
+        if registry_question is not None:
+            return _answer_registry(request, registry_question, principal, tracker, request_id, retrieved_at, store)
+        class_question = parse_class_question(request.question)
+        if class_question is not None:
+            return _answer_class(
+                request, class_question, principal, tracker, request_id, retrieved_at,
+                store=store, embedder=embedder, settings=settings,
+            )
     sc = with_open_attribute(identify(request))
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, _class_detail(sc))
     scope = request.scope
@@ -252,4 +266,96 @@ def _report(
         risk_signals=risks,
         suggested_next_actions=actions,
         evidence_bundle_hash=conclude.bundle_hash(evidence),
+    )
+
+
+def _answer_class(
+    request: EvidenceRequest,
+    cq: ClassQuestion,
+    principal: Principal,
+    tracker: Tracker,
+    request_id: str,
+    retrieved_at: str,
+    *,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+) -> EvidenceReport:
+    sc = cq.subject_class()
+    condition = cq.jurisdiction or (f"{cq.period['start']}..{cq.period['end']}" if cq.period else "stated")
+    tracker.advance(
+        State.SUBJECT_CLASS_IDENTIFIED,
+        f"class-level: every {cq.type} the caller may read; {sc.attribute or 'no attribute'} = {condition}",
+    )
+    answer = answer_class_question(
+        cq, principal, tracker, store=store, embedder=embedder, settings=settings, retrieved_at=retrieved_at
+    )
+    if tracker.state != State.SUBJECT_NOT_FOUND:
+        tracker.advance(
+            State.CONCLUDED,
+            f"{len(answer.claims)} matching {cq.type}(s) of {len(answer.rows)} examined, sufficient={str(answer.sufficient).lower()}",
+        )
+    report = _report(
+        request, request_id, tracker, answer.sc, [CandidateSubject(**c) for c in answer.candidates],
+        answer.evidence, [], answer.claims, [], sufficient=answer.sufficient,
+        confidence="medium" if answer.sufficient else "low", risks=answer.risks, actions=answer.actions,
+    )
+    report.table = answer.rows if tracker.state == State.CONCLUDED else None
+    return report
+
+
+def _answer_registry(
+    request: EvidenceRequest,
+    rq: RegistryQuestion,
+    principal: Principal,
+    tracker: Tracker,
+    request_id: str,
+    retrieved_at: str,
+    store: Store,
+) -> EvidenceReport:
+    """Registry questions walk the same states; retrieval reads registry bindings instead of
+    searching text, and every claim cites a binding's source span."""
+    sc = agreement_class(rq) if rq.ask in ("parties", "amendments_of") else party_class(rq)
+    if sc is None:  # the agreement phrase has no title to gate on: say so, never guess
+        sc = SubjectClass(understood=False, attribute=rq.ask, pattern=rq.shape, names=[rq.target])
+    tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, f"registry question {rq.ask} of {rq.target!r}")
+    with store.snapshot():
+        if sc.kind == "agreement_attribute":
+            result = gate.gate_agreement(store, principal, sc, request.scope)
+        elif sc.kind == "entity_attribute":
+            entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
+            found = gate.resolve_entity(store, principal, rq.target, entity_types)
+            result = gate.GateResult(
+                [gate.Candidate(s, "entity name", None, None, gate._docs_of(s)) for s in found], [],
+                [] if found else [rq.target],
+            )
+        else:
+            result = gate.GateResult([], [], [rq.target])
+        tracker.advance(
+            State.CANDIDATE_SUBJECT_DISCOVERED,
+            f"{len(result.candidates)} candidate(s): " + (", ".join(c.subject_id for c in result.candidates) or "none"),
+        )
+        candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
+        if not result.candidates:
+            tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
+            return _report(
+                request, request_id, tracker, sc, candidates_view, [], [], [], [],
+                sufficient=False, confidence="low",
+                risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
+                actions=conclude.not_found_actions(sc, result),
+            )
+        answer = REGISTRY_ANSWERS[rq.ask](store, principal, result.candidates, retrieved_at)
+    tracker.advance(State.EVIDENCE_RETRIEVAL, f"registry bindings of {len(result.candidates)} subject(s)")
+    tracker.advance(State.EVIDENCE_EXTRACTION, f"{len(answer.evidence)} binding source span(s)")
+    tracker.advance(State.EVIDENCE_VERIFIED, "each binding ties its subject to the asked subject explicitly")
+    sufficient = bool(answer.claims)
+    risks = [] if sufficient else ["insufficient_evidence"]
+    actions = [] if sufficient else [f"The registry holds no {rq.ask.replace('_', ' ')} binding for {rq.target}: ingest the documents that state it."]
+    if len(result.candidates) > 1:
+        risks.append("ambiguous_subject")
+        actions.append("Several subjects passed the gate (" + ", ".join(c.subject_id for c in result.candidates) + ").")
+    tracker.advance(State.CONCLUDED, f"{len(answer.claims)} claim(s) from registry bindings, sufficient={str(sufficient).lower()}")
+    return _report(
+        request, request_id, tracker, sc, candidates_view, answer.evidence, [], answer.claims, [],
+        sufficient=sufficient, confidence="high" if sufficient else "low", risks=sorted(risks), actions=actions,
     )

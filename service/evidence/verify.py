@@ -228,7 +228,9 @@ def _overlap(unit: Unit, words: frozenset[str]) -> int:
     return sum(1 for w in words if w in have or any(h.startswith(w[:6]) for h in have if len(w) >= 6))
 
 
-def units_to_embed(verified: Sequence[Verified], sc: SubjectClass, words: frozenset[str]) -> list[int]:
+def units_to_embed(
+    verified: Sequence[Verified], sc: SubjectClass, words: frozenset[str], cap: int = EMBED_MAX_UNITS
+) -> list[int]:
     """Indexes of the verified units worth a relevance score, at most ``EMBED_MAX_UNITS``:
     embedding every sentence of every retrieved chunk costs more than the rest of the query
     together. Units are pre-ranked by a text cue of a known attribute, then by how many of the
@@ -242,7 +244,7 @@ def units_to_embed(verified: Sequence[Verified], sc: SubjectClass, words: frozen
         cue = _text_cue(v.unit, attribute) is not None or sc.kind == "entity_role"
         keyed.append((not cue, -_overlap(v.unit, words), v.unit.chunk_rank, v.unit.char_start, i))
     keyed.sort()
-    return sorted(k[-1] for k in keyed[:EMBED_MAX_UNITS])
+    return sorted(k[-1] for k in keyed[:cap])
 
 
 @dataclass(frozen=True, slots=True)
