@@ -263,3 +263,26 @@ def test_table_is_acl_filtered_and_deterministic(kb: KB) -> None:
 def test_table_request_bounds(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         TableRequest(**kwargs)
+
+
+def test_cli_table_csv_and_json(kb: KB, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from ingest.settings import get_settings
+    from service.cli import main
+
+    monkeypatch.setenv("ATTEST_DATA_DIR", str(kb.settings.data_dir))
+    get_settings.cache_clear()
+    try:
+        assert main(["table", "--type", "agreement", "--attribute", "governing_law,expiration_date", "--format", "json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["attributes"] == ["governing_law", "expiration_date"]
+        reseller = next(r for r in data["rows"] if r["doc_id"] == "reseller")
+        assert reseller["cells"]["expiration_date"]["value"] == "2021-12-31"
+        assert main(["table", "--attribute", "governing_law"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0] == "subject_id,name,doc_id,title,governing_law,governing_law_sufficient,governing_law_citation"
+        row = next(line for line in lines if line.startswith("agreement:reseller agreement@reseller,"))
+        assert ",florida,true,reseller@" in row
+        assert main(["table", "--attribute", "nope"]) == 2
+        assert "unknown attribute" in capsys.readouterr().err
+    finally:
+        get_settings.cache_clear()
