@@ -135,7 +135,9 @@ def collect(
     searches = units.plan_searches(sc, candidates, principal, scope, _attribute_description(sc), query_question)
     hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
     attribute = cues().attributes.get(sc.attribute or "")
-    if attribute is not None and attribute.opening:
+    if (attribute is not None and attribute.opening) or sc.attribute == conclude.OPEN_ATTRIBUTE:
+        # A contract's opening states its title, parties and dates, which an open question may
+        # well be about and which a search for the question's words ranks poorly.
         hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)

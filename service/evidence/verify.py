@@ -373,8 +373,14 @@ def assess_units(
     for index, v in enumerate(verified):
         unit = v.unit
         vector = vectors.get(index)
-        sim_q = float(vector @ targets.question) if vector is not None else 0.0
-        sim_d = float(vector @ targets.description) if vector is not None and targets.description is not None else None
+        # Rounded: a vector from the per-process cache may have been computed in another batch
+        # (other padding), which can move the last float bits; decisions must not depend on it.
+        sim_q = round(float(vector @ targets.question), 5) if vector is not None else 0.0
+        sim_d = (
+            round(float(vector @ targets.description), 5)
+            if vector is not None and targets.description is not None
+            else None
+        )
         if role:
             cue = _role_cue(unit, sc, v.candidate)
         elif attribute is not None:
