@@ -148,6 +148,19 @@ def rate(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
 
 
+def _curve(ans: list[dict[str, Any]], unans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for t in THRESHOLDS:
+        suff = lambda r: r["best_relevance"] is not None and r["best_relevance"] >= t and r["has_claims"]  # noqa: E731
+        out.append({
+            "threshold": t, "answerable": len(ans), "unanswerable": len(unans),
+            "sufficient_on_answerable": rate(sum(suff(r) for r in ans), len(ans)),
+            "hit_and_sufficient": rate(sum(suff(r) and r["hit"] for r in ans), len(ans)),
+            "abstention": rate(sum(not suff(r) for r in unans), len(unans)),
+        })
+    return out
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Figures over question rows that passed the gate."""
     passed = [r for r in rows if r["gate_passed"]]
@@ -194,6 +207,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "impure_reports": sum(r["impure"] for r in passed),
         "worst_category": {"category": worst[0], "hit_rate": worst[1], "answerable": worst[2]} if worst else None,
         "calibration": curve,
+        "calibration_open": _curve([r for r in ans if r.get("attribute") == "question"], [r for r in unans if r.get("attribute") == "question"]),
+        "calibration_known": _curve([r for r in ans if r.get("attribute") != "question"], [r for r in unans if r.get("attribute") != "question"]),
         "categories": categories,
     }
 
@@ -202,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=("tune", "report"), required=True)
     parser.add_argument("--docs", type=int, default=0, help="use the first N contracts of the split (0: all)")
+    parser.add_argument("--offset", type=int, default=0, help="skip the first N contracts of the split")
     parser.add_argument("--data-dir", type=Path, default=None, help="reuse/keep the ingested store here")
     parser.add_argument("--no-ingest", action="store_true", help="skip contracts the store does not hold")
     parser.add_argument("--questions", default="template,phrasings")
@@ -236,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     embedder = MiniLMEmbedder()
     ingestor = Ingestor(store, embedder, settings)
     docs = []
-    for entry in index:
+    for entry in index[args.offset :]:
         if args.docs and len(docs) >= args.docs:
             break
         sid = short_id(entry["doc_id"])
@@ -294,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                     "has_claims": bool(report.claims), "impure": any(e.doc_id != sid for e in cited),
                     "best_relevance": max(relevances) if relevances else (1.0 if report.claims and not relevances else None),
                     "pattern": report.subject_class.get("pattern"),
+                    "attribute": report.subject_class.get("attribute"),
                 }
                 rows[qset].append(record)
                 if record["gate_passed"] and not row["is_impossible"] and not hit and len(misses) < 300:
@@ -308,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         "query_ms_p95": round(percentile(latencies, 0.95), 1) if latencies else None,
         "sets": {s: summarise(r) for s, r in rows.items()},
         "misses": misses,
+        "rows": rows,
     }
     if args.out:
         args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")

@@ -139,7 +139,8 @@ def test_relevance_model_is_linear_in_its_signals() -> None:
     model = relevance_model()
     assert model.score(0.5, None, False, 0.0) == pytest.approx((model.w_question + model.w_description) * 0.5)
     assert model.score(0.0, 0.0, True, 2.0) == pytest.approx(model.w_cue + model.w_retrieval)  # retrieval clipped to 1
-    assert 0 < model.evidence_floor <= model.sufficient < 1
+    assert 0 < model.evidence_floor <= model.sufficient(True) < 1
+    assert 0 < model.sufficient(False) < 1
 
 
 # -- question shapes ------------------------------------------------------------------------------

@@ -224,7 +224,8 @@ def assess(
     # units never support anything (verify.assess_units), so they can never make it true.
     best = max((u.relevance for u in supporting if not u.injection), default=0.0)
     role = sc.kind == "entity_role"
-    sufficient = bool(sc.understood and claims and (role or best >= relevance_model().sufficient))
+    threshold = relevance_model().sufficient(sc.attribute == OPEN_ATTRIBUTE)
+    sufficient = bool(sc.understood and claims and (role or best >= threshold))
     risks: set[str] = set()
     actions: list[str] = []
     attribute = data.attributes.get(sc.attribute or "")

@@ -100,7 +100,11 @@ def _query_question(sc: SubjectClass, question: str) -> str:
     out = question
     for name in sorted([sc.agreement_title or "", *sc.parties, *sc.names], key=len, reverse=True):
         if name:
-            out = re.sub(re.escape(name), " ", out, flags=re.IGNORECASE)
+            out = re.sub(re.escape(name), "\x00", out, flags=re.IGNORECASE)
+    # The words that only joined the names go with them ("in the _ between _ and _" -> "in"):
+    # left behind they are noise to the relevance model.
+    out = re.sub(r"(?:\b(?:the|this|that|an?|between|among|with|by|and|or|of|to|under|in)\s+|[,&]\s*)*\x00", "\x00", out, flags=re.IGNORECASE)
+    out = re.sub(r"\x00(?:'s|’s)?", " ", out)
     return " ".join(out.split())
 
 

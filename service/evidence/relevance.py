@@ -25,7 +25,11 @@ class RelevanceModel:
     w_cue: float
     w_retrieval: float
     evidence_floor: float  # an open-attribute unit is cited from here
-    sufficient: float  # an answer is sufficient when its best supporting unit reaches this
+    sufficient_known: float  # a known attribute's answer is sufficient from here (best unit)
+    sufficient_open: float  # an open attribute's answer is sufficient from here (best unit)
+
+    def sufficient(self, open_attribute: bool) -> float:
+        return self.sufficient_open if open_attribute else self.sufficient_known
 
     def score(self, sim_question: float, sim_description: float | None, cue: bool, retrieval: float) -> float:
         """Relevance of one unit. Without a known attribute the description term is the question
@@ -50,5 +54,6 @@ def relevance_model() -> RelevanceModel:
         w_cue=float(w["cue"]),
         w_retrieval=float(w["retrieval"]),
         evidence_floor=float(raw["evidence_floor"]),
-        sufficient=float(raw["sufficient"]),
+        sufficient_known=float(raw["sufficient"]["known_attribute"]),
+        sufficient_open=float(raw["sufficient"]["open_attribute"]),
     )
