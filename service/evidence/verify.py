@@ -67,6 +67,17 @@ def description_vector(embedder: Embedder, key: str, text: str) -> np.ndarray:
     return vector
 
 
+@lru_cache(maxsize=1)
+def _roles() -> dict[str, Any]:
+    """ner_models/roles.json, read once per process (it was read per unit)."""
+    return load_json("roles.json")
+
+
+@lru_cache(maxsize=1)
+def _generic_party_roles() -> frozenset[str]:
+    return frozenset(r.casefold() for r in _roles()["party_roles"])
+
+
 # -- names in text --------------------------------------------------------------------------
 
 
@@ -80,7 +91,7 @@ def _mentions_text(excerpt: str, names: Sequence[str]) -> bool:
 def _surface_names(c_subject, doc_id: str, roles_in_doc: Sequence[str]) -> list[str]:
     """The subject's name, its aliases that are not generic party roles (a bare "Company" from
     another contract proves nothing here), and the defined roles it holds in *this* document."""
-    generic = {r.casefold() for r in load_json("roles.json")["party_roles"]}
+    generic = _generic_party_roles()
     names = [c_subject.name, *(a for a in c_subject.aliases if a.casefold() not in generic), *roles_in_doc]
     return sorted({n for n in names if n}, key=lambda n: (-len(n), n))
 
@@ -195,7 +206,7 @@ def verify_units(
 
 
 def _role_phrases(sc: SubjectClass) -> list[str]:
-    roles = load_json("roles.json")["titles"]
+    roles = _roles()["titles"]
     phrases = [sc.role or ""]
     if sc.role in roles:
         phrases.extend(roles[sc.role]["variants"])
