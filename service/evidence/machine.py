@@ -66,7 +66,7 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder) -> verif
     else:
         description = ""
     vector = verify.description_vector(embedder, sc.attribute or "-", description) if description else None
-    return verify.Targets(question, vector)
+    return verify.Targets(question, vector, verify.query_words(query_question))
 
 
 def _class_detail(sc: SubjectClass) -> str:

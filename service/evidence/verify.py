@@ -265,6 +265,7 @@ class Targets:
 
     question: np.ndarray
     description: np.ndarray | None
+    words: frozenset[str] = frozenset()  # the question's content words (lexical signal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +399,8 @@ def assess_units(
             cue = _attribute_cue(unit, attribute, v.candidate)
         else:
             cue = None
-        relevance = model.score(sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk)
+        lexical = _overlap(unit, targets.words) / len(targets.words) if targets.words else 0.0
+        relevance = model.score(sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk, lexical)
         short = len(_WORDS.findall(unit.excerpt)) < data.min_words
         if role:
             states = cue is not None
@@ -415,7 +417,7 @@ def assess_units(
         else:
             confidence = "low"
         match = {"cue": cue, "similarity": round(sim_d if sim_d is not None else sim_q, 4),
-                 "question_similarity": round(sim_q, 4), "relevance": round(relevance, 4)}
+                 "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4), "relevance": round(relevance, 4)}
         injection = is_instruction_like(unit.excerpt)
         reason = v.reason
         value = None
