@@ -163,7 +163,9 @@ def compute_cell(
     if period:
         sc.period = dict(period)
     candidate = member_candidate(subject)
-    question = cues().attributes[attribute].description
+    spec = cues().attributes[attribute]
+    # The cell's question: the attribute's name as analysts say it, then what it means.
+    question = f"{spec.label}. {spec.description}"
     found = collect(sc, [candidate], principal, Scope(doc_ids=list(candidate.doc_ids)), question,
                     store=store, embedder=embedder, settings=settings, embed_cap=CELL_EMBED_CAP)
     supporting, evidence, failed, rejected = conclude.build_evidence(found.assessed, "")
