@@ -289,3 +289,19 @@ def test_cli_table_csv_and_json(kb: KB, monkeypatch: pytest.MonkeyPatch, capsys:
         assert "unknown attribute" in capsys.readouterr().err
     finally:
         get_settings.cache_clear()
+
+
+def test_table_request_at_the_bounds_is_accepted() -> None:
+    from service.evidence.table import MAX_ATTRIBUTES, MAX_PAGE_SIZE, agreement_attributes
+
+    attributes = agreement_attributes()[:MAX_ATTRIBUTES]
+    assert len(attributes) == MAX_ATTRIBUTES
+    request = TableRequest(attributes=attributes + attributes[:0], page_size=MAX_PAGE_SIZE, page=100_000)
+    assert (len(request.attributes), request.page_size) == (8, 100)
+    # A repeated attribute is asked once, in its first position.
+    assert TableRequest(attributes=["governing_law", "insurance", "governing_law"]).attributes == ["governing_law", "insurance"]
+
+
+def test_class_question_beyond_the_last_page_of_the_table(kb: KB) -> None:
+    result = kb.table(READER, attributes=["governing_law"], page=99, page_size=100).to_dict()
+    assert result["rows"] == [] and result["total"] >= 3
