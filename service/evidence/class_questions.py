@@ -35,7 +35,7 @@ from service.evidence.models import Claim, EvidenceItem
 from service.evidence.states import State, Tracker
 from service.evidence.subject_class import SubjectClass, detect_attribute
 
-MAX_CLASS_SCAN = 200
+MAX_CLASS_SCAN = 50  # one table page: a class question costs what one page of `attest table` costs
 MAX_CLASS_EVIDENCE = 50
 
 
