@@ -38,16 +38,21 @@ _SCALES = ("hundred", "thousand", "million")
 _NUMBER_WORD = "|".join(sorted((*_UNITS, *_TENS, *_SCALES), key=len, reverse=True))
 # "seventy-five", "one hundred and twenty", "twenty one": number words joined by spaces,
 # hyphens or "and" (only between number words).
+# At most eight words ("one hundred and twenty-five thousand"): an unbounded repetition makes
+# a text of many number words quadratic to scan.
 NUMBER_PHRASE = (
-    rf"(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD}))*"
+    rf"(?:{_NUMBER_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD})){{0,7}}"
 )
 _NUMBER_PHRASE_RE = re.compile(rf"^{NUMBER_PHRASE}$", re.IGNORECASE)
+MAX_NUMBER_TEXT = 120  # characters: longer "numbers" are not read as numbers
 
 
 @lru_cache(maxsize=1024)
 def number_from_words(text: str) -> int | None:
     """'seventy-five' -> 75, 'one hundred and twenty' -> 120, 'a'/'an' -> 1, digits as they are;
     None when the text is not a number."""
+    if len(text) > MAX_NUMBER_TEXT:
+        return None
     cleaned = " ".join(text.casefold().replace("-", " ").split())
     if cleaned.isdigit():
         return int(cleaned)

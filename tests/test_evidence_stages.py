@@ -182,3 +182,10 @@ def test_not_class_questions(question: str) -> None:
 def test_registry_question_shapes(question: str, ask: str, target: str) -> None:
     rq = parse_registry_question(question)
     assert rq is not None and (rq.ask, rq.target) == (ask, target)
+
+
+def test_query_words_are_bounded_and_ordered() -> None:
+    question = " ".join(f"word{i:04d}" for i in range(300))  # about the 2,000-character limit
+    words = verify.query_words(question)
+    assert len(words) == verify.MAX_QUERY_WORDS
+    assert words == frozenset(f"word{i:04d}" for i in range(verify.MAX_QUERY_WORDS))

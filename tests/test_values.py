@@ -119,3 +119,22 @@ def test_ingest_uses_the_same_parser() -> None:
     text = "This Agreement is dated 2021-07-15 by and between A and B."
     span = agreement_date(text, 0, len(text))
     assert span is not None and span.iso == "2021-07-15"
+
+
+@pytest.mark.parametrize("text", ["one " * 20_000 + "days", "one and " * 10_000 + "x", "twenty-" * 20_000, "1," * 50_000])
+def test_long_adversarial_text_is_scanned_in_linear_time(text: str) -> None:
+    """Number phrases are bounded to eight words: a page of number words must not take seconds
+    per sentence (it took 15 s for 5,000 words before the bound)."""
+    import time
+
+    start = time.perf_counter()
+    durations_in(text)
+    money_in(text)
+    dates_in(text)
+    assert time.perf_counter() - start < 3.0
+
+
+def test_number_phrase_bound() -> None:
+    assert number_from_words("one hundred and twenty five thousand") == 125_000  # 6 words: read
+    assert number_from_words("one " * 100) is None  # beyond the bound: not a number
+    assert durations_in("one hundred and twenty-five thousand days")[0].iso == "P125000D"

@@ -32,6 +32,7 @@ from service.evidence.units import Unit
 from service.evidence.values import extract_value
 
 EMBED_MAX_UNITS = 32
+MAX_QUERY_WORDS = 40  # content words of a question used by the lexical signal
 
 
 _QUESTION_WORDS = frozenset(
@@ -228,15 +229,18 @@ def query_words(question: str) -> frozenset[str]:
     """Content words of the question (stop words and question words dropped), for the cheap
     lexical pre-ranking of units before the relevance model runs."""
     stop = _stopwords()
-    return frozenset(w for w in (x.casefold() for x in _WORDS.findall(question)) if len(w) > 2 and w not in stop)
+    ordered = dict.fromkeys(w for w in (x.casefold() for x in _WORDS.findall(question)) if len(w) > 2 and w not in stop)
+    return frozenset(list(ordered)[:MAX_QUERY_WORDS])  # the first ones, in question order: bounded work
 
 
 def _overlap(unit: Unit, words: frozenset[str]) -> int:
     if not words:
         return 0
     have = {w.casefold() for w in _WORDS.findall(unit.excerpt)}
-    # A prefix match counts ("assign" in the question, "assignment" in the clause).
-    return sum(1 for w in words if w in have or any(h.startswith(w[:6]) for h in have if len(w) >= 6))
+    # A six-letter prefix match counts ("assignment" in the question, "assignments" in the
+    # clause). Set look-ups keep this linear in the words of the question and the unit.
+    prefixes = {h[:6] for h in have if len(h) >= 6}
+    return sum(1 for w in words if w in have or (len(w) >= 6 and w[:6] in prefixes))
 
 
 def units_to_embed(
