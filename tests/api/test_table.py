@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -45,3 +46,27 @@ def test_table_bad_input_is_422(two_tenants: tuple[TestClient, dict[str, Any]]) 
 def test_table_needs_auth(two_tenants: tuple[TestClient, dict[str, Any]]) -> None:
     client, _ = two_tenants
     assert client.get("/v1/table?attribute=governing_law").status_code == 401
+
+
+def test_class_question_over_the_api_is_acl_filtered(two_tenants: tuple[TestClient, dict[str, Any]]) -> None:
+    client, _ = two_tenants
+    question = {"question": "Which agreements are governed by Delaware law?"}
+    alice = client.post("/v1/evidence/query", headers=ALICE, json=question).json()
+    bob = client.post("/v1/evidence/query", headers=BOB, json=question).json()
+    assert alice["state"] == "CONCLUDED" and alice["sufficient"] is True
+    assert [e["doc_id"] for e in alice["evidence"]] == ["alice-supply"]
+    # Bob's only agreement states no governing law; Alice's is neither a row, a count nor a claim.
+    assert bob["sufficient"] is False
+    assert all(r["subject_id"].endswith("@bob-consulting") for r in bob["table"])
+    text = json.dumps(bob)
+    assert "alice-supply" not in text and "Zephyrion" not in text
+
+
+def test_registry_question_over_the_api_is_acl_filtered(two_tenants: tuple[TestClient, dict[str, Any]]) -> None:
+    client, _ = two_tenants
+    question = {"question": "Who are the parties to the MASTER SUPPLY AGREEMENT?"}
+    alice = client.post("/v1/evidence/query", headers=ALICE, json=question).json()
+    bob = client.post("/v1/evidence/query", headers=BOB, json=question).json()
+    assert alice["state"] == "CONCLUDED" and alice["claims"]
+    assert all(e["doc_id"] == "alice-supply" for e in alice["evidence"])
+    assert bob["state"] == "SUBJECT_NOT_FOUND" and bob["evidence"] == [] and bob["claims"] == []
