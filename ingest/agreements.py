@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
 
 from ingest.lexicons import lexicons
+from ingest.quantities import DateSpan, dates_in
 from ingest.normalize import name_words
 
 TITLE_SCAN_CHARS = 3_000
@@ -25,38 +25,12 @@ _THIS_TITLE = re.compile(
     rf"\b(?:This|THIS)[ \t]+((?:{_TITLE_WORD}[ \t]+){{1,10}}?(?:Agreement|AGREEMENT|Contract|CONTRACT))(?![\w])"
 )
 
-_MONTHS = {
-    name: index
-    for index, names in enumerate(
-        [
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"), ("december", "dec"),
-        ],
-        start=1,
-    )
-    for name in names
-}
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?P<year>(?:19|20)\d{2})"
-_DATE_PATTERNS = [
-    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I),
-    re.compile(rf"\b{_DAY}\s+(?:day\s+of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
-    re.compile(r"\b(?P<first>\d{1,2})/(?P<second>\d{1,2})/(?P<year>(?:19|20)?\d{2})\b"),
-]
+# Dates are read by the shared leaf module, so ingest and the query side agree.
 _DATED = re.compile(
     r"\b(?:dated|made|entered\s+into|executed|as\s+of|effective|day\s+of|date)\b", re.I
 )
 _EFFECTIVE_DEFINITION = re.compile(r"\(\s*(?:the\s+)?[\"“]Effective\s+Date[\"”]\s*\)", re.I)
 _EFFECTIVE_AS_OF = re.compile(r"\beffective\s+(?:as\s+of|on|from)\b", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class DateSpan:
-    iso: str
-    start: int
-    end: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,34 +130,6 @@ def agreement_kind(title: str) -> str:
             if f" {keyword} " in joined or f" {keyword} " in glued:
                 return kind.kind
     return "other"
-
-
-def _to_iso(match: re.Match[str]) -> str | None:
-    groups = match.groupdict()
-    year = int(groups["year"])
-    if year < 100:
-        year += 2000 if year < 50 else 1900
-    if groups.get("month"):
-        month = _MONTHS[groups["month"].casefold()]
-        day = int(groups["day"])
-    else:
-        first, second = int(groups["first"]), int(groups["second"])
-        # US order unless impossible ("29/3/18").
-        month, day = (first, second) if first <= 12 else (second, first)
-    try:
-        return date(year, month, day).isoformat()
-    except ValueError:
-        return None
-
-
-def dates_in(text: str, start: int, end: int) -> list[DateSpan]:
-    found: dict[int, DateSpan] = {}
-    for pattern in _DATE_PATTERNS:
-        for match in pattern.finditer(text, start, end):
-            iso = _to_iso(match)
-            if iso and match.start() not in found:
-                found[match.start()] = DateSpan(iso, match.start(), match.end())
-    return [found[k] for k in sorted(found)]
 
 
 def agreement_date(text: str, start: int, end: int) -> DateSpan | None:
