@@ -123,10 +123,18 @@ def register_serve(sub: argparse._SubParsersAction) -> None:
         register_serve_command(sub)
 
 
+def register_sweep(sub: argparse._SubParsersAction) -> None:
+    """``attest sweep run`` and ``attest audit revalidate`` (service/cli_sweep.py)."""
+    from service.cli_sweep import register as register_sweep_commands
+
+    register_sweep_commands(sub)
+
+
 REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_es,
     register_ask,
     register_serve,
+    register_sweep,
 ]
 
 
