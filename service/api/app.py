@@ -24,6 +24,7 @@ from service.api.jobs import IngestWorker, Job, JobStore
 from service.api.metrics import Metrics
 from service.api.middleware import RequestContextMiddleware, UploadLimitMiddleware
 from service.api.routes import audit, documents, evidence, health, search, subjects
+from service.api.routes import sweeps as sweeps_routes
 
 log = structlog.get_logger(__name__)
 
@@ -152,6 +153,7 @@ def create_app(
     register_error_handlers(app)
     for module in (documents, search, evidence, subjects, audit, health):
         app.include_router(module.router)
+    app.include_router(sweeps_routes.router)
     _register_gauges(ctx)
     app.add_middleware(
         UploadLimitMiddleware, max_file_bytes=settings.max_file_bytes, paths=("/v1/documents",)
