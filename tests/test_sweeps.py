@@ -308,3 +308,41 @@ def test_excerpt_mismatch_is_detected(env):
             "char_start": start, "char_end": start + 10, "excerpt": "Something else"}
     check = CitationResolver(env.store, Principal(name="sweeper", groups=("legal",))).check(item)
     assert (check.status, check.current, check.stored_excerpt) == ("excerpt_mismatch", True, "This Agree")
+
+
+def test_sweep_on_elasticsearch(tmp_path, embedder):
+    """The same sweep on the Elasticsearch backend: runs stored in its own index, clean rerun."""
+    from tests.conftest import _ES_URL_AT_START, require_es
+
+    if not _ES_URL_AT_START:
+        require_es()
+    import uuid
+
+    from ingest.pipeline import Ingestor
+    from ingest.store.elastic import ElasticStore
+    from service.sweeps.runstore import ElasticRunStore, open_run_store
+
+    settings = Settings(data_dir=tmp_path / "data")
+    store = ElasticStore(_ES_URL_AT_START, prefix=f"attest-test-{uuid.uuid4().hex[:10]}")
+    runs = open_run_store(store)
+    try:
+        assert isinstance(runs, ElasticRunStore)
+        ingestor = Ingestor(store, embedder, settings)
+        for doc_id, text in (("msa", MSA), ("csa", CSA)):
+            assert ingestor.ingest_bytes(text.encode(), filename=f"{doc_id}.txt", doc_id=doc_id, acl=["legal"]).status == "indexed"
+        path = write_definition(tmp_path / "sweeps")
+        outcomes = [
+            run_sweep(load_definition(path), store=store, runs=runs, embedder=embedder, settings=settings, now=NOW)
+            for _ in range(2)
+        ]
+        assert [o.exit_code for o in outcomes] == [EXIT_CLEAN, EXIT_CLEAN]
+        assert outcomes[1].report["summary"]["bundle_hashes_identical"] is True
+        assert runs.baseline_run_id("contracts") == outcomes[0].record["run_id"]
+        assert runs.get_run("contracts", outcomes[1].record["run_id"])["report"] == outcomes[1].report
+        store.delete_document("csa")
+        report = run_sweep(load_definition(path), store=store, runs=runs, embedder=embedder, settings=settings, now=NOW).report
+        assert [(c["doc_id"], c["status"]) for c in report["findings"]["citations"]] == [("csa", "document_deleted")]
+    finally:
+        runs.drop()
+        store.drop_all()
+        store.close()
