@@ -14,6 +14,7 @@ from ingest.settings import Settings
 from ingest.store.port import AuditQuery, Principal
 from service.sweeps import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from service.sweeps.definition import SweepDefinitionError, load_definition, parse_definition
+from service.sweeps.live_values import LiveValues
 from service.sweeps.runner import run_sweep
 from service.sweeps.runstore import SqliteRunStore
 from tests.sweep_fixtures import CSA, MSA, MSA_AMENDED, MSA_QUERIES, write_definition
@@ -346,3 +347,90 @@ def test_sweep_on_elasticsearch(tmp_path, embedder):
         runs.drop()
         store.drop_all()
         store.close()
+
+
+# -- live values and rules (no store needed) -----------------------------------------------
+def test_http_json_provider_sends_names_and_reads_values():
+    """The rate service is outside Attest, so it is an httpx mock transport here."""
+    import httpx
+
+    from service.sweeps.live_values import HttpJsonProvider, LiveValueError, fetch_live_values
+
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        if request.url.path == "/down":
+            return httpx.Response(503, text="maintenance")
+        if request.url.path == "/huge":
+            return httpx.Response(200, content=b"[" + b"1," * 600_000 + b"1]")
+        return httpx.Response(200, json={"fx:EUR/USD": 1.1, "fx:GBP/USD": 1.3, "other": 1})
+
+    transport = httpx.MockTransport(handler)
+    values = HttpJsonProvider("http://rates.test/v1", transport=transport).fetch(["fx:EUR/USD", "today"])
+    assert values.values == {"fx:EUR/USD": 1.1} and values.source == "http:http://rates.test/v1"
+    assert seen == ["http://rates.test/v1?name=fx%3AEUR%2FUSD&name=today"]
+    with pytest.raises(LiveValueError, match="HTTPStatusError"):
+        HttpJsonProvider("http://rates.test/down", transport=transport).fetch(["x"])
+    with pytest.raises(LiveValueError, match="larger than 1000000 bytes"):
+        HttpJsonProvider("http://rates.test/huge", transport=transport).fetch(["x"])
+    # A failing source becomes an error on the values (rules report it), never an exception.
+    failed = fetch_live_values(HttpJsonProvider("http://rates.test/down", transport=transport), ["fx:EUR/USD", "today"],
+                               datetime(2026, 1, 2).date())
+    assert failed.error and "503" in failed.error and failed.values == {"today": "2026-01-02"}
+
+
+def test_rule_outcomes():
+    from service.sweeps.definition import DateWithinRule, MoneyBelowRule
+    from service.sweeps.rules import evaluate_rule, live_names
+
+    cap = MoneyBelowRule(id="cap", query="q", check="money_below", currency="USD", threshold=1_000_000)
+    claims = [
+        {"id": "C1", "evidence_ids": ["E1"], "value": {"type": "money", "value": "GBP 700000"}},
+        {"id": "C2", "evidence_ids": ["E2"], "value": None},
+    ]
+    assert live_names([cap], {"q": claims}) == ["fx:GBP/USD"]
+    live = LiveValues("t", "now", {"fx:GBP/USD": 1.5})
+    out = evaluate_rule(cap, claims, live)
+    assert out["outcome"] == "passed"
+    assert [(c["outcome"], c.get("converted")) for c in out["claims"]] == [("passed", "USD 1050000.00"), ("not_evaluable", None)]
+    assert evaluate_rule(cap, claims, LiveValues("t", "now", {}))["outcome"] == "not_evaluable"
+    assert evaluate_rule(cap, claims, LiveValues("t", "now", {}, error="down"))["outcome"] == "error"
+    expiry = DateWithinRule(id="exp", query="q", check="date_within_days", days=90)
+    dated = [{"id": "C1", "evidence_ids": ["E1"], "value": {"type": "date", "value": "2026-03-01"}}]
+    assert evaluate_rule(expiry, dated, LiveValues("t", "now", {"today": "2026-01-01"}))["outcome"] == "flagged"
+    assert evaluate_rule(expiry, dated, LiveValues("t", "now", {"today": "2025-01-01"}))["outcome"] == "passed"
+    past = evaluate_rule(expiry, dated, LiveValues("t", "now", {"today": "2026-06-01"}))
+    assert (past["outcome"], past["claims"][0]["reason"]) == ("passed", "2026-03-01 is 92 day(s) before 2026-06-01 (already past)")
+    with_past = DateWithinRule(id="exp", query="q", check="date_within_days", days=90, include_past=True)
+    assert evaluate_rule(with_past, dated, LiveValues("t", "now", {"today": "2026-06-01"}))["outcome"] == "flagged"
+
+
+@pytest.mark.slow
+def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, capsys):
+    """deploy/sweeps/sample.yaml over samples/cuad, through the CLI: clean twice, same hashes."""
+    from ingest.settings import get_settings
+    from service.cli import main
+    from tests.conftest import REPO
+
+    monkeypatch.setenv("ATTEST_DATA_DIR", str(tmp_path / "data"))
+    get_settings.cache_clear()
+    try:
+        assert main(["ingest", str(REPO / "samples" / "cuad")]) == 0
+        sample = str(REPO / "deploy" / "sweeps" / "sample.yaml")
+        out = tmp_path / "reports"
+        capsys.readouterr()
+        assert main(["sweep", "run", sample, "--report-dir", str(out), "--json"]) == EXIT_CLEAN
+        first = json.loads(capsys.readouterr().out)
+        assert main(["sweep", "run", sample, "--report-dir", str(out), "--json"]) == EXIT_CLEAN
+        second = json.loads(capsys.readouterr().out)
+    finally:
+        get_settings.cache_clear()
+    assert {q["state"] for q in first["queries"]} == {"CONCLUDED"}
+    assert all(q["sufficient"] for q in first["queries"])
+    assert second["summary"]["findings"] == 0 and second["summary"]["bundle_hashes_identical"] is True
+    assert [q["evidence_bundle_hash"] for q in second["queries"]] == [q["evidence_bundle_hash"] for q in first["queries"]]
+    assert {r["rule_id"]: r["outcome"] for r in second["rules"]} == {
+        "consulting-expires-within-90-days": "passed", "distributor-insurance-below-1m-usd": "passed",
+    }
+    assert len(list(out.glob("sample-contracts-*.html"))) == 2
