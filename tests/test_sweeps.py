@@ -62,6 +62,13 @@ def test_yaml_syntax_and_cross_reference_errors():
     assert info.value.problems == [(1, "(top level): rule 'r' names unknown query 'b'")]
 
 
+def test_yaml_aliases_are_refused():
+    text = "name: x\nprincipal: {name: p}\nfreshness: 1d\nq: &q {id: a, question: q}\nqueries:\n  - *q\n"
+    with pytest.raises(SweepDefinitionError) as info:
+        parse_definition(text)
+    assert info.value.problems == [(4, "YAML anchors and aliases are not supported")]
+
+
 def test_query_count_is_bounded():
     queries = "".join(f"  - {{id: q{i}, question: q}}\n" for i in range(501))
     with pytest.raises(SweepDefinitionError) as info:
@@ -285,6 +292,18 @@ def test_cli_exit_codes(env, cli, tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_cli_unreachable_store_is_an_error(env, cli, monkeypatch, capsys):
+    from ingest.settings import get_settings
+
+    path = write_definition(env.dir, rules=False)
+    monkeypatch.setenv("ATTEST_ELASTICSEARCH_URL", "http://127.0.0.1:9")  # nothing listens there
+    get_settings.cache_clear()
+    assert cli(["sweep", "run", str(path)]) == EXIT_ERROR
+    err = capsys.readouterr().err
+    # Warnings are JSON log lines; the user's line is the last one.
+    assert err.splitlines()[-1].startswith("error: sweep contracts failed: ConnectionError")
+
+
 def test_audit_revalidate_reports_mismatches(env, cli, capsys):
     path = write_definition(env.dir, rules=False)
     env.run(path)
@@ -434,3 +453,17 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
         "consulting-expires-within-90-days": "passed", "distributor-insurance-below-1m-usd": "passed",
     }
     assert len(list(out.glob("sample-contracts-*.html"))) == 2
+
+
+def test_a_failing_run_is_audited_and_not_stored(env, monkeypatch):
+    import service.sweeps.runner as runner
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("evidence engine down")
+
+    monkeypatch.setattr(runner, "run_evidence_query", broken)
+    with pytest.raises(RuntimeError):
+        env.run(write_definition(env.dir), request_id="req-broken")
+    assert env.runs.list_runs("contracts") == ([], 0) and env.runs.baseline_run_id("contracts") is None
+    entries = env.store.list_audit(AuditQuery(request_id="req-broken"))
+    assert [(e["action"], e["error"]) for e in entries] == [("sweep_run_failed", "RuntimeError: evidence engine down")]

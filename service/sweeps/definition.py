@@ -203,6 +203,23 @@ def _node_line(root: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
     return line
 
 
+def _first_alias(root: yaml.Node | None) -> int | None:
+    """The line of the first node that appears twice in the tree (an alias), if any."""
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return node.start_mark.line + 1
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key, value in reversed(node.value):
+                stack.extend((value, key))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+    return None
+
+
 def _loc_text(loc: tuple[Any, ...]) -> str:
     out = ""
     for part in loc:
@@ -230,6 +247,10 @@ def parse_definition(text: str, source: str = "<sweep>") -> SweepDefinition:
         raise SweepDefinitionError(source, [(None, f"YAML: {exc}")]) from exc
     if not isinstance(data, dict):
         raise SweepDefinitionError(source, [(1, "a sweep definition is a YAML mapping")])
+    reused = _first_alias(root)
+    if reused is not None:
+        # An alias repeats a node without repeating its text: the size bound would not hold.
+        raise SweepDefinitionError(source, [(reused, "YAML anchors and aliases are not supported")])
     try:
         return SweepDefinition.model_validate(data)
     except ValidationError as exc:

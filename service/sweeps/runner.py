@@ -160,9 +160,12 @@ def run_sweep(
         if record["is_baseline"]:
             runs.set_baseline(definition.name, run_id)
     except Exception as exc:
-        _audit(store, "sweep_run_failed", request_id, principal, sweep=definition.name,
-               run_id=run_id, triggered_by=triggered_by, error=f"{type(exc).__name__}: {exc}")
         bound.warning("sweep_failed", error=type(exc).__name__)
+        try:  # the store itself may be what failed: the original error is the one to raise
+            _audit(store, "sweep_run_failed", request_id, principal, sweep=definition.name,
+                   run_id=run_id, triggered_by=triggered_by, error=f"{type(exc).__name__}: {exc}")
+        except Exception as audit_exc:  # noqa: BLE001
+            bound.warning("sweep_failure_not_audited", error=type(audit_exc).__name__)
         raise
     _audit(store, "sweep_run", request_id, principal, sweep=definition.name, run_id=run_id,
            triggered_by=triggered_by, status=report["status"], is_baseline=record["is_baseline"],
