@@ -20,42 +20,34 @@ from ingest.store.port import Principal
 from service.api.deps import CurrentPrincipal, EmbedderDep, RequestId, SettingsDep, StoreDep
 from service.api.errors import Conflict, NotFound
 from service.api.schemas import ERROR_RESPONSES, NOT_FOUND_RESPONSE
-from service.sweeps.definition import NAME_PATTERN, LoadedDefinition, find_definitions
+from service.sweeps.definition import LoadedDefinition, find_definitions
 
 router = APIRouter(prefix="/v1/sweeps", tags=["sweeps"], responses={**ERROR_RESPONSES, **NOT_FOUND_RESPONSE})
 
 _running: set[str] = set()
 _running_lock = threading.Lock()
 
-SweepName = Annotated[str, Query(pattern=NAME_PATTERN)]
-
-
 class RunRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     set_baseline: bool = Field(False, description="this run becomes the sweep's baseline")
 
-
 def _sweep_not_found() -> NotFound:
     return NotFound("sweep not found")
 
-
 def _may_use(principal: Principal, owner: str) -> bool:
     return principal.admin or principal.name == owner
-
 
 def _definitions(settings: Any) -> tuple[dict[str, LoadedDefinition], list[Any]]:
     if settings.sweeps_dir is None:
         return {}, []
     return find_definitions(settings.sweeps_dir)
 
-
 def _definition_for(name: str, settings: Any, principal: Principal) -> LoadedDefinition:
     loaded = _definitions(settings)[0].get(name)
     if loaded is None or not _may_use(principal, loaded.definition.principal.name):
         raise _sweep_not_found()
     return loaded
-
 
 @router.get("")
 def list_sweeps(settings: SettingsDep, principal: CurrentPrincipal) -> dict[str, Any]:
@@ -77,7 +69,6 @@ def list_sweeps(settings: SettingsDep, principal: CurrentPrincipal) -> dict[str,
     if principal.admin:
         body["errors"] = [{"source": e.source, "problems": [{"line": l, "message": m} for l, m in e.problems]} for e in errors]
     return body
-
 
 @router.post("/{name}/runs", status_code=201, responses={409: {"description": "A run of this sweep is in progress"}})
 def run_sweep_now(
@@ -110,7 +101,6 @@ def run_sweep_now(
             _running.discard(name)
     return outcome.report
 
-
 def _authorise_runs(name: str, settings: Any, principal: Principal, runs: Any) -> None:
     loaded = _definitions(settings)[0].get(name)
     if loaded is not None:
@@ -123,7 +113,6 @@ def _authorise_runs(name: str, settings: Any, principal: Principal, runs: Any) -
         owner = record.get("principal", {}).get("name", "")
     if not _may_use(principal, owner):
         raise _sweep_not_found()
-
 
 @router.get("/{name}/runs")
 def list_runs(
@@ -142,7 +131,6 @@ def list_runs(
     items, total = runs.list_runs(name, offset=offset, limit=limit)
     return {"sweep": name, "baseline_run_id": runs.baseline_run_id(name), "runs": items,
             "total": total, "offset": offset, "limit": limit}
-
 
 @router.get(
     "/{name}/runs/{run_id}",
