@@ -4,7 +4,8 @@
 
 Ingests the first N contracts (ordered by sha256 of the CUAD doc id, as bench/cuad_eval.py does;
 already-ingested ones are skipped), writes a sweep definition with Q questions spread round-robin
-over the contracts and four attribute categories (one question per contract first), then runs the
+over the contracts and ten attribute categories (one question per contract first, so
+the questions are distinct while queries <= 10 x docs), then runs the
 sweep twice on the embedded store: the first run becomes the baseline, the second is compared
 with it (it must be clean, with identical bundle hashes). Reported: wall time of each run, time
 per query, the share of the run spent in the evidence machine (the rest is comparison, citation
@@ -29,7 +30,10 @@ sys.path.insert(0, str(REPO / "bench"))
 from common import CREDIT, CUAD  # noqa: E402
 from cuad_eval import _hash, question_for, short_id  # noqa: E402
 
-CATEGORIES = ("Governing Law", "Expiration Date", "Agreement Date", "Cap On Liability")
+CATEGORIES = (
+    "Governing Law", "Expiration Date", "Agreement Date", "Cap On Liability", "Effective Date",
+    "Renewal Term", "Insurance", "Audit Rights", "Anti-Assignment", "Termination For Convenience",
+)
 
 
 def main(argv: list[str] | None = None) -> int:

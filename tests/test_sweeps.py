@@ -467,3 +467,20 @@ def test_a_failing_run_is_audited_and_not_stored(env, monkeypatch):
     assert env.runs.list_runs("contracts") == ([], 0) and env.runs.baseline_run_id("contracts") is None
     entries = env.store.list_audit(AuditQuery(request_id="req-broken"))
     assert [(e["action"], e["error"]) for e in entries] == [("sweep_run_failed", "RuntimeError: evidence engine down")]
+
+
+def test_definition_size_and_rule_count_are_bounded(tmp_path):
+    from service.sweeps.definition import MAX_DEFINITION_BYTES
+
+    head = "name: x\nprincipal: {name: p}\nfreshness: 1d\nqueries:\n  - {id: a, question: q}\n"
+    rules = "".join(f"  - {{id: r{i}, query: a, check: date_within_days, days: 1}}\n" for i in range(101))
+    with pytest.raises(SweepDefinitionError) as info:
+        parse_definition(head + "rules:\n" + rules)
+    assert info.value.problems == [(7, "rules: List should have at most 100 items after validation, not 101")]
+    big = tmp_path / "big.yaml"
+    big.write_text(head + "#" * (MAX_DEFINITION_BYTES - len(head)))
+    assert load_definition(big).definition.name == "x"  # exactly at the bound
+    big.write_text(head + "#" * (MAX_DEFINITION_BYTES - len(head) + 1))
+    with pytest.raises(SweepDefinitionError) as info:
+        load_definition(big)
+    assert info.value.problems == [(None, "larger than 1000000 bytes")]

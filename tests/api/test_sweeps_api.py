@@ -37,7 +37,7 @@ def test_list_shows_sweeps_to_admin_and_their_principal_only(sweep_app):
     assert sweep_app.get("/v1/sweeps").status_code == 401
 
 
-def test_run_list_and_read_with_auth(sweep_app):
+def test_run_list_and_read_with_auth(sweep_app, tmp_path):
     denied = sweep_app.post("/v1/sweeps/contracts/runs", headers=BOB)
     unknown = sweep_app.post("/v1/sweeps/nope/runs", headers=BOB)
     assert denied.status_code == unknown.status_code == 404
@@ -74,3 +74,9 @@ def test_run_list_and_read_with_auth(sweep_app):
     audit = sweep_app.get("/v1/audit", headers=ADMIN, params={"request_id": report["request_id"]}).json()["entries"]
     assert [e["action"] for e in audit].count("sweep_query") == 4
     assert audit[-1]["action"] == "sweep_run" and audit[-1]["triggered_by"] == "alice"
+
+    # A removed definition: its stored runs still belong to its principal only.
+    (tmp_path / "sweeps" / "contracts.yaml").unlink()
+    assert sweep_app.get("/v1/sweeps/contracts/runs", headers=ALICE).json()["total"] == 2
+    assert sweep_app.get("/v1/sweeps/contracts/runs", headers=BOB).status_code == 404
+    assert sweep_app.post("/v1/sweeps/contracts/runs", headers=ALICE).status_code == 404
