@@ -427,7 +427,8 @@ def test_rule_outcomes():
 
 @pytest.mark.slow
 def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, capsys):
-    """deploy/sweeps/sample.yaml over samples/cuad, through the CLI: clean twice, same hashes."""
+    """deploy/sweeps/sample.yaml over samples/cuad, through the CLI: clean twice with the same
+    hashes; then one changed contract re-ingested, and only its queries move."""
     from ingest.settings import get_settings
     from service.cli import main
     from tests.conftest import REPO
@@ -453,6 +454,31 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
         "consulting-expires-within-90-days": "passed", "distributor-insurance-below-1m-usd": "passed",
     }
     assert len(list(out.glob("sample-contracts-*.html"))) == 2
+
+    # Re-ingest one changed contract: exactly its queries are reported, with evidence moved.
+    consulting = REPO / "samples" / "cuad" / "SPHERE3DCORP_06_24_2020-EX-10.12-CONSULTING AGREEMENT.txt"
+    changed = tmp_path / consulting.name
+    changed.write_text(consulting.read_text().replace(
+        "construed pursuant to the laws of the State of New York", "construed pursuant to the laws of the State of Florida"
+    ))
+    monkeypatch.setenv("ATTEST_DATA_DIR", str(tmp_path / "data"))
+    get_settings.cache_clear()
+    try:
+        assert main(["ingest", str(changed), "--doc-id", consulting.stem]) == 0
+        capsys.readouterr()
+        assert main(["sweep", "run", sample, "--json"]) == EXIT_FINDINGS
+        third = json.loads(capsys.readouterr().out)
+    finally:
+        get_settings.cache_clear()
+    regressions = {r["query_id"]: r for r in third["findings"]["regressions"]}
+    assert set(regressions) == {"consulting-governing-law", "consulting-expiry"}
+    law = regressions["consulting-governing-law"]
+    assert ["State of New York" in c["excerpt"] for c in law["removed"]] == [True]
+    assert ["State of Florida" in c["excerpt"] for c in law["added"]] == [True]
+    assert [(d["doc_id"], d["affected_queries"]) for d in third["findings"]["version_drift"]] == [
+        (consulting.stem, ["consulting-expiry", "consulting-governing-law"])
+    ]
+    assert third["findings"]["citations"] == [] and third["summary"]["coverage"] == 1.0
 
 
 def test_a_failing_run_is_audited_and_not_stored(env, monkeypatch):
