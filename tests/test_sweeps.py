@@ -397,6 +397,7 @@ def test_http_json_provider_sends_names_and_reads_values():
     failed = fetch_live_values(HttpJsonProvider("http://rates.test/down", transport=transport), ["fx:EUR/USD", "today"],
                                datetime(2026, 1, 2).date())
     assert failed.error and "503" in failed.error and failed.values == {"today": "2026-01-02"}
+    assert failed.source == "http:http://rates.test/down"
 
 
 def test_rule_outcomes():

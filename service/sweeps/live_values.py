@@ -97,6 +97,14 @@ class HttpJsonProvider:
         return LiveValues(source, utc_now(), _select(data, names, source))
 
 
+def _describe(provider: LiveValueProvider) -> str:
+    if isinstance(provider, HttpJsonProvider):
+        return f"http:{provider.url}"
+    if isinstance(provider, FileProvider):
+        return f"file:{provider.path}"
+    return type(provider).__name__
+
+
 def fetch_live_values(provider: LiveValueProvider | None, names: Sequence[str], today: date) -> LiveValues:
     """Ask the provider; ``today`` falls back to the run's clock when the provider does not
     give it. A provider failure is recorded in ``error``, never raised into the sweep."""
@@ -108,7 +116,7 @@ def fetch_live_values(provider: LiveValueProvider | None, names: Sequence[str], 
         try:
             values = provider.fetch(names)
         except LiveValueError as exc:
-            values = LiveValues(getattr(provider, "url", None) or str(getattr(provider, "path", "provider")), utc_now(), {}, str(exc))
+            values = LiveValues(_describe(provider), utc_now(), {}, str(exc))
     if "today" in names and "today" not in values.values:
         values.values["today"] = today.isoformat()
         values.values = dict(sorted(values.values.items()))
