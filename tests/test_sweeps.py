@@ -511,3 +511,17 @@ def test_definition_size_and_rule_count_are_bounded(tmp_path):
     with pytest.raises(SweepDefinitionError) as info:
         load_definition(big)
     assert info.value.problems == [(None, "larger than 1000000 bytes")]
+
+
+def test_live_values_are_fetched_once_after_all_evidence_is_attached(env):
+    """The provider is a test double standing for an outside rate service."""
+    calls: list[tuple[list[str], list[str]]] = []
+
+    class Recording:
+        def fetch(self, names):
+            done = env.store.list_audit(AuditQuery(request_id="req-order", limit=100))
+            calls.append((list(names), [e["query_id"] for e in done if e["action"] == "sweep_query"]))
+            return LiveValues("recording", "t", {"fx:EUR/USD": 1.2})
+
+    env.run(write_definition(env.dir), request_id="req-order", provider=Recording())
+    assert calls == [(["fx:EUR/USD", "today"], ["msa-law", "msa-cap", "msa-expiry", "csa-law"])]
