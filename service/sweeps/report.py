@@ -248,6 +248,7 @@ def build_report(
         "request_id": record["request_id"],
         "started_at": record["started_at"],
         "finished_at": record["finished_at"],
+        "as_of": now.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
         "principal": record["principal"],
         "is_baseline": record["is_baseline"],
         "baseline": {"run_id": baseline["run_id"], "started_at": baseline["started_at"]} if baseline else None,

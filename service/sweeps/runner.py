@@ -96,12 +96,14 @@ def run_sweep(
     now: datetime | None = None,
 ) -> SweepOutcome:
     """Run, compare, audit and store one sweep. ``provider`` overrides the definition's live-value
-    source; ``now`` fixes the clock (freshness and the fallback ``today``)."""
+    source; ``now`` fixes the clock the report judges by (freshness and the fallback ``today``);
+    the run's own timestamps and id always come from the real clock, so runs order by time."""
     definition = loaded.definition
     principal = sweep_principal(definition)
     request_id = request_id or uuid.uuid4().hex
-    started = now or datetime.now(timezone.utc)
-    run_id = f"{started.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    started = datetime.now(timezone.utc)
+    as_of = now or started
+    run_id = f"{started.strftime('%Y%m%dT%H%M%S%f')}-{uuid.uuid4().hex[:8]}"
     provider = provider if provider is not None else provider_for(loaded)
     bound = log.bind(sweep=definition.name, run_id=run_id, request_id=request_id)
     bound.info("sweep_started", queries=len(definition.queries))
@@ -111,7 +113,7 @@ def run_sweep(
         # Evidence is attached to every query: only now may live values be fetched.
         claims_by_query = {r["query_id"]: r["claims"] for r in results}
         names = live_names(definition.rules, claims_by_query)
-        live = fetch_live_values(provider, names, started.date())
+        live = fetch_live_values(provider, names, as_of.date())
         live_record = {"live_request_id": f"{request_id}.live", **live.to_dict()} if names else None
         if live_record is not None:
             _audit(store, "sweep_live_values", request_id, principal, sweep=definition.name,
@@ -142,7 +144,7 @@ def run_sweep(
             "request_id": request_id,
             "triggered_by": triggered_by,
             "started_at": _iso(started),
-            "finished_at": _iso(datetime.now(timezone.utc) if now is None else now),
+            "finished_at": _iso(datetime.now(timezone.utc)),
             "principal": {"name": principal.name, "groups": list(principal.groups)},
             "definition": definition.model_dump(mode="json"),
             "definition_sha256": hashlib.sha256(loaded.text.encode("utf-8")).hexdigest(),
@@ -154,7 +156,7 @@ def run_sweep(
             "live_values": live_record,
             "rules": rule_outcomes,
         }
-        report = build_report(record, baseline, store=store, principal=principal, now=started)
+        report = build_report(record, baseline, store=store, principal=principal, now=as_of)
         record["report"] = report
         runs.save_run(record, report_summary(report))
         if record["is_baseline"]:
