@@ -149,6 +149,13 @@ def register_table(sub: argparse._SubParsersAction) -> None:
     register_table_command(sub)
 
 
+def register_sweep(sub: argparse._SubParsersAction) -> None:
+    """``attest sweep run`` and ``attest audit revalidate`` (service/cli_sweep.py)."""
+    from service.cli_sweep import register as register_sweep_commands
+
+    register_sweep_commands(sub)
+
+
 REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_es,
     register_ask,
@@ -156,6 +163,7 @@ REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_mcp,
     register_audit,
     register_table,
+    register_sweep,
 ]
 
 

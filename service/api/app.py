@@ -39,6 +39,7 @@ from service.api.routes import (
     subjects,
     table,
 )
+from service.api.routes import sweeps as sweeps_routes
 
 log = structlog.get_logger(__name__)
 
@@ -197,6 +198,7 @@ def create_app(
     register_error_handlers(app)
     for module in (documents, search, evidence, subjects, audit, health, table, me, portal):
         app.include_router(module.router)
+    app.include_router(sweeps_routes.router)
     _register_gauges(ctx)
     from service.mcp import mount_mcp  # here, not at the top: service.mcp imports service.api
 
