@@ -1,6 +1,6 @@
 """Entity/relation tagging quality and speed.
 
-    PYTHONPATH=. python bench/ner_eval.py [--every N] [--limit N]
+    PYTHONPATH=. python bench/ner_eval.py [--split tune|report] [--every N] [--limit N]
 
 Prints, on cuad-dev (../shared/eval/cuad-dev): agreement title accuracy against
 ``document_name`` and party recall against ``parties``; per-kind relation precision/recall on the
@@ -102,8 +102,13 @@ class CorpusResult:
         return self.parties_found / max(1, self.gold_parties)
 
 
-def load_index(every: int = 1, limit: int | None = None) -> list[dict]:
+def load_index(every: int = 1, limit: int | None = None, split: str | None = None) -> list[dict]:
+    """Contracts by doc_id; ``split`` keeps one list of ``splits.json`` (tune on "tune", report
+    "report" once)."""
     rows = [json.loads(line) for line in (CUAD_DIR / "contracts_index.jsonl").read_text().splitlines() if line.strip()]
+    if split:
+        members = set(json.loads((CUAD_DIR / "splits.json").read_text())[split])
+        rows = [r for r in rows if r["doc_id"] in members]
     rows.sort(key=lambda r: r["doc_id"])
     rows = rows[::every]
     return rows[:limit] if limit else rows
@@ -234,6 +239,7 @@ def _print_misses(misses: Iterable[str], limit: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("tune", "report"), default=None, help="one list of splits.json")
     parser.add_argument("--every", type=int, default=1, help="evaluate every Nth document by doc_id")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--show-misses", type=int, default=0)
@@ -252,9 +258,9 @@ def main() -> int:
 
     if args.skip_corpus or not CUAD_DIR.exists():
         return 0
-    rows = load_index(args.every, args.limit)
+    rows = load_index(args.every, args.limit, args.split)
     result = evaluate_corpus(rows)
-    print(f"cuad-dev: {result.documents} documents, {result.words} words, {result.seconds:.1f}s annotate")
+    print(f"cuad-dev{'/' + args.split if args.split else ''}: {result.documents} documents, {result.words} words, {result.seconds:.1f}s annotate")
     print(f"  title accuracy {result.title_accuracy:.3f} ({result.titles_correct}/{result.documents})")
     print(f"  party recall   {result.party_recall:.3f} ({result.parties_found}/{result.gold_parties})")
     _print_misses(result.misses, args.show_misses)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
-from ingest.lexicons import lexicons
+from ingest.lexicons import load_json, lexicons
 from ingest.normalize import name_words
 
 TITLE_SCAN_CHARS = 3_000
@@ -17,7 +18,8 @@ _CAPS_TITLE = re.compile(
     rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
 )
 _TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-]{0,20}\)")
-_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*|[a-z]+-[\w\-]+|and|of|for|&|-|[0-9]+(?:\.[0-9]+)*)"
+# "SCHEDULE TO Software License, Customization and Maintenance Agreement": a comma may end a word.
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|[0-9]+(?:\.[0-9]+)*)"
 _MIXED_TITLE = re.compile(
     rf"(?<![\w])((?:{_TITLE_WORD}[ \t]{{1,3}}){{0,10}}?(?:Agreement|agreement|Contract))(?![\w])"
 )
@@ -141,6 +143,45 @@ def find_title(text: str) -> Title | None:
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
     return title
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """What an amendment-like title says about itself."""
+
+    relation: str  # "amends" | "schedule_of"
+    word: str  # "amendment", "schedule", ...
+    number: str | None  # "2" in "AMENDMENT NO. 2", "second" in "SECOND AMENDMENT"
+    parent: str | None  # the parent agreement's title when the title names it
+
+
+@lru_cache(maxsize=1)
+def _amendment_regex() -> re.Pattern[str]:
+    data = load_json("agreement_kinds.json")
+    words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
+    ordinals = "|".join(re.escape(w) for w in data["ordinals"])
+    return re.compile(
+        rf"^\s*(?:(?P<ordinal>{ordinals})\s+)?(?P<word>{words})\b"
+        r"(?:\s*(?:No\.?|Number|#)\s*(?P<number>[0-9]+[A-Za-z]?))?"
+        r"(?:\s+(?:(?:to|of)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
+        re.IGNORECASE | re.DOTALL,
+    )
+
+
+def amendment_of(title: str) -> Amendment | None:
+    """An amendment, addendum or schedule title, or None for an agreement of its own kind. The
+    parent is only what the title itself names: "AMENDMENT NO. 1 TO THE MANUFACTURING AGREEMENT"
+    -> parent "MANUFACTURING AGREEMENT"; "First Amendment" -> no parent."""
+    match = _amendment_regex().match(" ".join(title.split()))
+    if match is None:
+        return None
+    relations = load_json("agreement_kinds.json")["amendment_relations"]
+    word = " ".join(match.group("word").casefold().split())
+    parent = match.group("parent")
+    if parent is not None and not re.search(r"(?i)\b(?:agreement|contract|lease|license|licence|plan|arrangement)s?\b", parent):
+        parent = None
+    number = match.group("number") or (match.group("ordinal") or "").casefold() or None
+    return Amendment(relations[word], word, number, parent)
 
 
 def agreement_kind(title: str) -> str:
