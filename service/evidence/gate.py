@@ -49,6 +49,7 @@ from service.evidence.subject_class import (
     agreement_kind,
     clean_title,
     expand_abbreviations,
+    limits,
     party_grammar,
 )
 
@@ -403,6 +404,9 @@ def gate_entity(store: Store, principal: Principal, sc: SubjectClass) -> GateRes
 
 def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
     """An un-understood question: gate on the names it contains, exactly as written."""
+    cap = limits()["names"]
+    if len(sc.names) > cap:
+        return GateResult([], [], [], failures=[f"too many names in the question ({len(sc.names)} > {cap})"])
     found: dict[str, Candidate] = {}
     unresolved = []
     for name in sc.names:
