@@ -245,7 +245,16 @@ def main() -> int:
     parser.add_argument("--show-misses", type=int, default=0)
     parser.add_argument("--speed-docs", type=int, default=40, help="documents for the throughput run")
     parser.add_argument("--skip-corpus", action="store_true")
+    parser.add_argument(
+        "--speed-only", action="store_true",
+        help="only the throughput run (to compare two checkouts back to back under the same load)",
+    )
     args = parser.parse_args()
+    if args.speed_only:
+        rows = load_index(args.every, args.limit, args.split)
+        ours, raw = throughput(rows[: args.speed_docs])
+        print(f"throughput ({min(len(rows), args.speed_docs)} docs): annotate_document {ours:,.0f} words/s, raw nlp.pipe {raw:,.0f} words/s, ratio {ours / raw:.2f}")
+        return 0
 
     for label, path in (("development", GOLD_RELATIONS), ("held-out", HELDOUT_RELATIONS)):
         scores, errors = evaluate_relations(path)
