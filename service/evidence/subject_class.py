@@ -236,7 +236,8 @@ def _cut_tail(parties: str) -> str:
     tails = question_patterns()["tail_verbs"]
     best = len(parties)
     for verb in tails:
-        m = re.search(rf"\s+{re.escape(verb)}\b", parties, re.IGNORECASE)
+        # Case-sensitive: "First State Bank" and "Provident Has Ltd." are names, not tails.
+        m = re.search(rf"\s+{re.escape(verb)}\b", parties)
         if m and m.start() < best:
             best = m.start()
     return parties[:best].strip(" ,")
