@@ -45,7 +45,8 @@ from ingest.store.port import Principal  # noqa: E402
 from ingest.store.sqlite import SqliteStore  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-CUAD_DIR = REPO.parent / "shared" / "eval" / "cuad-dev"
+# ATTEST_CUAD_DIR points elsewhere when the checkout is not next to shared/ (a worktree).
+CUAD_DIR = Path(os.environ.get("ATTEST_CUAD_DIR") or REPO.parent / "shared" / "eval" / "cuad-dev")
 HELD_OUT_MODULUS = 5
 ISSUE_QUESTIONS = (
     "What law governs the Intellectual Property Agreement, D between HONEYWELL INTERNATIONAL INC. and "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -29,7 +30,8 @@ from ingest.normalize import name_words, normalise_org  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
-CUAD_DIR = SHARED / "eval" / "cuad-dev"
+# ATTEST_CUAD_DIR points elsewhere when the checkout is not next to shared/ (a worktree).
+CUAD_DIR = Path(os.environ.get("ATTEST_CUAD_DIR") or SHARED / "eval" / "cuad-dev")
 GOLD_RELATIONS = REPO / "tests" / "data" / "relations_gold.jsonl"
 # Written after the patterns were tuned on relations_gold.jsonl and never tuned against: the
 # honest estimate. (relations_gold.jsonl is the development set, so its scores are optimistic.)

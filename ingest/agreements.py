@@ -12,7 +12,7 @@ from ingest.normalize import name_words
 
 TITLE_SCAN_CHARS = 3_000
 # "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
-_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
+_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
 # At most three spaces between words: wider gaps separate page furniture from the title.
 _CAPS_TITLE = re.compile(
     rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
@@ -142,6 +142,36 @@ def find_title(text: str) -> Title | None:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
+    return _with_amendment_head(text, title)
+
+
+@lru_cache(maxsize=1)
+def _amendment_head() -> re.Pattern[str]:
+    """An amendment word and "to"/"of" right before a title, possibly on the lines above it
+    ("ADDENDUM TO\n\nZEBRA PARTNERCONNECT DISTRIBUTOR AGREEMENT")."""
+    data = load_json("agreement_kinds.json")
+    words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
+    ordinals = "|".join(re.escape(w) for w in data["ordinals"])
+    return re.compile(
+        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:No\.?|Number|#)\s*[0-9]+[A-Za-z]?)?\s+(?:to|of)(?:\s+the)?\s*$",
+        re.IGNORECASE,
+    )
+
+
+def _with_amendment_head(text: str, title: Title) -> Title:
+    """An amendment's own title, not its parent's: "AMENDMENT AND TERMINATION OF JOINT VENTURE
+    AGREEMENT" rather than "JOINT VENTURE AGREEMENT". The amendment words must start a line
+    within the 200 characters before the title."""
+    if amendment_of(title.text) is not None:
+        return title
+    floor = max(0, title.start - 200)
+    line_starts = [m.end() for m in re.finditer(r"\n", text[floor : title.start])]
+    for offset in reversed([0, *line_starts] if floor == 0 else line_starts):
+        start = floor + offset
+        head = _amendment_head().match(text, start, title.start)
+        if head is not None:
+            begin = start + len(head.group()) - len(head.group().lstrip())
+            return Title(text[begin : title.end], begin, title.end)
     return title
 
 

@@ -464,10 +464,12 @@ def _subjects(
                 "agreement_date": signed.iso if signed else None,
                 "effective_date": effective.iso if effective else None,
                 "parties": [p.entity_id for p in parties],
-                "amendment": (
-                    {"relation": amendment.relation, "word": amendment.word, "number": amendment.number,
-                     "parent": " ".join(amendment.parent.split()) if amendment.parent else None}
-                    if amendment else None
+                **(
+                    {"amendment": {
+                        "relation": amendment.relation, "word": amendment.word, "number": amendment.number,
+                        "parent": " ".join(amendment.parent.split()) if amendment.parent else None,
+                    }}
+                    if amendment else {}
                 ),
             },
             bindings=agreement_bindings,

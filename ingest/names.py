@@ -60,7 +60,11 @@ def _comma_name_regex() -> re.Pattern[str]:
     return re.compile(rf"{words}{tail}")
 
 
-_TRADE_NAME = re.compile(r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|doing\s+business\s+as)\s+", re.I)
+# A second name joined to a party's name: a trade or former name, or the principal an agent
+# signs for ("Wells Fargo Bank on behalf of ... Trust").
+_TRADE_NAME = re.compile(
+    r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|doing\s+business\s+as|(?:acting\s+)?on\s+behalf\s+of)\s+(?=[A-Z0-9])", re.I
+)
 
 
 def trade_name_split(name: str) -> tuple[str, str] | None:

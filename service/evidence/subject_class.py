@@ -146,6 +146,7 @@ class _PartyGrammar:
     gap: re.Pattern[str]  # words that may continue a title up to the party keyword
     separator: re.Pattern[str]
     stray: re.Pattern[str]
+    description: re.Pattern[str]  # "and its Affiliates": says who else, names no one
     max_join: int
 
 
@@ -160,6 +161,7 @@ def party_grammar() -> _PartyGrammar:
         gap=re.compile(rf"(?:\s*,?\s*(?:{phrases})\b|\s+{word})+\s*,?\s*"),
         separator=re.compile(raw["separator"], re.IGNORECASE),
         stray=re.compile("[" + re.escape(raw["stray_characters"]) + "]"),
+        description=re.compile(raw["party_description"], re.IGNORECASE),
         max_join=int(raw["max_join"]),
     )
 
@@ -199,6 +201,7 @@ def read_party_list(text: str) -> PartyList:
     pieces: list[str] = []
     separators: list[str] = []
     failures: list[str] = []
+    text = party_grammar().description.sub("", text)
     position = 0
     raw: list[tuple[str, str]] = []  # (piece, separator before it)
     previous_separator = ""
