@@ -36,7 +36,10 @@ _NOT_NAME_WORDS = frozenset(
 
 @lru_cache(maxsize=1)
 def _suffix_regex() -> str:
-    suffixes = sorted(load_json("legal_suffixes.json")["org_suffixes"], key=lambda s: (-len(s), s))
+    # A dotted form's last period is optional ("S.A" for "S.A.", "S.À R.L" for "S.à r.l."): the
+    # callers allow one period after the suffix anyway.
+    forms = {f[:-1] if f.endswith(".") and "." in f[:-1] else f for f in load_json("legal_suffixes.json")["org_suffixes"]}
+    suffixes = sorted(forms, key=lambda s: (-len(s), s))
     alternatives = "|".join(re.escape(s).replace(r"\ ", r"\s*") for s in suffixes)
     return rf"(?:{alternatives})(?![\w])"
 
