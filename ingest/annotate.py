@@ -182,6 +182,35 @@ def _signature_names(text: str) -> list[NameSpan]:
     return names
 
 
+_SELF_SIGNED = re.compile(r"(?m)^[ \t]*/s/[ \t]*")
+
+
+def _individual_signers(text: str) -> list[NameSpan]:
+    """People who sign for themselves: a "/s/ Jane Q. Doe" line with no "By:" before it (an
+    officer signing for a company writes "By: /s/ ..."). Only after the signature section
+    starts, and only a plain personal name (two to four capitalised words, no legal form)."""
+    start = _SIGNATURE_START.search(text)
+    if start is None:
+        return []
+    names: list[NameSpan] = []
+    for signed in _SELF_SIGNED.finditer(text, start.start()):
+        line_end = text.find("\n", signed.end())
+        name = name_at(text, signed.end(), line_end if line_end != -1 else len(text))
+        if name is None or has_legal_suffix(name.text):
+            continue
+        words = name.text.split()
+        if 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words):
+            # "/s/ Shelby J. Butterfield Shelby J. Butterfield": the typed name repeats the signature.
+            half = len(words) // 2
+            if len(words) % 2 == 0 and words[:half] == words[half:]:
+                continue
+            names.append(name)
+        elif len(words) % 2 == 0 and 4 <= len(words) <= 8 and words[: len(words) // 2] == words[len(words) // 2 :]:
+            half = " ".join(words[: len(words) // 2])
+            names.append(NameSpan(half, name.start, name.start + len(half)))
+    return names
+
+
 def _parties(
     text: str, definitions: Sequence[Definition], person_spans: Sequence[tuple[int, int]]
 ) -> list[Party]:
@@ -214,11 +243,12 @@ def _parties(
         if entity_id not in parties and words:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
     known = [set(name_words(p.name.text)) for p in parties.values()]
-    for name in _signature_names(text):
+    individuals = _individual_signers(text)
+    for name in [*_signature_names(text), *individuals]:
         words = set(name_words(name.text))
         if any(words <= k or k <= words for k in known):
             continue
-        label = _label_for(name, person_spans)
+        label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)

@@ -99,6 +99,13 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "HONEYWELL INTERNATIONAL INC.\n\nBy: /s/ Anne Madden\nName: Anne Madden\nTitle: Senior Vice President\n",
         ["GARRETT MOTION INC.", "HONEYWELL INTERNATIONAL INC."],
     ),
+    "self_signed_individual": (
+        "CONSULTING AGREEMENT\n\nThe undersigned agree to the terms below.\n\n1. Services.\n\n"
+        "IN WITNESS WHEREOF, the parties have signed this Agreement.\n\n"
+        "KESTREL ANALYTICS LLC\n\nBy: /s/ Maria Lopez\nName: Maria Lopez\nTitle: CEO\n\n"
+        "/s/ Daniel Okafor\nDaniel Okafor\n",
+        ["KESTREL ANALYTICS LLC", "Daniel Okafor"],
+    ),
     "caps_between_no_terms": (
         "JOINT VENTURE AGREEMENT\n\nBETWEEN\n\nGALACTICOMM TECHNOLOGIES, INC.\n\nAND\n\nHORST ENTERTAINMENT INC"
         "\n\nDated June 1, 1998\n\n1. Formation.",
