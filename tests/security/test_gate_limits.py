@@ -21,10 +21,13 @@ from ingest.settings import Settings
 from ingest.store.port import Principal
 from service.evidence.machine import run_evidence_query
 from service.evidence.models import EvidenceRequest, SubjectSpec
-from service.evidence.subject_class import limits
 
 OPERATOR = Principal.local_operator()
 CPU_BUDGET_S = 2.0
+# The documented limits (service/data/question_patterns.json "limits"); written out so this test
+# also runs, and fails, against code that has none.
+MAX_PARTIES = 16
+MAX_NAMES = 32
 _WORDS = "Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec".split()
 PARTIES = [f"{word} Holdings LLC" for word in _WORDS[:16]]
 TEXT = (
@@ -94,7 +97,7 @@ def test_question_naming_320_parties_fails_fast(kb) -> None:
 
 
 def test_at_the_bound_every_party_is_matched(kb) -> None:
-    assert limits()["parties"] == len(PARTIES)
+    assert MAX_PARTIES == len(PARTIES)
     question = f"What law governs the Supply Agreement among {', '.join(PARTIES[:-1])} and {PARTIES[-1]}?"
     report, cpu = _ask(kb, EvidenceRequest(question=question))
     assert cpu < CPU_BUDGET_S
@@ -117,8 +120,14 @@ def test_one_over_the_bound_fails_with_the_reason(kb) -> None:
 
 
 def test_unparsed_question_with_many_names_is_capped(kb) -> None:
-    cap = limits()["names"]
+    cap = MAX_NAMES
     question = "Tell me about " + " ".join(f"Name{i} Co" for i in range(cap + 1))
     report, cpu = _ask(kb, EvidenceRequest(question=question))
     assert cpu < CPU_BUDGET_S
     assert report.state == "SUBJECT_NOT_FOUND"
+
+
+def test_documented_limits_match_the_data() -> None:
+    from service.evidence.data import question_patterns
+
+    assert question_patterns()["limits"] == {"parties": MAX_PARTIES, "name_chars": 200, "names": MAX_NAMES}
