@@ -17,6 +17,15 @@ _CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
 _CAPS_TITLE = re.compile(
     rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
 )
+# A short line of its own that starts with a capital and ends in "agreement"/"contract" in any
+# case, among the first few non-empty lines, is a heading even with lower-case words inside.
+_HEADING_LINES = 5
+_HEADING_TITLE = re.compile(
+    r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}[\w&'’\-/,]+){0,8}?[ \t]{1,3}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
+)
+_NOT_HEADING_WORDS = frozenset(
+    "this the these that is are was be to by between among with made hereby shall will under per".split()
+)
 _TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-]{0,20}\)")
 # "SCHEDULE TO Software License, Customization and Maintenance Agreement": a comma may end a word.
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|[0-9]+(?:\.[0-9]+)*)"
@@ -120,10 +129,21 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         found.append((rank, begin, Title(title, begin, begin + len(title))))
 
     line_start = 0
+    headings = 0
     for line in head.split("\n"):
         stripped = line.strip()
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
+        elif (
+            stripped
+            and headings < _HEADING_LINES
+            and _HEADING_TITLE.fullmatch(stripped)
+            and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
+        ):
+            # "Maintenance and support contract" alone on one of the first lines: a heading.
+            add(1, line_start + line.index(stripped), stripped)
+        if stripped:
+            headings += 1
         line_start += len(line) + 1
     for match in _CAPS_TITLE.finditer(head):
         add(1, match.start(1), match.group(1))

@@ -188,3 +188,26 @@ def test_instruction_like_sentence_creates_no_binding() -> None:
     relations = [r for c in annotations.chunks for r in c.relations]
     start = text.index(sentence)
     assert not [r for r in relations if r["char_start"] < start + len(sentence) and start < r["char_end"]]
+
+
+@pytest.mark.parametrize(
+    ("opening", "title"),
+    [
+        ("Exhibit 10.3\n\nMaintenance and support contract\n\nThis contract is made between EuroTel and Sicap Ltd.",
+         "Maintenance and support contract"),
+        ("ADDENDUM TO \n\nZEBRA® PARTNERCONNECT DISTRIBUTOR AGREEMENT\n\nThis Addendum is made",
+         "ADDENDUM TO \n\nZEBRA® PARTNERCONNECT DISTRIBUTOR AGREEMENT"),
+        ("AMENDMENT AND TERMINATION \n\nOF \n\nJOINT VENTURE AGREEMENT\n\nThis Amendment",
+         "AMENDMENT AND TERMINATION \n\nOF \n\nJOINT VENTURE AGREEMENT"),
+        ("FORM OF BLOCKCHAIN ADMINISTRATION AND DEVELOPMENT AGREEMENT\n\nThis Agreement",
+         "BLOCKCHAIN ADMINISTRATION AND DEVELOPMENT AGREEMENT"),
+        ("Execution copy\nThe parties to this agreement are listed below.\n\nMASTER SERVICES AGREEMENT\n\n",
+         "MASTER SERVICES AGREEMENT"),
+    ],
+)
+def test_title_shapes(opening: str, title: str) -> None:
+    from ingest.agreements import find_title
+
+    found = find_title(opening)
+    assert found is not None and found.text == title
+    assert opening[found.start : found.end] == title
