@@ -161,6 +161,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and ends_in_legal_suffix(candidate.text)
             and not ends_in_legal_suffix(plain.text)
             and _suffix_inside().search(candidate.text[: len(plain.text) + 1]) is None
+            # "BANKERS BANK, INCLUDING THE LIMITED WARRANTY": a clause, not a name.
+            and not re.search(r"(?i),.*\bthe\b", candidate.text)
+            and len(candidate.text.split()) <= 8
         ):
             plain = candidate
     if plain is None:
