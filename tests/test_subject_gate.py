@@ -206,3 +206,30 @@ def test_near_miss_names_are_suggested_never_used(kb: KB) -> None:
         "Did you mean 'Bellicum Pharmaceuticals, Inc.'? (a registry name close to one you gave; not used to answer)"
         in report.suggested_next_actions
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "failure"),
+    [
+        (
+            {"kind": "entity_role", "role": "founder", "parent_entity": "Acme / Beta Holdings"},
+            "stray '/' between words in party name 'Acme / Beta Holdings'",
+        ),
+        (
+            {"kind": "agreement_attribute", "agreement_title": "Supply Agreement (", "attribute": "governing_law",
+             "parties": ["Acme Holdings, Inc."]},
+            "unbalanced parenthesis in agreement title 'Supply Agreement ('",
+        ),
+        (
+            {"kind": "agreement_attribute", "agreement_title": "Supply Agreement", "attribute": "governing_law",
+             "parties": ["Acme Holdings, Inc.", 'Beta "LLC']},
+            "stray '\"' in party name 'Beta \"LLC'",
+        ),
+    ],
+)
+def test_structured_subject_names_fail_closed(spec: dict, failure: str) -> None:
+    from service.evidence.subject_class import from_spec
+
+    sc = from_spec(SubjectSpec(**spec))
+    assert sc.failures == [failure]
+    assert sc.parties == []

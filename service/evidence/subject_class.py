@@ -322,7 +322,7 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
     else:
         failures.extend(p for p in (name_problem(n) for n in spec.parties) if p)
     names = [n for n in (spec.name, spec.parent_entity, *spec.parties[:cap]) if n]
-    return SubjectClass(
+    return _check_subject_names(SubjectClass(
         understood=understood,
         kind=kind,
         subject_type=spec.type or {"agreement_attribute": "agreement"}.get(kind),
@@ -344,13 +344,37 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
         pattern="structured",
         source="structured",
         failures=failures,
-    )
+    ))
 
 
 def identify(request: EvidenceRequest) -> SubjectClass:
     if request.subject is not None:
         return from_spec(request.subject)
     return parse_question(request.question)
+
+
+def title_problem(title: str) -> str | None:
+    """Why an agreement title cannot be matched as written: stray characters or an unbalanced
+    parenthesis ("/" is allowed: "Affiliate Program / Premium Affiliate Management ...")."""
+    stray = party_grammar().stray.search(title)
+    if stray:
+        return f"stray {stray.group()!r} in agreement title {title.strip()!r}"
+    if title.count("(") != title.count(")"):
+        return f"unbalanced parenthesis in agreement title {title.strip()!r}"
+    return None
+
+
+def _check_subject_names(sc: SubjectClass) -> SubjectClass:
+    """Fail closed on the entity, parent and title names too, not only on party lists."""
+    problems = [name_problem(n) for n in (sc.name, sc.parent_entity) if n]
+    if sc.agreement_title:
+        problems.append(title_problem(sc.agreement_title))
+    for problem in problems:
+        if problem and problem not in sc.failures:
+            sc.failures.append(problem)
+    if sc.failures:
+        sc.parties, sc.party_separators = [], []
+    return sc
 
 
 def parse_question(question: str) -> SubjectClass:
@@ -369,7 +393,7 @@ def parse_question(question: str) -> SubjectClass:
         built.period = period
         built.jurisdiction = jurisdiction
         built.names = find_names(text)
-        return built
+        return _check_subject_names(built)
     return SubjectClass(
         understood=False,
         period=period,
