@@ -260,6 +260,25 @@ def _in_between_window(definition: Definition, text: str) -> bool:
     return any(start <= definition.term_start < end for start, end in between_windows(text))
 
 
+# The statistical splitter may join lines into one "sentence"; instruction-like text is judged
+# per line and per sentence-final punctuation inside it, so one such line spoils no other.
+_CLAUSE_BREAK = re.compile(r"\n\s*\n|(?<=[.!?])\s+(?=[A-Z\"“])")
+
+
+def _instruction_like_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    if not is_instruction_like(text[start:end]):
+        return []
+    spans: list[tuple[int, int]] = []
+    position = start
+    for brk in [*_CLAUSE_BREAK.finditer(text, start, end), None]:
+        piece_end = brk.start() if brk else end
+        if is_instruction_like(text[position:piece_end]):
+            spans.append((position, piece_end))
+        if brk:
+            position = brk.end()
+    return spans or [(start, end)]
+
+
 def _overlaps_any(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(s < end and start < e for s, e in spans)
 
@@ -330,9 +349,8 @@ def annotate_document(
             s_end = start + sent.start_char + len(sent.text.rstrip())
             if s_end <= s_start:
                 continue
-            if is_instruction_like(sent.text):
-                # Document text is data: an instruction-like sentence binds nothing.
-                instruction_spans.append((s_start, s_end))
+            # Document text is data: an instruction-like sentence binds nothing.
+            instruction_spans.extend(_instruction_like_spans(text, s_start, s_end))
             ids = sorted({m.entity_id for m in mentions if m.start < s_end and s_start < m.end})
             sentences.append(SentenceSpan(char_start=s_start, char_end=s_end, entity_ids=ids))
         chunk_relations.append(
