@@ -107,9 +107,18 @@ def expand_abbreviations(title: str) -> str:
 
 
 def clean_title(title: str) -> str:
+    """Title words without leading articles and without the leading noise ingest drops from a
+    detected title ("FORM OF ...", ner_models/agreement_kinds.json), so both sides compare alike."""
     words = name_words(title)
-    while words and words[0] in ("the", "this", "that", "a", "an"):
-        words = words[1:]
+    noise = [tuple(name_words(n)) for n in lexicons().title_prefix_noise]
+    changed = True
+    while changed:
+        changed = False
+        while words and words[0] in ("the", "this", "that", "a", "an"):
+            words, changed = words[1:], True
+        for phrase in noise:
+            if phrase and len(words) > len(phrase) and tuple(words[: len(phrase)]) == phrase:
+                words, changed = words[len(phrase) :], True
     return " ".join(words)
 
 
