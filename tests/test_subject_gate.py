@@ -234,10 +234,3 @@ def test_structured_subject_names_fail_closed(spec: dict, failure: str) -> None:
     assert sc.failures == [failure]
     assert sc.parties == []
 
-
-def test_form_of_title_meets_the_title_ingest_detected(kb: KB) -> None:
-    # Ingest drops "FORM OF" from a detected title; the question side drops it the same way.
-    report = kb.ask(
-        "What law governs the Form of Intellectual Property Agreement between Acme Holdings, Inc. and Omega Retail LLC?"
-    )
-    assert [c.subject_id for c in report.candidate_subjects] == ["agreement:intellectual property agreement@ip"]
