@@ -275,6 +275,9 @@ def assess(
         actions.append(
             f"Review passages {', '.join(flagged)}: they contain instruction-like text, which was treated as document data and not followed."
         )
+    if len(candidates) > 1 and sc.kind == "agreement_attribute":
+        # Duplicate filings or executed copies: separate candidates, never merged.
+        risks.add("multiple_candidates")
     if len(candidates) > 1 and sc.kind != "entity_role":
         risks.add("ambiguous_subject")
         actions.append(
@@ -295,6 +298,10 @@ def assess(
 def not_found_actions(sc: SubjectClass, gate: GateResult) -> list[str]:
     data = cues()
     actions: list[str] = []
+    for failure in gate.failures:
+        actions.append(f"The question's subject could not be read, so no subject was looked up: {failure}.")
+    for suggestion in gate.suggestions:
+        actions.append(f"Did you mean {suggestion!r}? (a registry name close to one you gave; not used to answer)")
     for name in gate.unresolved:
         actions.append(
             f"No subject named {name!r} is visible to you in the registry: check the spelling or the "

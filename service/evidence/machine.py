@@ -190,7 +190,10 @@ def run_evidence_query(
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:
-            tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
+            tracker.advance(
+                State.SUBJECT_NOT_FOUND,
+                "; ".join(result.failures) if result.failures else "no registry subject passed the hard gate",
+            )
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
                 sufficient=False, confidence="low",
