@@ -9,9 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Confidence = Literal["high", "medium", "low"]
 
-# Bounds on every input that drives work (issue 11): over them the API answers 422.
-MAX_PARTIES = 20
-MAX_NAME_CHARS = 300
+# Bounds on every input that drives work (issue 11): over them the API answers 422. The party
+# bounds are the gate's own limits (`limits` in service/data/question_patterns.json), so a
+# structured subject the API accepts is never refused later for its size (tested).
+MAX_PARTIES = 16
+MAX_NAME_CHARS = 200
 MAX_SCOPE_COLLECTIONS = 100
 MAX_SCOPE_DOC_IDS = 1000
 Name = Annotated[str, StringConstraints(max_length=MAX_NAME_CHARS)]

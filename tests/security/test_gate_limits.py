@@ -16,9 +16,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from ingest.settings import Settings
 from ingest.store.port import Principal
+from service.evidence import models
 from service.evidence.machine import run_evidence_query
 from service.evidence.models import EvidenceRequest, SubjectSpec
 
@@ -76,10 +78,14 @@ def _ask(kb: tuple[Any, Any, Settings], request: EvidenceRequest) -> tuple[Any, 
 
 
 def test_structured_subject_with_2000_parties_fails_fast(kb) -> None:
-    subject = SubjectSpec(
+    fields = dict(
         kind="agreement_attribute", agreement_title="Supply Agreement", attribute="governing_law",
         parties=[f"Party {i} Holdings LLC" for i in range(2000)],
     )
+    with pytest.raises(ValidationError, match="at most 16 items"):
+        SubjectSpec(**fields)  # the API's 422
+    # The gate holds its own limit too, for callers that build a subject without validation.
+    subject = SubjectSpec.model_construct(**fields)
     report, cpu = _ask(kb, EvidenceRequest(question="governing law", subject=subject))
     assert cpu < CPU_BUDGET_S
     assert report.state == "SUBJECT_NOT_FOUND"
@@ -131,3 +137,4 @@ def test_documented_limits_match_the_data() -> None:
     from service.evidence.data import question_patterns
 
     assert question_patterns()["limits"] == {"parties": MAX_PARTIES, "name_chars": 200, "names": MAX_NAMES}
+    assert (models.MAX_PARTIES, models.MAX_NAME_CHARS) == (MAX_PARTIES, 200)
