@@ -147,6 +147,43 @@ CREATE TABLE IF NOT EXISTS audit (
 );
 CREATE INDEX IF NOT EXISTS audit_request ON audit(request_id);
 CREATE INDEX IF NOT EXISTS audit_principal ON audit(principal, at);
+-- Visibility, denormalised: one small row per chunk of a document's current revision. Triggers
+-- keep it equal to "chunks JOIN documents ON current_revision" in the SAME transaction as the
+-- write that changes either side (the revision switch is still one UPDATE of documents), so
+-- searches read visibility from a narrow table instead of joining wide chunk rows.
+CREATE TABLE IF NOT EXISTS live_chunks (
+    rowid INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS live_chunks_doc ON live_chunks(doc_id);
+CREATE TRIGGER IF NOT EXISTS live_chunks_switch AFTER UPDATE OF current_revision ON documents
+BEGIN
+    DELETE FROM live_chunks WHERE doc_id = new.doc_id;
+    INSERT INTO live_chunks(rowid, doc_id, chunk_id)
+        SELECT rowid, doc_id, chunk_id FROM chunks
+        WHERE doc_id = new.doc_id AND revision = new.current_revision;
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_new_document AFTER INSERT ON documents
+WHEN new.current_revision IS NOT NULL BEGIN
+    INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id)
+        SELECT rowid, doc_id, chunk_id FROM chunks
+        WHERE doc_id = new.doc_id AND revision = new.current_revision;
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_gone_document AFTER DELETE ON documents BEGIN
+    DELETE FROM live_chunks WHERE doc_id = old.doc_id;
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_new_chunk AFTER INSERT ON chunks
+WHEN EXISTS (SELECT 1 FROM documents d WHERE d.doc_id = new.doc_id
+             AND d.current_revision = new.revision) BEGIN
+    INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id)
+        VALUES (new.rowid, new.doc_id, new.chunk_id);
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_gone_chunk AFTER DELETE ON chunks BEGIN
+    DELETE FROM live_chunks WHERE rowid = old.rowid;
+END;
+-- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
     SELECT RAISE(ABORT, 'audit log is append-only');
 END;
@@ -155,9 +192,17 @@ CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN
 END;
 """
 
-def fts_query(text: str) -> str | None:
+# BM25 keeps at most this many query words: the rarest ones by document frequency (ties by the
+# word). CUAD-style questions have 6-20 distinct words; their most common words ("agreement",
+# "party", "shall") OR-match most of the index while adding almost nothing to the score (FTS5's
+# IDF tends to 0 above half the rows). K was chosen on bench/search.py at 50k chunks: with 6
+# words, the top 10 of BM25 keep most of the unpruned top 10 while p95 falls several-fold (see
+# docs/ARCHITECTURE.md, "Embedded retrieval").
+BM25_MAX_TERMS = 6
+
+
+def fts_query(words: Sequence[str]) -> str | None:
     """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
-    words = query_words(text)
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words)
@@ -186,6 +231,15 @@ class SqliteStore:
         # executescript manages its own transaction; the schema is idempotent.
         db.executescript(_SCHEMA)
         db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+        with self._write() as tx:
+            # A file made before live_chunks existed: fill it once from the join it replaces.
+            tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
+            if tx.execute("SELECT changes()").fetchone()[0]:
+                tx.execute(
+                    "INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id) "
+                    "SELECT c.rowid, c.doc_id, c.chunk_id FROM chunks c JOIN documents d "
+                    "ON d.doc_id = c.doc_id AND d.current_revision = c.revision"
+                )
 
     # -- connections ----------------------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
@@ -559,56 +613,87 @@ class SqliteStore:
         return {r["chunk_id"]: self._chunk_from_row(r) for r in rows}
 
     # -- search ---------------------------------------------------------------------------
-    def _visible_docs_clause(self, filters: SearchFilters) -> tuple[str, list[Any]]:
-        """Conditions on documents ``d``: current revision, ACL, doc ids, collections."""
-        acl_sql, args = self._acl_clause(filters.principal, "d")
-        where = ["d.current_revision IS NOT NULL", acl_sql]
-        if filters.doc_ids:
-            where.append(f"d.doc_id IN ({','.join('?' * len(filters.doc_ids))})")
-            args.extend(filters.doc_ids)
-        if filters.collections:
-            where.append(f"d.collection IN ({','.join('?' * len(filters.collections))})")
-            args.extend(filters.collections)
-        return " AND ".join(where), args
-
-    def _annotation_clause(self, filters: SearchFilters) -> tuple[str, list[Any]]:
+    def _live_filter(self, filters: SearchFilters, alias: str) -> tuple[str, list[Any]]:
+        """Conditions on ``live_chunks`` rows ``alias`` (already current revisions only): ACL,
+        doc ids, collections, entities, relations. Each is a subquery SQLite evaluates once into
+        an ephemeral index, so the per-row cost is one lookup, and the ACL stays in the query."""
         where: list[str] = []
         args: list[Any] = []
-        if filters.entity_ids:
-            marks = ",".join("?" * len(filters.entity_ids))
+        if not filters.principal.unrestricted:
+            tokens = filters.principal.acl_tokens()
             where.append(
-                f"c.rowid IN (SELECT chunk_rowid FROM chunk_entities WHERE entity_id IN ({marks}))"
+                f"{alias}.doc_id IN (SELECT doc_id FROM document_acl "
+                f"WHERE token IN ({','.join('?' * len(tokens))}))"
+            )
+            args.extend(tokens)
+        if filters.doc_ids:
+            where.append(f"{alias}.doc_id IN ({','.join('?' * len(filters.doc_ids))})")
+            args.extend(filters.doc_ids)
+        if filters.collections:
+            where.append(
+                f"{alias}.doc_id IN (SELECT doc_id FROM documents "
+                f"WHERE collection IN ({','.join('?' * len(filters.collections))}))"
+            )
+            args.extend(filters.collections)
+        if filters.entity_ids:
+            where.append(
+                f"{alias}.rowid IN (SELECT chunk_rowid FROM chunk_entities "
+                f"WHERE entity_id IN ({','.join('?' * len(filters.entity_ids))}))"
             )
             args.extend(filters.entity_ids)
         if filters.relation_keys:
-            marks = ",".join("?" * len(filters.relation_keys))
             where.append(
-                "c.rowid IN (SELECT chunk_rowid FROM chunk_relations "
-                f"WHERE relation_key IN ({marks}))"
+                f"{alias}.rowid IN (SELECT chunk_rowid FROM chunk_relations "
+                f"WHERE relation_key IN ({','.join('?' * len(filters.relation_keys))}))"
             )
             args.extend(filters.relation_keys)
         return (" AND ".join(where) or "1"), args
 
+    def _prune_words(self, words: list[str]) -> list[str]:
+        """The ``BM25_MAX_TERMS`` rarest words (document frequency, then the word). A word the
+        vocabulary does not hold counts as rarest: it may still match after FTS5's diacritic
+        folding, and costs nothing when it does not."""
+        if len(words) <= BM25_MAX_TERMS:
+            return words
+        marks = ",".join("?" * len(words))
+        df = {
+            r[0]: int(r[1])
+            for r in self._db().execute(
+                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({marks})", words
+            )
+        }
+        return sorted(words, key=lambda w: (df.get(w, 0), w))[:BM25_MAX_TERMS]
+
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
-        match = fts_query(query)
+        match = fts_query(self._prune_words(query_words(query)))
         if match is None or n <= 0:
             return []
-        docs_sql, doc_args = self._visible_docs_clause(filters)
-        ann_sql, ann_args = self._annotation_clause(filters)
-        # Scoring in a CTE first lets FTS5 run without the joins; the visibility conditions still
-        # decide which rows can be returned at all.
-        rows = self._db().execute(
-            "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
-            "WHERE chunks_fts MATCH ?) "
-            "SELECT c.chunk_id, h.rank FROM hits h "
-            "JOIN chunks c ON c.rowid = h.rid "
-            "JOIN documents d ON d.doc_id = c.doc_id AND d.current_revision = c.revision "
-            f"WHERE {docs_sql} AND {ann_sql} "
-            "ORDER BY h.rank, c.chunk_id LIMIT ?",
-            [match, *doc_args, *ann_args, n],
-        ).fetchall()
+        live_sql, live_args = self._live_filter(filters, "l")
+        db = self._db()
+        if filters.doc_ids:
+            # A subject/doc filter is pushed into FTS5: it scores only the rowids of the named
+            # documents' current chunks (FTS5 answers "rowid = ?" with a seek per rowid), instead
+            # of scoring every match in the index and dropping most of them afterwards.
+            rows = db.execute(
+                "WITH allowed AS MATERIALIZED (SELECT l.rowid AS rid, l.chunk_id FROM live_chunks l "
+                f"WHERE {live_sql}), "
+                "hits AS (SELECT a.chunk_id, bm25(chunks_fts) AS rank FROM allowed a "
+                "JOIN chunks_fts ON chunks_fts.rowid = a.rid WHERE chunks_fts MATCH ?) "
+                "SELECT chunk_id, rank FROM hits ORDER BY rank, chunk_id LIMIT ?",
+                [*live_args, match, n],
+            ).fetchall()
+        else:
+            # Scoring first lets FTS5 run alone; visibility is one rowid lookup per hit in the
+            # narrow live_chunks table (current revisions only) plus the filter subqueries.
+            rows = db.execute(
+                "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
+                "WHERE chunks_fts MATCH ?) "
+                "SELECT l.chunk_id, h.rank FROM hits h JOIN live_chunks l ON l.rowid = h.rid "
+                f"WHERE {live_sql} ORDER BY h.rank, l.chunk_id LIMIT ?",
+                [match, *live_args, n],
+            ).fetchall()
         # bm25() is "lower is better"; expose "higher is better" like Elasticsearch.
-        return [RankedId(r["chunk_id"], -float(r["rank"])) for r in rows]
+        return [RankedId(r[0], -float(r[1])) for r in rows]
 
     def _current_vectors(self) -> _VectorCache:
         db = self._db()
@@ -619,8 +704,8 @@ class SqliteStore:
             if self._vectors.generation == generation:
                 return self._vectors
             rows = db.execute(
-                "SELECT c.rowid, c.chunk_id, c.doc_id, c.embedding FROM chunks c "
-                "JOIN documents d ON d.doc_id = c.doc_id AND d.current_revision = c.revision "
+                "SELECT c.rowid, c.chunk_id, c.doc_id, c.embedding FROM live_chunks l "
+                "JOIN chunks c ON c.rowid = l.rowid "
                 "WHERE c.embedding IS NOT NULL ORDER BY c.rowid"
             ).fetchall()
             cache = _VectorCache()
@@ -641,27 +726,41 @@ class SqliteStore:
             return cache
 
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
-        if n <= 0:
-            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if n <= 0 or not np.any(query):
+            return []  # a zero vector has no direction (Elasticsearch rejects it as well)
         with self.snapshot():
             cache = self._current_vectors()
             if not cache.chunk_ids:
                 return []
             db = self._db()
-            docs_sql, doc_args = self._visible_docs_clause(filters)
-            visible = {r[0] for r in db.execute(f"SELECT d.doc_id FROM documents d WHERE {docs_sql}", doc_args)}
-            allowed_docs = [i for i, d in enumerate(cache.doc_ids) if d in visible]
-            mask = np.isin(cache.doc_index, np.array(allowed_docs, dtype=np.int32))
-            if filters.entity_ids or filters.relation_keys:
-                ann_sql, ann_args = self._annotation_clause(filters)
-                rowids = [
-                    r[0] for r in db.execute(f"SELECT c.rowid FROM chunks c WHERE {ann_sql}", ann_args)
-                ]
-                mask &= np.isin(cache.rowids, np.array(rowids, dtype=np.int64))
+            if (filters.principal.unrestricted and not filters.doc_ids
+                    and not filters.collections and not filters.entity_ids
+                    and not filters.relation_keys):
+                mask = np.ones(len(cache.chunk_ids), dtype=bool)
+            elif filters.entity_ids or filters.relation_keys:
+                live_sql, live_args = self._live_filter(filters, "l")
+                rowids = np.array(
+                    [r[0] for r in db.execute(
+                        f"SELECT l.rowid FROM live_chunks l WHERE {live_sql}", live_args)],
+                    dtype=np.int64,
+                )
+                mask = np.isin(cache.rowids, rowids)
+            else:
+                # Visibility per document (few rows), expanded over the cached matrix.
+                live_sql, live_args = self._live_filter(
+                    SearchFilters(principal=filters.principal, doc_ids=filters.doc_ids,
+                                  collections=filters.collections), "d")
+                visible = {
+                    r[0] for r in db.execute(
+                        "SELECT d.doc_id FROM documents d WHERE d.current_revision IS NOT NULL "
+                        f"AND {live_sql}", live_args)
+                }
+                allowed = [i for i, d in enumerate(cache.doc_ids) if d in visible]
+                mask = np.isin(cache.doc_index, np.array(allowed, dtype=np.int32))
         candidates = np.flatnonzero(mask)
         if candidates.size == 0:
             return []
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
         # One pass over the whole matrix is cheaper than gathering the candidate rows first.
         scores = (cache.matrix @ query)[candidates]
         take = min(n, candidates.size)
