@@ -194,7 +194,7 @@ def main() -> None:
                         help="copy chunks and vectors from this SQLite bench index, no embedding")
     args = parser.parse_args()
 
-    embedder = MiniLMEmbedder()
+    embedder = MiniLMEmbedder(cache_size=0)  # the embed stage times the model, not the cache
     if args.backend == "es":
         from ingest.store.elastic import ElasticStore
 
