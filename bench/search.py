@@ -172,6 +172,30 @@ def run(store, embedder, queries: list[str], label: str) -> None:
               f"{wide:.2f}")
 
 
+def exact_knn_share(store, embedder, queries: list[str]) -> None:
+    """Profile each distinct question's kNN request (the adapter's own body) and count exact
+    searches: Lucene's exact path scores every vector the filter admits, HNSW scores far fewer,
+    so ``vector_operations_count >= the filter's document count`` means an exact search."""
+    filters = SearchFilters(principal=Principal("bench", groups=("*",)))
+    distinct = sorted(set(queries))
+    exact, shares = 0, []
+    for q in distinct:
+        with store.snapshot():
+            body = store.knn_request(embedder.embed([q])[0], filters, 50)
+            admitted = int(store.es.count(
+                index=store.alias("chunks"),
+                query={"bool": {"filter": body["knn"]["filter"]}}).body["count"])
+        profile = store.es.search(index=store.alias("chunks"), source=False, profile=True,
+                                  **body).body["profile"]
+        ops = sum(k.get("vector_operations_count", 0)
+                  for shard in profile["shards"] for k in shard.get("dfs", {}).get("knn", []))
+        shares.append(ops / max(1, admitted))
+        exact += ops >= admitted
+    print(f"  exact kNN fallback: {exact}/{len(distinct)} distinct questions "
+          f"({100 * exact / len(distinct):.0f} %); vector operations / admitted vectors: "
+          f"p50 {percentile(shares, 50):.3f}, max {max(shares):.3f} (target 0 % at 50k)")
+
+
 def es_chunk_count(store) -> int:
     store.init_indexes()
     settle(store)
@@ -235,6 +259,7 @@ def main() -> None:
               f"{n_segments} segments in the chunks index "
               f"(built in {time.perf_counter() - start:.0f} s)")
         run(store, embedder, questions(args.queries), "es")
+        exact_knn_share(store, embedder, questions(args.queries))
         store.close()
         return
 

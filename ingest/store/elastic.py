@@ -732,29 +732,38 @@ class ElasticStore:
         hits = response["hits"]["hits"]
         return [RankedId(h["_id"], float(h["_score"])) for h in hits]
 
-    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+    def knn_request(
+        self, vector: np.ndarray, filters: SearchFilters, n: int
+    ) -> dict[str, Any] | None:
+        """The search body of :meth:`knn` (None when nothing can match): also what
+        ``bench/search.py`` profiles to count exact-search fallbacks."""
         if n <= 0:
-            return []
-        clauses = self._chunk_filters(filters)
-        if clauses is None:
-            return []
+            return None
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if not np.any(query):
-            return []
+            return None
+        clauses = self._chunk_filters(filters)
+        if clauses is None:
+            return None
         # A few extra neighbours so that ties at the cut are broken by chunk id, as in SQLite.
         k = min(n + 10, _MAX_WINDOW)
-        response = self.es.search(
-            index=self.alias("chunks"),
-            knn={
+        return {
+            "knn": {
                 "field": "embedding",
                 "query_vector": query.tolist(),
                 "k": k,
                 "num_candidates": min(max(100, 2 * k), _MAX_WINDOW),
                 "filter": clauses,
             },
-            size=k,
-            source=False,
-            track_total_hits=False,
+            "size": k,
+        }
+
+    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+        body = self.knn_request(vector, filters, n)
+        if body is None:
+            return []
+        response = self.es.search(
+            index=self.alias("chunks"), source=False, track_total_hits=False, **body
         ).body
         if self.on_took is not None:
             self.on_took("knn", response["took"])

@@ -192,13 +192,17 @@ CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN
 END;
 """
 
-# BM25 keeps at most this many query words: the rarest ones by document frequency (ties by the
-# word). CUAD-style questions have 6-20 distinct words; their most common words ("agreement",
-# "party", "shall") OR-match most of the index while adding almost nothing to the score (FTS5's
-# IDF tends to 0 above half the rows). K was chosen on bench/search.py at 50k chunks: with 6
-# words, the top 10 of BM25 keep most of the unpruned top 10 while p95 falls several-fold (see
-# docs/ARCHITECTURE.md, "Embedded retrieval").
-BM25_MAX_TERMS = 6
+# Long queries (more than BM25_MAX_TERMS words) without a doc filter are pruned: words found in
+# more than BM25_MAX_DF_SHARE of the chunks are dropped (FTS5's IDF gives them next to nothing,
+# yet their posting lists are most of the work: CUAD questions OR-matched 54 % of a 50k-chunk
+# index), then the BM25_MAX_TERMS rarest words are kept (document frequency, then the word).
+# Both were chosen with bench/bm25_prune.py on the 50k bench index and the CUAD `tune` questions
+# (latency against answer recall@50; docs/ARCHITECTURE.md, "Embedded store"). Short queries and
+# doc-filtered queries (the evidence path, whose cost follows the candidate documents) are never
+# pruned.
+BM25_MAX_TERMS = 10
+BM25_MAX_DF_SHARE = 0.05
+BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dropped for its df
 
 
 def fts_query(words: Sequence[str]) -> str | None:
@@ -650,22 +654,31 @@ class SqliteStore:
         return (" AND ".join(where) or "1"), args
 
     def _prune_words(self, words: list[str]) -> list[str]:
-        """The ``BM25_MAX_TERMS`` rarest words (document frequency, then the word). A word the
-        vocabulary does not hold counts as rarest: it may still match after FTS5's diacritic
-        folding, and costs nothing when it does not."""
+        """Drop words in more than ``BM25_MAX_DF_SHARE`` of the chunks, then keep the
+        ``BM25_MAX_TERMS`` rarest (document frequency, then the word); queries of at most
+        ``BM25_MAX_TERMS`` words are kept whole. A word the vocabulary lacks counts as rarest:
+        it may still match after FTS5's diacritic folding, and costs nothing when it does not.
+        When every word is common, the rarest one stays, so a query never becomes empty."""
         if len(words) <= BM25_MAX_TERMS:
             return words
+        db = self._db()
         marks = ",".join("?" * len(words))
         df = {
             r[0]: int(r[1])
-            for r in self._db().execute(
+            for r in db.execute(
                 f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({marks})", words
             )
         }
-        return sorted(words, key=lambda w: (df.get(w, 0), w))[:BM25_MAX_TERMS]
+        rows = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+        # max(rowid) bounds the row count from above (rowids are never below the count).
+        ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
+        ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
+        kept = [w for w in ordered if df.get(w, 0) <= ceiling][:BM25_MAX_TERMS]
+        return kept or ordered[:1]
 
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
-        match = fts_query(self._prune_words(query_words(query)))
+        words = query_words(query)
+        match = fts_query(words if filters.doc_ids else self._prune_words(words))
         if match is None or n <= 0:
             return []
         live_sql, live_args = self._live_filter(filters, "l")
