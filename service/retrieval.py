@@ -102,6 +102,10 @@ def hybrid_search(
     timings.embed_ms = (time.perf_counter() - start) * 1000
     with store.snapshot():
         start = time.perf_counter()
+        prepare_knn = getattr(store, "prepare_knn", None)
+        if prepare_knn is not None:
+            # The embedded store scores the vector in a helper thread while BM25 runs here.
+            prepare_knn(query_vector)
         lexical = store.bm25(query, filters, depth)
         timings.bm25_ms = (time.perf_counter() - start) * 1000
         start = time.perf_counter()

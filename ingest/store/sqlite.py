@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -231,6 +232,9 @@ class SqliteStore:
         self._local = threading.local()
         self._vectors = _VectorCache()
         self._vectors_lock = threading.Lock()
+        # One helper thread scores a query against the vector matrix while the caller's thread
+        # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
+        self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")
         db = self._db()
         # executescript manages its own transaction; the schema is idempotent.
         db.executescript(_SCHEMA)
@@ -285,6 +289,7 @@ class SqliteStore:
                 db.execute("COMMIT")
 
     def close(self) -> None:
+        self._scorer.shutdown(wait=False)
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
@@ -738,6 +743,21 @@ class SqliteStore:
             self._vectors = cache
             return cache
 
+    def prepare_knn(self, vector: np.ndarray) -> None:
+        """Start scoring ``vector`` against the cached matrix in the helper thread, so that the
+        next :meth:`knn` of this thread only masks and ranks. Purely an optimisation: ``knn``
+        uses the result only when it was computed on the very matrix (same generation) that
+        its own snapshot selects, and scores synchronously otherwise."""
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        cache = self._vectors
+        if cache.generation < 0 or not cache.chunk_ids or cache.matrix.shape[1] != query.size:
+            return
+        try:
+            future: Future[np.ndarray] = self._scorer.submit(np.matmul, cache.matrix, query)
+        except RuntimeError:  # the store is closing: knn scores in its own thread
+            return
+        self._local.pending = (cache, query, future)
+
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if n <= 0 or not np.any(query):
@@ -775,7 +795,14 @@ class SqliteStore:
         if candidates.size == 0:
             return []
         # One pass over the whole matrix is cheaper than gathering the candidate rows first.
-        scores = (cache.matrix @ query)[candidates]
+        pending = getattr(self._local, "pending", None)
+        self._local.pending = None
+        all_scores = None
+        if pending is not None and pending[0] is cache and np.array_equal(pending[1], query):
+            all_scores = pending[2].result()  # scored ahead, against this very matrix
+        if all_scores is None:
+            all_scores = cache.matrix @ query
+        scores = all_scores[candidates]
         take = min(n, candidates.size)
         kth = np.partition(-scores, take - 1)[take - 1]
         # Every row tied with the n-th score stays in, so the chunk-id tie-break is exact.
