@@ -135,6 +135,34 @@ class IndexAdmin:
                 report.update(zip(missing, results))
         return {kind: report[kind] for kind in mappings.KINDS}
 
+    def segment_count(self, kind: str) -> int:
+        """Lucene segments of the index behind ``kind``'s alias (primaries and replicas)."""
+        body = self.es.indices.segments(index=self.alias(kind)).body
+        return sum(
+            len(shard["segments"])
+            for index in body["indices"].values()
+            for copies in index["shards"].values()
+            for shard in copies
+        )
+
+    def optimize(self, kind: str = "chunks", max_segments: int = 1) -> dict[str, int]:
+        """Force-merge ``kind``'s index to at most ``max_segments`` segments and refresh.
+
+        Why: filtered kNN runs per segment, and a segment whose admitted documents are few
+        compared with ``num_candidates`` (or whose graph search would visit about as many) is
+        searched exactly. An index grown by many small refreshed writes (one per ingested
+        document) is made of dozens of small segments, so most of its vectors are compared
+        exactly; one merged segment keeps filtered kNN on the HNSW graph. Run after a bulk
+        load or a large re-ingest; it is I/O heavy but online (searches keep answering)."""
+        if max_segments < 1:
+            raise StoreError(f"max_segments must be at least 1, not {max_segments}")
+        before = self.segment_count(kind)
+        self.es.options(request_timeout=3600).indices.forcemerge(
+            index=self.alias(kind), max_num_segments=max_segments
+        )
+        self.es.indices.refresh(index=self.alias(kind))
+        return {"segments_before": before, "segments_after": self.segment_count(kind)}
+
     def drop_all(self) -> None:
         """Delete every index of this prefix (all kinds, all versions). For tests and resets."""
         names = [name for indices in self.all_indices().values() for name in indices]
