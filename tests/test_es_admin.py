@@ -71,3 +71,22 @@ def test_optimize_merges_segments_and_answers_stay_the_same(es_store):
     assert len(ids(before[1])) == 3
     with pytest.raises(StoreError, match="at least 1"):
         es_store.admin.optimize("chunks", 0)
+
+
+def test_knn_sent_ahead_is_used_only_for_the_same_request(es_store):
+    a, _ = put(es_store, "a", "r", ["alpha"], [axis(0)], acl=["alice"])
+    b, _ = put(es_store, "b", "r", ["beta"], [axis(0, 1)], acl=["bob"])
+    es_store.activate_revision("a", "r")
+    es_store.activate_revision("b", "r")
+    everyone = SearchFilters(principal=OPERATOR)
+    bob = SearchFilters(principal=Principal("bob"))
+    query = np.array(axis(0))
+    plain = es_store.knn(query, everyone, 5)
+    with es_store.snapshot():
+        es_store.prepare_knn(query, everyone, 5)
+        assert es_store.knn(query, everyone, 5) == plain
+    with es_store.snapshot():
+        # Sent ahead for everyone, asked for bob: bob's own request runs, a is never returned.
+        es_store.prepare_knn(query, everyone, 5)
+        assert ids(es_store.knn(query, bob, 5)) == [b[0].chunk_id]
+    assert ids(plain) == [a[0].chunk_id, b[0].chunk_id]

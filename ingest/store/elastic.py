@@ -122,6 +122,7 @@ class ElasticStore:
         options.update(client_options)
         self.es = client if client is not None else Elasticsearch(url, **options)
         self.admin = IndexAdmin(self.es, prefix)
+        self._knn_pool: Any = None  # created on first prepare_knn
         self._ready = False
         self._ready_lock = threading.Lock()
         self._local = threading.local()
@@ -163,6 +164,8 @@ class ElasticStore:
         self._ready = False
 
     def close(self) -> None:
+        if self._knn_pool is not None:
+            self._knn_pool.shutdown(wait=True)
         self.es.close()
 
     def ping(self) -> bool:
@@ -187,6 +190,7 @@ class ElasticStore:
             self._local.depth -= 1
             if self._local.depth == 0:
                 self._local.state = None
+                self._local.pending_knn = None  # never carried into another snapshot
 
     # -- low-level helpers ----------------------------------------------------------------
     def _write(self, actions: Iterable[dict[str, Any]], *, refresh: Any = None) -> None:
@@ -758,13 +762,36 @@ class ElasticStore:
             "size": k,
         }
 
-    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
-        body = self.knn_request(vector, filters, n)
-        if body is None:
-            return []
-        response = self.es.search(
+    def _knn_search(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self.es.search(
             index=self.alias("chunks"), source=False, track_total_hits=False, **body
         ).body
+
+    def prepare_knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> None:
+        """Send the kNN request of ``knn(vector, filters, n)`` now, from a helper thread, so it
+        runs in Elasticsearch while this thread's BM25 request does. The body is built here,
+        in the caller's snapshot (same current-revision set); the next ``knn`` call of this
+        thread uses the response only for the very same body, and searches itself otherwise."""
+        body = self.knn_request(vector, filters, n)
+        if body is None:
+            return
+        with self._ready_lock:
+            if self._knn_pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._knn_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="attest-knn")
+        self._local.pending_knn = (body, self._knn_pool.submit(self._knn_search, body))
+
+    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+        body = self.knn_request(vector, filters, n)
+        pending = getattr(self._local, "pending_knn", None)
+        self._local.pending_knn = None
+        if body is None:
+            return []
+        if pending is not None and pending[0] == body:
+            response = pending[1].result()
+        else:
+            response = self._knn_search(body)
         if self.on_took is not None:
             self.on_took("knn", response["took"])
         hits = response["hits"]["hits"]

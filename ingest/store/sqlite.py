@@ -286,6 +286,7 @@ class SqliteStore:
         finally:
             self._local.depth -= 1
             if self._local.depth == 0:
+                self._local.pending = None  # never carried into another snapshot
                 db.execute("COMMIT")
 
     def close(self) -> None:
@@ -743,9 +744,12 @@ class SqliteStore:
             self._vectors = cache
             return cache
 
-    def prepare_knn(self, vector: np.ndarray) -> None:
+    def prepare_knn(
+        self, vector: np.ndarray, filters: SearchFilters | None = None, n: int = 0
+    ) -> None:
         """Start scoring ``vector`` against the cached matrix in the helper thread, so that the
-        next :meth:`knn` of this thread only masks and ranks. Purely an optimisation: ``knn``
+        next :meth:`knn` of this thread only masks and ranks (the filters are applied there, so
+        ``filters`` and ``n`` are not needed here). Purely an optimisation: ``knn``
         uses the result only when it was computed on the very matrix (same generation) that
         its own snapshot selects, and scores synchronously otherwise."""
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
