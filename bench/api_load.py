@@ -1,6 +1,7 @@
 """Load on POST /v1/evidence/query over real HTTP, against the in-process pipeline, in one run.
 
     PYTHONPATH=. /work/venv/bin/python bench/api_load.py [--clients 8] [--requests 48] [--seconds 60]
+        [--workers N]   # serve with `attest serve --workers N` (N processes) in a subprocess
 
 The CUAD samples in ``samples/cuad`` are ingested into a fresh SQLite store; the app then runs
 under uvicorn on 127.0.0.1 (a free port) and ``--clients`` threads send evidence queries (a fixed
@@ -13,12 +14,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
+import subprocess
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 if sys.path[0] != str(REPO):
@@ -45,11 +51,47 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+@contextmanager
+def serve_processes(data_dir: Path, settings, workers: int) -> Iterator[str]:
+    """``attest serve --workers N`` on a free port over ``data_dir``; stopped (SIGTERM to the
+    process group it leads) when the block ends."""
+    from service.api.server import free_port
+
+    port = free_port()
+    env = {**os.environ, "ATTEST_DATA_DIR": str(data_dir), "ATTEST_API_KEYS": settings.api_keys,
+           "ATTEST_LOG_LEVEL": "WARNING"}
+    attest = Path(sys.executable).with_name("attest")
+    proc = subprocess.Popen([str(attest), "serve", "--port", str(port), "--workers", str(workers)],
+                            env=env, start_new_session=True, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                if httpx.get(f"{base}/readyz", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("attest serve did not start")
+            time.sleep(0.5)
+        with httpx.Client(base_url=base, timeout=300, headers={"Authorization": f"Bearer {KEY}"}) as http:
+            for q in QUESTIONS * workers:  # warm every process (models load lazily)
+                http.post("/v1/evidence/query", json={"question": q})
+        yield base
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(60)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--requests", type=int, default=48)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--workers", type=int, default=0,
+                        help="serve with `attest serve --workers N` in a subprocess (N processes) "
+                             "instead of uvicorn in this process; 0 = in process")
     args = parser.parse_args()
 
     from ingest.embedder import default_embedder
@@ -89,7 +131,8 @@ def main() -> int:
     lock = threading.Lock()
     counter = iter(range(10**9))
     app = create_app(settings, store=store, embedder=embedder)
-    with serve_in_thread(app) as base:
+    server = serve_processes(data_dir, settings, args.workers) if args.workers else serve_in_thread(app)
+    with server as base:
         deadline = time.monotonic() + args.seconds
 
         def client() -> None:

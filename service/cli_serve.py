@@ -35,6 +35,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "for real principals.\n"
         )
         sys.stderr.flush()
+    workers = args.workers or settings.api_workers
+    if not 1 <= workers <= 32:
+        sys.stderr.write(f"error: --workers must be between 1 and 32, not {workers}\n")
+        return 2
+    if workers > 1:
+        # N processes: Python work (the evidence state machine, spaCy) holds the GIL, so threads
+        # alone cannot use a second core. The children read their settings from the
+        # environment: pass the worker count (it turns on the single-ingest-worker lock) and
+        # split the cores between their onnxruntime sessions unless told otherwise.
+        os.environ["ATTEST_API_WORKERS"] = str(workers)
+        if settings.embed_threads is None:
+            os.environ["ATTEST_EMBED_THREADS"] = str(max(1, (os.cpu_count() or 1) // workers))
+        get_settings.cache_clear()
+        try:
+            create_app(get_settings())  # fail here, once, on a bad key configuration
+        except KeyConfigError as exc:
+            sys.stderr.write(f"error: {exc}\n")
+            return 2
+        uvicorn.run(
+            "service.api.app:create_app", factory=True, workers=workers, host=args.host,
+            port=args.port, log_config=None, access_log=False,
+        )
+        return 0
     try:
         app = create_app(settings)
     except KeyConfigError as exc:
@@ -65,4 +88,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the HTTP API (uvicorn)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=None,
+                   help="API worker processes (default ATTEST_API_WORKERS, 1); one ingests")
     p.set_defaults(func=cmd_serve)

@@ -102,6 +102,11 @@ def hybrid_search(
     timings.embed_ms = (time.perf_counter() - start) * 1000
     with store.snapshot():
         start = time.perf_counter()
+        prepare_knn = getattr(store, "prepare_knn", None)
+        if prepare_knn is not None:
+            # Both stores start the kNN half in a helper thread while BM25 runs here (SQLite
+            # scores the matrix, Elasticsearch sends the request), inside this snapshot.
+            prepare_knn(query_vector, filters, depth)
         lexical = store.bm25(query, filters, depth)
         timings.bm25_ms = (time.perf_counter() - start) * 1000
         start = time.perf_counter()

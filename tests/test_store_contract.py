@@ -339,3 +339,128 @@ def test_bm25_scores_ignore_documents_the_principal_cannot_read(store):
     store.activate_revision("a", "r")
     after = [(r.chunk_id, round(r.score, 6)) for r in store.bm25("retainer fee", bob, 10)]
     assert before and before == after
+
+
+# -- one test per documented guarantee of the port (ingest/store/port.py) that the tests above
+# do not pin down; each fails when its guarantee is broken.
+
+def test_snapshot_hides_a_switch_committed_inside_the_block(store):
+    """A no-op ``snapshot()`` fails this: the switch lands between the two halves."""
+    import threading
+
+    old, _ = put(store, "d", "r1", ["first version"], [axis(0)])
+    store.activate_revision("d", "r1")
+    new, _ = put(store, "d", "r2", ["second version"], [axis(0)])
+    everyone = SearchFilters(principal=OPERATOR)
+    with store.snapshot():
+        assert ids(store.bm25("version", everyone, 10)) == [old[0].chunk_id]
+        # Another thread (its own connection) commits the switch while the block is open.
+        writer = threading.Thread(target=store.activate_revision, args=("d", "r2"))
+        writer.start()
+        writer.join(30)
+        assert not writer.is_alive()
+        assert ids(store.bm25("version", everyone, 10)) == [old[0].chunk_id]
+        assert ids(store.knn(np.array(axis(0)), everyone, 10)) == [old[0].chunk_id]
+    assert ids(store.bm25("version", everyone, 10)) == [new[0].chunk_id]
+    assert ids(store.knn(np.array(axis(0)), everyone, 10)) == [new[0].chunk_id]
+
+
+def test_bm25_ties_break_on_chunk_id_and_bounds(store):
+    chunks, _ = put(store, "a", "r", ["royalty rate", "royalty rate", "royalty royalty rate"],
+                    [axis(0), axis(1), axis(2)])
+    store.activate_revision("a", "r")
+    everyone = SearchFilters(principal=OPERATOR)
+    ranked = store.bm25("royalty", everyone, 10)
+    assert ids(ranked)[0] == chunks[2].chunk_id  # more occurrences score higher
+    assert ids(ranked)[1:] == sorted([chunks[0].chunk_id, chunks[1].chunk_id])
+    assert ranked[1].score == pytest.approx(ranked[2].score)
+    assert ids(store.bm25("royalty", everyone, 2)) == ids(ranked)[:2]
+    assert store.bm25("royalty", everyone, 0) == []
+
+
+def test_bm25_long_query_still_finds_the_rarest_word(store):
+    """A long question whose common words match every chunk still ranks the chunk holding its
+    one rare word first (the embedded store prunes common words; nothing may be lost)."""
+    common = "agreement party shall term notice section clause provision"
+    texts = [f"{common} number {i}" for i in range(12)] + [f"{common} escrow"]
+    chunks, _ = put(store, "a", "r", texts, [axis(i) for i in range(13)])
+    store.activate_revision("a", "r")
+    query = f"Does the {common} mention an escrow account?"
+    ranked = store.bm25(query, SearchFilters(principal=OPERATOR), 5)
+    assert ids(ranked)[0] == chunks[12].chunk_id
+    assert store.bm25(query, SearchFilters(principal=OPERATOR), 5) == ranked  # deterministic
+
+
+def test_knn_bounds(store):
+    put(store, "a", "r", ["x"], [axis(0)])
+    store.activate_revision("a", "r")
+    everyone = SearchFilters(principal=OPERATOR)
+    assert store.knn(np.array(axis(0)), everyone, 0) == []
+    assert store.knn(np.zeros(DIM, dtype=np.float32), everyone, 5) == []
+
+
+def test_doc_filter_is_exact_under_acl(store):
+    a, _ = put(store, "a", "r", ["supply terms a"], [axis(0)], acl=["alice"])
+    b, _ = put(store, "b", "r", ["supply terms b"], [axis(1)], acl=["bob"])
+    store.activate_revision("a", "r")
+    store.activate_revision("b", "r")
+    # Naming a document the principal cannot read never reveals it.
+    both = SearchFilters(principal=BOB, doc_ids=("a", "b"))
+    assert ids(store.bm25("supply", both, 10)) == [b[0].chunk_id]
+    assert ids(store.knn(np.array(axis(0)), both, 10)) == [b[0].chunk_id]
+    only_a = SearchFilters(principal=BOB, doc_ids=("a",))
+    assert store.bm25("supply", only_a, 10) == []
+    assert store.knn(np.array(axis(0)), only_a, 10) == []
+
+
+def test_activate_and_set_acl_errors(store):
+    from ingest.store.port import StoreError
+
+    put(store, "a", "r", ["x"], [axis(0)])
+    with pytest.raises(StoreError, match="never written"):
+        store.activate_revision("a", "nope")
+    with pytest.raises(StoreError, match="document not found"):
+        store.set_acl("missing", ["bob"])
+
+
+def test_list_documents_orders_pages_and_counts_only_readable(store):
+    for doc_id, acl in (("c", ["bob"]), ("a", ["bob"]), ("b", ["alice"]), ("d", ["bob"])):
+        put(store, doc_id, "r", [f"text {doc_id}"], [axis(0)], acl=[acl[0]])
+    docs, total = store.list_documents(BOB, offset=1, limit=2)
+    assert ([d.doc_id for d in docs], total) == (["c", "d"], 3)
+    assert store.list_documents(BOB, offset=5) == ([], 3)
+    assert store.visible_document("b", BOB) is None
+
+
+def test_chunks_by_id_and_revision_chunks(store):
+    chunks, _ = put(store, "a", "r", ["one", "two"], [axis(0), axis(1)])
+    got = store.chunks_by_id([chunks[1].chunk_id, "missing", chunks[1].chunk_id])
+    assert list(got) == [chunks[1].chunk_id]
+    assert got[chunks[1].chunk_id].text == "two" and got[chunks[1].chunk_id].embedding is None
+    assert store.revision_chunks("a", "nope") == []
+    assert [c.ordinal for c in store.revision_chunks("a", "r")] == [0, 1]
+    assert store.revision_chunks("a", "r")[0].embedding is not None
+
+
+def test_registry_binding_conditions_hold_on_one_binding(store):
+    _registry_fixture(store)
+    # Jane founded Acme; John founded Beta: founder + Beta is not Jane, whatever else she has.
+    assert [s.subject_id for s in store.find_subjects(OPERATOR, role="founder", parent_id="org:beta")] == [
+        "person:john roe"
+    ]
+    assert store.find_subjects(OPERATOR, relation="owner_of", parent_id="org:beta") == []
+    assert len(store.find_subjects(OPERATOR, type="person", limit=1)) == 1
+    assert store.find_subjects(OPERATOR, type="person", limit=0) == []
+
+
+def test_audit_seq_grows_and_time_bounds_are_inclusive(store):
+    for i in range(3):
+        store.append_audit({"request_id": f"q{i}", "principal": "p", "action": "search",
+                            "at": f"2026-01-0{i + 1}T00:00:00.000+00:00"})
+    entries = store.list_audit(AuditQuery())
+    seqs = [e["seq"] for e in entries]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 3
+    window = store.list_audit(AuditQuery(since="2026-01-02T00:00:00.000+00:00",
+                                         until="2026-01-03T00:00:00.000+00:00"))
+    assert [e["request_id"] for e in window] == ["q1", "q2"]
+    assert [e["request_id"] for e in store.list_audit(AuditQuery(offset=1, limit=1))] == ["q1"]

@@ -51,8 +51,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 import structlog
 
-import mappings
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
+from ingest.store.es_admin import IndexAdmin, bulk_write
 from ingest.store.port import (
     AuditQuery,
     DocumentDeleted,
@@ -169,6 +169,8 @@ class ElasticStore:
         options = {"request_timeout": 30, "retry_on_timeout": True, "max_retries": 3}
         options.update(client_options)
         self.es = client if client is not None else Elasticsearch(url, **options)
+        self.admin = IndexAdmin(self.es, prefix)
+        self._knn_pool: Any = None  # created on first prepare_knn
         self._ready = False
         self._ready_lock = threading.Lock()
         self._local = threading.local()
@@ -181,77 +183,23 @@ class ElasticStore:
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
         self.on_took: Callable[[str, int], None] | None = None
 
-    # -- names ----------------------------------------------------------------------------
+    # -- names and administration (ingest/store/es_admin.py) -------------------------------
     def alias(self, kind: str) -> str:
-        return f"{self.prefix}-{kind}"
+        return self.admin.alias(kind)
 
     def index_name(self, kind: str, version: int) -> str:
-        return f"{self.prefix}-{kind}-v{version}"
-
-    def _version_of(self, index: str, kind: str) -> int | None:
-        head = f"{self.prefix}-{kind}-v"
-        tail = index[len(head):]
-        return int(tail) if index.startswith(head) and tail.isdigit() else None
-
-    # -- lifecycle ------------------------------------------------------------------------
-    def _all_indices(self) -> dict[str, dict[str, list[str]]]:
-        """kind -> {concrete ``{prefix}-{kind}-vN`` index: its aliases}, in one request."""
-        patterns = ",".join(f"{self.prefix}-{kind}-v*" for kind in mappings.KINDS)
-        found = self.es.indices.get_alias(index=patterns, allow_no_indices=True).body
-        out: dict[str, dict[str, list[str]]] = {kind: {} for kind in mappings.KINDS}
-        for name, body in found.items():
-            for kind in mappings.KINDS:
-                if self._version_of(name, kind) is not None:
-                    out[kind][name] = sorted(body.get("aliases", {}))
-        return out
+        return self.admin.index_name(kind, version)
 
     def current_indices(self) -> dict[str, str | None]:
         """kind -> the concrete index behind its alias (None when not created yet)."""
-        out: dict[str, str | None] = {}
-        for kind, indices in self._all_indices().items():
-            behind = [n for n, aliases in indices.items() if self.alias(kind) in aliases]
-            out[kind] = behind[0] if behind else None
-        return out
-
-    def _create_index(self, kind: str, version: int, *, alias: bool) -> str:
-        """Create ``{prefix}-{kind}-v{version}``; returns ``created <name>`` or ``exists <name>``."""
-        from elasticsearch import BadRequestError
-
-        name = self.index_name(kind, version)
-        body = mappings.load(kind, version)
-        try:
-            self.es.indices.create(
-                index=name,
-                settings=body.get("settings"),
-                mappings=body["mappings"],
-                aliases={self.alias(kind): {"is_write_index": True}} if alias else None,
-                wait_for_active_shards="1",
-            )
-            return f"created {name}"
-        except BadRequestError as exc:
-            if exc.error != "resource_already_exists_exception":
-                raise StoreError(f"cannot create index {name}: {exc}") from exc
-            if alias:  # created concurrently, or left without its alias by an interrupted init
-                self.es.indices.put_alias(index=name, name=self.alias(kind))
-            return f"exists {name}"
+        return self.admin.current_indices()
 
     def init_indexes(self) -> dict[str, str]:
         """Create every missing index (at the newest mapping version) behind its alias.
         Idempotent: returns kind -> ``created <index>`` or ``exists <index>``."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        current = self.current_indices()
-        report = {kind: f"exists {name}" for kind, name in current.items() if name}
-        missing = [kind for kind, name in current.items() if not name]
-        if missing:
-            # In parallel: the master batches the cluster-state updates (5x faster than serial).
-            with ThreadPoolExecutor(max_workers=len(missing)) as pool:
-                results = pool.map(
-                    lambda k: self._create_index(k, mappings.latest_version(k), alias=True), missing
-                )
-                report.update(zip(missing, results))
+        report = self.admin.init_indexes()
         self._ready = True
-        return {kind: report[kind] for kind in mappings.KINDS}
+        return report
 
     def _ensure(self) -> None:
         if self._ready:
@@ -262,12 +210,12 @@ class ElasticStore:
 
     def drop_all(self) -> None:
         """Delete every index of this prefix (all kinds, all versions). For tests and resets."""
-        names = [name for indices in self._all_indices().values() for name in indices]
-        for start in range(0, len(names), 20):
-            self.es.indices.delete(index=",".join(names[start : start + 20]), ignore_unavailable=True)
+        self.admin.drop_all()
         self._ready = False
 
     def close(self) -> None:
+        if self._knn_pool is not None:
+            self._knn_pool.shutdown(wait=True)
         self.es.close()
 
     def ping(self) -> bool:
@@ -293,41 +241,12 @@ class ElasticStore:
             self._local.depth -= 1
             if self._local.depth == 0:
                 self._local.state = None
+                self._local.pending_knn = None  # never carried into another snapshot
 
     # -- low-level helpers ----------------------------------------------------------------
-    def _bulk(self, operations: list[dict[str, Any]], *, refresh: Any = None) -> dict[str, Any]:
-        if not operations:
-            return {"items": []}
-        response = self.es.bulk(
-            operations=operations, refresh=self.refresh if refresh is None else refresh
-        ).body
-        if response.get("errors"):
-            failures = [
-                item
-                for item in response["items"]
-                for action in item.values()
-                if action.get("error") and not (action.get("status") == 404 and "delete" in item)
-            ]
-            if failures:
-                raise StoreError(f"Elasticsearch bulk write failed: {failures[:3]}")
-        return response
-
-    def _bulk_paged(self, ops: list[dict[str, Any]], *, refresh: Any = None) -> None:
-        """``_bulk`` in pages of about ``_PAGE`` actions, never splitting an action from its
-        source line (``delete`` has none; ``index``/``create``/``update`` have one)."""
-        page: list[dict[str, Any]] = []
-        actions = 0
-        i = 0
-        while i < len(ops):
-            action = ops[i]
-            width = 1 if "delete" in action else 2
-            page.extend(ops[i : i + width])
-            i += width
-            actions += 1
-            if actions >= _PAGE and i < len(ops):
-                self._bulk(page, refresh=False)  # the last page's refresh covers this one too
-                page, actions = [], 0
-        self._bulk(page, refresh=refresh)
+    def _write(self, actions: Iterable[dict[str, Any]], *, refresh: Any = None) -> None:
+        """Bulk-write ``helpers`` actions with the store's refresh policy (es_admin.bulk_write)."""
+        bulk_write(self.es, actions, refresh=self.refresh if refresh is None else refresh)
 
     def _sweep(
         self,
@@ -656,11 +575,12 @@ class ElasticStore:
 
     def _set_chunk_acl(self, doc_id: str, acl: list[str]) -> None:
         ids = self._ids("chunks", {"term": {"doc_id": doc_id}}, "chunk_id")
-        ops: list[dict[str, Any]] = []
-        for _id in ids:
-            ops.append({"update": {"_index": self.alias("chunks"), "_id": _id, "retry_on_conflict": 3}})
-            ops.append({"doc": {"acl": acl}})
-        self._bulk_paged(ops)
+        index = self.alias("chunks")
+        self._write(
+            {"_op_type": "update", "_index": index, "_id": _id, "retry_on_conflict": 3,
+             "doc": {"acl": acl}}
+            for _id in ids
+        )
 
     # -- revisions ------------------------------------------------------------------------
     def write_revision(
@@ -677,21 +597,22 @@ class ElasticStore:
         self._ensure()
         key = rev_key(doc_id, revision)
         document, _ = self._check_alive(doc_id, incarnation)
+        revision_source = {
+            "doc_id": doc_id,
+            "revision": revision,
+            "rev_key": key,
+            "filename": info.get("filename", ""),
+            "mime": info.get("mime", ""),
+            "size": int(info.get("size", 0)),
+            "status": "written",
+            "created_at": info.get("created_at") or utc_now(),
+            "n_chunks": len(chunks),
+            "text": text,
+            "incarnation": document.get("incarnation", ""),
+        }
         ops: list[dict[str, Any]] = [
-            {"index": {"_index": self.alias("revisions"), "_id": key}},
-            {
-                "doc_id": doc_id,
-                "revision": revision,
-                "rev_key": key,
-                "filename": info.get("filename", ""),
-                "mime": info.get("mime", ""),
-                "size": int(info.get("size", 0)),
-                "status": "written",
-                "created_at": info.get("created_at") or utc_now(),
-                "n_chunks": len(chunks),
-                "text": text,
-                "incarnation": document.get("incarnation", ""),
-            },
+            {"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
+             "_source": revision_source},
         ]
         chunk_ids: set[str] = set()
         for chunk in chunks:
@@ -702,17 +623,16 @@ class ElasticStore:
             if chunk.embedding is not None:
                 source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
             chunk_ids.add(chunk.chunk_id)
-            ops.append({"index": {"_index": self.alias("chunks"), "_id": chunk.chunk_id}})
-            ops.append(source)
+            ops.append({"_op_type": "index", "_index": self.alias("chunks"),
+                        "_id": chunk.chunk_id, "_source": source})
         subject_keys: set[str] = set()
         for subject in subjects:
             skey = _subject_key(doc_id, revision, subject.subject_id)
             subject_keys.add(skey)
             names = {name_key(subject.name), *(name_key(a) for a in subject.aliases)}
             record = asdict(subject)
-            ops.append({"index": {"_index": self.alias("subjects"), "_id": skey}})
             ops.append(
-                {
+                {"_op_type": "index", "_index": self.alias("subjects"), "_id": skey, "_source": {
                     "key": skey,
                     "subject_id": subject.subject_id,
                     "doc_id": doc_id,
@@ -730,7 +650,7 @@ class ElasticStore:
                         for b in subject.bindings
                     ],
                     "record": record,
-                }
+                }}
             )
         revision_filter = {"bool": {"filter": [{"term": {"rev_key": key}}]}}
         stale = [
@@ -739,8 +659,8 @@ class ElasticStore:
             ("subjects", i) for i in self._ids("subjects", revision_filter, "key") if i not in subject_keys
         ]
         for kind, _id in stale:
-            ops.append({"delete": {"_index": self.alias(kind), "_id": _id}})
-        self._bulk_paged(ops)
+            ops.append({"_op_type": "delete", "_index": self.alias(kind), "_id": _id})
+        self._write(ops)
         # A delete that ran while the bulk was written may have swept before our writes were
         # visible: look again, and take back what we wrote if the document is gone.
         try:
@@ -751,11 +671,13 @@ class ElasticStore:
 
     def _drop_written(self, doc_id: str, revision: str) -> None:
         query = {"bool": {"filter": [{"term": {"rev_key": rev_key(doc_id, revision)}}]}}
-        ops: list[dict[str, Any]] = [{"delete": {"_index": self.alias("revisions"), "_id": rev_key(doc_id, revision)}}]
+        ops: list[dict[str, Any]] = [
+            {"_op_type": "delete", "_index": self.alias("revisions"), "_id": rev_key(doc_id, revision)}
+        ]
         for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key")):
             for _id in self._ids(kind, query, sort_field):
-                ops.append({"delete": {"_index": self.alias(kind), "_id": _id}})
-        self._bulk_paged(ops)
+                ops.append({"_op_type": "delete", "_index": self.alias(kind), "_id": _id})
+        self._write(ops)
 
     def activate_revision(
         self, doc_id: str, revision: str, *, incarnation: str | None = None
@@ -810,9 +732,9 @@ class ElasticStore:
         for hit in self._sweep("revisions", query, "rev_key", source=["revision", "status"]):
             status = "current" if hit["_source"]["revision"] == revision else "superseded"
             if status != hit["_source"]["status"]:
-                ops.append({"update": {"_index": self.alias("revisions"), "_id": hit["_id"]}})
-                ops.append({"doc": {"status": status}})
-        self._bulk(ops)
+                ops.append({"_op_type": "update", "_index": self.alias("revisions"),
+                            "_id": hit["_id"], "doc": {"status": status}})
+        self._write(ops)
 
     def delete_document(self, doc_id: str) -> bool:
         from elasticsearch import NotFoundError
@@ -827,8 +749,8 @@ class ElasticStore:
         ops: list[dict[str, Any]] = []
         for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key"), ("revisions", "rev_key")):
             for _id in self._ids(kind, query, sort_field):
-                ops.append({"delete": {"_index": self.alias(kind), "_id": _id}})
-        self._bulk_paged(ops)
+                ops.append({"_op_type": "delete", "_index": self.alias(kind), "_id": _id})
+        self._write(ops)
         return True
 
     def revision_text(self, doc_id: str, revision: str) -> str | None:
@@ -970,30 +892,62 @@ class ElasticStore:
         hits = response["hits"]["hits"]
         return [RankedId(h["_id"], float(h["_score"])) for h in hits]
 
-    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+    def knn_request(
+        self, vector: np.ndarray, filters: SearchFilters, n: int
+    ) -> dict[str, Any] | None:
+        """The search body of :meth:`knn` (None when nothing can match): also what
+        ``bench/search.py`` profiles to count exact-search fallbacks."""
         if n <= 0:
-            return []
-        clauses = self._chunk_filters(filters)
-        if clauses is None:
-            return []
+            return None
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if not np.any(query):
-            return []
+            return None
+        clauses = self._chunk_filters(filters)
+        if clauses is None:
+            return None
         # A few extra neighbours so that ties at the cut are broken by chunk id, as in SQLite.
         k = min(n + 10, _MAX_WINDOW)
-        response = self.es.search(
-            index=self.alias("chunks"),
-            knn={
+        return {
+            "knn": {
                 "field": "embedding",
                 "query_vector": query.tolist(),
                 "k": k,
                 "num_candidates": min(max(100, 2 * k), _MAX_WINDOW),
                 "filter": clauses,
             },
-            size=k,
-            source=False,
-            track_total_hits=False,
+            "size": k,
+        }
+
+    def _knn_search(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self.es.search(
+            index=self.alias("chunks"), source=False, track_total_hits=False, **body
         ).body
+
+    def prepare_knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> None:
+        """Send the kNN request of ``knn(vector, filters, n)`` now, from a helper thread, so it
+        runs in Elasticsearch while this thread's BM25 request does. The body is built here,
+        in the caller's snapshot (same current-revision set); the next ``knn`` call of this
+        thread uses the response only for the very same body, and searches itself otherwise."""
+        body = self.knn_request(vector, filters, n)
+        if body is None:
+            return
+        with self._ready_lock:
+            if self._knn_pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._knn_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="attest-knn")
+        self._local.pending_knn = (body, self._knn_pool.submit(self._knn_search, body))
+
+    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+        body = self.knn_request(vector, filters, n)
+        pending = getattr(self._local, "pending_knn", None)
+        self._local.pending_knn = None
+        if body is None:
+            return []
+        if pending is not None and pending[0] == body:
+            response = pending[1].result()
+        else:
+            response = self._knn_search(body)
         if self.on_took is not None:
             self.on_took("knn", response["took"])
         hits = response["hits"]["hits"]
@@ -1140,69 +1094,14 @@ class ElasticStore:
             )[query.offset :]
         return [{"seq": h["_source"]["seq"], **h["_source"]["entry"]} for h in hits]
 
-    # -- migration ------------------------------------------------------------------------
+    # -- migration (ingest/store/es_admin.py) -----------------------------------------------
     def migrate(self, to_version: int | None = None, *, delete_old: bool = False) -> dict[str, str]:
-        """Copy every index whose version is below ``to_version`` (default: the newest mapping
-        version) into ``{prefix}-{kind}-v{to_version}`` client-side (scroll + bulk), then move
-        all aliases in ONE ``_aliases`` call. The old index is write-blocked during the copy
-        so that no write can be lost (writers fail loudly instead), and kept afterwards unless
-        ``delete_old``; it still holds the data for a rollback."""
-        from elasticsearch import helpers
-
+        """See :meth:`IndexAdmin.migrate`: copy to ``to_version`` behind write blocks, then move
+        every alias in one ``_aliases`` call."""
         self._ensure()
-        target = to_version if to_version is not None else mappings.latest_version()
-        current = self.current_indices()
-        report: dict[str, str] = {}
-        actions: list[dict[str, Any]] = []
-        moved: list[tuple[str, str]] = []
-        for kind in mappings.KINDS:
-            old = current[kind]
-            assert old is not None
-            version = self._version_of(old, kind) or 0
-            if version >= target:
-                report[kind] = f"at {old}"
-                continue
-            new = self.index_name(kind, target)
-            body = mappings.load(kind, target)
-            if kind == "chunks":
-                _, meta = self._chunks_meta()
-                for field in ("embedding_model", "embedding_dim"):
-                    if meta.get(field) is not None:
-                        body["mappings"]["_meta"][field] = meta[field]
-            if self.es.indices.exists(index=new):
-                self.es.indices.delete(index=new)  # a leftover of an interrupted migration
-            self.es.indices.create(
-                index=new,
-                settings=body.get("settings"),
-                mappings=body["mappings"],
-                wait_for_active_shards="1",
-            )
-            self.es.indices.add_block(index=old, block="write")
-            # Writes made with refresh=False (audit appends) are invisible to a scan until a
-            # refresh: without this, they would be left behind in the old index.
-            self.es.indices.refresh(index=old)
-            scan_kwargs = self._vector_source_kwargs() if kind == "chunks" else {}
-            copied = 0
-            ops: list[dict[str, Any]] = []
-            for hit in helpers.scan(
-                self.es, index=old, query={"query": {"match_all": {}}}, size=_PAGE,
-                preserve_order=False, **scan_kwargs,
-            ):
-                ops.append({"create" if kind == "audit" else "index": {"_index": new, "_id": hit["_id"]}})
-                ops.append(hit["_source"])
-                copied += 1
-                if len(ops) >= 2 * _PAGE:
-                    self._bulk_paged(ops, refresh=False)
-                    ops = []
-            self._bulk_paged(ops, refresh=False)
-            self.es.indices.refresh(index=new)
-            actions.append({"remove": {"index": old, "alias": self.alias(kind)}})
-            actions.append({"add": {"index": new, "alias": self.alias(kind), "is_write_index": True}})
-            moved.append((kind, old))
-            report[kind] = f"{old} -> {new} ({copied} docs)"
-        if actions:
-            self.es.indices.update_aliases(actions=actions)
-        for kind, old in moved:
-            if delete_old:
-                self.es.indices.delete(index=old)
-        return report
+        return self.admin.migrate(
+            to_version,
+            delete_old=delete_old,
+            chunks_meta=lambda: self._chunks_meta()[1],
+            vector_source_kwargs=self._vector_source_kwargs,
+        )

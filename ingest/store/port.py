@@ -101,15 +101,35 @@ class IndexMeta:
 
 
 class Store(Protocol):
+    """The store port. Every guarantee written here is checked by ``tests/test_store_contract.py``
+    on both adapters (SQLite and Elasticsearch).
+
+    Common rules:
+
+    * **Visibility.** A search path (``bm25``, ``knn``, ``find_subjects``) returns only records of
+      a document's *current* revision, and only for documents one of whose ACL tokens is in
+      ``principal.acl_tokens()`` (``unrestricted`` principals skip the ACL, nothing else). The
+      ACL is a condition of the query itself, never a filter applied to its results.
+    * **Determinism.** The same call on the same index state returns the same list in the same
+      order; every order names its tie-break.
+    * **Errors.** Failures a user can act on raise :class:`StoreError` (or a subclass) with a
+      message fit to show; a backend's transport errors may escape as they are.
+    """
+
     # -- index metadata -------------------------------------------------------------------
     def ensure_embedding_model(self, model: str, dim: int) -> None:
-        """Record the model on first use; raise EmbeddingModelMismatch when it differs."""
+        """Record ``model`` and ``dim`` on first use; a repeat with the same pair is a no-op.
+        Raises :class:`EmbeddingModelMismatch` (message mentions "reindex") when the index was
+        built with another model or dimension: vectors of two models are never mixed."""
 
     # -- documents and revisions ----------------------------------------------------------
     def get_document(self, doc_id: str) -> DocumentRecord | None:
-        """Unfiltered: for the ingest pipeline and the local operator only."""
+        """The document with its revisions (ordered by ``created_at``, then revision) and ACL
+        (sorted), or None. Unfiltered: for the ingest pipeline and the local operator only."""
 
-    def visible_document(self, doc_id: str, principal: Principal) -> DocumentRecord | None: ...
+    def visible_document(self, doc_id: str, principal: Principal) -> DocumentRecord | None:
+        """Like :meth:`get_document`, but None when the principal may not read the document:
+        "missing" and "forbidden" are indistinguishable, so ids do not leak."""
 
     def list_documents(
         self,
@@ -119,10 +139,15 @@ class Store(Protocol):
         collection: str | None = None,
         offset: int = 0,
         limit: int = 50,
-    ) -> tuple[list[DocumentRecord], int]: ...
+    ) -> tuple[list[DocumentRecord], int]:
+        """One page of the documents the principal may read, ordered by ``doc_id``, and the total
+        count of matches (ACL, ``status`` and ``collection`` applied; the total counts no
+        document the principal cannot read). ``offset`` past the end gives ``([], total)``."""
 
     def save_document(self, record: DocumentRecord) -> None:
-        """Create or update the document row: status, stage, error, title, acl, collection."""
+        """Create or update the document row: status, stage, error, title, filename, acl,
+        collection, metadata. An existing document keeps its ``current_revision`` (only
+        :meth:`activate_revision` moves it). A changed ACL governs every search path at once."""
 
     def write_revision(
         self,
@@ -134,28 +159,71 @@ class Store(Protocol):
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
     ) -> None:
-        """Write everything of one revision, not yet current. Idempotent."""
+        """Write everything of one revision, not yet current: no search sees it until
+        :meth:`activate_revision`. Idempotent: writing the same revision again replaces its
+        chunks and subjects (deterministic ids), never duplicates them."""
 
     def activate_revision(self, doc_id: str, revision: str) -> None:
         """Atomically make ``revision`` current and the document ``indexed``. From then on the
-        previous revision's chunks and subjects come back from no search."""
+        previous revision's chunks and subjects come back from no search, and no search ever
+        sees a mix of the two revisions. The superseded revision stays readable through
+        :meth:`revision_text` / :meth:`revision_chunks`. Raises :class:`StoreError` when the
+        revision was never written."""
 
     def delete_document(self, doc_id: str) -> bool:
-        """Remove the document from every search path. Returns False when it did not exist."""
+        """Remove the document from every path: search, registry, document listing and
+        lookup, revision text and chunks. Returns False when it did not exist. The audit log
+        keeps its entries (append-only)."""
 
-    def set_acl(self, doc_id: str, acl: Sequence[str]) -> None: ...
+    def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
+        """Replace the document's ACL; the next search, registry lookup and document read of
+        any principal follows it. Raises :class:`StoreError` ("document not found") for an
+        unknown ``doc_id``."""
 
     def revision_text(self, doc_id: str, revision: str) -> str | None:
-        """Any stored revision, current or not: citations of old answers must stay checkable."""
+        """The extracted text of any stored revision, current or superseded (citations of old
+        answers must stay checkable), or None. ``text[c.char_start:c.char_end] == c.text`` for
+        every chunk ``c`` of that revision. Unfiltered: callers check the ACL first."""
 
-    def revision_chunks(self, doc_id: str, revision: str) -> list[Chunk]: ...
+    def revision_chunks(self, doc_id: str, revision: str) -> list[Chunk]:
+        """Every chunk of one stored revision, current or not, ordered by ``ordinal``, with
+        embeddings; [] for an unknown revision. Unfiltered: callers check the ACL first."""
 
     # -- search ---------------------------------------------------------------------------
-    def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]: ...
+    def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
+        """At most ``n`` visible chunks (see the class docstring, plus ``filters``) that contain
+        at least one word of ``query``, best first.
 
-    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]: ...
+        * Words are :func:`ingest.store.common.query_words` (casefolded, stop words removed);
+          query syntax (quotes, ``OR``, ``NOT``, ``*``, brackets) is never interpreted, and a
+          query with no words returns ``[]``. Any word may match (OR). A backend may score only
+          the rarest few words of a long query (the embedded store keeps the 6 with the lowest
+          document frequency).
+        * ``score`` is a BM25 relevance, higher is better, comparable only within one call
+          (scales differ between backends); a chunk holding a rarer query word, or more of
+          them, scores higher.
+        * Order: score descending, then ``chunk_id`` ascending.
+        * ``n <= 0`` returns ``[]``.
+        * Known gap: term statistics are index-wide (they count chunks the principal cannot
+          read), see the strict xfail in the contract suite.
+        """
 
-    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]: ...
+    def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
+        """At most ``n`` visible chunks with an embedding, nearest to ``vector`` first.
+
+        * ``score`` is the cosine similarity in [-1, 1] (1.0 = same direction), on every
+          backend (Elasticsearch's ``(1 + cos) / 2`` is converted back).
+        * Order: score descending, then ``chunk_id`` ascending (ties at the cut are broken by
+          ``chunk_id`` too).
+        * Exact on the embedded store; approximate (HNSW) on Elasticsearch, where a true
+          neighbour may rarely be missed, never a chunk the filters exclude.
+        * ``n <= 0`` or a zero vector returns ``[]``.
+        """
+
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        """chunk_id -> Chunk for the ids that exist (unknown ids are left out, duplicates
+        collapse), without embeddings. Any revision, unfiltered: call it only with ids that a
+        filtered search just returned."""
 
     # -- subject registry -----------------------------------------------------------------
     def find_subjects(
@@ -169,18 +237,35 @@ class Store(Protocol):
         relation: str | None = None,
         subject_ids: Sequence[str] = (),
         limit: int = 100,
-    ) -> list[Subject]: ...
+    ) -> list[Subject]:
+        """Registry subjects from the current revisions of documents the principal may read,
+        merged across documents (:func:`ingest.store.common.merge_subject_records`), ordered by
+        ``subject_id``, at most ``limit``.
+
+        Matching is exact, never fuzzy: ``name`` against the normalised name or an alias
+        (``name_key``), ``type`` equal, and ``role`` / ``parent_id`` / ``relation`` must hold
+        together on ONE binding (``role_key`` normalised). A superseded revision's subjects
+        and bindings never match. ``limit <= 0`` returns ``[]``."""
 
     # -- audit ----------------------------------------------------------------------------
-    def append_audit(self, entry: dict[str, Any]) -> None: ...
+    def append_audit(self, entry: dict[str, Any]) -> None:
+        """Append one entry (``at`` is set to now when absent). The log is append-only: there
+        is no way to change or remove an entry through the port or the backend's own API."""
 
-    def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]: ...
+    def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:
+        """Entries matching every given field of ``query`` (``since``/``until`` inclusive on
+        ``at``), in append order, each with its ``seq`` (strictly increasing in append order),
+        then ``offset``/``limit`` applied."""
 
     # -- lifecycle ------------------------------------------------------------------------
     def snapshot(self) -> ContextManager[None]:
-        """Reads inside one ``with`` block see one consistent state of the index, so a query's
-        BM25 and kNN halves can never straddle a revision switch."""
+        """Reads inside one ``with`` block see one consistent state of the index: a revision
+        switch (or ACL change) committed by another writer while the block is open is not seen
+        by any search in it, so a query's BM25 and kNN halves can never straddle a switch.
+        Blocks nest (the outermost one decides); per thread."""
 
-    def ping(self) -> bool: ...
+    def ping(self) -> bool:
+        """True when the backend answers and can serve reads; never raises."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release this thread's connections; the store must not be used afterwards."""

@@ -15,6 +15,7 @@ import json
 import sqlite3
 import threading
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -157,6 +158,43 @@ CREATE TABLE IF NOT EXISTS audit (
 );
 CREATE INDEX IF NOT EXISTS audit_request ON audit(request_id);
 CREATE INDEX IF NOT EXISTS audit_principal ON audit(principal, at);
+-- Visibility, denormalised: one small row per chunk of a document's current revision. Triggers
+-- keep it equal to "chunks JOIN documents ON current_revision" in the SAME transaction as the
+-- write that changes either side (the revision switch is still one UPDATE of documents), so
+-- searches read visibility from a narrow table instead of joining wide chunk rows.
+CREATE TABLE IF NOT EXISTS live_chunks (
+    rowid INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS live_chunks_doc ON live_chunks(doc_id);
+CREATE TRIGGER IF NOT EXISTS live_chunks_switch AFTER UPDATE OF current_revision ON documents
+BEGIN
+    DELETE FROM live_chunks WHERE doc_id = new.doc_id;
+    INSERT INTO live_chunks(rowid, doc_id, chunk_id)
+        SELECT rowid, doc_id, chunk_id FROM chunks
+        WHERE doc_id = new.doc_id AND revision = new.current_revision;
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_new_document AFTER INSERT ON documents
+WHEN new.current_revision IS NOT NULL BEGIN
+    INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id)
+        SELECT rowid, doc_id, chunk_id FROM chunks
+        WHERE doc_id = new.doc_id AND revision = new.current_revision;
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_gone_document AFTER DELETE ON documents BEGIN
+    DELETE FROM live_chunks WHERE doc_id = old.doc_id;
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_new_chunk AFTER INSERT ON chunks
+WHEN EXISTS (SELECT 1 FROM documents d WHERE d.doc_id = new.doc_id
+             AND d.current_revision = new.revision) BEGIN
+    INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id)
+        VALUES (new.rowid, new.doc_id, new.chunk_id);
+END;
+CREATE TRIGGER IF NOT EXISTS live_chunks_gone_chunk AFTER DELETE ON chunks BEGIN
+    DELETE FROM live_chunks WHERE rowid = old.rowid;
+END;
+-- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
     SELECT RAISE(ABORT, 'audit log is append-only');
 END;
@@ -177,9 +215,21 @@ def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def fts_query(text: str) -> str | None:
+# Long queries (more than BM25_MAX_TERMS words) without a doc filter are pruned: words found in
+# more than BM25_MAX_DF_SHARE of the chunks are dropped (FTS5's IDF gives them next to nothing,
+# yet their posting lists are most of the work: CUAD questions OR-matched 54 % of a 50k-chunk
+# index), then the BM25_MAX_TERMS rarest words are kept (document frequency, then the word).
+# Both were chosen with bench/bm25_prune.py on the 50k bench index and the CUAD `tune` questions
+# (latency against answer recall@50; docs/ARCHITECTURE.md, "Embedded store"). Short queries and
+# doc-filtered queries (the evidence path, whose cost follows the candidate documents) are never
+# pruned.
+BM25_MAX_TERMS = 10
+BM25_MAX_DF_SHARE = 0.05
+BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dropped for its df
+
+
+def fts_query(words: Sequence[str]) -> str | None:
     """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
-    words = query_words(text)
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words)
@@ -242,6 +292,9 @@ class SqliteStore:
         self._local = threading.local()
         self._vectors = _VectorCache()
         self._vectors_lock = threading.Lock()
+        # One helper thread scores a query against the vector matrix while the caller's thread
+        # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
+        self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")
         try:
             db = self._db()
             # executescript manages its own transaction; the schema is idempotent.
@@ -252,7 +305,17 @@ class SqliteStore:
             if "hash" not in {r["name"] for r in db.execute("PRAGMA table_info(audit)")}:
                 db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")  # the hash chain's link
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+            with self._write() as tx:
+                # A file made before live_chunks existed: fill it once from the join it replaces.
+                tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
+                if tx.execute("SELECT changes()").fetchone()[0]:
+                    tx.execute(
+                        "INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id) "
+                        "SELECT c.rowid, c.doc_id, c.chunk_id FROM chunks c JOIN documents d "
+                        "ON d.doc_id = c.doc_id AND d.current_revision = c.revision"
+                    )
         except sqlite3.Error as exc:
+            self._scorer.shutdown(wait=False)
             raise StoreUnavailable(f"cannot open the SQLite store at {self.path}: {exc}") from exc
 
     # -- connections ----------------------------------------------------------------------
@@ -299,9 +362,11 @@ class SqliteStore:
         finally:
             self._local.depth -= 1
             if self._local.depth == 0:
+                self._local.pending = None  # never carried into another snapshot
                 db.execute("COMMIT")
 
     def close(self) -> None:
+        self._scorer.shutdown(wait=False)
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
@@ -681,56 +746,96 @@ class SqliteStore:
         return {r["chunk_id"]: self._chunk_from_row(r) for r in rows}
 
     # -- search ---------------------------------------------------------------------------
-    def _visible_docs_clause(self, filters: SearchFilters) -> tuple[str, list[Any]]:
-        """Conditions on documents ``d``: current revision, ACL, doc ids, collections."""
-        acl_sql, args = self._acl_clause(filters.principal, "d")
-        where = ["d.current_revision IS NOT NULL", acl_sql]
-        if filters.doc_ids:
-            where.append(f"d.doc_id IN ({','.join('?' * len(filters.doc_ids))})")
-            args.extend(filters.doc_ids)
-        if filters.collections:
-            where.append(f"d.collection IN ({','.join('?' * len(filters.collections))})")
-            args.extend(filters.collections)
-        return " AND ".join(where), args
-
-    def _annotation_clause(self, filters: SearchFilters) -> tuple[str, list[Any]]:
+    def _live_filter(self, filters: SearchFilters, alias: str) -> tuple[str, list[Any]]:
+        """Conditions on ``live_chunks`` rows ``alias`` (already current revisions only): ACL,
+        doc ids, collections, entities, relations. Each is a subquery SQLite evaluates once into
+        an ephemeral index, so the per-row cost is one lookup, and the ACL stays in the query."""
         where: list[str] = []
         args: list[Any] = []
-        if filters.entity_ids:
-            marks = ",".join("?" * len(filters.entity_ids))
+        if not filters.principal.unrestricted:
+            tokens = filters.principal.acl_tokens()
             where.append(
-                f"c.rowid IN (SELECT chunk_rowid FROM chunk_entities WHERE entity_id IN ({marks}))"
+                f"{alias}.doc_id IN (SELECT doc_id FROM document_acl "
+                f"WHERE token IN ({','.join('?' * len(tokens))}))"
+            )
+            args.extend(tokens)
+        if filters.doc_ids:
+            where.append(f"{alias}.doc_id IN ({','.join('?' * len(filters.doc_ids))})")
+            args.extend(filters.doc_ids)
+        if filters.collections:
+            where.append(
+                f"{alias}.doc_id IN (SELECT doc_id FROM documents "
+                f"WHERE collection IN ({','.join('?' * len(filters.collections))}))"
+            )
+            args.extend(filters.collections)
+        if filters.entity_ids:
+            where.append(
+                f"{alias}.rowid IN (SELECT chunk_rowid FROM chunk_entities "
+                f"WHERE entity_id IN ({','.join('?' * len(filters.entity_ids))}))"
             )
             args.extend(filters.entity_ids)
         if filters.relation_keys:
-            marks = ",".join("?" * len(filters.relation_keys))
             where.append(
-                "c.rowid IN (SELECT chunk_rowid FROM chunk_relations "
-                f"WHERE relation_key IN ({marks}))"
+                f"{alias}.rowid IN (SELECT chunk_rowid FROM chunk_relations "
+                f"WHERE relation_key IN ({','.join('?' * len(filters.relation_keys))}))"
             )
             args.extend(filters.relation_keys)
         return (" AND ".join(where) or "1"), args
 
+    def _prune_words(self, words: list[str]) -> list[str]:
+        """Drop words in more than ``BM25_MAX_DF_SHARE`` of the chunks, then keep the
+        ``BM25_MAX_TERMS`` rarest (document frequency, then the word); queries of at most
+        ``BM25_MAX_TERMS`` words are kept whole. A word the vocabulary lacks counts as rarest:
+        it may still match after FTS5's diacritic folding, and costs nothing when it does not.
+        When every word is common, the rarest one stays, so a query never becomes empty."""
+        if len(words) <= BM25_MAX_TERMS:
+            return words
+        db = self._db()
+        marks = ",".join("?" * len(words))
+        df = {
+            r[0]: int(r[1])
+            for r in db.execute(
+                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({marks})", words
+            )
+        }
+        rows = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+        # max(rowid) bounds the row count from above (rowids are never below the count).
+        ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
+        ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
+        kept = [w for w in ordered if df.get(w, 0) <= ceiling][:BM25_MAX_TERMS]
+        return kept or ordered[:1]
+
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
-        match = fts_query(query)
+        words = query_words(query)
+        match = fts_query(words if filters.doc_ids else self._prune_words(words))
         if match is None or n <= 0:
             return []
-        docs_sql, doc_args = self._visible_docs_clause(filters)
-        ann_sql, ann_args = self._annotation_clause(filters)
-        # Scoring in a CTE first lets FTS5 run without the joins; the visibility conditions still
-        # decide which rows can be returned at all.
-        rows = self._db().execute(
-            "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
-            "WHERE chunks_fts MATCH ?) "
-            "SELECT c.chunk_id, h.rank FROM hits h "
-            "JOIN chunks c ON c.rowid = h.rid "
-            "JOIN documents d ON d.doc_id = c.doc_id AND d.current_revision = c.revision "
-            f"WHERE {docs_sql} AND {ann_sql} "
-            "ORDER BY h.rank, c.chunk_id LIMIT ?",
-            [match, *doc_args, *ann_args, n],
-        ).fetchall()
+        live_sql, live_args = self._live_filter(filters, "l")
+        db = self._db()
+        if filters.doc_ids:
+            # A subject/doc filter is pushed into FTS5: it scores only the rowids of the named
+            # documents' current chunks (FTS5 answers "rowid = ?" with a seek per rowid), instead
+            # of scoring every match in the index and dropping most of them afterwards.
+            rows = db.execute(
+                "WITH allowed AS MATERIALIZED (SELECT l.rowid AS rid, l.chunk_id FROM live_chunks l "
+                f"WHERE {live_sql}), "
+                "hits AS (SELECT a.chunk_id, bm25(chunks_fts) AS rank FROM allowed a "
+                "JOIN chunks_fts ON chunks_fts.rowid = a.rid WHERE chunks_fts MATCH ?) "
+                "SELECT chunk_id, rank FROM hits ORDER BY rank, chunk_id LIMIT ?",
+                [*live_args, match, n],
+            ).fetchall()
+        else:
+            # Scoring first lets FTS5 run alone; visibility is one rowid lookup per hit in the
+            # narrow live_chunks table (current revisions only) plus the filter subqueries.
+            rows = db.execute(
+                "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
+                "WHERE chunks_fts MATCH ?) "
+                "SELECT l.chunk_id, h.rank FROM hits h JOIN live_chunks l ON l.rowid = h.rid "
+                f"WHERE {live_sql} ORDER BY h.rank, l.chunk_id LIMIT ?",
+                [match, *live_args, n],
+            ).fetchall()
         # bm25() is "lower is better"; expose "higher is better" like Elasticsearch.
-        return [RankedId(r["chunk_id"], -float(r["rank"])) for r in rows]
+        return [RankedId(r[0], -float(r[1])) for r in rows]
 
     def _current_vectors(self) -> _VectorCache:
         db = self._db()
@@ -741,8 +846,8 @@ class SqliteStore:
             if self._vectors.generation == generation:
                 return self._vectors
             rows = db.execute(
-                "SELECT c.rowid, c.chunk_id, c.doc_id, c.embedding FROM chunks c "
-                "JOIN documents d ON d.doc_id = c.doc_id AND d.current_revision = c.revision "
+                "SELECT c.rowid, c.chunk_id, c.doc_id, c.embedding FROM live_chunks l "
+                "JOIN chunks c ON c.rowid = l.rowid "
                 "WHERE c.embedding IS NOT NULL ORDER BY c.rowid"
             ).fetchall()
             cache = _VectorCache()
@@ -762,30 +867,69 @@ class SqliteStore:
             self._vectors = cache
             return cache
 
+    def prepare_knn(
+        self, vector: np.ndarray, filters: SearchFilters | None = None, n: int = 0
+    ) -> None:
+        """Start scoring ``vector`` against the cached matrix in the helper thread, so that the
+        next :meth:`knn` of this thread only masks and ranks (the filters are applied there, so
+        ``filters`` and ``n`` are not needed here). Purely an optimisation: ``knn``
+        uses the result only when it was computed on the very matrix (same generation) that
+        its own snapshot selects, and scores synchronously otherwise."""
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        cache = self._vectors
+        if cache.generation < 0 or not cache.chunk_ids or cache.matrix.shape[1] != query.size:
+            return
+        try:
+            future: Future[np.ndarray] = self._scorer.submit(np.matmul, cache.matrix, query)
+        except RuntimeError:  # the store is closing: knn scores in its own thread
+            return
+        self._local.pending = (cache, query, future)
+
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
-        if n <= 0:
-            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if n <= 0 or not np.any(query):
+            return []  # a zero vector has no direction (Elasticsearch rejects it as well)
         with self.snapshot():
             cache = self._current_vectors()
             if not cache.chunk_ids:
                 return []
             db = self._db()
-            docs_sql, doc_args = self._visible_docs_clause(filters)
-            visible = {r[0] for r in db.execute(f"SELECT d.doc_id FROM documents d WHERE {docs_sql}", doc_args)}
-            allowed_docs = [i for i, d in enumerate(cache.doc_ids) if d in visible]
-            mask = np.isin(cache.doc_index, np.array(allowed_docs, dtype=np.int32))
-            if filters.entity_ids or filters.relation_keys:
-                ann_sql, ann_args = self._annotation_clause(filters)
-                rowids = [
-                    r[0] for r in db.execute(f"SELECT c.rowid FROM chunks c WHERE {ann_sql}", ann_args)
-                ]
-                mask &= np.isin(cache.rowids, np.array(rowids, dtype=np.int64))
+            if (filters.principal.unrestricted and not filters.doc_ids
+                    and not filters.collections and not filters.entity_ids
+                    and not filters.relation_keys):
+                mask = np.ones(len(cache.chunk_ids), dtype=bool)
+            elif filters.entity_ids or filters.relation_keys:
+                live_sql, live_args = self._live_filter(filters, "l")
+                rowids = np.array(
+                    [r[0] for r in db.execute(
+                        f"SELECT l.rowid FROM live_chunks l WHERE {live_sql}", live_args)],
+                    dtype=np.int64,
+                )
+                mask = np.isin(cache.rowids, rowids)
+            else:
+                # Visibility per document (few rows), expanded over the cached matrix.
+                live_sql, live_args = self._live_filter(
+                    SearchFilters(principal=filters.principal, doc_ids=filters.doc_ids,
+                                  collections=filters.collections), "d")
+                visible = {
+                    r[0] for r in db.execute(
+                        "SELECT d.doc_id FROM documents d WHERE d.current_revision IS NOT NULL "
+                        f"AND {live_sql}", live_args)
+                }
+                allowed = [i for i, d in enumerate(cache.doc_ids) if d in visible]
+                mask = np.isin(cache.doc_index, np.array(allowed, dtype=np.int32))
         candidates = np.flatnonzero(mask)
         if candidates.size == 0:
             return []
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
         # One pass over the whole matrix is cheaper than gathering the candidate rows first.
-        scores = (cache.matrix @ query)[candidates]
+        pending = getattr(self._local, "pending", None)
+        self._local.pending = None
+        all_scores = None
+        if pending is not None and pending[0] is cache and np.array_equal(pending[1], query):
+            all_scores = pending[2].result()  # scored ahead, against this very matrix
+        if all_scores is None:
+            all_scores = cache.matrix @ query
+        scores = all_scores[candidates]
         take = min(n, candidates.size)
         kth = np.partition(-scores, take - 1)[take - 1]
         # Every row tied with the n-th score stays in, so the chunk-id tie-break is exact.

@@ -21,6 +21,7 @@ from ingest.store.port import Principal, Store
 from service.api.auth import load_keyring
 from service.api.context import ApiContext
 from service.api.errors import register_error_handlers
+from service.api.ingest_lock import IngestLock
 from service.api.jobs import IngestWorker, Job, JobStore
 from service.api.metrics import Metrics
 from service.api.middleware import (
@@ -169,16 +170,22 @@ def create_app(
 
             ctx.embedder = default_embedder()
         ctx.jobs = JobStore(settings.data_dir)
-        ctx.worker = IngestWorker(
-            ctx.jobs, _job_runner(ctx), _job_done(ctx), threads=settings.ingest_workers
-        )
-        ctx.worker.start()
+        # Several API processes (attest serve --workers N): one of them ingests.
+        ingest_lock = IngestLock(settings.data_dir) if settings.api_workers > 1 else None
+        if ingest_lock is None or ingest_lock.acquire():
+            ctx.worker = IngestWorker(
+                ctx.jobs, _job_runner(ctx), _job_done(ctx), threads=settings.ingest_workers
+            )
+            ctx.worker.start()
         log.info("api_started", data_dir=str(settings.data_dir), keys=len(ctx.keyring))
         try:
             yield
         finally:
-            ctx.worker.stop(timeout=10.0)  # a job still running resumes at the next start
+            if ctx.worker is not None:
+                ctx.worker.stop(timeout=10.0)  # a job still running resumes at the next start
             ctx.worker = None
+            if ingest_lock is not None:
+                ingest_lock.release()
             if ctx.owns_store and ctx.store is not None:
                 ctx.store.close()
                 ctx.store = None

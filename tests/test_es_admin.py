@@ -1,0 +1,92 @@
+"""Elasticsearch administration split out of the query adapter (ingest/store/es_admin.py):
+streaming bulk writes and the force-merge that keeps filtered kNN on the HNSW graph. Real test
+node; skipped loudly without it."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ingest.store.es_admin import BULK_CHUNK, bulk_write
+from ingest.store.port import Principal, SearchFilters, StoreError
+from tests.conftest import _make_store
+from tests.test_store_contract import axis, ids, put
+
+pytestmark = pytest.mark.es
+OPERATOR = Principal.local_operator()
+
+
+@pytest.fixture
+def es_store(tmp_path: Path):
+    store = _make_store("es", tmp_path)
+    yield store
+    store.drop_all()
+    store.close()
+
+
+def test_streaming_bulk_writes_across_requests_and_reports_failures(es_store):
+    es_store.init_indexes()
+    index = es_store.alias("audit")
+    n = BULK_CHUNK + 7  # more than one _bulk request
+    written = bulk_write(
+        es_store.es,
+        ({"_op_type": "create", "_index": index, "_id": str(i), "_source": {"seq": i}} for i in range(n)),
+        refresh=True,
+    )
+    assert written == n
+    assert es_store.es.count(index=index).body["count"] == n  # refreshed once, at the end
+    # Deleting a missing document is a retried delete, not an error ...
+    assert bulk_write(es_store.es, [{"_op_type": "delete", "_index": index, "_id": "nope"}],
+                      refresh=True) == 1
+    # ... but a create that conflicts fails loudly, after the rest of the stream went through.
+    with pytest.raises(StoreError, match="bulk write failed"):
+        bulk_write(es_store.es, [
+            {"_op_type": "create", "_index": index, "_id": "0", "_source": {"seq": 0}},
+            {"_op_type": "create", "_index": index, "_id": "new", "_source": {"seq": 1}},
+        ], refresh=True)
+    assert es_store.es.count(index=index).body["count"] == n + 1
+
+
+def test_optimize_merges_segments_and_answers_stay_the_same(es_store):
+    for doc in ("a", "b", "c"):  # every write refreshes: one segment each
+        put(es_store, doc, "r", [f"supply terms {doc}"], [axis(ord(doc) - ord("a"))])
+        es_store.activate_revision(doc, "r")
+    everyone = SearchFilters(principal=OPERATOR)
+    before = (es_store.bm25("supply", everyone, 10), es_store.knn(np.array(axis(0)), everyone, 10))
+    assert es_store.admin.segment_count("chunks") >= 2
+    from service.cli import main
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["es", "optimize", "--url", es_store.url, "--prefix", es_store.prefix, "--json"])
+    assert code == 0
+    report = json.loads(out.getvalue())["chunks"]
+    assert report["segments_before"] >= 2 and report["segments_after"] == 1
+    assert (es_store.bm25("supply", everyone, 10), es_store.knn(np.array(axis(0)), everyone, 10)) == before
+    assert len(ids(before[1])) == 3
+    with pytest.raises(StoreError, match="at least 1"):
+        es_store.admin.optimize("chunks", 0)
+
+
+def test_knn_sent_ahead_is_used_only_for_the_same_request(es_store):
+    a, _ = put(es_store, "a", "r", ["alpha"], [axis(0)], acl=["alice"])
+    b, _ = put(es_store, "b", "r", ["beta"], [axis(0, 1)], acl=["bob"])
+    es_store.activate_revision("a", "r")
+    es_store.activate_revision("b", "r")
+    everyone = SearchFilters(principal=OPERATOR)
+    bob = SearchFilters(principal=Principal("bob"))
+    query = np.array(axis(0))
+    plain = es_store.knn(query, everyone, 5)
+    with es_store.snapshot():
+        es_store.prepare_knn(query, everyone, 5)
+        assert es_store.knn(query, everyone, 5) == plain
+    with es_store.snapshot():
+        # Sent ahead for everyone, asked for bob: bob's own request runs, a is never returned.
+        es_store.prepare_knn(query, everyone, 5)
+        assert ids(es_store.knn(query, bob, 5)) == [b[0].chunk_id]
+    assert ids(plain) == [a[0].chunk_id, b[0].chunk_id]
