@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from ingest.settings import get_settings
 from service.cli_mcp import register as register_mcp
+from service.cli_worker import register as register_worker
 
 
 def _print_json(data: Any) -> None:
@@ -148,6 +149,7 @@ REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_serve,
     register_mcp,
     register_audit,
+    register_worker,
 ]
 
 
