@@ -179,12 +179,10 @@ def two_apis(tmp_path: Path, prefix: str, embedder):
     one, store = _api(tmp_path, "api-1", prefix, embedder)
     two, store_two = _api(tmp_path, "api-2", prefix, embedder)
     yield one, two, store
-    for client in (two, one):
+    jobs = one.app.state.ctx.jobs
+    for client in (two, one):  # both apps stop before their indexes go
         client.__exit__(None, None, None)
-    one.app.state.ctx  # noqa: B018 - both apps are stopped before the indexes go
-    from service.api.jobs_elastic import ElasticJobQueue
-
-    ElasticJobQueue(_url(), tmp_path / "shared-uploads", prefix=prefix).drop()
+    store.es.indices.delete(index=jobs.index, ignore_unavailable=True)
     store.drop_all()
     store.close()
     store_two.close()

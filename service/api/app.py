@@ -106,6 +106,9 @@ def create_app(
             if ctx.worker is not None:
                 ctx.worker.stop(timeout=10.0)  # a job still running resumes at the next start
             ctx.worker = None
+            shutdown = getattr(ctx.jobs, "shutdown", None)  # the Elasticsearch queue's client
+            if shutdown is not None:
+                shutdown()
             if ctx.owns_store and ctx.store is not None:
                 ctx.store.close()
                 ctx.store = None
