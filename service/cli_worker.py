@@ -43,7 +43,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from service.api.jobs import IngestWorker, open_job_queue
 
     settings = get_settings()
-    threads = args.threads or settings.ingest_workers
+    threads = settings.ingest_workers if args.threads is None else args.threads
     if not 1 <= threads <= 32:
         raise InvalidInputError(f"--threads: {threads} is outside 1..32")
     stop = threading.Event()
