@@ -280,3 +280,20 @@ def test_a_worker_killed_mid_job_is_replaced_by_the_other_without_duplicates(tmp
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+
+
+def test_the_queue_bound_refuses_the_job_past_it_and_keeps_the_upload(make_queue):
+    from service.api.jobs import QueueFull
+
+    queue = make_queue()
+    _add(queue, "doc-q1")
+    upload = queue.uploads / "tmp-pending"
+    upload.write_bytes(b"bytes")
+    second = queue.add(doc_id="doc-q2", revision="cd" * 32, filename="b.txt", principal="bob",
+                       request_id="r2", limit=2, upload=upload)  # at the bound: accepted
+    assert second.state == "queued" and queue.depth() == 2
+    upload.write_bytes(b"bytes")
+    with pytest.raises(QueueFull, match="2 jobs are waiting"):
+        queue.add(doc_id="doc-q3", revision="ef" * 32, filename="c.txt", principal="bob",
+                  request_id="r3", limit=2, upload=upload)
+    assert upload.read_bytes() == b"bytes" and queue.depth() == 2
