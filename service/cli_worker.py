@@ -13,8 +13,14 @@ import argparse
 import signal
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import structlog
+
+if TYPE_CHECKING:  # the real modules load models and clients: imported in cmd_worker only
+    from ingest.embedder import Embedder
+    from ingest.settings import Settings
+    from ingest.store.port import Store
 
 log = structlog.get_logger(__name__)
 
@@ -23,14 +29,14 @@ log = structlog.get_logger(__name__)
 class WorkerContext:
     """The parts of an API context a job runner uses."""
 
-    settings: object
-    store: object
-    embedder: object
+    settings: "Settings"
+    store: "Store"
+    embedder: "Embedder"
 
-    def require_store(self):
+    def require_store(self) -> "Store":
         return self.store
 
-    def require_embedder(self):
+    def require_embedder(self) -> "Embedder":
         return self.embedder
 
 
@@ -52,7 +58,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     store = open_store(settings)
     jobs = open_job_queue(settings)
     ctx = WorkerContext(settings=settings, store=store, embedder=default_embedder())
-    worker = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads)  # type: ignore[arg-type]
+    worker = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads)
     worker.start()
     log.warning("worker_started", threads=threads, owner=getattr(jobs, "owner", None),
                 backend="elasticsearch" if settings.elasticsearch_url else "sqlite")

@@ -297,3 +297,15 @@ def test_the_queue_bound_refuses_the_job_past_it_and_keeps_the_upload(make_queue
         queue.add(doc_id="doc-q3", revision="ef" * 32, filename="c.txt", principal="bob",
                   request_id="r3", limit=2, upload=upload)
     assert upload.read_bytes() == b"bytes" and queue.depth() == 2
+
+
+def test_an_unreachable_cluster_is_an_outage_not_a_crash(tmp_path):
+    from ingest.store.port import StoreUnavailable
+    from service.api.jobs_elastic import ElasticJobQueue
+
+    queue = ElasticJobQueue("http://127.0.0.1:9", tmp_path / "uploads")  # nothing listens there
+    with pytest.raises(StoreUnavailable, match="the Elasticsearch job queue is unreachable"):
+        queue.depth()
+    with pytest.raises(StoreUnavailable):
+        queue.claim()
+    queue.shutdown()

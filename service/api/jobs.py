@@ -149,9 +149,9 @@ def open_job_queue(settings: Settings) -> JobQueue:
     """The queue in the store the deployment runs: Elasticsearch when configured (shared by every
     replica and worker), else ``<data_dir>/jobs.sqlite3``."""
     if settings.elasticsearch_url:
-        from service.api.jobs_elastic import open_elastic_queue
+        from service.api.jobs_elastic import ElasticJobQueue
 
-        return open_elastic_queue(
+        return ElasticJobQueue(
             settings.elasticsearch_url, uploads_dir(settings),
             prefix=settings.elasticsearch_prefix, lease_seconds=settings.ingest_lease_seconds,
         )

@@ -30,6 +30,7 @@ concurrent replicas may overshoot it by at most one job each.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import socket
@@ -42,8 +43,8 @@ from typing import Any, Sequence
 import structlog
 
 import mappings
-from ingest.errors import UnavailableError
 from ingest.store.common import utc_now
+from ingest.store.port import StoreError, StoreUnavailable
 from service.api.jobs import MAX_ATTEMPTS, Job, QueueFull
 
 log = structlog.get_logger(__name__)
@@ -62,6 +63,33 @@ def job_id_for(doc_id: str, incarnation: str | None, revision: str, request_id: 
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def _translate_es_errors(method: Any) -> Any:
+    """No connection, timeouts, 429 and 5xx become :class:`StoreUnavailable` (503, retry later);
+    any other refusal a :class:`StoreError` with Elasticsearch's reason. The index is created on
+    first use, so an API replica starts (and reports not ready) while the cluster is down."""
+
+    @functools.wraps(method)
+    def wrapper(self: "ElasticJobQueue", *args: Any, **kwargs: Any) -> Any:
+        from elastic_transport import TransportError
+        from elasticsearch import ApiError
+
+        try:
+            self._ensure_index()
+            return method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except TransportError as exc:
+            raise StoreUnavailable(f"the Elasticsearch job queue is unreachable: {type(exc).__name__}") from exc
+        except ApiError as exc:
+            if exc.meta.status == 429 or exc.meta.status >= 500:
+                raise StoreUnavailable(
+                    f"the Elasticsearch job queue cannot serve now (HTTP {exc.meta.status})"
+                ) from exc
+            raise StoreError(f"Elasticsearch refused a job queue request: {exc.message}") from exc
+
+    return wrapper
 
 
 class ElasticJobQueue:
@@ -91,13 +119,16 @@ class ElasticJobQueue:
         # job_id -> (seq_no, primary_term) of this process's last write of a job it holds.
         self._held: dict[str, tuple[int, int]] = {}
         self._lock = threading.Lock()
-        self._ensure_index()
+        self._ready = False
 
     # -- index --------------------------------------------------------------------------------
     def _ensure_index(self) -> None:
         from elasticsearch import BadRequestError
 
+        if self._ready:
+            return
         if self.es.indices.exists_alias(name=self.alias):
+            self._ready = True
             return
         body = mappings.load(_KIND, _VERSION)
         try:
@@ -113,10 +144,12 @@ class ElasticJobQueue:
                 raise
             # Created by another replica at the same moment.
             self.es.indices.put_alias(index=self.index, name=self.alias)
+        self._ready = True
 
     def drop(self) -> None:
         """Delete the jobs index (tests and resets)."""
         self.es.indices.delete(index=self.index, ignore_unavailable=True)
+        self._ready = False
 
     def close(self) -> None:
         """Per-thread cleanup hook of the port; the client is shared and stays open."""
@@ -426,8 +459,7 @@ class ElasticJobQueue:
         return {"requeued": 0, "failed": len(failed_jobs), "failed_jobs": failed_jobs}
 
 
-def open_elastic_queue(url: str, uploads_dir: Path, *, prefix: str, lease_seconds: float) -> ElasticJobQueue:
-    try:
-        return ElasticJobQueue(url, uploads_dir, prefix=prefix, lease_seconds=lease_seconds)
-    except Exception as exc:  # noqa: BLE001 - an unreachable cluster is an outage, said once
-        raise UnavailableError(f"the Elasticsearch job queue is unavailable: {type(exc).__name__}") from exc
+
+for _name in ("add", "get", "for_document", "depth", "counts", "claim", "renew_leases",
+              "set_stage", "finish", "cancel_for_document", "recover"):
+    setattr(ElasticJobQueue, _name, _translate_es_errors(getattr(ElasticJobQueue, _name)))
