@@ -196,7 +196,10 @@ def _view(client, doc_id: str) -> dict:
 
 def test_any_api_instance_reports_any_document_and_job(two_apis):
     one, two, _ = two_apis
-    assert one.get("/healthz").status_code == 200
+    for client in (one, two):  # ready without in-process workers: `attest worker`s ingest
+        ready = client.get("/readyz")
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["checks"] == {"store": True, "embedder": True, "ingest_worker": True}
     accepted = one.post("/v1/documents", headers=AUTH, data={"doc_id": "shared-doc"},
                         files={"file": ("a.txt", b"The Supplier shall deliver the goods.")})
     assert accepted.status_code == 202, accepted.text
