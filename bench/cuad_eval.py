@@ -1,18 +1,29 @@
 """Evaluate the evidence state machine on the CUAD development split.
 
-    python bench/cuad_eval.py [--docs N] [--data-dir DIR] [--cuad DIR] [--out report.json]
+    python bench/cuad_eval.py --split tune|report [--docs N] [--data-dir DIR] [--no-ingest]
+                              [--questions template,phrasings] [--out report.json]
 
-Selection and split are deterministic: contracts are ordered by sha256(doc_id); the first N are
-used; even positions form the knowledge base (ingested), odd positions are held out. Questions
-name the agreement by its CUAD document name and its parties ("What law governs the MARKETING
-AFFILIATE AGREEMENT between A and B?").
+The split is fixed: ``../shared/eval/cuad-dev/splits.json`` (tune on ``tune``; ``report`` is run
+once, at the end, for the reported figure). Contracts of the split are taken in sha256(doc_id)
+order; ``--docs N`` keeps the first N. One store may hold both splits (``--data-dir``): questions
+are only asked about the split's own contracts, and ``--no-ingest`` skips contracts the store
+does not hold yet, so an expensive ingest is done once and reused.
 
-Reported per category and overall:
-  * hit rate (answerable questions): the report concluded and a cited unit overlaps a gold span;
-  * abstention rate (unanswerable questions): ``sufficient`` is false;
-  * subject purity: among reports citing anything, all cited units come from the asked document;
-  * gate rate (held-out contracts, not in the KB): SUBJECT_NOT_FOUND with no evidence;
-  * warm query latency p50/p95.
+Two question sets, each question naming the agreement by its CUAD document name and first two
+parties:
+  * ``template``: the phrasebook's own shapes for the 15 categories it covered (issue 10's
+    baseline);
+  * ``phrasings``: ``bench/data/cuad_phrasings.json``, analyst wording for all 41 categories.
+    Phrasings have a fixed split too: ``report_indexes`` are used only with ``--split report``.
+    One phrasing per (contract, category), chosen by sha256.
+
+Reported on questions where the gate passed (state is not SUBJECT_NOT_FOUND):
+  * hit rate (answerable questions): a cited unit overlaps a gold span of the asked contract;
+  * abstention (questions CUAD marks as having no answer): ``sufficient`` is false;
+  * purity: cited units from another document (must be 0);
+  * the calibration curve: for each relevance threshold, the share of answerable questions that
+    would be sufficient, hit-and-sufficient, and the abstention on unanswerable ones;
+  * query latency p50/p95.
 CUAD v1 is by The Atticus Project, CC BY 4.0.
 """
 
@@ -33,9 +44,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 DEFAULT_CUAD = REPO.parent / "shared" / "eval" / "cuad-dev"
+PHRASINGS = REPO / "bench" / "data" / "cuad_phrasings.json"
 
-# CUAD category -> question template ({title}, {parties}).
-QUESTIONS: dict[str, str] = {
+# The phrasebook's own shapes (what issue 10 measured): CUAD category -> template.
+TEMPLATES: dict[str, str] = {
     "Governing Law": "What law governs the {title} between {parties}?",
     "Agreement Date": "When was the {title} between {parties} signed?",
     "Effective Date": "What is the effective date of the {title} between {parties}?",
@@ -52,11 +64,11 @@ QUESTIONS: dict[str, str] = {
     "Change Of Control": "What does the {title} between {parties} say about a change of control?",
     "License Grant": "What does the {title} between {parties} say about a license grant?",
 }
-_CATEGORY_KEY = {c.casefold(): c for c in QUESTIONS}
+THRESHOLDS = [round(0.3 + 0.025 * i, 3) for i in range(17)]  # 0.30 .. 0.70
 
 
-def _hash(doc_id: str) -> str:
-    return hashlib.sha256(doc_id.encode()).hexdigest()
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def short_id(doc_id: str) -> str:
@@ -81,12 +93,30 @@ def clean_parties(raw: str) -> list[str]:
     return out[:MAX_PARTIES]
 
 
-def question_for(category: str, entry: dict[str, Any]) -> str:
+def subject_phrase(entry: dict[str, Any]) -> tuple[str, str]:
     title = " ".join(entry["document_name"].split())
-    parties = clean_parties(entry["parties"])
-    joined = " and ".join(parties) if parties else ""
-    text = QUESTIONS[category].format(title=title, parties=joined)
+    parties = " and ".join(clean_parties(entry["parties"]))
+    return title, parties
+
+
+def template_question(category: str, entry: dict[str, Any]) -> str:
+    title, parties = subject_phrase(entry)
+    text = TEMPLATES[category].format(title=title, parties=parties)
     return text.replace(" between ?", "?").replace(" between  say", " say")
+
+
+def phrasing_question(template: str, entry: dict[str, Any]) -> str:
+    title, parties = subject_phrase(entry)
+    subject = f"the {title}" + (f" between {parties}" if parties else "")
+    text = template.format(subject=subject)
+    return text[0].upper() + text[1:]
+
+
+def phrasings_for(split: str) -> dict[str, list[str]]:
+    raw = json.loads(PHRASINGS.read_text(encoding="utf-8"))
+    report = set(raw["report_indexes"])
+    keep = (lambda i: i in report) if split == "report" else (lambda i: i not in report)
+    return {cat: [p for i, p in enumerate(ps) if keep(i)] for cat, ps in raw["categories"].items()}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -114,14 +144,87 @@ def gold_spans(row: dict[str, Any], file_text: str, revision_text: str) -> list[
     return spans
 
 
+def rate(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def _curve(ans: list[dict[str, Any]], unans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for t in THRESHOLDS:
+        suff = lambda r: r["best_relevance"] is not None and r["best_relevance"] >= t and r["has_claims"]  # noqa: E731
+        out.append({
+            "threshold": t, "answerable": len(ans), "unanswerable": len(unans),
+            "sufficient_on_answerable": rate(sum(suff(r) for r in ans), len(ans)),
+            "hit_and_sufficient": rate(sum(suff(r) and r["hit"] for r in ans), len(ans)),
+            "abstention": rate(sum(not suff(r) for r in unans), len(unans)),
+        })
+    return out
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Figures over question rows that passed the gate."""
+    passed = [r for r in rows if r["gate_passed"]]
+    ans = [r for r in passed if not r["impossible"]]
+    unans = [r for r in passed if r["impossible"]]
+    by_cat: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in passed:
+        s = by_cat[r["category"]]
+        if r["impossible"]:
+            s["unanswerable"] += 1
+            s["abstained"] += not r["sufficient"]
+        else:
+            s["answerable"] += 1
+            s["hit"] += r["hit"]
+            s["sufficient"] += r["sufficient"]
+    categories = {
+        c: {
+            "answerable": s["answerable"], "hit_rate": rate(s["hit"], s["answerable"]),
+            "sufficient_on_answerable": rate(s["sufficient"], s["answerable"]),
+            "unanswerable": s["unanswerable"], "abstention": rate(s["abstained"], s["unanswerable"]),
+        }
+        for c, s in sorted(by_cat.items())
+    }
+    rated = [(c, v["hit_rate"], v["answerable"]) for c, v in categories.items() if v["answerable"] >= 3]
+    worst = min(rated, key=lambda x: (x[1], x[0])) if rated else None
+    curve = []
+    for t in THRESHOLDS:
+        suff = lambda r: r["best_relevance"] is not None and r["best_relevance"] >= t and r["has_claims"]  # noqa: E731
+        curve.append({
+            "threshold": t,
+            "sufficient_on_answerable": rate(sum(suff(r) for r in ans), len(ans)),
+            "hit_and_sufficient": rate(sum(suff(r) and r["hit"] for r in ans), len(ans)),
+            "abstention": rate(sum(not suff(r) for r in unans), len(unans)),
+        })
+    return {
+        "questions": len(rows),
+        "gate_passed": len(passed),
+        "gate_pass_rate": rate(len(passed), len(rows)),
+        "answerable": len(ans),
+        "hit_rate": rate(sum(r["hit"] for r in ans), len(ans)),
+        "sufficient_on_answerable": rate(sum(r["sufficient"] for r in ans), len(ans)),
+        "unanswerable": len(unans),
+        "abstention": rate(sum(not r["sufficient"] for r in unans), len(unans)),
+        "impure_reports": sum(r["impure"] for r in passed),
+        "worst_category": {"category": worst[0], "hit_rate": worst[1], "answerable": worst[2]} if worst else None,
+        "calibration": curve,
+        "calibration_open": _curve([r for r in ans if r.get("attribute") == "question"], [r for r in unans if r.get("attribute") == "question"]),
+        "calibration_known": _curve([r for r in ans if r.get("attribute") != "question"], [r for r in unans if r.get("attribute") != "question"]),
+        "categories": categories,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--docs", type=int, default=0, help="use the first N contracts (0: all)")
+    parser.add_argument("--split", choices=("tune", "report"), required=True)
+    parser.add_argument("--docs", type=int, default=0, help="use the first N contracts of the split (0: all)")
+    parser.add_argument("--offset", type=int, default=0, help="skip the first N contracts of the split")
     parser.add_argument("--data-dir", type=Path, default=None, help="reuse/keep the ingested store here")
+    parser.add_argument("--no-ingest", action="store_true", help="skip contracts the store does not hold")
+    parser.add_argument("--questions", default="template,phrasings")
     parser.add_argument("--cuad", type=Path, default=DEFAULT_CUAD)
     parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
-    parser.add_argument("--max-gate-questions", type=int, default=0, help="0: one per held-out doc and category")
     args = parser.parse_args(argv)
+    sets = [s.strip() for s in args.questions.split(",") if s.strip()]
 
     import ingest.nlp_model  # noqa: F401 - sets the no-telemetry environment first
     from ingest.embedder import MiniLMEmbedder
@@ -132,31 +235,34 @@ def main(argv: list[str] | None = None) -> int:
     from service.evidence.machine import run_evidence_query
     from service.evidence.models import EvidenceRequest
 
+    split_ids = set(json.loads((args.cuad / "splits.json").read_text())[args.split])
     index = [json.loads(line) for line in (args.cuad / "contracts_index.jsonl").open()]
-    index.sort(key=lambda e: _hash(e["doc_id"]))
-    if args.docs:
-        index = index[: args.docs]
-    kb_docs = index[0::2]
-    held_out = index[1::2]
+    index = sorted((e for e in index if e["doc_id"] in split_ids), key=lambda e: _hash(e["doc_id"]))
     qa: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for line in (args.cuad / "cuad_qa.jsonl").open():
         row = json.loads(line)
-        if row["category"].casefold() in _CATEGORY_KEY:
-            row["category"] = _CATEGORY_KEY[row["category"].casefold()]
-            qa[row["doc_id"]].append(row)
+        qa[row["doc_id"]].append(row)
+    template_key = {c.casefold(): c for c in TEMPLATES}
+    phrasings = phrasings_for(args.split)
+    phrasing_key = {c.casefold(): c for c in phrasings}
 
-    data_dir = args.data_dir or Path(f"/tmp/attest-cuad-eval-{args.docs or 'all'}")
+    data_dir = args.data_dir or Path("/tmp/attest-cuad-eval")
     settings = Settings(data_dir=data_dir, generator_url=None)
     store = SqliteStore(data_dir / "attest.sqlite3")
     embedder = MiniLMEmbedder()
     ingestor = Ingestor(store, embedder, settings)
-    ingest_times = []
-    for n, entry in enumerate(kb_docs, start=1):
-        start = time.perf_counter()
-        result = ingestor.ingest_path(args.cuad / entry["doc_file"], doc_id=short_id(entry["doc_id"]))
-        if result.status != "unchanged":
-            ingest_times.append(time.perf_counter() - start)
-        print(f"[ingest {n}/{len(kb_docs)}] {result.status} {entry['doc_id'][:70]}", file=sys.stderr, flush=True)
+    docs = []
+    for entry in index[args.offset :]:
+        if args.docs and len(docs) >= args.docs:
+            break
+        sid = short_id(entry["doc_id"])
+        doc = store.get_document(sid)
+        if doc is None or doc.current_revision is None:
+            if args.no_ingest:
+                continue
+            result = ingestor.ingest_path(args.cuad / entry["doc_file"], doc_id=sid)
+            print(f"[ingest] {result.status} {entry['doc_id'][:70]}", file=sys.stderr, flush=True)
+        docs.append(entry)
     principal = Principal.local_operator()
 
     def ask(question: str):
@@ -164,118 +270,78 @@ def main(argv: list[str] | None = None) -> int:
         report = run_evidence_query(EvidenceRequest(question=question), principal, store=store, embedder=embedder, settings=settings)
         return report, (time.perf_counter() - start) * 1000
 
-    if kb_docs:  # warm-up: models, caches, description embeddings
-        ask(question_for("Governing Law", kb_docs[0]))
+    if docs:  # warm-up: models, caches, description embeddings
+        ask(template_question("Governing Law", docs[0]))
 
-    per_cat: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    rows: dict[str, list[dict[str, Any]]] = {s: [] for s in sets}
     latencies: list[float] = []
-    concluded_ms: list[float] = []  # full path: retrieval, extraction, verification
-    not_found_ms: list[float] = []  # stopped at the gate
-    failures: list[dict[str, Any]] = []
-    for n, entry in enumerate(kb_docs, start=1):
-        print(f"[ask {n}/{len(kb_docs)}] {entry['doc_id'][:70]}", file=sys.stderr, flush=True)
+    misses: list[dict[str, Any]] = []
+    for n, entry in enumerate(docs, start=1):
+        print(f"[ask {n}/{len(docs)}] {entry['doc_id'][:70]}", file=sys.stderr, flush=True)
         sid = short_id(entry["doc_id"])
         doc = store.get_document(sid)
         revision_text = store.revision_text(sid, doc.current_revision) if doc and doc.current_revision else ""
         file_text = (args.cuad / entry["doc_file"]).read_text(encoding="utf-8", errors="replace")
         for row in sorted(qa[entry["doc_id"]], key=lambda r: r["category"]):
-            category = row["category"]
-            question = question_for(category, entry)
-            report, ms = ask(question)
-            latencies.append(ms)
-            (concluded_ms if report.state == "CONCLUDED" else not_found_ms).append(ms)
-            stats = per_cat[category]
-            cited = report.evidence
-            if cited:
-                stats["with_evidence"] += 1
-                stats["pure"] += all(e.doc_id == sid for e in cited)
-            stats["gate_passed"] += report.state != "SUBJECT_NOT_FOUND"
-            stats["understood"] += bool(report.subject_class.get("understood"))
-            if row["is_impossible"]:
-                stats["unanswerable"] += 1
-                stats["abstained"] += not report.sufficient
-            else:
-                stats["answerable"] += 1
-                spans = gold_spans(row, file_text, revision_text)
-                hit = report.state == "CONCLUDED" and any(
-                    e.doc_id == sid and any(e.char_start < g_end and g_start < e.char_end for g_start, g_end in spans)
-                    for e in cited
+            for qset in sets:
+                if qset == "template":
+                    category = template_key.get(row["category"].casefold())
+                    if category is None:
+                        continue
+                    question = template_question(category, entry)
+                else:
+                    category = phrasing_key.get(row["category"].casefold())
+                    if category is None or not phrasings[category]:
+                        continue
+                    options = phrasings[category]
+                    question = phrasing_question(options[int(_hash(entry["doc_id"] + category), 16) % len(options)], entry)
+                report, ms = ask(question)
+                latencies.append(ms)
+                spans = gold_spans(row, file_text, revision_text) if not row["is_impossible"] else []
+                cited = report.evidence
+                hit = any(
+                    e.doc_id == sid and any(e.char_start < g1 and g0 < e.char_end for g0, g1 in spans) for e in cited
                 )
-                stats["hit"] += hit
-                if report.state != "SUBJECT_NOT_FOUND":
-                    stats["answerable_gate_passed"] += 1
-                    stats["hit_gate_passed"] += hit
-                stats["sufficient_on_answerable"] += report.sufficient
-                if not hit and len(failures) < 400:
-                    failures.append({
-                        "doc": entry["doc_id"], "category": category, "question": question,
-                        "state": report.state, "sufficient": report.sufficient,
-                        "gate": report.trace[2].detail if len(report.trace) > 2 else "",
-                        "gold": row["answers"][0]["text"][:200] if row["answers"] else "",
-                        "cited": [e.excerpt[:160] for e in cited[:2]],
-                    })
-    gate_total = gate_ok = 0
-    for entry in held_out:
-        categories = sorted({r["category"] for r in qa[entry["doc_id"]]}) or ["Governing Law"]
-        for category in categories:
-            if args.max_gate_questions and gate_total >= args.max_gate_questions:
-                break
-            report, ms = ask(question_for(category, entry))
-            latencies.append(ms)
-            (concluded_ms if report.state == "CONCLUDED" else not_found_ms).append(ms)
-            gate_total += 1
-            gate_ok += report.state == "SUBJECT_NOT_FOUND" and not report.evidence
+                relevances = [e.attribute_match.get("relevance") for e in cited if e.attribute_match.get("relevance") is not None]
+                record = {
+                    "doc": entry["doc_id"], "category": category, "question": question,
+                    "gate_passed": report.state != "SUBJECT_NOT_FOUND",
+                    "impossible": bool(row["is_impossible"]), "hit": hit, "sufficient": report.sufficient,
+                    "has_claims": bool(report.claims), "impure": any(e.doc_id != sid for e in cited),
+                    "best_relevance": max(relevances) if relevances else (1.0 if report.claims and not relevances else None),
+                    "pattern": report.subject_class.get("pattern"),
+                    "attribute": report.subject_class.get("attribute"),
+                }
+                rows[qset].append(record)
+                if record["gate_passed"] and not row["is_impossible"] and not hit and len(misses) < 300:
+                    misses.append({**record, "gold": row["answers"][0]["text"][:200] if row["answers"] else "",
+                                   "cited": [e.excerpt[:160] for e in cited[:2]]})
 
-    def rate(a: int, b: int) -> float | None:
-        return round(a / b, 4) if b else None
-
-    categories_out = {}
-    totals: dict[str, int] = defaultdict(int)
-    for category in QUESTIONS:
-        s = per_cat.get(category, {})
-        for k, v in s.items():
-            totals[k] += v
-        categories_out[category] = {
-            "answerable": s.get("answerable", 0),
-            "hit_rate": rate(s.get("hit", 0), s.get("answerable", 0)),
-            "sufficient_on_answerable": rate(s.get("sufficient_on_answerable", 0), s.get("answerable", 0)),
-            "unanswerable": s.get("unanswerable", 0),
-            "abstention_rate": rate(s.get("abstained", 0), s.get("unanswerable", 0)),
-            "subject_purity": rate(s.get("pure", 0), s.get("with_evidence", 0)),
-            "gate_pass_rate_in_kb": rate(s.get("gate_passed", 0), s.get("answerable", 0) + s.get("unanswerable", 0)),
-        }
     result = {
         "corpus": "CUAD v1 dev split (The Atticus Project, CC BY 4.0)",
-        "kb_docs": len(kb_docs),
-        "held_out_docs": len(held_out),
-        "questions_in_kb": totals["answerable"] + totals["unanswerable"],
-        "overall": {
-            "hit_rate": rate(totals["hit"], totals["answerable"]),
-            "hit_rate_when_gate_passed": rate(totals["hit_gate_passed"], totals["answerable_gate_passed"]),
-            "sufficient_on_answerable": rate(totals["sufficient_on_answerable"], totals["answerable"]),
-            "abstention_rate": rate(totals["abstained"], totals["unanswerable"]),
-            "subject_purity": rate(totals["pure"], totals["with_evidence"]),
-            "gate_pass_rate_in_kb": rate(totals["gate_passed"], totals["answerable"] + totals["unanswerable"]),
-            "gate_rate_held_out": rate(gate_ok, gate_total),
-            "gate_questions_held_out": gate_total,
-            "warm_query_ms_p50": round(statistics.median(latencies), 1) if latencies else None,
-            "warm_query_ms_p95": round(percentile(latencies, 0.95), 1) if latencies else None,
-            "concluded_query_ms_p50": round(statistics.median(concluded_ms), 1) if concluded_ms else None,
-            "concluded_query_ms_p95": round(percentile(concluded_ms, 0.95), 1) if concluded_ms else None,
-            "not_found_query_ms_p50": round(statistics.median(not_found_ms), 1) if not_found_ms else None,
-            "ingest_s_per_doc_mean": round(statistics.mean(ingest_times), 2) if ingest_times else None,
-        },
-        "categories": categories_out,
-        "misses": failures,
+        "split": args.split,
+        "contracts": len(docs),
+        "query_ms_p50": round(statistics.median(latencies), 1) if latencies else None,
+        "query_ms_p95": round(percentile(latencies, 0.95), 1) if latencies else None,
+        "sets": {s: summarise(r) for s, r in rows.items()},
+        "misses": misses,
+        "rows": rows,
     }
     if args.out:
         args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    print(f"{'category':40} {'ans':>4} {'hit':>6} {'suff':>6} {'unans':>5} {'abst':>6} {'pure':>6} {'gate':>6}")
-    for category, c in categories_out.items():
+    for qset, summary in result["sets"].items():
+        print(f"== {qset}: {summary['questions']} questions, gate passed {summary['gate_passed']}")
+        print(f"{'category':40} {'ans':>4} {'hit':>6} {'suff':>6} {'unans':>5} {'abst':>6}")
         fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
-        print(f"{category:40} {c['answerable']:>4} {fmt(c['hit_rate']):>6} {fmt(c['sufficient_on_answerable']):>6} "
-              f"{c['unanswerable']:>5} {fmt(c['abstention_rate']):>6} {fmt(c['subject_purity']):>6} {fmt(c['gate_pass_rate_in_kb']):>6}")
-    print(json.dumps(result["overall"], indent=2))
+        for category, c in summary["categories"].items():
+            print(f"{category:40} {c['answerable']:>4} {fmt(c['hit_rate']):>6} {fmt(c['sufficient_on_answerable']):>6} "
+                  f"{c['unanswerable']:>5} {fmt(c['abstention']):>6}")
+        print("calibration (threshold: sufficient on answerable / hit and sufficient / abstention)")
+        for p in summary["calibration"]:
+            print(f"  {p['threshold']:.3f}: {fmt(p['sufficient_on_answerable'])} / {fmt(p['hit_and_sufficient'])} / {fmt(p['abstention'])}")
+        brief = {k: v for k, v in summary.items() if k not in ("categories", "calibration")}
+        print(json.dumps(brief, indent=2))
+    print(json.dumps({k: result[k] for k in ("split", "contracts", "query_ms_p50", "query_ms_p95")}))
     store.close()
     return 0
 

@@ -1,6 +1,6 @@
 """Entity/relation tagging quality and speed.
 
-    PYTHONPATH=. python bench/ner_eval.py [--every N] [--limit N]
+    PYTHONPATH=. python bench/ner_eval.py [--split tune|report] [--every N] [--limit N]
 
 Prints, on cuad-dev (../shared/eval/cuad-dev): agreement title accuracy against
 ``document_name`` and party recall against ``parties``; per-kind relation precision/recall on the
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -29,7 +30,8 @@ from ingest.normalize import name_words, normalise_org  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
-CUAD_DIR = SHARED / "eval" / "cuad-dev"
+# ATTEST_CUAD_DIR points elsewhere when the checkout is not next to shared/ (a worktree).
+CUAD_DIR = Path(os.environ.get("ATTEST_CUAD_DIR") or SHARED / "eval" / "cuad-dev")
 GOLD_RELATIONS = REPO / "tests" / "data" / "relations_gold.jsonl"
 # Written after the patterns were tuned on relations_gold.jsonl and never tuned against: the
 # honest estimate. (relations_gold.jsonl is the development set, so its scores are optimistic.)
@@ -102,8 +104,13 @@ class CorpusResult:
         return self.parties_found / max(1, self.gold_parties)
 
 
-def load_index(every: int = 1, limit: int | None = None) -> list[dict]:
+def load_index(every: int = 1, limit: int | None = None, split: str | None = None) -> list[dict]:
+    """Contracts by doc_id; ``split`` keeps one list of ``splits.json`` (tune on "tune", report
+    "report" once)."""
     rows = [json.loads(line) for line in (CUAD_DIR / "contracts_index.jsonl").read_text().splitlines() if line.strip()]
+    if split:
+        members = set(json.loads((CUAD_DIR / "splits.json").read_text())[split])
+        rows = [r for r in rows if r["doc_id"] in members]
     rows.sort(key=lambda r: r["doc_id"])
     rows = rows[::every]
     return rows[:limit] if limit else rows
@@ -234,12 +241,22 @@ def _print_misses(misses: Iterable[str], limit: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("tune", "report"), default=None, help="one list of splits.json")
     parser.add_argument("--every", type=int, default=1, help="evaluate every Nth document by doc_id")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--show-misses", type=int, default=0)
     parser.add_argument("--speed-docs", type=int, default=40, help="documents for the throughput run")
     parser.add_argument("--skip-corpus", action="store_true")
+    parser.add_argument(
+        "--speed-only", action="store_true",
+        help="only the throughput run (to compare two checkouts back to back under the same load)",
+    )
     args = parser.parse_args()
+    if args.speed_only:
+        rows = load_index(args.every, args.limit, args.split)
+        ours, raw = throughput(rows[: args.speed_docs])
+        print(f"throughput ({min(len(rows), args.speed_docs)} docs): annotate_document {ours:,.0f} words/s, raw nlp.pipe {raw:,.0f} words/s, ratio {ours / raw:.2f}")
+        return 0
 
     for label, path in (("development", GOLD_RELATIONS), ("held-out", HELDOUT_RELATIONS)):
         scores, errors = evaluate_relations(path)
@@ -252,9 +269,9 @@ def main() -> int:
 
     if args.skip_corpus or not CUAD_DIR.exists():
         return 0
-    rows = load_index(args.every, args.limit)
+    rows = load_index(args.every, args.limit, args.split)
     result = evaluate_corpus(rows)
-    print(f"cuad-dev: {result.documents} documents, {result.words} words, {result.seconds:.1f}s annotate")
+    print(f"cuad-dev{'/' + args.split if args.split else ''}: {result.documents} documents, {result.words} words, {result.seconds:.1f}s annotate")
     print(f"  title accuracy {result.title_accuracy:.3f} ({result.titles_correct}/{result.documents})")
     print(f"  party recall   {result.party_recall:.3f} ({result.parties_found}/{result.gold_parties})")
     _print_misses(result.misses, args.show_misses)

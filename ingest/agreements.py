@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from functools import lru_cache
 
-from ingest.lexicons import lexicons
+from ingest.lexicons import load_json, lexicons
 from ingest.normalize import name_words
+from ingest.quantities import DateSpan, dates_in
 
 TITLE_SCAN_CHARS = 3_000
 # "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
-_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
+_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
 # At most three spaces between words: wider gaps separate page furniture from the title.
 _CAPS_TITLE = re.compile(
     rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
 )
+# A short line of its own that starts with a capital and ends in "agreement"/"contract" in any
+# case, among the first few non-empty lines, is a heading even with lower-case words inside.
+_HEADING_LINES = 5
+_HEADING_TITLE = re.compile(
+    r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}[\w&'’\-/,]+){0,8}?[ \t]{1,3}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
+)
+_NOT_HEADING_WORDS = frozenset(
+    "this the these that is are was be to by between among with made hereby shall will under per".split()
+)
 _TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-]{0,20}\)")
-_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*|[a-z]+-[\w\-]+|and|of|for|&|-|[0-9]+(?:\.[0-9]+)*)"
+# "SCHEDULE TO Software License, Customization and Maintenance Agreement": a comma may end a word.
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|[0-9]+(?:\.[0-9]+)*)"
 _MIXED_TITLE = re.compile(
     rf"(?<![\w])((?:{_TITLE_WORD}[ \t]{{1,3}}){{0,10}}?(?:Agreement|agreement|Contract))(?![\w])"
 )
@@ -25,38 +36,12 @@ _THIS_TITLE = re.compile(
     rf"\b(?:This|THIS)[ \t]+((?:{_TITLE_WORD}[ \t]+){{1,10}}?(?:Agreement|AGREEMENT|Contract|CONTRACT))(?![\w])"
 )
 
-_MONTHS = {
-    name: index
-    for index, names in enumerate(
-        [
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"), ("december", "dec"),
-        ],
-        start=1,
-    )
-    for name in names
-}
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?P<year>(?:19|20)\d{2})"
-_DATE_PATTERNS = [
-    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I),
-    re.compile(rf"\b{_DAY}\s+(?:day\s+of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
-    re.compile(r"\b(?P<first>\d{1,2})/(?P<second>\d{1,2})/(?P<year>(?:19|20)?\d{2})\b"),
-]
+# Dates are read by the shared leaf module, so ingest and the query side agree.
 _DATED = re.compile(
     r"\b(?:dated|made|entered\s+into|executed|as\s+of|effective|day\s+of|date)\b", re.I
 )
 _EFFECTIVE_DEFINITION = re.compile(r"\(\s*(?:the\s+)?[\"“]Effective\s+Date[\"”]\s*\)", re.I)
 _EFFECTIVE_AS_OF = re.compile(r"\beffective\s+(?:as\s+of|on|from)\b", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class DateSpan:
-    iso: str
-    start: int
-    end: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +103,21 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         found.append((rank, begin, Title(title, begin, begin + len(title))))
 
     line_start = 0
+    headings = 0
     for line in head.split("\n"):
         stripped = line.strip()
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
+        elif (
+            stripped
+            and headings < _HEADING_LINES
+            and _HEADING_TITLE.fullmatch(stripped)
+            and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
+        ):
+            # "Maintenance and support contract" alone on one of the first lines: a heading.
+            add(1, line_start + line.index(stripped), stripped)
+        if stripped:
+            headings += 1
         line_start += len(line) + 1
     for match in _CAPS_TITLE.finditer(head):
         add(1, match.start(1), match.group(1))
@@ -140,7 +136,76 @@ def find_title(text: str) -> Title | None:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
+    return _with_amendment_head(text, title)
+
+
+@lru_cache(maxsize=1)
+def _amendment_head() -> re.Pattern[str]:
+    """An amendment word and "to"/"of" right before a title, possibly on the lines above it
+    ("ADDENDUM TO\n\nZEBRA PARTNERCONNECT DISTRIBUTOR AGREEMENT")."""
+    data = load_json("agreement_kinds.json")
+    words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
+    ordinals = "|".join(re.escape(w) for w in data["ordinals"])
+    return re.compile(
+        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:No\.?|Number|#)\s*[0-9]+[A-Za-z]?)?\s+(?:to|of)(?:\s+the)?\s*$",
+        re.IGNORECASE,
+    )
+
+
+def _with_amendment_head(text: str, title: Title) -> Title:
+    """An amendment's own title, not its parent's: "AMENDMENT AND TERMINATION OF JOINT VENTURE
+    AGREEMENT" rather than "JOINT VENTURE AGREEMENT". The amendment words must start a line
+    within the 200 characters before the title."""
+    if amendment_of(title.text) is not None:
+        return title
+    floor = max(0, title.start - 200)
+    line_starts = [m.end() for m in re.finditer(r"\n", text[floor : title.start])]
+    for offset in reversed([0, *line_starts] if floor == 0 else line_starts):
+        start = floor + offset
+        head = _amendment_head().match(text, start, title.start)
+        if head is not None:
+            begin = start + len(head.group()) - len(head.group().lstrip())
+            return Title(text[begin : title.end], begin, title.end)
     return title
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """What an amendment-like title says about itself."""
+
+    relation: str  # "amends" | "schedule_of"
+    word: str  # "amendment", "schedule", ...
+    number: str | None  # "2" in "AMENDMENT NO. 2", "second" in "SECOND AMENDMENT"
+    parent: str | None  # the parent agreement's title when the title names it
+
+
+@lru_cache(maxsize=1)
+def _amendment_regex() -> re.Pattern[str]:
+    data = load_json("agreement_kinds.json")
+    words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
+    ordinals = "|".join(re.escape(w) for w in data["ordinals"])
+    return re.compile(
+        rf"^\s*(?:(?P<ordinal>{ordinals})\s+)?(?P<word>{words})\b"
+        r"(?:\s*(?:No\.?|Number|#)\s*(?P<number>[0-9]+[A-Za-z]?))?"
+        r"(?:\s+(?:(?:to|of)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
+        re.IGNORECASE | re.DOTALL,
+    )
+
+
+def amendment_of(title: str) -> Amendment | None:
+    """An amendment, addendum or schedule title, or None for an agreement of its own kind. The
+    parent is only what the title itself names: "AMENDMENT NO. 1 TO THE MANUFACTURING AGREEMENT"
+    -> parent "MANUFACTURING AGREEMENT"; "First Amendment" -> no parent."""
+    match = _amendment_regex().match(" ".join(title.split()))
+    if match is None:
+        return None
+    relations = load_json("agreement_kinds.json")["amendment_relations"]
+    word = " ".join(match.group("word").casefold().split())
+    parent = match.group("parent")
+    if parent is not None and not re.search(r"(?i)\b(?:agreement|contract|lease|license|licence|plan|arrangement)s?\b", parent):
+        parent = None
+    number = match.group("number") or (match.group("ordinal") or "").casefold() or None
+    return Amendment(relations[word], word, number, parent)
 
 
 def agreement_kind(title: str) -> str:
@@ -156,34 +221,6 @@ def agreement_kind(title: str) -> str:
             if f" {keyword} " in joined or f" {keyword} " in glued:
                 return kind.kind
     return "other"
-
-
-def _to_iso(match: re.Match[str]) -> str | None:
-    groups = match.groupdict()
-    year = int(groups["year"])
-    if year < 100:
-        year += 2000 if year < 50 else 1900
-    if groups.get("month"):
-        month = _MONTHS[groups["month"].casefold()]
-        day = int(groups["day"])
-    else:
-        first, second = int(groups["first"]), int(groups["second"])
-        # US order unless impossible ("29/3/18").
-        month, day = (first, second) if first <= 12 else (second, first)
-    try:
-        return date(year, month, day).isoformat()
-    except ValueError:
-        return None
-
-
-def dates_in(text: str, start: int, end: int) -> list[DateSpan]:
-    found: dict[int, DateSpan] = {}
-    for pattern in _DATE_PATTERNS:
-        for match in pattern.finditer(text, start, end):
-            iso = _to_iso(match)
-            if iso and match.start() not in found:
-                found[match.start()] = DateSpan(iso, match.start(), match.end())
-    return [found[k] for k in sorted(found)]
 
 
 def agreement_date(text: str, start: int, end: int) -> DateSpan | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-from ingest.agreements import Title, agreement_date, agreement_kind, effective_date, find_title
+from ingest.agreements import Title, agreement_date, amendment_of, agreement_kind, effective_date, find_title
 from ingest.definitions import OPENING_CHARS, Definition, between_windows, find_definitions, preamble_windows
 from ingest.entities import (
     SUBJECT_LABELS,
@@ -29,7 +29,15 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at, name_before
+from ingest.lexicons import is_instruction_like
+from ingest.names import (
+    NameSpan,
+    ends_in_legal_suffix,
+    has_legal_suffix,
+    name_at,
+    name_before,
+    party_name_forms,
+)
 from ingest.normalize import agreement_id, name_words, normalise_plain, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -174,6 +182,35 @@ def _signature_names(text: str) -> list[NameSpan]:
     return names
 
 
+_SELF_SIGNED = re.compile(r"(?m)^[ \t]*/s/[ \t]*")
+
+
+def _individual_signers(text: str) -> list[NameSpan]:
+    """People who sign for themselves: a "/s/ Jane Q. Doe" line with no "By:" before it (an
+    officer signing for a company writes "By: /s/ ..."). Only after the signature section
+    starts, and only a plain personal name (two to four capitalised words, no legal form)."""
+    start = _SIGNATURE_START.search(text)
+    if start is None:
+        return []
+    names: list[NameSpan] = []
+    for signed in _SELF_SIGNED.finditer(text, start.start()):
+        line_end = text.find("\n", signed.end())
+        name = name_at(text, signed.end(), line_end if line_end != -1 else len(text))
+        if name is None or has_legal_suffix(name.text):
+            continue
+        words = name.text.split()
+        if 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words):
+            # "/s/ Shelby J. Butterfield Shelby J. Butterfield": the typed name repeats the signature.
+            half = len(words) // 2
+            if len(words) % 2 == 0 and words[:half] == words[half:]:
+                continue
+            names.append(name)
+        elif len(words) % 2 == 0 and 4 <= len(words) <= 8 and words[: len(words) // 2] == words[len(words) // 2 :]:
+            half = " ".join(words[: len(words) // 2])
+            names.append(NameSpan(half, name.start, name.start + len(half)))
+    return names
+
+
 def _parties(
     text: str, definitions: Sequence[Definition], person_spans: Sequence[tuple[int, int]]
 ) -> list[Party]:
@@ -182,7 +219,7 @@ def _parties(
         if not (definition.in_preamble and definition.is_party_alias and definition.name):
             continue
         label = _label_for(definition.name, person_spans)
-        entity_id = entity_id_for(label, definition.name.text)
+        entity_id = entity_id_for(label, party_name_forms(definition.name.text)[-1])
         if entity_id not in parties:
             parties[entity_id] = Party(
                 entity_id, label, definition.name, definition.term,
@@ -198,7 +235,7 @@ def _parties(
         if not (few or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
             continue
         label = _label_for(name, person_spans)
-        entity_id = entity_id_for(label, name.text)
+        entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
         words = set(name_words(name.text))
         # "THE JOHNS HOPKINS UNIVERSITY & VIRTUOSO SURGICAL, INC." joins two known parties.
         if not few and any(set(name_words(p.name.text)) < words for p in parties.values()):
@@ -206,11 +243,12 @@ def _parties(
         if entity_id not in parties and words:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
     known = [set(name_words(p.name.text)) for p in parties.values()]
-    for name in _signature_names(text):
+    individuals = _individual_signers(text)
+    for name in [*_signature_names(text), *individuals]:
         words = set(name_words(name.text))
         if any(words <= k or k <= words for k in known):
             continue
-        label = _label_for(name, person_spans)
+        label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
@@ -220,6 +258,29 @@ def _parties(
 
 def _in_between_window(definition: Definition, text: str) -> bool:
     return any(start <= definition.term_start < end for start, end in between_windows(text))
+
+
+# The statistical splitter may join lines into one "sentence"; instruction-like text is judged
+# per line and per sentence-final punctuation inside it, so one such line spoils no other.
+_CLAUSE_BREAK = re.compile(r"\n\s*\n|(?<=[.!?])\s+(?=[A-Z\"“])")
+
+
+def _instruction_like_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    if not is_instruction_like(text[start:end]):
+        return []
+    spans: list[tuple[int, int]] = []
+    position = start
+    for brk in [*_CLAUSE_BREAK.finditer(text, start, end), None]:
+        piece_end = brk.start() if brk else end
+        if is_instruction_like(text[position:piece_end]):
+            spans.append((position, piece_end))
+        if brk:
+            position = brk.end()
+    return spans or [(start, end)]
+
+
+def _overlaps_any(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(s < end and start < e for s, e in spans)
 
 
 def _chunk_of(position: int, chunk_spans: Sequence[tuple[int, int]]) -> int | None:
@@ -273,6 +334,7 @@ def annotate_document(
     chunks: list[ChunkAnnotations] = []
     all_mentions: list[Mention] = []
     chunk_relations: list[list[Relation]] = []
+    instruction_spans: list[tuple[int, int]] = []
     agreement_key = (normalise_plain(title_text), the_agreement_id)
     for doc, (start, end) in zip(docs, chunk_spans, strict=True):
         mentions = merge_mentions(
@@ -280,15 +342,20 @@ def annotate_document(
             alias_mentions(text, start, end, aliases),
         )
         all_mentions.extend(mentions)
-        chunk_relations.append(extract_relations(text, start, end, mentions))
+        relations = extract_relations(text, start, end, mentions)
         sentences = []
         for sent in doc.sents:
             s_start = start + sent.start_char
             s_end = start + sent.start_char + len(sent.text.rstrip())
             if s_end <= s_start:
                 continue
+            # Document text is data: an instruction-like sentence binds nothing.
+            instruction_spans.extend(_instruction_like_spans(text, s_start, s_end))
             ids = sorted({m.entity_id for m in mentions if m.start < s_end and s_start < m.end})
             sentences.append(SentenceSpan(char_start=s_start, char_end=s_end, entity_ids=ids))
+        chunk_relations.append(
+            [r for r in relations if not _overlaps_any(r.start, r.end, instruction_spans)]
+        )
         chunks.append(
             ChunkAnnotations(
                 entities=[
@@ -303,6 +370,9 @@ def annotate_document(
             )
         )
 
+    parties = [
+        p for p in parties if not _overlaps_any(p.evidence_start, p.evidence_end, instruction_spans)
+    ]
     # party_to goes to the chunk where its evidence starts.
     for party in parties:
         index = _chunk_of(party.evidence_start, chunk_spans)
@@ -364,7 +434,8 @@ def _subjects(
             variants[entity_id][surface] = variants[entity_id].get(surface, 0) + 1
     for party in parties:
         labels.setdefault(party.entity_id, party.label)
-        variants[party.entity_id].setdefault(" ".join(party.name.text.split()), 0)
+        for form in party_name_forms(party.name.text):
+            variants[party.entity_id].setdefault(form, 0)
         first.setdefault(party.entity_id, (party.name.start, party.name.end))
         if party.role:
             terms[party.entity_id].add(party.role)
@@ -410,6 +481,23 @@ def _subjects(
     scan_end = min(len(text), DATE_SCAN_CHARS)
     signed = agreement_date(text, 0, scan_end)
     effective = effective_date(text, 0, scan_end)
+    amendment = amendment_of(title_text) if title else None
+    agreement_bindings: list[Binding] = []
+    if amendment is not None and amendment.parent and title is not None:
+        # The parent is named by title only (it may be another document, or none ingested), so
+        # the binding's object is the title-level id ``agreement:<normalised title>``.
+        agreement_bindings.append(
+            Binding(
+                relation=amendment.relation,
+                object_id=f"agreement:{normalise_plain(amendment.parent)}",
+                object_name=" ".join(amendment.parent.split()),
+                role=None,
+                doc_id=doc_id,
+                revision=revision,
+                char_start=title.start,
+                char_end=title.end,
+            )
+        )
     subjects.append(
         SubjectRecord(
             subject_id=the_agreement_id,
@@ -424,8 +512,15 @@ def _subjects(
                 "agreement_date": signed.iso if signed else None,
                 "effective_date": effective.iso if effective else None,
                 "parties": [p.entity_id for p in parties],
+                **(
+                    {"amendment": {
+                        "relation": amendment.relation, "word": amendment.word, "number": amendment.number,
+                        "parent": " ".join(amendment.parent.split()) if amendment.parent else None,
+                    }}
+                    if amendment else {}
+                ),
             },
-            bindings=[],
+            bindings=agreement_bindings,
             char_start=title.start if title else None,
             char_end=title.end if title else None,
         )

@@ -237,8 +237,15 @@ def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> li
         term = match.group(1)
         if term not in party_roles:
             continue
-        name = name_at(straight, match.end(), min(len(straight), match.end() + 200))
-        if name is None or not has_legal_suffix(name.text):
+        line_end = straight.find("\n", match.end())
+        limit = min(len(straight), match.end() + 200, line_end if line_end != -1 else len(straight))
+        name = name_at(straight, match.end(), limit)
+        if name is None:
+            continue
+        # "Party B: Jane Q. Consultant": a lettered party may be a person, named alone on its line.
+        alone = re.fullmatch(r"[ \t.,;]*", straight[name.end : limit]) is not None
+        lettered = re.fullmatch(r"Party [A-D]", term) is not None
+        if not (has_legal_suffix(name.text) or (lettered and alone and _looks_like_name(name.text) and len(name.text.split()) >= 2)):
             continue
         found.append(
             Definition(term, match.start(1), match.end(1), name.end, name, True, True)

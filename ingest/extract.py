@@ -2,8 +2,9 @@
 
 The revision text is what every offset in the system points into. For plain text it is the file's
 decoded text unchanged (CUAD's gold offsets index into the raw ``.txt``). For every other format it
-is the element texts from unstructured, each stripped of surrounding whitespace, joined with a
-blank line, so element spans are exact by construction.
+is the element texts, each stripped of surrounding whitespace, joined with a blank line, so element
+spans are exact by construction. The elements come from unstructured, except that PDF elements are
+built from pdfminer's text lines by ``ingest/pdf_layout.py`` (see there why).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ingest.guards import (
 )
 from ingest.headings import SectionPath, heading_level
 from ingest.nlp_model import route_unstructured_to_packaged_model
+from ingest.pdf_layout import pdf_elements
 from ingest.plaintext import split_plain_text
 
 __all__ = [
@@ -255,6 +257,14 @@ _JOINED = (
 )
 
 
+_PDF_JOINED = (
+    "one element per paragraph of pdfminer's layout (text boxes, analysed inside figures too; a "
+    "box whose first line wraps on from the box before continues it), its lines joined with one "
+    "space (none inside a word hyphenated across lines; the hyphen is kept), inner whitespace "
+    "collapsed, classified by unstructured; joined with a blank line"
+)
+
+
 def _partition(partitioner: Callable[..., list[Any]], **kwargs: Any) -> list[Any]:
     try:
         return partitioner(**kwargs)
@@ -267,15 +277,13 @@ def _partition(partitioner: Callable[..., list[Any]], **kwargs: Any) -> list[Any
 
 
 def _extract_pdf(data: bytes) -> Extraction:
-    from unstructured.partition.pdf import partition_pdf
-
     readable = open_pdf_bytes(data)
     decrypted = readable is not data
-    elements = _partition(
-        partition_pdf, file=io.BytesIO(readable), strategy="fast", languages=["eng"]
-    )
+    # Not partition_pdf(strategy="fast"): its text inside form XObjects loses every line break
+    # ("governed by andconstrued"). pdf_layout.py reads the same pdfminer layout with text lines.
+    elements = _partition(pdf_elements, data=readable)
     note = "application/pdf: " + ("decrypted (empty user password); " if decrypted else "")
-    return _join(_pieces(elements, titles_are_headings=True), note + "unstructured 'fast' " + _JOINED)
+    return _join(_pieces(elements, titles_are_headings=True), note + _PDF_JOINED)
 
 
 def _extract_docx(data: bytes, max_unpacked_bytes: int) -> Extraction:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -102,3 +103,15 @@ def lexicons() -> Lexicons:
         title_words=frozenset(kinds["title_words"]),
         title_prefix_noise=tuple(kinds["title_prefix_noise"]),
     )
+
+
+@lru_cache(maxsize=1)
+def injection_patterns() -> tuple[re.Pattern[str], ...]:
+    """Instruction-like text (``ner_models/injection_patterns.json``), shared by ingest (no
+    registry binding comes from such a sentence) and the evidence machine (flagged, never
+    followed)."""
+    return tuple(re.compile(p, re.IGNORECASE) for p in load_json("injection_patterns.json")["patterns"])
+
+
+def is_instruction_like(text: str) -> bool:
+    return any(p.search(text) for p in injection_patterns())

@@ -12,9 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ingest.lexicons import load_json
+from ingest.normalize import normalise_jurisdiction
 
 # "Acme", "ACME", "2THEMART.COM", "T-Mobile", "eDiets", "iMine", "salesforce.com", "&".
-_WORD = r"(?:[A-Z0-9][\w.&'’\-/]*|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&)"
+# "Columbia Laboratories (Bermuda) Ltd.": a parenthesised word inside a name, never at its end.
+_WORD = (
+    r"(?:[A-Z0-9][\w.&'’\-/]*|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]))"
+)
 _CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a)"
 # Spaces, or a single line break (a name never spans a blank line).
 _GAP = r"(?:[ \t]+(?:\n[ \t]*)?|[ \t]*\n[ \t]*)"
@@ -31,7 +36,10 @@ _NOT_NAME_WORDS = frozenset(
 
 @lru_cache(maxsize=1)
 def _suffix_regex() -> str:
-    suffixes = sorted(load_json("legal_suffixes.json")["org_suffixes"], key=lambda s: (-len(s), s))
+    # A dotted form's last period is optional ("S.A" for "S.A.", "S.À R.L" for "S.à r.l."): the
+    # callers allow one period after the suffix anyway.
+    forms = {f[:-1] if f.endswith(".") and "." in f[:-1] else f for f in load_json("legal_suffixes.json")["org_suffixes"]}
+    suffixes = sorted(forms, key=lambda s: (-len(s), s))
     alternatives = "|".join(re.escape(s).replace(r"\ ", r"\s*") for s in suffixes)
     return rf"(?:{alternatives})(?![\w])"
 
@@ -43,6 +51,31 @@ def _name_regex() -> re.Pattern[str]:
     # ", Inc." after the words; several ("Co., Ltd.").
     tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
     return re.compile(rf"{words}{tail}")
+
+
+@lru_cache(maxsize=1)
+def _comma_name_regex() -> re.Pattern[str]:
+    """Like ``_name_regex`` but words may also be joined by a comma: "Stratton, Cheeseman &
+    Walsh-Nevada, Inc.". Only used when the result ends in a legal suffix (see ``name_at``)."""
+    suffix = _suffix_regex()
+    words = rf"{_WORD}(?:,?{_GAP}(?:{_CONNECTOR}{_GAP})?{_WORD}){{0,11}}"
+    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
+    return re.compile(rf"{words}{tail}")
+
+
+# A second name joined to a party's name: a trade or former name, or the principal an agent
+# signs for ("Wells Fargo Bank on behalf of ... Trust").
+_TRADE_NAME = re.compile(
+    r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|doing\s+business\s+as|(?:acting\s+)?on\s+behalf\s+of)\s+(?=[A-Z0-9])", re.I
+)
+
+
+def trade_name_split(name: str) -> tuple[str, str] | None:
+    """("695014 B.C. Ltd.", "Galaxy Telecom") for "695014 B.C. Ltd. dba Galaxy Telecom"."""
+    match = _TRADE_NAME.search(name)
+    if match is None or match.start() == 0 or match.end() == len(name):
+        return None
+    return name[: match.start()].rstrip(" ,"), name[match.end() :]
 
 
 @lru_cache(maxsize=1)
@@ -85,6 +118,9 @@ def _suffix_inside() -> re.Pattern[str]:
 def _trim(text: str, start: int, end: int) -> NameSpan | None:
     span = text[start:end]
     for inside in _suffix_inside().finditer(span):
+        # "695014 B.C. Ltd. dba Galaxy Telecom": a trade name continues the name.
+        if _TRADE_NAME.match(span, inside.end()):
+            continue
         if inside.start() > 0 and inside.end() < len(span):
             span = span[: inside.end()]
             break
@@ -113,7 +149,40 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     match = _name_regex().match(text, pos, limit)
     if not match:
         return None
-    return _trim(text, match.start(), match.end())
+    plain = _trim(text, match.start(), match.end())
+    # A comma inside a name is trusted only when the name still ends in a legal suffix and the
+    # comma-free reading stops at that comma ("Stratton" of "Stratton, Cheeseman & ..., Inc.").
+    if plain is not None and text[plain.end : plain.end + 1] == ",":
+        wide = _comma_name_regex().match(text, pos, limit)
+        candidate = _trim(text, wide.start(), wide.end()) if wide else None
+        if (
+            candidate is not None
+            and candidate.end > plain.end
+            and ends_in_legal_suffix(candidate.text)
+            and not ends_in_legal_suffix(plain.text)
+            and _suffix_inside().search(candidate.text[: len(plain.text) + 1]) is None
+            # "BANKERS BANK, INCLUDING THE LIMITED WARRANTY": a clause, not a name.
+            and not re.search(r"(?i),.*\bthe\b", candidate.text)
+            and len(candidate.text.split()) <= 8
+        ):
+            plain = candidate
+    if plain is None:
+        return None
+    # "Global Music International, Inc. d/b/a Independent Music Network": the trade name
+    # belongs to the party's name as written.
+    trade = _TRADE_NAME.match(text, plain.end, limit)
+    if trade:
+        after = _name_regex().match(text, trade.end(), limit)
+        trade_name = _trim(text, after.start(), after.end()) if after else None
+        if trade_name is not None:
+            return NameSpan(text[plain.start : trade_name.end], plain.start, trade_name.end)
+    # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
+    # the registered name.
+    of_place = re.match(r"[ \t]+of[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+and\b|\s*$)", text[plain.end : limit])
+    if of_place and ends_in_legal_suffix(plain.text) and normalise_jurisdiction(of_place.group(1)):
+        end = plain.end + of_place.end()
+        return NameSpan(text[plain.start : end], plain.start, end)
+    return plain
 
 
 def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
@@ -124,3 +193,23 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
         if text[match.end() : end].strip(" \t\n,") == "":
             best = _trim(text, match.start(), match.end())
     return best
+
+
+def party_name_forms(name: str) -> list[str]:
+    """The ways a party's name as written is also spelled, whitespace collapsed: the whole, the
+    legal name without a trade name ("695014 B.C. Ltd." of "... dba Galaxy Telecom") and the
+    trade name, and the legal form without a jurisdiction ("Alliance Bancorp, Inc." of "... of
+    Pennsylvania"). The last entry is the legal name the entity id is made from."""
+    whole = " ".join(name.split())
+    forms = [whole]
+    legal = whole
+    split = trade_name_split(whole)
+    if split:
+        legal, trade = split
+        forms.append(trade)
+    of_place = re.match(r"^(.*\S)\s+of\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
+    if of_place and ends_in_legal_suffix(of_place.group(1)):
+        forms.append(legal)
+        legal = of_place.group(1)
+    ordered = [f for f in forms if f != legal] + [legal]
+    return list(dict.fromkeys(ordered))

@@ -53,6 +53,7 @@ class Settings(BaseSettings):
     generator_url: str | None = Field(None, description="OpenAI-compatible endpoint (optional).")
     generator_model: str = Field("gpt-4o-mini")
     generator_api_key: str | None = None
+    sweeps_dir: Path | None = Field(None, description="Sweep definitions the API serves (*.yaml).")
 
 
 @lru_cache(maxsize=1)

@@ -143,12 +143,28 @@ def register_audit(sub: argparse._SubParsersAction) -> None:
     register_audit_commands(sub)
 
 
+def register_table(sub: argparse._SubParsersAction) -> None:
+    """``attest table``: the class-level review grid (service/cli_table.py)."""
+    from service.cli_table import register as register_table_command
+
+    register_table_command(sub)
+
+
+def register_sweep(sub: argparse._SubParsersAction) -> None:
+    """``attest sweep run`` and ``attest audit revalidate`` (service/cli_sweep.py)."""
+    from service.cli_sweep import register as register_sweep_commands
+
+    register_sweep_commands(sub)
+
+
 REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_es,
     register_ask,
     register_serve,
     register_mcp,
     register_audit,
+    register_table,
+    register_sweep,
     register_worker,
 ]
 

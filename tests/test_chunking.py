@@ -105,13 +105,16 @@ def squash(text: str) -> str:
 def test_cuad_pdf_chunks_are_on_their_page(capsys: pytest.CaptureFixture[str]) -> None:
     """Each element's part of a chunk appears on the chunk's page as pdfminer reads that page.
 
-    Whitespace is removed on both sides because unstructured's fast strategy joins a text
-    box's lines without a separator ("AGREEMENTTHIS") where pdfminer puts a newline. The check
-    is per element because unstructured orders a page's elements differently from pdfminer's
-    layout text (the "Source: ..." footer comes first, signature blocks and tables move), so a
-    chunk spanning two elements need not be one contiguous run of the page text.
+    The page is read by pdfminer's own ``extract_text`` for that page alone, with the layout
+    parameters extraction uses (``ingest.pdf_layout.layout_params``: text lines inside form
+    XObjects, boxes top to bottom); with pdfminer's defaults the characters of a form XObject
+    come out in drawing order, not in paragraphs. Whitespace is removed on both sides because a
+    paragraph's lines are joined with a space where pdfminer puts a newline. The check is per
+    element; how many whole chunks are one contiguous run of the page text is printed too.
     """
     from pdfminer.high_level import extract_text
+
+    from ingest.pdf_layout import layout_params
 
     files = sorted((cuad_dev_dir() / "contracts_pdf").iterdir())
     assert len(files) == 25
@@ -126,7 +129,9 @@ def test_cuad_pdf_chunks_are_on_their_page(capsys: pytest.CaptureFixture[str]) -
         for piece in chunks:
             assert piece.page is not None
             if piece.page not in pages:
-                page_text = extract_text(str(file), page_numbers=[piece.page - 1])
+                page_text = extract_text(
+                    str(file), page_numbers=[piece.page - 1], laparams=layout_params()
+                )
                 pages[piece.page] = squash(page_text)
             page = pages[piece.page]
             n_chunks += 1

@@ -3,6 +3,7 @@ No container engine is needed; `docker compose config` runs when the compose CLI
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -146,8 +147,35 @@ def test_k8s_cronjob_runs_the_sweeps():
     cronjob = _k8s()[("CronJob", "attest-sweeps")]
     assert len(cronjob["spec"]["schedule"].split()) == 5
     container = _pod_spec(cronjob)["containers"][0]
-    assert container["command"] == ["attest", "sweep", "run", "/config/sweeps.yaml"]
+    assert cronjob["spec"]["suspend"] is False
+    assert container["command"] == [
+        "attest", "sweep", "run", "/config/sweeps.yaml", "--report-dir", "/tmp/sweep-reports"
+    ]
     mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
     volumes = {v["name"]: v for v in _pod_spec(cronjob)["volumes"]}
     assert volumes[mounts["/config"]]["configMap"]["name"] == "attest-sweeps"
-    assert "sweeps.yaml" in _k8s()[("ConfigMap", "attest-sweeps")]["data"]
+    assert mounts["/tmp"] == "tmp"  # the report dir is writable under a read-only root
+    # Findings (exit 3) fail the Job without a retry; errors (exit 2) are retried.
+    rules = cronjob["spec"]["jobTemplate"]["spec"]["podFailurePolicy"]["rules"]
+    assert rules == [{"action": "FailJob", "onExitCodes": {"containerName": "sweep", "operator": "In", "values": [3]}}]
+    # The ConfigMap holds the example sweep, identical to deploy/sweeps/sample.yaml, and valid.
+    from service.sweeps.definition import parse_definition
+
+    data = _k8s()[("ConfigMap", "attest-sweeps")]["data"]
+    assert data["sweeps.yaml"] == (DEPLOY / "sweeps" / "sample.yaml").read_text()
+    assert parse_definition(data["sweeps.yaml"]).name == "sample-contracts"
+    assert json.loads(data["live-values.json"]) == json.loads((DEPLOY / "sweeps" / "live-values.json").read_text())
+    # The API reads the same definitions from ATTEST_SWEEPS_DIR, where the Deployment mounts them.
+    deployment = _k8s()[("Deployment", "attest-api")]
+    config_dir = _k8s()[("ConfigMap", "attest-config")]["data"]["ATTEST_SWEEPS_DIR"]
+    api_mounts = {m["mountPath"]: m["name"] for m in _pod_spec(deployment)["containers"][0]["volumeMounts"]}
+    api_volumes = {v["name"]: v for v in _pod_spec(deployment)["volumes"]}
+    assert api_volumes[api_mounts[config_dir]]["configMap"]["name"] == "attest-sweeps"
+
+
+def test_compose_can_run_a_sweep():
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    sweep = compose["services"]["attest-sweep"]
+    assert "attest sweep run /sweeps/sample.yaml" in sweep["command"][-1]
+    assert "./sweeps:/sweeps:ro" in sweep["volumes"]
+    assert compose["services"]["attest"]["environment"]["ATTEST_SWEEPS_DIR"] == "/sweeps"

@@ -7,7 +7,8 @@ must agree.
 What legitimately differs, and how the reports are compared (``_assert_same``):
 
 * ``request_id`` and ``retrieved_at`` (per call) are dropped.
-* ``score`` of evidence and rejected evidence is dropped. A unit's score is built from the RRF
+* ``score`` (and ``attribute_match.relevance``, the same number) of evidence and rejected evidence
+  is dropped. A unit's score is built from the RRF
   score of its chunk, i.e. from the chunk's BM25 and kNN *ranks*. kNN ranks and cosines are the
   same on both backends (under a one-document filter Elasticsearch searches exactly), but BM25
   ranks are not: FTS5 and Lucene score BM25 differently (FTS5's IDF is clamped to ~0 for a word
@@ -64,7 +65,7 @@ WRONG_PARTIES = (
 )
 PROMOTION = "What law governs the PROMOTION AGREEMENT between VNUE, Inc. and BookingEntertainment.com?"
 
-_VOLATILE = {"request_id", "retrieved_at", "score"}
+_VOLATILE = {"request_id", "retrieved_at", "score", "relevance"}  # relevance: the unit score, by another name
 
 
 class _Tee:

@@ -227,15 +227,25 @@ def test_acl_hides_subjects_from_the_gate(kb: KB) -> None:
     assert report.claims[0].value == {"type": "jurisdiction", "value": "ohio"}
 
 
-def test_not_understood_question_is_gated_on_its_names(kb: KB) -> None:
+def test_open_question_is_gated_on_its_names(kb: KB) -> None:
+    """A question naming a subject but no known attribute takes the question as its attribute;
+    the names are still gated exactly as written."""
     report = _not_found(kb, "Tell me a story about Quux Industries")
-    assert report.subject_class["understood"] is False
+    assert report.subject_class["attribute"] == "question"
     assert report.subject_class["names"] == ["Tell", "Quux Industries"]
-    understood_nothing = kb.ask("Anything on Acme Holdings, Inc.")
-    assert understood_nothing.state == "CONCLUDED"
-    assert understood_nothing.sufficient is False
-    assert "question_not_understood" in understood_nothing.risk_signals
-    assert understood_nothing.evidence == []
+    assert "question_not_understood" not in report.risk_signals
+    open_question = kb.ask("Anything on Acme Holdings, Inc.")
+    assert open_question.state == "CONCLUDED"
+    assert open_question.subject_class["attribute"] == "question"
+    assert "question_not_understood" not in open_question.risk_signals
+
+
+def test_question_naming_no_subject_is_not_understood(kb: KB) -> None:
+    report = kb.ask("tell me everything")
+    assert report.state == "SUBJECT_NOT_FOUND"
+    assert report.subject_class["understood"] is False
+    assert "question_not_understood" in report.risk_signals
+    assert report.evidence == []
 
 
 # -- the full path ------------------------------------------------------------------------------

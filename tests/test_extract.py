@@ -154,6 +154,151 @@ def test_corrupt_pdf() -> None:
     assert len(message) < 200
 
 
+def pdf_with_lines(pages: list[list[str | tuple[float, str]]], *, in_form: bool) -> bytes:
+    """A PDF with lines of 12 pt Helvetica, 14 pt apart, at x = 72 or at the x given with the line
+    ("" leaves a blank line). With ``in_form`` each page draws its text inside a form XObject, as
+    EDGAR filings do (22 of the 25 CUAD dev PDFs), which is where unstructured's fast strategy
+    used to glue lines together."""
+    import pikepdf
+    from pikepdf import Array, Dictionary, Name
+
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(
+        Dictionary(Type=Name.Font, Subtype=Name.Type1, BaseFont=Name.Helvetica)
+    )
+    for lines in pages:
+        shown = []
+        for row, entry in enumerate(lines):
+            x, line = entry if isinstance(entry, tuple) else (72.0, entry)
+            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            shown.append(f"1 0 0 1 {x} {720 - 14 * row} Tm ({escaped}) Tj")
+        text = ("BT /F1 12 Tf " + " ".join(shown) + " ET").encode("latin-1")
+        resources = Dictionary(Font=Dictionary(F1=font))
+        if in_form:
+            form = pdf.make_stream(
+                text,
+                Type=Name.XObject,
+                Subtype=Name.Form,
+                BBox=Array([0, 0, 612, 792]),
+                Resources=resources,
+            )
+            text, resources = b"q /Fm0 Do Q", Dictionary(XObject=Dictionary(Fm0=form))
+        page = Dictionary(
+            Type=Name.Page,
+            MediaBox=Array([0, 0, 612, 792]),
+            Resources=resources,
+            Contents=pdf.make_stream(text),
+        )
+        pdf.pages.append(pikepdf.Page(page))
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("in_form", [True, False], ids=["form-xobject", "page-content"])
+def test_pdf_lines_keep_their_word_boundaries(in_form: bool) -> None:
+    data = pdf_with_lines(
+        [
+            [
+                "This Agreement shall be governed by and",
+                "construed in accordance with the laws of the",
+                "State of Delaware, without regard to third-",
+                "party rights or the Non-",
+                "Disclosure Agreement.",
+                "",
+                "The term is five years.",
+            ],
+            ["Notices go to the", "Supplier in writing."],
+        ],
+        in_form=in_form,
+    )
+    extraction = run("lines.pdf", data)
+    assert element_texts(extraction) == [
+        "This Agreement shall be governed by and construed in accordance with the laws of the "
+        "State of Delaware, without regard to third-party rights or the Non-Disclosure Agreement.",
+        "The term is five years.",
+        "Notices go to the Supplier in writing.",
+    ]
+    assert extraction.text == "\n\n".join(element_texts(extraction))
+    assert_spans_exact(extraction)
+    assert [e.page for e in extraction.elements] == [1, 1, 2]
+
+
+def test_pdf_paragraph_with_an_indented_first_line_is_one_element() -> None:
+    """pdfminer puts an indented first line and a short second line in separate boxes (they are
+    neither left nor right aligned); the second continues the first because its first word would
+    not have fitted on the line above. A short heading line is not continued by what follows."""
+    data = pdf_with_lines(
+        [
+            [
+                (108.0, "Recipient wishes to engage the Provider for certain services and "
+                 "resources"),
+                "under this Agreement.",
+                "",
+                (90.0, "1. Services."),
+                "The Provider delivers the Services.",
+            ]
+        ],
+        in_form=True,
+    )
+    assert element_texts(run("indent.pdf", data)) == [
+        "Recipient wishes to engage the Provider for certain services and resources under this "
+        "Agreement.",
+        "1. Services.",
+        "The Provider delivers the Services.",
+    ]
+
+
+def test_pdf_line_joining_keeps_hyphenated_words_whole() -> None:
+    from ingest.pdf_layout import join_lines
+
+    assert join_lines(["governed by and\n", "construed  in\xa0accordance\n"]) == (
+        "governed by and construed in accordance"
+    )
+    assert join_lines(["the termi-", "nation date"]) == "the termi-nation date"  # hyphen kept
+    assert join_lines(["W-", "8IMY form"]) == "W-8IMY form"
+    assert join_lines(["Section 5 -", "notices"]) == "Section 5 - notices"  # a dash, not a word
+    assert join_lines(["the Company\u2014", "which"]) == "the Company\u2014 which"
+    assert join_lines(["fees of $1,000-", "2,000"]) == "fees of $1,000- 2,000"
+    assert join_lines(["   ", "only line "]) == "only line"
+
+
+def test_cuad_pdf_words_keep_their_spaces_pages_and_offsets() -> None:
+    """A CUAD filing whose pages are form XObjects: phrases that the fast strategy glued
+    ("laws ofSingapore") read with their spaces, on the page where pdfminer finds them, and every
+    element and chunk is an exact slice of the revision text."""
+    from pdfminer.high_level import extract_text
+
+    from tests.test_chunking import assert_chunk_invariants, chunk
+
+    file = cuad_dev_dir() / "contracts_pdf" / "ABILITYINC_06_15_2020-EX-4.25-SERVICES AGREEMENT.PDF"
+    data = file.read_bytes()
+    extraction = run(file.name, data)
+    assert_spans_exact(extraction)
+    assert_chunk_invariants(extraction, chunk(extraction))
+    expected_pages = {
+        "IS BOTH (I) NOT MATERIAL AND (II) WOULD": 1,
+        "under the laws of Singapore and Ability Computer": 1,
+        "Provider desires to provide Recipient with the Services": 1,
+        "may be amended or supplemented pursuant to": 1,
+        "between the Parties and that all Services are provided by": 2,
+        "2.3 Invoice Disputes. In the event of an Invoice dispute": 3,
+    }
+    for glued in ("NOTMATERIAL", "laws ofSingapore", "provideRecipient", "orsupplemented"):
+        assert glued not in extraction.text
+    pages: dict[int, str] = {}
+    for phrase, page in expected_pages.items():
+        start = extraction.text.index(phrase)
+        (element,) = [
+            e for e in extraction.elements if e.char_start <= start < e.char_end
+        ]
+        assert element.char_end >= start + len(phrase)
+        assert element.page == page, phrase
+        if page not in pages:
+            pages[page] = "".join(extract_text(io.BytesIO(data), page_numbers=[page - 1]).split())
+        assert "".join(phrase.split()) in pages[page]
+
+
 # --- DOCX, HTML, Markdown, e-mail ----------------------------------------------------------------
 
 

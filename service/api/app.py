@@ -28,7 +28,18 @@ from service.api.middleware import (
     RequestContextMiddleware,
     UploadLimitMiddleware,
 )
-from service.api.routes import audit, documents, evidence, health, me, portal, search, subjects
+from service.api.routes import (
+    audit,
+    documents,
+    evidence,
+    health,
+    me,
+    portal,
+    search,
+    subjects,
+    table,
+)
+from service.api.routes import sweeps as sweeps_routes
 
 log = structlog.get_logger(__name__)
 
@@ -126,8 +137,9 @@ def create_app(
     )
     app.state.ctx = ctx
     register_error_handlers(app)
-    for module in (documents, search, evidence, subjects, audit, health, me, portal):
+    for module in (documents, search, evidence, subjects, audit, health, table, me, portal):
         app.include_router(module.router)
+    app.include_router(sweeps_routes.router)
     _register_gauges(ctx)
     from service.mcp import mount_mcp  # here, not at the top: service.mcp imports service.api
 

@@ -34,10 +34,12 @@ from service.evidence.models import (
     RejectedEvidence,
 )
 from service.evidence.subject_class import SubjectClass
-from service.evidence.units import Unit
+from service.evidence.relevance import relevance_model
+from service.evidence.verify import Assessed
 
 MAX_EVIDENCE = 5
 MAX_REJECTED = 20
+OPEN_ATTRIBUTE = "question"  # the attribute key of a question the phrasebook does not know
 
 
 class UnknownEvidenceId(InternalError, KeyError):
@@ -89,7 +91,7 @@ def bundle_hash(evidence: Sequence[EvidenceItem]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _item_fields(unit: Unit, item_id: str, retrieved_at: str) -> dict[str, Any]:
+def _item_fields(unit: Assessed, item_id: str, retrieved_at: str) -> dict[str, Any]:
     c = unit.chunk
     return {
         "id": item_id,
@@ -112,7 +114,7 @@ def _item_fields(unit: Unit, item_id: str, retrieved_at: str) -> dict[str, Any]:
     }
 
 
-def prefer_independent(units: Sequence[Unit]) -> list[Unit]:
+def prefer_independent(units: Sequence[Assessed]) -> list[Assessed]:
     """Best unit of every document first, then the second of every document, ...: independent
     sources rank above a second passage of the same one. Ties: score, document, offset."""
     by_score = sorted(units, key=lambda u: (-u.score, u.sort_key))
@@ -125,13 +127,13 @@ def prefer_independent(units: Sequence[Unit]) -> list[Unit]:
 
 
 def build_evidence(
-    units: Sequence[Unit], retrieved_at: str
-) -> tuple[list[Unit], list[EvidenceItem], list[Unit], list[RejectedEvidence]]:
+    units: Sequence[Assessed], retrieved_at: str
+) -> tuple[list[Assessed], list[EvidenceItem], list[Assessed], list[RejectedEvidence]]:
     supporting = prefer_independent([u for u in units if u.reason is None and u.states_attribute])[:MAX_EVIDENCE]
     # Verification failures first (they explain what was turned away), then off-attribute ones.
     failed = sorted(
         (u for u in units if u.reason is not None),
-        key=lambda u: (u.reason.startswith("off_attribute"), -u.score, u.sort_key),
+        key=lambda u: (u.reason is not None and u.reason.startswith("off_attribute"), -u.score, u.sort_key),
     )[:MAX_REJECTED]
     evidence = [EvidenceItem(**_item_fields(u, f"E{i}", retrieved_at)) for i, u in enumerate(supporting, 1)]
     rejected = [
@@ -149,9 +151,9 @@ def _display(value: dict[str, Any] | None) -> str:
     return str(value["value"])
 
 
-def build_claims(sc: SubjectClass, supporting: Sequence[Unit], evidence: Sequence[EvidenceItem]) -> tuple[list[Claim], list[Conflict]]:
+def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Sequence[EvidenceItem]) -> tuple[list[Claim], list[Conflict]]:
     ids = {id(u): e.id for u, e in zip(supporting, evidence)}
-    groups: dict[tuple[str, str, str], list[Unit]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Assessed]] = defaultdict(list)
     for u in supporting:
         assert u.candidate is not None
         value_key = json.dumps(
@@ -171,6 +173,8 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Unit], evidence: Sequenc
         label = sc.attribute_label or sc.attribute or "attribute"
         if sc.kind == "entity_role" and c.parent is not None:
             statement = f"{c.subject.name} is {label} of {c.parent.name}"
+        elif sc.attribute == OPEN_ATTRIBUTE:
+            statement = f"{c.subject.name}: the cited passage(s) answer the question"
         elif value and value["type"] != "presence":
             statement = f"{label} of {c.subject.name}: {_display(value)}"
         else:
@@ -206,17 +210,23 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Unit], evidence: Sequenc
 
 def assess(
     sc: SubjectClass,
-    supporting: Sequence[Unit],
+    supporting: Sequence[Assessed],
     claims: Sequence[Claim],
     conflicts: Sequence[Conflict],
     evidence: Sequence[EvidenceItem],
-    failed: Sequence[Unit],
+    failed: Sequence[Assessed],
     rejected: Sequence[RejectedEvidence],
     candidates: Sequence[Candidate],
 ) -> tuple[bool, str, list[str], list[str]]:
     """(sufficient, confidence, risk_signals, suggested_next_actions) of a concluded query."""
     data = cues()
-    sufficient = bool(sc.understood and claims)
+    # Sufficient: a claim, and (except for a role held through a registry binding) a supporting
+    # unit whose relevance reaches the threshold calibrated on the tune split. Instruction-like
+    # units never support anything (verify.assess_units), so they can never make it true.
+    best = max((u.relevance for u in supporting if not u.injection), default=0.0)
+    role = sc.kind == "entity_role"
+    threshold = relevance_model().sufficient(sc.attribute == OPEN_ATTRIBUTE)
+    sufficient = bool(sc.understood and claims and (role or best >= threshold))
     risks: set[str] = set()
     actions: list[str] = []
     attribute = data.attributes.get(sc.attribute or "")
@@ -234,8 +244,14 @@ def assess(
             if sc.kind == "entity_role":
                 missing = data.role_attribute["missing"].format(role=sc.role, parent=sc.parent_entity)
             else:
-                missing = attribute.missing if attribute else "a document stating the asked attribute"
-            actions.append(f"Ingest {missing} for {subject_names}: no retrieved passage states the {sc.attribute_label}.")
+                missing = attribute.missing if attribute else "a document that answers the question"
+            if claims:
+                actions.append(
+                    f"Review the cited passages for {subject_names}: none is relevant enough to the question "
+                    "to count as an answer; or ingest " + missing + "."
+                )
+            else:
+                actions.append(f"Ingest {missing} for {subject_names}: no retrieved passage states the {sc.attribute_label}.")
     if conflicts:
         risks.add("conflicting_evidence")
         for conflict in conflicts:
@@ -259,6 +275,9 @@ def assess(
         actions.append(
             f"Review passages {', '.join(flagged)}: they contain instruction-like text, which was treated as document data and not followed."
         )
+    if len(candidates) > 1 and sc.kind == "agreement_attribute":
+        # Duplicate filings or executed copies: separate candidates, never merged.
+        risks.add("multiple_candidates")
     if len(candidates) > 1 and sc.kind != "entity_role":
         risks.add("ambiguous_subject")
         actions.append(
@@ -279,6 +298,10 @@ def assess(
 def not_found_actions(sc: SubjectClass, gate: GateResult) -> list[str]:
     data = cues()
     actions: list[str] = []
+    for failure in gate.failures:
+        actions.append(f"The question's subject could not be read, so no subject was looked up: {failure}.")
+    for suggestion in gate.suggestions:
+        actions.append(f"Did you mean {suggestion!r}? (a registry name close to one you gave; not used to answer)")
     for name in gate.unresolved:
         actions.append(
             f"No subject named {name!r} is visible to you in the registry: check the spelling or the "

@@ -91,6 +91,8 @@ def question_patterns() -> dict[str, Any]:
     return raw
 
 
-@lru_cache(maxsize=1)
 def injection_patterns() -> tuple[re.Pattern[str], ...]:
-    return _compile(load("injection_patterns.json")["patterns"])
+    # The data lives with ingest's (ner_models/), which must not import service/.
+    from ingest.lexicons import injection_patterns as shared
+
+    return shared()

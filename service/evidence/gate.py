@@ -16,6 +16,16 @@ Agreement title rule (precise):
     agreement" -> "EXCLUSIVE DISTRIBUTION AGREEMENT").
   * either way, when parties are named, every named party must be a subject with a ``party_to``
     binding whose object is this agreement; a title match alone is then not enough.
+  * an amendment, addendum or schedule is an agreement of its own: it never matches a question
+    about the agreement it amends, nor the other way round (``ingest.agreements.amendment_of``).
+
+Fail closed: a subject class with ``failures`` (a party list the parser could not read, stray
+punctuation, more names than the limit) gets no candidate and its reasons. Party matching is
+linear: the question's pieces are re-joined at most ``max_join`` at a time and each joined name
+is looked up in a set of the agreement's normalised party names.
+
+Near misses: when nothing passes, registry names within a small edit distance of an unresolved
+name are offered in ``suggestions`` (rapidfuzz). They are advice for the caller only.
 """
 
 from __future__ import annotations
@@ -23,6 +33,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from ingest.agreements import amendment_of
 from ingest.lexicons import lexicons
 from ingest.normalize import normalise_org, normalise_person, normalise_plain
 from ingest.schema import Binding, Subject
@@ -35,9 +49,14 @@ from service.evidence.subject_class import (
     agreement_kind,
     clean_title,
     expand_abbreviations,
+    limits,
+    party_grammar,
 )
 
 REGISTRY_LIMIT = 10_000
+SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
+SUGGESTION_NAMES = 5  # unresolved names that get suggestions
+SUGGESTIONS_PER_NAME = 3
 _GENERIC_TITLE_WORDS = frozenset({"agreement", "agreements", "contract", "contracts"})
 
 
@@ -61,6 +80,8 @@ class GateResult:
     candidates: list[Candidate]
     rejected: list[dict[str, str]]  # {subject_id, reason}: what the gate turned away and why
     unresolved: list[str]  # names the registry does not know (for this principal)
+    failures: list[str] = field(default_factory=list)  # why the question could not be gated
+    suggestions: list[str] = field(default_factory=list)  # near-miss registry names, advice only
 
 
 # -- registry look-ups ----------------------------------------------------------------------
@@ -172,6 +193,12 @@ def gate_role(store: Store, principal: Principal, sc: SubjectClass) -> GateResul
 def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     tq = expand_abbreviations(clean_title(sc.agreement_title or ""))
     ta_raw = str(agreement.attributes.get("title") or agreement.name)
+    # "Amendment No. 2 to X" is its own agreement: never X, never "Amendment No. 1 to X".
+    amendment_q, amendment_a = amendment_of(sc.agreement_title or ""), amendment_of(ta_raw)
+    if (amendment_q is None) != (amendment_a is None):
+        return None
+    if amendment_q and amendment_a and amendment_q.number != amendment_a.number:
+        return None
     titles = {expand_abbreviations(clean_title(t)) for t in (ta_raw, agreement.name, *agreement.aliases)}
     if tq and tq in titles:
         return "title exact"
@@ -186,36 +213,87 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     return None
 
 
-def _party_matches(name: str, party: Subject, binding: Binding) -> bool:
-    keys = {normalise_org(name), normalise_person(name)}
-    return bool(keys & _names_of(party))
+def _party_keys(party: Subject) -> set[str]:
+    return _names_of(party)
 
 
-def _unbound_parties(pieces: list[str], party_bindings: list[tuple[Subject, Binding]]) -> list[str]:
-    """Named parties with no ``party_to`` binding to the agreement. The question's party list was
-    split at "and"/","; a name that itself contains "and" ("ExxonMobil Research and Engineering
-    Company") is re-joined when the joined name, and only it, is a bound party. Dynamic
-    programming over the pieces: the segmentation with the fewest unbound names wins, ties going
-    to fewer, longer names."""
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    start: int  # first piece
+    end: int  # one past the last piece
+    name: str  # the pieces joined with their own separators: text the question contains
 
-    def bound(name: str) -> bool:
-        return any(_party_matches(name, p, b) for p, b in party_bindings)
 
+def _segments(pieces: list[str], separators: list[str]) -> list[_Segment]:
+    """Every run of at most ``max_join`` neighbouring pieces, as the question spells it. A
+    structured subject (no separators) and a ';' never join: each is one name."""
+    limit = party_grammar().max_join if separators else 1
+    out: list[_Segment] = []
+    for start in range(len(pieces)):
+        name = pieces[start]
+        out.append(_Segment(start, start + 1, name))
+        for end in range(start + 2, min(len(pieces), start + limit) + 1):
+            separator = separators[end - 2]
+            if ";" in separator:
+                break
+            name = f"{name}{separator}{pieces[end - 1]}"
+            out.append(_Segment(start, end, name))
+    return out
+
+
+def _keys(name: str) -> set[str]:
+    return {k for k in (normalise_org(name), normalise_person(name)) if k}
+
+
+def _unbound_parties(pieces: list[str], segments: list[_Segment], bound_keys: set[str]) -> list[str]:
+    """Pieces of the question's party list that no ``party_to``-bound name accounts for. Dynamic
+    programming over the pieces, each step trying the (at most ``max_join``) segments that start
+    there: linear in the number of pieces. The segmentation with the fewest unbound pieces wins,
+    ties going to fewer, longer names."""
     n = len(pieces)
-    # best[i] = (unbound names, segments) for pieces[i:]
-    best: list[tuple[list[str], int]] = [([], 0)] * (n + 1)
+    starting: dict[int, list[_Segment]] = {}
+    for segment in segments:
+        if _keys(segment.name) & bound_keys:
+            starting.setdefault(segment.start, []).append(segment)
+    # best[i] = (unbound pieces, segments) for pieces[i:]
+    best: list[tuple[int, int, list[str]]] = [(0, 0, [])] * (n + 1)
     for i in range(n - 1, -1, -1):
-        options = []
-        for j in range(i + 1, n + 1):
-            name = " and ".join(pieces[i:j])
-            rest_missing, rest_segments = best[j]
-            if bound(name):
-                options.append((len(rest_missing), rest_segments + 1, rest_missing))
-            elif j == i + 1:
-                options.append((len(rest_missing) + 1, rest_segments + 1, [name, *rest_missing]))
-        count, segments, missing = min(options, key=lambda o: (o[0], o[1]))
-        best[i] = (missing, segments)
-    return best[0][0]
+        rest_unbound, rest_segments, rest_missing = best[i + 1]
+        option = (rest_unbound + 1, rest_segments + 1, [pieces[i], *rest_missing])
+        for segment in starting.get(i, []):
+            unbound, count, missing = best[segment.end]
+            option = min(option, (unbound, count + 1, missing), key=lambda o: (o[0], o[1]))
+        best[i] = option
+    return best[0][2]
+
+
+def _near_misses(
+    store: Store, principal: Principal, names: list[str], types: tuple[str, ...]
+) -> list[str]:
+    """Registry names within a small edit distance of each unresolved name (after
+    normalisation), for suggested_next_actions only."""
+    vocabulary: dict[str, str] = {}
+    for subject_type in types:
+        for subject in store.find_subjects(principal, type=subject_type, limit=SUGGESTION_SCAN):
+            for form in (subject.name, *subject.aliases):
+                key = normalise_plain(form)
+                if key and (key not in vocabulary or form < vocabulary[key]):
+                    vocabulary[key] = form
+    keys = sorted(vocabulary)
+    suggestions: list[str] = []
+    for name in names[:SUGGESTION_NAMES]:
+        query = normalise_plain(name)
+        if not query:
+            continue
+        cutoff = max(1, min(3, len(query) // 8))
+        found = process.extract(
+            query, keys, scorer=Levenshtein.distance, score_cutoff=cutoff, limit=None
+        )
+        ranked = sorted((distance, vocabulary[key]) for key, distance, _ in found if distance > 0)
+        for _, form in ranked[:SUGGESTIONS_PER_NAME]:
+            if form not in suggestions and form != name:
+                suggestions.append(form)
+    return suggestions
 
 
 def gate_agreement(
@@ -229,16 +307,18 @@ def gate_agreement(
         for s in store.find_subjects(principal, name=name, type="agreement", limit=REGISTRY_LIMIT):
             pool.setdefault(s.subject_id, s)
     entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
-    unresolved: list[str] = []
-    joined = [" and ".join(sc.parties[i : i + 2]) for i in range(len(sc.parties) - 1)]
-    for party in [*sc.parties, *joined]:
-        subjects = resolve_entity(store, principal, party, entity_types)
-        if not subjects and party in sc.parties:
-            unresolved.append(party)
+    pieces = list(sc.parties)
+    segments = _segments(pieces, sc.party_separators)
+    covered: set[int] = set()
+    for segment in segments:
+        subjects = resolve_entity(store, principal, segment.name, entity_types)
+        if subjects:
+            covered.update(range(segment.start, segment.end))
         ids = sorted({b.object_id for s in subjects for b in s.bindings if b.relation == "party_to"})
         if ids:
             for s in store.find_subjects(principal, subject_ids=ids, type="agreement", limit=REGISTRY_LIMIT):
                 pool.setdefault(s.subject_id, s)
+    unresolved = [piece for index, piece in enumerate(pieces) if index not in covered]
     candidates: list[Candidate] = []
     rejected: list[dict[str, str]] = []
     for agreement_id in sorted(pool):
@@ -258,7 +338,10 @@ def gate_agreement(
             (p, b) for p in parties for b in p.bindings
             if b.relation == "party_to" and b.object_id == agreement_id
         ]
-        missing = _unbound_parties(sc.parties, party_bindings)
+        bound_keys: set[str] = set()
+        for party, _ in party_bindings:
+            bound_keys |= _party_keys(party)
+        missing = _unbound_parties(pieces, segments, bound_keys)
         if missing:
             rejected.append({
                 "subject_id": agreement_id,
@@ -267,8 +350,9 @@ def gate_agreement(
             continue
         focus = focus_binding = None
         if sc.name:
+            focus_keys = _keys(sc.name)
             for p, b in party_bindings:
-                if _party_matches(sc.name, p, b):
+                if focus_keys & _party_keys(p):
                     focus, focus_binding = p, b
                     break
         candidates.append(
@@ -284,7 +368,13 @@ def gate_agreement(
         )
     if not pool and not unresolved:
         unresolved.append(title)
-    return GateResult(candidates, rejected, unresolved)
+    result = GateResult(candidates, rejected, unresolved)
+    if not candidates:
+        names = [n for n in unresolved if n != title]
+        result.suggestions = _near_misses(store, principal, names, entity_types) if names else []
+        if title in unresolved or not pool:
+            result.suggestions += _near_misses(store, principal, [title], ("agreement",))
+    return result
 
 
 def _party_list(party_bindings: list[tuple[Subject, Binding]]) -> list[dict[str, Any]]:
@@ -314,6 +404,9 @@ def gate_entity(store: Store, principal: Principal, sc: SubjectClass) -> GateRes
 
 def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
     """An un-understood question: gate on the names it contains, exactly as written."""
+    cap = limits()["names"]
+    if len(sc.names) > cap:
+        return GateResult([], [], [], failures=[f"too many names in the question ({len(sc.names)} > {cap})"])
     found: dict[str, Candidate] = {}
     unresolved = []
     for name in sc.names:
@@ -326,6 +419,9 @@ def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResu
 
 
 def discover(store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None) -> GateResult:
+    if sc.failures:
+        # Fail closed: a subject the parser could not read fully is never gated on what is left.
+        return GateResult([], [], [], failures=list(sc.failures))
     if sc.understood and sc.kind == "entity_role" and sc.parent_entity and sc.relation:
         return gate_role(store, principal, sc)
     if sc.kind == "agreement_attribute" and sc.agreement_title:

@@ -13,18 +13,23 @@ from __future__ import annotations
 
 import re
 import uuid
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Sequence
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
-from service.evidence.data import cues
+from service.evidence.class_questions import ClassQuestion, answer_class_question, parse_class_question
+from service.evidence.data import cues, question_patterns
+from service.evidence.registry_questions import ANSWERS as REGISTRY_ANSWERS
+from service.evidence.registry_questions import RegistryQuestion, agreement_class, parse_registry_question, party_class
 from service.evidence.models import (
     CandidateSubject,
     EvidenceReport,
     EvidenceRequest,
+    Scope,
     TraceStep,
 )
 from service.evidence.states import State, Tracker
@@ -35,7 +40,39 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def with_open_attribute(sc: SubjectClass) -> SubjectClass:
+    """The attribute is open: a question that names a subject (an agreement, or names the gate
+    can check) but asks something the phrasebook does not know takes the question itself as its
+    attribute. Only a question naming no subject stays not understood."""
+    if sc.understood or sc.kind == "entity_role" or sc.attribute is not None:
+        return sc
+    if not (sc.agreement_title or sc.names):
+        return sc
+    return replace(
+        sc, understood=True, attribute=conclude.OPEN_ATTRIBUTE,
+        attribute_label="the answer to the question", pattern=sc.pattern or "open_attribute",
+    )
+
+
+def _targets(sc: SubjectClass, query_question: str, embedder: Embedder) -> verify.Targets:
+    """The question's vector (always) and a known attribute's description vector, both cached
+    per process and model: the same question asked twice embeds once."""
+    question = verify.description_vector(embedder, "question", query_question or sc.attribute_label or "-")
+    description = _attribute_description(sc)
+    if sc.kind == "entity_role" and sc.understood:
+        description = f"{sc.role} of {sc.parent_entity}. {cues().role_attribute['description']}"
+    elif sc.attribute in cues().attributes:
+        description = cues().attributes[sc.attribute].description
+    else:
+        description = ""
+    vector = verify.description_vector(embedder, sc.attribute or "-", description) if description else None
+    return verify.Targets(question, vector, verify.query_words(query_question))
+
+
 def _class_detail(sc: SubjectClass) -> str:
+    if sc.attribute == conclude.OPEN_ATTRIBUTE:
+        where = f"agreement {sc.agreement_title!r}" if sc.agreement_title else ", ".join(repr(n) for n in sc.names)
+        return f"open attribute (the question itself) of {where}"
     if not sc.understood:
         return f"not understood; names: {', '.join(sc.names) or 'none'}"
     if sc.kind == "entity_role":
@@ -58,13 +95,60 @@ def _query_question(sc: SubjectClass, question: str) -> str:
     """The question without the agreement title and party names: the search is already confined
     to the agreement's document, where those names are in nearly every chunk and would only drown
     the attribute's words (for BM25 and for the query vector alike)."""
-    if sc.kind != "agreement_attribute":
+    if sc.kind != "agreement_attribute" and sc.attribute != conclude.OPEN_ATTRIBUTE:
         return question
     out = question
-    for name in sorted([sc.agreement_title or "", *sc.parties], key=len, reverse=True):
+    for name in sorted([sc.agreement_title or "", *sc.parties, *sc.names], key=len, reverse=True):
         if name:
-            out = re.sub(re.escape(name), " ", out, flags=re.IGNORECASE)
+            out = re.sub(re.escape(name), "\x00", out, flags=re.IGNORECASE)
+    # The words that only joined the names go with them ("in the _ between _ and _" -> "in"):
+    # left behind they are noise to the relevance model.
+    out = re.sub(r"(?:\b(?:the|this|that|an?|between|among|with|by|and|or|of|to|under|in)\s+|[,&]\s*)*\x00", "\x00", out, flags=re.IGNORECASE)
+    out = re.sub(r"\x00(?:'s|’s)?", " ", out)
     return " ".join(out.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Findings:
+    """What retrieval, extraction and verification produced for a fixed subject class and
+    candidate list (the input of CONCLUDED)."""
+
+    searches: int
+    chunks: int
+    documents: int
+    units: int
+    assessed: list[verify.Assessed]
+
+
+def collect(
+    sc: SubjectClass,
+    candidates: Sequence[gate.Candidate],
+    principal: Principal,
+    scope: Scope | None,
+    question: str,
+    *,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+    embed_cap: int = verify.EMBED_MAX_UNITS,
+) -> Findings:
+    """EVIDENCE_RETRIEVAL -> EVIDENCE_EXTRACTION -> EVIDENCE_VERIFIED for candidates that passed
+    the gate: each stage a function of the previous one's typed output. The class-level table
+    (``table.py``) runs the same function per agreement, so a cell and an answer never differ."""
+    query_question = _query_question(sc, question)
+    searches = units.plan_searches(sc, candidates, principal, scope, _attribute_description(sc), query_question)
+    hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
+    attribute = cues().attributes.get(sc.attribute or "")
+    if (attribute is not None and attribute.opening) or sc.attribute == conclude.OPEN_ATTRIBUTE:
+        # A contract's opening states its title, parties and dates, which an open question may
+        # well be about and which a search for the question's words ranks poorly.
+        hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
+    extracted = units.extract_units(hits)
+    verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
+    chosen = verify.units_to_embed(verified, sc, verify.query_words(query_question), embed_cap)
+    vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
+    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
+    return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
 
 
 def run_evidence_query(
@@ -83,7 +167,17 @@ def run_evidence_query(
     request_id = request_id or uuid.uuid4().hex
     retrieved_at = _now()
 
-    sc = identify(request)
+    if request.subject is None:
+        registry_question = parse_registry_question(request.question)
+        if registry_question is not None:
+            return _answer_registry(request, registry_question, principal, tracker, request_id, retrieved_at, store)
+        class_question = parse_class_question(request.question)
+        if class_question is not None:
+            return _answer_class(
+                request, class_question, principal, tracker, request_id, retrieved_at,
+                store=store, embedder=embedder, settings=settings,
+            )
+    sc = with_open_attribute(identify(request))
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, _class_detail(sc))
     scope = request.scope
     with store.snapshot():  # registry and search see one state of the index
@@ -96,48 +190,36 @@ def run_evidence_query(
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:
-            tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
+            tracker.advance(
+                State.SUBJECT_NOT_FOUND,
+                "; ".join(result.failures) if result.failures else "no registry subject passed the hard gate",
+            )
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence="low", risks=["subject_not_found"],
+                sufficient=False, confidence="low",
+                risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
                 actions=conclude.not_found_actions(sc, result),
             )
 
-        searches = units.plan_searches(
-            sc, result.candidates, principal, scope, _attribute_description(sc),
-            _query_question(sc, request.question),
+        found = collect(
+            sc, result.candidates, principal, scope, request.question,
+            store=store, embedder=embedder, settings=settings,
         )
-        hits = units.retrieve(
-            store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k
-        )
-        attribute = cues().attributes.get(sc.attribute or "")
-        if attribute is not None and attribute.opening:
-            hits += units.opening_hits(
-                store, principal, result.candidates, {h.chunk.chunk_id for h in hits}
-            )
-        tracker.advance(
-            State.EVIDENCE_RETRIEVAL,
-            f"{len(searches)} hybrid search(es), {len(hits)} chunk(s) from "
-            f"{len({h.chunk.doc_id for h in hits})} document(s)",
-        )
-    extracted = units.extract_units(hits)
-    tracker.advance(State.EVIDENCE_EXTRACTION, f"{len(extracted)} sentence unit(s)")
-
-    as_of = scope.as_of if scope else None
-    verify.verify_units(extracted, sc, result.candidates, as_of)
-    chosen = verify.units_to_embed(extracted, sc)
-    vectors = dict(zip(chosen, units.embed_units(embedder, [extracted[i] for i in chosen])))
-    verify.assess_attribute(extracted, vectors, sc, embedder)
-    verify.flag_injection(extracted)
-    n_subject_ok = sum(1 for u in extracted if u.reason is None or u.reason.startswith("off_attribute"))
-    n_states = sum(1 for u in extracted if u.reason is None)
+    tracker.advance(
+        State.EVIDENCE_RETRIEVAL,
+        f"{found.searches} hybrid search(es), {found.chunks} chunk(s) from {found.documents} document(s)",
+    )
+    tracker.advance(State.EVIDENCE_EXTRACTION, f"{found.units} sentence unit(s)")
+    assessed = found.assessed
+    n_subject_ok = sum(1 for a in assessed if a.reason is None or a.reason.startswith(("off_attribute", "instruction_like")))
+    n_states = sum(1 for a in assessed if a.states_attribute)
     tracker.advance(
         State.EVIDENCE_VERIFIED,
-        f"{n_subject_ok} unit(s) verified for the subject, {n_states} state the attribute, "
-        f"{len(extracted) - n_subject_ok} rejected",
+        f"{n_subject_ok} unit(s) verified for the subject, {n_states} answer the question, "
+        f"{len(assessed) - n_subject_ok} rejected",
     )
 
-    supporting, evidence, failed, rejected = conclude.build_evidence(extracted, retrieved_at)
+    supporting, evidence, failed, rejected = conclude.build_evidence(assessed, retrieved_at)
     claims, conflicts = conclude.build_claims(sc, supporting, evidence)
     sufficient, confidence, risks, actions = conclude.assess(
         sc, supporting, claims, conflicts, evidence, failed, rejected, result.candidates
@@ -193,4 +275,96 @@ def _report(
         risk_signals=risks,
         suggested_next_actions=actions,
         evidence_bundle_hash=conclude.bundle_hash(evidence),
+    )
+
+
+def _answer_class(
+    request: EvidenceRequest,
+    cq: ClassQuestion,
+    principal: Principal,
+    tracker: Tracker,
+    request_id: str,
+    retrieved_at: str,
+    *,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+) -> EvidenceReport:
+    sc = cq.subject_class()
+    condition = cq.jurisdiction or (f"{cq.period['start']}..{cq.period['end']}" if cq.period else "stated")
+    tracker.advance(
+        State.SUBJECT_CLASS_IDENTIFIED,
+        f"class-level: every {cq.type} the caller may read; {sc.attribute or 'no attribute'} = {condition}",
+    )
+    answer = answer_class_question(
+        cq, principal, tracker, store=store, embedder=embedder, settings=settings, retrieved_at=retrieved_at
+    )
+    if tracker.state != State.SUBJECT_NOT_FOUND:
+        tracker.advance(
+            State.CONCLUDED,
+            f"{len(answer.claims)} matching {cq.type}(s) of {len(answer.rows)} examined, sufficient={str(answer.sufficient).lower()}",
+        )
+    report = _report(
+        request, request_id, tracker, answer.sc, [CandidateSubject(**c) for c in answer.candidates],
+        answer.evidence, [], answer.claims, [], sufficient=answer.sufficient,
+        confidence="medium" if answer.sufficient else "low", risks=answer.risks, actions=answer.actions,
+    )
+    report.table = answer.rows if tracker.state == State.CONCLUDED else None
+    return report
+
+
+def _answer_registry(
+    request: EvidenceRequest,
+    rq: RegistryQuestion,
+    principal: Principal,
+    tracker: Tracker,
+    request_id: str,
+    retrieved_at: str,
+    store: Store,
+) -> EvidenceReport:
+    """Registry questions walk the same states; retrieval reads registry bindings instead of
+    searching text, and every claim cites a binding's source span."""
+    sc = agreement_class(rq) if rq.ask in ("parties", "amendments_of") else party_class(rq)
+    if sc is None:  # the agreement phrase has no title to gate on: say so, never guess
+        sc = SubjectClass(understood=False, attribute=rq.ask, pattern=rq.shape, names=[rq.target])
+    tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, f"registry question {rq.ask} of {rq.target!r}")
+    with store.snapshot():
+        if sc.kind == "agreement_attribute":
+            result = gate.gate_agreement(store, principal, sc, request.scope)
+        elif sc.kind == "entity_attribute":
+            entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
+            found = gate.resolve_entity(store, principal, rq.target, entity_types)
+            result = gate.GateResult(
+                [gate.Candidate(s, "entity name", None, None, gate._docs_of(s)) for s in found], [],
+                [] if found else [rq.target],
+            )
+        else:
+            result = gate.GateResult([], [], [rq.target])
+        tracker.advance(
+            State.CANDIDATE_SUBJECT_DISCOVERED,
+            f"{len(result.candidates)} candidate(s): " + (", ".join(c.subject_id for c in result.candidates) or "none"),
+        )
+        candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
+        if not result.candidates:
+            tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
+            return _report(
+                request, request_id, tracker, sc, candidates_view, [], [], [], [],
+                sufficient=False, confidence="low",
+                risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
+                actions=conclude.not_found_actions(sc, result),
+            )
+        answer = REGISTRY_ANSWERS[rq.ask](store, principal, result.candidates, retrieved_at)
+    tracker.advance(State.EVIDENCE_RETRIEVAL, f"registry bindings of {len(result.candidates)} subject(s)")
+    tracker.advance(State.EVIDENCE_EXTRACTION, f"{len(answer.evidence)} binding source span(s)")
+    tracker.advance(State.EVIDENCE_VERIFIED, "each binding ties its subject to the asked subject explicitly")
+    sufficient = bool(answer.claims)
+    risks = [] if sufficient else ["insufficient_evidence"]
+    actions = [] if sufficient else [f"The registry holds no {rq.ask.replace('_', ' ')} binding for {rq.target}: ingest the documents that state it."]
+    if len(result.candidates) > 1:
+        risks.append("ambiguous_subject")
+        actions.append("Several subjects passed the gate (" + ", ".join(c.subject_id for c in result.candidates) + ").")
+    tracker.advance(State.CONCLUDED, f"{len(answer.claims)} claim(s) from registry bindings, sufficient={str(sufficient).lower()}")
+    return _report(
+        request, request_id, tracker, sc, candidates_view, answer.evidence, [], answer.claims, [],
+        sufficient=sufficient, confidence="high" if sufficient else "low", risks=sorted(risks), actions=actions,
     )

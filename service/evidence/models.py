@@ -136,6 +136,9 @@ class EvidenceReport(BaseModel):
     suggested_next_actions: list[str]
     evidence_bundle_hash: str
     narrative: Narrative | None = None
+    # A class-level question's review grid: one row per agreement examined, each with its cell
+    # (value, sufficient, evidence) and whether it satisfies the question.
+    table: list[dict[str, Any]] | None = None
 
     def to_json(self) -> str:
         return self.model_dump_json()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ingest.lexicons import lexicons
@@ -32,6 +33,10 @@ class SubjectClass:
     parent_entity: str | None = None
     agreement_title: str | None = None
     parties: list[str] = field(default_factory=list)
+    # The party list as pieces between separators (legal-suffix fragments already re-attached)
+    # and the separators themselves; the gate may re-join neighbours ("Stratton, Cheeseman &
+    # Walsh-Nevada, Inc."). Empty separators: each piece is a whole name (structured subject).
+    party_separators: list[str] = field(default_factory=list)
     attribute: str | None = None
     attribute_label: str | None = None
     document_type: str | None = None  # agreement kind from the title, e.g. "distribution"
@@ -40,6 +45,8 @@ class SubjectClass:
     names: list[str] = field(default_factory=list)  # every name the question contains
     pattern: str | None = None
     source: str = "question"
+    # Why the question's subject cannot be read safely; any entry makes the gate fail closed.
+    failures: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -100,9 +107,18 @@ def expand_abbreviations(title: str) -> str:
 
 
 def clean_title(title: str) -> str:
+    """Title words without leading articles and without the leading noise ingest drops from a
+    detected title ("FORM OF ...", ner_models/agreement_kinds.json), so both sides compare alike."""
     words = name_words(title)
-    while words and words[0] in ("the", "this", "that", "a", "an"):
-        words = words[1:]
+    noise = [tuple(name_words(n)) for n in lexicons().title_prefix_noise]
+    changed = True
+    while changed:
+        changed = False
+        while words and words[0] in ("the", "this", "that", "a", "an"):
+            words, changed = words[1:], True
+        for phrase in noise:
+            if phrase and len(words) > len(phrase) and tuple(words[: len(phrase)]) == phrase:
+                words, changed = words[len(phrase) :], True
     return " ".join(words)
 
 
@@ -125,6 +141,105 @@ def split_parties(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip(" .")]
 
 
+@dataclass(frozen=True, slots=True)
+class PartyList:
+    pieces: list[str]
+    separators: list[str]  # separators[i] joins pieces[i] and pieces[i + 1]
+    failures: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class _PartyGrammar:
+    keyword: re.Pattern[str]  # opens a party list right after the title
+    keyword_inside: re.Pattern[str]  # a party keyword further on
+    gap: re.Pattern[str]  # words that may continue a title up to the party keyword
+    separator: re.Pattern[str]
+    stray: re.Pattern[str]
+    description: re.Pattern[str]  # "and its Affiliates": says who else, names no one
+    max_join: int
+
+
+@lru_cache(maxsize=1)
+def party_grammar() -> _PartyGrammar:
+    raw = question_patterns()
+    word = raw["title_gap_word"]
+    phrases = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in raw["gap_phrases"])
+    return _PartyGrammar(
+        keyword=re.compile(raw["party_keyword"], re.IGNORECASE),
+        keyword_inside=re.compile(raw["party_keyword_inside"], re.IGNORECASE),
+        gap=re.compile(rf"(?:\s*,?\s*(?:{phrases})\b|\s+{word})+\s*,?\s*"),
+        separator=re.compile(raw["separator"], re.IGNORECASE),
+        stray=re.compile("[" + re.escape(raw["stray_characters"]) + "]"),
+        description=re.compile(raw["party_description"], re.IGNORECASE),
+        max_join=int(raw["max_join"]),
+    )
+
+
+def limits() -> dict[str, int]:
+    return dict(question_patterns()["limits"])
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a party name as written, or None. Stray punctuation is never
+    skipped over: a name the parser cannot read is a question the gate cannot answer."""
+    stripped = name.strip()
+    if len(stripped) > limits()["name_chars"]:
+        return f"party name longer than {limits()['name_chars']} characters: {stripped[:40]!r}..."
+    stray = party_grammar().stray.search(stripped)
+    if stray:
+        return f"stray {stray.group()!r} in party name {stripped!r}"
+    if re.search(r"\s/|/\s", stripped):
+        return f"stray '/' between words in party name {stripped!r}"
+    depth = 0
+    for char in stripped:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            break
+    if depth != 0:
+        return f"unbalanced parenthesis in party name {stripped!r}"
+    if sum(c.isalpha() for c in stripped) < 2:
+        return f"{stripped!r} is not a name"
+    return None
+
+
+def read_party_list(text: str) -> PartyList:
+    """Split a question's party list into pieces at the separators of question_patterns.json,
+    re-attaching legal-suffix fragments ("Acme, Inc."), and check every piece. Linear in the
+    length of ``text``; more pieces than the limit is a failure, not a truncation."""
+    suffixes = set(lexicons().strippable_suffixes)
+    pieces: list[str] = []
+    separators: list[str] = []
+    failures: list[str] = []
+    text = party_grammar().description.sub("", text)
+    position = 0
+    raw: list[tuple[str, str]] = []  # (piece, separator before it)
+    previous_separator = ""
+    for match in party_grammar().separator.finditer(text):
+        raw.append((text[position : match.start()], previous_separator))
+        previous_separator = match.group()
+        position = match.end()
+    raw.append((text[position:], previous_separator))
+    for piece, separator in raw:
+        piece = piece.strip()
+        if not piece:
+            failures.append(f"empty party name in {text.strip()!r}")
+            continue
+        if pieces and "," in separator and tuple(name_words(piece)) in suffixes:
+            pieces[-1] = f"{pieces[-1]}{separator}{piece}"
+            continue
+        if pieces:
+            separators.append(separator)
+        pieces.append(piece)
+    cap = limits()["parties"]
+    if len(pieces) > cap:
+        return PartyList([], [], [f"too many party names ({len(pieces)} > {cap}); name at most {cap}"])
+    for piece in pieces:
+        problem = name_problem(piece)
+        if problem:
+            failures.append(problem)
+    return PartyList(pieces, separators, failures)
+
+
 def _strip_article(text: str) -> str:
     return re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.IGNORECASE)
 
@@ -133,7 +248,8 @@ def _cut_tail(parties: str) -> str:
     tails = question_patterns()["tail_verbs"]
     best = len(parties)
     for verb in tails:
-        m = re.search(rf"\s+{re.escape(verb)}\b", parties, re.IGNORECASE)
+        # Case-sensitive: "First State Bank" and "Provident Has Ltd." are names, not tails.
+        m = re.search(rf"\s+{re.escape(verb)}\b", parties)
         if m and m.start() < best:
             best = m.start()
     return parties[:best].strip(" ,")
@@ -208,8 +324,14 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
         "entity_relation": bool(spec.parent_entity and relation),
     }[spec.kind]
     kind = "entity_role" if spec.kind == "entity_relation" else spec.kind
-    names = [n for n in (spec.name, spec.parent_entity, *spec.parties) if n]
-    return SubjectClass(
+    failures: list[str] = []
+    cap = limits()["parties"]
+    if len(spec.parties) > cap:
+        failures.append(f"too many party names ({len(spec.parties)} > {cap}); name at most {cap}")
+    else:
+        failures.extend(p for p in (name_problem(n) for n in spec.parties) if p)
+    names = [n for n in (spec.name, spec.parent_entity, *spec.parties[:cap]) if n]
+    return _check_subject_names(SubjectClass(
         understood=understood,
         kind=kind,
         subject_type=spec.type or {"agreement_attribute": "agreement"}.get(kind),
@@ -219,7 +341,7 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
         inverse_relation=inverse,
         parent_entity=spec.parent_entity,
         agreement_title=spec.agreement_title,
-        parties=list(spec.parties),
+        parties=list(spec.parties) if not failures else [],
         attribute=attribute,
         attribute_label=cues().attributes[attribute].label if attribute in cues().attributes else None,
         document_type=agreement_kind(spec.agreement_title) if spec.agreement_title else None,
@@ -230,13 +352,38 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
         names=names,
         pattern="structured",
         source="structured",
-    )
+        failures=failures,
+    ))
 
 
 def identify(request: EvidenceRequest) -> SubjectClass:
     if request.subject is not None:
         return from_spec(request.subject)
     return parse_question(request.question)
+
+
+def title_problem(title: str) -> str | None:
+    """Why an agreement title cannot be matched as written: stray characters or an unbalanced
+    parenthesis ("/" is allowed: "Affiliate Program / Premium Affiliate Management ...")."""
+    stray = party_grammar().stray.search(title)
+    if stray:
+        return f"stray {stray.group()!r} in agreement title {title.strip()!r}"
+    if title.count("(") != title.count(")"):
+        return f"unbalanced parenthesis in agreement title {title.strip()!r}"
+    return None
+
+
+def _check_subject_names(sc: SubjectClass) -> SubjectClass:
+    """Fail closed on the entity, parent and title names too, not only on party lists."""
+    problems = [name_problem(n) for n in (sc.name, sc.parent_entity) if n]
+    if sc.agreement_title:
+        problems.append(title_problem(sc.agreement_title))
+    for problem in problems:
+        if problem and problem not in sc.failures:
+            sc.failures.append(problem)
+    if sc.failures:
+        sc.parties, sc.party_separators = [], []
+    return sc
 
 
 def parse_question(question: str) -> SubjectClass:
@@ -255,7 +402,7 @@ def parse_question(question: str) -> SubjectClass:
         built.period = period
         built.jurisdiction = jurisdiction
         built.names = find_names(text)
-        return built
+        return _check_subject_names(built)
     return SubjectClass(
         understood=False,
         period=period,
@@ -301,18 +448,31 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
     title = g.get("title")
     if not title or not clean_title(title):
         return None
-    parties = split_parties(_cut_tail(g["parties"])) if g.get("parties") else []
+    failures: list[str] = []
+    party_text = g.get("parties")
+    title_end = m.end("title")
+    rest = g.get("rest")
+    if rest is not None and party_text is None:
+        title, party_text, tail_start, failures = _read_rest(body, m.start("title"), title_end)
+        if party_text is not None:
+            title_end = tail_start
+    party_list = read_party_list(_cut_tail(party_text)) if party_text else PartyList([], [], [])
+    failures.extend(party_list.failures)
+    parties = list(party_list.pieces)
+    separators = list(party_list.separators)
     focus = _strip_article(g["entity"]) if g.get("entity") else None
     if focus and all(normalise_plain(focus) != normalise_plain(p) for p in parties):
         parties = [focus, *parties]
+        # The focus party is a name of its own: never joined with the first listed party.
+        separators = ["; ", *separators] if len(parties) > 1 else separators
     attribute = structure.get("attribute")
     if attribute is None:
         # Cue words are looked for outside the title and party names ("LICENSE AGREEMENT" must
         # not make every question about it a license-grant question).
-        outside = body[: m.start("title")] + " " + body[m.end("title") :]
-        if g.get("parties"):
-            outside = body[: m.start("title")] + " " + body[m.end("parties") :]
-            outside += " " + (g["parties"] or "")[len(_cut_tail(g["parties"] or "")) :]
+        outside = body[: m.start("title")] + " " + body[title_end:]
+        if party_text:
+            cut = _cut_tail(party_text)
+            outside = body[: m.start("title")] + " " + party_text[len(cut) :]
         attribute = detect_attribute(outside)
     understood = attribute is not None
     return SubjectClass(
@@ -321,9 +481,39 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
         subject_type="agreement",
         name=focus,
         agreement_title=clean_title(title).upper() if title.isupper() else title.strip(),
-        parties=parties,
+        parties=parties if not failures else [],
+        party_separators=separators if not failures else [],
         attribute=attribute,
         attribute_label=cues().attributes[attribute].label if attribute else None,
         document_type=agreement_kind(title),
         pattern=structure["id"],
+        failures=failures,
     )
+
+
+def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | None, int, list[str]]:
+    """What follows an agreement title: nothing, a party list ("between A and B"), more title
+    words before one ("Service Agreement For Transfer Agent Services between ..."), or the rest
+    of the question. Returns (title, party list text or None, where the title's clause ends,
+    failures). Text that is neither title nor party list before a party keyword fails closed:
+    "Intellectual Property Agreement, D between ..." is never read as a title-only question."""
+    grammar = party_grammar()
+    rest = body[title_end:]
+    title = body[title_start:title_end]
+    opening = grammar.keyword.match(rest)
+    if opening:
+        return title, rest[opening.end() :], title_end, []
+    inside = grammar.keyword_inside.search(rest)
+    if inside is None:
+        return title, None, title_end, []
+    gap = rest[: inside.start()]
+    after = rest[inside.end() :]
+    if grammar.gap.fullmatch(gap):
+        # Phrases such as "entered into" are not title words; capitalised words are.
+        extension = re.match(r"(?:\s+" + question_patterns()["title_gap_word"] + r")*", gap)
+        extended = title + (gap[: extension.end()] if extension else "")
+        return extended, after, title_end + len(gap), []
+    return title, None, title_end, [
+        f"the question names parties after {title!r}, but {gap.strip()!r} between the title and "
+        "the party list is neither title nor party names"
+    ]

@@ -10,7 +10,9 @@ every unit's offsets are offsets into the revision text and ``excerpt`` is exact
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -28,27 +30,21 @@ CHUNKS_PER_SUBJECT = 12
 _WORD = re.compile(r"\w+")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
+    """A sentence (or clause) of a retrieved chunk: the output of EVIDENCE_EXTRACTION. Offsets
+    index the revision text; ``excerpt == revision_text[char_start:char_end]``."""
+
     chunk: Chunk
     char_start: int
     char_end: int
     excerpt: str
     line_start: int
     line_end: int
-    entity_ids: list[str]
-    relations: list[RelationMention]
+    entity_ids: tuple[str, ...]
+    relations: tuple[RelationMention, ...]
     chunk_score: float
     chunk_rank: int
-    # Filled in by verification.
-    candidate: Candidate | None = None
-    reason: str | None = None
-    states_attribute: bool = False
-    attribute_match: dict = field(default_factory=dict)
-    value: dict | None = None
-    score: float = 0.0
-    confidence: str = "low"
-    injection: bool = False
 
     @property
     def doc_id(self) -> str:
@@ -229,8 +225,8 @@ def extract_units(hits: Sequence[Hit]) -> list[Unit]:
                 excerpt=excerpt,
                 line_start=_line_of(chunk, start),
                 line_end=_line_of(chunk, max(start, end - 1)),
-                entity_ids=ids,
-                relations=relations,
+                entity_ids=tuple(ids),
+                relations=tuple(relations),
                 chunk_score=hit.score,
                 chunk_rank=rank,
             )
@@ -238,9 +234,34 @@ def extract_units(hits: Sequence[Hit]) -> list[Unit]:
 
 
 EMBED_CHARS = 600  # about 128 word pieces: enough to place a clause, a fraction of the cost
+UNIT_CACHE_SIZE = 20_000  # unit vectors kept per process (about 30 MB at 384 dimensions)
+_unit_cache: OrderedDict[tuple[str, str, str, int, int], np.ndarray] = OrderedDict()
+_unit_cache_lock = threading.Lock()
 
 
 def embed_units(embedder: Embedder, units: Sequence[Unit]) -> np.ndarray:
+    """Unit vectors. A unit is immutable text of an immutable revision, so its vector is cached
+    per process and model (bounded, least recently used out): a table over several attributes,
+    or the same question asked again, embeds each sentence once."""
+    out = np.zeros((len(units), embedder.dimension), dtype=np.float32)
     if not units:
-        return np.zeros((0, embedder.dimension), dtype=np.float32)
-    return embedder.embed([u.excerpt[:EMBED_CHARS] for u in units])
+        return out
+    keys = [(embedder.model_name, u.chunk.doc_id, u.chunk.revision, u.char_start, u.char_end) for u in units]
+    missing: list[int] = []
+    with _unit_cache_lock:
+        for i, key in enumerate(keys):
+            vector = _unit_cache.get(key)
+            if vector is None:
+                missing.append(i)
+            else:
+                _unit_cache.move_to_end(key)
+                out[i] = vector
+    if missing:
+        vectors = embedder.embed([units[i].excerpt[:EMBED_CHARS] for i in missing])
+        with _unit_cache_lock:
+            for i, vector in zip(missing, vectors):
+                out[i] = vector
+                _unit_cache[keys[i]] = vector
+            while len(_unit_cache) > UNIT_CACHE_SIZE:
+                _unit_cache.popitem(last=False)
+    return out

@@ -12,35 +12,71 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import date
-from typing import Sequence
+from functools import lru_cache
+from typing import Any, Sequence
 
 import numpy as np
 
 from ingest.embedder import Embedder
 from ingest.lexicons import load_json
+from ingest.schema import Chunk
+from ingest.store.common import stopwords
 from service.evidence.data import Attribute, cues, injection_patterns
 from service.evidence.gate import Candidate
+from service.evidence.relevance import relevance_model
 from service.evidence.subject_class import SubjectClass
 from service.evidence.units import Unit
 from service.evidence.values import extract_value
 
+EMBED_MAX_UNITS = 32
+MAX_QUERY_WORDS = 40  # content words of a question used by the lexical signal
+
+
+_QUESTION_WORDS = frozenset(
+    "what which who whom when where why how does there any clause agreement contract".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _stopwords() -> frozenset[str]:
+    """The stop words BM25 drops (shared with both stores), plus question words."""
+    return stopwords() | _QUESTION_WORDS
+
 _WORDS = re.compile(r"\w+")
 _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
-_description_cache: dict[tuple[str, str], np.ndarray] = {}
+_description_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 _cache_lock = threading.Lock()
+DESCRIPTION_CACHE_SIZE = 2048  # questions are keys too: bounded, least recently used out
 
 
 def description_vector(embedder: Embedder, key: str, text: str) -> np.ndarray:
-    """Attribute descriptions are embedded once per process and model."""
+    """Attribute descriptions (and questions) are embedded once per process and model."""
     cache_key = (embedder.model_name, key + "\x00" + text)
     with _cache_lock:
         vector = _description_cache.get(cache_key)
+        if vector is not None:
+            _description_cache.move_to_end(cache_key)
     if vector is None:
         vector = embedder.embed([text])[0]
         with _cache_lock:
             _description_cache[cache_key] = vector
+            while len(_description_cache) > DESCRIPTION_CACHE_SIZE:
+                _description_cache.popitem(last=False)
     return vector
+
+
+@lru_cache(maxsize=1)
+def _roles() -> dict[str, Any]:
+    """ner_models/roles.json, read once per process (it was read per unit)."""
+    return load_json("roles.json")
+
+
+@lru_cache(maxsize=1)
+def _generic_party_roles() -> frozenset[str]:
+    return frozenset(r.casefold() for r in _roles()["party_roles"])
 
 
 # -- names in text --------------------------------------------------------------------------
@@ -56,7 +92,7 @@ def _mentions_text(excerpt: str, names: Sequence[str]) -> bool:
 def _surface_names(c_subject, doc_id: str, roles_in_doc: Sequence[str]) -> list[str]:
     """The subject's name, its aliases that are not generic party roles (a bare "Company" from
     another contract proves nothing here), and the defined roles it holds in *this* document."""
-    generic = {r.casefold() for r in load_json("roles.json")["party_roles"]}
+    generic = _generic_party_roles()
     names = [c_subject.name, *(a for a in c_subject.aliases if a.casefold() not in generic), *roles_in_doc]
     return sorted({n for n in names if n}, key=lambda n: (-len(n), n))
 
@@ -135,39 +171,49 @@ def _check(unit: Unit, sc: SubjectClass, c: Candidate, as_of: date | None) -> st
     return _period_reason(unit, sc, c, as_of) or _jurisdiction_reason(unit, sc)
 
 
-def verify_units(units: Sequence[Unit], sc: SubjectClass, candidates: Sequence[Candidate], as_of: date | None) -> None:
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """The output of the subject checks for one unit: the candidate it verified for, or why it
+    failed (``reason``), never both."""
+
+    unit: Unit
+    candidate: Candidate | None
+    reason: str | None
+
+
+def verify_units(
+    units: Sequence[Unit], sc: SubjectClass, candidates: Sequence[Candidate], as_of: date | None
+) -> list[Verified]:
     """Bind each unit to the first candidate (by subject id) it verifies for; otherwise record the
     reason it failed for the first candidate whose documents it belongs to (or the first)."""
     ordered = sorted(candidates, key=lambda c: c.subject_id)
+    out: list[Verified] = []
     for unit in units:
-        first_reason = None
+        first_reason: tuple[bool, str] | None = None
         for c in ordered:
             reason = _check(unit, sc, c, as_of)
             if reason is None:
-                unit.candidate, unit.reason = c, None
+                out.append(Verified(unit, c, None))
                 break
             relevant = unit.doc_id in c.doc_ids or c.subject.type != "agreement"
             if first_reason is None or (relevant and first_reason[0] is False):
                 first_reason = (relevant, reason)
         else:
-            unit.reason = first_reason[1] if first_reason else "subject_mismatch: no candidate"
+            out.append(Verified(unit, None, first_reason[1] if first_reason else "subject_mismatch: no candidate"))
+    return out
 
 
 # -- does it state the attribute? -----------------------------------------------------------
 
 
 def _role_phrases(sc: SubjectClass) -> list[str]:
-    roles = load_json("roles.json")["titles"]
+    roles = _roles()["titles"]
     phrases = [sc.role or ""]
     if sc.role in roles:
         phrases.extend(roles[sc.role]["variants"])
     if sc.relation:
         phrases.append(sc.relation.split("_")[0])
     return sorted({p for p in phrases if p}, key=lambda p: (-len(p), p))
-
-
-EMBED_TOP_CHUNKS = 2
-EMBED_MAX_UNITS = 24
 
 
 def _text_cue(unit: Unit, attribute: Attribute | None) -> str | None:
@@ -179,107 +225,225 @@ def _text_cue(unit: Unit, attribute: Attribute | None) -> str | None:
     return None
 
 
-def units_to_embed(units: Sequence[Unit], sc: SubjectClass) -> list[int]:
-    """Indexes of the units worth a similarity score: verified units that carry a text cue or
-    come from the best-ranked chunks. Embedding every sentence of every retrieved chunk costs
-    more than the rest of the query together; a unit outside both sets could not be accepted
-    (no cue, and retrieval ranked its chunk low), so its similarity is not computed (0.0)."""
+def query_words(question: str) -> frozenset[str]:
+    """Content words of the question (stop words and question words dropped), for the cheap
+    lexical pre-ranking of units before the relevance model runs."""
+    stop = _stopwords()
+    ordered = dict.fromkeys(w for w in (x.casefold() for x in _WORDS.findall(question)) if len(w) > 2 and w not in stop)
+    return frozenset(list(ordered)[:MAX_QUERY_WORDS])  # the first ones, in question order: bounded work
+
+
+def _overlap(unit: Unit, words: frozenset[str]) -> int:
+    if not words:
+        return 0
+    have = {w.casefold() for w in _WORDS.findall(unit.excerpt)}
+    # A six-letter prefix match counts ("assignment" in the question, "assignments" in the
+    # clause). Set look-ups keep this linear in the words of the question and the unit.
+    prefixes = {h[:6] for h in have if len(h) >= 6}
+    return sum(1 for w in words if w in have or (len(w) >= 6 and w[:6] in prefixes))
+
+
+def units_to_embed(
+    verified: Sequence[Verified], sc: SubjectClass, words: frozenset[str], cap: int = EMBED_MAX_UNITS
+) -> list[int]:
+    """Indexes of the verified units worth a relevance score, at most ``EMBED_MAX_UNITS``:
+    embedding every sentence of every retrieved chunk costs more than the rest of the query
+    together. Units are pre-ranked by a text cue of a known attribute, then by how many of the
+    question's content words they contain, then by retrieval rank; a unit outside the cap is
+    not scored (relevance 0.0)."""
     attribute = cues().attributes.get(sc.attribute or "")
-    chosen = [
-        i
-        for i, u in enumerate(units)
-        if u.reason is None and (u.chunk_rank <= EMBED_TOP_CHUNKS or _text_cue(u, attribute) or sc.kind == "entity_role")
-    ]
-    # Cue-bearing units first, then retrieval order; the cap bounds the query's cost.
-    chosen.sort(key=lambda i: (_text_cue(units[i], attribute) is None, units[i].chunk_rank, units[i].char_start))
-    return sorted(chosen[:EMBED_MAX_UNITS])
+    keyed = []
+    for i, v in enumerate(verified):
+        if v.reason is not None:
+            continue
+        cue = _text_cue(v.unit, attribute) is not None or sc.kind == "entity_role"
+        keyed.append((not cue, -_overlap(v.unit, words), v.unit.chunk_rank, v.unit.char_start, i))
+    keyed.sort()
+    return sorted(k[-1] for k in keyed[:cap])
 
 
-def assess_attribute(
-    units: Sequence[Unit], vectors: dict[int, np.ndarray], sc: SubjectClass, embedder: Embedder
-) -> None:
-    """Mark verified units that state the asked attribute, with their score, confidence and
-    normalised value. A verified unit that does not state it is moved out with ``off_attribute``."""
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """What each unit is compared with: the question itself (always: the question is the
+    attribute) and, for a known attribute, its description. Vectors are unit-normalised."""
+
+    question: np.ndarray
+    description: np.ndarray | None
+    words: frozenset[str] = frozenset()  # the question's content words (lexical signal)
+
+
+@dataclass(frozen=True, slots=True)
+class Assessed:
+    """The output of EVIDENCE_VERIFIED for one unit: subject verdict, whether it answers the
+    question, its relevance and normalised value."""
+
+    unit: Unit
+    candidate: Candidate | None
+    reason: str | None
+    states_attribute: bool
+    relevance: float
+    score: float
+    confidence: str
+    attribute_match: dict[str, Any]
+    value: dict[str, Any] | None
+    injection: bool
+
+    # The location fields conclude.py reads, delegated to the unit.
+    @property
+    def chunk(self) -> Chunk:
+        return self.unit.chunk
+
+    @property
+    def doc_id(self) -> str:
+        return self.unit.doc_id
+
+    @property
+    def sort_key(self) -> tuple[str, str, int, int]:
+        return self.unit.sort_key
+
+    @property
+    def char_start(self) -> int:
+        return self.unit.char_start
+
+    @property
+    def char_end(self) -> int:
+        return self.unit.char_end
+
+    @property
+    def line_start(self) -> int:
+        return self.unit.line_start
+
+    @property
+    def line_end(self) -> int:
+        return self.unit.line_end
+
+    @property
+    def excerpt(self) -> str:
+        return self.unit.excerpt
+
+
+def is_instruction_like(text: str) -> bool:
+    """Text in documents is data: instruction-like passages are flagged, never followed."""
+    return any(p.search(text) for p in injection_patterns())
+
+
+def _role_cue(unit: Unit, sc: SubjectClass, candidate: Candidate | None) -> str | None:
+    if candidate is None:
+        return None
+    rels = {sc.relation, sc.inverse_relation} - {None}
+    for r in unit.relations:
+        if r["relation"] in rels and candidate.subject_id in (r["subject_id"], r["object_id"]):
+            return f"relation {r['relation']}"
+    for phrase in _role_phrases(sc):
+        if re.search(rf"(?<!\w){re.escape(phrase)}", unit.excerpt, re.IGNORECASE):
+            return f"role word {phrase!r}"
+    return None
+
+
+def _attribute_cue(unit: Unit, attribute: Attribute, candidate: Candidate | None) -> str | None:
+    cue = _text_cue(unit, attribute)
+    if cue is None and attribute.relations and candidate is not None:
+        for r in unit.relations:
+            if r["relation"] in attribute.relations and r["subject_id"] == candidate.subject_id:
+                return f"relation {r['relation']}"
+    return cue
+
+
+def _value(unit: Unit, sc: SubjectClass, attribute: Attribute | None, candidate: Candidate | None) -> dict[str, Any] | None:
+    if sc.kind == "entity_role" and candidate is not None:
+        return {"type": "entity", "value": candidate.subject_id, "name": candidate.subject.name}
+    if attribute is None:
+        return None
+    # A relation ingest bound to this very subject beats reading the text again.
+    for r in unit.relations:
+        if (
+            r["relation"] in attribute.relations
+            and candidate is not None
+            and r["subject_id"] == candidate.subject_id
+            and r["object_id"].startswith("jurisdiction:")
+        ):
+            return {"type": "jurisdiction", "value": r["object_id"].split(":", 1)[1]}
+    return extract_value(attribute.value_type, unit.excerpt, list(unit.entity_ids), attribute.value_anchor)
+
+
+def assess_units(
+    verified: Sequence[Verified], vectors: dict[int, np.ndarray], sc: SubjectClass, targets: Targets
+) -> list[Assessed]:
+    """Decide, per verified unit, whether it answers the question. One path for every question:
+
+    * ``relevance`` is the relevance model's score (``relevance.py``): the unit's similarity to
+      the question, to a known attribute's description, a text cue, and its retrieval rank;
+    * a known attribute (the 17 of ``attribute_cues.json``) adds its typed rules: text cues,
+      a normalised value, and "no value, no answer" where the value is required;
+    * an open attribute (the question names a subject and asks something the phrasebook does
+      not know) is answered by relevance alone, and the finding is the cited clause itself.
+
+    A unit that does not answer is kept with ``off_attribute``; instruction-like text is kept as
+    ``instruction_like`` and can never support an answer."""
     data = cues()
+    model = relevance_model()
     attribute: Attribute | None = data.attributes.get(sc.attribute or "")
-    if sc.kind == "entity_role" and sc.understood:
-        description = f"{sc.role} of {sc.parent_entity}. {data.role_attribute['description']}"
-    elif attribute is not None:
-        description = attribute.description
-    else:
-        description = ""
-    target = description_vector(embedder, sc.attribute or "-", description) if description else None
-    max_chunk = max((u.chunk_score for u in units), default=0.0) or 1.0
-    for index, unit in enumerate(units):
-        sim = float(vectors[index] @ target) if target is not None and index in vectors else 0.0
-        cue = None
-        if sc.kind == "entity_role" and sc.understood and unit.candidate is not None:
-            rels = {sc.relation, sc.inverse_relation} - {None}
-            for r in unit.relations:
-                if r["relation"] in rels and unit.candidate.subject_id in (r["subject_id"], r["object_id"]):
-                    cue = f"relation {r['relation']}"
-                    break
-            if cue is None:
-                for phrase in _role_phrases(sc):
-                    if re.search(rf"(?<!\w){re.escape(phrase)}", unit.excerpt, re.IGNORECASE):
-                        cue = f"role word {phrase!r}"
-                        break
+    role = sc.kind == "entity_role" and sc.understood
+    max_chunk = max((v.unit.chunk_score for v in verified), default=0.0) or 1.0
+    out: list[Assessed] = []
+    for index, v in enumerate(verified):
+        unit = v.unit
+        vector = vectors.get(index)
+        # Rounded: a vector from the per-process cache may have been computed in another batch
+        # (other padding), which can move the last float bits; decisions must not depend on it.
+        sim_q = round(float(vector @ targets.question), 5) if vector is not None else 0.0
+        sim_d = (
+            round(float(vector @ targets.description), 5)
+            if vector is not None and targets.description is not None
+            else None
+        )
+        if role:
+            cue = _role_cue(unit, sc, v.candidate)
+        elif attribute is not None:
+            cue = _attribute_cue(unit, attribute, v.candidate)
+        else:
+            cue = None
+        lexical = _overlap(unit, targets.words) / len(targets.words) if targets.words else 0.0
+        relevance = model.score(sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk, lexical)
+        short = len(_WORDS.findall(unit.excerpt)) < data.min_words
+        if role:
             states = cue is not None
         elif attribute is not None:
-            cue = _text_cue(unit, attribute)
-            if cue is None and attribute.relations and unit.candidate is not None:
-                for r in unit.relations:
-                    if r["relation"] in attribute.relations and r["subject_id"] == unit.candidate.subject_id:
-                        cue = f"relation {r['relation']}"
-                        break
-            states = (cue is not None and sim >= data.sim_cue_floor) or sim >= data.sim_accept
-            if len(_WORDS.findall(unit.excerpt)) < data.min_words:
-                states = False  # a heading names a topic, it states nothing
+            sim = sim_d if sim_d is not None else 0.0
+            states = ((cue is not None and sim >= data.sim_cue_floor) or sim >= data.sim_accept) and not short
         else:
-            states = False  # question not understood: nothing can state an unknown attribute
-        unit.score = round(0.6 * sim + 0.3 * (cue is not None) + 0.1 * (unit.chunk_score / max_chunk), 6)
-        unit.attribute_match = {"cue": cue, "similarity": round(sim, 4)}
-        if unit.reason is not None:
-            continue
-        unit.states_attribute = states
-        if cue is not None and sim >= data.sim_high:
-            unit.confidence = "high"
+            states = vector is not None and relevance >= model.evidence_floor and not short
+        sim_for_conf = sim_d if sim_d is not None else sim_q
+        if cue is not None and sim_for_conf >= data.sim_high:
+            confidence = "high"
         elif states:
-            unit.confidence = "medium"
+            confidence = "medium"
         else:
-            unit.confidence = "low"
-        if not states:
-            what = sc.attribute_label or "the asked attribute"
-            unit.reason = f"off_attribute: the passage is about the subject but does not state {what}"
-            continue
-        if sc.kind == "entity_role" and unit.candidate is not None:
-            unit.value = {"type": "entity", "value": unit.candidate.subject_id, "name": unit.candidate.subject.name}
-        elif attribute is not None:
-            # A relation ingest bound to this very subject beats reading the text again.
-            for r in unit.relations:
-                if (
-                    r["relation"] in attribute.relations
-                    and unit.candidate is not None
-                    and r["subject_id"] == unit.candidate.subject_id
-                    and r["object_id"].startswith("jurisdiction:")
-                ):
-                    unit.value = {"type": "jurisdiction", "value": r["object_id"].split(":", 1)[1]}
-                    break
-            if unit.value is None:
-                unit.value = extract_value(
-                    attribute.value_type, unit.excerpt, unit.entity_ids, attribute.value_anchor
-                )
-            if unit.value is None and attribute.value_required:
-                unit.states_attribute = False
-                unit.confidence = "low"
-                unit.reason = (
+            confidence = "low"
+        match = {"cue": cue, "similarity": round(sim_d if sim_d is not None else sim_q, 4),
+                 "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4), "relevance": round(relevance, 4)}
+        injection = is_instruction_like(unit.excerpt)
+        reason = v.reason
+        value = None
+        if reason is None and states:
+            value = _value(unit, sc, attribute, v.candidate)
+            if value is None and attribute is not None and attribute.value_required:
+                states, confidence = False, "low"
+                reason = (
                     f"off_attribute: the passage mentions {attribute.label} but states no "
                     f"{attribute.value_type} value"
                 )
-
-
-def flag_injection(units: Sequence[Unit]) -> None:
-    """Text in documents is data: instruction-like passages are flagged, never followed."""
-    patterns = injection_patterns()
-    for unit in units:
-        unit.injection = any(p.search(unit.excerpt) for p in patterns)
+        if reason is None and not states:
+            what = sc.attribute_label or "what the question asks"
+            reason = f"off_attribute: the passage is about the subject but does not state {what}"
+        if reason is None and injection:
+            states, confidence = False, "low"
+            reason = "instruction_like: the passage contains instruction-like text; it is reported, never used as evidence"
+        out.append(
+            Assessed(
+                unit=unit, candidate=v.candidate, reason=reason, states_attribute=states and reason is None,
+                relevance=round(relevance, 6), score=round(relevance, 6), confidence=confidence,
+                attribute_match=match, value=value if reason is None else None, injection=injection,
+            )
+        )
+    return out

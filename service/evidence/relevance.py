@@ -1,0 +1,65 @@
+"""The relevance model: does a verified unit answer the question?
+
+A cross-encoder or an extractive QA model would be the field's tool for this; none ships its
+weights inside a package these machines can install (checked: see docs/ARCHITECTURE.md), and
+nothing may be downloaded at run time. So the model is all-MiniLM-L6-v2 (the project's embedder)
+question-sentence cosine similarity, combined linearly with three signals the machine already has:
+similarity to a known attribute's description, the share of the question's
+content words the unit contains, a text cue of a known attribute, and the unit's
+fused retrieval score. Weights and the two thresholds are data (``service/data/relevance.json``),
+calibrated on the tune split of the CUAD dev set (``bench/cuad_eval.py --calibrate``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from service.evidence.data import load
+
+
+@dataclass(frozen=True, slots=True)
+class RelevanceModel:
+    name: str
+    w_question: float
+    w_description: float
+    w_lexical: float
+    w_cue: float
+    w_retrieval: float
+    evidence_floor: float  # an open-attribute unit is cited from here
+    sufficient_known: float  # a known attribute's answer is sufficient from here (best unit)
+    sufficient_open: float  # an open attribute's answer is sufficient from here (best unit)
+
+    def sufficient(self, open_attribute: bool) -> float:
+        return self.sufficient_open if open_attribute else self.sufficient_known
+
+    def score(
+        self, sim_question: float, sim_description: float | None, cue: bool, retrieval: float, lexical: float = 0.0
+    ) -> float:
+        """Relevance of one unit. Without a known attribute the description term is the question
+        similarity again, so open and known attributes share one scale and one threshold."""
+        description = sim_question if sim_description is None else sim_description
+        return (
+            self.w_question * sim_question
+            + self.w_description * description
+            + self.w_lexical * max(0.0, min(1.0, lexical))
+            + self.w_cue * (1.0 if cue else 0.0)
+            + self.w_retrieval * max(0.0, min(1.0, retrieval))
+        )
+
+
+@lru_cache(maxsize=1)
+def relevance_model() -> RelevanceModel:
+    raw = load("relevance.json")
+    w = raw["weights"]
+    return RelevanceModel(
+        name=raw["model"],
+        w_question=float(w["question"]),
+        w_description=float(w["description"]),
+        w_lexical=float(w.get("lexical", 0.0)),
+        w_cue=float(w["cue"]),
+        w_retrieval=float(w["retrieval"]),
+        evidence_floor=float(raw["evidence_floor"]),
+        sufficient_known=float(raw["sufficient"]["known_attribute"]),
+        sufficient_open=float(raw["sufficient"]["open_attribute"]),
+    )
