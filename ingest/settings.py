@@ -32,6 +32,18 @@ class Settings(BaseSettings):
     ingest_workers: int = Field(
         2, ge=1, le=32, description="Ingest worker threads; jobs are taken round-robin by uploader."
     )
+    ingest_in_api: bool = Field(
+        True, description="Run ingest worker threads inside the API; false when `attest worker` "
+        "processes do the ingestion (the API then only queues jobs)."
+    )
+    ingest_lease_seconds: float = Field(
+        60.0, gt=0, le=3600, description="Elasticsearch job queue: a claimed job's lease; a "
+        "worker renews it while it runs, and another worker takes the job over once it expires."
+    )
+    uploads_dir: Path | None = Field(
+        None, description="Where accepted uploads wait for a worker (default <data_dir>/uploads). "
+        "With several API replicas or workers, a volume every one of them mounts."
+    )
     ingest_job_seconds: float = Field(
         60.0, gt=0, description="Time budget of one ingest job; past it the job ends failed."
     )

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from ingest.settings import get_settings
 from service.cli_mcp import register as register_mcp
+from service.cli_worker import register as register_worker
 
 
 def _print_json(data: Any) -> None:
@@ -189,6 +190,7 @@ REGISTRARS: list[Callable[[argparse._SubParsersAction], None]] = [
     register_audit,
     register_table,
     register_sweep,
+    register_worker,
 ]
 
 

@@ -9,20 +9,20 @@ store and embedder; ``attest serve`` passes neither.
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator
 
 import structlog
 from fastapi import FastAPI
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings, get_settings
-from ingest.store.common import utc_now
 from ingest.store.port import Principal, Store
 from service.api.auth import load_keyring
 from service.api.context import ApiContext
 from service.api.errors import register_error_handlers
 from service.api.ingest_lock import IngestLock
-from service.api.jobs import IngestWorker, Job, JobStore
+from service.api.ingest_runner import job_done, job_runner
+from service.api.jobs import IngestWorker, open_job_queue
 from service.api.metrics import Metrics
 from service.api.middleware import (
     DeadlineMiddleware,
@@ -48,71 +48,6 @@ API_VERSION = "1"
 DOC_STATUSES = ("received", "extracting", "indexing", "indexed", "failed")
 # Counts documents per status for /metrics (admin only). Aggregates only; no read path uses it.
 _METRICS_READER = Principal(name="system:metrics", admin=True, unrestricted=True)
-
-
-def _job_runner(ctx: ApiContext) -> Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]:
-    from ingest.pipeline import Ingestor
-
-    def run(job: Job, data: bytes, on_stage: Callable[[str], None]) -> dict[str, Any]:
-        ingestor = Ingestor(
-            ctx.require_store(), ctx.require_embedder(), ctx.settings,
-            on_stage=on_stage,
-        )
-        result = ingestor.ingest_bytes(
-            data,
-            filename=job.filename,
-            doc_id=job.doc_id,
-            title=job.title,
-            acl=job.acl,
-            collection=job.collection,
-            metadata=job.metadata,
-            incarnation=job.incarnation,
-            budget_seconds=ctx.settings.ingest_job_seconds,
-        )
-        return result.to_dict()
-
-    return run
-
-
-def _mark_failed(store: Store, job: Job, result: dict[str, Any]) -> None:
-    """A job that failed outside the pipeline (its bytes were lost, it was interrupted too
-    often, the store was down) still ends its document ``failed`` with the reason, so a client
-    polling "until indexed or failed" finishes. Only the job's own incarnation is touched."""
-    record = store.get_document(job.doc_id)
-    if record is None or (job.incarnation is not None and record.incarnation != job.incarnation):
-        return
-    record.status = "failed"
-    record.stage = result.get("stage") or "received"
-    record.error = result.get("error") or "ingest failed"
-    record.updated_at = utc_now()
-    store.save_document(record)
-
-
-def _job_done(ctx: ApiContext) -> Callable[[Job, dict[str, Any]], None]:
-    def done(job: Job, result: dict[str, Any]) -> None:
-        store = ctx.require_store()
-        if result.get("status") == "failed" and result.get("recorded") is False:
-            try:
-                _mark_failed(store, job, result)
-            except Exception as exc:  # noqa: BLE001 - logged; the audit entry below still goes
-                log.error("ingest_failure_not_recorded", doc_id=job.doc_id,
-                          error_type=type(exc).__name__, exc_info=exc)
-        store.append_audit(
-            {
-                "action": "ingest",
-                "request_id": job.request_id,
-                "principal": job.principal,
-                "job_id": job.job_id,
-                "doc_id": job.doc_id,
-                "revision": job.revision,
-                "status": result.get("status"),
-                "stage": result.get("stage"),
-                "error": result.get("error"),
-                "n_chunks": result.get("n_chunks"),
-            }
-        )
-
-    return done
 
 
 def _register_gauges(ctx: ApiContext) -> None:
@@ -169,15 +104,21 @@ def create_app(
             from ingest.embedder import default_embedder
 
             ctx.embedder = default_embedder()
-        ctx.jobs = JobStore(settings.data_dir)
-        # Several API processes (attest serve --workers N): one of them ingests.
-        ingest_lock = IngestLock(settings.data_dir) if settings.api_workers > 1 else None
-        if ingest_lock is None or ingest_lock.acquire():
+        ctx.jobs = open_job_queue(settings)
+        # Several API processes (attest serve --workers N): one of them ingests; none does when
+        # ingestion runs in `attest worker` processes (ATTEST_INGEST_IN_API=false).
+        ingest_lock = (
+            IngestLock(settings.data_dir)
+            if settings.ingest_in_api and settings.api_workers > 1
+            else None
+        )
+        if settings.ingest_in_api and (ingest_lock is None or ingest_lock.acquire()):
             ctx.worker = IngestWorker(
-                ctx.jobs, _job_runner(ctx), _job_done(ctx), threads=settings.ingest_workers
+                ctx.jobs, job_runner(ctx), job_done(ctx), threads=settings.ingest_workers
             )
             ctx.worker.start()
-        log.info("api_started", data_dir=str(settings.data_dir), keys=len(ctx.keyring))
+        log.info("api_started", data_dir=str(settings.data_dir), keys=len(ctx.keyring),
+                 ingest_in_api=settings.ingest_in_api)
         try:
             yield
         finally:
@@ -186,6 +127,9 @@ def create_app(
             ctx.worker = None
             if ingest_lock is not None:
                 ingest_lock.release()
+            shutdown = getattr(ctx.jobs, "shutdown", None)  # the Elasticsearch queue's client
+            if shutdown is not None:
+                shutdown()
             if ctx.owns_store and ctx.store is not None:
                 ctx.store.close()
                 ctx.store = None

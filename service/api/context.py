@@ -13,7 +13,7 @@ from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Store
 from service.api.auth import KeyRing
-from service.api.jobs import IngestWorker, JobStore
+from service.api.jobs import IngestWorker, JobQueue
 from service.api.metrics import Metrics
 
 
@@ -24,7 +24,7 @@ class ApiContext:
     metrics: Metrics
     store: Store | None = None
     embedder: Embedder | None = None
-    jobs: JobStore | None = None
+    jobs: JobQueue | None = None
     worker: IngestWorker | None = None
     owns_store: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
@@ -39,7 +39,7 @@ class ApiContext:
             raise RuntimeError("the embedding model is not loaded")
         return self.embedder
 
-    def require_jobs(self) -> JobStore:
+    def require_jobs(self) -> JobQueue:
         if self.jobs is None:
             raise RuntimeError("the job queue is not started")
         return self.jobs

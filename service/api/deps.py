@@ -13,7 +13,7 @@ from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.api.context import ApiContext
 from service.api.errors import Forbidden, Unauthorized, request_id_of
-from service.api.jobs import JobStore
+from service.api.jobs import JobQueue
 
 _bearer = HTTPBearer(auto_error=False, description="An API key from ATTEST_API_KEYS.")
 
@@ -37,7 +37,7 @@ def get_embedder(ctx: Context) -> Embedder:
     return ctx.require_embedder()
 
 
-def get_jobs(ctx: Context) -> JobStore:
+def get_jobs(ctx: Context) -> JobQueue:
     return ctx.require_jobs()
 
 
@@ -74,7 +74,7 @@ AdminPrincipal = Annotated[Principal, Depends(require_admin)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
-JobsDep = Annotated[JobStore, Depends(get_jobs)]
+JobsDep = Annotated[JobQueue, Depends(get_jobs)]
 RequestId = Annotated[str, Depends(get_request_id)]
 
 

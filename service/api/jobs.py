@@ -14,6 +14,12 @@ written); after ``MAX_ATTEMPTS`` they are marked ``failed`` with the reason, and
 upload file has gone is failed too; either way its document is marked ``failed`` and the
 ``ingest`` audit entry is written. No job is dropped silently. The queue is bounded by
 ``Settings.ingest_queue_size`` queued jobs.
+
+Two adapters implement the :class:`JobQueue` port: :class:`JobStore` here (SQLite, the embedded
+default: one process ingests, the API or one ``attest worker``) and
+:class:`service.api.jobs_elastic.ElasticJobQueue` (a jobs index with leases, for several API
+replicas and workers). :func:`open_job_queue` picks the one the store uses. Upload files live in
+``Settings.uploads_dir`` (default ``<data_dir>/uploads``).
 """
 
 from __future__ import annotations
@@ -22,14 +28,16 @@ import json
 import os
 import sqlite3
 import threading
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import structlog
 
 from ingest.errors import AttestError, UnavailableError
+from ingest.settings import Settings
 from ingest.store.common import utc_now
 
 log = structlog.get_logger(__name__)
@@ -105,12 +113,59 @@ class Job:
         }
 
 
+class JobQueue(Protocol):
+    """The ingest queue port (SQLite: :class:`JobStore`; Elasticsearch: ``ElasticJobQueue``).
+
+    ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
+    longer holds the job (its lease expired and another worker took it over). ``lease_seconds``
+    is None for a queue without leases; otherwise the worker calls ``renew_leases`` well within
+    it, and ``recover`` may run at any time (it only fails jobs nobody can finish)."""
+
+    uploads: Path
+    lease_seconds: float | None
+
+    def add(self, **fields: Any) -> Job: ...
+    def get(self, job_id: str) -> Job | None: ...
+    def for_document(self, doc_id: str, incarnation: str | None = None, limit: int = 20) -> list[Job]: ...
+    def depth(self) -> int: ...
+    def counts(self) -> dict[str, int]: ...
+    def claim(self) -> Job | None: ...
+    def set_stage(self, job_id: str, stage: str) -> None: ...
+    def finish(self, job_id: str, state: str, *, result: dict[str, Any] | None = None,
+               error: str | None = None) -> bool | None: ...
+    def renew_leases(self) -> int: ...
+    def cancel_for_document(self, doc_id: str, reason: str) -> int: ...
+    def recover(self) -> dict[str, Any]: ...
+    def job_upload_path(self, job: Job) -> Path: ...
+    def release_upload(self, job: Job) -> None: ...
+    def close(self) -> None: ...
+
+
+def uploads_dir(settings: Settings) -> Path:
+    return Path(settings.uploads_dir) if settings.uploads_dir else Path(settings.data_dir) / "uploads"
+
+
+def open_job_queue(settings: Settings) -> JobQueue:
+    """The queue in the store the deployment runs: Elasticsearch when configured (shared by every
+    replica and worker), else ``<data_dir>/jobs.sqlite3``."""
+    if settings.elasticsearch_url:
+        from service.api.jobs_elastic import ElasticJobQueue
+
+        return ElasticJobQueue(
+            settings.elasticsearch_url, uploads_dir(settings),
+            prefix=settings.elasticsearch_prefix, lease_seconds=settings.ingest_lease_seconds,
+        )
+    return JobStore(settings.data_dir, uploads=uploads_dir(settings))
+
+
 class JobStore:
     """The jobs table and the upload files. Thread-safe: one connection per thread."""
 
-    def __init__(self, data_dir: Path) -> None:
+    lease_seconds: float | None = None  # one ingesting process: recovery happens at its start
+
+    def __init__(self, data_dir: Path, *, uploads: Path | None = None) -> None:
         self.data_dir = Path(data_dir)
-        self.uploads = self.data_dir / "uploads"
+        self.uploads = Path(uploads) if uploads is not None else self.data_dir / "uploads"
         self.uploads.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / "jobs.sqlite3"
         self._local = threading.local()
@@ -309,6 +364,9 @@ class JobStore:
             ),
         )
 
+    def renew_leases(self) -> int:
+        return 0
+
     def cancel_for_document(self, doc_id: str, reason: str) -> int:
         """On delete: cancel the document's queued jobs and drop their bytes. A running job is not
         touched here: the store refuses its writes once the document is deleted."""
@@ -403,7 +461,7 @@ class IngestWorker:
 
     def __init__(
         self,
-        jobs: JobStore,
+        jobs: JobQueue,
         run_job: JobRunner,
         on_done: JobDone | None = None,
         *,
@@ -435,7 +493,28 @@ class IngestWorker:
             thread = threading.Thread(target=self._loop, name=f"attest-ingest-{n}", daemon=True)
             self._threads.append(thread)
             thread.start()
+        if self.jobs.lease_seconds:
+            beat = threading.Thread(target=self._heartbeat, name="attest-ingest-lease", daemon=True)
+            self._threads.append(beat)
+            beat.start()
         self.notify()
+
+    def _heartbeat(self) -> None:
+        """Renew this process's leases every third of the lease; once a lease, fail the jobs
+        that dead workers left without attempts (another worker may do it first: harmless)."""
+        assert self.jobs.lease_seconds
+        period = self.jobs.lease_seconds / 3
+        next_recover = time.monotonic() + self.jobs.lease_seconds
+        while not self._stop.wait(period):
+            try:
+                self.jobs.renew_leases()
+                if time.monotonic() >= next_recover:
+                    next_recover = time.monotonic() + self.jobs.lease_seconds
+                    for job in self.jobs.recover()["failed_jobs"]:
+                        self._report(job, {"status": "failed", "stage": job.stage or "received",
+                                           "error": job.error, "recorded": False})
+            except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
+                log.error("ingest_lease_renewal_failed", error_type=type(exc).__name__, exc_info=exc)
 
     def notify(self) -> None:
         with self._wake:
@@ -460,7 +539,7 @@ class IngestWorker:
                 while not self._stop.is_set():
                     try:
                         job = self.jobs.claim()
-                    except sqlite3.Error as exc:
+                    except Exception as exc:  # noqa: BLE001 - the queue's store is down: retry later
                         log.error("ingest_claim_failed", error_type=type(exc).__name__, exc_info=exc)
                         break
                     if job is None:
@@ -498,7 +577,10 @@ class IngestWorker:
                               "error": f"internal error: {type(exc).__name__}"}
             status = result.get("status")
             state = {"failed": "failed", "cancelled": "cancelled"}.get(str(status), "done")
-            self.jobs.finish(job.job_id, state, result=result, error=result.get("error"))
+            if self.jobs.finish(job.job_id, state, result=result, error=result.get("error")) is False:
+                # The lease expired and another worker took the job over: it reports it.
+                log.warning("ingest_job_lost_lease", doc_id=job.doc_id, status=status)
+                return
             self.jobs.release_upload(job)
             self._report(job, result)
             log.info("ingest_job_finished", doc_id=job.doc_id, status=status)

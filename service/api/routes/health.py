@@ -28,7 +28,8 @@ def readyz(ctx: Context) -> JSONResponse:
     checks = {
         "store": bool(ctx.store is not None and ctx.store.ping()),
         "embedder": ctx.embedder is not None,
-        "ingest_worker": ctx.worker is not None,
+        # With ATTEST_INGEST_IN_API=false the `attest worker` processes ingest, not this one.
+        "ingest_worker": ctx.worker is not None or not ctx.settings.ingest_in_api,
     }
     ready = all(checks.values())
     body = Health(status="ready" if ready else "not_ready", checks=checks)
