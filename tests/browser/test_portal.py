@@ -410,9 +410,13 @@ def test_review_grid_cites_clauses_exports_csv_and_filters_per_caller(page, port
     body = answer.value.json()
     page.locator("table.grid").wait_for()
     assert body["attributes"] == GRID_ATTRIBUTES and body["page"] == 1
-    # The six contracts, and the script-payload memo (the registry reads an agreement in it too).
-    assert body["total"] == len(body["rows"]) == len(portal.sample_doc_ids) + 1
-    assert {r["doc_id"] for r in body["rows"]} == {*portal.sample_doc_ids, portal.xss_doc_id}
+    # Every agreement alice's registry look-up finds (the six contracts, the script-payload memo,
+    # and whatever other tests of this session uploaded), in the endpoint's order.
+    with portal.client(ALICE_KEY) as api:
+        agreements = api.get("/v1/subjects", params={"type": "agreement", "limit": 500}).json()["subjects"]
+    assert body["total"] == len(body["rows"]) == len(agreements)
+    assert sorted(r["subject_id"] for r in body["rows"]) == sorted(a["subject_id"] for a in agreements)
+    assert {*portal.sample_doc_ids, portal.xss_doc_id} <= {r["doc_id"] for r in body["rows"]}
 
     headers = page.locator("table.grid thead th").all_inner_texts()
     assert headers == ["Agreement", "Governing law", "Expiration date"]
