@@ -166,6 +166,9 @@ def test_client_lists_the_tools_and_every_result_validates(live: LiveApi, mode: 
             out["listing"] = check_schema(
                 tools["document_status"], await client.call_tool("document_status", {})
             )
+            out["table"] = check_schema(tools["table"], await client.call_tool(
+                "table", {"attributes": ["governing_law"], "page_size": 1}
+            ))
             resource = await client.read_resource(e1["resource_uri"])
             out["resource"] = json.loads(resource.contents[0].text)
             out["templates"] = (await client.list_resource_templates()).resource_templates
@@ -223,6 +226,9 @@ def test_client_lists_the_tools_and_every_result_validates(live: LiveApi, mode: 
 
     subjects = out["find_subjects"]["subjects"]
     assert [s["subject_id"] for s in subjects] == ["org:eco science solutions"]
+
+    grid = out["table"]  # one row of the caller's three agreements (details in the table tests)
+    assert grid["attributes"] == ["governing_law"] and grid["total"] == 3 and len(grid["rows"]) == 1
 
     (doc,) = out["document_status"]["documents"]
     assert doc["doc_id"] == "eco" and doc["status"] == "indexed"
