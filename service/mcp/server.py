@@ -1,8 +1,8 @@
 """The MCP server: Attest's read paths as typed tools with structured results.
 
 Each tool calls the very function its HTTP route calls (``answer_question``, ``run_search``,
-``expand_source``, ``lookup_subjects``, ``readable_document``, ``serve_table``), with the caller's principal and an
-:class:`~service.api.deps.Auditor` for the caller's request id. So the store queries, the ACL
+``expand_source``, ``lookup_subjects``, ``readable_document``, ``serve_table``), with the
+caller's principal and an :class:`~service.api.deps.Auditor` for the caller's request id. So the store queries, the ACL
 inside them and the audit entries are the HTTP API's; there is no second path to the data.
 Errors keep the HTTP API's codes as a ``<code>: <message>`` prefix (``not_found: document not
 found`` for absent and forbidden alike).

@@ -104,7 +104,8 @@ function cell(value, attribute, row) {
   return h('td', null, h('span', { class: 'cell-value', 'data-value': value.value }, displayValue(value.value)), ' ',
     (value.evidence || []).map((e) => h('a', {
       class: 'chip', href: sourceHash(e.doc_id, e.revision, e.char_start, e.char_end, { ev: e.id }),
-      title: where(e), 'aria-label': `Source ${e.id} of ${columnLabel(attribute).toLowerCase()} in ${subject}, ${where(e)}`,
+      title: where(e),
+      'aria-label': `Source ${e.id} of ${columnLabel(attribute).toLowerCase()} in ${subject}, ${where(e)}`,
     }, `[${e.id}]`)));
 }
 
