@@ -141,3 +141,67 @@ class DocumentStatusResult(BaseModel):
     request_id: str
     documents: list[DocumentView]
     total: int = Field(description="documents matching the filters that you may read")
+
+
+class TableEvidence(BaseModel):
+    """One cited span of a grid cell: the fields of ``GET /v1/table``, excerpt as quoted data."""
+
+    id: str
+    doc_id: str
+    revision: str
+    page: int | None
+    section: list[str]
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    excerpt: QuotedText
+    source_url: str
+    resource_uri: str
+
+
+class TableCell(BaseModel):
+    value: str | None = Field(description="the stated value, or 'not stated' when sufficient is false")
+    sufficient: bool
+    evidence: list[TableEvidence]
+
+
+class TableRow(BaseModel):
+    subject_id: str
+    name: str
+    doc_id: str
+    title: str
+    cells: dict[str, TableCell] = Field(description="one cell per asked attribute")
+
+
+class TableResult(BaseModel):
+    """``GET /v1/table``: one row per agreement you may read, one cell per attribute."""
+
+    request_id: str
+    type: str
+    attributes: list[str]
+    page: int
+    page_size: int
+    total: int = Field(description="agreements of the class that you may read")
+    rows: list[TableRow]
+    source_data_notice: str = SOURCE_DATA_NOTICE
+
+    @classmethod
+    def of(cls, table: dict[str, Any], request_id: str) -> "TableResult":
+        data = {**table, "request_id": request_id, "rows": []}
+        for row in table["rows"]:
+            cells = {}
+            for attribute, cell in row["cells"].items():
+                evidence = [
+                    {
+                        **item,
+                        "excerpt": QuotedText.of(item["excerpt"]).model_dump(),
+                        "resource_uri": resource_uri(
+                            item["doc_id"], item["revision"], item["char_start"], item["char_end"]
+                        ),
+                    }
+                    for item in cell["evidence"]
+                ]
+                cells[attribute] = {**cell, "evidence": evidence}
+            data["rows"].append({**row, "cells": cells})
+        return cls.model_validate(data)

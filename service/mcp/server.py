@@ -1,8 +1,8 @@
 """The MCP server: Attest's read paths as typed tools with structured results.
 
 Each tool calls the very function its HTTP route calls (``answer_question``, ``run_search``,
-``expand_source``, ``lookup_subjects``, ``readable_document``), with the caller's principal and an
-:class:`~service.api.deps.Auditor` for the caller's request id. So the store queries, the ACL
+``expand_source``, ``lookup_subjects``, ``readable_document``, ``serve_table``), with the
+caller's principal and an :class:`~service.api.deps.Auditor` for the caller's request id. So the store queries, the ACL
 inside them and the audit entries are the HTTP API's; there is no second path to the data.
 Errors keep the HTTP API's codes as a ``<code>: <message>`` prefix (``not_found: document not
 found`` for absent and forbidden alike).
@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import re
 from contextlib import contextmanager
-from typing import Annotated, Iterator
+from typing import Annotated, Iterator, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from ingest.store.port import StoreError
 from service.api.errors import ApiError
@@ -28,9 +28,11 @@ from service.api.routes.documents import expand_source, readable_document
 from service.api.routes.evidence import answer_question
 from service.api.routes.search import run_search
 from service.api.routes.subjects import lookup_subjects
+from service.api.routes.table import serve_table
 from service.api.schemas import DOC_ID_PATTERN, DocumentView, SearchFiltersIn, SearchRequest
 from service.evidence.conclude import source_url
 from service.evidence.models import EvidenceRequest, Scope, SubjectSpec
+from service.evidence.table import MAX_ATTRIBUTES, MAX_PAGE_SIZE, TableRequest, agreement_attributes
 from service.mcp.caller import AuditMiddleware, CallerResolver, Services, current_caller
 from service.mcp.models import (
     RESOURCE_TEMPLATE,
@@ -42,6 +44,7 @@ from service.mcp.models import (
     SearchResult,
     SourceResult,
     SubjectsResult,
+    TableResult,
     resource_uri,
 )
 
@@ -79,6 +82,15 @@ DOCUMENT_STATUS_DESCRIPTION = """A document is searchable only when its status i
 Status (received, extracting, indexing, indexed, failed), stage, error, current revision and the
 revision history of one document (doc_id) or of the documents you may read."""
 
+TABLE_DESCRIPTION = """One row per agreement you may read, one cell per attribute; a "not stated" cell (sufficient=false) is a valid answer: report it, do not re-ask cell by cell.
+The class-level review grid of GET /v1/table: each stated cell cites its clause (evidence with
+source_url and resource_uri); conflicting documents show every value joined by " | ". Rows are
+ordered by name, paginated (total counts the agreements you may read); at most
+{MAX_ATTRIBUTES} attributes and {MAX_PAGE_SIZE} rows per call, and each cell runs the evidence
+machine, so ask only for the attributes and page you need.""".format(
+    MAX_ATTRIBUTES=MAX_ATTRIBUTES, MAX_PAGE_SIZE=MAX_PAGE_SIZE
+)
+
 RESOURCE_DESCRIPTION = """A revision's text by citation (doc_id, revision, char_start, char_end), as quoted source data with its location (audited). Same access rules as open_source."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -88,6 +100,9 @@ DocId = Annotated[str, Field(pattern=DOC_ID_PATTERN, description="a doc_id from 
 Revision = Annotated[str, Field(pattern=REVISION_PATTERN, description="a revision (sha256) from a citation")]
 Offset = Annotated[int | None, Field(ge=0, le=MAX_OFFSET)]
 ContextChars = Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="characters of context either side")]
+# The attribute keys are data (attribute_cues.json), enumerated in the schema so an agent need not
+# guess; TableRequest checks them again, as it does for the HTTP route.
+AttributeKey = Literal[tuple(agreement_attributes())]  # type: ignore[valid-type]
 
 
 @contextmanager
@@ -223,6 +238,29 @@ def build_server(services: Services, resolve: CallerResolver) -> MCPServer:
             documents=[DocumentView.of(r) for r in records],
             total=total,
         )
+
+    @server.tool(description=TABLE_DESCRIPTION, annotations=READ_ONLY)
+    def table(
+        attributes: Annotated[
+            list[AttributeKey],
+            Field(min_length=1, max_length=MAX_ATTRIBUTES, description="attribute keys, one column each"),
+        ],
+        type: Annotated[Literal["agreement"], Field(description="the subject class")] = "agreement",
+        page: Annotated[int, Field(ge=1, le=100_000)] = 1,
+        page_size: Annotated[int, Field(ge=1, le=MAX_PAGE_SIZE, description="rows per page")] = 50,
+    ) -> TableResult:
+        caller = current_caller()
+        store = services.store()
+        try:
+            request = TableRequest(type=type, attributes=list(attributes), page=page, page_size=page_size)
+        except ValidationError as exc:
+            raise ToolError("validation_error: " + "; ".join(e["msg"] for e in exc.errors())) from exc
+        with _as_tool_errors():
+            result = serve_table(
+                request, caller.principal, caller.auditor(store),
+                store=store, embedder=services.embedder(), settings=services.settings,
+            )
+        return TableResult.of(result, caller.request_id)
 
     @server.resource(
         RESOURCE_TEMPLATE,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import re
 import time
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -393,19 +395,129 @@ def _server_offers(portal, path: str) -> bool:
     return path in httpx.get(f"{portal.base_url}/openapi.json").json()["paths"]
 
 
-def test_review_grid_and_sweeps_say_when_this_server_lacks_them(page, portal) -> None:
-    """Only while this server has neither endpoint (they are built on other branches): the views
-    must degrade to a clear notice without a failed request or a console error."""
-    if _server_offers(portal, "/v1/table") or _server_offers(portal, "/v1/sweeps"):
-        pytest.skip("this server offers /v1/table or /v1/sweeps; the degraded views cannot be shown")
+GRID_ATTRIBUTES = ["governing_law", "expiration_date"]
+
+
+def test_review_grid_cites_clauses_exports_csv_and_filters_per_caller(page, portal) -> None:
+    """The grid view against the real ``GET /v1/table`` on the sample contracts: every cell is
+    the endpoint's (value with citation chips, or "not stated"), a chip opens the cited span, the
+    CSV export is the page, and bob (not in ``legal``) gets no row of alice's."""
     sign_in(page)
-    page.goto("/#/table")
-    page.get_by_text("The review grid is not available on this server").wait_for()
+    hash_ = "/#/table?" + urlencode({"attributes": ",".join(GRID_ATTRIBUTES)})
+    with page.expect_response(lambda r: "/v1/table?" in r.url, timeout=600_000) as answer:
+        page.goto(hash_)
+    assert answer.value.status == 200
+    body = answer.value.json()
+    page.locator("table.grid").wait_for()
+    assert body["attributes"] == GRID_ATTRIBUTES and body["page"] == 1
+    # Every agreement alice's registry look-up finds (the six contracts, the script-payload memo,
+    # and whatever other tests of this session uploaded), in the endpoint's order.
+    with portal.client(ALICE_KEY) as api:
+        agreements = api.get("/v1/subjects", params={"type": "agreement", "limit": 500}).json()["subjects"]
+    assert body["total"] == len(body["rows"]) == len(agreements)
+    assert sorted(r["subject_id"] for r in body["rows"]) == sorted(a["subject_id"] for a in agreements)
+    assert {*portal.sample_doc_ids, portal.xss_doc_id} <= {r["doc_id"] for r in body["rows"]}
+
+    headers = page.locator("table.grid thead th").all_inner_texts()
+    assert headers == ["Agreement", "Governing law", "Expiration date"]
+    rows = page.locator("table.grid tbody tr")
+    assert rows.count() == len(body["rows"])
+    stated = not_stated = 0
+    for n, row in enumerate(body["rows"]):
+        tr = rows.nth(n)
+        document = row["title"] if row["title"] == row["doc_id"] else f"{row['title']} · {row['doc_id']}"
+        assert tr.locator("th").inner_text().splitlines() == [row["name"], document]
+        for col, attribute in enumerate(GRID_ATTRIBUTES):
+            cell = row["cells"][attribute]
+            td = tr.locator("td").nth(col)
+            if cell["sufficient"]:
+                stated += 1
+                shown = td.locator(".cell-value")
+                assert shown.get_attribute("data-value") == cell["value"]
+                durations = {"P2Y": "2 years", "P6M": "6 months", "P1Y": "1 year"}
+                assert shown.inner_text() == durations.get(cell["value"], cell["value"])
+                chips = td.locator("a.chip")
+                assert chips.all_inner_texts() == [f"[{e['id']}]" for e in cell["evidence"]]
+                assert cell["evidence"]
+            else:
+                not_stated += 1
+                assert cell == {"value": "not stated", "sufficient": False, "evidence": []}
+                assert td.get_attribute("class") == "not-stated"
+                assert td.inner_text() == "not stated" and td.locator("a").count() == 0
+    assert stated and not_stated, (stated, not_stated)  # both kinds of cell are exercised
+    # The memo's script-laden title is a row heading shown as text, never run.
+    assert page.locator("table.grid tbody th").filter(has_text=XSS_TITLE).count() == 1
+    assert page.evaluate("window.__xss") is None
+    assert page.locator("main").get_by_text(f"{body['total']} agreement subjects · page 1").is_visible()
     assert axe_violations(page) == []
-    screenshot(page, "table-unavailable")
+    screenshot(page, "table")
+    (entry,) = [e for e in audit_entries(portal, "table_query", "alice")
+                if e["input"]["attributes"] == GRID_ATTRIBUTES][-1:]
+    assert entry["total"] == body["total"]
+
+    # CSV export: the page as shown, one line per row, evidence as doc@revision:span.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export CSV").click()
+    assert download.value.suggested_filename == "attest-agreement-grid-page1.csv"
+    lines = Path(download.value.path()).read_bytes().decode("utf-8").split("\r\n")
+    assert lines[0] == (
+        '"subject_id","title","doc_id","governing_law","governing_law_evidence",'
+        '"expiration_date","expiration_date_evidence"'
+    )
+    assert len(lines) == len(body["rows"]) + 2 and lines[-1] == ""
+    for line, row in zip(lines[1:], body["rows"]):
+        fields = next(csv.reader([line]))
+        assert fields[:3] == [row["subject_id"], row["title"], row["doc_id"]]
+        law = row["cells"]["governing_law"]
+        assert fields[3] == law["value"]
+        assert fields[4] == " ".join(
+            f"{e['doc_id']}@{e['revision'][:12]}:{e['char_start']}-{e['char_end']}" for e in law["evidence"]
+        )
+
+    # A citation chip opens the source view on exactly the cited characters.
+    row_n, attribute, cited = next(
+        (n, a, r["cells"][a]["evidence"][0]) for n, r in enumerate(body["rows"])
+        for a in GRID_ATTRIBUTES if r["cells"][a]["sufficient"]
+    )
+    rows.nth(row_n).locator("td").nth(GRID_ATTRIBUTES.index(attribute)).locator("a.chip").first.click()
+    page.locator("mark.cited").first.wait_for()
+    assert f"s={cited['char_start']}" in page.url and f"e={cited['char_end']}" in page.url
+    with portal.client(ALICE_KEY) as api:
+        text = api.get(
+            f"/v1/documents/{cited['doc_id']}/revisions/{cited['revision']}/text",
+            params={"char_start": cited["char_start"], "char_end": cited["char_end"], "context": 0},
+        ).json()["passage"]
+    assert "".join(page.locator("mark.cited").all_inner_texts()).split() == text.split()
+    page.get_by_text(f"Evidence {cited['id']}: the highlighted characters").wait_for()
+
+    # bob reads none of the samples: no row, no count, no title of alice's.
+    page.get_by_role("button", name="Sign out").click()
+    sign_in(page, BOB_KEY, "bob")
+    with page.expect_response(lambda r: "/v1/table?" in r.url, timeout=600_000) as answer:
+        page.goto(hash_)
+    bob = answer.value.json()
+    assert bob["total"] == 0 and bob["rows"] == []
+    page.get_by_text("There are no agreement subjects among the documents you may read.").wait_for()
+    assert page.locator("table.grid").count() == 0
+    content = page.content()
+    for row in body["rows"]:
+        assert row["doc_id"] not in content and row["subject_id"] not in content
+    assert axe_violations(page) == []
+
+
+def test_sweeps_view_says_when_this_server_lacks_them(page, portal) -> None:
+    """Sweeps are built on another branch: until this server offers them, the view degrades to a
+    clear notice without a failed request or a console error."""
+    if _server_offers(portal, "/v1/sweeps"):
+        pytest.skip("this server offers /v1/sweeps; the degraded view cannot be shown")
+    sign_in(page)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
     page.goto("/#/sweeps")
     page.get_by_text("Sweeps are not available on this server").wait_for()
+    assert not [u for u in requests if "/v1/sweeps" in u]
     assert axe_violations(page) == []
+    screenshot(page, "sweeps-unavailable")
 
 
 def test_grid_csv_export_quotes_fields_and_defuses_formulas(page, portal) -> None:

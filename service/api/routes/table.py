@@ -11,7 +11,10 @@ import structlog
 from fastapi import APIRouter, Query
 from pydantic import ValidationError
 
-from service.api.deps import Audit, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
+from ingest.embedder import Embedder
+from ingest.settings import Settings
+from ingest.store.port import Principal, Store
+from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
 from service.api.errors import InvalidInput
 from service.api.schemas import ERROR_RESPONSES
 from service.evidence.table import MAX_ATTRIBUTES, MAX_PAGE_SIZE, TableRequest, build_table
@@ -38,6 +41,19 @@ def review_table(
         request = TableRequest(type=type, attributes=attribute, page=page, page_size=page_size)
     except ValidationError as exc:
         raise InvalidInput("; ".join(e["msg"] for e in exc.errors())) from exc
+    return serve_table(request, principal, audit, store=store, embedder=embedder, settings=settings)
+
+
+def serve_table(
+    request: TableRequest,
+    principal: Principal,
+    audit: Auditor,
+    *,
+    store: Store,
+    embedder: Embedder,
+    settings: Settings,
+) -> dict[str, Any]:
+    """Build the grid as ``principal`` and audit it (shared with the MCP ``table`` tool)."""
     result = build_table(request, principal, store=store, embedder=embedder, settings=settings).to_dict()
     audit.record(
         "table_query",

@@ -46,13 +46,20 @@ async function load(out, type, attributes, page) {
   }
   clear(out);
   const cols = body.attributes;
+  if (!body.rows.length) {
+    out.append(notice('info', body.total
+      ? `Page ${body.page} is past the end: there are ${body.total} ${body.type} subjects you may read.`
+      : `There are no ${body.type} subjects among the documents you may read.`));
+    return;
+  }
   out.append(h('p', null, `${body.total} ${body.type} subjects · page ${body.page}`), csvLink(body));
   out.append(h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Review grid table' },
-    h('table', { class: 'grid' },
-      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Subject'), cols.map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', null, body.rows.map((row) => h('tr', null,
-        h('th', { scope: 'row' }, row.title || row.name, h('div', { class: 'meta' }, row.doc_id)),
-        cols.map((c) => cell(row.cells[c]))))))));
+    h('table', { class: 'grid review' },
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Agreement'),
+        cols.map((c) => h('th', { scope: 'col', title: c }, columnLabel(c))))),
+      h('tbody', null, body.rows.map((row) => h('tr', { 'data-subject-id': row.subject_id },
+        h('th', { scope: 'row' }, row.name, h('div', { class: 'meta' }, documentLabel(row))),
+        cols.map((c) => cell(row.cells[c], c, row))))))));
   const pages = Math.max(1, Math.ceil(body.total / body.page_size));
   if (pages > 1) {
     const link = (n, label) => {
@@ -66,13 +73,40 @@ async function load(out, type, attributes, page) {
   }
 }
 
-function cell(value) {
-  if (!value || value.value === null || value.value === undefined) {
+// "governing_law" -> "Governing law"; the key stays in the header's title and in the CSV.
+function columnLabel(key) {
+  const words = key.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// The agreement's document: its title, and its id when that says something the title does not.
+function documentLabel(row) {
+  if (!row.title) return row.doc_id;
+  return row.title === row.doc_id ? row.title : `${row.title} · ${row.doc_id}`;
+}
+
+const DURATION_UNITS = { Y: 'year', M: 'month', W: 'week', D: 'day' };
+// Durations come normalised as ISO 8601 ("P2Y", "P6M"): shown in words, kept raw in the CSV.
+export function displayValue(value) {
+  const m = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?$/.exec(value);
+  if (!m || value === 'P') return value;
+  return ['Y', 'M', 'W', 'D'].map((u, i) => [m[i + 1], u]).filter(([n]) => n)
+    .map(([n, u]) => `${Number(n)} ${DURATION_UNITS[u]}${Number(n) === 1 ? '' : 's'}`).join(' ');
+}
+
+// The endpoint answers a cell it cannot support as {"value": "not stated", "sufficient": false,
+// "evidence": []}: shown as "not stated", never as a value.
+function cell(value, attribute, row) {
+  if (!value || !value.sufficient || value.value === null || value.value === undefined) {
     return h('td', { class: 'not-stated' }, 'not stated');
   }
-  return h('td', null, h('span', { class: value.sufficient ? '' : 'insufficient' }, value.value), ' ',
-    (value.evidence || []).map((e) => h('a', { class: 'chip', href: sourceHash(e.doc_id, e.revision, e.char_start, e.char_end, { ev: e.id }), title: where(e) },
-      `[${e.id}]`)));
+  const subject = row.name || row.title;
+  return h('td', null, h('span', { class: 'cell-value', 'data-value': value.value }, displayValue(value.value)), ' ',
+    (value.evidence || []).map((e) => h('a', {
+      class: 'chip', href: sourceHash(e.doc_id, e.revision, e.char_start, e.char_end, { ev: e.id }),
+      title: where(e),
+      'aria-label': `Source ${e.id} of ${columnLabel(attribute).toLowerCase()} in ${subject}, ${where(e)}`,
+    }, `[${e.id}]`)));
 }
 
 function csvField(text) {
