@@ -582,6 +582,11 @@ def test_class_level_question_sweeps_its_table_and_revalidates_every_row_citatio
         checked = {(c["doc_id"], c["char_start"], c["char_end"]): c["status"] for c in query["citations"]}
         assert len(row_spans) >= 4 and row_spans <= set(checked)
         assert set(checked.values()) == {"valid"} and first.exit_code == EXIT_CLEAN
+        from service.sweeps.html import render_html
+
+        html = render_html(first.report)  # the table is in the HTML report too, one row each
+        assert "<caption>Class-level answer: one row per agreement</caption>" in html
+        assert html.count("<td>yes</td>") == 1 and html.count("<td>no</td>") == len(table) - 1
         assert query["answer_bundle_hash"] != query["evidence_bundle_hash"]
 
         second = run()
