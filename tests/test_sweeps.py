@@ -440,7 +440,7 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
     monkeypatch.setenv("ATTEST_DATA_DIR", str(tmp_path / "data"))
     get_settings.cache_clear()
     try:
-        assert main(["ingest", str(REPO / "samples" / "cuad")]) == 0
+        assert main(["ingest", str(REPO / "samples" / "cuad"), "--acl", "*"]) == 0
         sample = str(REPO / "deploy" / "sweeps" / "sample.yaml")
         out = tmp_path / "reports"
         capsys.readouterr()
@@ -450,7 +450,7 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
         second = json.loads(capsys.readouterr().out)
     finally:
         get_settings.cache_clear()
-    assert {q["state"] for q in first["queries"]} == {"CONCLUDED"}
+    assert {q["query_id"]: q["state"] for q in first["queries"] if q["state"] != "CONCLUDED"} == {}
     assert all(q["sufficient"] for q in first["queries"])
     assert second["summary"]["findings"] == 0 and second["summary"]["bundle_hashes_identical"] is True
     assert [q["evidence_bundle_hash"] for q in second["queries"]] == [q["evidence_bundle_hash"] for q in first["queries"]]
@@ -468,19 +468,22 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
     monkeypatch.setenv("ATTEST_DATA_DIR", str(tmp_path / "data"))
     get_settings.cache_clear()
     try:
-        assert main(["ingest", str(changed), "--doc-id", consulting.stem]) == 0
+        assert main(["ingest", str(changed), "--doc-id", consulting.stem, "--acl", "*"]) == 0
         capsys.readouterr()
         assert main(["sweep", "run", sample, "--json"]) == EXIT_FINDINGS
         third = json.loads(capsys.readouterr().out)
     finally:
         get_settings.cache_clear()
     regressions = {r["query_id"]: r for r in third["findings"]["regressions"]}
-    assert set(regressions) == {"consulting-governing-law", "consulting-expiry"}
+    # The class-level question moves too: the consulting agreement's row is now Florida as well.
+    assert set(regressions) == {"consulting-governing-law", "consulting-expiry", "florida-agreements"}
+    florida = next(q for q in third["queries"] if q["query_id"] == "florida-agreements")
+    assert sorted(r["name"] for r in florida["table"] if r["matches"]) == ["CONSULTING AGREEMENT", "SPONSORSHIP AGREEMENT"]
     law = regressions["consulting-governing-law"]
     assert ["State of New York" in c["excerpt"] for c in law["removed"]] == [True]
     assert ["State of Florida" in c["excerpt"] for c in law["added"]] == [True]
     assert [(d["doc_id"], d["affected_queries"]) for d in third["findings"]["version_drift"]] == [
-        (consulting.stem, ["consulting-expiry", "consulting-governing-law"])
+        (consulting.stem, ["consulting-expiry", "consulting-governing-law", "florida-agreements"])
     ]
     assert third["findings"]["citations"] == [] and third["summary"]["coverage"] == 1.0
 
