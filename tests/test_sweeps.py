@@ -301,7 +301,10 @@ def test_cli_unreachable_store_is_an_error(env, cli, monkeypatch, capsys):
     assert cli(["sweep", "run", str(path)]) == EXIT_ERROR
     err = capsys.readouterr().err
     # Warnings are JSON log lines; the user's line is the last one.
-    assert err.splitlines()[-1].startswith("error: sweep contracts failed: ConnectionError")
+    # The run store translates Elasticsearch's errors as the document store does.
+    assert err.splitlines()[-1] == (
+        "error: sweep contracts failed: StoreUnavailable: Elasticsearch at http://127.0.0.1:9 is unreachable: ConnectionError"
+    )
 
 
 def test_audit_revalidate_reports_mismatches(env, cli, capsys):
@@ -437,7 +440,7 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
     monkeypatch.setenv("ATTEST_DATA_DIR", str(tmp_path / "data"))
     get_settings.cache_clear()
     try:
-        assert main(["ingest", str(REPO / "samples" / "cuad")]) == 0
+        assert main(["ingest", str(REPO / "samples" / "cuad"), "--acl", "*"]) == 0
         sample = str(REPO / "deploy" / "sweeps" / "sample.yaml")
         out = tmp_path / "reports"
         capsys.readouterr()
@@ -447,7 +450,7 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
         second = json.loads(capsys.readouterr().out)
     finally:
         get_settings.cache_clear()
-    assert {q["state"] for q in first["queries"]} == {"CONCLUDED"}
+    assert {q["query_id"]: q["state"] for q in first["queries"] if q["state"] != "CONCLUDED"} == {}
     assert all(q["sufficient"] for q in first["queries"])
     assert second["summary"]["findings"] == 0 and second["summary"]["bundle_hashes_identical"] is True
     assert [q["evidence_bundle_hash"] for q in second["queries"]] == [q["evidence_bundle_hash"] for q in first["queries"]]
@@ -465,19 +468,22 @@ def test_shipped_example_sweep_on_the_sample_contracts(tmp_path, monkeypatch, ca
     monkeypatch.setenv("ATTEST_DATA_DIR", str(tmp_path / "data"))
     get_settings.cache_clear()
     try:
-        assert main(["ingest", str(changed), "--doc-id", consulting.stem]) == 0
+        assert main(["ingest", str(changed), "--doc-id", consulting.stem, "--acl", "*"]) == 0
         capsys.readouterr()
         assert main(["sweep", "run", sample, "--json"]) == EXIT_FINDINGS
         third = json.loads(capsys.readouterr().out)
     finally:
         get_settings.cache_clear()
     regressions = {r["query_id"]: r for r in third["findings"]["regressions"]}
-    assert set(regressions) == {"consulting-governing-law", "consulting-expiry"}
+    # The class-level question moves too: the consulting agreement's row is now Florida as well.
+    assert set(regressions) == {"consulting-governing-law", "consulting-expiry", "florida-agreements"}
+    florida = next(q for q in third["queries"] if q["query_id"] == "florida-agreements")
+    assert sorted(r["name"] for r in florida["table"] if r["matches"]) == ["CONSULTING AGREEMENT", "SPONSORSHIP AGREEMENT"]
     law = regressions["consulting-governing-law"]
     assert ["State of New York" in c["excerpt"] for c in law["removed"]] == [True]
     assert ["State of Florida" in c["excerpt"] for c in law["added"]] == [True]
     assert [(d["doc_id"], d["affected_queries"]) for d in third["findings"]["version_drift"]] == [
-        (consulting.stem, ["consulting-expiry", "consulting-governing-law"])
+        (consulting.stem, ["consulting-expiry", "consulting-governing-law", "florida-agreements"])
     ]
     assert third["findings"]["citations"] == [] and third["summary"]["coverage"] == 1.0
 
@@ -525,3 +531,95 @@ def test_live_values_are_fetched_once_after_all_evidence_is_attached(env):
 
     env.run(write_definition(env.dir), request_id="req-order", provider=Recording())
     assert calls == [(["fx:EUR/USD", "today"], ["msa-law", "msa-cap", "msa-expiry", "csa-law"])]
+
+
+CLASS_SWEEP = """version: 1
+name: florida
+principal: {name: sweeper, groups: [legal]}
+freshness: 365d
+queries:
+  - id: florida-law
+    question: Which agreements are governed by Florida law?
+"""
+
+
+@pytest.mark.slow
+def test_class_level_question_sweeps_its_table_and_revalidates_every_row_citation(tmp_path, embedder):
+    """A class-level question in a sweep over the sample contracts: the report carries the
+    table; every row's citation is re-validated and in the bundle hash, so a changed row that
+    does not change the answer (New York -> Delaware) is still a regression, by citation."""
+    from ingest.pipeline import Ingestor
+    from ingest.store.sqlite import SqliteStore
+    from tests.conftest import REPO
+
+    settings = Settings(data_dir=tmp_path / "data")
+    store = SqliteStore(settings.data_dir / "attest.sqlite3")
+    runs = SqliteRunStore(store.path)
+    ingestor = Ingestor(store, embedder, settings)
+    samples = sorted((REPO / "samples" / "cuad").iterdir())
+    doc_ids = {}
+    for path in samples:
+        result = ingestor.ingest_path(path, acl=["legal"])
+        assert result.status == "indexed", result
+        doc_ids[path.name] = result.doc_id
+    (tmp_path / "florida.yaml").write_text(CLASS_SWEEP)
+
+    def run():
+        return run_sweep(load_definition(tmp_path / "florida.yaml"), store=store, runs=runs,
+                         embedder=embedder, settings=settings, now=NOW)
+
+    try:
+        first = run()
+        (query,) = first.report["queries"]
+        assert query["state"] == "CONCLUDED" and query["sufficient"] is True
+        table = query["table"]
+        agreements = store.find_subjects(Principal("sweeper", ("legal",)), type="agreement", limit=100)
+        assert sorted(r["subject_id"] for r in table) == sorted(s.subject_id for s in agreements)
+        sponsorship = doc_ids["EcoScienceSolutionsInc_20180406_8-K_EX-10.1_11135398_EX-10.1_Sponsorship Agreement.txt"]
+        matching = [r for r in table if r["matches"]]
+        assert [r["cell"]["value"] for r in matching] == ["florida"]  # the lexicon's canonical name
+        assert [e["doc_id"] for e in matching[0]["cell"]["evidence"]] == [sponsorship]
+        assert [c["statement"] for c in query["claims"]] == [f"governing law of {matching[0]['name']}: florida"]
+        # Every row's citation is checked, not only the matching row's; all resolve now.
+        row_spans = {(e["doc_id"], e["char_start"], e["char_end"]) for r in table for e in r["cell"]["evidence"]}
+        checked = {(c["doc_id"], c["char_start"], c["char_end"]): c["status"] for c in query["citations"]}
+        assert len(row_spans) >= 4 and row_spans <= set(checked)
+        assert set(checked.values()) == {"valid"} and first.exit_code == EXIT_CLEAN
+        from service.sweeps.html import render_html
+
+        html = render_html(first.report)  # the table is in the HTML report too, one row each
+        assert "<caption>Class-level answer: one row per agreement</caption>" in html
+        assert html.count("<td>yes</td>") == 1 and html.count("<td>no</td>") == len(table) - 1
+        assert query["answer_bundle_hash"] != query["evidence_bundle_hash"]
+
+        second = run()
+        assert second.report["summary"]["findings"] == 0
+        assert second.report["summary"]["bundle_hashes_identical"] is True
+
+        # A non-matching row changes: the answer (Florida: the sponsorship only) stays, the
+        # sweep's bundle hash moves and the regression shows the row's citation moved.
+        consulting = REPO / "samples" / "cuad" / "SPHERE3DCORP_06_24_2020-EX-10.12-CONSULTING AGREEMENT.txt"
+        changed = consulting.read_text().replace(
+            "construed pursuant to the laws of the State of New York", "construed pursuant to the laws of the State of Delaware"
+        )
+        assert changed != consulting.read_text()
+        result = ingestor.ingest_bytes(changed.encode(), filename=consulting.name, doc_id=doc_ids[consulting.name], acl=["legal"])
+        assert result.status == "indexed", result
+        third = run()
+        (after,) = third.report["queries"]
+        assert after["answer_bundle_hash"] == query["answer_bundle_hash"]
+        assert after["evidence_bundle_hash"] != query["evidence_bundle_hash"]
+        (regression,) = third.report["findings"]["regressions"]
+        assert regression["query_id"] == "florida-law" and regression["state_changed"] is False
+        assert [("State of New York" in c["excerpt"], c["doc_id"]) for c in regression["removed"]] == [(True, consulting_id := doc_ids[consulting.name])]
+        assert [("State of Delaware" in c["excerpt"], c["doc_id"]) for c in regression["added"]] == [(True, consulting_id)]
+        assert [d["doc_id"] for d in third.report["findings"]["version_drift"]] == [consulting_id]
+        assert third.report["findings"]["version_drift"][0]["affected_queries"] == ["florida-law"]
+        # The baseline's row citation of the old revision still resolves (its text is kept), and
+        # is reported as no longer current.
+        old = [c for c in query["citations"] if c["doc_id"] == consulting_id]
+        assert old and third.report["citations"]["not_current"] >= 1
+        assert third.exit_code == EXIT_FINDINGS
+    finally:
+        runs.close()
+        store.close()

@@ -77,16 +77,15 @@ def source_url(doc_id: str, revision: str, char_start: int, char_end: int) -> st
 def bundle_hash(evidence: Sequence[EvidenceItem]) -> str:
     """sha256 over canonical JSON of what was cited (document, revision, span, text); scores and
     timestamps are left out so the hash only moves when the cited content does."""
-    payload = [
-        {
-            "doc_id": e.doc_id,
-            "revision": e.revision,
-            "char_start": e.char_start,
-            "char_end": e.char_end,
-            "excerpt": e.excerpt,
-        }
-        for e in evidence
-    ]
+    return bundle_hash_of([e.model_dump(include=set(_BUNDLE_FIELDS)) for e in evidence])
+
+
+_BUNDLE_FIELDS = ("doc_id", "revision", "char_start", "char_end", "excerpt")
+
+
+def bundle_hash_of(evidence: Sequence[dict[str, Any]]) -> str:
+    """:func:`bundle_hash` over citations as dicts (a sweep's stored evidence)."""
+    payload = [{k: e[k] for k in _BUNDLE_FIELDS} for e in evidence]
     canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

@@ -26,6 +26,7 @@ from mcp_types import INVALID_REQUEST
 from pydantic import BaseModel
 
 from ingest.embedder import Embedder
+from ingest.errors import InternalError
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.api.deps import Auditor
@@ -71,7 +72,7 @@ _current: ContextVar[Caller | None] = ContextVar("attest_mcp_caller", default=No
 def current_caller() -> Caller:
     caller = _current.get()
     if caller is None:  # only reachable if a tool is run outside AuditMiddleware
-        raise RuntimeError("no MCP caller is bound")
+        raise InternalError("no MCP caller is bound")  # a bug, never the caller's fault
     return caller
 
 

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal, Union
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ingest.errors import InvalidInputError
 from service.evidence.models import Scope, SubjectSpec
 
 MAX_DEFINITION_BYTES = 1_000_000
@@ -38,14 +39,27 @@ _WINDOW = re.compile(r"^(\d{1,6})([smhdw])$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
-class SweepDefinitionError(ValueError):
-    """A sweep definition that cannot be used; ``problems`` are ``(line or None, message)``."""
+class SweepDefinitionError(InvalidInputError, ValueError):
+    """A sweep definition that cannot be used; ``problems`` are ``(line or None, message)``.
+    An input error (HTTP 422, exit 2); still a ``ValueError`` for callers that catch that."""
 
     def __init__(self, source: str, problems: list[tuple[int | None, str]]) -> None:
         self.source = source
         self.problems = problems
         lines = [f"{source}:{line}: {msg}" if line else f"{source}: {msg}" for line, msg in problems]
         super().__init__("invalid sweep definition\n" + "\n".join(lines))
+        # What the file says it is, when it says so (read from the raw YAML): lets the API answer
+        # a run of an invalid sweep with these problems (422) instead of "not found".
+        self.sweep_name: str | None = None
+        self.principal_name: str | None = None
+
+    def claimed_by(self, data: Any) -> "SweepDefinitionError":
+        if isinstance(data, dict):
+            name, principal = data.get("name"), data.get("principal")
+            self.sweep_name = name if isinstance(name, str) else None
+            if isinstance(principal, dict) and isinstance(principal.get("name"), str):
+                self.principal_name = principal["name"]
+        return self
 
 
 class SweepPrincipal(BaseModel):
@@ -263,7 +277,7 @@ def parse_definition(text: str, source: str = "<sweep>") -> SweepDefinition:
             if problem not in seen:
                 seen.add(problem)
                 problems.append(problem)
-        raise SweepDefinitionError(source, problems) from exc
+        raise SweepDefinitionError(source, problems).claimed_by(data) from exc
 
 
 def load_definition(path: str | Path) -> LoadedDefinition:
@@ -294,7 +308,8 @@ def find_definitions(directory: Path) -> tuple[dict[str, LoadedDefinition], list
             continue
         name = loaded.definition.name
         if name in found:
-            errors.append(SweepDefinitionError(str(path), [(None, f"sweep name {name!r} is also defined in {found[name].path}")]))
+            duplicate = SweepDefinitionError(str(path), [(None, f"sweep name {name!r} is also defined in {found[name].path}")])
+            errors.append(duplicate.claimed_by({"name": name, "principal": {"name": loaded.definition.principal.name}}))
             continue
         found[name] = loaded
     return found, errors

@@ -18,13 +18,16 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Protocol, Sequence
 
+from ingest.errors import UnavailableError
 from ingest.store.common import utc_now
 
 MAX_RESPONSE_BYTES = 1_000_000
 
 
-class LiveValueError(RuntimeError):
-    """A live-value source could not be read; rules that need it are reported as errors."""
+class LiveValueError(UnavailableError, RuntimeError):
+    """A live-value source could not be read; rules that need it are reported as errors.
+    A dependency that is down or misbehaving (HTTP 503, exit 5) should it ever escape a sweep;
+    :func:`fetch_live_values` records it in the run instead of raising it."""
 
 
 @dataclass(slots=True)

@@ -274,6 +274,10 @@ def build_report(
                 "baseline_hash": base_results.get(r["query_id"], {}).get("evidence_bundle_hash"),
                 "claims": [{"id": c["id"], "statement": c["statement"], "evidence_ids": c["evidence_ids"]} for c in r["claims"]],
                 "citations": citations_by_query[r["query_id"]],
+                # A class-level question's table: one row per agreement, with its cell and
+                # whether it matches the question; its citations are in ``citations`` (ids R..).
+                "table": r.get("table"),
+                "answer_bundle_hash": r.get("answer_bundle_hash", r["evidence_bundle_hash"]),
             }
             for r in results
         ],

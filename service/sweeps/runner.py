@@ -30,6 +30,7 @@ from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.evidence.machine import run_evidence_query
 from service.evidence.models import EvidenceRequest
+from service.sweeps.citations import citation_key
 from service.sweeps.definition import LoadedDefinition, SweepDefinition
 from service.sweeps.live_values import (
     FileProvider,
@@ -189,6 +190,10 @@ def _run_queries(
             request_id=evidence_request_id,
         )
         dumped = report.model_dump(mode="json")
+        table = dumped.get("table")
+        evidence, bundle = dumped["evidence"], report.evidence_bundle_hash
+        if table is not None:
+            evidence, bundle = with_row_evidence(evidence, table)
         result = {
             "query_id": query.id,
             "evidence_request_id": evidence_request_id,
@@ -198,22 +203,46 @@ def _run_queries(
             "sufficient": report.sufficient,
             "confidence": report.confidence,
             "risk_signals": report.risk_signals,
-            "evidence": dumped["evidence"],
+            "evidence": evidence,
             "claims": dumped["claims"],
             "conflicts": dumped["conflicts"],
-            "evidence_bundle_hash": report.evidence_bundle_hash,
+            "evidence_bundle_hash": bundle,
+            # The answer's own hash (the evidence report's); for a class-level question the
+            # sweep's hash above also covers every row's citation.
+            "answer_bundle_hash": report.evidence_bundle_hash,
+            "table": table,
         }
         results.append(result)
         _audit(
             store, "sweep_query", request_id, principal, sweep=definition.name,
             query_id=query.id, evidence_request_id=evidence_request_id, input=result["input"],
-            state=report.state, trace=result["trace"], evidence=result["evidence"],
+            state=report.state, trace=result["trace"], evidence=result["evidence"], table=table,
+            answer_bundle_hash=report.evidence_bundle_hash,
             rejected_evidence=dumped["rejected_evidence"], claims=result["claims"],
             conflicts=result["conflicts"], sufficient=report.sufficient,
             confidence=report.confidence, risk_signals=report.risk_signals,
-            evidence_bundle_hash=report.evidence_bundle_hash,
+            evidence_bundle_hash=bundle,
         )
     return results
+
+
+def with_row_evidence(evidence: list[dict[str, Any]], table: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    """A class-level answer's evidence plus every table row's citations (rows that do not match
+    the question's condition are cited too: a changed row is a changed answer to review), each
+    once, in row order, with ids ``R<row>.<n>``; and the bundle hash over all of them. The hash
+    is ``conclude.bundle_hash``'s canonical form over the same five fields."""
+    from service.evidence.conclude import bundle_hash_of
+
+    seen = {citation_key(e) + (e["excerpt"],) for e in evidence}
+    combined = list(evidence)
+    for n, row in enumerate(table, start=1):
+        for k, item in enumerate(row.get("cell", {}).get("evidence", []), start=1):
+            key = citation_key(item) + (item["excerpt"],)
+            if key in seen:
+                continue
+            seen.add(key)
+            combined.append({**item, "id": f"R{n}.{k}", "title": row.get("name"), "row_subject_id": row["subject_id"]})
+    return combined, bundle_hash_of(combined)
 
 
 def report_summary(report: dict[str, Any]) -> dict[str, Any]:

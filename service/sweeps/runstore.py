@@ -23,7 +23,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
-from ingest.store.port import Store, StoreError
+from ingest.store.elastic import _translated as _es_translated
+from ingest.store.port import Store, StoreError, StoreUnavailable
+from ingest.store.sqlite import _translated as _sqlite_translated
 
 MAX_LIST = 200
 
@@ -59,6 +61,7 @@ CREATE TABLE IF NOT EXISTS sweep_baselines (sweep TEXT PRIMARY KEY, run_id TEXT 
 """
 
 
+@_sqlite_translated  # sqlite3 errors become StoreUnavailable (503) / StoreCorrupt, as in the store
 class SqliteRunStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -131,13 +134,15 @@ def _es_index_body() -> dict[str, Any]:
     return json.loads(text)
 
 
+@_es_translated  # no connection, 429, 5xx: StoreUnavailable (503), as in the document store
 class ElasticRunStore:
     """Runs as documents ``run:<sweep>:<run_id>``; baselines as ``baseline:<sweep>``."""
 
     VERSION = 1
 
-    def __init__(self, client: Any, prefix: str) -> None:
+    def __init__(self, client: Any, prefix: str, url: str = "") -> None:
         self.es = client
+        self.url = url  # named in StoreUnavailable messages
         self.alias = f"{prefix}-sweep-runs"
         self.index = f"{self.alias}-v{self.VERSION}"
         self._ready = False
@@ -222,9 +227,12 @@ def open_run_store(store: Store) -> SweepRunStore:
     from ingest.store.sqlite import SqliteStore
 
     if isinstance(store, SqliteStore):
-        return SqliteRunStore(store.path)
+        try:
+            return SqliteRunStore(store.path)
+        except sqlite3.OperationalError as exc:  # the schema script runs outside the wrappers
+            raise StoreUnavailable(f"the SQLite store is unavailable: {exc}") from exc
     from ingest.store.elastic import ElasticStore
 
     if isinstance(store, ElasticStore):
-        return ElasticRunStore(store.es, store.prefix)
+        return ElasticRunStore(store.es, store.prefix, store.url)
     raise StoreError(f"sweep runs cannot be stored on {type(store).__name__}")

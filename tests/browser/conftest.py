@@ -41,6 +41,20 @@ README_QUESTION = (
     "and Eco Science Solutions, Inc.?"
 )
 
+# A small sweep over the sample contracts, run as alice (her ACL applies; bob sees none of it).
+SWEEP_NAME = "sample-law"
+SWEEP_DEFINITION = f"""version: 1
+name: {SWEEP_NAME}
+description: Governing law of two sample contracts.
+principal: {{name: alice, groups: [legal]}}
+freshness: 365d
+queries:
+  - id: sponsorship-governing-law
+    question: {README_QUESTION}
+  - id: consulting-governing-law
+    question: What law governs the CONSULTING AGREEMENT between GROUPE PARAMEUS CORP and Sphere 3D Corp.?
+"""
+
 XSS_TITLE = '<img src=x onerror="window.__xss=\'title\'">Payload memo'
 XSS_TEXT = """PAYLOAD MEMO
 
@@ -90,7 +104,10 @@ def portal(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[Porta
     from service.api.server import serve_in_thread
 
     data_dir = tmp_path_factory.mktemp("portal")
-    settings = Settings(data_dir=data_dir, api_keys=json.dumps(KEYS))
+    sweeps_dir = data_dir / "sweeps"
+    sweeps_dir.mkdir()
+    (sweeps_dir / f"{SWEEP_NAME}.yaml").write_text(SWEEP_DEFINITION, encoding="utf-8")
+    settings = Settings(data_dir=data_dir, api_keys=json.dumps(KEYS), sweeps_dir=sweeps_dir)
     store = SqliteStore(data_dir / "attest.sqlite3")
     ingestor = Ingestor(store, embedder, settings)
     doc_ids = []
@@ -207,6 +224,6 @@ def audit_entries(portal: Portal, action: str, principal: str) -> list[dict[str,
 
 
 __all__ = [
-    "ADMIN_KEY", "ALICE_KEY", "BOB_KEY", "README_QUESTION", "XSS_TEXT", "XSS_TITLE",
+    "ADMIN_KEY", "ALICE_KEY", "BOB_KEY", "README_QUESTION", "SWEEP_NAME", "XSS_TEXT", "XSS_TITLE",
     "audit_entries", "axe_violations", "screenshot", "sign_in",
 ]

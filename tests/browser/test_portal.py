@@ -14,6 +14,7 @@ from tests.browser.conftest import (
     ALICE_KEY,
     BOB_KEY,
     README_QUESTION,
+    SWEEP_NAME,
     XSS_TEXT,
     XSS_TITLE,
     audit_entries,
@@ -505,19 +506,71 @@ def test_review_grid_cites_clauses_exports_csv_and_filters_per_caller(page, port
     assert axe_violations(page) == []
 
 
-def test_sweeps_view_says_when_this_server_lacks_them(page, portal) -> None:
-    """Sweeps are built on another branch: until this server offers them, the view degrades to a
-    clear notice without a failed request or a console error."""
-    if _server_offers(portal, "/v1/sweeps"):
-        pytest.skip("this server offers /v1/sweeps; the degraded view cannot be shown")
+def test_sweeps_view_lists_a_real_run_and_opens_its_html_report(page, portal, problems) -> None:
+    """A sweep of ATTEST_SWEEPS_DIR over the sample contracts, run through
+    ``POST /v1/sweeps/{name}/runs``: the view lists the sweep and the run as the API gives them,
+    its HTML report downloads and opens (the stored report, self-contained), axe finds nothing
+    serious, and bob (not the sweep's principal, not admin) sees nothing of it."""
+    with portal.client(ALICE_KEY) as api:
+        answer = api.post(f"/v1/sweeps/{SWEEP_NAME}/runs", timeout=600)
+        assert answer.status_code == 201, answer.text
+        report = answer.json()
+        listed = api.get(f"/v1/sweeps/{SWEEP_NAME}/runs").json()
+        stored_html = api.get(f"/v1/sweeps/{SWEEP_NAME}/runs/{report['run_id']}", headers={"Accept": "text/html"}).text
+    assert {q["state"] for q in report["queries"]} == {"CONCLUDED"}
+    run = next(r for r in listed["runs"] if r["run_id"] == report["run_id"])
+
     sign_in(page)
-    requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
     page.goto("/#/sweeps")
-    page.get_by_text("Sweeps are not available on this server").wait_for()
-    assert not [u for u in requests if "/v1/sweeps" in u]
+    link = page.get_by_role("link", name=SWEEP_NAME, exact=True)
+    link.wait_for()
+    assert page.locator("ul.sweep-list li").filter(has=link).inner_text() == (
+        f"{SWEEP_NAME} — Governing law of two sample contracts."
+    )
+    link.click()
+    page.locator("#runs-title").filter(has_text=f"Runs of {SWEEP_NAME}").wait_for()
+    item = page.locator("ul.runs li").filter(has=page.locator("code", has_text=report["run_id"]))
+    item.wait_for()
+    assert item.locator(".badge").first.inner_text() == run["status"] == report["status"]
+    findings = run["findings"]
+    assert f"{findings} finding{'' if findings == 1 else 's'}" in item.inner_text()
+    assert link.get_attribute("aria-current") == "true"
     assert axe_violations(page) == []
-    screenshot(page, "sweeps-unavailable")
+    screenshot(page, "sweeps")
+
+    item.get_by_role("button", name=re.compile("HTML report")).click()
+    download_link = item.get_by_role("link", name="Download the report")
+    download_link.wait_for()
+    with page.expect_download() as download:
+        download_link.click()
+    assert download.value.suggested_filename == f"sweep-{SWEEP_NAME}-{report['run_id']}.html"
+    html = Path(download.value.path()).read_text(encoding="utf-8")
+    assert html == stored_html and f"<code>{report['run_id']}</code>" in html
+    # Opened, it is a page of its own: no request leaves it, and axe finds nothing serious.
+    viewer = page.context.new_page()
+    outside: list[str] = []
+    viewer.on("request", lambda r: outside.append(r.url))
+    viewer.set_content(html)
+    assert viewer.locator("h1").first.inner_text().strip()
+    assert outside == [] and axe_violations(viewer) == []
+    screenshot(viewer, "sweep-report-from-portal")
+    viewer.close()
+
+    # bob: no sweep listed, no run, no name; the API answers him the 404 of a missing sweep.
+    page.get_by_role("button", name="Sign out").click()
+    sign_in(page, BOB_KEY, "bob")
+    page.goto("/#/sweeps")
+    page.get_by_text("No sweeps are defined on this server.").wait_for()
+    page.goto("/#/sweeps?" + urlencode({"sweep": SWEEP_NAME}))
+    page.get_by_text("No sweeps are defined on this server.").wait_for()
+    content = page.content()
+    assert SWEEP_NAME not in content and report["run_id"] not in content
+    with portal.client(BOB_KEY) as api:
+        for path in (f"/v1/sweeps/{SWEEP_NAME}/runs", f"/v1/sweeps/{SWEEP_NAME}/runs/{report['run_id']}"):
+            denied = api.get(path)
+            assert denied.status_code == 404 and report["run_id"] not in denied.text
+        assert api.get("/v1/sweeps").json() == {"sweeps": []}
+    assert axe_violations(page) == []
 
 
 def test_grid_csv_export_quotes_fields_and_defuses_formulas(page, portal) -> None:

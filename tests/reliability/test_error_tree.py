@@ -57,6 +57,22 @@ def test_the_old_roots_joined_the_tree():
     assert status_for(InvalidInput("x")) == (422, "validation_error")
 
 
+def test_sweep_and_mcp_errors_are_in_the_tree():
+    from service.mcp.caller import current_caller
+    from service.sweeps.definition import SweepDefinitionError, parse_definition
+    from service.sweeps.live_values import LiveValueError
+
+    with pytest.raises(SweepDefinitionError) as caught:
+        parse_definition("name: x\n", "x.yaml")
+    assert isinstance(caught.value, InvalidInputError) and isinstance(caught.value, ValueError)
+    assert status_for(caught.value) == (422, "validation_error")
+    assert caught.value.sweep_name == "x" and caught.value.principal_name is None
+    assert issubclass(LiveValueError, UnavailableError)
+    assert status_for(LiveValueError("down")) == (503, "unavailable")
+    with pytest.raises(InternalError, match="no MCP caller is bound"):
+        current_caller()
+
+
 def test_sqlite_errors_are_translated_where_they_enter(tmp_path):
     from ingest.store.sqlite import SqliteStore
 

@@ -44,8 +44,16 @@ def _definitions(settings: Any) -> tuple[dict[str, LoadedDefinition], list[Any]]
     return find_definitions(settings.sweeps_dir)
 
 def _definition_for(name: str, settings: Any, principal: Principal) -> LoadedDefinition:
-    loaded = _definitions(settings)[0].get(name)
-    if loaded is None or not _may_use(principal, loaded.definition.principal.name):
+    found, errors = _definitions(settings)
+    loaded = found.get(name)
+    if loaded is None:
+        # A file that names this sweep but does not validate: its problems (422, through the one
+        # error mapping) for those who could run it, the usual 404 for anyone else.
+        for error in errors:
+            if error.sweep_name == name and (principal.admin or principal.name == error.principal_name):
+                raise error
+        raise _sweep_not_found()
+    if not _may_use(principal, loaded.definition.principal.name):
         raise _sweep_not_found()
     return loaded
 

@@ -1,6 +1,6 @@
-// Sweeps: the named query sets, their runs and reports (GET /v1/sweeps..., built on another
-// branch). When this server does not offer them, the view says so.
-import { api, serverOffers } from '../api.js';
+// Sweeps: the sweeps the caller may run (GET /v1/sweeps: admins and each sweep's principal),
+// their runs (GET /v1/sweeps/{name}/runs, newest first) and each run's HTML report.
+import { api } from '../api.js';
 import { h, clear, notice } from '../dom.js';
 
 export function renderSweeps(root, params) {
@@ -16,10 +16,6 @@ function names(body) {
 }
 
 async function load(out, selected) {
-  if (!(await serverOffers('/v1/sweeps'))) {
-    out.append(notice('info', 'Sweeps are not available on this server (it has no /v1/sweeps endpoint).'));
-    return;
-  }
   let sweeps;
   try {
     sweeps = names(await api('/v1/sweeps'));
@@ -67,11 +63,14 @@ async function runs(name) {
         clear(slot).append(` ${err.message}`);
       }
     });
-    const findings = typeof run.findings === 'number' ? ` · ${run.findings} finding${run.findings === 1 ? '' : 's'}` : '';
-    return h('li', null, h('code', null, id), ' ',
+    const findings = typeof run.findings === 'number' ? `${run.findings} finding${run.findings === 1 ? '' : 's'}` : '';
+    // started_at is ISO 8601 UTC ("2026-11-30T13:44:35.481+00:00"): shown to the minute.
+    const started = run.started_at
+      ? h('time', { datetime: run.started_at }, `${run.started_at.slice(0, 10)} ${run.started_at.slice(11, 16)} UTC`) : null;
+    return h('li', null, h('code', null, id),
       h('span', { class: `badge ${run.status === 'clean' ? 'badge-ok' : 'badge-warn'}` }, run.status || 'unknown'),
-      run.is_baseline ? [' ', h('span', { class: 'badge' }, 'baseline')] : null,
-      ` ${run.started_at || ''}${findings} `, button, slot);
+      run.is_baseline ? h('span', { class: 'badge' }, 'baseline') : null,
+      h('span', { class: 'run-meta' }, started, started && findings ? ' · ' : '', findings), button, slot);
   })));
   return box;
 }
