@@ -94,3 +94,19 @@ def sqlite_store(tmp_path: Path):
     instance = SqliteStore(tmp_path / "attest.sqlite3")
     yield instance
     instance.close()
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """One Playwright driver and one headless Chromium for the whole session. Playwright's sync
+    API cannot start a second driver while one is running in the same thread, so every browser
+    test (the portal's and the sweep report's) shares this one. Callers check first that Chromium
+    and Playwright are present (skip loudly, or fail under CI=true)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.helpers import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield instance
+        instance.close()

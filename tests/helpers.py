@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import struct
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -111,3 +112,15 @@ def ole_file(stream_name: str, stream_size: int = 4096) -> bytes:
         + directory
         + b"\x00" * stream_size
     )
+
+
+# Debian's Chromium, driven by Playwright in the browser tests (its own browser download is never
+# used). The flags keep it off the network: this machine reaches no Google host.
+CHROMIUM = os.environ.get("ATTEST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]

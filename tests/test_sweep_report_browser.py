@@ -27,12 +27,11 @@ from service.sweeps.report import FINDING_TYPES
 from service.sweeps.runner import run_sweep
 from service.sweeps.runstore import SqliteRunStore
 from tests.conftest import REPO
+from tests.helpers import CHROMIUM as CHROMIUM_PATH
 from tests.sweep_fixtures import CSA, MSA, MSA_AMENDED, write_definition
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(CHROMIUM_PATH)
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 
 
 def _require_browser() -> None:
@@ -51,15 +50,11 @@ def _require_browser() -> None:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """This module's own browser (the portal's tests have theirs)."""
+def browser(request: pytest.FixtureRequest):
+    """The session's one Chromium (tests/conftest.py: Playwright's sync API allows one driver
+    per thread), after checking that it can run here."""
     _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield instance
-        instance.close()
+    return request.getfixturevalue("chromium_browser")
 
 
 class DeletingProvider:

@@ -24,14 +24,7 @@ import pytest
 
 from tests.api.conftest import ADMIN_KEY, ALICE_KEY, BOB_KEY, KEYS, REPO, SAMPLES
 
-CHROMIUM = os.environ.get("ATTEST_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.helpers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402 - shared with the sweep report test
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 AXE_JS = Path(__file__).parent / "vendor" / "axe.min.js"
 SAMPLE_ACL = ["legal"]  # alice is in "legal"; bob ("sales") must see none of it
@@ -127,13 +120,9 @@ def portal(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[Porta
 
 
 @pytest.fixture(scope="session")
-def browser(portal: Portal):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield instance
-        instance.close()
+def browser(portal: Portal, chromium_browser):
+    """The session's one Chromium (tests/conftest.py), once the portal server is up."""
+    return chromium_browser
 
 
 @dataclass
