@@ -20,8 +20,8 @@ from ingest.normalize import (
     normalise_org,
     normalise_person,
     normalise_plain,
-    straighten_quotes,
 )
+from ingest.text import straighten_quotes
 
 # Mention labels as they appear in EntityMention["label"], and the id prefix of each.
 ID_PREFIX = {

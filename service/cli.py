@@ -214,7 +214,9 @@ def cmd_entities(args: argparse.Namespace) -> int:
     subjects = store.find_subjects(
         Principal.local_operator(), name=args.name, type=args.type, limit=args.limit
     )
-    payload = [registry_view(s) for s in subjects]
+    from service.api.schemas import SubjectView
+
+    payload = [SubjectView.of(s).model_dump(mode="json") for s in subjects]
     if args.json:
         _print_json({"subjects": payload})
         return 0
@@ -230,18 +232,6 @@ def cmd_entities(args: argparse.Namespace) -> int:
                 f" chars {b['char_start']}-{b['char_end']}\n"
             )
     return 0
-
-
-def registry_view(subject) -> dict[str, Any]:
-    data = subject.to_dict()
-    return {
-        "subject_id": data["subject_id"],
-        "name": data["name"],
-        "type": data["type"],
-        "aliases": data["aliases"],
-        "attributes": data["attributes"],
-        "bindings": data["bindings"],
-    }
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -291,10 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_later_commands(sub: argparse._SubParsersAction) -> None:
     """Commands whose modules import heavier dependencies register here."""
-    try:
-        from service.cli_extra import register
-    except ImportError:
-        return
+    from service.cli_extra import register
+
     register(sub)
 
 

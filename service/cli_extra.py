@@ -152,13 +152,10 @@ def register_ask(sub: argparse._SubParsersAction) -> None:
 
 
 def register_serve(sub: argparse._SubParsersAction) -> None:
-    """``attest serve``: the HTTP API (service/cli_serve.py), unless cli.py registered it."""
-    try:
-        from service.cli_serve import register as register_serve_command
-    except ImportError:
-        return
-    if "serve" not in sub.choices:
-        register_serve_command(sub)
+    """``attest serve``: the HTTP API (service/cli_serve.py)."""
+    from service.cli_serve import register as register_serve_command
+
+    register_serve_command(sub)
 
 
 def register_audit(sub: argparse._SubParsersAction) -> None:

@@ -24,6 +24,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import structlog
 
+from ingest.clock import utc_now
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
@@ -33,7 +34,6 @@ from ingest.store.common import (
     query_words,
     role_key,
     subject_kwargs,
-    utc_now,
 )
 from ingest.store.port import (
     AuditQuery,

@@ -38,7 +38,7 @@ import structlog
 
 from ingest.errors import AttestError, UnavailableError
 from ingest.settings import Settings
-from ingest.store.common import utc_now
+from ingest.clock import utc_now
 
 log = structlog.get_logger(__name__)
 

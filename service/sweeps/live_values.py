@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Protocol, Sequence
 
-from ingest.store.common import utc_now
+from ingest.clock import utc_now
 
 MAX_RESPONSE_BYTES = 1_000_000
 
