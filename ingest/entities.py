@@ -87,12 +87,6 @@ class AliasTable:
     pattern: re.Pattern[str] | None
 
 
-def entity_type_for_name(name: str, model_says_person: bool) -> str:
-    if model_says_person and not has_legal_suffix(name):
-        return "PERSON"
-    return "ORG"
-
-
 def entity_id_for(label: str, text: str, ruler_id: str = "") -> str:
     if label == "ORG":
         return f"org:{normalise_org(text)}"

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from ingest.settings import get_settings
+from service.cli_output import print_json
 
 SUPPORTED_SUFFIXES = {".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".eml"}
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def _open_store():
@@ -112,7 +108,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 detail = f" ({result.error})" if result.error else ""
                 sys.stdout.write(f"{result.doc_id}: {result.status}{detail}\n")
     if args.json:
-        _print_json({
+        print_json({
             "documents": [r.to_dict() for r in results],
             "skipped": [{"path": str(t.path), "reason": t.skip} for t in targets if t.skip],
         })
@@ -145,7 +141,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         rrf_k=settings.rrf_k,
     )
     if args.json:
-        _print_json({"hits": [h.to_dict() for h in hits]})
+        print_json({"hits": [h.to_dict() for h in hits]})
         return 0
     if not hits:
         sys.stdout.write("no hits\n")
@@ -185,7 +181,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         for r in records
     ]
     if args.json:
-        _print_json(rows[0] if args.doc_id else {"documents": rows})
+        print_json(rows[0] if args.doc_id else {"documents": rows})
         return 0
     for row in rows:
         error = f" — {row['error']}" if row["error"] else ""
@@ -218,7 +214,7 @@ def cmd_entities(args: argparse.Namespace) -> int:
 
     payload = [SubjectView.of(s).model_dump(mode="json") for s in subjects]
     if args.json:
-        _print_json({"subjects": payload})
+        print_json({"subjects": payload})
         return 0
     if not payload:
         sys.stdout.write("no subjects\n")

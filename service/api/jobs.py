@@ -73,9 +73,6 @@ CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
 _ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
 
-ACTIVE_STATES = ("queued", "running")
-
-
 class QueueFull(UnavailableError):
     """Raised by :meth:`JobStore.add` when ``ingest_queue_size`` jobs are already waiting."""
 
@@ -475,12 +472,6 @@ class IngestWorker:
         self._pending = False
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._busy = 0
-        self._busy_lock = threading.Lock()
-
-    @property
-    def busy(self) -> bool:
-        return self._busy > 0
 
     def start(self) -> None:
         recovered = self.jobs.recover()
@@ -550,8 +541,6 @@ class IngestWorker:
             self.jobs.close()
 
     def _run(self, job: Job) -> None:
-        with self._busy_lock:
-            self._busy += 1
         structlog.contextvars.bind_contextvars(request_id=job.request_id, job_id=job.job_id)
         try:
             path = self.jobs.job_upload_path(job)
@@ -587,8 +576,6 @@ class IngestWorker:
         except Exception as exc:  # noqa: BLE001 - the jobs file itself failed: log, keep serving
             log.error("ingest_job_bookkeeping_failed", error_type=type(exc).__name__, exc_info=exc)
         finally:
-            with self._busy_lock:
-                self._busy -= 1
             structlog.contextvars.unbind_contextvars("request_id", "job_id")
 
     def _report(self, job: Job, result: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from service.api.schemas import DocumentView, SearchHit, SourceView, SubjectView
 from service.evidence.data import injection_patterns
