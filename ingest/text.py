@@ -22,3 +22,14 @@ def name_words(text: str) -> list[str]:
     and undotted spellings meet; "&" reads "and"; any other punctuation separates words."""
     folded = _DELETED.sub("", text.casefold()).replace("&", " and ")
     return [w for w in _SEPARATORS.split(folded) if w]
+
+
+def trim_span(text: str, start: int, end: int, *, base: int = 0, also: str = "") -> tuple[int, int]:
+    """``[start, end)`` narrowed past leading and trailing whitespace (and any of ``also``).
+    Offsets are in the document; ``text`` begins at document offset ``base``. An all-blank span
+    comes back empty (``start == end``)."""
+    while start < end and (text[start - base].isspace() or text[start - base] in also):
+        start += 1
+    while end > start and (text[end - 1 - base].isspace() or text[end - 1 - base] in also):
+        end -= 1
+    return start, end
