@@ -39,6 +39,7 @@ import structlog
 from ingest.errors import AttestError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
+from ingest.sqlite_db import connect
 
 log = structlog.get_logger(__name__)
 
@@ -177,10 +178,7 @@ class JobStore:
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=30000")
-            db.row_factory = sqlite3.Row
+            db = connect(self.path, timeout=30.0)
             self._local.db = db
         return db
 
