@@ -42,7 +42,8 @@ import numpy as np
 if __name__ == "__main__":
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from ingest.normalize import name_words, normalise_org  # noqa: E402
+from ingest.normalize import normalise_org  # noqa: E402
+from ingest.text import name_words  # noqa: E402
 from ingest.settings import Settings  # noqa: E402
 from ingest.store.port import Principal  # noqa: E402
 from ingest.store.sqlite import SqliteStore  # noqa: E402

@@ -26,7 +26,8 @@ if __name__ == "__main__":
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from ingest.annotate import DocumentAnnotations, annotate_document  # noqa: E402
-from ingest.normalize import name_words, normalise_org  # noqa: E402
+from ingest.normalize import normalise_org  # noqa: E402
+from ingest.text import name_words  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ingest.lexicons import load_json, lexicons
-from ingest.normalize import name_words
+from ingest.text import name_words
 from ingest.quantities import DateSpan, dates_in
 
 TITLE_SCAN_CHARS = 3_000

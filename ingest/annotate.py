@@ -38,7 +38,8 @@ from ingest.names import (
     name_before,
     party_name_forms,
 )
-from ingest.normalize import agreement_id, name_words, normalise_plain, straighten_quotes
+from ingest.normalize import agreement_id, normalise_plain
+from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
     Binding,

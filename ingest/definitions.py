@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from ingest.lexicons import lexicons
 from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at, name_before
-from ingest.normalize import name_words, normalise_org, straighten_quotes
+from ingest.normalize import normalise_org
+from ingest.text import name_words, straighten_quotes
 
 _PAREN = re.compile(r"\(([^()]{1,250})\)")
 # The parenthesis has to open with the definition: ("X"), (the "X"), (hereinafter referred to as "X").

@@ -20,8 +20,8 @@ from ingest.normalize import (
     normalise_org,
     normalise_person,
     normalise_plain,
-    straighten_quotes,
 )
+from ingest.text import straighten_quotes
 
 # Mention labels as they appear in EntityMention["label"], and the id prefix of each.
 ID_PREFIX = {
@@ -85,12 +85,6 @@ class AliasTable:
     by_normalised: dict[str, tuple[str, str]]
     non_party_terms: frozenset[str]  # casefolded defined terms that are not parties
     pattern: re.Pattern[str] | None
-
-
-def entity_type_for_name(name: str, model_says_person: bool) -> str:
-    if model_says_person and not has_legal_suffix(name):
-        return "PERSON"
-    return "ORG"
 
 
 def entity_id_for(label: str, text: str, ruler_id: str = "") -> str:

@@ -9,6 +9,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ingest.text import name_words
+
 NER_MODELS_DIR = Path(__file__).resolve().parent.parent / "ner_models"
 
 
@@ -52,9 +54,6 @@ class Lexicons:
 
 
 def _normalise_words(text: str) -> tuple[str, ...]:
-    # Local copy of the name normaliser's first step, to avoid an import cycle.
-    from ingest.normalize import name_words
-
     return tuple(name_words(text))
 
 

@@ -8,25 +8,8 @@ documents while each agreement is its own subject.
 
 from __future__ import annotations
 
-import re
-
 from ingest.lexicons import lexicons
-
-_DELETED = re.compile(r"[.'’`´]")
-_SEPARATORS = re.compile(r"[^\w]+|_")
-_CURLY = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "\u00a0": " "})
-
-
-def straighten_quotes(text: str) -> str:
-    """Same length as the input, so offsets survive."""
-    return text.translate(_CURLY)
-
-
-def name_words(text: str) -> list[str]:
-    """Casefold; periods and apostrophes vanish ("Inc." -> "inc", "Reed's" -> "reeds") so dotted
-    and undotted spellings meet; "&" reads "and"; any other punctuation separates words."""
-    folded = _DELETED.sub("", text.casefold()).replace("&", " and ")
-    return [w for w in _SEPARATORS.split(folded) if w]
+from ingest.text import name_words
 
 
 def _strip_suffixes(words: list[str]) -> list[str]:

@@ -22,7 +22,7 @@ from ingest.errors import AttestError, InvalidInputError
 from ingest.schema import Chunk, DocumentRecord, SubjectRecord, chunk_id_for
 from ingest.settings import Settings
 from ingest.store.port import DocumentDeleted, Store
-from ingest.store.common import utc_now
+from ingest.clock import utc_now
 
 log = structlog.get_logger(__name__)
 

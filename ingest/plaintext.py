@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from ingest.headings import heading_level
+from ingest.text import trim_span
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 # The byte-order mark is not whitespace to str.isspace but must not start an element.
@@ -31,11 +32,7 @@ class TextBlock:
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and (text[start] in _EDGE_CHARS or text[start].isspace()):
-        start += 1
-    while end > start and (text[end - 1] in _EDGE_CHARS or text[end - 1].isspace()):
-        end -= 1
-    return start, end
+    return trim_span(text, start, end, also=_EDGE_CHARS)
 
 
 def split_plain_text(text: str) -> list[TextBlock]:

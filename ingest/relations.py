@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from ingest.entities import Mention
 from ingest.lexicons import lexicons, load_json
-from ingest.normalize import straighten_quotes
+from ingest.text import straighten_quotes
 
 _SLOT_TYPE = {
     "ORG": "ORG",

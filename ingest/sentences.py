@@ -16,6 +16,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ingest.text import trim_span
+
 ABBREVIATIONS_FILE = Path(__file__).resolve().parent.parent / "ner_models" / "abbreviations.txt"
 
 _CANDIDATE_END = re.compile(
@@ -65,11 +67,8 @@ def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
         sentence_start = match.end()
     spans.append((sentence_start, end))
     trimmed = []
-    for span_start, span_end in spans:
-        while span_start < span_end and text[span_start].isspace():
-            span_start += 1
-        while span_end > span_start and text[span_end - 1].isspace():
-            span_end -= 1
+    for span in spans:
+        span_start, span_end = trim_span(text, *span)
         if span_start < span_end:
             trimmed.append((span_start, span_end))
     return trimmed

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from ingest.settings import get_settings
+from service.cli_output import print_json
 
 SUPPORTED_SUFFIXES = {".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".eml"}
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
 
 def _open_store():
@@ -112,7 +108,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 detail = f" ({result.error})" if result.error else ""
                 sys.stdout.write(f"{result.doc_id}: {result.status}{detail}\n")
     if args.json:
-        _print_json({
+        print_json({
             "documents": [r.to_dict() for r in results],
             "skipped": [{"path": str(t.path), "reason": t.skip} for t in targets if t.skip],
         })
@@ -145,7 +141,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         rrf_k=settings.rrf_k,
     )
     if args.json:
-        _print_json({"hits": [h.to_dict() for h in hits]})
+        print_json({"hits": [h.to_dict() for h in hits]})
         return 0
     if not hits:
         sys.stdout.write("no hits\n")
@@ -185,7 +181,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         for r in records
     ]
     if args.json:
-        _print_json(rows[0] if args.doc_id else {"documents": rows})
+        print_json(rows[0] if args.doc_id else {"documents": rows})
         return 0
     for row in rows:
         error = f" — {row['error']}" if row["error"] else ""
@@ -214,9 +210,11 @@ def cmd_entities(args: argparse.Namespace) -> int:
     subjects = store.find_subjects(
         Principal.local_operator(), name=args.name, type=args.type, limit=args.limit
     )
-    payload = [registry_view(s) for s in subjects]
+    from service.api.schemas import SubjectView
+
+    payload = [SubjectView.of(s).model_dump(mode="json") for s in subjects]
     if args.json:
-        _print_json({"subjects": payload})
+        print_json({"subjects": payload})
         return 0
     if not payload:
         sys.stdout.write("no subjects\n")
@@ -230,18 +228,6 @@ def cmd_entities(args: argparse.Namespace) -> int:
                 f" chars {b['char_start']}-{b['char_end']}\n"
             )
     return 0
-
-
-def registry_view(subject) -> dict[str, Any]:
-    data = subject.to_dict()
-    return {
-        "subject_id": data["subject_id"],
-        "name": data["name"],
-        "type": data["type"],
-        "aliases": data["aliases"],
-        "attributes": data["attributes"],
-        "bindings": data["bindings"],
-    }
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -291,10 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_later_commands(sub: argparse._SubParsersAction) -> None:
     """Commands whose modules import heavier dependencies register here."""
-    try:
-        from service.cli_extra import register
-    except ImportError:
-        return
+    from service.cli_extra import register
+
     register(sub)
 
 

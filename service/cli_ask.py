@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from ingest.settings import get_settings
+from service.cli_output import print_json
 
 
 def _short(text: str, limit: int = 220) -> str:
@@ -94,7 +95,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        sys.stdout.write(json.dumps(report.model_dump(mode="json"), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        print_json(report.model_dump(mode="json"))
     else:
         sys.stdout.write(render(report))
     return 0 if report.sufficient else 3

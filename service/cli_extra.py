@@ -7,22 +7,18 @@ To add a command group, write a ``register_<name>(sub)`` function below and appe
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, Callable
 
 from ingest.settings import get_settings
+from service.cli_output import print_json
 from service.cli_mcp import register as register_mcp
 from service.cli_worker import register as register_worker
 
 
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-
-
 def _print_index_report(report: dict[str, Any], *, as_json: bool) -> None:
     if as_json:
-        _print_json({"indexes": report})
+        print_json({"indexes": report})
         return
     for kind, state in report.items():
         sys.stdout.write(f"{kind}: {state}\n")
@@ -69,7 +65,7 @@ def cmd_es_optimize(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        _print_json({"chunks": report})
+        print_json({"chunks": report})
     else:
         sys.stdout.write(
             f"chunks: {report['segments_before']} -> {report['segments_after']} segments\n"
@@ -87,7 +83,7 @@ def cmd_es_status(args: argparse.Namespace) -> int:
             # Unreachable or red: say so in one line, with the exit code of an outage.
             payload["error"] = f"Elasticsearch at {store.url} is not reachable or not healthy"
             if args.json:
-                _print_json(payload)
+                print_json(payload)
             else:
                 sys.stdout.write(f"ready: False\nerror: {payload['error']}\n")
             return EXIT_CODES[UnavailableError]
@@ -97,7 +93,7 @@ def cmd_es_status(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        _print_json(payload)
+        print_json(payload)
     else:
         sys.stdout.write(f"ready: {payload['ready']}\n")
         for kind, name in payload["indexes"].items():
@@ -152,13 +148,10 @@ def register_ask(sub: argparse._SubParsersAction) -> None:
 
 
 def register_serve(sub: argparse._SubParsersAction) -> None:
-    """``attest serve``: the HTTP API (service/cli_serve.py), unless cli.py registered it."""
-    try:
-        from service.cli_serve import register as register_serve_command
-    except ImportError:
-        return
-    if "serve" not in sub.choices:
-        register_serve_command(sub)
+    """``attest serve``: the HTTP API (service/cli_serve.py)."""
+    from service.cli_serve import register as register_serve_command
+
+    register_serve_command(sub)
 
 
 def register_audit(sub: argparse._SubParsersAction) -> None:

@@ -8,18 +8,14 @@ file, store unreachable, any error), with one line on stderr. Anything else is a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ingest.settings import get_settings
+from service.cli_output import json_text
 from service.sweeps import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from service.cli_audit import audit_subcommands
-
-
-def _dump(data: Any) -> str:
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def write_reports(report: dict[str, Any], directory: Path, formats: list[str]) -> list[Path]:
@@ -30,7 +26,7 @@ def write_reports(report: dict[str, Any], directory: Path, formats: list[str]) -
     written: list[Path] = []
     if "json" in formats:
         path = directory / f"{stem}.json"
-        path.write_text(_dump(report), encoding="utf-8")
+        path.write_text(json_text(report), encoding="utf-8")
         written.append(path)
     if "html" in formats:
         path = directory / f"{stem}.html"
@@ -83,7 +79,7 @@ def cmd_sweep_run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - the CronJob needs "error", not a traceback
         sys.stderr.write(f"error: sweep {loaded.definition.name} failed: {type(exc).__name__}: {exc}\n")
         return EXIT_ERROR
-    sys.stdout.write(_dump(outcome.report) if args.json else _summary_text(outcome.report, written))
+    sys.stdout.write(json_text(outcome.report) if args.json else _summary_text(outcome.report, written))
     return outcome.exit_code
 
 
@@ -102,7 +98,7 @@ def cmd_audit_revalidate(args: argparse.Namespace) -> int:
         sys.stderr.write(f"error: audit revalidation failed: {type(exc).__name__}: {exc}\n")
         return EXIT_ERROR
     if args.json:
-        sys.stdout.write(_dump(result))
+        sys.stdout.write(json_text(result))
     else:
         sys.stdout.write(
             f"{result['entries']} audit entr(y/ies) with citations, {result['citations']} citation(s) "

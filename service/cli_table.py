@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from typing import Any
 
 from ingest.settings import get_settings
+from service.cli_output import print_json
 
 
 def _citation(cell: dict[str, Any]) -> str:
@@ -61,7 +61,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.format == "json":
-        sys.stdout.write(json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        print_json(result)
     else:
         write_csv(result, sys.stdout)
     return 0

@@ -42,7 +42,7 @@ import pytest
 
 from ingest.schema import Chunk, DocumentRecord, SubjectRecord
 from ingest.settings import Settings
-from ingest.store.common import utc_now
+from ingest.clock import utc_now
 from ingest.store.port import Principal
 from tests.conftest import _ES_URL_AT_START, ES_URL_ENV
 

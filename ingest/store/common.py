@@ -9,7 +9,6 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from ingest.normalize import normalise_org as name_key
@@ -24,14 +23,9 @@ __all__ = [
     "query_words",
     "role_key",
     "subject_kwargs",
-    "utc_now",
 ]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 @lru_cache(maxsize=1)

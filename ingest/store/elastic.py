@@ -51,6 +51,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 import structlog
 
+from ingest.clock import utc_now
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.store.es_admin import IndexAdmin, bulk_write
 from ingest.store.port import (
@@ -73,7 +74,6 @@ from ingest.store.common import (
     query_words,
     role_key,
     subject_kwargs,
-    utc_now,
 )
 
 _log = structlog.get_logger(__name__)

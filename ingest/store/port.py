@@ -93,13 +93,6 @@ class AuditQuery:
     offset: int = 0
 
 
-@dataclass(slots=True)
-class IndexMeta:
-    embedding_model: str
-    embedding_dim: int
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
 class Store(Protocol):
     """The store port. Every guarantee written here is checked by ``tests/test_store_contract.py``
     on both adapters (SQLite and Elasticsearch).

@@ -24,6 +24,8 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import structlog
 
+from ingest.clock import utc_now
+from ingest.sqlite_db import connect, immediate
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
@@ -33,7 +35,6 @@ from ingest.store.common import (
     query_words,
     role_key,
     subject_kwargs,
-    utc_now,
 )
 from ingest.store.port import (
     AuditQuery,
@@ -322,12 +323,7 @@ class SqliteStore:
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
-            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
-            db.row_factory = sqlite3.Row
+            db = connect(self.path, timeout=self.busy_timeout, pragmas=("synchronous=NORMAL", "foreign_keys=ON"))
             self._local.db = db
             self._local.depth = 0
         return db
@@ -336,13 +332,8 @@ class SqliteStore:
     def _write(self) -> Iterator[sqlite3.Connection]:
         db = self._db()
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(db):
                 yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
         except sqlite3.OperationalError:
             self.write_failed = True
             if db.in_transaction:  # a COMMIT that failed leaves the transaction open

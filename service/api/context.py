@@ -6,8 +6,7 @@ worker thread) are opened in the app's lifespan, never at import time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
@@ -27,7 +26,6 @@ class ApiContext:
     jobs: JobQueue | None = None
     worker: IngestWorker | None = None
     owns_store: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def require_store(self) -> Store:
         if self.store is None:

@@ -10,7 +10,7 @@ import structlog
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
-from ingest.store.common import utc_now
+from ingest.clock import utc_now
 from ingest.store.port import Store
 from service.api.jobs import Job
 

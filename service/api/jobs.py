@@ -38,7 +38,8 @@ import structlog
 
 from ingest.errors import AttestError, UnavailableError
 from ingest.settings import Settings
-from ingest.store.common import utc_now
+from ingest.clock import utc_now
+from ingest.sqlite_db import connect
 
 log = structlog.get_logger(__name__)
 
@@ -72,9 +73,6 @@ CREATE INDEX IF NOT EXISTS jobs_doc ON jobs(doc_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
 _ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
-
-ACTIVE_STATES = ("queued", "running")
-
 
 class QueueFull(UnavailableError):
     """Raised by :meth:`JobStore.add` when ``ingest_queue_size`` jobs are already waiting."""
@@ -180,10 +178,7 @@ class JobStore:
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=30000")
-            db.row_factory = sqlite3.Row
+            db = connect(self.path, timeout=30.0)
             self._local.db = db
         return db
 
@@ -475,12 +470,6 @@ class IngestWorker:
         self._pending = False
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._busy = 0
-        self._busy_lock = threading.Lock()
-
-    @property
-    def busy(self) -> bool:
-        return self._busy > 0
 
     def start(self) -> None:
         recovered = self.jobs.recover()
@@ -550,8 +539,6 @@ class IngestWorker:
             self.jobs.close()
 
     def _run(self, job: Job) -> None:
-        with self._busy_lock:
-            self._busy += 1
         structlog.contextvars.bind_contextvars(request_id=job.request_id, job_id=job.job_id)
         try:
             path = self.jobs.job_upload_path(job)
@@ -587,8 +574,6 @@ class IngestWorker:
         except Exception as exc:  # noqa: BLE001 - the jobs file itself failed: log, keep serving
             log.error("ingest_job_bookkeeping_failed", error_type=type(exc).__name__, exc_info=exc)
         finally:
-            with self._busy_lock:
-                self._busy -= 1
             structlog.contextvars.unbind_contextvars("request_id", "job_id")
 
     def _report(self, job: Job, result: dict[str, Any]) -> None:

@@ -43,7 +43,7 @@ from typing import Any, Sequence
 import structlog
 
 import mappings
-from ingest.store.common import utc_now
+from ingest.clock import utc_now
 from ingest.store.port import StoreError, StoreUnavailable
 from service.api.jobs import MAX_ATTEMPTS, Job, QueueFull
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from ingest.schema import DocumentRecord
+from ingest.schema import DocumentRecord, Subject
 
 log = structlog.get_logger(__name__)
 
@@ -203,8 +203,39 @@ class SearchResponse(BaseModel):
     hits: list[SearchHit]
 
 
+class BindingView(BaseModel):
+    """A subject bound to a parent entity, with where the document says so."""
+
+    model_config = ConfigDict(extra="allow")
+
+    relation: str
+    object_id: str
+    object_name: str
+    role: str | None
+    doc_id: str
+    revision: str
+    char_start: int
+    char_end: int
+
+
+class SubjectView(BaseModel):
+    """One registry subject as the API, MCP and ``attest entities --json`` show it."""
+
+    subject_id: str
+    name: str
+    type: str
+    aliases: list[str]
+    attributes: dict[str, Any]
+    bindings: list[BindingView]
+
+    @classmethod
+    def of(cls, subject: Subject) -> "SubjectView":
+        data = subject.to_dict()
+        return cls.model_validate({key: data[key] for key in cls.model_fields})
+
+
 class SubjectList(BaseModel):
-    subjects: list[dict[str, Any]]
+    subjects: list[SubjectView]
 
 
 class AuditList(BaseModel):

@@ -26,7 +26,7 @@ from typing import Any
 
 from ingest.embedder import Embedder
 from ingest.lexicons import lexicons
-from ingest.normalize import name_words
+from ingest.text import name_words
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.evidence import table

@@ -46,12 +46,10 @@ from service.evidence.models import Scope
 from service.evidence.subject_class import (
     SubjectClass,
     _role_variants,
-    agreement_kind,
-    clean_title,
-    expand_abbreviations,
     limits,
     party_grammar,
 )
+from service.evidence.titles import agreement_kind, clean_title, expand_abbreviations
 
 REGISTRY_LIMIT = 10_000
 SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name

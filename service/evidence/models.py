@@ -141,6 +141,3 @@ class EvidenceReport(BaseModel):
     # A class-level question's review grid: one row per agreement examined, each with its cell
     # (value, sufficient, evidence) and whether it satisfies the question.
     table: list[dict[str, Any]] | None = None
-
-    def to_json(self) -> str:
-        return self.model_dump_json()

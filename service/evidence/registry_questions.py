@@ -20,14 +20,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ingest.normalize import name_words
+from ingest.text import name_words
 from ingest.schema import Chunk
 from ingest.store.port import Principal, Store
 from service.evidence import gate
 from service.evidence.conclude import source_url
 from service.evidence.data import load
 from service.evidence.models import Claim, EvidenceItem
-from service.evidence.subject_class import SubjectClass, clean_title, expand_abbreviations, parse_question
+from service.evidence.subject_class import SubjectClass, parse_question
+from service.evidence.titles import clean_title, expand_abbreviations
 
 MAX_REGISTRY_EVIDENCE = 50
 

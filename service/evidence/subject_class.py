@@ -12,9 +12,11 @@ from functools import lru_cache
 from typing import Any
 
 from ingest.lexicons import lexicons
-from ingest.normalize import name_words, normalise_jurisdiction, normalise_plain, straighten_quotes
+from ingest.normalize import normalise_jurisdiction, normalise_plain
+from ingest.text import name_words, straighten_quotes
 from service.evidence.data import cues, question_patterns
 from service.evidence.models import EvidenceRequest, SubjectSpec
+from service.evidence.titles import agreement_kind, clean_title
 
 _QUESTION_WORDS = frozenset(
     "who what which when where why how is are was were does do did list under in the a an".split()
@@ -87,39 +89,6 @@ def resolve_role(text: str) -> tuple[str, str, str | None] | None:
             canonical = variants[candidate]
             return canonical, titles[canonical].relation, None
     return None
-
-
-def agreement_kind(title: str) -> str | None:
-    """The kind of an agreement title by the very rule ingest used for the registry's ``kind``
-    attribute (``ingest.agreements.agreement_kind``), so the two can be compared."""
-    from ingest.agreements import agreement_kind as ingest_kind
-
-    kind = ingest_kind(title)
-    return None if kind == "other" else kind
-
-
-def expand_abbreviations(title: str) -> str:
-    abbreviations = {k.casefold(): v for k, v in lexicons().agreement_abbreviations.items()}
-    words = []
-    for word in name_words(title):
-        words.extend(name_words(abbreviations.get(word, word)))
-    return " ".join(words)
-
-
-def clean_title(title: str) -> str:
-    """Title words without leading articles and without the leading noise ingest drops from a
-    detected title ("FORM OF ...", ner_models/agreement_kinds.json), so both sides compare alike."""
-    words = name_words(title)
-    noise = [tuple(name_words(n)) for n in lexicons().title_prefix_noise]
-    changed = True
-    while changed:
-        changed = False
-        while words and words[0] in ("the", "this", "that", "a", "an"):
-            words, changed = words[1:], True
-        for phrase in noise:
-            if phrase and len(words) > len(phrase) and tuple(words[: len(phrase)]) == phrase:
-                words, changed = words[len(phrase) :], True
-    return " ".join(words)
 
 
 def split_parties(text: str) -> list[str]:

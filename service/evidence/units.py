@@ -21,6 +21,7 @@ from ingest.embedder import Embedder
 from ingest.schema import Chunk, RelationMention
 from ingest.sentences import sentence_spans
 from ingest.store.port import Principal, SearchFilters, Store
+from ingest.text import trim_span
 from service.evidence.gate import Candidate
 from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
@@ -186,11 +187,8 @@ def _refine(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> list[tuple[int, i
             else:
                 out.append((p_start, p_end))
     trimmed = []
-    for s, e in out:
-        while s < e and text[s - base].isspace():
-            s += 1
-        while e > s and text[e - 1 - base].isspace():
-            e -= 1
+    for span in out:
+        s, e = trim_span(text, *span, base=base)
         if s < e:
             trimmed.append((s, e))
     return trimmed

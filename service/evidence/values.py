@@ -8,7 +8,7 @@ import re
 from typing import Any, TypeVar
 
 from ingest.lexicons import lexicons
-from ingest.normalize import name_words
+from ingest.text import name_words
 from ingest.quantities import DurationSpan, MoneySpan, dates_in, durations_in
 from ingest.quantities import money_in as amounts_in
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any, Literal
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from service.api.schemas import DocumentView, SearchHit, SourceView
+from service.api.schemas import DocumentView, SearchHit, SourceView, SubjectView
 from service.evidence.data import injection_patterns
 from service.evidence.models import EvidenceItem, EvidenceReport
 
@@ -108,28 +108,6 @@ class SourceResult(SourceView):
         for key in ("passage", "context_before", "context_after"):
             data[key] = QuotedText.of(data[key]).model_dump()
         return cls.model_validate({**data, "request_id": request_id})
-
-
-class BindingView(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    relation: str
-    object_id: str
-    object_name: str
-    role: str | None
-    doc_id: str
-    revision: str
-    char_start: int
-    char_end: int
-
-
-class SubjectView(BaseModel):
-    subject_id: str
-    name: str
-    type: str
-    aliases: list[str]
-    attributes: dict[str, Any]
-    bindings: list[BindingView]
 
 
 class SubjectsResult(BaseModel):

@@ -18,8 +18,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Protocol, Sequence
 
+from ingest.clock import utc_now
 from ingest.errors import UnavailableError
-from ingest.store.common import utc_now
 
 MAX_RESPONSE_BYTES = 1_000_000
 

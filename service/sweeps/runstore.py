@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from ingest.sqlite_db import connect, immediate
 from ingest.store.elastic import _translated as _es_translated
 from ingest.store.port import Store, StoreError, StoreUnavailable
 from ingest.store.sqlite import _translated as _sqlite_translated
@@ -71,27 +72,18 @@ class SqliteRunStore:
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=30000")
-            db.row_factory = sqlite3.Row
+            db = connect(self.path, timeout=30.0)
             self._local.db = db
         return db
 
     def save_run(self, record: dict[str, Any], summary: dict[str, Any]) -> None:
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db()) as db:
             db.execute(
                 "INSERT OR REPLACE INTO sweep_runs(sweep, run_id, started_at, summary, record) "
                 "VALUES (?,?,?,?,?)",
                 (record["sweep"], record["run_id"], record["started_at"],
                  json.dumps(summary, sort_keys=True), json.dumps(record, sort_keys=True)),
             )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def get_run(self, sweep: str, run_id: str) -> dict[str, Any] | None:
         row = self._db().execute(

@@ -26,7 +26,7 @@ from fastapi import APIRouter, File, Form, Path as PathParam, Query, UploadFile
 
 from ingest.schema import DocumentRecord
 from ingest.store.port import Principal, Store
-from ingest.store.sqlite import utc_now
+from ingest.clock import utc_now
 from service.api.deps import (
     Audit,
     Auditor,
@@ -202,10 +202,8 @@ def _stream_to_disk(upload: UploadFile, directory: Path, limit: int) -> tuple[Pa
 
 
 def _check_type(filename: str, head: bytes, tmp: Path) -> str:
-    try:
-        from ingest.extract import ExtractionError, detect_type
-    except ImportError:  # the extractor is not in this tree: the pipeline will judge
-        return "application/octet-stream"
+    from ingest.extract import ExtractionError, detect_type
+
     try:
         return detect_type(Path(filename), head)
     except ExtractionError as exc:

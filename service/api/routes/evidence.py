@@ -7,7 +7,6 @@ audited with its input, state trace, full evidence bundle and the bundle's hash.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable
 
 import structlog
@@ -17,7 +16,6 @@ from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
-from service.api.errors import ServiceUnavailable
 from service.api.schemas import ERROR_RESPONSES, ErrorBody
 from service.evidence.models import EvidenceReport, EvidenceRequest
 
@@ -26,13 +24,11 @@ router = APIRouter(prefix="/v1/evidence", tags=["evidence"], responses=ERROR_RES
 
 
 def evidence_runner() -> Callable[..., EvidenceReport]:
-    try:
-        module = importlib.import_module("service.evidence.machine")
-    except ModuleNotFoundError as exc:
-        if exc.name != "service.evidence.machine":
-            raise
-        raise ServiceUnavailable("the evidence engine is not installed in this build") from exc
-    return module.run_evidence_query
+    # Imported on first use: the machine loads the evidence data files, which the app's start-up
+    # does not need.
+    from service.evidence.machine import run_evidence_query
+
+    return run_evidence_query
 
 
 @router.post(

@@ -8,8 +8,7 @@ from fastapi import APIRouter, Query
 
 from ingest.store.port import Principal, Store
 from service.api.deps import Audit, Auditor, CurrentPrincipal, StoreDep
-from service.api.schemas import ERROR_RESPONSES, SubjectList
-from service.cli import registry_view
+from service.api.schemas import ERROR_RESPONSES, SubjectList, SubjectView
 
 router = APIRouter(prefix="/v1", tags=["subjects"], responses=ERROR_RESPONSES)
 
@@ -46,4 +45,4 @@ def lookup_subjects(
         input={"name": name, "type": type, "role": role, "limit": limit},
         subject_ids=[s.subject_id for s in subjects],
     )
-    return SubjectList(subjects=[registry_view(s) for s in subjects])
+    return SubjectList(subjects=[SubjectView.of(s) for s in subjects])

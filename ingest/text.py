@@ -1,0 +1,35 @@
+"""Character- and word-level text helpers shared by the lexicons and the name normaliser.
+
+A leaf module: it imports nothing from the project, so anything may import it without a cycle.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DELETED = re.compile(r"[.'’`´]")
+_SEPARATORS = re.compile(r"[^\w]+|_")
+_CURLY = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "\u00a0": " "})
+
+
+def straighten_quotes(text: str) -> str:
+    """Same length as the input, so offsets survive."""
+    return text.translate(_CURLY)
+
+
+def name_words(text: str) -> list[str]:
+    """Casefold; periods and apostrophes vanish ("Inc." -> "inc", "Reed's" -> "reeds") so dotted
+    and undotted spellings meet; "&" reads "and"; any other punctuation separates words."""
+    folded = _DELETED.sub("", text.casefold()).replace("&", " and ")
+    return [w for w in _SEPARATORS.split(folded) if w]
+
+
+def trim_span(text: str, start: int, end: int, *, base: int = 0, also: str = "") -> tuple[int, int]:
+    """``[start, end)`` narrowed past leading and trailing whitespace (and any of ``also``).
+    Offsets are in the document; ``text`` begins at document offset ``base``. An all-blank span
+    comes back empty (``start == end``)."""
+    while start < end and (text[start - base].isspace() or text[start - base] in also):
+        start += 1
+    while end > start and (text[end - 1 - base].isspace() or text[end - 1 - base] in also):
+        end -= 1
+    return start, end
