@@ -157,8 +157,6 @@ def name_problem(name: str) -> str | None:
     stray = party_grammar().stray.search(stripped)
     if stray:
         return f"stray {stray.group()!r} in party name {stripped!r}"
-    if re.search(r"\s/|/\s", stripped):
-        return f"stray '/' between words in party name {stripped!r}"
     depth = 0
     for char in stripped:
         depth += {"(": 1, ")": -1}.get(char, 0)
