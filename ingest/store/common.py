@@ -9,7 +9,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ingest.normalize import normalise_org as name_key
 from ingest.normalize import normalise_plain as role_key
@@ -23,9 +23,31 @@ __all__ = [
     "query_words",
     "role_key",
     "subject_kwargs",
+    "translate_errors",
 ]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+# Methods that must not be wrapped: context managers keep their own protocol, and ``ping`` and
+# ``close`` must work (and fail their own way) while the store is down.
+_UNWRAPPED = frozenset({"snapshot", "ping", "close"})
+
+
+def translate_errors(
+    translate: Callable[[Callable[..., Any]], Callable[..., Any]],
+) -> Callable[[type], type]:
+    """A class decorator that wraps every public method of a store adapter in ``translate``, the
+    adapter's own library-error translation (each adapter translates where its library enters)."""
+
+    def decorate(cls: type) -> type:
+        for name, value in list(vars(cls).items()):
+            if name.startswith("_") or name in _UNWRAPPED or not callable(value):
+                continue
+            if isinstance(value, (staticmethod, classmethod)):
+                continue
+            setattr(cls, name, translate(value))
+        return cls
+
+    return decorate
 
 
 @lru_cache(maxsize=1)

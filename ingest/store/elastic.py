@@ -74,6 +74,7 @@ from ingest.store.common import (
     query_words,
     role_key,
     subject_kwargs,
+    translate_errors,
 )
 
 _log = structlog.get_logger(__name__)
@@ -120,15 +121,7 @@ def _translate_es_errors(method: Any) -> Any:
     return wrapper
 
 
-def _translated(cls: type) -> type:
-    """Wraps every public method except context managers and ``ping``/``close``."""
-    for name, value in list(vars(cls).items()):
-        if name.startswith("_") or name in {"snapshot", "ping", "close"} or not callable(value):
-            continue
-        if isinstance(value, (staticmethod, classmethod)):
-            continue
-        setattr(cls, name, _translate_es_errors(value))
-    return cls
+_translated = translate_errors(_translate_es_errors)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from ingest.store.common import (
     query_words,
     role_key,
     subject_kwargs,
+    translate_errors,
 )
 from ingest.store.port import (
     AuditQuery,
@@ -266,15 +267,7 @@ def _translate_sqlite_errors(method: Any) -> Any:
     return wrapper
 
 
-def _translated(cls: type) -> type:
-    """Wraps every public method except context managers (``snapshot``) and ``ping``."""
-    for name, value in list(vars(cls).items()):
-        if name.startswith("_") or name in {"snapshot", "ping", "close"} or not callable(value):
-            continue
-        if isinstance(value, (staticmethod, classmethod)):
-            continue
-        setattr(cls, name, _translate_sqlite_errors(value))
-    return cls
+_translated = translate_errors(_translate_sqlite_errors)
 
 
 @_translated
