@@ -129,7 +129,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     return names
 
 
-_SIGNATURE_START = re.compile(r"IN WITNESS WHEREOF|In Witness Whereof|[Ss]ignature [Pp]age|\bundersigned\b")
+_SIGNATURE_START = re.compile(r"IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|[Ss]ignature\s+[Pp]age|\bundersigned\b")
 _SIGNED_BY = re.compile(r"\bBy:")
 _SIGNATURE_NAME_WINDOW = 160
 _SIGNATURE_LEAD = re.compile(
@@ -179,6 +179,35 @@ def _signature_names(text: str) -> list[NameSpan]:
             continue
         if len(name_words(candidate.text)) >= 2:
             names.append(candidate)
+    return names
+
+
+# "For and on behalf of      BC TEL": the party a signatory signs for, on the same line or the
+# next non-empty one. Columns of blocks sit on one line, three or more spaces apart.
+_ON_BEHALF = re.compile(r"(?i:(?:signed[ \t]+)?for[ \t]+and[ \t]+on[ \t]+behalf[ \t]+of)[ \t]*:?[ \t]*(?:\n\s*)?")
+_COLUMN_GAP = re.compile(r"[ \t]{3,}|\n")
+
+
+def _behalf_names(text: str, defined_terms: frozenset[str]) -> list[NameSpan]:
+    """Parties named after "For and on behalf of" in the signature section. The name must fill
+    its line (or column) up to trailing punctuation or a parenthesis, and must not be a defined
+    term ("For and on behalf of Licensee") or start with "the"."""
+    start = _SIGNATURE_START.search(text)
+    if start is None:
+        return []
+    names: list[NameSpan] = []
+    for behalf in _ON_BEHALF.finditer(text, start.start()):
+        gap = _COLUMN_GAP.search(text, behalf.end())
+        limit = gap.start() if gap else len(text)
+        name = name_at(text, behalf.end(), limit)
+        if name is None or name.text[:4].casefold() == "the ":
+            continue
+        rest = text[name.end : limit].strip()
+        if rest and not re.fullmatch(r"[.,;:]|\([^()]{1,20}\)", rest):
+            continue
+        if name.text.casefold() in defined_terms or not name_words(name.text):
+            continue
+        names.append(name)
     return names
 
 
@@ -244,9 +273,13 @@ def _parties(
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
     known = [set(name_words(p.name.text)) for p in parties.values()]
     individuals = _individual_signers(text)
-    for name in [*_signature_names(text), *individuals]:
+    defined_terms = frozenset(d.term.casefold() for d in definitions)
+    behalf = _behalf_names(text, defined_terms)
+    for name in [*_signature_names(text), *behalf, *individuals]:
         words = set(name_words(name.text))
-        if any(words <= k or k <= words for k in known):
+        # A block of "For and on behalf of" lines lists distinct parties: "Swisscom North America
+        # Inc." after "Swisscom Ltd" is another party, only a shorter form is the same one.
+        if any(words <= k or (k <= words and name not in behalf) for k in known):
             continue
         label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)

@@ -111,6 +111,19 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "\n\nDated June 1, 1998\n\n1. Formation.",
         ["GALACTICOMM TECHNOLOGIES, INC.", "HORST ENTERTAINMENT INC"],
     ),
+    # Parties listed only in a schedule, named in signature blocks "For and on behalf of": no
+    # legal suffix needed ("NORDWIND TEL"), two blocks may share a line, and a longer name of
+    # another party ("Kelpie Telecom North Inc.") is not folded into a shorter one.
+    "for_and_on_behalf_of_blocks": (
+        "CABLE CONSORTIUM AGREEMENT\n\nThis Agreement is made between and among the Parties "
+        "signatory hereto (collectively called \"Parties\").\n\nWITNESSETH:\n\n1. Scope.\n\n"
+        "IN  WITNESS  WHEREOF the Parties have subscribed these presents.\n\n"
+        "     For and on behalf of      NORDWIND TEL\n\n     ---------------\n\n"
+        "     For and on behalf of Kelpie Telecom Ltd      For and on behalf of\n\n"
+        "     Kelpie Telecom North Inc.\n\n     ---------------\n\n"
+        "     For and on behalf of      Parties\n",
+        ["NORDWIND TEL", "Kelpie Telecom Ltd", "Kelpie Telecom North Inc."],
+    ),
 }
 
 
@@ -212,3 +225,12 @@ def test_title_shapes(opening: str, title: str) -> None:
     found = find_title(opening)
     assert found is not None and found.text == title
     assert opening[found.start : found.end] == title
+
+
+def test_on_behalf_block_skips_defined_terms() -> None:
+    """"For and on behalf of Parties" names a defined term, not a party."""
+    text, _ = PREAMBLES["for_and_on_behalf_of_blocks"]
+    keys = _bound_keys(_annotate(text))
+    assert "parties" not in keys
+    start, end = keys[normalise_org("NORDWIND TEL")]
+    assert text[start:end] == "NORDWIND TEL"
