@@ -59,7 +59,11 @@ def _strip_noise(title: str) -> tuple[str, int]:
     changed = True
     while changed:
         changed = False
-        stripped = re.sub(r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|[-–:.,])[ \t]*", "", title)
+        # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1".
+        stripped = re.sub(
+            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b[.:]?|[-–:.,])[ \t]*",
+            "", title,
+        )
         if stripped != title:
             title, changed = stripped, True
         lowered = title.casefold()

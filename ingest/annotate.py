@@ -130,7 +130,8 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
 
 
 _SIGNATURE_START = re.compile(r"IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|[Ss]ignature\s+[Pp]age|\bundersigned\b")
-_SIGNED_BY = re.compile(r"\bBy:")
+# "ACME LLC\nBy: ..." or, in joint filings, "ACME S.À R.L. /s/ Jan Novak".
+_SIGNED_BY = re.compile(r"\bBy:|(?<!\S)/s/")
 _SIGNATURE_NAME_WINDOW = 160
 _SIGNATURE_LEAD = re.compile(
     r"(?i:(?:acknowledged|agreed|accepted|approved)(?:[ \t,]+(?:and|&)[ \t]+(?:acknowledged|agreed|accepted|approved))*"
@@ -173,7 +174,8 @@ def _signature_names(text: str) -> list[NameSpan]:
         before = text[max(0, begin - 40) : begin]
         # "By: Clarus IV GP, L.P., its general partner By: ...": a signatory, not a signer.
         # ", a Delaware corporation": a description; "(OFFSHORE) MASTER, L.P.": a broken name.
-        if re.search(r"(?:By:[^\n]*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
+        # (A "Title:" or "Name:" after the "By:" ends that signatory's block.)
+        if re.search(r"(?:By:(?:(?!Title:|Name:)[^\n])*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
             continue
         if not ends_in_legal_suffix(candidate.text):
             continue

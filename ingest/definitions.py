@@ -30,7 +30,9 @@ _HEREINAFTER = re.compile(
     r'[,\s]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?"([^"]{1,60})"', re.I
 )
 # A role label and a colon: "Party A (Shipper): ZTO Express Co., Ltd."
-_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n)(Party [A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
+# Also after a sentence end on one long line ("... Depository. Party A: Didi Chuxing Co., Ltd."),
+# and a lettered label after any word ("Legal Representative: Li Wei Party B: ...").
+_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n|(?<=[.;]) | (?=Party [A-D]\b))(Party [A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
 _PREAMBLE_END = re.compile(

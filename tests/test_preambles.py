@@ -124,6 +124,22 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "     For and on behalf of      Parties\n",
         ["NORDWIND TEL", "Kelpie Telecom Ltd", "Kelpie Telecom North Inc."],
     ),
+    # Lettered role labels on one long line, after a sentence end or after another label's value.
+    "lettered_labels_inline": (
+        "COLLABORATION AGREEMENT This Agreement is made by and between the following parties. "
+        "Party A: Quillon Data Services Co., Ltd. Legal Representative: Wu Fang Party B: Marlow "
+        "Leasing Co., Ltd Legal Representative: Ho Jin Party A and Party B are each a \"Party\". "
+        "Whereas Party A runs a platform.",
+        ["Quillon Data Services Co., Ltd.", "Marlow Leasing Co., Ltd"],
+    ),
+    # A joint filing: no preamble, each signer's entity heads a "/s/" signature.
+    "joint_filing_slash_s": (
+        "JOINT FILING AGREEMENT In accordance with Rule 13d-1(k)(1) the undersigned agree to the joint "
+        "filing of a Schedule 13D. IN WITNESS WHEREOF, the undersigned execute this agreement. "
+        "BRAMBLE HOLDINGS S.À R.L. /s/ Ana Ruiz By: Ana Ruiz Title: Manager "
+        "TERN CAPITAL PARTNERS, L.P. /s/ Ana Ruiz By: Ana Ruiz Title: Manager",
+        ["BRAMBLE HOLDINGS S.À R.L.", "TERN CAPITAL PARTNERS, L.P."],
+    ),
 }
 
 
@@ -215,6 +231,8 @@ def test_instruction_like_sentence_creates_no_binding() -> None:
         # "FORM OF" stays: CUAD's own titles keep it more often than not.
         ("FORM OF BLOCKCHAIN ADMINISTRATION AND DEVELOPMENT AGREEMENT\n\nThis Agreement",
          "FORM OF BLOCKCHAIN ADMINISTRATION AND DEVELOPMENT AGREEMENT"),
+        ("APPENDIX C SAMPLE OF NON-SOLICITATION AGREEMENT\n\nThis Agreement is made",
+         "SAMPLE OF NON-SOLICITATION AGREEMENT"),
         ("Execution copy\nThe parties to this agreement are listed below.\n\nMASTER SERVICES AGREEMENT\n\n",
          "MASTER SERVICES AGREEMENT"),
     ],
