@@ -110,6 +110,13 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
     headings = 0
     for line in head.split("\n"):
         stripped = line.strip()
+        # "Maintenance and support contract            for SICAP(R) modules": a heading in the
+        # first column of a laid-out line.
+        column = re.split(r"[ \t]{4,}", stripped, maxsplit=1)[0]
+        if column != stripped and headings < _HEADING_LINES and _HEADING_TITLE.fullmatch(column) and not (
+            _NOT_HEADING_WORDS & set(column.casefold().split())
+        ):
+            add(1, line_start + line.index(column), column)
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
         elif (

@@ -148,40 +148,60 @@ def _signature_names(text: str) -> list[NameSpan]:
         return []
     names: list[NameSpan] = []
     for by in _SIGNED_BY.finditer(text, start.start()):
-        name = name_before(text, by.start(), _SIGNATURE_NAME_WINDOW)
-        if name is None:
+        found = name_before(text, by.start(), _SIGNATURE_NAME_WINDOW)
+        if found is None:
             continue
-        # "Title: Authorized Signatory HPS MEZZANINE PARTNERS II, LLC": the shouted run is the name.
-        words = list(re.finditer(r"\S+", name.text))
-        first = 0
-        if not name.text.isupper():
-            for index in range(len(words) - 1, -1, -1):
-                if not words[index].group().isupper() and any(c.isalpha() for c in words[index].group()):
-                    first = index + 1
-                    break
-            if first == len(words) or (first and len(words) - first < 2):
-                first = 0
-        while first < len(words) and not words[first].group()[:1].isalpha():
-            first += 1
-        if first >= len(words):
-            continue
-        begin = name.start + words[first].start()
-        # "ACKNOWLEDGED AND AGREED TO: ACME LLC", "CEO ACME LLC"
-        lead = _SIGNATURE_LEAD.match(text, begin, name.end)
-        if lead:
-            begin = lead.end()
-        candidate = NameSpan(text[begin : name.end], begin, name.end)
-        before = text[max(0, begin - 40) : begin]
-        # "By: Clarus IV GP, L.P., its general partner By: ...": a signatory, not a signer.
-        # ", a Delaware corporation": a description; "(OFFSHORE) MASTER, L.P.": a broken name.
-        # (A "Title:" or "Name:" after the "By:" ends that signatory's block.)
-        if re.search(r"(?:By:(?:(?!Title:|Name:)[^\n])*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
-            continue
-        if not ends_in_legal_suffix(candidate.text):
-            continue
-        if len(name_words(candidate.text)) >= 2:
-            names.append(candidate)
+        # "NORTHERN TELECOM LIMITED          ENTRUST TECHNOLOGIES INC.\n By: ...  By: ...": blocks
+        # side by side, three or more spaces apart; each column names its own party.
+        columns = [found]
+        region = text[found.start : by.start()].rstrip()
+        if _WIDE_GAP.search(region) and "\n" not in region:
+            columns = [
+                name
+                for m in re.finditer(r"\S+(?:[ \t]{1,2}\S+)*", region)
+                if (name := name_at(text, found.start + m.start(), found.start + m.end())) is not None
+            ]
+        for column in columns:
+            name = _signature_name(text, column)
+            if name is not None:
+                names.append(name)
     return names
+
+
+_WIDE_GAP = re.compile(r"[ \t]{3,}")
+
+
+def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
+    """The party's name in a name found before a "By:"/"/s/", or None when it is none."""
+    # "Title: Authorized Signatory HPS MEZZANINE PARTNERS II, LLC": the shouted run is the name.
+    words = list(re.finditer(r"\S+", name.text))
+    first = 0
+    if not name.text.isupper():
+        for index in range(len(words) - 1, -1, -1):
+            if not words[index].group().isupper() and any(c.isalpha() for c in words[index].group()):
+                first = index + 1
+                break
+        if first == len(words) or (first and len(words) - first < 2):
+            first = 0
+    while first < len(words) and not words[first].group()[:1].isalpha():
+        first += 1
+    if first >= len(words):
+        return None
+    begin = name.start + words[first].start()
+    # "ACKNOWLEDGED AND AGREED TO: ACME LLC", "CEO ACME LLC"
+    lead = _SIGNATURE_LEAD.match(text, begin, name.end)
+    if lead:
+        begin = lead.end()
+    candidate = NameSpan(text[begin : name.end], begin, name.end)
+    before = text[max(0, begin - 40) : begin]
+    # "By: Clarus IV GP, L.P., its general partner By: ...": a signatory, not a signer.
+    # ", a Delaware corporation": a description; "(OFFSHORE) MASTER, L.P.": a broken name.
+    # (A "Title:" or "Name:" after the "By:" ends that signatory's block.)
+    if re.search(r"(?:By:(?:(?!Title:|Name:)[^\n])*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
+        return None
+    if not ends_in_legal_suffix(candidate.text) or len(name_words(candidate.text)) < 2:
+        return None
+    return candidate
 
 
 # "For and on behalf of      BC TEL": the party a signatory signs for, on the same line or the

@@ -40,7 +40,7 @@ _PREAMBLE_END = re.compile(
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
+    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
 )
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
@@ -120,7 +120,8 @@ def _antecedent(
     segment = text[segment_start:paren_start]
     # A segment opening with a comma and a lower-case word still describes the previous party
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
-    continues_previous = re.match(r"\s*,\s*[a-z]", segment) is not None
+    # (", on the one hand, ABG-Shaq, LLC" is filler before a name of its own.)
+    continues_previous = re.match(r"\s*,\s*(?!(?:and\s*,?\s*)?on\s+the\s+(?:one|other)\s+hand\b)[a-z]", segment) is not None
     lead = _LEADING_CONNECTORS.match(segment)
     pos = segment_start + (lead.end() if lead else 0)
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])

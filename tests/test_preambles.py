@@ -140,6 +140,16 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "TERN CAPITAL PARTNERS, L.P. /s/ Ana Ruiz By: Ana Ruiz Title: Manager",
         ["BRAMBLE HOLDINGS S.À R.L.", "TERN CAPITAL PARTNERS, L.P."],
     ),
+    # "on the one hand" before the first name; signature blocks side by side in two columns.
+    "one_hand_and_columned_signatures": (
+        "ENDORSEMENT AGREEMENT\n\nThis Agreement is made by and among, on the one hand, Heron-Vale, LLC, "
+        "a Delaware limited liability company (\"HV\"), and, on the other hand, Pinecrest Foods, Inc., "
+        "a Texas corporation (\"PFI\").\n\nWHEREAS, HV licenses rights.\n\n"
+        "IN WITNESS WHEREOF, the Parties have signed.\n\n"
+        "PINECREST FOODS, INC.                    ORCHARD LANE HOLDINGS LTD.\n"
+        "By:  /s/ Ann Lee                    By:  /s/ Raj Patel\n",
+        ["Heron-Vale, LLC", "Pinecrest Foods, Inc.", "ORCHARD LANE HOLDINGS LTD."],
+    ),
 }
 
 
@@ -233,6 +243,8 @@ def test_instruction_like_sentence_creates_no_binding() -> None:
          "FORM OF BLOCKCHAIN ADMINISTRATION AND DEVELOPMENT AGREEMENT"),
         ("APPENDIX C SAMPLE OF NON-SOLICITATION AGREEMENT\n\nThis Agreement is made",
          "SAMPLE OF NON-SOLICITATION AGREEMENT"),
+        ("Exhibit 4.1\n\n   Support and hosting contract                 for billing modules\n\nThis contract",
+         "Support and hosting contract"),
         ("Execution copy\nThe parties to this agreement are listed below.\n\nMASTER SERVICES AGREEMENT\n\n",
          "MASTER SERVICES AGREEMENT"),
     ],
