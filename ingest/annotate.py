@@ -233,6 +233,25 @@ def _behalf_names(text: str, defined_terms: frozenset[str]) -> list[NameSpan]:
     return names
 
 
+# The English preamble: "ACME LIMITED (company no 1234567) whose registered office is at ...".
+_REGISTERED_PARTY = re.compile(
+    r"[ \t]*\((?:company|registered|registration)[ \t]+(?:no\.?|number)[^()\n]{0,40}\)[ \t]*,?[ \t]*"
+    r"(?:whose|with[ \t]+its|having[ \t]+its)[ \t]+registered[ \t]+office",
+    re.I,
+)
+_REGISTERED_SCAN_CHARS = 15_000
+
+
+def _registered_office_names(text: str) -> list[NameSpan]:
+    """Parties introduced by their company number and registered office, with a legal suffix."""
+    names: list[NameSpan] = []
+    for match in _REGISTERED_PARTY.finditer(text, 0, min(len(text), _REGISTERED_SCAN_CHARS)):
+        name = name_before(text, match.start())
+        if name is not None and ends_in_legal_suffix(name.text):
+            names.append(name)
+    return names
+
+
 _SELF_SIGNED = re.compile(r"(?m)^[ \t]*/s/[ \t]*")
 
 
@@ -296,12 +315,13 @@ def _parties(
     known = [set(name_words(p.name.text)) for p in parties.values()]
     individuals = _individual_signers(text)
     defined_terms = frozenset(d.term.casefold() for d in definitions)
-    behalf = _behalf_names(text, defined_terms)
-    for name in [*_signature_names(text), *behalf, *individuals]:
+    # Names the party grammar states outright (a registered office, "For and on behalf of"): a
+    # longer name than a known party's is another party ("Swisscom North America Inc." after
+    # "Swisscom Ltd"), only a shorter form is the same one.
+    explicit = [*_registered_office_names(text), *_behalf_names(text, defined_terms)]
+    for name in [*explicit, *_signature_names(text), *individuals]:
         words = set(name_words(name.text))
-        # A block of "For and on behalf of" lines lists distinct parties: "Swisscom North America
-        # Inc." after "Swisscom Ltd" is another party, only a shorter form is the same one.
-        if any(words <= k or (k <= words and name not in behalf) for k in known):
+        if any(words <= k or (k <= words and name not in explicit) for k in known):
             continue
         label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)

@@ -150,6 +150,14 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "By:  /s/ Ann Lee                    By:  /s/ Raj Patel\n",
         ["Heron-Vale, LLC", "Pinecrest Foods, Inc.", "ORCHARD LANE HOLDINGS LTD."],
     ),
+    # The English preamble: company number and registered office, a short label in the margin.
+    "registered_office": (
+        "FLEET SERVICES AGREEMENT\n\n   DATED 3 May 2004          TLC\n\n"
+        "THORNBURY LOGISTICS LIMITED (Company no 1234567) whose registered office is at 1 Mill Lane, "
+        "Leeds                   TLC\n\nTLC GROUP PLC (company no 7654321) whose registered office is at "
+        "2 Quay Street, Hull\n\n1. Definitions\n",
+        ["THORNBURY LOGISTICS LIMITED", "TLC GROUP PLC"],
+    ),
 }
 
 
