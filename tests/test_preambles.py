@@ -253,6 +253,13 @@ def test_instruction_like_sentence_creates_no_binding() -> None:
          "SAMPLE OF NON-SOLICITATION AGREEMENT"),
         ("Exhibit 4.1\n\n   Support and hosting contract                 for billing modules\n\nThis contract",
          "Support and hosting contract"),
+        ("EXHIBIT 10.2\n\n      DATA LICENSING,                    HOSTING AND SUPPORT AGREEMENT\n\nThis AGREEMENT",
+         "DATA LICENSING,                    HOSTING AND SUPPORT AGREEMENT"),
+        ("Exhibit 99\n\nSUPPORT AGREEMENT\n\nFOR\n\nREGISTRAR SERVICES\n\nTHIS SUPPORT AGREEMENT FOR REGISTRAR "
+         "SERVICES (this \"Agreement\") between Alder Fund and Birch LLC is dated June 1, 2012.",
+         "SUPPORT AGREEMENT FOR REGISTRAR SERVICES"),
+        ("Exhibit 10.9\n\nHubei Mobile Contract No.: HB-2231\n\nJoint Marketing Agreement on Game Services\n\n"
+         "Between\n\nA Co., Ltd.", "Joint Marketing Agreement"),
         ("Execution copy\nThe parties to this agreement are listed below.\n\nMASTER SERVICES AGREEMENT\n\n",
          "MASTER SERVICES AGREEMENT"),
     ],
