@@ -108,6 +108,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             position += enumerator.end()
         first = name_at(straight, position, end)
         if first is None:
+            # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
+            # a redacted first party; the names after it still count.
+            names.extend(_and_chain(straight, position, end))
             continue
         # "between Galacticomm and Horst Entertainment Inc": without defined terms "and" more
         # often separates two parties than it joins one name.
@@ -126,6 +129,36 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         second = name_at(straight, after + (enumerator.end() if enumerator else 0), end)
         if second is not None:
             names.append(second)
+            # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by
+            # "and", each with a legal form.
+            names.extend(_and_chain(straight, second.end, end))
+    return names
+
+
+_AND_WORD = re.compile(r"(?:^|[\s,])(?:and|AND)\s+")
+_AND_CHAIN_LIMIT = 12
+_AND_CHAIN_GAP = 300
+
+
+def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
+    """Names with a legal form, each after a later "and" within a clause's length ("organized
+    and existing" is skipped), until none is found."""
+    names: list[NameSpan] = []
+    while len(names) < _AND_CHAIN_LIMIT:
+        found = None
+        for connector in _AND_WORD.finditer(text, position, min(end, position + _AND_CHAIN_GAP)):
+            # The previous party's description (", a company ...", "(...)") comes first: "Swaps
+            # and Derivatives Association, Inc." is one name, not two.
+            if not re.search(r"[,(]", text[position : connector.start()]):
+                continue
+            name = name_at(text, connector.end(), end)
+            if name is not None and ends_in_legal_suffix(name.text):
+                found = name
+                break
+        if found is None:
+            break
+        names.append(found)
+        position = found.end
     return names
 
 
@@ -252,6 +285,21 @@ def _registered_office_names(text: str) -> list[NameSpan]:
     return names
 
 
+# A letter agreement or confirmation: "To: Acme Bank, N.A. ..." / "From: Beta AG, London Branch".
+_LETTER_PARTY = re.compile(r"(?m)^[ \t]*(?:To|TO|From|FROM)[ \t]*:[ \t]*")
+
+
+def _letter_names(text: str) -> list[NameSpan]:
+    """The addressee and sender of a letter-form contract, in its opening, with a legal suffix."""
+    names: list[NameSpan] = []
+    for match in _LETTER_PARTY.finditer(text, 0, min(len(text), OPENING_CHARS)):
+        line_end = text.find("\n", match.end())
+        name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
+        if name is not None and ends_in_legal_suffix(name.text):
+            names.append(name)
+    return names
+
+
 _SELF_SIGNED = re.compile(r"(?m)^[ \t]*/s/[ \t]*")
 
 
@@ -318,7 +366,7 @@ def _parties(
     # Names the party grammar states outright (a registered office, "For and on behalf of"): a
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
-    explicit = [*_registered_office_names(text), *_behalf_names(text, defined_terms)]
+    explicit = [*_registered_office_names(text), *_letter_names(text), *_behalf_names(text, defined_terms)]
     for name in [*explicit, *_signature_names(text), *individuals]:
         words = set(name_words(name.text))
         if any(words <= k or (k <= words and name not in explicit) for k in known):

@@ -158,6 +158,21 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "2 Quay Street, Hull\n\n1. Definitions\n",
         ["THORNBURY LOGISTICS LIMITED", "TLC GROUP PLC"],
     ),
+    # A redacted first party, then a list of parties joined by "and", each with a description.
+    "redacted_first_and_chain": (
+        "SERVICES AGREEMENT\n\nThis Services Agreement is made by and between [ * * * ] (the \"Provider\"), "
+        "and HARBOURVIEW PTE, LTD., a company organized and existing under the laws of Singapore and "
+        "Corvid Software & Systems Ltd, a company organized under the laws of Israel (each a "
+        "\"Recipient\").\n\nRECITALS\n",
+        ["HARBOURVIEW PTE, LTD.", "Corvid Software & Systems Ltd"],
+    ),
+    # A confirmation in letter form: addressee and sender.
+    "letter_to_from": (
+        "Swap Confirmation Agreement\n\nDate: 1 May 2006\n\nTo: Juniper Trust Bank, N.A., as trustee "
+        "(\"Counterparty\")\nFrom: Osprey Capital AG, Zurich Branch\n\nDear Sirs\n\nThe purpose of this "
+        "letter is to confirm the terms of the Transaction between us.\n",
+        ["Juniper Trust Bank, N.A.", "Osprey Capital AG"],
+    ),
 }
 
 
@@ -279,3 +294,14 @@ def test_on_behalf_block_skips_defined_terms() -> None:
     assert "parties" not in keys
     start, end = keys[normalise_org("NORDWIND TEL")]
     assert text[start:end] == "NORDWIND TEL"
+
+
+def test_and_chain_keeps_a_name_with_and_inside() -> None:
+    """"Swaps and Derivatives Association, Inc." is one name: no description separates them."""
+    text = (
+        "MASTER AGREEMENT\n\nThis Agreement is made between Kite Bank plc (\"Kite\") and Wren Ltd under "
+        "the forms of the International Swaps and Derivatives Association, Inc.\n"
+    )
+    keys = _bound_keys(_annotate(text))
+    assert normalise_org("Wren Ltd") in keys
+    assert normalise_org("Derivatives Association, Inc.") not in keys
