@@ -173,6 +173,13 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "letter is to confirm the terms of the Transaction between us.\n",
         ["Juniper Trust Bank, N.A.", "Osprey Capital AG"],
     ),
+    # Spelled-out legal forms: "Limited Partnership" is a suffix like "L.P.".
+    "limited_partnership": (
+        "TRANSPORTATION SERVICE AGREEMENT\n\nThis Agreement is made by and between Cedar Basin Gas "
+        "Transmission Limited Partnership (\"Transporter\") and OSAGE PIPELINE COMPANY (\"Shipper\").\n\n"
+        "WHEREAS, Transporter owns a pipeline.",
+        ["Cedar Basin Gas Transmission Limited Partnership", "OSAGE PIPELINE COMPANY"],
+    ),
 }
 
 
