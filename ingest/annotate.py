@@ -10,6 +10,7 @@ within their own document only: "the Company" means Acme in one contract and Bet
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -326,7 +327,32 @@ def _individual_signers(text: str) -> list[NameSpan]:
         elif len(words) % 2 == 0 and 4 <= len(words) <= 8 and words[: len(words) // 2] == words[len(words) // 2 :]:
             half = " ".join(words[: len(words) // 2])
             names.append(NameSpan(half, name.start, name.start + len(half)))
+    # "DANIEL KŘETÍNSKÝ /s/ Daniel Kretinsky": a typed name heading the block, signed by the same
+    # person (case and accents aside).
+    for signed in _INLINE_SIGNED.finditer(text, start.start()):
+        heading = name_before(text, signed.start(), 60)
+        line_end = text.find("\n", signed.end())
+        signer = name_at(text, signed.end(), line_end if line_end != -1 else len(text))
+        if heading is None or signer is None or has_legal_suffix(heading.text):
+            continue
+        signer_words = re.sub(r"\s+By$", "", signer.text).split()
+        heading_words = list(re.finditer(r"\S+", heading.text))[-len(signer_words) :]
+        if not 2 <= len(signer_words) <= 4 or len(heading_words) < len(signer_words):
+            continue
+        typed = heading.text[heading_words[0].start() :]
+        if _folded(typed) == _folded(" ".join(signer_words)):
+            begin = heading.start + heading_words[0].start()
+            names.append(NameSpan(typed, begin, heading.end))
     return names
+
+
+_INLINE_SIGNED = re.compile(r"(?<=[^\s/])[ \t]+/s/[ \t]*")
+
+
+def _folded(name: str) -> str:
+    """Casefolded, accents dropped: how a typed name and its signature are compared."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
 def _parties(

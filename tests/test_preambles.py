@@ -140,6 +140,14 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "TERN CAPITAL PARTNERS, L.P. /s/ Ana Ruiz By: Ana Ruiz Title: Manager",
         ["BRAMBLE HOLDINGS S.À R.L.", "TERN CAPITAL PARTNERS, L.P."],
     ),
+    # A person signing for themselves under their typed name (the signature without accents).
+    "joint_filing_individual": (
+        "JOINT FILING AGREEMENT The undersigned agree to the joint filing of a Schedule 13D. "
+        "IN WITNESS WHEREOF, the undersigned execute this agreement. "
+        "LARCH INVEST S.A. /s/ Ana Ruiz By: Ana Ruiz Title: Manager "
+        "TOMÁŠ NOVÁK /s/ Tomas Novak By: Tomas Novak",
+        ["LARCH INVEST S.A.", "TOMÁŠ NOVÁK"],
+    ),
     # "on the one hand" before the first name; signature blocks side by side in two columns.
     "one_hand_and_columned_signatures": (
         "ENDORSEMENT AGREEMENT\n\nThis Agreement is made by and among, on the one hand, Heron-Vale, LLC, "
