@@ -38,6 +38,7 @@ GOLD_RELATIONS = REPO / "tests" / "data" / "relations_gold.jsonl"
 # honest estimate. (relations_gold.jsonl is the development set, so its scores are optimistic.)
 HELDOUT_RELATIONS = REPO / "tests" / "data" / "relations_heldout.jsonl"
 CHUNK_CHARS = 1_000
+_AFFILIATES = re.compile(r",?\s+and\s+its\s+(?:affiliates|subsidiaries)\s*$", re.I)
 _TRADE_NAME = re.compile(r",?\s+(?:d/b/a|dba|f/k/a|fka|a/k/a|aka)\s+", re.I)
 # Words of a gold "party" entry that only refer back to other parties ("Company and Consultant").
 _BACK_REFERENCE_WORDS = frozenset(
@@ -146,7 +147,9 @@ def evaluate_corpus(rows: Sequence[dict]) -> CorpusResult:
         for name in gold_party_names(row["parties"]):
             result.gold_parties += 1
             # "Glu Mobile, Inc. f/k/a Sorrent, Inc.": the legal name before d/b/a or f/k/a counts.
-            accepted = {normalise_org(name), normalise_org(_TRADE_NAME.split(name)[0])}
+            # "Qualigen, Inc. and its Affiliates": the party is the named company.
+            legal = _AFFILIATES.sub("", _TRADE_NAME.split(name)[0])
+            accepted = {normalise_org(name), normalise_org(_TRADE_NAME.split(name)[0]), normalise_org(legal)}
             if accepted & forms:
                 result.parties_found += 1
             else:

@@ -13,9 +13,10 @@ from ingest.quantities import DateSpan, dates_in
 TITLE_SCAN_CHARS = 3_000
 # "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
 _CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
-# At most three spaces between words: wider gaps separate page furniture from the title.
+# At most three spaces between words: wider gaps separate page furniture from the title, except
+# after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
 _CAPS_TITLE = re.compile(
-    rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
+    rf"(?<![\w])((?:{_CAPS_WORD}(?:[ \t]{{1,3}}|(?<=,)[ \t]+)){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
 )
 # A short line of its own that starts with a capital and ends in "agreement"/"contract" in any
 # case, among the first few non-empty lines, is a heading even with lower-case words inside.
@@ -59,7 +60,11 @@ def _strip_noise(title: str) -> tuple[str, int]:
     changed = True
     while changed:
         changed = False
-        stripped = re.sub(r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|[-–:.,])[ \t]*", "", title)
+        # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1".
+        stripped = re.sub(
+            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b[.:]?|[-–:.,])[ \t]*",
+            "", title,
+        )
         if stripped != title:
             title, changed = stripped, True
         lowered = title.casefold()
@@ -96,6 +101,9 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         if qualifier and rank <= 1:
             raw = head[start : qualifier.end()]
         title, dropped = _strip_noise(raw.strip())
+        # "Jiangsu Telecom Contract No.: JS120": a reference number's label, not a title.
+        if _NUMBER_LABEL.match(head, start + len(raw)):
+            return
         words = title.split()
         if len(words) < 2 or len(words) > 14:
             return
@@ -106,6 +114,13 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
     headings = 0
     for line in head.split("\n"):
         stripped = line.strip()
+        # "Maintenance and support contract            for SICAP(R) modules": a heading in the
+        # first column of a laid-out line.
+        column = re.split(r"[ \t]{4,}", stripped, maxsplit=1)[0]
+        if column != stripped and headings < _HEADING_LINES and _HEADING_TITLE.fullmatch(column) and not (
+            _NOT_HEADING_WORDS & set(column.casefold().split())
+        ):
+            add(1, line_start + line.index(column), column)
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
         elif (
@@ -128,6 +143,27 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
     return found
 
 
+_NUMBER_LABEL = re.compile(r"[ \t]*(?:No|NO|Number|NUMBER)\.?[ \t]*:")
+# The contract's name for itself: 'THIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES (this
+# "Agreement")'. No comma, digit or line break inside, so a date or party list never joins it.
+_SELF_NAME = re.compile(
+    r"\b(?:THIS|This)[ \t]+([A-Z][^(),\n\"“”0-9]{0,120}?)[ \t]*\((?:this|the)[ \t]+[\"“]Agreement[\"”]\)"
+)
+
+
+def _with_self_name(text: str, title: Title) -> Title:
+    """The heading title extended to the contract's own name for itself when that name starts
+    with every word of the heading and goes on ("SERVICE AGREEMENT" -> "SERVICE AGREEMENT FOR
+    TRANSFER AGENT SERVICES")."""
+    match = _SELF_NAME.search(text, title.end, min(len(text), title.end + TITLE_SCAN_CHARS))
+    if match is None:
+        return title
+    heading, own = title.text.split(), match.group(1).split()
+    if len(own) > len(heading) and len(own) <= 14 and own[: len(heading)] == heading:
+        return Title(match.group(1), match.start(1), match.end(1))
+    return title
+
+
 def find_title(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
     "AGREEMENT", else the earliest title-case one, else "This <X> Agreement"."""
@@ -136,7 +172,7 @@ def find_title(text: str) -> Title | None:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
-    return _with_amendment_head(text, title)
+    return _with_amendment_head(text, _with_self_name(text, title))
 
 
 @lru_cache(maxsize=1)

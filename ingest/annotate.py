@@ -10,6 +10,7 @@ within their own document only: "the Company" means Acme in one contract and Bet
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -109,6 +110,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             position += enumerator.end()
         first = name_at(straight, position, end)
         if first is None:
+            # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
+            # a redacted first party; the names after it still count.
+            names.extend(_and_chain(straight, position, end))
             continue
         # "between Galacticomm and Horst Entertainment Inc": without defined terms "and" more
         # often separates two parties than it joins one name.
@@ -127,11 +131,42 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         second = name_at(straight, after + (enumerator.end() if enumerator else 0), end)
         if second is not None:
             names.append(second)
+            # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by
+            # "and", each with a legal form.
+            names.extend(_and_chain(straight, second.end, end))
     return names
 
 
-_SIGNATURE_START = re.compile(r"IN WITNESS WHEREOF|In Witness Whereof|[Ss]ignature [Pp]age|\bundersigned\b")
-_SIGNED_BY = re.compile(r"\bBy:")
+_AND_WORD = re.compile(r"(?:^|[\s,])(?:and|AND)\s+")
+_AND_CHAIN_LIMIT = 12
+_AND_CHAIN_GAP = 300
+
+
+def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
+    """Names with a legal form, each after a later "and" within a clause's length ("organized
+    and existing" is skipped), until none is found."""
+    names: list[NameSpan] = []
+    while len(names) < _AND_CHAIN_LIMIT:
+        found = None
+        for connector in _AND_WORD.finditer(text, position, min(end, position + _AND_CHAIN_GAP)):
+            # The previous party's description (", a company ...", "(...)") comes first: "Swaps
+            # and Derivatives Association, Inc." is one name, not two.
+            if not re.search(r"[,(]", text[position : connector.start()]):
+                continue
+            name = name_at(text, connector.end(), end)
+            if name is not None and ends_in_legal_suffix(name.text):
+                found = name
+                break
+        if found is None:
+            break
+        names.append(found)
+        position = found.end
+    return names
+
+
+_SIGNATURE_START = re.compile(r"IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|[Ss]ignature\s+[Pp]age|\bundersigned\b")
+# "ACME LLC\nBy: ..." or, in joint filings, "ACME S.À R.L. /s/ Jan Novak".
+_SIGNED_BY = re.compile(r"\bBy:|(?<!\S)/s/")
 _SIGNATURE_NAME_WINDOW = 160
 _SIGNATURE_LEAD = re.compile(
     r"(?i:(?:acknowledged|agreed|accepted|approved)(?:[ \t,]+(?:and|&)[ \t]+(?:acknowledged|agreed|accepted|approved))*"
@@ -148,38 +183,122 @@ def _signature_names(text: str) -> list[NameSpan]:
         return []
     names: list[NameSpan] = []
     for by in _SIGNED_BY.finditer(text, start.start()):
-        name = name_before(text, by.start(), _SIGNATURE_NAME_WINDOW)
-        if name is None:
+        found = name_before(text, by.start(), _SIGNATURE_NAME_WINDOW)
+        if found is None:
             continue
-        # "Title: Authorized Signatory HPS MEZZANINE PARTNERS II, LLC": the shouted run is the name.
-        words = list(re.finditer(r"\S+", name.text))
-        first = 0
-        if not name.text.isupper():
-            for index in range(len(words) - 1, -1, -1):
-                if not words[index].group().isupper() and any(c.isalpha() for c in words[index].group()):
-                    first = index + 1
-                    break
-            if first == len(words) or (first and len(words) - first < 2):
-                first = 0
-        while first < len(words) and not words[first].group()[:1].isalpha():
-            first += 1
-        if first >= len(words):
+        # "NORTHERN TELECOM LIMITED          ENTRUST TECHNOLOGIES INC.\n By: ...  By: ...": blocks
+        # side by side, three or more spaces apart; each column names its own party.
+        columns = [found]
+        region = text[found.start : by.start()].rstrip()
+        if _WIDE_GAP.search(region) and "\n" not in region:
+            columns = [
+                name
+                for m in re.finditer(r"\S+(?:[ \t]{1,2}\S+)*", region)
+                if (name := name_at(text, found.start + m.start(), found.start + m.end())) is not None
+            ]
+        for column in columns:
+            name = _signature_name(text, column)
+            if name is not None:
+                names.append(name)
+    return names
+
+
+_WIDE_GAP = re.compile(r"[ \t]{3,}")
+
+
+def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
+    """The party's name in a name found before a "By:"/"/s/", or None when it is none."""
+    # "Title: Authorized Signatory HPS MEZZANINE PARTNERS II, LLC": the shouted run is the name.
+    words = list(re.finditer(r"\S+", name.text))
+    first = 0
+    if not name.text.isupper():
+        for index in range(len(words) - 1, -1, -1):
+            if not words[index].group().isupper() and any(c.isalpha() for c in words[index].group()):
+                first = index + 1
+                break
+        if first == len(words) or (first and len(words) - first < 2):
+            first = 0
+    while first < len(words) and not words[first].group()[:1].isalpha():
+        first += 1
+    if first >= len(words):
+        return None
+    begin = name.start + words[first].start()
+    # "ACKNOWLEDGED AND AGREED TO: ACME LLC", "CEO ACME LLC"
+    lead = _SIGNATURE_LEAD.match(text, begin, name.end)
+    if lead:
+        begin = lead.end()
+    candidate = NameSpan(text[begin : name.end], begin, name.end)
+    before = text[max(0, begin - 40) : begin]
+    # "By: Clarus IV GP, L.P., its general partner By: ...": a signatory, not a signer.
+    # ", a Delaware corporation": a description; "(OFFSHORE) MASTER, L.P.": a broken name.
+    # (A "Title:" or "Name:" after the "By:" ends that signatory's block.)
+    if re.search(r"(?:By:(?:(?!Title:|Name:)[^\n])*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
+        return None
+    if not ends_in_legal_suffix(candidate.text) or len(name_words(candidate.text)) < 2:
+        return None
+    return candidate
+
+
+# "For and on behalf of      BC TEL": the party a signatory signs for, on the same line or the
+# next non-empty one. Columns of blocks sit on one line, three or more spaces apart.
+_ON_BEHALF = re.compile(r"(?i:(?:signed[ \t]+)?for[ \t]+and[ \t]+on[ \t]+behalf[ \t]+of)[ \t]*:?[ \t]*(?:\n\s*)?")
+_COLUMN_GAP = re.compile(r"[ \t]{3,}|\n")
+
+
+def _behalf_names(text: str, defined_terms: frozenset[str]) -> list[NameSpan]:
+    """Parties named after "For and on behalf of" in the signature section. The name must fill
+    its line (or column) up to trailing punctuation or a parenthesis, and must not be a defined
+    term ("For and on behalf of Licensee") or start with "the"."""
+    start = _SIGNATURE_START.search(text)
+    if start is None:
+        return []
+    names: list[NameSpan] = []
+    for behalf in _ON_BEHALF.finditer(text, start.start()):
+        gap = _COLUMN_GAP.search(text, behalf.end())
+        limit = gap.start() if gap else len(text)
+        name = name_at(text, behalf.end(), limit)
+        if name is None or name.text[:4].casefold() == "the ":
             continue
-        begin = name.start + words[first].start()
-        # "ACKNOWLEDGED AND AGREED TO: ACME LLC", "CEO ACME LLC"
-        lead = _SIGNATURE_LEAD.match(text, begin, name.end)
-        if lead:
-            begin = lead.end()
-        candidate = NameSpan(text[begin : name.end], begin, name.end)
-        before = text[max(0, begin - 40) : begin]
-        # "By: Clarus IV GP, L.P., its general partner By: ...": a signatory, not a signer.
-        # ", a Delaware corporation": a description; "(OFFSHORE) MASTER, L.P.": a broken name.
-        if re.search(r"(?:By:[^\n]*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
+        rest = text[name.end : limit].strip()
+        if rest and not re.fullmatch(r"[.,;:]|\([^()]{1,20}\)", rest):
             continue
-        if not ends_in_legal_suffix(candidate.text):
+        if name.text.casefold() in defined_terms or not name_words(name.text):
             continue
-        if len(name_words(candidate.text)) >= 2:
-            names.append(candidate)
+        names.append(name)
+    return names
+
+
+# The English preamble: "ACME LIMITED (company no 1234567) whose registered office is at ...".
+_REGISTERED_PARTY = re.compile(
+    r"[ \t]*\((?:company|registered|registration)[ \t]+(?:no\.?|number)[^()\n]{0,40}\)[ \t]*,?[ \t]*"
+    r"(?:whose|with[ \t]+its|having[ \t]+its)[ \t]+registered[ \t]+office",
+    re.I,
+)
+_REGISTERED_SCAN_CHARS = 15_000
+
+
+def _registered_office_names(text: str) -> list[NameSpan]:
+    """Parties introduced by their company number and registered office, with a legal suffix."""
+    names: list[NameSpan] = []
+    for match in _REGISTERED_PARTY.finditer(text, 0, min(len(text), _REGISTERED_SCAN_CHARS)):
+        name = name_before(text, match.start())
+        if name is not None and ends_in_legal_suffix(name.text):
+            names.append(name)
+    return names
+
+
+# A letter agreement or confirmation: "To: Acme Bank, N.A. ..." / "From: Beta AG, London Branch".
+_LETTER_PARTY = re.compile(r"(?m)^[ \t]*(?:To|TO|From|FROM)[ \t]*:[ \t]*")
+
+
+def _letter_names(text: str) -> list[NameSpan]:
+    """The addressee and sender of a letter-form contract, in its opening, with a legal suffix."""
+    names: list[NameSpan] = []
+    for match in _LETTER_PARTY.finditer(text, 0, min(len(text), OPENING_CHARS)):
+        line_end = text.find("\n", match.end())
+        name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
+        if name is not None and ends_in_legal_suffix(name.text):
+            names.append(name)
     return names
 
 
@@ -209,7 +328,32 @@ def _individual_signers(text: str) -> list[NameSpan]:
         elif len(words) % 2 == 0 and 4 <= len(words) <= 8 and words[: len(words) // 2] == words[len(words) // 2 :]:
             half = " ".join(words[: len(words) // 2])
             names.append(NameSpan(half, name.start, name.start + len(half)))
+    # "DANIEL KŘETÍNSKÝ /s/ Daniel Kretinsky": a typed name heading the block, signed by the same
+    # person (case and accents aside).
+    for signed in _INLINE_SIGNED.finditer(text, start.start()):
+        heading = name_before(text, signed.start(), 60)
+        line_end = text.find("\n", signed.end())
+        signer = name_at(text, signed.end(), line_end if line_end != -1 else len(text))
+        if heading is None or signer is None or has_legal_suffix(heading.text):
+            continue
+        signer_words = re.sub(r"\s+By$", "", signer.text).split()
+        heading_words = list(re.finditer(r"\S+", heading.text))[-len(signer_words) :]
+        if not 2 <= len(signer_words) <= 4 or len(heading_words) < len(signer_words):
+            continue
+        typed = heading.text[heading_words[0].start() :]
+        if _folded(typed) == _folded(" ".join(signer_words)):
+            begin = heading.start + heading_words[0].start()
+            names.append(NameSpan(typed, begin, heading.end))
     return names
+
+
+_INLINE_SIGNED = re.compile(r"(?<=[^\s/])[ \t]+/s/[ \t]*")
+
+
+def _folded(name: str) -> str:
+    """Casefolded, accents dropped: how a typed name and its signature are compared."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
 def _parties(
@@ -245,9 +389,14 @@ def _parties(
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
     known = [set(name_words(p.name.text)) for p in parties.values()]
     individuals = _individual_signers(text)
-    for name in [*_signature_names(text), *individuals]:
+    defined_terms = frozenset(d.term.casefold() for d in definitions)
+    # Names the party grammar states outright (a registered office, "For and on behalf of"): a
+    # longer name than a known party's is another party ("Swisscom North America Inc." after
+    # "Swisscom Ltd"), only a shorter form is the same one.
+    explicit = [*_registered_office_names(text), *_letter_names(text), *_behalf_names(text, defined_terms)]
+    for name in [*explicit, *_signature_names(text), *individuals]:
         words = set(name_words(name.text))
-        if any(words <= k or k <= words for k in known):
+        if any(words <= k or (k <= words and name not in explicit) for k in known):
             continue
         label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)

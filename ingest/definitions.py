@@ -31,7 +31,9 @@ _HEREINAFTER = re.compile(
     r'[,\s]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?"([^"]{1,60})"', re.I
 )
 # A role label and a colon: "Party A (Shipper): ZTO Express Co., Ltd."
-_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n)(Party [A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
+# Also after a sentence end on one long line ("... Depository. Party A: Didi Chuxing Co., Ltd."),
+# and a lettered label after any word ("Legal Representative: Li Wei Party B: ...").
+_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n|(?<=[.;]) | (?=Party [A-D]\b))(Party [A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
 _PREAMBLE_END = re.compile(
@@ -39,7 +41,7 @@ _PREAMBLE_END = re.compile(
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
+    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
 )
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
@@ -119,7 +121,8 @@ def _antecedent(
     segment = text[segment_start:paren_start]
     # A segment opening with a comma and a lower-case word still describes the previous party
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
-    continues_previous = re.match(r"\s*,\s*[a-z]", segment) is not None
+    # (", on the one hand, ABG-Shaq, LLC" is filler before a name of its own.)
+    continues_previous = re.match(r"\s*,\s*(?!(?:and\s*,?\s*)?on\s+the\s+(?:one|other)\s+hand\b)[a-z]", segment) is not None
     lead = _LEADING_CONNECTORS.match(segment)
     pos = segment_start + (lead.end() if lead else 0)
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])

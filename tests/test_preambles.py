@@ -111,6 +111,83 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "\n\nDated June 1, 1998\n\n1. Formation.",
         ["GALACTICOMM TECHNOLOGIES, INC.", "HORST ENTERTAINMENT INC"],
     ),
+    # Parties listed only in a schedule, named in signature blocks "For and on behalf of": no
+    # legal suffix needed ("NORDWIND TEL"), two blocks may share a line, and a longer name of
+    # another party ("Kelpie Telecom North Inc.") is not folded into a shorter one.
+    "for_and_on_behalf_of_blocks": (
+        "CABLE CONSORTIUM AGREEMENT\n\nThis Agreement is made between and among the Parties "
+        "signatory hereto (collectively called \"Parties\").\n\nWITNESSETH:\n\n1. Scope.\n\n"
+        "IN  WITNESS  WHEREOF the Parties have subscribed these presents.\n\n"
+        "     For and on behalf of      NORDWIND TEL\n\n     ---------------\n\n"
+        "     For and on behalf of Kelpie Telecom Ltd      For and on behalf of\n\n"
+        "     Kelpie Telecom North Inc.\n\n     ---------------\n\n"
+        "     For and on behalf of      Parties\n",
+        ["NORDWIND TEL", "Kelpie Telecom Ltd", "Kelpie Telecom North Inc."],
+    ),
+    # Lettered role labels on one long line, after a sentence end or after another label's value.
+    "lettered_labels_inline": (
+        "COLLABORATION AGREEMENT This Agreement is made by and between the following parties. "
+        "Party A: Quillon Data Services Co., Ltd. Legal Representative: Wu Fang Party B: Marlow "
+        "Leasing Co., Ltd Legal Representative: Ho Jin Party A and Party B are each a \"Party\". "
+        "Whereas Party A runs a platform.",
+        ["Quillon Data Services Co., Ltd.", "Marlow Leasing Co., Ltd"],
+    ),
+    # A joint filing: no preamble, each signer's entity heads a "/s/" signature.
+    "joint_filing_slash_s": (
+        "JOINT FILING AGREEMENT In accordance with Rule 13d-1(k)(1) the undersigned agree to the joint "
+        "filing of a Schedule 13D. IN WITNESS WHEREOF, the undersigned execute this agreement. "
+        "BRAMBLE HOLDINGS S.À R.L. /s/ Ana Ruiz By: Ana Ruiz Title: Manager "
+        "TERN CAPITAL PARTNERS, L.P. /s/ Ana Ruiz By: Ana Ruiz Title: Manager",
+        ["BRAMBLE HOLDINGS S.À R.L.", "TERN CAPITAL PARTNERS, L.P."],
+    ),
+    # A person signing for themselves under their typed name (the signature without accents).
+    "joint_filing_individual": (
+        "JOINT FILING AGREEMENT The undersigned agree to the joint filing of a Schedule 13D. "
+        "IN WITNESS WHEREOF, the undersigned execute this agreement. "
+        "LARCH INVEST S.A. /s/ Ana Ruiz By: Ana Ruiz Title: Manager "
+        "TOMÁŠ NOVÁK /s/ Tomas Novak By: Tomas Novak",
+        ["LARCH INVEST S.A.", "TOMÁŠ NOVÁK"],
+    ),
+    # "on the one hand" before the first name; signature blocks side by side in two columns.
+    "one_hand_and_columned_signatures": (
+        "ENDORSEMENT AGREEMENT\n\nThis Agreement is made by and among, on the one hand, Heron-Vale, LLC, "
+        "a Delaware limited liability company (\"HV\"), and, on the other hand, Pinecrest Foods, Inc., "
+        "a Texas corporation (\"PFI\").\n\nWHEREAS, HV licenses rights.\n\n"
+        "IN WITNESS WHEREOF, the Parties have signed.\n\n"
+        "PINECREST FOODS, INC.                    ORCHARD LANE HOLDINGS LTD.\n"
+        "By:  /s/ Ann Lee                    By:  /s/ Raj Patel\n",
+        ["Heron-Vale, LLC", "Pinecrest Foods, Inc.", "ORCHARD LANE HOLDINGS LTD."],
+    ),
+    # The English preamble: company number and registered office, a short label in the margin.
+    "registered_office": (
+        "FLEET SERVICES AGREEMENT\n\n   DATED 3 May 2004          TLC\n\n"
+        "THORNBURY LOGISTICS LIMITED (Company no 1234567) whose registered office is at 1 Mill Lane, "
+        "Leeds                   TLC\n\nTLC GROUP PLC (company no 7654321) whose registered office is at "
+        "2 Quay Street, Hull\n\n1. Definitions\n",
+        ["THORNBURY LOGISTICS LIMITED", "TLC GROUP PLC"],
+    ),
+    # A redacted first party, then a list of parties joined by "and", each with a description.
+    "redacted_first_and_chain": (
+        "SERVICES AGREEMENT\n\nThis Services Agreement is made by and between [ * * * ] (the \"Provider\"), "
+        "and HARBOURVIEW PTE, LTD., a company organized and existing under the laws of Singapore and "
+        "Corvid Software & Systems Ltd, a company organized under the laws of Israel (each a "
+        "\"Recipient\").\n\nRECITALS\n",
+        ["HARBOURVIEW PTE, LTD.", "Corvid Software & Systems Ltd"],
+    ),
+    # A confirmation in letter form: addressee and sender.
+    "letter_to_from": (
+        "Swap Confirmation Agreement\n\nDate: 1 May 2006\n\nTo: Juniper Trust Bank, N.A., as trustee "
+        "(\"Counterparty\")\nFrom: Osprey Capital AG, Zurich Branch\n\nDear Sirs\n\nThe purpose of this "
+        "letter is to confirm the terms of the Transaction between us.\n",
+        ["Juniper Trust Bank, N.A.", "Osprey Capital AG"],
+    ),
+    # Spelled-out legal forms: "Limited Partnership" is a suffix like "L.P.".
+    "limited_partnership": (
+        "TRANSPORTATION SERVICE AGREEMENT\n\nThis Agreement is made by and between Cedar Basin Gas "
+        "Transmission Limited Partnership (\"Transporter\") and OSAGE PIPELINE COMPANY (\"Shipper\").\n\n"
+        "WHEREAS, Transporter owns a pipeline.",
+        ["Cedar Basin Gas Transmission Limited Partnership", "OSAGE PIPELINE COMPANY"],
+    ),
 }
 
 
@@ -202,6 +279,17 @@ def test_instruction_like_sentence_creates_no_binding() -> None:
         # "FORM OF" stays: CUAD's own titles keep it more often than not.
         ("FORM OF BLOCKCHAIN ADMINISTRATION AND DEVELOPMENT AGREEMENT\n\nThis Agreement",
          "FORM OF BLOCKCHAIN ADMINISTRATION AND DEVELOPMENT AGREEMENT"),
+        ("APPENDIX C SAMPLE OF NON-SOLICITATION AGREEMENT\n\nThis Agreement is made",
+         "SAMPLE OF NON-SOLICITATION AGREEMENT"),
+        ("Exhibit 4.1\n\n   Support and hosting contract                 for billing modules\n\nThis contract",
+         "Support and hosting contract"),
+        ("EXHIBIT 10.2\n\n      DATA LICENSING,                    HOSTING AND SUPPORT AGREEMENT\n\nThis AGREEMENT",
+         "DATA LICENSING,                    HOSTING AND SUPPORT AGREEMENT"),
+        ("Exhibit 99\n\nSUPPORT AGREEMENT\n\nFOR\n\nREGISTRAR SERVICES\n\nTHIS SUPPORT AGREEMENT FOR REGISTRAR "
+         "SERVICES (this \"Agreement\") between Alder Fund and Birch LLC is dated June 1, 2012.",
+         "SUPPORT AGREEMENT FOR REGISTRAR SERVICES"),
+        ("Exhibit 10.9\n\nHubei Mobile Contract No.: HB-2231\n\nJoint Marketing Agreement on Game Services\n\n"
+         "Between\n\nA Co., Ltd.", "Joint Marketing Agreement"),
         ("Execution copy\nThe parties to this agreement are listed below.\n\nMASTER SERVICES AGREEMENT\n\n",
          "MASTER SERVICES AGREEMENT"),
     ],
@@ -212,3 +300,23 @@ def test_title_shapes(opening: str, title: str) -> None:
     found = find_title(opening)
     assert found is not None and found.text == title
     assert opening[found.start : found.end] == title
+
+
+def test_on_behalf_block_skips_defined_terms() -> None:
+    """"For and on behalf of Parties" names a defined term, not a party."""
+    text, _ = PREAMBLES["for_and_on_behalf_of_blocks"]
+    keys = _bound_keys(_annotate(text))
+    assert "parties" not in keys
+    start, end = keys[normalise_org("NORDWIND TEL")]
+    assert text[start:end] == "NORDWIND TEL"
+
+
+def test_and_chain_keeps_a_name_with_and_inside() -> None:
+    """"Swaps and Derivatives Association, Inc." is one name: no description separates them."""
+    text = (
+        "MASTER AGREEMENT\n\nThis Agreement is made between Kite Bank plc (\"Kite\") and Wren Ltd under "
+        "the forms of the International Swaps and Derivatives Association, Inc.\n"
+    )
+    keys = _bound_keys(_annotate(text))
+    assert normalise_org("Wren Ltd") in keys
+    assert normalise_org("Derivatives Association, Inc.") not in keys
