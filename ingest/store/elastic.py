@@ -93,30 +93,40 @@ def _subject_key(doc_id: str, revision: str, subject_id: str) -> str:
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
+def es_store_error(exc: Exception, *, source: str, request: str) -> StoreError | None:
+    """The store error an Elasticsearch client error becomes, or None for any other exception.
+    Elasticsearch errors enter Attest here (the document store and the job queue both use it):
+    no connection, timeouts, 429 and 5xx answers become :class:`StoreUnavailable` (HTTP 503,
+    retry later); any other refusal is a :class:`StoreError` with Elasticsearch's reason.
+    ``source`` names what was unreachable, ``request`` what was refused."""
+    from elastic_transport import TransportError
+    from elasticsearch import ApiError
+
+    if isinstance(exc, TransportError):  # connection refused, timeout, TLS
+        return StoreUnavailable(f"{source} is unreachable: {type(exc).__name__}")
+    if isinstance(exc, ApiError):
+        if exc.meta.status == 429 or exc.meta.status >= 500:
+            return StoreUnavailable(f"{source} cannot serve now (HTTP {exc.meta.status})")
+        return StoreError(f"Elasticsearch refused {request}: {exc.message}")
+    return None
+
+
 def _translate_es_errors(method: Any) -> Any:
-    """Elasticsearch errors enter Attest here. No connection, timeouts, 429 and 5xx answers
-    become :class:`StoreUnavailable` (HTTP 503, retry later); any other refusal is a
-    :class:`StoreError` with Elasticsearch's reason."""
+    """Runs a store method with its Elasticsearch errors translated (:func:`es_store_error`)."""
 
     @functools.wraps(method)
     def wrapper(self: "ElasticStore", *args: Any, **kwargs: Any) -> Any:
-        from elastic_transport import TransportError
-        from elasticsearch import ApiError
-
         try:
             return method(self, *args, **kwargs)
         except StoreError:
             raise
-        except TransportError as exc:  # connection refused, timeout, TLS
-            raise StoreUnavailable(
-                f"Elasticsearch at {self.url} is unreachable: {type(exc).__name__}"
-            ) from exc
-        except ApiError as exc:
-            if exc.meta.status == 429 or exc.meta.status >= 500:
-                raise StoreUnavailable(
-                    f"Elasticsearch at {self.url} cannot serve now (HTTP {exc.meta.status})"
-                ) from exc
-            raise StoreError(f"Elasticsearch refused the request: {exc.message}") from exc
+        except Exception as exc:
+            translated = es_store_error(
+                exc, source=f"Elasticsearch at {self.url}", request="the request"
+            )
+            if translated is None:
+                raise
+            raise translated from exc
 
     return wrapper
 

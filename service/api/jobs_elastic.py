@@ -44,7 +44,8 @@ import structlog
 
 import mappings
 from ingest.clock import utc_now
-from ingest.store.port import StoreError, StoreUnavailable
+from ingest.store.port import StoreError
+from ingest.store.elastic import es_store_error
 from service.api.jobs import MAX_ATTEMPTS, Job, QueueFull
 
 log = structlog.get_logger(__name__)
@@ -66,28 +67,24 @@ def _now_ms() -> int:
 
 
 def _translate_es_errors(method: Any) -> Any:
-    """No connection, timeouts, 429 and 5xx become :class:`StoreUnavailable` (503, retry later);
-    any other refusal a :class:`StoreError` with Elasticsearch's reason. The index is created on
-    first use, so an API replica starts (and reports not ready) while the cluster is down."""
+    """Elasticsearch errors become store errors as in the document store
+    (:func:`ingest.store.elastic.es_store_error`). The index is created on first use, so an API
+    replica starts (and reports not ready) while the cluster is down."""
 
     @functools.wraps(method)
     def wrapper(self: "ElasticJobQueue", *args: Any, **kwargs: Any) -> Any:
-        from elastic_transport import TransportError
-        from elasticsearch import ApiError
-
         try:
             self._ensure_index()
             return method(self, *args, **kwargs)
         except StoreError:
             raise
-        except TransportError as exc:
-            raise StoreUnavailable(f"the Elasticsearch job queue is unreachable: {type(exc).__name__}") from exc
-        except ApiError as exc:
-            if exc.meta.status == 429 or exc.meta.status >= 500:
-                raise StoreUnavailable(
-                    f"the Elasticsearch job queue cannot serve now (HTTP {exc.meta.status})"
-                ) from exc
-            raise StoreError(f"Elasticsearch refused a job queue request: {exc.message}") from exc
+        except Exception as exc:
+            translated = es_store_error(
+                exc, source="the Elasticsearch job queue", request="a job queue request"
+            )
+            if translated is None:
+                raise
+            raise translated from exc
 
     return wrapper
 
