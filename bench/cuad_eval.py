@@ -1,7 +1,7 @@
 """Evaluate the evidence state machine on the CUAD development split.
 
     python bench/cuad_eval.py --split tune|report [--docs N] [--data-dir DIR] [--no-ingest]
-                              [--questions template,phrasings] [--out report.json]
+                              [--questions template,phrasings] [--out report.json] [--ingest-only]
 
 The split is fixed: ``../shared/eval/cuad-dev/splits.json`` (tune on ``tune``; ``report`` is run
 once, at the end, for the reported figure). Contracts of the split are taken in sha256(doc_id)
@@ -223,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", default="template,phrasings")
     parser.add_argument("--cuad", type=Path, default=DEFAULT_CUAD)
     parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
+    parser.add_argument("--ingest-only", action="store_true", help="ingest the contracts, ask nothing")
     args = parser.parse_args(argv)
     sets = [s.strip() for s in args.questions.split(",") if s.strip()]
 
@@ -263,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
             result = ingestor.ingest_path(args.cuad / entry["doc_file"], doc_id=sid)
             print(f"[ingest] {result.status} {entry['doc_id'][:70]}", file=sys.stderr, flush=True)
         docs.append(entry)
+    if args.ingest_only:
+        store.close()
+        return 0
     principal = Principal.local_operator()
 
     def ask(question: str):

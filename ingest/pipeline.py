@@ -21,6 +21,7 @@ from ingest.embedder import Embedder
 from ingest.errors import AttestError, InvalidInputError
 from ingest.schema import Chunk, DocumentRecord, SubjectRecord, chunk_id_for
 from ingest.settings import Settings
+from ingest.units import embed_units
 from ingest.store.port import DocumentDeleted, Store
 from ingest.clock import utc_now
 
@@ -300,6 +301,8 @@ class Ingestor:
             vectors = self.embedder.embed([c.text for c in batch])
             for chunk, vector in zip(batch, vectors):
                 chunk.embedding = vector.tolist()
+            budget.check("indexing")
+            embed_units(self.embedder, batch)
             budget.check("indexing")
         return chunks, subjects, text, mime
 

@@ -19,10 +19,6 @@ PACKAGES = ("ingest", "service", "mappings")
 KNOWN_CYCLES: set[frozenset[str]] = {
     # open_job_queue() builds the Elasticsearch queue; the queue imports Job and QueueFull.
     frozenset({"service.api.jobs", "service.api.jobs_elastic"}),
-    # table cells run the machine's collect(); the machine answers class questions via tables.
-    frozenset(
-        {"service.evidence.class_questions", "service.evidence.machine", "service.evidence.table"}
-    ),
 }
 
 

@@ -91,7 +91,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     ordinal INTEGER NOT NULL,
     text TEXT NOT NULL,
     record TEXT NOT NULL,
-    embedding BLOB
+    embedding BLOB,
+    unit_vectors BLOB
 );
 CREATE INDEX IF NOT EXISTS chunks_revision ON chunks(doc_id, revision, ordinal);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
@@ -298,6 +299,10 @@ class SqliteStore:
                 db.execute("ALTER TABLE documents ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
             if "hash" not in {r["name"] for r in db.execute("PRAGMA table_info(audit)")}:
                 db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")  # the hash chain's link
+            if "unit_vectors" not in {r["name"] for r in db.execute("PRAGMA table_info(chunks)")}:
+                # A store from before sentence vectors were stored: its chunks keep NULL (their
+                # units are embedded at query time) until the documents are ingested again.
+                db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
             with self._write() as tx:
                 # A file made before live_chunks existed: fill it once from the join it replaces.
@@ -595,7 +600,7 @@ class SqliteStore:
                     vector = np.asarray(chunk.embedding, dtype=np.float32).tobytes()
                 cursor = db.execute(
                     "INSERT INTO chunks(chunk_id, doc_id, revision, ordinal, text, record, "
-                    "embedding) VALUES (?,?,?,?,?,?,?)",
+                    "embedding, unit_vectors) VALUES (?,?,?,?,?,?,?,?)",
                     (
                         chunk.chunk_id,
                         doc_id,
@@ -604,6 +609,7 @@ class SqliteStore:
                         chunk.text,
                         json.dumps(chunk.to_dict(), sort_keys=True),
                         vector,
+                        chunk.unit_vectors,
                     ),
                 )
                 rowid = cursor.lastrowid
@@ -707,7 +713,8 @@ class SqliteStore:
 
     def revision_chunks(self, doc_id: str, revision: str) -> list[Chunk]:
         rows = self._db().execute(
-            "SELECT record, embedding FROM chunks WHERE doc_id=? AND revision=? ORDER BY ordinal",
+            "SELECT record, embedding, unit_vectors FROM chunks WHERE doc_id=? AND revision=? "
+            "ORDER BY ordinal",
             (doc_id, revision),
         ).fetchall()
         return [self._chunk_from_row(r) for r in rows]
@@ -718,6 +725,8 @@ class SqliteStore:
         chunk = Chunk(**data)
         if "embedding" in row.keys() and row["embedding"] is not None:
             chunk.embedding = np.frombuffer(row["embedding"], dtype=np.float32).tolist()
+        if "unit_vectors" in row.keys():
+            chunk.unit_vectors = row["unit_vectors"]
         return chunk
 
     def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
@@ -725,7 +734,8 @@ class SqliteStore:
             return {}
         marks = ",".join("?" * len(chunk_ids))
         rows = self._db().execute(
-            f"SELECT chunk_id, record FROM chunks WHERE chunk_id IN ({marks})", list(chunk_ids)
+            f"SELECT chunk_id, record, unit_vectors FROM chunks WHERE chunk_id IN ({marks})",
+            list(chunk_ids),
         ).fetchall()
         return {r["chunk_id"]: self._chunk_from_row(r) for r in rows}
 

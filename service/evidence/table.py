@@ -5,7 +5,7 @@ attribute, each cell citing its clause or saying "not stated" with ``sufficient:
 
 Rows are every agreement visible to the principal (the registry look-up is ACL-filtered inside
 the store), ordered by (name, subject id), paginated. A cell is computed by the evidence
-machine's own retrieval, extraction and verification step (``machine.collect``) with the
+machine's own retrieval, extraction and verification step (``collect.collect``) with the
 agreement as the only candidate, so a cell and an ``attest ask`` answer never differ.
 
 Cost is bounded: at most ``MAX_PAGE_SIZE`` rows times ``MAX_ATTRIBUTES`` attributes per call,
@@ -25,6 +25,7 @@ from ingest.schema import Subject
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate
+from service.evidence.collect import collect
 from service.evidence.data import cues
 from service.evidence.models import EvidenceItem, Scope
 from service.evidence.subject_class import SubjectClass
@@ -157,8 +158,6 @@ def compute_cell(
     """One agreement, one attribute: the machine's evidence step with this agreement as the only
     candidate, concluded the same way (claims, relevance threshold, instruction-like units
     excluded)."""
-    from service.evidence.machine import collect  # the machine imports this module's callers
-
     sc = member_class(subject, attribute)
     if period:
         sc.period = dict(period)
