@@ -17,32 +17,47 @@ from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
-from service.evidence.data import cues
+from service.evidence.data import ClauseType, clause_type_for, cues
 from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
 
 
-def _targets(sc: SubjectClass, query_question: str, embedder: Embedder) -> verify.Targets:
-    """The question's vector (always) and a known attribute's description vector, both cached
-    per process and model: the same question asked twice embeds once."""
+def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: ClauseType | None) -> verify.Targets:
+    """The question's vector (always) and a description vector (a known attribute's, or the
+    clause type an open question asks about), both cached per process and model: the same
+    question asked twice embeds once."""
     question = verify.description_vector(embedder, "question", query_question or sc.attribute_label or "-")
-    description = _attribute_description(sc)
+    key = sc.attribute or "-"
     if sc.kind == "entity_role" and sc.understood:
         description = f"{sc.role} of {sc.parent_entity}. {cues().role_attribute['description']}"
     elif sc.attribute in cues().attributes:
         description = cues().attributes[sc.attribute].description
+    elif clause is not None:
+        description, key = clause.description, f"clause:{clause.key}"
     else:
         description = ""
-    vector = verify.description_vector(embedder, sc.attribute or "-", description) if description else None
-    return verify.Targets(question, vector, verify.query_words(query_question))
+    vector = verify.description_vector(embedder, key, description) if description else None
+    return verify.Targets(
+        question, vector, verify.query_words(query_question), clause.text_cues if clause is not None else ()
+    )
 
 
-def _attribute_description(sc: SubjectClass) -> str:
+def _attribute_description(sc: SubjectClass, clause: ClauseType | None = None) -> str:
+    """Words added to the retrieval query: a known attribute's description and search words, or
+    the search words of the clause type an open question asks about."""
     data = cues()
     if sc.kind == "entity_role" and sc.understood:
         return f"{sc.role} of {sc.parent_entity}"
     attribute = data.attributes.get(sc.attribute or "")
-    return f"{attribute.description} {attribute.query}" if attribute else ""
+    if attribute is not None:
+        return f"{attribute.description} {attribute.query}"
+    return clause.query if clause is not None else ""
+
+
+def open_clause_type(sc: SubjectClass, query_question: str) -> ClauseType | None:
+    """The clause type an open question asks about (``service/data/clause_types.json``), if any:
+    question-side expansion for the words analysts use."""
+    return clause_type_for(query_question) if sc.attribute == conclude.OPEN_ATTRIBUTE else None
 
 
 def _query_question(sc: SubjectClass, question: str) -> str:
@@ -90,7 +105,8 @@ def collect(
     the gate: each stage a function of the previous one's typed output. The class-level table
     (``table.py``) runs the same function per agreement, so a cell and an answer never differ."""
     query_question = _query_question(sc, question)
-    searches = units.plan_searches(sc, candidates, principal, scope, _attribute_description(sc), query_question)
+    clause = open_clause_type(sc, query_question)
+    searches = units.plan_searches(sc, candidates, principal, scope, _attribute_description(sc, clause), query_question)
     hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
     attribute = cues().attributes.get(sc.attribute or "")
     if (attribute is not None and attribute.opening) or sc.attribute == conclude.OPEN_ATTRIBUTE:
@@ -100,7 +116,7 @@ def collect(
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
     vectors = unit_vectors(verified, sc, query_question, embedder, embed_cap)
-    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
+    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder, clause))
     return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
 
 

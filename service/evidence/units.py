@@ -26,7 +26,7 @@ from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
 from service.retrieval import Hit, hybrid_search
 
-CHUNKS_PER_SUBJECT = 12
+CHUNKS_PER_SUBJECT = 30
 
 
 @dataclass(frozen=True, slots=True)
