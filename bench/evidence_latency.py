@@ -30,7 +30,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "bench"))
+sys.path.append(str(REPO / "bench"))  # after the repo: bench/ingest.py must not shadow the package
 
 
 def _copy_store(source: Path, target: Path) -> None:

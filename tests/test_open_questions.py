@@ -222,6 +222,21 @@ def test_amendments_of_an_agreement(kb: KB) -> None:
     assert report.evidence[0].excerpt == "AMENDMENT NO. 1 TO RESELLER AGREEMENT"
 
 
+@pytest.mark.parametrize("question", [
+    "What is the formal title of the HOSTING AGREEMENT between Orbital Widgets and Cirrus Racks?",
+    "What is the name of the HOSTING AGREEMENT as written on its cover?",
+    "How is the HOSTING AGREEMENT with Cirrus Racks titled?",
+])
+def test_title_of_an_agreement_from_the_registry(kb: KB, question: str) -> None:
+    report = kb.ask(question)
+    assert report.state == "CONCLUDED" and report.sufficient is True
+    assert [(c.subject_id, c.value) for c in report.claims] == [
+        ("agreement:hosting agreement@hosting", {"type": "title", "value": "HOSTING AGREEMENT"})
+    ]
+    assert [(e.char_start, e.char_end, e.excerpt) for e in report.evidence] == [(0, 17, "HOSTING AGREEMENT")]
+    _span_ok(kb, report.evidence[0])
+
+
 def test_registry_question_about_an_unknown_agreement_is_not_found(kb: KB) -> None:
     report = kb.ask("Who are the parties to the LEASE AGREEMENT?")
     assert report.state == "SUBJECT_NOT_FOUND"

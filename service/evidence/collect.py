@@ -106,9 +106,12 @@ def collect(
     (``table.py``) runs the same function per agreement, so a cell and an answer never differ."""
     query_question = _query_question(sc, question)
     clause = open_clause_type(sc, query_question)
-    searches = units.plan_searches(sc, candidates, principal, scope, _attribute_description(sc, clause), query_question)
-    hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
     attribute = cues().attributes.get(sc.attribute or "")
+    search_words = attribute.query if attribute is not None else (clause.query if clause is not None else "")
+    searches = units.plan_searches(
+        sc, candidates, principal, scope, _attribute_description(sc, clause), query_question, search_words
+    )
+    hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
     if (attribute is not None and attribute.opening) or sc.attribute == conclude.OPEN_ATTRIBUTE:
         # A contract's opening states its title, parties and dates, which an open question may
         # well be about and which a search for the question's words ranks poorly.

@@ -241,7 +241,7 @@ def _answer_registry(
 ) -> EvidenceReport:
     """Registry questions walk the same states; retrieval reads registry bindings instead of
     searching text, and every claim cites a binding's source span."""
-    sc = agreement_class(rq) if rq.ask in ("parties", "amendments_of") else party_class(rq)
+    sc = agreement_class(rq) if rq.ask in ("parties", "amendments_of", "title") else party_class(rq)
     if sc is None:  # the agreement phrase has no title to gate on: say so, never guess
         sc = SubjectClass(understood=False, attribute=rq.ask, pattern=rq.shape, names=[rq.target])
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, f"registry question {rq.ask} of {rq.target!r}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
@@ -19,8 +20,10 @@ import numpy as np
 
 from ingest.embedder import Embedder
 from ingest.schema import Chunk, RelationMention
+from ingest.store.common import stopwords
 from ingest.store.port import Principal, SearchFilters, Store
 from ingest.units import EMBED_CHARS, chunk_units, unpack_vectors
+from service.evidence.data import load
 from service.evidence.gate import Candidate
 from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
@@ -57,9 +60,40 @@ class Unit:
 
 @dataclass(slots=True)
 class Search:
-    query: str
+    query: str  # what the query vector is made of (attribute description and question)
     filters: SearchFilters
     k: int
+    words: str = ""  # the BM25 words (``bm25_words``); empty: ``query``
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=1)
+def _search_words() -> tuple[int, int, frozenset[str]]:
+    raw = load("relevance.json")["search"]
+    generic = frozenset(w.casefold() for w in raw["generic_words"]) | stopwords()
+    return int(raw["max_words"]), int(raw["question_words"]), generic
+
+
+def bm25_words(question: str, attribute_words: str) -> str:
+    """The BM25 words of an evidence search: the question's own content words first (at most
+    ``question_words``), then the attribute's search words, at most ``max_words`` in all, without
+    stop words and the words nearly every contract chunk holds ("agreement", "shall"). Inside one
+    document those add nothing to the ranking, and on SQLite each word of a document-filtered
+    query costs a seek per chunk of the document in the word's posting list, so a long query
+    (description + question: 15 to 20 words) cost seconds at 50k chunks."""
+    limit, from_question, generic = _search_words()
+    ordered: dict[str, None] = {}
+    for text, cap in ((question, from_question), (attribute_words, limit)):
+        taken = 0
+        for word in (w.casefold() for w in _WORD.findall(text)):
+            if len(ordered) >= limit or taken >= cap:
+                break
+            if len(word) > 2 and word not in generic and word not in ordered:
+                ordered[word] = None
+                taken += 1
+    return " ".join(ordered)
 
 
 def plan_searches(
@@ -69,10 +103,12 @@ def plan_searches(
     scope: Scope | None,
     attribute_description: str,
     question: str,
+    attribute_search_words: str = "",
 ) -> list[Search]:
     """One search per agreement (restricted to its own document), one search for all entity
     candidates together (restricted to chunks that mention them)."""
     query = f"{attribute_description} {question}".strip()
+    words = bm25_words(question, attribute_search_words or attribute_description)
     collections = tuple(scope.collections) if scope else ()
     scope_docs = set(scope.doc_ids) if scope and scope.doc_ids else None
     searches: list[Search] = []
@@ -87,7 +123,7 @@ def plan_searches(
             # focus party ("X's obligations") does filter: the clause must mention X.
             ids = (c.focus.subject_id,) if c.focus is not None else ()
             searches.append(
-                Search(query, SearchFilters(principal, doc_ids=docs, collections=collections, entity_ids=ids), CHUNKS_PER_SUBJECT)
+                Search(query, SearchFilters(principal, doc_ids=docs, collections=collections, entity_ids=ids), CHUNKS_PER_SUBJECT, words)
             )
         else:
             entity_ids.add(c.subject_id)
@@ -98,6 +134,7 @@ def plan_searches(
                 query,
                 SearchFilters(principal, doc_ids=docs, collections=collections, entity_ids=tuple(sorted(entity_ids))),
                 CHUNKS_PER_SUBJECT,
+                words,
             )
         )
     return searches
@@ -119,7 +156,7 @@ def retrieve(
     best: dict[str, Hit] = {}
     for search in searches:
         for hit in hybrid_search(
-            store, embedder, search.query, search.filters, k=search.k, depth=depth, rrf_k=rrf_k,
+            store, embedder, search.words or search.query, search.filters, k=search.k, depth=depth, rrf_k=rrf_k,
             query_vector=vector,
         ):
             kept = best.get(hit.chunk.chunk_id)
