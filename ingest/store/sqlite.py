@@ -227,6 +227,8 @@ def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
 # doc-filtered queries (the evidence path, whose cost follows the candidate documents) are never
 # pruned.
 BM25_MAX_TERMS = 10
+BM25_RUN_GAP = 64  # rowids this close belong to one run of a document-filtered BM25 query
+BM25_MAX_RUNS = 16  # more runs than this: score rowid by rowid
 BM25_MAX_DF_SHARE = 0.05
 BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dropped for its df
 
@@ -807,6 +809,9 @@ class SqliteStore:
         live_sql, live_args = self._live_filter(filters, "l")
         db = self._db()
         if filters.doc_ids:
+            ranged = self._bm25_in_rowid_runs(db, match, live_sql, live_args, n)
+            if ranged is not None:
+                return ranged
             # A subject/doc filter is pushed into FTS5: it scores only the rowids of the named
             # documents' current chunks (FTS5 answers "rowid = ?" with a seek per rowid), instead
             # of scoring every match in the index and dropping most of them afterwards.
@@ -830,6 +835,36 @@ class SqliteStore:
             ).fetchall()
         # bm25() is "lower is better"; expose "higher is better" like Elasticsearch.
         return [RankedId(r[0], -float(r[1])) for r in rows]
+
+    def _bm25_in_rowid_runs(
+        self, db: sqlite3.Connection, match: str, live_sql: str, live_args: list[Any], n: int
+    ) -> list[RankedId] | None:
+        """BM25 over a few documents as FTS5 rowid ranges (``rowid BETWEEN``): a document's chunks
+        are written in one transaction, so their rowids form one run, and FTS5 seeks each word's
+        posting list once per run instead of once per chunk (per chunk and word cost seconds for
+        a 15-word query at 50k chunks). Scores are the same bm25() (index-wide statistics).
+        None when the allowed rowids fall into more than ``BM25_MAX_RUNS`` runs."""
+        allowed = dict(db.execute(f"SELECT l.rowid, l.chunk_id FROM live_chunks l WHERE {live_sql}", live_args).fetchall())
+        if not allowed:
+            return []
+        runs: list[list[int]] = []
+        for rid in sorted(allowed):
+            if runs and rid - runs[-1][1] <= BM25_RUN_GAP:
+                runs[-1][1] = rid
+            else:
+                runs.append([rid, rid])
+            if len(runs) > BM25_MAX_RUNS:
+                return None
+        scored: list[tuple[float, str]] = []
+        for lo, hi in runs:
+            for rid, rank in db.execute(
+                "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?",
+                (match, lo, hi),
+            ):
+                if rid in allowed:
+                    scored.append((float(rank), allowed[rid]))
+        scored.sort()
+        return [RankedId(chunk_id, -rank) for rank, chunk_id in scored[:n]]
 
     def _current_vectors(self) -> _VectorCache:
         db = self._db()
