@@ -163,8 +163,9 @@ def compute_cell(
         sc.period = dict(period)
     candidate = member_candidate(subject)
     spec = cues().attributes[attribute]
-    # The cell's question: the attribute's name as analysts say it, then what it means.
-    question = f"{spec.label}. {spec.description}"
+    # The cell's question, as an analyst asks it: the attribute's description is compared with
+    # each unit anyway, and in the question its many words would dilute the lexical signal.
+    question = f"What does the agreement say about its {spec.label}?"
     found = collect(sc, [candidate], principal, Scope(doc_ids=list(candidate.doc_ids)), question,
                     store=store, embedder=embedder, settings=settings, embed_cap=CELL_EMBED_CAP)
     supporting, evidence, failed, rejected = conclude.build_evidence(found.assessed, "")
