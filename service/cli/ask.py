@@ -65,7 +65,7 @@ def render(report: Any) -> str:
 
 
 def ask(
-    question: Annotated[str, typer.Argument(help="The question, in plain language.", show_default=False)],
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question, in plain language.", show_default=False)],
     subject: Annotated[
         str | None,
         typer.Option("--subject", help="Structured subject class as JSON (takes precedence over the question)."),

@@ -14,7 +14,7 @@ from service.cli.output import print_json
 def status(
     doc_id: Annotated[
         str | None,
-        typer.Argument(help="The document to show (default: every document).", show_default=False),
+        typer.Argument(metavar="DOC_ID", help="The document to show (default: every document).", show_default=False),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of one line per document.")] = False,
 ) -> int:
@@ -56,7 +56,7 @@ def status(
 
 
 def delete(
-    doc_id: Annotated[str, typer.Argument(help="The document to remove.", show_default=False)],
+    doc_id: Annotated[str, typer.Argument(metavar="DOC_ID", help="The document to remove.", show_default=False)],
 ) -> int:
     """Remove a document from every search path."""
     from ingest.errors import NotFoundError

@@ -66,7 +66,7 @@ def walk(paths: Sequence[str]) -> list[IngestTarget]:
 def ingest(
     paths: Annotated[
         list[str],
-        typer.Argument(help="Files and folders to ingest; folders are walked recursively.", show_default=False),
+        typer.Argument(metavar="PATH", help="Files and folders to ingest; folders are walked recursively.", show_default=False),
     ],
     doc_id: Annotated[
         str | None,

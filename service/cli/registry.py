@@ -14,7 +14,7 @@ from service.cli.output import print_json
 def entities(
     name: Annotated[
         str | None,
-        typer.Argument(help="Subject name, exact or normalised (default: any).", show_default=False),
+        typer.Argument(metavar="NAME", help="Subject name, exact or normalised (default: any).", show_default=False),
     ] = None,
     type_: Annotated[
         str | None, typer.Option("--type", help="Only subjects of this type (org, person, agreement, ...).")

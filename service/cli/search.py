@@ -14,7 +14,7 @@ from service.cli.output import print_json
 
 
 def search(
-    query: Annotated[str, typer.Argument(help="What to search for.", show_default=False)],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to search for.", show_default=False)],
     k: Annotated[int, typer.Option("--k", help="How many hits to return.")] = 10,
     doc_id: Annotated[
         list[str] | None, typer.Option("--doc-id", help="Restrict to this document (repeatable).")

@@ -54,7 +54,7 @@ def _summary_text(report: dict[str, Any], written: list[Path]) -> str:
 
 @app.command("run")
 def run(
-    file: Annotated[str, typer.Argument(help="The sweep definition (YAML).", show_default=False)],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="The sweep definition (YAML).", show_default=False)],
     set_baseline: Annotated[
         bool, typer.Option("--set-baseline", help="This run becomes the sweep's baseline.")
     ] = False,

@@ -1,0 +1,156 @@
+"""The ``attest`` command tree as a user reads it (issue 15, item 1): every command, option and
+argument has help text without reStructuredText markup; the exit codes are one table, shown by
+``attest --help`` and copied into the README; progress is drawn on stderr, so ``--json`` stdout
+parses while a progress bar runs in a terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import typer
+
+from ingest.errors import EXIT_CODES
+from service.cli import app, main
+from service.cli.exit_codes import EXIT_CODE_TABLE
+from service.sweeps import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+
+REPO = Path(__file__).resolve().parents[1]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def walk(command, path: tuple[str, ...] = ("attest",)) -> Iterator[tuple[tuple[str, ...], object]]:
+    yield path, command
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from walk(sub, (*path, name))
+
+
+TREE = list(walk(typer.main.get_command(app)))
+LEAVES = [" ".join(path[1:]) for path, command in TREE if not getattr(command, "commands", None)]
+
+
+def test_the_tree_has_every_command() -> None:
+    assert sorted(LEAVES) == [
+        "ask", "audit revalidate", "audit verify", "delete", "entities", "es init", "es migrate",
+        "es optimize", "es status", "ingest", "mcp", "search", "serve", "status", "sweep run",
+        "table", "worker",
+    ]
+
+
+@pytest.mark.parametrize("path, command", TREE, ids=[" ".join(p) for p, _ in TREE])
+def test_every_command_option_and_argument_has_plain_help(path, command) -> None:
+    texts = {"help": command.help, "epilog": command.epilog}
+    assert (command.help or "").strip(), f"{' '.join(path)} has no help text"
+    for param in command.params:
+        if param.name == "help":
+            continue
+        assert (param.help or "").strip(), f"{' '.join(path)}: {param.opts} has no help text"
+        texts[str(param.opts)] = param.help
+    for where, text in texts.items():
+        assert "``" not in (text or ""), f"{' '.join(path)} {where}: reStructuredText markup"
+        assert ":func:" not in (text or "") and ":class:" not in (text or ""), f"{' '.join(path)} {where}"
+
+
+def test_top_level_help_shows_the_exit_codes_and_no_markup(capsys) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "``" not in out
+    flat = " ".join(out.replace("│", " ").split())
+    assert "Exit codes:" in flat
+    for code, meaning in EXIT_CODE_TABLE:
+        assert f"{code} {meaning}" in flat
+
+
+def test_readme_exit_codes_are_the_table() -> None:
+    section = README.split("### Exit codes", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| (.+?) \|$", section, flags=re.M)
+    assert [(int(code), meaning) for code, meaning in rows] == list(EXIT_CODE_TABLE)
+
+
+def test_the_table_covers_every_error_family_and_the_sweep_codes() -> None:
+    codes = [code for code, _ in EXIT_CODE_TABLE]
+    assert codes == sorted(set(codes))
+    assert set(EXIT_CODES.values()) | {0} == set(codes)
+    meaning = dict(EXIT_CODE_TABLE)
+    assert EXIT_CLEAN == 0 and "sweep" in meaning[EXIT_ERROR] and "sweep run: findings" in meaning[EXIT_FINDINGS]
+
+
+def test_readme_lists_every_command() -> None:
+    commands = README.split("## Commands", 1)[1].split("\n### ", 1)[0]
+    for leaf in LEAVES:
+        assert f"`attest {leaf}" in commands, f"README does not list attest {leaf}"
+
+
+def test_usage_errors_exit_2_with_one_error_line(capsys) -> None:
+    assert main(["ingest"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == "Error: Missing argument 'PATH'."
+    assert main(["table", "--attribute", "governing_law", "--format", "xml"]) == 2
+    assert "'xml' is not one of 'csv', 'json'" in capsys.readouterr().err
+    assert main(["no-such-command"]) == 2
+
+
+def _attest_env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATTEST_")}
+    env.update({"ATTEST_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO), "TERM": "xterm-256color",
+                "COLUMNS": "120"})
+    return env
+
+
+def test_ingest_json_stays_clean_while_progress_draws_on_a_terminal(tmp_path) -> None:
+    """stderr is a real terminal (a pty), stdout a pipe: the bar and the summary go to the
+    terminal, and stdout is exactly one JSON document."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "lease.txt").write_text(
+        "This Lease is made between Harbor Properties LLC and Quay Foods Inc.", encoding="utf-8"
+    )
+    (tmp_path / "docs" / "notes.xyz").write_text("scratch", encoding="utf-8")
+    master, slave = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # EIO: every writer closed the terminal
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "ingest", str(tmp_path / "docs"), "--acl", "*", "--json"],
+        stdout=subprocess.PIPE, stderr=slave, cwd=REPO, env=_attest_env(tmp_path / "data"),
+    )
+    os.close(slave)
+    out, _ = proc.communicate(timeout=600)
+    reader.join(timeout=30)
+    os.close(master)
+    terminal = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode == 0, terminal[-2000:]
+    report = json.loads(out)  # nothing but the JSON document on stdout
+    assert [(d["doc_id"], d["status"]) for d in report["documents"]] == [("lease", "indexed")]
+    assert report["skipped"] == [{"path": str(tmp_path / "docs" / "notes.xyz"), "reason": "unsupported suffix .xyz"}]
+    assert "ingesting lease.txt" in terminal  # the bar was drawn on the terminal
+    assert "1 indexed, 0 unchanged, 0 failed, 1 skipped" in terminal
+
+
+def test_without_a_terminal_stderr_gets_only_the_summary(tmp_path) -> None:
+    (tmp_path / "memo.txt").write_text("The CEO resigned on 3 March 2024.", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "ingest", str(tmp_path / "memo.txt"), "--acl", "legal"],
+        capture_output=True, text=True, cwd=REPO, env=_attest_env(tmp_path / "data"), timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == "memo: indexed\n"
+    assert done.stderr == "1 indexed, 0 unchanged, 0 failed, 0 skipped\n"
