@@ -18,7 +18,7 @@ import typer
 
 from ingest.settings import get_settings
 from service.cli.output import print_json
-from service.cli.progress import progress_on_stderr, write_summary
+from service.cli.progress import progress_on_stderr, short, write_summary
 
 SUPPORTED_SUFFIXES = {".pdf", ".docx", ".html", ".htm", ".md", ".markdown", ".txt", ".eml"}
 
@@ -125,7 +125,7 @@ def ingest(
             on_stage=lambda stage: tracker.step(len(results), len(files), f"{current} ({stage})"),
         )
         for target in files:
-            current = f"ingesting {target.path.name}"
+            current = f"ingesting {short(target.path.name)}"
             tracker.step(len(results), len(files), current)
             result = ingestor.ingest_path(
                 target.path,
@@ -138,7 +138,7 @@ def ingest(
             tracker.step(len(results), len(files))
             if not as_json:
                 detail = f" ({result.error})" if result.error else ""
-                sys.stdout.write(f"{result.doc_id}: {result.status}{detail}\n")
+                tracker.emit(f"{result.doc_id}: {result.status}{detail}")
     if as_json:
         print_json({
             "documents": [r.to_dict() for r in results],

@@ -27,6 +27,19 @@ class Tracker:
     def step(self, done: int, total: int, label: str = "") -> None:
         self.progress.update(self.task, completed=done, total=total, **({"description": label} if label else {}))
 
+    def emit(self, line: str) -> None:
+        """Write one result line to stdout. When stdout is the terminal the bar is drawn on, the
+        line goes through the display (above the bar, unwrapped) so the bar is not torn."""
+        if self.progress.live.is_started and sys.stdout.isatty():
+            self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            sys.stdout.write(line + "\n")
+
+
+def short(name: str, width: int = 40) -> str:
+    """A file name for a progress label: long names keep their start and end."""
+    return name if len(name) <= width else f"{name[: width // 2 - 1]}…{name[-(width // 2):]}"
+
 
 def stderr_console() -> Console:
     return Console(stderr=True, highlight=False)
@@ -35,9 +48,7 @@ def stderr_console() -> Console:
 @contextmanager
 def progress_on_stderr(description: str, total: int | None = None) -> Iterator[Tracker]:
     """A transient progress bar on stderr while the block runs (nothing when stderr is not a
-    terminal). When stdout is a terminal too, both share one screen: rich then routes stdout
-    lines through the display, above the bar, so they do not tear it; when stdout is a pipe or
-    a file it is left alone."""
+    terminal). Lines written during the block go through :meth:`Tracker.emit`."""
     console = stderr_console()
     progress = Progress(
         TextColumn("{task.description}"),
@@ -47,7 +58,7 @@ def progress_on_stderr(description: str, total: int | None = None) -> Iterator[T
         console=console,
         transient=True,
         disable=not console.is_terminal,
-        redirect_stdout=sys.stdout.isatty(),
+        redirect_stdout=False,  # stdout carries results: never routed into the stderr display
         redirect_stderr=False,
     )
     with progress:
