@@ -83,10 +83,17 @@ def test_the_table_covers_every_error_family_and_the_sweep_codes() -> None:
     assert EXIT_CLEAN == 0 and "sweep" in meaning[EXIT_ERROR] and "sweep run: findings" in meaning[EXIT_FINDINGS]
 
 
-def test_readme_lists_every_command() -> None:
+def test_readme_lists_every_command_and_option() -> None:
     commands = README.split("## Commands", 1)[1].split("\n### ", 1)[0]
-    for leaf in LEAVES:
+    for path, command in TREE:
+        leaf = " ".join(path[1:])
+        if leaf not in LEAVES:
+            continue
         assert f"`attest {leaf}" in commands, f"README does not list attest {leaf}"
+        for param in command.params:
+            for opt in param.opts:
+                if opt.startswith("--") and opt != "--help":
+                    assert opt in commands, f"README does not mention attest {leaf} {opt}"
 
 
 def test_usage_errors_exit_2_with_one_error_line(capsys) -> None:

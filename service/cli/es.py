@@ -7,12 +7,15 @@ An unreachable cluster is one line and exit 5, never a traceback.
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ingest.settings import get_settings
 from service.cli.output import print_json
+
+if TYPE_CHECKING:  # the client library loads in the command, not for --help
+    from ingest.store.elastic import ElasticStore
 
 app = typer.Typer(help="Elasticsearch index management.", no_args_is_help=True)
 
@@ -23,7 +26,7 @@ Prefix = Annotated[
 Json = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
-def _elastic_store(url: str | None, prefix: str | None):
+def _elastic_store(url: str | None, prefix: str | None) -> ElasticStore:
     from ingest.errors import InvalidInputError
     from ingest.store.elastic import ElasticStore
 
