@@ -96,7 +96,10 @@ def run(
     except Exception as exc:  # noqa: BLE001 - the CronJob needs "error", not a traceback
         sys.stderr.write(f"error: sweep {loaded.definition.name} failed: {type(exc).__name__}: {exc}\n")
         return EXIT_ERROR
-    sys.stdout.write(json_text(outcome.report) if as_json else _summary_text(outcome.report, written))
-    summary = outcome.report["summary"]
-    write_summary({"queries": summary["queries"], "findings": summary["findings"]})
+    if as_json:
+        sys.stdout.write(json_text(outcome.report))
+        # The human summary is stdout's first line otherwise; with --json it goes to stderr.
+        write_summary({"queries": outcome.report["summary"]["queries"], "findings": outcome.report["summary"]["findings"]})
+    else:
+        sys.stdout.write(_summary_text(outcome.report, written))
     return outcome.exit_code
