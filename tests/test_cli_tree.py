@@ -9,6 +9,7 @@ import json
 import os
 import pty
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -112,14 +113,9 @@ def _attest_env(data_dir: Path) -> dict[str, str]:
     return env
 
 
-def test_ingest_json_stays_clean_while_progress_draws_on_a_terminal(tmp_path) -> None:
-    """stderr is a real terminal (a pty), stdout a pipe: the bar and the summary go to the
-    terminal, and stdout is exactly one JSON document."""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "lease.txt").write_text(
-        "This Lease is made between Harbor Properties LLC and Quay Foods Inc.", encoding="utf-8"
-    )
-    (tmp_path / "docs" / "notes.xyz").write_text("scratch", encoding="utf-8")
+def on_terminal(data_dir: Path, *args: str) -> tuple[int, str, str]:
+    """Run attest with stderr on a real terminal (a pty) and stdout on a pipe; return the exit
+    code, stdout, and everything the terminal received."""
     master, slave = pty.openpty()
     chunks: list[bytes] = []
 
@@ -135,21 +131,69 @@ def test_ingest_json_stays_clean_while_progress_draws_on_a_terminal(tmp_path) ->
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "ingest", str(tmp_path / "docs"), "--acl", "*", "--json"],
-        stdout=subprocess.PIPE, stderr=slave, cwd=REPO, env=_attest_env(tmp_path / "data"),
-    )
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", *args], stdout=subprocess.PIPE,
+                            stderr=slave, cwd=REPO, env=_attest_env(data_dir))
     os.close(slave)
     out, _ = proc.communicate(timeout=600)
     reader.join(timeout=30)
     os.close(master)
-    terminal = b"".join(chunks).decode("utf-8", "replace")
-    assert proc.returncode == 0, terminal[-2000:]
+    return proc.returncode, out.decode("utf-8"), b"".join(chunks).decode("utf-8", "replace")
+
+
+SPONSORSHIP = "EcoScienceSolutionsInc_20180406_8-K_EX-10.1_11135398_EX-10.1_Sponsorship Agreement"
+
+
+@pytest.fixture(scope="module")
+def terminal_ingest(tmp_path_factory) -> tuple[Path, Path, tuple[int, str, str]]:
+    root = tmp_path_factory.mktemp("terminal")
+    docs = root / "docs"
+    docs.mkdir()
+    shutil.copy(REPO / "samples" / "cuad" / f"{SPONSORSHIP}.txt", docs / "sponsorship.txt")
+    (docs / "notes.xyz").write_text("scratch", encoding="utf-8")
+    data = root / "data"
+    return data, docs, on_terminal(data, "ingest", str(docs), "--acl", "*", "--json")
+
+
+def test_ingest_json_stays_clean_while_progress_draws_on_a_terminal(terminal_ingest) -> None:
+    """The bar and the summary go to the terminal; stdout is exactly one JSON document."""
+    _, docs, (code, out, terminal) = terminal_ingest
+    assert code == 0, terminal[-2000:]
     report = json.loads(out)  # nothing but the JSON document on stdout
-    assert [(d["doc_id"], d["status"]) for d in report["documents"]] == [("lease", "indexed")]
-    assert report["skipped"] == [{"path": str(tmp_path / "docs" / "notes.xyz"), "reason": "unsupported suffix .xyz"}]
-    assert "ingesting lease.txt" in terminal  # the bar was drawn on the terminal
+    assert [(d["doc_id"], d["status"]) for d in report["documents"]] == [("sponsorship", "indexed")]
+    assert report["skipped"] == [{"path": str(docs / "notes.xyz"), "reason": "unsupported suffix .xyz"}]
+    assert "ingesting sponsorship.txt" in terminal  # the bar was drawn on the terminal
     assert "1 indexed, 0 unchanged, 0 failed, 1 skipped" in terminal
+
+
+def test_table_csv_stays_clean_while_progress_draws_on_a_terminal(terminal_ingest) -> None:
+    data, _, _ = terminal_ingest
+    code, out, terminal = on_terminal(data, "table", "--attribute", "governing_law")
+    assert code == 0, terminal[-2000:]
+    assert out.splitlines() == [
+        "subject_id,name,doc_id,title,governing_law,governing_law_sufficient,governing_law_citation",
+        out.splitlines()[1],
+    ]
+    row = out.splitlines()[1]
+    assert row.startswith("agreement:sponsorship agreement@sponsorship,SPONSORSHIP AGREEMENT,sponsorship,")
+    assert ",florida,true,sponsorship@" in row.lower()
+    assert "table rows" in terminal and "1 row(s) on this page, 1 in the class" in terminal
+
+
+def test_sweep_json_stays_clean_while_progress_draws_on_a_terminal(terminal_ingest, tmp_path) -> None:
+    data, _, _ = terminal_ingest
+    definition = tmp_path / "sweep.yaml"
+    definition.write_text(
+        "version: 1\nname: terminal\nprincipal: {name: sweeper}\nfreshness: 365d\nqueries:\n"
+        "  - id: law\n    question: What law governs the SPONSORSHIP AGREEMENT between Fruit of Life"
+        " Productions LLC and Eco Science Solutions, Inc.?\n"
+        "  - id: missing\n    question: What law governs the LEASE between Nobody LLC and Nothing Inc.?\n",
+        encoding="utf-8",
+    )
+    code, out, terminal = on_terminal(data, "sweep", "run", str(definition), "--json")
+    assert code == EXIT_CLEAN, terminal[-2000:]
+    report = json.loads(out)
+    assert [q["query_id"] for q in report["queries"]] == ["law", "missing"]
+    assert "sweep terminal" in terminal and "2 queries, 0 findings" in terminal
 
 
 def test_without_a_terminal_stderr_gets_only_the_summary(tmp_path) -> None:

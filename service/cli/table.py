@@ -88,5 +88,5 @@ def table(
         print_json(result)
     else:
         write_csv(result, sys.stdout)
-    write_summary({"rows": len(result["rows"]), "total": result["total"]})
+    write_summary({"row(s) on this page": len(result["rows"]), "in the class": result["total"]})
     return 0
