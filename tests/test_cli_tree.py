@@ -106,6 +106,23 @@ def test_usage_errors_exit_2_with_one_error_line(capsys) -> None:
     assert main(["no-such-command"]) == 2
 
 
+def test_progress_labels_are_text_not_markup(monkeypatch) -> None:
+    """A file named like rich markup ('[/]' alone is a markup error) is drawn as it is."""
+    import io
+
+    from rich.console import Console
+
+    from service.cli import progress
+
+    screen = io.StringIO()
+    monkeypatch.setattr(progress, "stderr_console", lambda: Console(file=screen, force_terminal=True, width=100))
+    with progress.progress_on_stderr("ingesting", total=1) as tracker:
+        tracker.step(0, 1, "ingesting [/] [bold]lease.txt")
+        tracker.progress.refresh()
+        tracker.step(1, 1)
+    assert "ingesting [/] [bold]lease.txt" in screen.getvalue()
+
+
 def _attest_env(data_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATTEST_")}
     env.update({"ATTEST_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO), "TERM": "xterm-256color",

@@ -51,7 +51,7 @@ def progress_on_stderr(description: str, total: int | None = None) -> Iterator[T
     terminal). Lines written during the block go through :meth:`Tracker.emit`."""
     console = stderr_console()
     progress = Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # file names are not rich markup
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
