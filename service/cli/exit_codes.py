@@ -38,6 +38,5 @@ EXIT_CODE_TABLE: tuple[tuple[int, str], ...] = tuple(sorted([
 
 
 def exit_codes_epilog() -> str:
-    """The table for ``attest --help``: one paragraph per code (the help formatter joins
-    single line breaks, so rows are separated by blank lines)."""
-    return "\n\n".join(["Exit codes:", *(f"{code}  {meaning}" for code, meaning in EXIT_CODE_TABLE)])
+    """The table for ``attest --help``: one line per code."""
+    return "\n".join(["Exit codes:", *(f"{code}  {meaning}" for code, meaning in EXIT_CODE_TABLE)])
