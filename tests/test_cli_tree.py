@@ -20,7 +20,8 @@ import pytest
 import typer
 
 from ingest.errors import EXIT_CODES
-from service.cli import app, main
+from service.cli import main
+from service.cli.app import app
 from service.cli.exit_codes import EXIT_CODE_TABLE
 from service.sweeps import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 
