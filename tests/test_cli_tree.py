@@ -61,6 +61,18 @@ def test_every_command_option_and_argument_has_plain_help(path, command) -> None
         assert ":func:" not in (text or "") and ":class:" not in (text or ""), f"{' '.join(path)} {where}"
 
 
+@pytest.mark.parametrize("path", [p for p, _ in TREE], ids=[" ".join(p) for p, _ in TREE])
+def test_every_help_page_renders_every_option(path, capsys) -> None:
+    assert main([*path[1:], "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "``" not in out
+    command = dict(TREE)[path]
+    for param in command.params:
+        for opt in param.opts:
+            if opt.startswith("--"):
+                assert opt in out, f"{' '.join(path)} --help does not show {opt}"
+
+
 def test_top_level_help_shows_the_exit_codes_and_no_markup(capsys) -> None:
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
