@@ -69,7 +69,7 @@ class InternalError(AttestError):
     """Raised when an invariant is broken: a bug in Attest, never the caller's fault."""
 
 
-# CLI exit codes, one per family (README, "Exit codes"). 0 is success; argparse uses 2 for
+# CLI exit codes, one per family (README, "Exit codes"). 0 is success; the CLI uses 2 for
 # usage errors, which are input errors too.
 EXIT_CODES: dict[type[AttestError], int] = {
     InvalidInputError: 2,

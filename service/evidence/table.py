@@ -16,7 +16,7 @@ one hybrid search restricted to one document per cell; the class itself is cappe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -186,7 +186,8 @@ def compute_cell(
 
 
 def build_table(
-    request: TableRequest, principal: Principal, *, store: Store, embedder: Embedder, settings: Settings
+    request: TableRequest, principal: Principal, *, store: Store, embedder: Embedder, settings: Settings,
+    on_row: Callable[[int, int], None] | None = None,  # (rows done, rows on the page): CLI progress
 ) -> TableResult:
     with store.snapshot():
         members = class_members(store, principal, request.type)
@@ -202,4 +203,6 @@ def build_table(
                 for attribute in request.attributes
             }
             rows.append(Row(subject.subject_id, subject.name, doc_id, document.title if document else "", cells))
+            if on_row is not None:
+                on_row(len(rows), len(page))
     return TableResult(request.type, list(request.attributes), request.page, request.page_size, len(members), rows)

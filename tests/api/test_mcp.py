@@ -725,7 +725,7 @@ def test_acl_and_audit_through_mcp_on_elasticsearch(tmp_path: Path, embedder) ->
 def test_the_package_imports_on_its_own() -> None:
     """``service.mcp`` imports ``service.api`` modules and the app imports ``service.mcp``: neither
     order may hit a circular import."""
-    for module in ("service.mcp", "service.api", "service.cli_mcp"):
+    for module in ("service.mcp", "service.api", "service.cli.mcp"):
         done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=REPO,
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (module, done.stderr[-2000:])
