@@ -16,6 +16,12 @@ This module is the ONE place where errors become HTTP statuses. Every family of 
     InternalError       500 internal_error (logged with its traceback; the body says only to
                             quote the request id)
 
+A store failure outside every family (a bare ``StoreError``: a write or read the backend did
+not complete, for a reason the adapter could not classify) is 503 ``unavailable`` with
+``Retry-After`` and a fixed message (its own may name indexes or requests), logged with its
+traceback; a store record that cannot be read back (``StoreCorrupt``) is internal: 500. Anything
+that is no ``AttestError`` at all is a bug: 500.
+
 The API's own errors are ``ApiError`` subclasses, each also in its family::
 
     ApiError(AttestError)         one HTTP status and code per subclass
@@ -50,11 +56,13 @@ from ingest.errors import (
     NotFoundError,
     UnavailableError,
 )
+from ingest.store.port import StoreError
 
 log = structlog.get_logger(__name__)
 
 NOT_FOUND_MESSAGE = "document not found"
 INTERNAL_MESSAGE = "internal error; quote the request id"
+STORE_MESSAGE = "the document store could not complete the request; retry later"
 
 
 class ApiError(AttestError):
@@ -172,6 +180,8 @@ def status_for(exc: AttestError) -> tuple[int, str]:
     for family, status, code in FAMILY_STATUS:
         if isinstance(exc, family):
             return status, code
+    if isinstance(exc, StoreError):
+        return 503, "unavailable"  # an unclassified store failure: retry, never blame the caller
     return 500, "internal_error"
 
 
@@ -185,6 +195,8 @@ async def _attest_error(request: Request, exc: Exception) -> JSONResponse:
         message = NOT_FOUND_MESSAGE  # byte-identical to every other document 404
     elif status >= 500 and status != 503:
         message = INTERNAL_MESSAGE
+    elif isinstance(exc, StoreError) and not isinstance(exc, UnavailableError):
+        message = STORE_MESSAGE
     else:
         message = exc.message or code
     if status == 503:
