@@ -56,6 +56,7 @@ from ingest.errors import (
     NotFoundError,
     UnavailableError,
 )
+from ingest.deadline import DeadlineExceeded
 from ingest.store.port import StoreError
 
 log = structlog.get_logger(__name__)
@@ -177,6 +178,8 @@ def status_for(exc: AttestError) -> tuple[int, str]:
     """The HTTP status and error code of any Attest error."""
     if isinstance(exc, ApiError):
         return exc.status_code, exc.code
+    if isinstance(exc, DeadlineExceeded):
+        return 503, "deadline_exceeded"  # the code the deadline middleware answers with
     for family, status, code in FAMILY_STATUS:
         if isinstance(exc, family):
             return status, code
