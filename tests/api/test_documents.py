@@ -192,7 +192,7 @@ def test_search_and_source_view_exact_passage(two_tenants):
     response = client.post("/v1/search", headers=ALICE, json={"query": "Orbitrex compressor units per year", "k": 5})
     assert response.status_code == 200
     hits = response.json()["hits"]
-    assert hits and all(h["doc_id"] == "alice-supply" for h in hits)
+    assert hits and all(h["doc_id"] == "alice~alice-supply" for h in hits)
     hit = hits[0]
     assert set(hit) == {"chunk_id", "doc_id", "revision", "title", "page", "section", "line_start",
                         "line_end", "char_start", "char_end", "text", "score", "bm25_rank", "knn_rank"}
@@ -226,7 +226,7 @@ def test_search_filters(two_tenants):
     q = {"query": "agreement term"}
     assert client.post("/v1/search", headers=ALICE, json={**q, "filters": {"collections": ["nope"]}}).json()["hits"] == []
     hits = client.post("/v1/search", headers=ALICE, json={**q, "filters": {"doc_ids": ["alice-supply"]}}).json()["hits"]
-    assert hits and {h["doc_id"] for h in hits} == {"alice-supply"}
+    assert hits and {h["doc_id"] for h in hits} == {"alice~alice-supply"}
     assert_error(client.post("/v1/search", headers=ALICE, json={**q, "filters": {"bogus": 1}}), 422, "validation_error")
 
 
@@ -237,7 +237,7 @@ def test_subjects_endpoint_shape(two_tenants):
     subjects = response.json()["subjects"]
     for s in subjects:
         assert set(s) == {"subject_id", "name", "type", "aliases", "attributes", "bindings"}
-        assert all(b["doc_id"] == "alice-supply" for b in s["bindings"])
+        assert all(b["doc_id"] == "alice~alice-supply" for b in s["bindings"])
 
 
 # -- health -------------------------------------------------------------------------------------

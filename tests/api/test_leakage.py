@@ -184,15 +184,16 @@ def test_acl_change_and_delete_take_effect_everywhere(app_factory):
     assert client.post("/v1/search", headers=ALICE, json=query).json()["hits"] == []
 
 
-def test_upload_to_someone_elses_doc_id_is_refused(app_factory):
-    """Known, documented limit: doc ids are one namespace, so a client-chosen id that belongs
-    to a document the caller cannot see is refused (409) rather than overwritten. The refusal
-    reveals that the id is taken, never anything of the document."""
+def test_upload_to_someone_elses_doc_id_makes_the_callers_own_document(app_factory):
+    """Doc ids chosen at upload are names in the uploader's namespace: bob's "taken" is
+    bob~taken, alice's document is neither refused to him (which told him the name was taken)
+    nor overwritten (tests/security/test_doc_id_namespaces.py has the whole model)."""
     client = app_factory()
     ingest(client, ALICE, ALICE_TEXT, filename="a.txt", doc_id="taken")
     response = client.post("/v1/documents", headers=BOB, files={"file": ("x.txt", b"bob's text")},
                            data={"doc_id": "taken"})
-    assert response.status_code == 409
+    assert response.status_code == 202 and response.json()["doc_id"] == "bob~taken"
     assert b"Zephyrion" not in response.content
     body = client.get("/v1/documents/taken", headers=ALICE).json()
+    assert body["doc_id"] == "alice~taken"
     assert len(body["revisions"]) == 1 and body["acl"] == ["alice"]
