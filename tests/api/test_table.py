@@ -57,7 +57,7 @@ def test_class_question_over_the_api_is_acl_filtered(two_tenants: tuple[TestClie
     assert [e["doc_id"] for e in alice["evidence"]] == ["alice~alice-supply"]
     # Bob's only agreement states no governing law; Alice's is neither a row, a count nor a claim.
     assert bob["sufficient"] is False
-    assert all(r["subject_id"].endswith("@bob-consulting") for r in bob["table"])
+    assert all(r["subject_id"].endswith("@bob~bob-consulting") for r in bob["table"])
     text = json.dumps(bob)
     assert "alice-supply" not in text and "Zephyrion" not in text
 
