@@ -204,7 +204,10 @@ async def _attest_error(request: Request, exc: Exception) -> JSONResponse:
         message = exc.message or code
     if status == 503:
         headers.setdefault("Retry-After", str(getattr(exc, "retry_after", 5)))
-    if status >= 500:
+    if isinstance(exc, DeadlineExceeded):
+        # An expected stop at a cancellation point, not a fault: no traceback to render.
+        log.warning("request_stopped_at_deadline", status=status)
+    elif status >= 500:
         log.error("request_failed", status=status, error_type=type(exc).__name__, exc_info=exc)
     return error_response(request, status, code, message, headers or None)
 
