@@ -183,8 +183,9 @@ def status_for(exc: AttestError) -> tuple[int, str]:
     for family, status, code in FAMILY_STATUS:
         if isinstance(exc, family):
             return status, code
-    if isinstance(exc, StoreError):
-        return 503, "unavailable"  # an unclassified store failure: retry, never blame the caller
+    for family, status, code in FAMILY_STATUS:
+        if exc.fallback_family is family:  # a bare StoreError: an unclassified store failure
+            return status, code
     return 500, "internal_error"
 
 

@@ -141,3 +141,13 @@ def test_an_unclassified_store_failure_is_503_and_a_bug_stays_500(app_factory):
                                           "message": "internal error; quote the request id",
                                           "request_id": answer.headers["x-request-id"]}
         assert "retry-after" not in answer.headers
+
+
+def test_an_unclassified_store_failure_exits_5_in_the_cli(capsys):
+    from ingest.store.port import StoreCorrupt
+
+    assert exit_code_for(StoreError("bulk write failed")) == 5
+    assert report_error(StoreError("bulk write failed")) == 5
+    assert exit_code_for(StoreCorrupt("unreadable record")) == 1
+    assert status_for(StoreError("x")) == (503, "unavailable")
+    assert status_for(StoreCorrupt("x")) == (500, "internal_error")
