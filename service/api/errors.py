@@ -48,6 +48,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ingest.deadline import DeadlineExceeded
 from ingest.errors import (
     AttestError,
     ConflictError,
@@ -56,7 +57,6 @@ from ingest.errors import (
     NotFoundError,
     UnavailableError,
 )
-from ingest.deadline import DeadlineExceeded
 from ingest.store.port import StoreError
 
 log = structlog.get_logger(__name__)
