@@ -30,9 +30,8 @@ import sqlite3
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
 import structlog
 
@@ -40,10 +39,16 @@ from ingest.errors import AttestError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
 from ingest.sqlite_db import connect
+from service.api.job_queue import (  # the port; re-exported for the queue's users
+    MAX_ATTEMPTS,
+    Job,
+    JobQueue,
+    QueueFull,
+    uploads_dir,
+)
 
 log = structlog.get_logger(__name__)
 
-MAX_ATTEMPTS = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -73,75 +78,6 @@ CREATE INDEX IF NOT EXISTS jobs_doc ON jobs(doc_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
 _ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
-
-class QueueFull(UnavailableError):
-    """Raised by :meth:`JobStore.add` when ``ingest_queue_size`` jobs are already waiting."""
-
-
-@dataclass(slots=True)
-class Job:
-    job_id: str
-    doc_id: str
-    revision: str
-    filename: str
-    title: str | None
-    acl: list[str] | None
-    collection: str
-    metadata: dict[str, Any] | None
-    principal: str
-    request_id: str
-    state: str
-    stage: str | None
-    result: dict[str, Any] | None
-    error: str | None
-    attempts: int
-    created_at: str
-    updated_at: str
-    incarnation: str | None = None
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "job_id": self.job_id,
-            "revision": self.revision,
-            "state": self.state,
-            "stage": self.stage,
-            "error": self.error,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-        }
-
-
-class JobQueue(Protocol):
-    """The ingest queue port (SQLite: :class:`JobStore`; Elasticsearch: ``ElasticJobQueue``).
-
-    ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
-    longer holds the job (its lease expired and another worker took it over). ``lease_seconds``
-    is None for a queue without leases; otherwise the worker calls ``renew_leases`` well within
-    it, and ``recover`` may run at any time (it only fails jobs nobody can finish)."""
-
-    uploads: Path
-    lease_seconds: float | None
-
-    def add(self, **fields: Any) -> Job: ...
-    def get(self, job_id: str) -> Job | None: ...
-    def for_document(self, doc_id: str, incarnation: str | None = None, limit: int = 20) -> list[Job]: ...
-    def depth(self) -> int: ...
-    def counts(self) -> dict[str, int]: ...
-    def claim(self) -> Job | None: ...
-    def set_stage(self, job_id: str, stage: str) -> None: ...
-    def finish(self, job_id: str, state: str, *, result: dict[str, Any] | None = None,
-               error: str | None = None) -> bool | None: ...
-    def renew_leases(self) -> int: ...
-    def cancel_for_document(self, doc_id: str, reason: str) -> int: ...
-    def recover(self) -> dict[str, Any]: ...
-    def job_upload_path(self, job: Job) -> Path: ...
-    def release_upload(self, job: Job) -> None: ...
-    def close(self) -> None: ...
-
-
-def uploads_dir(settings: Settings) -> Path:
-    return Path(settings.uploads_dir) if settings.uploads_dir else Path(settings.data_dir) / "uploads"
-
 
 def open_job_queue(settings: Settings) -> JobQueue:
     """The queue in the store the deployment runs: Elasticsearch when configured (shared by every

@@ -46,7 +46,7 @@ import mappings
 from ingest.clock import utc_now
 from ingest.store.port import StoreError
 from ingest.store.elastic import es_store_error
-from service.api.jobs import MAX_ATTEMPTS, Job, QueueFull
+from service.api.job_queue import MAX_ATTEMPTS, Job, QueueFull
 
 log = structlog.get_logger(__name__)
 

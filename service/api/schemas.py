@@ -16,7 +16,9 @@ log = structlog.get_logger(__name__)
 # safe set (README, "Document ids"): letters and digits of any script, space and . , : ; @ + &
 # ( ) ' _ - ; never control, format (bidi override) or path characters, and never only dots.
 DOC_ID_PATTERN = r"^[^\x00-\x1f\x7f-\x9f/\\\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,200}$"
-NEW_DOC_ID_PATTERN = r"^[\w .,:;@+&()'-]{1,200}$"
+# A name chosen at upload (no "~": reserved for namespaces), optionally with the namespace of
+# a document the caller may read ("alice~lease"); see service/api/doc_ids.py.
+NEW_DOC_ID_PATTERN = r"^[\w .,:;@+&()'~-]{1,200}$"
 MAX_ACL_ENTRIES = 100
 ACL_ENTRY_PATTERN = r"^(?:\*|[\w.@:+-]{1,200})$"
 AclEntry = Annotated[str, StringConstraints(pattern=ACL_ENTRY_PATTERN)]
