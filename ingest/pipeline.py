@@ -166,14 +166,14 @@ class Ingestor:
         revision = revision_of(data)
         existing = self.store.get_document(doc_id)
         if incarnation is not None and (existing is None or existing.incarnation != incarnation):
-            bound.info("ingest.cancelled", revision=revision, reason="document deleted")
+            bound.info("ingest_cancelled", revision=revision, reason="document deleted")
             return IngestResult(doc_id, "cancelled", revision, "received", DELETED_REASON, 0, filename)
         if (
             existing is not None
             and existing.current_revision == revision
             and existing.status == "indexed"
         ):
-            bound.info("ingest.unchanged", revision=revision)
+            bound.info("ingest_unchanged", revision=revision)
             return IngestResult(doc_id, "unchanged", revision, "indexed", None, 0, filename)
 
         record = DocumentRecord(
@@ -214,7 +214,7 @@ class Ingestor:
             self.on_stage("written")
             self.store.activate_revision(doc_id, revision, incarnation=record.incarnation)
         except DocumentDeleted:
-            bound.info("ingest.cancelled", revision=revision, reason="document deleted")
+            bound.info("ingest_cancelled", revision=revision, reason="document deleted")
             return IngestResult(doc_id, "cancelled", revision, record.stage, DELETED_REASON, 0, filename)
         except IngestFailure as failure:
             return self._record_failure(record, revision, failure.stage, failure.reason)
@@ -225,10 +225,10 @@ class Ingestor:
             # propagate to the caller (the job worker or the CLI), which reports them.
             raise
         except Exception as exc:  # noqa: BLE001 - a parser crash on bad input ends `failed`
-            bound.error("ingest.unexpected_error", error_type=type(exc).__name__, exc_info=exc)
+            bound.error("ingest_unexpected_error", error_type=type(exc).__name__, exc_info=exc)
             reason = f"internal error during {record.stage}: {type(exc).__name__}: {exc}"
             return self._record_failure(record, revision, record.stage or "received", reason)
-        bound.info("ingest.indexed", revision=revision, chunks=len(chunks))
+        bound.info("ingest_indexed", revision=revision, chunks=len(chunks))
         return IngestResult(doc_id, "indexed", revision, "indexed", None, len(chunks), filename)
 
     # -- stages ---------------------------------------------------------------------------
@@ -339,11 +339,11 @@ class Ingestor:
         try:
             self.store.save_document(record)
         except DocumentDeleted:
-            log.info("ingest.cancelled", doc_id=record.doc_id, stage=stage, reason="document deleted")
+            log.info("ingest_cancelled", doc_id=record.doc_id, stage=stage, reason="document deleted")
             return IngestResult(
                 record.doc_id, "cancelled", revision, stage, DELETED_REASON, 0, record.filename
             )
-        log.info("ingest.failed", doc_id=record.doc_id, stage=stage, reason=reason)
+        log.info("ingest_failed", doc_id=record.doc_id, stage=stage, reason=reason)
         return IngestResult(record.doc_id, "failed", revision, stage, reason, 0, record.filename)
 
     def _fail_new(self, doc_id: str, filename: str, stage: str, reason: str) -> IngestResult:
