@@ -27,8 +27,8 @@ from ingest.errors import InternalError
 from service.evidence.data import cues
 from service.evidence.gate import Candidate, GateResult
 from service.evidence.models import (
+    AttributeConflict,
     Claim,
-    Conflict,
     ConflictValue,
     EvidenceItem,
     RejectedEvidence,
@@ -150,7 +150,7 @@ def _display(value: dict[str, Any] | None) -> str:
     return str(value["value"])
 
 
-def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Sequence[EvidenceItem]) -> tuple[list[Claim], list[Conflict]]:
+def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Sequence[EvidenceItem]) -> tuple[list[Claim], list[AttributeConflict]]:
     ids = {id(u): e.id for u, e in zip(supporting, evidence)}
     groups: dict[tuple[str, str, str], list[Assessed]] = defaultdict(list)
     for u in supporting:
@@ -185,7 +185,7 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Seq
     # Every claim must cite real evidence: fail loudly here rather than ship a dangling id.
     for claim in claims:
         resolve_sources(claim.evidence_ids, evidence)
-    conflicts: list[Conflict] = []
+    conflicts: list[AttributeConflict] = []
     multi_valued = sc.kind == "entity_role"  # co-founders and several directors do not conflict
     if not multi_valued:
         by_subject: dict[tuple[str, str], list[Claim]] = defaultdict(list)
@@ -198,7 +198,7 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Seq
         for (subject_id, attribute), group in sorted(by_subject.items()):
             if len({(c.value or {}).get("value") for c in group}) > 1:
                 conflicts.append(
-                    Conflict(
+                    AttributeConflict(
                         subject_id=subject_id,
                         attribute=attribute,
                         values=[ConflictValue(value=c.value or {}, evidence_ids=c.evidence_ids) for c in group],
@@ -211,7 +211,7 @@ def assess(
     sc: SubjectClass,
     supporting: Sequence[Assessed],
     claims: Sequence[Claim],
-    conflicts: Sequence[Conflict],
+    conflicts: Sequence[AttributeConflict],
     evidence: Sequence[EvidenceItem],
     failed: Sequence[Assessed],
     rejected: Sequence[RejectedEvidence],

@@ -49,7 +49,7 @@ from service.evidence.subject_class import (
     limits,
     party_grammar,
 )
-from service.evidence.titles import agreement_kind, clean_title, expand_abbreviations
+from service.evidence.titles import clean_title, expand_abbreviations, known_agreement_kind
 
 REGISTRY_LIMIT = 10_000
 SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
@@ -202,8 +202,8 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
         return "title exact"
     if not sc.parties:
         return None
-    kind_q = agreement_kind(sc.agreement_title or "")
-    kind_a = agreement.attributes.get("kind") or agreement_kind(ta_raw)
+    kind_q = known_agreement_kind(sc.agreement_title or "")
+    kind_a = agreement.attributes.get("kind") or known_agreement_kind(ta_raw)
     words_q = set(tq.split()) - _GENERIC_TITLE_WORDS
     words_a = set(expand_abbreviations(clean_title(ta_raw)).split())
     if kind_q and kind_q == kind_a and words_q <= words_a:

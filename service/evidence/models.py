@@ -108,7 +108,7 @@ class ConflictValue(BaseModel):
     evidence_ids: list[str]
 
 
-class Conflict(BaseModel):
+class AttributeConflict(BaseModel):
     subject_id: str
     attribute: str
     values: list[ConflictValue]
@@ -131,7 +131,7 @@ class EvidenceReport(BaseModel):
     evidence: list[EvidenceItem]
     rejected_evidence: list[RejectedEvidence]
     claims: list[Claim]
-    conflicts: list[Conflict]
+    conflicts: list[AttributeConflict]
     sufficient: bool
     confidence: Confidence
     risk_signals: list[str]
