@@ -9,6 +9,7 @@ import structlog
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ingest.schema import DocumentRecord, Subject
+from ingest.statuses import DocStatus, HealthStatus, JobState, RevisionStatus
 
 log = structlog.get_logger(__name__)
 
@@ -46,7 +47,7 @@ NOT_FOUND_RESPONSE: dict[int | str, dict[str, Any]] = {
 class UploadAccepted(BaseModel):
     doc_id: str
     revision: str
-    status: str
+    status: DocStatus
     job_id: str
 
 
@@ -55,7 +56,7 @@ class RevisionView(BaseModel):
     filename: str
     mime: str
     size: int
-    status: str
+    status: RevisionStatus
     created_at: str
     n_chunks: int
 
@@ -63,7 +64,7 @@ class RevisionView(BaseModel):
 class JobView(BaseModel):
     job_id: str
     revision: str
-    state: str
+    state: JobState
     stage: str | None
     error: str | None
     created_at: str
@@ -72,7 +73,7 @@ class JobView(BaseModel):
 
 class DocumentView(BaseModel):
     doc_id: str
-    status: str
+    status: DocStatus
     stage: str | None
     error: str | None
     current_revision: str | None
@@ -245,5 +246,5 @@ class AuditList(BaseModel):
 
 
 class Health(BaseModel):
-    status: str
+    status: HealthStatus
     checks: dict[str, bool] = Field(default_factory=dict)

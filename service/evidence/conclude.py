@@ -24,6 +24,7 @@ from collections import defaultdict
 from typing import Any, Iterable, Sequence
 
 from ingest.errors import InternalError
+from ingest.statuses import Confidence
 from service.evidence.data import cues
 from service.evidence.gate import Candidate, GateResult
 from service.evidence.models import (
@@ -191,7 +192,7 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Seq
         by_subject: dict[tuple[str, str], list[Claim]] = defaultdict(list)
         # Only high-confidence units (cue and similarity both) take part: a duration picked out
         # of a medium-confidence passage is too weak to claim the documents disagree.
-        strong = {ids[id(u)] for u in supporting if u.confidence == "high"}
+        strong = {ids[id(u)] for u in supporting if u.confidence == Confidence.HIGH}
         for claim in claims:
             if claim.value and claim.value["type"] != "presence" and strong & set(claim.evidence_ids):
                 by_subject[(claim.subject_id, claim.attribute)].append(claim)
@@ -284,13 +285,13 @@ def assess(
             + "); name the parties or restrict scope.doc_ids to choose one."
         )
     if not sufficient or conflicts or "possible_prompt_injection" in risks:
-        confidence = "low"
+        confidence = Confidence.LOW
     else:
         needs_value = attribute is not None and attribute.value_type != "presence"
         strong = any(
-            u.confidence == "high" and (not needs_value or u.value is not None) for u in supporting
+            u.confidence == Confidence.HIGH and (not needs_value or u.value is not None) for u in supporting
         ) or (sc.kind == "entity_role" and any(str(u.attribute_match.get("cue", "")).startswith("relation") for u in supporting))
-        confidence = "high" if strong and "single_source" not in risks else "medium"
+        confidence = Confidence.HIGH if strong and "single_source" not in risks else Confidence.MEDIUM
     return sufficient, confidence, sorted(risks), actions
 
 

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-Confidence = Literal["high", "medium", "low"]
+from ingest.statuses import Confidence
+from service.evidence.states import State
 
 # Bounds on every input that drives work (issue 11): over them the API answers 422. The party
 # bounds are the gate's own limits (`limits` in service/data/question_patterns.json), so a
@@ -58,7 +59,7 @@ class EvidenceRequest(BaseModel):
 
 
 class TraceStep(BaseModel):
-    state: str
+    state: State
     detail: str
 
 
@@ -124,7 +125,7 @@ class Narrative(BaseModel):
 class EvidenceReport(BaseModel):
     request_id: str
     question: str
-    state: str
+    state: State
     trace: list[TraceStep]
     subject_class: dict[str, Any]
     candidate_subjects: list[CandidateSubject]

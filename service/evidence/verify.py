@@ -23,6 +23,7 @@ import numpy as np
 from ingest.embedder import Embedder
 from ingest.lexicons import load_json
 from ingest.schema import Chunk
+from ingest.statuses import Confidence
 from ingest.store.common import stopwords
 from service.evidence.data import Attribute, cues, injection_patterns
 from service.evidence.gate import Candidate
@@ -283,7 +284,7 @@ class Assessed:
     states_attribute: bool
     relevance: float
     score: float
-    confidence: str
+    confidence: Confidence
     attribute_match: dict[str, Any]
     value: dict[str, Any] | None
     injection: bool
@@ -415,11 +416,11 @@ def assess_units(
             states = vector is not None and relevance >= model.evidence_floor and not short
         sim_for_conf = sim_d if sim_d is not None else sim_q
         if cue is not None and sim_for_conf >= data.sim_high:
-            confidence = "high"
+            confidence = Confidence.HIGH
         elif states:
-            confidence = "medium"
+            confidence = Confidence.MEDIUM
         else:
-            confidence = "low"
+            confidence = Confidence.LOW
         match = {"cue": cue, "similarity": round(sim_d if sim_d is not None else sim_q, 4),
                  "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4), "relevance": round(relevance, 4)}
         injection = is_instruction_like(unit.excerpt)
@@ -428,7 +429,7 @@ def assess_units(
         if reason is None and states:
             value = _value(unit, sc, attribute, v.candidate)
             if value is None and attribute is not None and attribute.value_required:
-                states, confidence = False, "low"
+                states, confidence = False, Confidence.LOW
                 reason = (
                     f"off_attribute: the passage mentions {attribute.label} but states no "
                     f"{attribute.value_type} value"
@@ -437,7 +438,7 @@ def assess_units(
             what = sc.attribute_label or "what the question asks"
             reason = f"off_attribute: the passage is about the subject but does not state {what}"
         if reason is None and injection:
-            states, confidence = False, "low"
+            states, confidence = False, Confidence.LOW
             reason = "instruction_like: the passage contains instruction-like text; it is reported, never used as evidence"
         out.append(
             Assessed(
