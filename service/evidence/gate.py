@@ -37,6 +37,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from ingest.agreements import amendment_of
+from ingest.entity_id import EntityId
 from ingest.lexicons import lexicons
 from ingest.normalize import normalise_org, normalise_person, normalise_plain
 from ingest.schema import Binding, Subject
@@ -106,13 +107,13 @@ def resolve_entity(
 def _names_of(subject: Subject) -> set[str]:
     names = {subject.name, *subject.aliases}
     keys = {normalise_org(n) for n in names} | {normalise_person(n) for n in names}
-    keys.add(subject.subject_id.split(":", 1)[-1])
+    keys.add(EntityId.parse(subject.subject_id).key)
     return {k for k in keys if k}
 
 
 def _docs_of(subject: Subject) -> tuple[str, ...]:
-    if subject.subject_id.startswith("agreement:") and "@" in subject.subject_id:
-        return (subject.subject_id.rsplit("@", 1)[1],)
+    if (doc_id := EntityId.parse(subject.subject_id).doc_id) is not None:  # an agreement
+        return (doc_id,)
     return tuple(sorted({m["doc_id"] for m in subject.mentions}))
 
 

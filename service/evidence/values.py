@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, TypeVar
 
+from ingest.entity_id import of_type
 from ingest.lexicons import lexicons
 from ingest.text import name_words
 from ingest.quantities import DurationSpan, MoneySpan, dates_in, durations_in
@@ -74,7 +75,7 @@ def extract_value(
     if value_type == "jurisdiction":
         found = jurisdiction_in(text)
         if found is None:
-            ids = sorted({e.split(":", 1)[1] for e in entity_ids if e.startswith("jurisdiction:")})
+            ids = sorted({e.key for e in of_type(entity_ids, "jurisdiction")})
             found = ids[0] if len(ids) == 1 else None  # two places and no "laws of": don't guess
         return {"type": "jurisdiction", "value": found} if found else None
     if value_type == "date":

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ingest.embedder import Embedder
+from ingest.entity_id import AGREEMENT, of_type
 from ingest.lexicons import load_json
 from ingest.schema import Chunk
 from ingest.statuses import Confidence
@@ -141,7 +142,7 @@ def _period_reason(unit: Unit, sc: SubjectClass, candidate: Candidate, as_of: da
 def _jurisdiction_reason(unit: Unit, sc: SubjectClass) -> str | None:
     if not sc.jurisdiction:
         return None
-    places = sorted({e.split(":", 1)[1] for e in unit.entity_ids if e.startswith("jurisdiction:")})
+    places = sorted({e.key for e in of_type(unit.entity_ids, "jurisdiction")})
     if places and sc.jurisdiction not in places:
         return f"jurisdiction: the passage concerns {', '.join(places)}, not {sc.jurisdiction}"
     return None
@@ -155,7 +156,7 @@ def _check(unit: Unit, sc: SubjectClass, c: Candidate, as_of: date | None) -> st
     if s.type == "agreement":
         if unit.doc_id not in c.doc_ids:
             return f"subject_mismatch: the passage is from {unit.doc_id}, not the document of {s.subject_id}"
-        others = sorted(e for e in unit.entity_ids if e.startswith("agreement:") and e != s.subject_id)
+        others = sorted(str(e) for e in of_type(unit.entity_ids, AGREEMENT) if str(e) != s.subject_id)
         if others and s.subject_id not in unit.entity_ids:
             return f"subject_drift: the passage refers to {others[0]}, not {s.subject_id}"
         if c.focus is not None and not _names_subject(unit, c.focus, c):
@@ -361,9 +362,9 @@ def _value(unit: Unit, sc: SubjectClass, attribute: Attribute | None, candidate:
             r["relation"] in attribute.relations
             and candidate is not None
             and r["subject_id"] == candidate.subject_id
-            and r["object_id"].startswith("jurisdiction:")
+            and (place := of_type([r["object_id"]], "jurisdiction"))
         ):
-            return {"type": "jurisdiction", "value": r["object_id"].split(":", 1)[1]}
+            return {"type": "jurisdiction", "value": place[0].key}
     return extract_value(attribute.value_type, unit.excerpt, list(unit.entity_ids), attribute.value_anchor)
 
 
