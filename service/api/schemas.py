@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ingest.schema import DocumentRecord, Subject
 from ingest.statuses import DocStatus, HealthStatus, JobState, RevisionStatus
+from service.citation import Citation
 
 log = structlog.get_logger(__name__)
 
@@ -182,17 +183,9 @@ class SearchRequest(BaseModel):
     filters: SearchFiltersIn = Field(default_factory=SearchFiltersIn)
 
 
-class SearchHit(BaseModel):
+class SearchHit(Citation):
     chunk_id: str
-    doc_id: str
-    revision: str
     title: str
-    page: int | None
-    section: list[str]
-    line_start: int
-    line_end: int
-    char_start: int
-    char_end: int
     text: str
     score: float
     bm25_rank: int | None

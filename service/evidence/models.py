@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ingest.statuses import Confidence
+from service.citation import Citation
 from service.evidence.states import State
 
 # Bounds on every input that drives work (issue 11): over them the API answers 422. The party
@@ -71,17 +72,9 @@ class CandidateSubject(BaseModel):
     source_location: dict[str, Any] | None
 
 
-class EvidenceItem(BaseModel):
+class EvidenceItem(Citation):
     id: str
-    doc_id: str
-    revision: str
     title: str
-    page: int | None
-    section: list[str]
-    line_start: int
-    line_end: int
-    char_start: int
-    char_end: int
     excerpt: str
     score: float
     confidence: Confidence

@@ -16,6 +16,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, Field
 
 from service.api.schemas import DocumentView, SearchHit, SourceView, SubjectView
+from service.citation import Citation
 from service.evidence.data import injection_patterns
 from service.evidence.models import EvidenceItem, EvidenceReport
 
@@ -121,18 +122,10 @@ class DocumentStatusResult(BaseModel):
     total: int = Field(description="documents matching the filters that you may read")
 
 
-class TableEvidence(BaseModel):
+class TableEvidence(Citation):
     """One cited span of a grid cell: the fields of ``GET /v1/table``, excerpt as quoted data."""
 
     id: str
-    doc_id: str
-    revision: str
-    page: int | None
-    section: list[str]
-    line_start: int
-    line_end: int
-    char_start: int
-    char_end: int
     excerpt: QuotedText
     source_url: str
     resource_uri: str

@@ -25,6 +25,7 @@ from typing import Any
 
 from ingest.statuses import CitationStatus, RuleOutcome, SweepStatus
 from ingest.store.port import Principal, Store
+from service.citation import CITATION_FIELDS
 from service.sweeps import EXIT_CLEAN, EXIT_FINDINGS
 from service.sweeps.citations import CitationResolver, citation_key
 from service.sweeps.definition import SweepDefinition
@@ -40,7 +41,7 @@ FINDING_TYPES = (
     "coverage",
     "rules",
 )
-_CITATION_FIELDS = ("doc_id", "revision", "title", "page", "section", "line_start", "line_end", "char_start", "char_end", "excerpt")
+_CITATION_FIELDS = (*CITATION_FIELDS, "title", "excerpt")
 MAX_AGREEMENTS = 10000
 
 
