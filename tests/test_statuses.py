@@ -30,9 +30,10 @@ from ingest.statuses import (
 from service.evidence.states import State
 
 ROOT = Path(__file__).resolve().parents[1]
-# The CLI modules are being moved into a package on another branch this round; their one bare
-# literal (service/cli.py: ``r.status == "failed"``) is converted there.
-NOT_SCANNED = re.compile(r"^service/cli(?:_[a-z]+)?\.py$")
+# The CLI modules are being moved into a package (service/cli/) on another branch this round;
+# their one bare literal (``r.status == "failed"`` in the ingest command) is to be converted
+# there, then this exclusion goes.
+NOT_SCANNED = re.compile(r"^service/cli(?:_[a-z]+\.py|\.py|/)")
 
 
 def test_values_are_the_wire_values() -> None:
