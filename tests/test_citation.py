@@ -6,13 +6,14 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from service.api.schemas import SearchHit
-from service.citation import CITATION_FIELDS, Citation
+from service.api.schemas import BindingView, SearchHit, SourceView
+from service.citation import CITATION_FIELDS, Citation, RevisionSpan
 from service.evidence.models import EvidenceItem, RejectedEvidence
-from service.mcp.models import McpEvidenceItem, McpSearchHit, TableEvidence
+from service.mcp.models import McpEvidenceItem, McpSearchHit, SourceResult, TableEvidence
 from service.sweeps.report import citation_view
 
-LOCATION = {"doc_id", "revision", "page", "section", "line_start", "line_end", "char_start", "char_end"}
+SPAN = {"doc_id", "revision", "char_start", "char_end"}
+LOCATION = SPAN | {"page", "section", "line_start", "line_end"}
 
 # The fields of each body as they were before the types shared Citation (the wire format).
 WIRE_FIELDS: dict[type[BaseModel], set[str]] = {
@@ -24,12 +25,20 @@ WIRE_FIELDS: dict[type[BaseModel], set[str]] = {
 WIRE_FIELDS[RejectedEvidence] = WIRE_FIELDS[EvidenceItem] | {"reason"}
 WIRE_FIELDS[McpEvidenceItem] = WIRE_FIELDS[EvidenceItem] | {"resource_uri"}
 WIRE_FIELDS[McpSearchHit] = WIRE_FIELDS[SearchHit] | {"source_url", "resource_uri"}
+# The span alone: a registry binding and a source view (whose lines sit in ``location``).
+SPAN_FIELDS: dict[type[BaseModel], set[str]] = {
+    BindingView: SPAN | {"relation", "object_id", "object_name", "role"},
+    SourceView: SPAN | {"current", "title", "filename", "passage", "context_before", "context_after",
+                        "context_start", "context_end", "text_length", "location", "previous", "next"},
+}
+SPAN_FIELDS[SourceResult] = SPAN_FIELDS[SourceView] | {"request_id", "source_data_notice"}
 
 
 def test_citation_fields() -> None:
     assert CITATION_FIELDS == (
-        "doc_id", "revision", "page", "section", "line_start", "line_end", "char_start", "char_end"
+        "doc_id", "revision", "char_start", "char_end", "page", "section", "line_start", "line_end"
     )
+    assert tuple(RevisionSpan.model_fields) == ("doc_id", "revision", "char_start", "char_end")
 
 
 @pytest.mark.parametrize("model", list(WIRE_FIELDS), ids=lambda m: m.__name__)
@@ -40,6 +49,12 @@ def test_citing_types_inherit_citation_and_keep_their_wire_fields(model: type[Ba
     for name in CITATION_FIELDS:
         assert name in schema["required"]
     assert schema["properties"]["page"] == {"anyOf": [{"type": "integer"}, {"type": "null"}], "title": "Page"}
+
+
+@pytest.mark.parametrize("model", list(SPAN_FIELDS), ids=lambda m: m.__name__)
+def test_span_types_inherit_revision_span_and_keep_their_wire_fields(model: type[BaseModel]) -> None:
+    assert issubclass(model, RevisionSpan) and not issubclass(model, Citation)
+    assert set(model.model_json_schema()["properties"]) == SPAN_FIELDS[model]
 
 
 def test_a_search_hit_dumps_the_same_flat_body() -> None:

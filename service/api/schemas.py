@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ingest.schema import DocumentRecord, Subject
 from ingest.statuses import DocStatus, HealthStatus, JobState, RevisionStatus
-from service.citation import Citation
+from service.citation import Citation, RevisionSpan
 
 log = structlog.get_logger(__name__)
 
@@ -143,14 +143,10 @@ class SourceSpan(BaseModel):
     char_end: int
 
 
-class SourceView(BaseModel):
-    doc_id: str
-    revision: str
+class SourceView(RevisionSpan):
     current: bool
     title: str
     filename: str
-    char_start: int
-    char_end: int
     passage: str
     context_before: str
     context_after: str
@@ -197,7 +193,7 @@ class SearchResponse(BaseModel):
     hits: list[SearchHit]
 
 
-class BindingView(BaseModel):
+class BindingView(RevisionSpan):
     """A subject bound to a parent entity, with where the document says so."""
 
     model_config = ConfigDict(extra="allow")
@@ -206,10 +202,6 @@ class BindingView(BaseModel):
     object_id: str
     object_name: str
     role: str | None
-    doc_id: str
-    revision: str
-    char_start: int
-    char_end: int
 
 
 class SubjectView(BaseModel):
