@@ -67,7 +67,7 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder) -> verif
     else:
         description = ""
     vector = verify.description_vector(embedder, sc.attribute or "-", description) if description else None
-    return verify.Targets(question, vector, verify.query_words(query_question))
+    return verify.Targets(question, vector, verify.question_words(query_question))
 
 
 def _class_detail(sc: SubjectClass) -> str:
@@ -146,7 +146,7 @@ def collect(
         hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
-    chosen = verify.units_to_embed(verified, sc, verify.query_words(query_question), embed_cap)
+    chosen = verify.units_to_embed(verified, sc, verify.question_words(query_question), embed_cap)
     vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
     assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
     return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)

@@ -1,7 +1,7 @@
 """The class-level review grid: one row per subject of a class (agreements), one cell per asked
 attribute, each cell citing its clause or saying "not stated" with ``sufficient: false``.
 
-    build_table(request, principal, *, store, embedder, settings) -> TableResult
+    build_table(request, principal, *, store, embedder, settings) -> ReviewTable
 
 Rows are every agreement visible to the principal (the registry look-up is ACL-filtered inside
 the store), ordered by (name, subject id), paginated. A cell is computed by the evidence
@@ -99,7 +99,7 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
-class TableResult:
+class ReviewTable:
     type: str
     attributes: list[str]
     page: int
@@ -187,7 +187,7 @@ def compute_cell(
 
 def build_table(
     request: TableRequest, principal: Principal, *, store: Store, embedder: Embedder, settings: Settings
-) -> TableResult:
+) -> ReviewTable:
     with store.snapshot():
         members = class_members(store, principal, request.type)
         start = (request.page - 1) * request.page_size
@@ -202,4 +202,4 @@ def build_table(
                 for attribute in request.attributes
             }
             rows.append(Row(subject.subject_id, subject.name, doc_id, document.title if document else "", cells))
-    return TableResult(request.type, list(request.attributes), request.page, request.page_size, len(members), rows)
+    return ReviewTable(request.type, list(request.attributes), request.page, request.page_size, len(members), rows)

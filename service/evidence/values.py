@@ -55,7 +55,7 @@ def duration_in(text: str, anchor: re.Pattern[str] | None = None) -> dict[str, A
     return {"type": "duration", "value": span.iso, "text": text[span.start : span.end]}
 
 
-def money_in(text: str, anchor: re.Pattern[str] | None = None) -> dict[str, Any] | None:
+def money_value(text: str, anchor: re.Pattern[str] | None = None) -> dict[str, Any] | None:
     span = _nearest(amounts_in(text), anchor, text)
     if span is None:
         return None
@@ -85,7 +85,7 @@ def extract_value(
     if value_type == "date_or_duration":
         return date_in(text) or duration_in(text, anchor)
     if value_type == "money":
-        return money_in(text, anchor)
+        return money_value(text, anchor)
     if value_type == "presence":
         return {"type": "presence", "value": "stated"}
     return None

@@ -22,11 +22,11 @@ import numpy as np
 
 from ingest.embedder import Embedder
 from ingest.entity_id import AGREEMENT, of_type
-from ingest.lexicons import load_json
+from ingest.lexicons import is_instruction_like, load_json
 from ingest.schema import Chunk
 from ingest.statuses import Confidence
 from ingest.store.common import stopwords
-from service.evidence.data import Attribute, cues, injection_patterns
+from service.evidence.data import Attribute, cues
 from service.evidence.gate import Candidate
 from service.evidence.relevance import relevance_model
 from service.evidence.subject_class import SubjectClass
@@ -227,7 +227,7 @@ def _text_cue(unit: Unit, attribute: Attribute | None) -> str | None:
     return None
 
 
-def query_words(question: str) -> frozenset[str]:
+def question_words(question: str) -> frozenset[str]:
     """Content words of the question (stop words and question words dropped), for the cheap
     lexical pre-ranking of units before the relevance model runs."""
     stop = _stopwords()
@@ -322,11 +322,6 @@ class Assessed:
     @property
     def excerpt(self) -> str:
         return self.unit.excerpt
-
-
-def is_instruction_like(text: str) -> bool:
-    """Text in documents is data: instruction-like passages are flagged, never followed."""
-    return any(p.search(text) for p in injection_patterns())
 
 
 def _role_cue(unit: Unit, sc: SubjectClass, candidate: Candidate | None) -> str | None:

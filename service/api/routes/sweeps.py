@@ -20,7 +20,7 @@ from ingest.store.port import Principal
 from service.api.deps import CurrentPrincipal, EmbedderDep, RequestId, SettingsDep, StoreDep
 from service.api.errors import Conflict, NotFound
 from service.api.schemas import ERROR_RESPONSES, NOT_FOUND_RESPONSE
-from service.sweeps.definition import LoadedDefinition, find_definitions
+from service.sweeps.definition import LoadedDefinition, find_sweep_definitions
 
 router = APIRouter(prefix="/v1/sweeps", tags=["sweeps"], responses={**ERROR_RESPONSES, **NOT_FOUND_RESPONSE})
 
@@ -41,7 +41,7 @@ def _may_use(principal: Principal, owner: str) -> bool:
 def _definitions(settings: Any) -> tuple[dict[str, LoadedDefinition], list[Any]]:
     if settings.sweeps_dir is None:
         return {}, []
-    return find_definitions(settings.sweeps_dir)
+    return find_sweep_definitions(settings.sweeps_dir)
 
 def _definition_for(name: str, settings: Any, principal: Principal) -> LoadedDefinition:
     found, errors = _definitions(settings)
