@@ -24,6 +24,7 @@ from ingest.embedder import Embedder
 from ingest.schema import Subject
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
+from service.citation import CITATION_FIELDS
 from service.evidence import conclude, gate
 from service.evidence.data import cues
 from service.evidence.models import EvidenceItem, Scope
@@ -135,11 +136,9 @@ def member_class(subject: Subject, attribute: str) -> SubjectClass:
     )
 
 
-def _cell_evidence(item: Any) -> dict[str, Any]:
+def _cell_evidence(item: EvidenceItem) -> dict[str, Any]:
     return {
-        "id": item.id, "doc_id": item.doc_id, "revision": item.revision, "page": item.page,
-        "section": list(item.section), "line_start": item.line_start, "line_end": item.line_end,
-        "char_start": item.char_start, "char_end": item.char_end, "excerpt": item.excerpt,
+        "id": item.id, **item.model_dump(include=set(CITATION_FIELDS)), "excerpt": item.excerpt,
         "source_url": item.source_url,
     }
 
