@@ -228,7 +228,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.error("request.unhandled_error", error_type=type(exc).__name__, exc_info=exc)
+    log.error("request_unhandled_error", error_type=type(exc).__name__, exc_info=exc)
     return error_response(request, 500, "internal_error", INTERNAL_MESSAGE)
 
 

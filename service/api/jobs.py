@@ -39,6 +39,7 @@ from ingest.errors import AttestError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
 from ingest.sqlite_db import connect
+from ingest.statuses import DocStatus, IngestOutcome, JobState
 from service.api.job_queue import (  # the port; re-exported for the queue's users
     MAX_ATTEMPTS,
     Job,
@@ -343,7 +344,7 @@ class JobStore:
                 reason = None
                 if not self.job_upload_path(self._job(row)).exists():
                     reason = "upload file missing after restart; upload the document again"
-                elif row["state"] == "running" and row["attempts"] >= MAX_ATTEMPTS:
+                elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
                     reason = f"interrupted {row['attempts']} times; giving up"
                 if reason is not None:
                     db.execute(
@@ -352,7 +353,7 @@ class JobStore:
                     )
                     failed += 1
                     failed_ids.append(row["job_id"])
-                elif row["state"] == "running":
+                elif row["state"] == JobState.RUNNING:
                     db.execute(
                         "UPDATE jobs SET state='queued', updated_at=? WHERE job_id=?",
                         (now, row["job_id"]),
@@ -412,7 +413,7 @@ class IngestWorker:
         if recovered["requeued"] or recovered["failed"]:
             log.info("ingest_jobs_recovered", requeued=recovered["requeued"], failed=recovered["failed"])
         for job in recovered["failed_jobs"]:
-            self._report(job, {"status": "failed", "stage": job.stage or "received",
+            self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
                                "error": job.error, "recorded": False})
         for n in range(self.n_threads):
             thread = threading.Thread(target=self._loop, name=f"attest-ingest-{n}", daemon=True)
@@ -436,7 +437,7 @@ class IngestWorker:
                 if time.monotonic() >= next_recover:
                     next_recover = time.monotonic() + self.jobs.lease_seconds
                     for job in self.jobs.recover()["failed_jobs"]:
-                        self._report(job, {"status": "failed", "stage": job.stage or "received",
+                        self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
                                            "error": job.error, "recorded": False})
             except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
                 log.error("ingest_lease_renewal_failed", error_type=type(exc).__name__, exc_info=exc)
@@ -482,7 +483,7 @@ class IngestWorker:
                 data = path.read_bytes()
             except OSError as exc:
                 log.error("ingest_upload_unreadable", doc_id=job.doc_id, error=exc.strerror)
-                result = {"status": "failed", "stage": "received", "recorded": False,
+                result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                           "error": f"upload file unreadable: {exc.strerror}"}
             else:
                 try:
@@ -492,14 +493,14 @@ class IngestWorker:
                     # job ends failed with the reason; the traceback goes to the log.
                     log.error("ingest_job_failed", error_type=type(exc).__name__, exc_info=exc)
                     retry = " (retry the upload later)" if isinstance(exc, UnavailableError) else ""
-                    result = {"status": "failed", "stage": "received", "recorded": False,
+                    result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                               "error": f"{exc.message or type(exc).__name__}{retry}"}
                 except Exception as exc:  # noqa: BLE001 - a job ends failed, never kills the worker
                     log.error("ingest_job_crashed", error_type=type(exc).__name__, exc_info=exc)
-                    result = {"status": "failed", "stage": "received", "recorded": False,
+                    result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                               "error": f"internal error: {type(exc).__name__}"}
             status = result.get("status")
-            state = {"failed": "failed", "cancelled": "cancelled"}.get(str(status), "done")
+            state = {IngestOutcome.FAILED: JobState.FAILED, IngestOutcome.CANCELLED: JobState.CANCELLED}.get(str(status), JobState.DONE)
             if self.jobs.finish(job.job_id, state, result=result, error=result.get("error")) is False:
                 # The lease expired and another worker took the job over: it reports it.
                 log.warning("ingest_job_lost_lease", doc_id=job.doc_id, status=status)

@@ -34,8 +34,8 @@ app = typer.Typer(
 )
 
 app.command("ingest")(ingest.ingest)
-app.command("search")(search.search)
-app.command("status")(documents.status)
+app.command("search")(search.search_command)
+app.command("status")(documents.document_status)
 app.command("delete")(documents.delete)
 app.command("entities")(registry.entities)
 app.command("ask")(ask.ask)

@@ -11,7 +11,7 @@ from ingest.settings import get_settings
 from service.cli.output import print_json
 
 
-def status(
+def document_status(
     doc_id: Annotated[
         str | None,
         typer.Argument(metavar="DOC_ID", help="The document to show (default: every document).", show_default=False),

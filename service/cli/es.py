@@ -113,7 +113,7 @@ def optimize(
 
 
 @app.command("status")
-def status(url: Url = None, prefix: Prefix = None, as_json: Json = False) -> int:
+def index_status(url: Url = None, prefix: Prefix = None, as_json: Json = False) -> int:
     """Readiness, the index behind each alias, the embedding model (exit 5: unreachable)."""
     from ingest.errors import EXIT_CODES, UnavailableError
 

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 @dataclass(slots=True)
-class Tracker:
+class ProgressTracker:
     """One task of a live progress display: ``step`` moves it; a disabled tracker does nothing."""
 
     progress: Progress
@@ -46,9 +46,9 @@ def stderr_console() -> Console:
 
 
 @contextmanager
-def progress_on_stderr(description: str, total: int | None = None) -> Iterator[Tracker]:
+def progress_on_stderr(description: str, total: int | None = None) -> Iterator[ProgressTracker]:
     """A transient progress bar on stderr while the block runs (nothing when stderr is not a
-    terminal). Lines written during the block go through :meth:`Tracker.emit`."""
+    terminal). Lines written during the block go through :meth:`ProgressTracker.emit`."""
     console = stderr_console()
     progress = Progress(
         TextColumn("{task.description}", markup=False),  # file names are not rich markup
@@ -62,7 +62,7 @@ def progress_on_stderr(description: str, total: int | None = None) -> Iterator[T
         redirect_stderr=False,
     )
     with progress:
-        yield Tracker(progress, progress.add_task(description, total=total))
+        yield ProgressTracker(progress, progress.add_task(description, total=total))
 
 
 def write_summary(counts: dict[str, int]) -> None:

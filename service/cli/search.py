@@ -13,7 +13,7 @@ from ingest.settings import get_settings
 from service.cli.output import print_json
 
 
-def search(
+def search_command(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to search for.", show_default=False)],
     k: Annotated[int, typer.Option("--k", help="How many hits to return.")] = 10,
     doc_id: Annotated[

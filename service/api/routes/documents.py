@@ -28,6 +28,7 @@ import structlog
 from fastapi import APIRouter, File, Form, Path as PathParam, Query, UploadFile
 
 from ingest.schema import DocumentRecord
+from ingest.statuses import DocStatus
 from ingest.store.port import Principal, Store
 from ingest.clock import utc_now
 from service.api.deps import (
@@ -329,8 +330,8 @@ def upload_document(
         acl_list = acl_list or [principal.name]
         fresh = DocumentRecord(
             doc_id=doc_id,
-            status="received",
-            stage="received",
+            status=DocStatus.RECEIVED,
+            stage=DocStatus.RECEIVED,
             error=None,
             current_revision=None,
             title=title or Path(filename).stem,
@@ -390,7 +391,7 @@ def upload_document(
     if ctx.worker is not None:
         ctx.worker.notify()
     log.info("upload_accepted", doc_id=doc_id, revision=revision, size=size, mime=mime)
-    return UploadAccepted(doc_id=doc_id, revision=revision, status="received", job_id=job.job_id)
+    return UploadAccepted(doc_id=doc_id, revision=revision, status=DocStatus.RECEIVED, job_id=job.job_id)
 
 
 @router.get("", response_model=DocumentList)

@@ -21,7 +21,7 @@ from ingest.store.port import Principal
 from service.api.deps import CurrentPrincipal, EmbedderDep, RequestId, SettingsDep, StoreDep
 from service.api.errors import Conflict, NotFound
 from service.api.schemas import ERROR_RESPONSES, NOT_FOUND_RESPONSE
-from service.sweeps.definition import LoadedDefinition, SweepDefinitionError, find_definitions
+from service.sweeps.definition import LoadedDefinition, SweepDefinitionError, find_sweep_definitions
 
 router = APIRouter(prefix="/v1/sweeps", tags=["sweeps"], responses={**ERROR_RESPONSES, **NOT_FOUND_RESPONSE})
 
@@ -42,7 +42,7 @@ def _may_use(principal: Principal, owner: str) -> bool:
 def _definitions(settings: Any) -> tuple[dict[str, LoadedDefinition], list[Any]]:
     if settings.sweeps_dir is None:
         return {}, []
-    return find_definitions(settings.sweeps_dir)
+    return find_sweep_definitions(settings.sweeps_dir)
 
 def _public_error(error: SweepDefinitionError, settings: Any) -> SweepDefinitionError:
     """The same problems with the server's paths cut to file names: a client learns which file
