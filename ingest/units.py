@@ -109,7 +109,7 @@ def chunk_units(chunk: Chunk) -> list[tuple[int, int]]:
     return unit_spans(chunk.text, chunk.char_start, [(s["char_start"], s["char_end"]) for s in chunk.sentences])
 
 
-def embed_units(embedder: Embedder, chunks: Sequence[Chunk]) -> None:
+def embed_chunk_units(embedder: Embedder, chunks: Sequence[Chunk]) -> None:
     """The ingest step: set ``units`` and ``unit_vectors`` of each chunk (one embedding call for
     the batch; at most ``MAX_STORED_UNITS`` vectors per chunk)."""
     spans = [unit_spans(c.text, c.char_start, [(s["char_start"], s["char_end"]) for s in c.sentences]) for c in chunks]

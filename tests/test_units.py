@@ -12,7 +12,7 @@ from ingest.units import (
     EMBED_CHARS,
     MAX_STORED_UNITS,
     chunk_units,
-    embed_units,
+    embed_chunk_units,
     pack_vectors,
     unit_spans,
     unpack_vectors,
@@ -70,7 +70,7 @@ def test_ingest_stores_the_units_the_query_side_reads(embedder: MiniLMEmbedder) 
     text = "This Agreement is governed by the laws of Delaware. Either party may terminate it on notice."
     chunk = _chunk(text, 40, sentences=[(40, 91), (92, 40 + len(text))])
     legacy = _chunk(text, 40, sentences=[(40, 91), (92, 40 + len(text))])
-    embed_units(embedder, [chunk])
+    embed_chunk_units(embedder, [chunk])
     assert chunk.units == [[40, 91], [92, 40 + len(text)]]
     assert chunk_units(chunk) == chunk_units(legacy) == [(40, 91), (92, 40 + len(text))]
     stored = unpack_vectors(chunk.unit_vectors, embedder.dimension)

@@ -38,7 +38,7 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: 
         description = ""
     vector = verify.description_vector(embedder, key, description) if description else None
     return verify.Targets(
-        question, vector, verify.query_words(query_question), clause.text_cues if clause is not None else ()
+        question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else ()
     )
 
 
@@ -133,7 +133,7 @@ def unit_vectors(
     stored = units.stored_vectors([v.unit for v in verified], embedder.dimension)
     vectors = {i: vec for i, vec in enumerate(stored) if vec is not None and verified[i].reason is None}
     if any(v.reason is None and i not in vectors for i, v in enumerate(verified)):
-        words = verify.query_words(query_question)
+        words = verify.question_words(query_question)
         chosen = [i for i in verify.units_to_embed(verified, sc, words, embed_cap) if i not in vectors]
         vectors.update(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
     return vectors

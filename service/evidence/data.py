@@ -91,13 +91,6 @@ def question_patterns() -> dict[str, Any]:
     return raw
 
 
-def injection_patterns() -> tuple[re.Pattern[str], ...]:
-    # The data lives with ingest's (ner_models/), which must not import service/.
-    from ingest.lexicons import injection_patterns as shared
-
-    return shared()
-
-
 @dataclass(frozen=True, slots=True)
 class ClauseType:
     """A kind of clause an open question may ask about (``service/data/clause_types.json``)."""

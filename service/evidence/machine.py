@@ -18,6 +18,7 @@ from typing import Any
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
+from ingest.statuses import Confidence
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate
 from service.evidence.collect import collect
@@ -113,7 +114,7 @@ def run_evidence_query(
             )
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence="low",
+                sufficient=False, confidence=Confidence.LOW,
                 risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
                 actions=conclude.not_found_actions(sc, result),
             )
@@ -172,7 +173,7 @@ def _report(
     conflicts: list[Any],
     *,
     sufficient: bool,
-    confidence: str,
+    confidence: Confidence,
     risks: list[str],
     actions: list[str],
 ) -> EvidenceReport:
@@ -224,7 +225,7 @@ def _answer_class(
     report = _report(
         request, request_id, tracker, answer.sc, [CandidateSubject(**c) for c in answer.candidates],
         answer.evidence, [], answer.claims, [], sufficient=answer.sufficient,
-        confidence="medium" if answer.sufficient else "low", risks=answer.risks, actions=answer.actions,
+        confidence=Confidence.MEDIUM if answer.sufficient else Confidence.LOW, risks=answer.risks, actions=answer.actions,
     )
     report.table = answer.rows if tracker.state == State.CONCLUDED else None
     return report
@@ -266,7 +267,7 @@ def _answer_registry(
             tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence="low",
+                sufficient=False, confidence=Confidence.LOW,
                 risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
                 actions=conclude.not_found_actions(sc, result),
             )
@@ -283,5 +284,5 @@ def _answer_registry(
     tracker.advance(State.CONCLUDED, f"{len(answer.claims)} claim(s) from registry bindings, sufficient={str(sufficient).lower()}")
     return _report(
         request, request_id, tracker, sc, candidates_view, answer.evidence, [], answer.claims, [],
-        sufficient=sufficient, confidence="high" if sufficient else "low", risks=sorted(risks), actions=actions,
+        sufficient=sufficient, confidence=Confidence.HIGH if sufficient else Confidence.LOW, risks=sorted(risks), actions=actions,
     )

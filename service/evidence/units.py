@@ -18,6 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ingest.deadline import check_deadline
 from ingest.embedder import Embedder
 from ingest.schema import Chunk, RelationMention
 from ingest.store.common import stopwords
@@ -271,6 +272,7 @@ def embed_units(embedder: Embedder, units: Sequence[Unit]) -> np.ndarray:
                 _unit_cache.move_to_end(keys[i])
                 out[i] = vector
     if to_embed:
+        check_deadline()  # an abandoned request embeds no more sentences
         vectors = embedder.embed([units[i].excerpt[:EMBED_CHARS] for i in to_embed])
         with _unit_cache_lock:
             for i, vector in zip(to_embed, vectors):
