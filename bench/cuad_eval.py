@@ -1,7 +1,7 @@
 """Evaluate the evidence state machine on the CUAD development split.
 
     python bench/cuad_eval.py --split tune|report [--docs N] [--data-dir DIR] [--no-ingest]
-                              [--questions template,phrasings] [--out report.json]
+                              [--questions template,phrasings] [--out report.json] [--ingest-only]
 
 The split is fixed: ``../shared/eval/cuad-dev/splits.json`` (tune on ``tune``; ``report`` is run
 once, at the end, for the reported figure). Contracts of the split are taken in sha256(doc_id)
@@ -64,7 +64,7 @@ TEMPLATES: dict[str, str] = {
     "Change Of Control": "What does the {title} between {parties} say about a change of control?",
     "License Grant": "What does the {title} between {parties} say about a license grant?",
 }
-THRESHOLDS = [round(0.3 + 0.025 * i, 3) for i in range(17)]  # 0.30 .. 0.70
+THRESHOLDS = [round(0.3 + 0.025 * i, 3) for i in range(21)]  # 0.30 .. 0.80
 
 
 def _hash(text: str) -> str:
@@ -223,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", default="template,phrasings")
     parser.add_argument("--cuad", type=Path, default=DEFAULT_CUAD)
     parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
+    parser.add_argument("--ingest-only", action="store_true", help="ingest the contracts, ask nothing")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write every assessed unit's relevance signals and gold overlap here (JSON lines), for fitting")
     args = parser.parse_args(argv)
     sets = [s.strip() for s in args.questions.split(",") if s.strip()]
 
@@ -263,9 +266,26 @@ def main(argv: list[str] | None = None) -> int:
             result = ingestor.ingest_path(args.cuad / entry["doc_file"], doc_id=sid)
             print(f"[ingest] {result.status} {entry['doc_id'][:70]}", file=sys.stderr, flush=True)
         docs.append(entry)
+    if args.ingest_only:
+        store.close()
+        return 0
     principal = Principal.local_operator()
 
+    import service.evidence.machine as machine_module
+
+    last_assessed: list[Any] = []
+    real_collect = machine_module.collect
+
+    def recording_collect(*a: Any, **k: Any):
+        found = real_collect(*a, **k)
+        last_assessed[:] = found.assessed
+        return found
+
+    machine_module.collect = recording_collect
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
+
     def ask(question: str):
+        last_assessed.clear()
         start = time.perf_counter()
         report = run_evidence_query(EvidenceRequest(question=question), principal, store=store, embedder=embedder, settings=settings)
         return report, (time.perf_counter() - start) * 1000
@@ -313,6 +333,20 @@ def main(argv: list[str] | None = None) -> int:
                     "attribute": report.subject_class.get("attribute"),
                 }
                 rows[qset].append(record)
+                if dump is not None and record["gate_passed"]:
+                    top = max((a.unit.chunk_score for a in last_assessed), default=0.0) or 1.0
+                    dump.write(json.dumps({
+                        "set": qset, "doc": entry["doc_id"], "category": category, "question": question,
+                        "impossible": record["impossible"], "attribute": record["attribute"], "hit": hit,
+                        "sufficient": report.sufficient,
+                        "units": [{
+                            "ok": a.reason is None or a.reason.startswith("off_attribute"),
+                            "states": a.states_attribute, "gold": any(a.char_start < g1 and g0 < a.char_end for g0, g1 in spans),
+                            "retrieval": round(a.unit.chunk_score / top, 4), "rank": a.unit.chunk_rank,
+                            "words": len(a.excerpt.split()), "value": a.value is not None,
+                            **{k: v for k, v in a.attribute_match.items()},
+                        } for a in last_assessed],
+                    }) + "\n")
                 if record["gate_passed"] and not row["is_impossible"] and not hit and len(misses) < 300:
                     misses.append({**record, "gold": row["answers"][0]["text"][:200] if row["answers"] else "",
                                    "cited": [e.excerpt[:160] for e in cited[:2]]})
@@ -342,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
         brief = {k: v for k, v in summary.items() if k not in ("categories", "calibration")}
         print(json.dumps(brief, indent=2))
     print(json.dumps({k: result[k] for k in ("split", "contracts", "query_ms_p50", "query_ms_p95")}))
+    if dump is not None:
+        dump.close()
     store.close()
     return 0
 

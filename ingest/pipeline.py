@@ -22,6 +22,7 @@ from ingest.errors import AttestError, InvalidInputError
 from ingest.schema import Chunk, DocumentRecord, SubjectRecord, chunk_id_for
 from ingest.statuses import DocStatus, IngestOutcome
 from ingest.settings import Settings
+from ingest.units import embed_chunk_units
 from ingest.store.port import DocumentDeleted, Store
 from ingest.clock import utc_now
 
@@ -301,6 +302,8 @@ class Ingestor:
             vectors = self.embedder.embed([c.text for c in batch])
             for chunk, vector in zip(batch, vectors):
                 chunk.embedding = vector.tolist()
+            budget.check(DocStatus.INDEXING)
+            embed_chunk_units(self.embedder, batch)
             budget.check(DocStatus.INDEXING)
         return chunks, subjects, text, mime
 

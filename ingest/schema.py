@@ -62,9 +62,15 @@ class Chunk:
     relations: list[RelationMention] = field(default_factory=list)
     relation_keys: list[str] = field(default_factory=list)
     sentences: list[SentenceSpan] = field(default_factory=list)
+    # The sentence units the evidence machine cites ([char_start, char_end] pairs, see
+    # ``ingest/units.py``) and their vectors (packed float16 rows, in unit order), both computed
+    # at ingest. None: a chunk written before units were stored (the query side computes them).
+    units: list[list[int]] | None = None
+    unit_vectors: bytes | None = None
 
     def to_dict(self, with_embedding: bool = False) -> dict[str, Any]:
         data = asdict(self)
+        data.pop("unit_vectors")  # bytes: each store keeps them beside the record
         if not with_embedding:
             data.pop("embedding")
         return data

@@ -127,6 +127,59 @@ def test_assess_open_attribute_uses_relevance_alone() -> None:
     assert payment.relevance >= relevance_model().evidence_floor > law.relevance
 
 
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        ("Is there a right of first refusal?", "rofr_rofo_rofn"),
+        ("Do the parties co-own the patents?", "joint_ip_ownership"),
+        ("Who owns the intellectual property developed?", "ip_ownership_assignment"),
+        ("Is liability uncapped for gross negligence?", "uncapped_liability"),
+        ("Can either side hire the other's staff?", "no_solicit_of_employees"),
+        ("What is the colour of the logo?", None),
+    ],
+)
+def test_open_question_clause_type(question: str, key: str | None) -> None:
+    from service.evidence.data import clause_type_for
+
+    found = clause_type_for(question)
+    assert (found.key if found else None) == key
+
+
+def test_assess_open_attribute_uses_the_clause_types_text_cue() -> None:
+    """An open question's clause type lends its text cues: a unit matching one gets the cue term
+    of the relevance model; one that does not, does not."""
+    import re
+
+    sc = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
+                      agreement_title="RESELLER AGREEMENT", attribute="question", attribute_label="the answer to the question")
+    e = np.eye(4, dtype=np.float32)
+    verified = verify.verify_units(units.extract_units([Hit(_chunk(), 1.0, 1, 1)]), sc, [_agreement()], None)
+    targets = verify.Targets(e[0], e[0], text_cues=(re.compile("invoice", re.IGNORECASE),))
+    payment, law, _ = verify.assess_units(verified, {0: e[0], 1: e[0]}, sc, targets)
+    assert payment.attribute_match["cue"] == "invoice" and law.attribute_match["cue"] is None
+    model = relevance_model()
+    assert payment.relevance - law.relevance == pytest.approx(model.w_cue + model.w_lexical * 0.0, abs=1e-6)
+
+
+def test_stored_unit_vectors_are_read_by_position() -> None:
+    """Units of a chunk with stored units carry their position, which is the row of their stored
+    vector; a chunk from an older index (no stored units) yields no stored vectors."""
+    from ingest.units import chunk_units, pack_vectors
+
+    legacy = _chunk()
+    stored = _chunk()
+    stored.units = [list(span) for span in chunk_units(legacy)]
+    rows = np.eye(len(stored.units), 8, dtype=np.float32)
+    stored.unit_vectors = pack_vectors(rows)
+    got = units.extract_units([Hit(stored, 1.0, 1, 1)])
+    assert [u.position for u in got] == list(range(len(stored.units)))
+    vectors = units.stored_vectors(got, 8)
+    assert all(np.array_equal(v, rows[i]) for i, v in enumerate(vectors))
+    old = units.extract_units([Hit(legacy, 1.0, 1, 1)])
+    assert [(u.char_start, u.char_end) for u in old] == [(u.char_start, u.char_end) for u in got]
+    assert units.stored_vectors(old, 8) == [None] * len(old)
+
+
 def test_units_to_embed_prefers_question_words_and_is_capped() -> None:
     verified = verify.verify_units(units.extract_units([Hit(_chunk(), 1.0, 1, 1)]), SC, [_agreement()], None)
     open_sc = SubjectClass(understood=True, kind="agreement_attribute", attribute="question")

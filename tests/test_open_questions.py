@@ -134,6 +134,46 @@ def test_open_attribute_is_deterministic(kb: KB) -> None:
     ]
 
 
+def test_sentence_vectors_come_from_ingest_not_the_query(kb: KB, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ingest stored every unit's vector: answering a question embeds only the question."""
+    question = "Which bank charges apply to wire transfers under the RESELLER AGREEMENT with Orbital Widgets?"
+    embedded: list[int] = []
+    real = kb.embedder.embed
+    monkeypatch.setattr(kb.embedder, "embed", lambda texts: embedded.append(len(texts)) or real(texts))
+    report = kb.ask(question)
+    assert report.state == "CONCLUDED" and report.evidence
+    assert embedded and set(embedded) == {1}  # the question (and its vector for the search), one text at a time
+
+
+def test_an_index_from_before_stored_sentence_vectors_still_answers(kb: KB, tmp_path: Path) -> None:
+    """A store file whose chunks table has no unit_vectors column and whose records hold no
+    units: opening it adds the column, units are cut at query time, their vectors embedded then,
+    and the answer cites the same clause as on the new index."""
+    import shutil
+    import sqlite3
+
+    from ingest.store.sqlite import SqliteStore
+
+    kb.store.close()
+    shutil.copy(kb.settings.data_dir / "attest.sqlite3", tmp_path / "attest.sqlite3")
+    old = sqlite3.connect(tmp_path / "attest.sqlite3")
+    old.execute("UPDATE chunks SET record = json_remove(record, '$.units')")
+    old.execute("ALTER TABLE chunks DROP COLUMN unit_vectors")
+    old.commit()
+    old.close()
+    legacy = KB(SqliteStore(tmp_path / "attest.sqlite3"), kb.embedder, Settings(data_dir=tmp_path, generator_url=None))
+    try:
+        chunk = legacy.store.revision_chunks("reseller", legacy.store.get_document("reseller").current_revision)[0]
+        assert (chunk.units, chunk.unit_vectors) == (None, None)
+        question = "What are the payment terms in the RESELLER AGREEMENT between Orbital Widgets and Pinecrest Trading?"
+        new, before = kb.ask(question), legacy.ask(question)
+        assert before.state == new.state == "CONCLUDED"
+        assert before.evidence[0].excerpt == new.evidence[0].excerpt
+        assert before.sufficient == new.sufficient
+    finally:
+        legacy.store.close()
+
+
 def test_known_attribute_keeps_its_typed_value(kb: KB) -> None:
     report = kb.ask("What law governs the RESELLER AGREEMENT between Orbital Widgets and Pinecrest Trading?")
     assert report.sufficient is True
@@ -180,6 +220,21 @@ def test_amendments_of_an_agreement(kb: KB) -> None:
     assert [c.subject_id for c in report.claims] == ["agreement:amendment no 1 to reseller agreement@amendment"]
     _span_ok(kb, report.evidence[0])
     assert report.evidence[0].excerpt == "AMENDMENT NO. 1 TO RESELLER AGREEMENT"
+
+
+@pytest.mark.parametrize("question", [
+    "What is the formal title of the HOSTING AGREEMENT between Orbital Widgets and Cirrus Racks?",
+    "What is the name of the HOSTING AGREEMENT as written on its cover?",
+    "How is the HOSTING AGREEMENT with Cirrus Racks titled?",
+])
+def test_title_of_an_agreement_from_the_registry(kb: KB, question: str) -> None:
+    report = kb.ask(question)
+    assert report.state == "CONCLUDED" and report.sufficient is True
+    assert [(c.subject_id, c.value) for c in report.claims] == [
+        ("agreement:hosting agreement@hosting", {"type": "title", "value": "HOSTING AGREEMENT"})
+    ]
+    assert [(e.char_start, e.char_end, e.excerpt) for e in report.evidence] == [(0, 17, "HOSTING AGREEMENT")]
+    _span_ok(kb, report.evidence[0])
 
 
 def test_registry_question_about_an_unknown_agreement_is_not_found(kb: KB) -> None:

@@ -442,6 +442,32 @@ def test_chunks_by_id_and_revision_chunks(store):
     assert store.revision_chunks("a", "r")[0].embedding is not None
 
 
+def test_sentence_units_and_their_vectors_round_trip(store):
+    """Ingest stores each chunk's sentence units and their packed vectors; both reads give them
+    back byte for byte, and a chunk written without them reads back as None (an older index)."""
+    from ingest.units import pack_vectors, unpack_vectors
+
+    chunks, _ = make_chunks("u", "r", ["First clause here. Second clause here.", "no units"], [axis(0), axis(1)], ["*"])
+    rows = np.array([axis(2), axis(3, 4)], dtype=np.float32)
+    chunks[0].units = [[0, 18], [19, 38]]
+    chunks[0].unit_vectors = pack_vectors(rows)
+    store.save_document(DocumentRecord(
+        doc_id="u", status="indexing", stage="indexing", error=None, current_revision=None, title="U",
+        filename="u.txt", acl=["*"], collection="contracts", metadata={}, updated_at="2026-01-01T00:00:00.000+00:00",
+    ))
+    store.write_revision("u", "r", text="x" * 60, chunks=chunks, subjects=[], info={"filename": "u.txt"})
+    store.activate_revision("u", "r")
+    by_id = store.chunks_by_id([c.chunk_id for c in chunks])
+    listed = store.revision_chunks("u", "r")
+    for got in (by_id[chunks[0].chunk_id], listed[0]):
+        assert got.units == [[0, 18], [19, 38]]
+        assert got.unit_vectors == chunks[0].unit_vectors
+        np.testing.assert_allclose(unpack_vectors(got.unit_vectors, DIM), rows, atol=1e-3)
+    for got in (by_id[chunks[1].chunk_id], listed[1]):
+        assert (got.units, got.unit_vectors) == (None, None)
+    assert "unit_vectors" not in listed[0].to_dict()
+
+
 def test_registry_binding_conditions_hold_on_one_binding(store):
     _registry_fixture(store)
     # Jane founded Acme; John founded Beta: founder + Beta is not Jane, whatever else she has.

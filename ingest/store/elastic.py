@@ -39,6 +39,7 @@ client-side by ``(-score, chunk_id)`` and the cosine is recovered from Elasticse
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import threading
@@ -626,6 +627,8 @@ class ElasticStore:
             source["doc_id"], source["revision"], source["rev_key"] = doc_id, revision, key
             if chunk.embedding is not None:
                 source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
+            if chunk.unit_vectors is not None:  # a `binary` field: stored, never indexed
+                source["unit_vectors"] = base64.b64encode(chunk.unit_vectors).decode("ascii")
             chunk_ids.add(chunk.chunk_id)
             ops.append({"_op_type": "index", "_index": self.alias("chunks"),
                         "_id": chunk.chunk_id, "_source": source})
@@ -772,7 +775,10 @@ class ElasticStore:
     def _chunk(source: dict[str, Any], with_embedding: bool) -> Chunk:
         fields = {name: source[name] for name in Chunk.__slots__ if name in source}
         fields.pop("embedding", None)
+        fields.pop("unit_vectors", None)
         chunk = Chunk(**fields)
+        if source.get("unit_vectors"):
+            chunk.unit_vectors = base64.b64decode(source["unit_vectors"])
         if with_embedding and source.get("embedding") is not None:
             chunk.embedding = [float(x) for x in source["embedding"]]
         return chunk

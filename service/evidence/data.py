@@ -89,3 +89,37 @@ def question_patterns() -> dict[str, Any]:
     )  # case-sensitive: a jurisdiction is a capitalised name
     raw["_name_span"] = re.compile(raw["name_span"])
     return raw
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseType:
+    """A kind of clause an open question may ask about (``service/data/clause_types.json``)."""
+
+    key: str
+    description: str
+    question_cues: tuple[re.Pattern[str], ...]
+    text_cues: tuple[re.Pattern[str], ...]
+    query: str
+
+
+@lru_cache(maxsize=1)
+def clause_types() -> tuple[ClauseType, ...]:
+    raw = load("clause_types.json")
+    return tuple(
+        ClauseType(
+            key=key,
+            description=entry["description"],
+            question_cues=_compile(entry["question_cues"]),
+            text_cues=_compile(entry["text_cues"]),
+            query=entry.get("query", ""),
+        )
+        for key, entry in raw["types"].items()
+    )
+
+
+def clause_type_for(question: str) -> ClauseType | None:
+    """The first clause type (file order) whose question cue occurs in ``question``."""
+    for clause in clause_types():
+        if any(p.search(question) for p in clause.question_cues):
+            return clause
+    return None

@@ -11,19 +11,19 @@ The same request on the same index gives the same report apart from ``request_id
 
 from __future__ import annotations
 
-import re
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import Any
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.statuses import Confidence
 from ingest.store.port import Principal, Store
-from service.evidence import conclude, gate, units, verify
+from service.evidence import conclude, gate
+from service.evidence.collect import collect
 from service.evidence.class_questions import ClassQuestion, answer_class_question, parse_class_question
-from service.evidence.data import cues, question_patterns
+from service.evidence.data import question_patterns
 from service.evidence.registry_questions import ANSWERS as REGISTRY_ANSWERS
 from service.evidence.registry_questions import RegistryQuestion, agreement_class, parse_registry_question, party_class
 from service.evidence.models import (
@@ -55,21 +55,6 @@ def with_open_attribute(sc: SubjectClass) -> SubjectClass:
     )
 
 
-def _targets(sc: SubjectClass, query_question: str, embedder: Embedder) -> verify.Targets:
-    """The question's vector (always) and a known attribute's description vector, both cached
-    per process and model: the same question asked twice embeds once."""
-    question = verify.description_vector(embedder, "question", query_question or sc.attribute_label or "-")
-    description = _attribute_description(sc)
-    if sc.kind == "entity_role" and sc.understood:
-        description = f"{sc.role} of {sc.parent_entity}. {cues().role_attribute['description']}"
-    elif sc.attribute in cues().attributes:
-        description = cues().attributes[sc.attribute].description
-    else:
-        description = ""
-    vector = verify.description_vector(embedder, sc.attribute or "-", description) if description else None
-    return verify.Targets(question, vector, verify.question_words(query_question))
-
-
 def _class_detail(sc: SubjectClass) -> str:
     if sc.attribute == conclude.OPEN_ATTRIBUTE:
         where = f"agreement {sc.agreement_title!r}" if sc.agreement_title else ", ".join(repr(n) for n in sc.names)
@@ -82,74 +67,6 @@ def _class_detail(sc: SubjectClass) -> str:
         parties = f" between {' and '.join(repr(p) for p in sc.parties)}" if sc.parties else ""
         return f"{sc.attribute} of agreement {sc.agreement_title!r}{parties}"
     return f"{sc.attribute} of {sc.name!r}"
-
-
-def _attribute_description(sc: SubjectClass) -> str:
-    data = cues()
-    if sc.kind == "entity_role" and sc.understood:
-        return f"{sc.role} of {sc.parent_entity}"
-    attribute = data.attributes.get(sc.attribute or "")
-    return f"{attribute.description} {attribute.query}" if attribute else ""
-
-
-def _query_question(sc: SubjectClass, question: str) -> str:
-    """The question without the agreement title and party names: the search is already confined
-    to the agreement's document, where those names are in nearly every chunk and would only drown
-    the attribute's words (for BM25 and for the query vector alike)."""
-    if sc.kind != "agreement_attribute" and sc.attribute != conclude.OPEN_ATTRIBUTE:
-        return question
-    out = question
-    for name in sorted([sc.agreement_title or "", *sc.parties, *sc.names], key=len, reverse=True):
-        if name:
-            out = re.sub(re.escape(name), "\x00", out, flags=re.IGNORECASE)
-    # The words that only joined the names go with them ("in the _ between _ and _" -> "in"):
-    # left behind they are noise to the relevance model.
-    out = re.sub(r"(?:\b(?:the|this|that|an?|between|among|with|by|and|or|of|to|under|in)\s+|[,&]\s*)*\x00", "\x00", out, flags=re.IGNORECASE)
-    out = re.sub(r"\x00(?:'s|’s)?", " ", out)
-    return " ".join(out.split())
-
-
-@dataclass(frozen=True, slots=True)
-class Findings:
-    """What retrieval, extraction and verification produced for a fixed subject class and
-    candidate list (the input of CONCLUDED)."""
-
-    searches: int
-    chunks: int
-    documents: int
-    units: int
-    assessed: list[verify.Assessed]
-
-
-def collect(
-    sc: SubjectClass,
-    candidates: Sequence[gate.Candidate],
-    principal: Principal,
-    scope: Scope | None,
-    question: str,
-    *,
-    store: Store,
-    embedder: Embedder,
-    settings: Settings,
-    embed_cap: int = verify.EMBED_MAX_UNITS,
-) -> Findings:
-    """EVIDENCE_RETRIEVAL -> EVIDENCE_EXTRACTION -> EVIDENCE_VERIFIED for candidates that passed
-    the gate: each stage a function of the previous one's typed output. The class-level table
-    (``table.py``) runs the same function per agreement, so a cell and an answer never differ."""
-    query_question = _query_question(sc, question)
-    searches = units.plan_searches(sc, candidates, principal, scope, _attribute_description(sc), query_question)
-    hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
-    attribute = cues().attributes.get(sc.attribute or "")
-    if (attribute is not None and attribute.opening) or sc.attribute == conclude.OPEN_ATTRIBUTE:
-        # A contract's opening states its title, parties and dates, which an open question may
-        # well be about and which a search for the question's words ranks poorly.
-        hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
-    extracted = units.extract_units(hits)
-    verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
-    chosen = verify.units_to_embed(verified, sc, verify.question_words(query_question), embed_cap)
-    vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
-    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
-    return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
 
 
 def run_evidence_query(
@@ -325,7 +242,7 @@ def _answer_registry(
 ) -> EvidenceReport:
     """Registry questions walk the same states; retrieval reads registry bindings instead of
     searching text, and every claim cites a binding's source span."""
-    sc = agreement_class(rq) if rq.ask in ("parties", "amendments_of") else party_class(rq)
+    sc = agreement_class(rq) if rq.ask in ("parties", "amendments_of", "title") else party_class(rq)
     if sc is None:  # the agreement phrase has no title to gate on: say so, never guess
         sc = SubjectClass(understood=False, attribute=rq.ask, pattern=rq.shape, names=[rq.target])
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, f"registry question {rq.ask} of {rq.target!r}")

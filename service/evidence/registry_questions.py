@@ -5,6 +5,8 @@
     answer is every ``party_to`` binding to it;
   * "Which agreements is Acme a party to?": the entity is gated by its exact name
     (``gate.resolve_entity``); the answer is every agreement its ``party_to`` bindings point to;
+  * "What is the title of the X agreement?": X is gated; the answer is the title ingest read,
+    citing its span;
   * "What agreements amend the X agreement?": X is gated; the answer is every visible agreement
     whose title says it amends (``amendment_title`` of ``open_questions.json``) and whose title
     names X's title, citing the amendment's title span.
@@ -214,4 +216,37 @@ def answer_amendments(
     return RegistryAnswer(evidence, claims)
 
 
-ANSWERS = {"parties": answer_parties, "agreements_of": answer_agreements_of, "amendments_of": answer_amendments}
+def answer_title(
+    store: Store, principal: Principal, candidates: list[gate.Candidate], retrieved_at: str
+) -> RegistryAnswer:
+    """The title ingest read for each gated agreement, citing the title's span in its document."""
+    chunks: dict[tuple[str, str], list[Chunk]] = {}
+    texts: dict[tuple[str, str], str] = {}
+    evidence: list[EvidenceItem] = []
+    claims: list[Claim] = []
+    for c in sorted(candidates, key=lambda c: c.subject_id):
+        mentions = sorted(
+            (m for m in c.subject.mentions if m.get("char_start") is not None and m["doc_id"] in c.doc_ids),
+            key=lambda m: (m["doc_id"], m["char_start"]),
+        )
+        if not mentions or len(evidence) >= MAX_REGISTRY_EVIDENCE:
+            continue
+        m = mentions[0]
+        item = span_item(store, m["doc_id"], m["revision"], m["char_start"], m["char_end"], f"E{len(evidence) + 1}",
+                         retrieved_at, chunks, texts)
+        if item is None:
+            continue
+        evidence.append(item)
+        title = str(c.subject.attributes.get("title") or c.subject.name)
+        claims.append(Claim(
+            id=f"C{len(claims) + 1}", subject_id=c.subject_id, attribute="title",
+            statement=f"The agreement is titled {item.excerpt!r}",
+            value={"type": "title", "value": title}, evidence_ids=[item.id],
+        ))
+    return RegistryAnswer(evidence, claims)
+
+
+ANSWERS = {
+    "parties": answer_parties, "agreements_of": answer_agreements_of, "amendments_of": answer_amendments,
+    "title": answer_title,
+}

@@ -5,7 +5,7 @@ attribute, each cell citing its clause or saying "not stated" with ``sufficient:
 
 Rows are every agreement visible to the principal (the registry look-up is ACL-filtered inside
 the store), ordered by (name, subject id), paginated. A cell is computed by the evidence
-machine's own retrieval, extraction and verification step (``machine.collect``) with the
+machine's own retrieval, extraction and verification step (``collect.collect``) with the
 agreement as the only candidate, so a cell and an ``attest ask`` answer never differ.
 
 Cost is bounded: at most ``MAX_PAGE_SIZE`` rows times ``MAX_ATTRIBUTES`` attributes per call,
@@ -26,6 +26,7 @@ from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.citation import CITATION_FIELDS
 from service.evidence import conclude, gate
+from service.evidence.collect import collect
 from service.evidence.data import cues
 from service.evidence.models import EvidenceItem, Scope
 from service.evidence.subject_class import SubjectClass
@@ -156,15 +157,14 @@ def compute_cell(
     """One agreement, one attribute: the machine's evidence step with this agreement as the only
     candidate, concluded the same way (claims, relevance threshold, instruction-like units
     excluded)."""
-    from service.evidence.machine import collect  # the machine imports this module's callers
-
     sc = member_class(subject, attribute)
     if period:
         sc.period = dict(period)
     candidate = member_candidate(subject)
     spec = cues().attributes[attribute]
-    # The cell's question: the attribute's name as analysts say it, then what it means.
-    question = f"{spec.label}. {spec.description}"
+    # The cell's question, as an analyst asks it: the attribute's description is compared with
+    # each unit anyway, and in the question its many words would dilute the lexical signal.
+    question = f"What does the agreement say about its {spec.label}?"
     found = collect(sc, [candidate], principal, Scope(doc_ids=list(candidate.doc_ids)), question,
                     store=store, embedder=embedder, settings=settings, embed_cap=CELL_EMBED_CAP)
     supporting, evidence, failed, rejected = conclude.build_evidence(found.assessed, "")

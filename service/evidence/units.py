@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
@@ -20,16 +21,16 @@ import numpy as np
 from ingest.deadline import check_deadline
 from ingest.embedder import Embedder
 from ingest.schema import Chunk, RelationMention
-from ingest.sentences import sentence_spans
+from ingest.store.common import stopwords
 from ingest.store.port import Principal, SearchFilters, Store
-from ingest.text import trim_span
+from ingest.units import EMBED_CHARS, chunk_units, unpack_vectors
+from service.evidence.data import load
 from service.evidence.gate import Candidate
 from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
 from service.retrieval import Hit, hybrid_search
 
-CHUNKS_PER_SUBJECT = 12
-_WORD = re.compile(r"\w+")
+CHUNKS_PER_SUBJECT = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ class Unit:
     relations: tuple[RelationMention, ...]
     chunk_score: float
     chunk_rank: int
+    position: int = -1  # index in the chunk's stored units (its stored vector's row); -1: none
 
     @property
     def doc_id(self) -> str:
@@ -59,9 +61,40 @@ class Unit:
 
 @dataclass(slots=True)
 class Search:
-    query: str
+    query: str  # what the query vector is made of (attribute description and question)
     filters: SearchFilters
     k: int
+    words: str = ""  # the BM25 words (``bm25_words``); empty: ``query``
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=1)
+def _search_words() -> tuple[int, int, frozenset[str]]:
+    raw = load("relevance.json")["search"]
+    generic = frozenset(w.casefold() for w in raw["generic_words"]) | stopwords()
+    return int(raw["max_words"]), int(raw["question_words"]), generic
+
+
+def bm25_words(question: str, attribute_words: str) -> str:
+    """The BM25 words of an evidence search: the question's own content words first (at most
+    ``question_words``), then the attribute's search words, at most ``max_words`` in all, without
+    stop words and the words nearly every contract chunk holds ("agreement", "shall"). Inside one
+    document those add nothing to the ranking, and on SQLite each word of a document-filtered
+    query costs a seek per chunk of the document in the word's posting list, so a long query
+    (description + question: 15 to 20 words) cost seconds at 50k chunks."""
+    limit, from_question, generic = _search_words()
+    ordered: dict[str, None] = {}
+    for text, cap in ((question, from_question), (attribute_words, limit)):
+        taken = 0
+        for word in (w.casefold() for w in _WORD.findall(text)):
+            if len(ordered) >= limit or taken >= cap:
+                break
+            if len(word) > 2 and word not in generic and word not in ordered:
+                ordered[word] = None
+                taken += 1
+    return " ".join(ordered)
 
 
 def plan_searches(
@@ -71,10 +104,12 @@ def plan_searches(
     scope: Scope | None,
     attribute_description: str,
     question: str,
+    attribute_search_words: str = "",
 ) -> list[Search]:
     """One search per agreement (restricted to its own document), one search for all entity
     candidates together (restricted to chunks that mention them)."""
     query = f"{attribute_description} {question}".strip()
+    words = bm25_words(question, attribute_search_words or attribute_description)
     collections = tuple(scope.collections) if scope else ()
     scope_docs = set(scope.doc_ids) if scope and scope.doc_ids else None
     searches: list[Search] = []
@@ -89,7 +124,7 @@ def plan_searches(
             # focus party ("X's obligations") does filter: the clause must mention X.
             ids = (c.focus.subject_id,) if c.focus is not None else ()
             searches.append(
-                Search(query, SearchFilters(principal, doc_ids=docs, collections=collections, entity_ids=ids), CHUNKS_PER_SUBJECT)
+                Search(query, SearchFilters(principal, doc_ids=docs, collections=collections, entity_ids=ids), CHUNKS_PER_SUBJECT, words)
             )
         else:
             entity_ids.add(c.subject_id)
@@ -100,6 +135,7 @@ def plan_searches(
                 query,
                 SearchFilters(principal, doc_ids=docs, collections=collections, entity_ids=tuple(sorted(entity_ids))),
                 CHUNKS_PER_SUBJECT,
+                words,
             )
         )
     return searches
@@ -121,7 +157,7 @@ def retrieve(
     best: dict[str, Hit] = {}
     for search in searches:
         for hit in hybrid_search(
-            store, embedder, search.query, search.filters, k=search.k, depth=depth, rrf_k=rrf_k,
+            store, embedder, search.words or search.query, search.filters, k=search.k, depth=depth, rrf_k=rrf_k,
             query_vector=vector,
         ):
             kept = best.get(hit.chunk.chunk_id)
@@ -159,107 +195,87 @@ def _line_of(chunk: Chunk, offset: int) -> int:
     return chunk.line_start + chunk.text.count("\n", 0, offset - chunk.char_start)
 
 
-_PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
-_CLAUSE = re.compile(r";\s+")
-LONG_UNIT = 700  # characters; longer sentences are cut at semicolons into clauses
-
-
-def _refine(chunk: Chunk, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Stored sentence spans, cut where a sentence cannot continue: at a blank line (a statistical
-    sentence splitter happily runs across paragraphs) and, for very long sentences, at
-    semicolons (clause level). Offsets stay offsets into the revision text; edges are trimmed."""
-    out: list[tuple[int, int]] = []
-    text, base = chunk.text, chunk.char_start
-    for start, end in spans:
-        start, end = max(start, base), min(end, chunk.char_end)
-        pieces: list[tuple[int, int]] = []
-        cursor = start
-        for m in _PARAGRAPH.finditer(text, start - base, end - base):
-            pieces.append((cursor, base + m.start()))
-            cursor = base + m.end()
-        pieces.append((cursor, end))
-        for p_start, p_end in pieces:
-            if p_end - p_start > LONG_UNIT:
-                cursor = p_start
-                for m in _CLAUSE.finditer(text, p_start - base, p_end - base):
-                    out.append((cursor, base + m.start() + 1))
-                    cursor = base + m.end()
-                out.append((cursor, p_end))
-            else:
-                out.append((p_start, p_end))
-    trimmed = []
-    for span in out:
-        s, e = trim_span(text, *span, base=base)
-        if s < e:
-            trimmed.append((s, e))
-    return trimmed
-
-
 def extract_units(hits: Sequence[Hit]) -> list[Unit]:
-    """Sentence units of the retrieved chunks, de-duplicated by location, in retrieval order."""
+    """Sentence units of the retrieved chunks (as ingest stored them, see ``ingest/units.py``),
+    de-duplicated by location, in retrieval order."""
     units: dict[tuple[str, str, int, int], Unit] = {}
     for rank, hit in enumerate(hits, start=1):
         chunk = hit.chunk
-        spans = [(s["char_start"], s["char_end"], list(s["entity_ids"])) for s in chunk.sentences]
-        if not spans:
-            # No stored sentences: split the chunk's own text, shifting by its stored offset.
-            spans = []
-            for s, e in sentence_spans(chunk.text, 0, len(chunk.text)):
-                start, end = chunk.char_start + s, chunk.char_start + e
-                ids = sorted({m["entity_id"] for m in chunk.entities if m["char_start"] < end and start < m["char_end"]})
-                spans.append((start, end, ids))
-        for start, end in _refine(chunk, [(s, e) for s, e, _ in spans]):
-            ids = sorted({m["entity_id"] for m in chunk.entities if m["char_start"] < end and start < m["char_end"]})
-            excerpt = chunk.text[start - chunk.char_start : end - chunk.char_start]
-            if len(_WORD.findall(excerpt)) < 3:
-                continue  # headings and enumerators ("1.", "ARTICLE II") state nothing
+        for position, (start, end) in enumerate(chunk_units(chunk)):
             key = (chunk.doc_id, chunk.revision, start, end)
             if key in units:
                 continue
+            ids = sorted({m["entity_id"] for m in chunk.entities if m["char_start"] < end and start < m["char_end"]})
             relations = [r for r in chunk.relations if r["char_start"] < end and start < r["char_end"]]
             units[key] = Unit(
                 chunk=chunk,
                 char_start=start,
                 char_end=end,
-                excerpt=excerpt,
+                excerpt=chunk.text[start - chunk.char_start : end - chunk.char_start],
                 line_start=_line_of(chunk, start),
                 line_end=_line_of(chunk, max(start, end - 1)),
                 entity_ids=tuple(ids),
                 relations=tuple(relations),
                 chunk_score=hit.score,
                 chunk_rank=rank,
+                position=position,
             )
     return list(units.values())
 
 
-EMBED_CHARS = 600  # about 128 word pieces: enough to place a clause, a fraction of the cost
-UNIT_CACHE_SIZE = 20_000  # unit vectors kept per process (about 30 MB at 384 dimensions)
+def stored_vectors(units: Sequence[Unit], dimension: int) -> list[np.ndarray | None]:
+    """Each unit's vector as ingest stored it, or None (an older index, or a unit past the stored
+    cap). The stored rows follow the chunk's stored units, so a unit cut at query time (a chunk
+    without stored units) has none. Each chunk's blob is decoded once per call."""
+    decoded: dict[int, np.ndarray | None] = {}
+    out: list[np.ndarray | None] = []
+    for unit in units:
+        chunk = unit.chunk
+        if chunk.units is None or unit.position < 0:
+            out.append(None)
+            continue
+        if id(chunk) not in decoded:
+            decoded[id(chunk)] = unpack_vectors(chunk.unit_vectors, dimension)
+        rows = decoded[id(chunk)]
+        out.append(rows[unit.position] if rows is not None and unit.position < len(rows) else None)
+    return out
+
+
+UNIT_CACHE_SIZE = 20_000  # query-time unit vectors kept per process (about 30 MB at 384 dimensions)
 _unit_cache: OrderedDict[tuple[str, str, str, int, int], np.ndarray] = OrderedDict()
 _unit_cache_lock = threading.Lock()
 
 
 def embed_units(embedder: Embedder, units: Sequence[Unit]) -> np.ndarray:
-    """Unit vectors. A unit is immutable text of an immutable revision, so its vector is cached
-    per process and model (bounded, least recently used out): a table over several attributes,
-    or the same question asked again, embeds each sentence once."""
+    """Unit vectors: read from the store where ingest stored them; otherwise (an index from
+    before sentence vectors were stored) computed now, and cached per process and model (bounded,
+    least recently used out), as a unit is immutable text of an immutable revision."""
     out = np.zeros((len(units), embedder.dimension), dtype=np.float32)
     if not units:
         return out
-    keys = [(embedder.model_name, u.chunk.doc_id, u.chunk.revision, u.char_start, u.char_end) for u in units]
     missing: list[int] = []
+    for i, vector in enumerate(stored_vectors(units, embedder.dimension)):
+        if vector is None:
+            missing.append(i)
+        else:
+            out[i] = vector
+    if not missing:
+        return out
+    keys = {i: (embedder.model_name, units[i].chunk.doc_id, units[i].chunk.revision, units[i].char_start, units[i].char_end) for i in missing}
+    to_embed: list[int] = []
     with _unit_cache_lock:
-        for i, key in enumerate(keys):
-            vector = _unit_cache.get(key)
+        for i in missing:
+            vector = _unit_cache.get(keys[i])
             if vector is None:
-                missing.append(i)
+                to_embed.append(i)
             else:
-                _unit_cache.move_to_end(key)
+                _unit_cache.move_to_end(keys[i])
                 out[i] = vector
-    if missing:
+    if to_embed:
         check_deadline()  # an abandoned request embeds no more sentences
-        vectors = embedder.embed([units[i].excerpt[:EMBED_CHARS] for i in missing])
+        vectors = embedder.embed([units[i].excerpt[:EMBED_CHARS] for i in to_embed])
         with _unit_cache_lock:
-            for i, vector in zip(missing, vectors):
+            for i, vector in zip(to_embed, vectors):
                 out[i] = vector
                 _unit_cache[keys[i]] = vector
             while len(_unit_cache) > UNIT_CACHE_SIZE:

@@ -272,6 +272,7 @@ class Targets:
     question: np.ndarray
     description: np.ndarray | None
     words: frozenset[str] = frozenset()  # the question's content words (lexical signal)
+    text_cues: tuple[re.Pattern[str], ...] = ()  # an open question's clause type's text cues
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,7 +400,7 @@ def assess_units(
         elif attribute is not None:
             cue = _attribute_cue(unit, attribute, v.candidate)
         else:
-            cue = None
+            cue = next((p.pattern for p in targets.text_cues if p.search(unit.excerpt)), None)
         lexical = _overlap(unit, targets.words) / len(targets.words) if targets.words else 0.0
         relevance = model.score(sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk, lexical)
         short = len(_WORDS.findall(unit.excerpt)) < data.min_words
