@@ -59,7 +59,9 @@ Either party may terminate this Agreement on ninety (90) days written notice.
 
 
 def make_settings(data_dir: Path, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {"data_dir": data_dir, "api_keys": json.dumps(KEYS)}
+    # The SQLite store unless a test asks otherwise: module-scoped fixtures run before the autouse
+    # fixture that clears an exported ATTEST_ELASTICSEARCH_URL, and must not pick it up.
+    values: dict[str, Any] = {"data_dir": data_dir, "api_keys": json.dumps(KEYS), "elasticsearch_url": None}
     values.update(overrides)
     return Settings(**values)
 
