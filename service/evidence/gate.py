@@ -295,7 +295,7 @@ def _near_misses(
 
 
 def gate_agreement(
-    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None
+    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None, *, suggest: bool = True
 ) -> GateResult:
     title = sc.agreement_title or ""
     pool: dict[str, Subject] = {}
@@ -367,11 +367,31 @@ def gate_agreement(
     if not pool and not unresolved:
         unresolved.append(title)
     result = GateResult(candidates, rejected, unresolved)
-    if not candidates:
+    if not candidates and suggest:
         names = [n for n in unresolved if n != title]
         result.suggestions = _near_misses(store, principal, names, entity_types) if names else []
         if title in unresolved or not pool:
             result.suggestions += _near_misses(store, principal, [title], ("agreement",))
+    return result
+
+
+def gate_agreement_readings(
+    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None
+) -> GateResult:
+    """The agreement gate over the readings of the question's party list, longest first: the
+    first reading whose every piece is bound to an agreement wins, and becomes ``sc.parties``.
+    When none passes, the result of the shortest reading (the parser's ``sc.parties``) is
+    returned: its unresolved names are the ones the question most likely meant. Each reading is gated in full (title, every piece
+    bound, amendments): a shorter reading is never a looser match."""
+    readings = [(list(r["parties"]), list(r["separators"])) for r in sc.party_readings]
+    readings.append((list(sc.parties), list(sc.party_separators)))
+    for index, (pieces, separators) in enumerate(readings):
+        sc.parties, sc.party_separators = pieces, separators
+        # Near-miss suggestions (a registry scan) only for the reading that is reported.
+        result = gate_agreement(store, principal, sc, scope, suggest=index == len(readings) - 1)
+        if result.candidates:
+            break
+    sc.party_readings = []
     return result
 
 
@@ -424,7 +444,7 @@ def discover(store: Store, principal: Principal, sc: SubjectClass, scope: Scope 
         return gate_role(store, principal, sc)
     if sc.kind == "agreement_attribute" and sc.agreement_title:
         # Gated even when the attribute was not understood: the subject must exist regardless.
-        return gate_agreement(store, principal, sc, scope)
+        return gate_agreement_readings(store, principal, sc, scope)
     if sc.understood and sc.kind == "entity_attribute" and sc.name:
         return gate_entity(store, principal, sc)
     return gate_names(store, principal, sc)
