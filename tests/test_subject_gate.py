@@ -319,3 +319,46 @@ def test_structured_subject_names_fail_closed(spec: dict, failure: str) -> None:
     assert sc.failures == [failure]
     assert sc.parties == []
 
+
+
+# -- amendment numbers (titles.amendment_key) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "word", "number", "parent"),
+    [
+        ("First Amendment", "amendment", 1, None),
+        ("AMENDMENT 1 TO DEVELOPMENT AGREEMENT", "amendment", 1, "development agreement"),
+        ("Amendment No. 2 to the Supply Agreement", "amendment", 2, "supply agreement"),
+        ("Second Amendment to Supply Agreement", "amendment", 2, "supply agreement"),
+        ("Amendment No. II", "amendment", 2, None),
+        ("FIRST AMENDMENT TO LEASE", "amendment", 1, "lease"),
+        ("Schedule 4", "schedule", 4, None),
+    ],
+)
+def test_amendment_numbers_compare_alike(title: str, word: str, number: int, parent: str | None) -> None:
+    from service.evidence.titles import AmendmentKey, amendment_key
+
+    assert amendment_key(title) == AmendmentKey(word, number, parent)
+    assert amendment_key("Supply Agreement") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "found"),
+    [
+        ("First Amendment", True),
+        ("Amendment No. I", True),
+        ("Amendment 1", True),
+        ("Second Amendment", False),
+        ("First Addendum", False),
+        ("First Amendment to the Supply Agreement", False),
+    ],
+)
+def test_an_amendment_named_by_its_number_needs_its_parties(kb: KB, title: str, found: bool) -> None:
+    parties = "between Columbia Laboratories (Bermuda) Ltd. and Fleet Laboratories Limited"
+    result, _ = _gate(kb, f"What law governs the {title} {parties}?")
+    expected = ["agreement:amendment no 1 to the manufacturing agreement@mfg-amendment-1"] if found else []
+    assert [c.subject_id for c in result.candidates] == expected
+    # Without parties a bare number is not enough.
+    result, _ = _gate(kb, f"What law governs the {title}?")
+    assert result.candidates == []

@@ -17,7 +17,11 @@ Agreement title rule (precise):
   * either way, when parties are named, every named party must be a subject with a ``party_to``
     binding whose object is this agreement; a title match alone is then not enough.
   * an amendment, addendum or schedule is an agreement of its own: it never matches a question
-    about the agreement it amends, nor the other way round (``ingest.agreements.amendment_of``).
+    about the agreement it amends, nor the other way round, nor one with another number
+    (``titles.amendment_key``: "First" = "No. 1" = "1" = "I").
+  * amendment match: only when at least one party is named; the same word and number, and the
+    question either names no parent or the same parent ("First Amendment" -> "AMENDMENT 1 TO
+    DEVELOPMENT AGREEMENT").
 
 Fail closed: a subject class with ``failures`` (a party list the parser could not read, stray
 punctuation, more names than the limit) gets no candidate and its reasons. Party matching is
@@ -36,7 +40,6 @@ from typing import Any
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from ingest.agreements import amendment_of
 from ingest.lexicons import lexicons
 from ingest.normalize import normalise_org, normalise_person, normalise_plain
 from ingest.schema import Binding, Subject
@@ -49,7 +52,7 @@ from service.evidence.subject_class import (
     limits,
     party_grammar,
 )
-from service.evidence.titles import agreement_kind, clean_title, expand_abbreviations
+from service.evidence.titles import agreement_kind, amendment_key, clean_title, expand_abbreviations
 
 REGISTRY_LIMIT = 10_000
 SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
@@ -192,7 +195,7 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     tq = expand_abbreviations(clean_title(sc.agreement_title or ""))
     ta_raw = str(agreement.attributes.get("title") or agreement.name)
     # "Amendment No. 2 to X" is its own agreement: never X, never "Amendment No. 1 to X".
-    amendment_q, amendment_a = amendment_of(sc.agreement_title or ""), amendment_of(ta_raw)
+    amendment_q, amendment_a = amendment_key(sc.agreement_title or ""), amendment_key(ta_raw)
     if (amendment_q is None) != (amendment_a is None):
         return None
     if amendment_q and amendment_a and amendment_q.number != amendment_a.number:
@@ -202,6 +205,12 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
         return "title exact"
     if not sc.parties:
         return None
+    if amendment_q and amendment_a:
+        # "First Amendment" (no parent named) is "AMENDMENT 1 TO DEVELOPMENT AGREEMENT" when
+        # every named party is bound to it: same word, same number, the same parent if named.
+        same = amendment_q.word == amendment_a.word and amendment_q.number is not None
+        if same and amendment_q.parent in (None, amendment_a.parent):
+            return "amendment number"
     kind_q = agreement_kind(sc.agreement_title or "")
     kind_a = agreement.attributes.get("kind") or agreement_kind(ta_raw)
     words_q = set(tq.split()) - _GENERIC_TITLE_WORDS
