@@ -180,3 +180,27 @@ def test_possessive_owner_is_a_party_that_must_be_bound(
     assert (sc.agreement_title, sc.name) == ("Supply Agreement", focus)
     assert (sc.parties, sc.party_separators) == (parties, separators)
     assert sc.attribute == attribute
+
+
+@pytest.mark.parametrize(
+    ("question", "parties", "separators"),
+    [
+        # Company names before the title are parties the question names: never dropped.
+        ("Acme Inc and Beta LLC signed a Supply Agreement; what law governs it?",
+         ["Acme Inc", "Beta LLC"], [" and "]),
+        ("Does Gamma Corp benefit from the Supply Agreement between Acme Inc. and Beta LLC?",
+         ["Gamma Corp", "Acme Inc.", "Beta LLC"], ["; ", " and "]),
+        # Capitalised words without a legal form are not party names.
+        ("Under Section 5 of the Supply Agreement between Acme Inc. and Beta LLC, who pays?",
+         ["Acme Inc.", "Beta LLC"], [" and "]),
+        ("Is there an MFN provision in the Supply Agreement?", [], []),
+        # The focus party is not counted twice.
+        ("What are Acme Inc's obligations under the Supply Agreement with Beta LLC?",
+         ["Acme Inc", "Beta LLC"], ["; "]),
+    ],
+)
+def test_company_names_before_the_title_are_parties(question: str, parties: list[str], separators: list[str]) -> None:
+    sc = parse_question(question)
+    assert sc.failures == []
+    assert sc.agreement_title == "Supply Agreement"
+    assert (sc.parties, sc.party_separators) == (parties, separators)

@@ -198,6 +198,7 @@ def _gate(kb: KB, question: str) -> tuple[gate.GateResult, Any]:
         "shipping?",
         "In Acme Holdings, Inc.'s Intellectual Property Agreement with Omega Retail LLC, which law applies?",
         "Does the Intellectual Property Agreement with Omega Retail LLC allow assignment?",
+        "Acme Holdings, Inc. and Omega Retail LLC signed an Intellectual Property Agreement; what law governs it?",
     ],
 )
 def test_question_words_after_the_names_are_not_names(kb: KB, question: str) -> None:
@@ -228,6 +229,8 @@ def test_a_cut_never_leaves_out_a_name(kb: KB) -> None:
         ("In Zeta Corp's Intellectual Property Agreement with Omega Retail LLC, which law applies?", "'Zeta Corp'"),
         ("Does the Intellectual Property Agreement between Acme Holdings, Inc. and Omega Retail LLC on behalf of "
          "Zeta Corp allow assignment?", "'Omega Retail LLC on behalf of Zeta Corp'"),
+        # A company named before the title is a party too: no title-only look-up.
+        ("Zeta Corp signed an Intellectual Property Agreement; what law governs it?", "'Zeta Corp'"),
     ],
 )
 def test_a_reading_never_drops_a_named_party(kb: KB, question: str, unbound: str) -> None:

@@ -458,6 +458,7 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
         if party_text is not None:
             title_end = tail_start
     readings, rest_start = party_readings(party_text) if party_text else ([PartyList([], [], [])], 0)
+    failures.extend(_lead_company_names(body, m).failures)
     # Fail closed: the readings are tried only when each of them is readable; otherwise the
     # whole list's failures stand ("B Corp (" is never rescued by a shorter reading).
     clean = [r for r in readings if not r.failures and r.pieces]
@@ -466,7 +467,8 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
     elif party_text:
         readings = clean
     focus = _strip_article(g["entity"]) if g.get("entity") else None
-    with_focus = [_with_focus(r.pieces, r.separators, focus) for r in readings]
+    lead_names = _lead_company_names(body, m)
+    with_focus = [_with_focus(*_with_lead(r.pieces, r.separators, lead_names), focus) for r in readings]
     parties, separators = with_focus[-1]
     attribute = structure.get("attribute")
     if attribute is None:
@@ -494,6 +496,51 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
         pattern=structure["id"],
         failures=failures,
     )
+
+
+# A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
+_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'-]*)*")
+
+
+def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
+    """Company names before the agreement title ("Acme Inc and Beta LLC signed a Supply
+    Agreement; ..."): parties the question names, so they must be bound like listed ones, not
+    dropped into a title-only look-up. Only spans holding a legal form count ("Section 5" or
+    "MFN" are not names of parties)."""
+    end = m.start("title")
+    lead = body[:end]
+    if "entity" in m.re.groupindex and m.group("entity"):
+        lead = body[: m.start("entity")] + " " + body[m.end("entity") : end]
+    suffixes = set(lexicons().strippable_suffixes)
+    pieces: list[str] = []
+    separators: list[str] = []
+    failures: list[str] = []
+    for match in _LEAD_NAME.finditer(lead):
+        words = match.group(0).split()
+        while words and words[0].casefold() in _QUESTION_WORDS:
+            words = words[1:]
+        name = re.sub(r"(?:'s|’s)$", "", " ".join(words)).strip(" ,")
+        words = name_words(name)
+        if not any(tuple(words[i : i + len(s)]) == s for s in suffixes for i in range(len(words))):
+            continue
+        read = read_party_list(name)
+        failures.extend(read.failures)
+        if pieces and read.pieces:
+            separators.append("; ")
+        pieces.extend(read.pieces)
+        separators.extend(read.separators)
+    return PartyList(pieces, separators, failures)
+
+
+def _with_lead(pieces: list[str], separators: list[str], lead: PartyList) -> tuple[list[str], list[str]]:
+    if not lead.pieces:
+        return list(pieces), list(separators)
+    keys = {normalise_plain(p) for p in pieces}
+    if all(normalise_plain(p) in keys for p in lead.pieces):
+        return list(pieces), list(separators)
+    if not pieces:
+        return list(lead.pieces), list(lead.separators)
+    return [*lead.pieces, *pieces], [*lead.separators, "; ", *separators]
 
 
 def _with_focus(pieces: list[str], separators: list[str], focus: str | None) -> tuple[list[str], list[str]]:
