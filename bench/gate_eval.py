@@ -184,11 +184,10 @@ def miss_cause(store: SqliteStore, row: dict, asked: str) -> str:
     if title_problem(title) or any(name_problem(p) for p in parties):
         return "stray punctuation"
     sc = parse_question(asked)
-    segments = gate._segments(list(sc.parties), sc.party_separators)
-    read = {k for s in segments for k in gate._keys(s.name)}
-    if sc.failures or " ".join(name_words(sc.agreement_title or "")) != " ".join(name_words(title)) or any(
-        not gate._keys(p) & read for p in parties
-    ):
+    readings = [(sc.parties, sc.party_separators)] + [(r["parties"], r["separators"]) for r in sc.party_readings]
+    read = [{k for s in gate._segments(list(p), list(sep)) for k in gate._keys(s.name)} for p, sep in readings]
+    title_read = " ".join(name_words(sc.agreement_title or "")) == " ".join(name_words(title))
+    if sc.failures or not title_read or not any(all(gate._keys(p) & keys for p in parties) for keys in read):
         return "parser"
     principal = Principal.local_operator()
     agreements = [

@@ -169,6 +169,9 @@ def test_readings_are_capped() -> None:
         ("What law governs Acme Inc.'s Supply Agreement?", "Acme Inc.", ["Acme Inc."], [], "governing_law"),
         ("Who pays for shipping in Acme Inc.'s Supply Agreement with Beta LLC?",
          "Acme Inc.", ["Acme Inc.", "Beta LLC"], ["; "], None),
+        # A name that starts in lower case ("iBio", "eBay") is still a name.
+        ("Does iBio Inc.'s Supply Agreement with Beta LLC allow assignment?",
+         "iBio Inc.", ["iBio Inc.", "Beta LLC"], ["; "], "anti_assignment"),
     ],
 )
 def test_possessive_owner_is_a_party_that_must_be_bound(
@@ -204,3 +207,13 @@ def test_company_names_before_the_title_are_parties(question: str, parties: list
     assert sc.failures == []
     assert sc.agreement_title == "Supply Agreement"
     assert (sc.parties, sc.party_separators) == (parties, separators)
+
+
+def test_possessive_title_runs_to_its_last_title_word() -> None:
+    sc = parse_question(
+        "In Cardlytics, Inc.'s Software License, Customization and Maintenance Agreement with Bank of America, "
+        "N.A., who owns the intellectual property?"
+    )
+    assert sc.failures == []
+    assert sc.agreement_title == "Software License, Customization and Maintenance Agreement"
+    assert sc.parties == ["Cardlytics, Inc.", "Bank of America, N.A."]
