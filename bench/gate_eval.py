@@ -1,6 +1,6 @@
 """The subject gate on CUAD dev: in-KB pass rate and not-in-KB refusals.
 
-    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--show-misses N]
+    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--show-misses N] [--phrasings]
 
 For one split of ``../shared/eval/cuad-dev/splits.json`` a registry is built with the real ingest
 pipeline (extraction, chunking, spaCy annotation, ``write_revision``) into a SQLite store, with
@@ -19,6 +19,12 @@ store's ``find_subjects``, exactly as the evidence machine runs them.
   of it (a title ending in ", D", " (", parties joined with " / "), plus the three questions
   quoted in issue 9. Passes when the gate finds no candidate (``SUBJECT_NOT_FOUND``). A held-out
   contract whose title and party names match an ingested one (a duplicate filing) is skipped.
+
+In-KB misses are counted by cause (``miss_cause``: stray punctuation in CUAD's own names, the
+question parser, the registry, title matching). ``--phrasings`` also asks every contract in
+analyst wording (``bench/data/gate_phrasings.json``, at least three phrasings per shape: a
+question that goes on after the party list, "with" one party, a possessive owner, title wording)
+and prints in-KB pass and not-in-KB refusals per shape.
 
 Stores are cached under ``$ATTEST_BENCH_CACHE`` (default ``~/.cache/attest-bench``), keyed by the
 split, the held-out rule and a hash of ``ingest/`` and ``ner_models/``, so an unchanged
@@ -139,6 +145,7 @@ class Tally:
     asked: int = 0
     passed: int = 0
     misses: list[str] = field(default_factory=list)
+    causes: dict[str, int] = field(default_factory=dict)  # in-KB misses by cause (miss_cause)
 
     @property
     def rate(self) -> float:
@@ -160,6 +167,47 @@ def gate_docs(store: SqliteStore, text: str) -> tuple[set[str], str]:
     return docs, f"title={sc.agreement_title!r} parties={sc.parties} {why}"
 
 
+MISS_CAUSES = {
+    "stray punctuation": "the CUAD title or a CUAD party name itself has stray punctuation; refused by design",
+    "parser": "the question was not read into the CUAD title and party names",
+    "registry: no agreement": "ingest recorded no agreement subject for the contract",
+    "registry: party not bound": "a CUAD party name is not bound by party_to to the contract's agreement",
+    "title match": "every party is bound, but the question's title does not match the registry title",
+}
+
+
+def miss_cause(store: SqliteStore, row: dict, asked: str) -> str:
+    """Why an in-KB question missed, first cause that applies, in the order of MISS_CAUSES."""
+    from service.evidence import gate
+    from service.evidence.subject_class import name_problem, parse_question, title_problem
+
+    title, parties = row["document_name"].strip(), gold_parties(row)
+    if title_problem(title) or any(name_problem(p) for p in parties):
+        return "stray punctuation"
+    sc = parse_question(asked)
+    readings = [(sc.parties, sc.party_separators)] + [(r["parties"], r["separators"]) for r in sc.party_readings]
+    read = [{k for s in gate._segments(list(p), list(sep)) for k in gate._keys(s.name)} for p, sep in readings]
+    title_read = " ".join(name_words(sc.agreement_title or "")) == " ".join(name_words(title))
+    if sc.failures or not title_read or not any(all(gate._keys(p) & keys for p in parties) for keys in read):
+        return "parser"
+    principal = Principal.local_operator()
+    agreements = [
+        a for a in store.find_subjects(principal, type="agreement", limit=gate.REGISTRY_LIMIT)
+        if row["doc_id"] in gate._docs_of(a)
+    ]
+    if not agreements:
+        return "registry: no agreement"
+    for agreement in agreements:
+        bound: set[str] = set()
+        for party in store.find_subjects(
+            principal, relation="party_to", parent_id=agreement.subject_id, limit=gate.REGISTRY_LIMIT
+        ):
+            bound |= gate._party_keys(party)
+        if all(gate._keys(p) & bound for p in parties):
+            return "title match"
+    return "registry: party not bound"
+
+
 def _key(row: dict) -> tuple[str, frozenset[str]]:
     return " ".join(name_words(row["document_name"])), frozenset(normalise_org(p) for p in gold_parties(row))
 
@@ -168,6 +216,7 @@ def evaluate(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, Tally, Ta
     from service.evidence.subject_class import parse_question
 
     in_kb, not_in_kb, issue, stray = Tally(), Tally(), Tally(), Tally()
+    in_kb.causes = {}
     ingested = [r for r in rows if not held_out(r["doc_id"])]
     ingested_keys = {_key(r) for r in ingested}
     for row in rows:
@@ -186,7 +235,9 @@ def evaluate(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, Tally, Ta
             if row["doc_id"] in docs:
                 in_kb.passed += 1
             else:
-                in_kb.misses.append(f"{asked} -> {sorted(docs)[:2]} {why}")
+                cause = miss_cause(store, row, asked)
+                in_kb.causes[cause] = in_kb.causes.get(cause, 0) + 1
+                in_kb.misses.append(f"[{cause}] {asked} -> {sorted(docs)[:2]} {why}")
             continue
         if _key(row) in ingested_keys or not parties:
             continue
@@ -214,12 +265,59 @@ def evaluate(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, Tally, Ta
     return in_kb, not_in_kb, issue, stray
 
 
+PHRASINGS = REPO / "bench" / "data" / "gate_phrasings.json"
+
+
+def phrasing_questions(title: str, parties: Sequence[str]) -> list[tuple[str, str]]:
+    """(shape, question) for every phrasing of bench/data/gate_phrasings.json; shapes that need
+    two parties ("with {b}", "{a}'s ... with {b}") are left out for a one-party contract."""
+    shapes = json.loads(PHRASINGS.read_text())["shapes"]
+    fields = {
+        "title": title, "title_lower": title.lower(), "a": parties[0],
+        "b": " and ".join(parties[1:]), "all": " and ".join(parties),
+    }
+    out = []
+    for shape, templates in shapes.items():
+        for template in templates:
+            if len(parties) < 2 and ("{b}" in template or "{a}" in template):
+                continue
+            out.append((shape, template.format(**fields)))
+    return out
+
+
+def evaluate_phrasings(store: SqliteStore, rows: Sequence[dict]) -> dict[str, tuple[Tally, Tally]]:
+    """Per shape: (in-KB passes, not-in-KB refusals), over the same contracts as ``evaluate``."""
+    out: dict[str, tuple[Tally, Tally]] = {}
+    ingested_keys = {_key(r) for r in rows if not held_out(r["doc_id"])}
+    for row in rows:
+        text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
+        title, parties = row["document_name"].strip(), gold_parties(row)
+        if not parties:
+            continue
+        inside = not held_out(row["doc_id"])
+        if inside and any(name not in text for name in (title, *parties)):
+            continue
+        if not inside and _key(row) in ingested_keys:
+            continue
+        for shape, asked in phrasing_questions(title, parties):
+            in_kb, not_in_kb = out.setdefault(shape, (Tally(), Tally()))
+            docs, why = gate_docs(store, asked)
+            tally = in_kb if inside else not_in_kb
+            tally.asked += 1
+            ok = row["doc_id"] in docs if inside else not docs
+            tally.passed += int(ok)
+            if not ok:
+                tally.misses.append(f"{asked} -> {sorted(docs)[:2]} {why}")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "report"), required=True)
     parser.add_argument("--limit", type=int, default=None, help="first N contracts of the split")
     parser.add_argument("--rebuild", action="store_true", help="ignore a cached store")
     parser.add_argument("--show-misses", type=int, default=0)
+    parser.add_argument("--phrasings", action="store_true", help="also the varied phrasings of bench/data/gate_phrasings.json")
     args = parser.parse_args()
     if not CUAD_DIR.is_dir():
         raise SystemExit(f"{CUAD_DIR} is absent")
@@ -236,9 +334,30 @@ def main() -> int:
     )
     print(f"  not-in-KB refused (incl. stray punctuation) {not_in_kb.rate:.3f} ({not_in_kb.passed}/{not_in_kb.asked})")
     print(f"  issue 9 fail-open questions refused {issue.passed}/{issue.asked}")
+    print("  in-KB misses by cause: " + (", ".join(f"{k} {v}" for k, v in sorted(in_kb.causes.items())) or "none"))
     for tally in (in_kb, not_in_kb, issue):
         for miss in tally.misses[: args.show_misses]:
             print("   ", miss[:400])
+    if args.phrasings:
+        shapes = evaluate_phrasings(store, rows)
+        total_in, total_out = Tally(), Tally()
+        print("varied phrasings (bench/data/gate_phrasings.json):")
+        for shape, (inside, outside) in shapes.items():
+            total_in.asked += inside.asked
+            total_in.passed += inside.passed
+            total_out.asked += outside.asked
+            total_out.passed += outside.passed
+            print(
+                f"  {shape}: in-KB pass {inside.rate:.3f} ({inside.passed}/{inside.asked}), "
+                f"not-in-KB refused {outside.rate:.3f} ({outside.passed}/{outside.asked})"
+            )
+        print(
+            f"  all shapes: in-KB pass {total_in.rate:.3f} ({total_in.passed}/{total_in.asked}), "
+            f"not-in-KB refused {total_out.rate:.3f} ({total_out.passed}/{total_out.asked})"
+        )
+        for shape, (inside, outside) in shapes.items():
+            for miss in (inside.misses + outside.misses)[: args.show_misses]:
+                print(f"    [{shape}]", miss[:400])
     return 0
 
 

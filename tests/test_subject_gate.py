@@ -52,6 +52,11 @@ DOCS: dict[str, str] = {
         "This Agreement shall be governed by the laws of the State of Texas.\n"
     ),
 }
+DOCS["hosting"] = (
+    "HOSTING AGREEMENT\n\nThis Hosting Agreement is made by and between Love at First Sight, Inc. (\"MIN\") and "
+    "Omega Retail LLC (\"Omega\").\n\nGoverning Law\n\nThis Agreement shall be governed by the laws of the "
+    "State of Oregon.\n"
+)
 DOCS["supply-copy-2"] = DOCS["supply-copy-1"]  # an executed copy filed twice
 
 
@@ -174,6 +179,73 @@ def test_a_wrong_name_among_right_ones_fails(kb: KB) -> None:
     assert any("'Inc. of Ohio'" in r["reason"] for r in result.rejected)
 
 
+# -- where the party list ends (the readings of subject_class.party_readings) -------------------------
+
+
+def _gate(kb: KB, question: str) -> tuple[gate.GateResult, Any]:
+    sc = parse_question(question)
+    return gate.discover(kb.store, OPERATOR, sc, None), sc
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can a party assign the Intellectual Property Agreement between Acme Holdings, Inc. and Omega Retail LLC "
+        "without consent?",
+        "When does the Intellectual Property Agreement between Acme Holdings, Inc. and Omega Retail LLC begin, "
+        "and when does it end?",
+        "Under the Intellectual Property Agreement between Acme Holdings, Inc. and Omega Retail LLC, who pays for "
+        "shipping?",
+        "In Acme Holdings, Inc.'s Intellectual Property Agreement with Omega Retail LLC, which law applies?",
+        "Does the Intellectual Property Agreement with Omega Retail LLC allow assignment?",
+        "Acme Holdings, Inc. and Omega Retail LLC signed an Intellectual Property Agreement; what law governs it?",
+    ],
+)
+def test_question_words_after_the_names_are_not_names(kb: KB, question: str) -> None:
+    result, sc = _gate(kb, question)
+    assert [c.subject_id for c in result.candidates] == ["agreement:intellectual property agreement@ip"]
+    assert sc.party_readings == []  # the gate wrote the bound reading back
+    assert sc.parties in (["Acme Holdings, Inc.", "Omega Retail LLC"], ["Omega Retail LLC"])
+
+
+def test_a_cut_never_leaves_out_a_name(kb: KB) -> None:
+    # "at" may end a party list, but not here: the words after it name a party ("First Sight,
+    # Inc."), so the reading "Love" is never offered, even though ingest (this round) bound a
+    # party named just "Love" to this agreement. Either the full name is bound or nothing passes.
+    result, sc = _gate(kb, "Does the Hosting Agreement between Love at First Sight, Inc. and Omega Retail LLC renew?")
+    assert "Love" not in sc.parties
+    if result.candidates:
+        assert sc.parties == ["Love at First Sight, Inc.", "Omega Retail LLC"]
+    else:
+        assert any("'Love at First Sight, Inc.'" in r["reason"] for r in result.rejected)
+
+
+@pytest.mark.parametrize(
+    ("question", "unbound"),
+    [
+        # A name before the question's own words still has to be bound.
+        ("Can a party assign the Intellectual Property Agreement between Acme Holdings, Inc. and Omega Retail LLC "
+         "and Zeta Corp without consent?", "'Zeta Corp'"),
+        ("In Zeta Corp's Intellectual Property Agreement with Omega Retail LLC, which law applies?", "'Zeta Corp'"),
+        ("Does the Intellectual Property Agreement between Acme Holdings, Inc. and Omega Retail LLC on behalf of "
+         "Zeta Corp allow assignment?", "'Omega Retail LLC on behalf of Zeta Corp'"),
+        # A company named before the title is a party too: no title-only look-up.
+        ("Zeta Corp signed an Intellectual Property Agreement; what law governs it?", "'Zeta Corp'"),
+    ],
+)
+def test_a_reading_never_drops_a_named_party(kb: KB, question: str, unbound: str) -> None:
+    result, _ = _gate(kb, question)
+    assert result.candidates == []
+    assert any(r["subject_id"] == "agreement:intellectual property agreement@ip" and unbound in r["reason"]
+               for r in result.rejected)
+
+
+@pytest.mark.parametrize("question", [question for question, _ in FAIL_OPEN] + [BLACKSTONE])
+def test_fail_open_questions_stay_closed_with_trailing_words(kb: KB, question: str) -> None:
+    result, _ = _gate(kb, question.rstrip("?") + " without consent?")
+    assert result.candidates == []
+
+
 # -- amendments -------------------------------------------------------------------------------------
 
 
@@ -250,3 +322,46 @@ def test_structured_subject_names_fail_closed(spec: dict, failure: str) -> None:
     assert sc.failures == [failure]
     assert sc.parties == []
 
+
+
+# -- amendment numbers (titles.amendment_key) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "word", "number", "parent"),
+    [
+        ("First Amendment", "amendment", 1, None),
+        ("AMENDMENT 1 TO DEVELOPMENT AGREEMENT", "amendment", 1, "development agreement"),
+        ("Amendment No. 2 to the Supply Agreement", "amendment", 2, "supply agreement"),
+        ("Second Amendment to Supply Agreement", "amendment", 2, "supply agreement"),
+        ("Amendment No. II", "amendment", 2, None),
+        ("FIRST AMENDMENT TO LEASE", "amendment", 1, "lease"),
+        ("Schedule 4", "schedule", 4, None),
+    ],
+)
+def test_amendment_numbers_compare_alike(title: str, word: str, number: int, parent: str | None) -> None:
+    from service.evidence.titles import AmendmentKey, amendment_key
+
+    assert amendment_key(title) == AmendmentKey(word, number, parent)
+    assert amendment_key("Supply Agreement") is None
+
+
+@pytest.mark.parametrize(
+    ("title", "found"),
+    [
+        ("First Amendment", True),
+        ("Amendment No. I", True),
+        ("Amendment 1", True),
+        ("Second Amendment", False),
+        ("First Addendum", False),
+        ("First Amendment to the Supply Agreement", False),
+    ],
+)
+def test_an_amendment_named_by_its_number_needs_its_parties(kb: KB, title: str, found: bool) -> None:
+    parties = "between Columbia Laboratories (Bermuda) Ltd. and Fleet Laboratories Limited"
+    result, _ = _gate(kb, f"What law governs the {title} {parties}?")
+    expected = ["agreement:amendment no 1 to the manufacturing agreement@mfg-amendment-1"] if found else []
+    assert [c.subject_id for c in result.candidates] == expected
+    # Without parties a bare number is not enough.
+    result, _ = _gate(kb, f"What law governs the {title}?")
+    assert result.candidates == []

@@ -17,7 +17,11 @@ Agreement title rule (precise):
   * either way, when parties are named, every named party must be a subject with a ``party_to``
     binding whose object is this agreement; a title match alone is then not enough.
   * an amendment, addendum or schedule is an agreement of its own: it never matches a question
-    about the agreement it amends, nor the other way round (``ingest.agreements.amendment_of``).
+    about the agreement it amends, nor the other way round, nor one with another number
+    (``titles.amendment_key``: "First" = "No. 1" = "1" = "I").
+  * amendment match: only when at least one party is named; the same word and number, and the
+    question either names no parent or the same parent ("First Amendment" -> "AMENDMENT 1 TO
+    DEVELOPMENT AGREEMENT").
 
 Fail closed: a subject class with ``failures`` (a party list the parser could not read, stray
 punctuation, more names than the limit) gets no candidate and its reasons. Party matching is
@@ -36,7 +40,6 @@ from typing import Any
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from ingest.agreements import amendment_of
 from ingest.entity_id import EntityId
 from ingest.lexicons import lexicons
 from ingest.normalize import normalise_org, normalise_person, normalise_plain
@@ -50,7 +53,7 @@ from service.evidence.subject_class import (
     limits,
     party_grammar,
 )
-from service.evidence.titles import clean_title, expand_abbreviations, known_agreement_kind
+from service.evidence.titles import amendment_key, clean_title, expand_abbreviations, known_agreement_kind
 
 REGISTRY_LIMIT = 10_000
 SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
@@ -193,7 +196,7 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     tq = expand_abbreviations(clean_title(sc.agreement_title or ""))
     ta_raw = str(agreement.attributes.get("title") or agreement.name)
     # "Amendment No. 2 to X" is its own agreement: never X, never "Amendment No. 1 to X".
-    amendment_q, amendment_a = amendment_of(sc.agreement_title or ""), amendment_of(ta_raw)
+    amendment_q, amendment_a = amendment_key(sc.agreement_title or ""), amendment_key(ta_raw)
     if (amendment_q is None) != (amendment_a is None):
         return None
     if amendment_q and amendment_a and amendment_q.number != amendment_a.number:
@@ -203,6 +206,12 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
         return "title exact"
     if not sc.parties:
         return None
+    if amendment_q and amendment_a:
+        # "First Amendment" (no parent named) is "AMENDMENT 1 TO DEVELOPMENT AGREEMENT" when
+        # every named party is bound to it: same word, same number, the same parent if named.
+        same = amendment_q.word == amendment_a.word and amendment_q.number is not None
+        if same and amendment_q.parent in (None, amendment_a.parent):
+            return "amendment number"
     kind_q = known_agreement_kind(sc.agreement_title or "")
     kind_a = agreement.attributes.get("kind") or known_agreement_kind(ta_raw)
     words_q = set(tq.split()) - _GENERIC_TITLE_WORDS
@@ -296,7 +305,7 @@ def _near_misses(
 
 
 def gate_agreement(
-    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None
+    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None, *, suggest: bool = True
 ) -> GateResult:
     title = sc.agreement_title or ""
     pool: dict[str, Subject] = {}
@@ -368,11 +377,31 @@ def gate_agreement(
     if not pool and not unresolved:
         unresolved.append(title)
     result = GateResult(candidates, rejected, unresolved)
-    if not candidates:
+    if not candidates and suggest:
         names = [n for n in unresolved if n != title]
         result.suggestions = _near_misses(store, principal, names, entity_types) if names else []
         if title in unresolved or not pool:
             result.suggestions += _near_misses(store, principal, [title], ("agreement",))
+    return result
+
+
+def gate_agreement_readings(
+    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None
+) -> GateResult:
+    """The agreement gate over the readings of the question's party list, longest first: the
+    first reading whose every piece is bound to an agreement wins, and becomes ``sc.parties``.
+    When none passes, the result of the shortest reading (the parser's ``sc.parties``) is
+    returned: its unresolved names are the ones the question most likely meant. Each reading is gated in full (title, every piece
+    bound, amendments): a shorter reading is never a looser match."""
+    readings = [(list(r["parties"]), list(r["separators"])) for r in sc.party_readings]
+    readings.append((list(sc.parties), list(sc.party_separators)))
+    for index, (pieces, separators) in enumerate(readings):
+        sc.parties, sc.party_separators = pieces, separators
+        # Near-miss suggestions (a registry scan) only for the reading that is reported.
+        result = gate_agreement(store, principal, sc, scope, suggest=index == len(readings) - 1)
+        if result.candidates:
+            break
+    sc.party_readings = []
     return result
 
 
@@ -425,7 +454,7 @@ def discover(store: Store, principal: Principal, sc: SubjectClass, scope: Scope 
         return gate_role(store, principal, sc)
     if sc.kind == "agreement_attribute" and sc.agreement_title:
         # Gated even when the attribute was not understood: the subject must exist regardless.
-        return gate_agreement(store, principal, sc, scope)
+        return gate_agreement_readings(store, principal, sc, scope)
     if sc.understood and sc.kind == "entity_attribute" and sc.name:
         return gate_entity(store, principal, sc)
     return gate_names(store, principal, sc)

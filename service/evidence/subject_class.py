@@ -45,6 +45,12 @@ class SubjectClass:
     period: dict[str, str] | None = None  # {"start": ISO date, "end": ISO date}
     jurisdiction: str | None = None  # canonical key, e.g. "delaware"
     names: list[str] = field(default_factory=list)  # every name the question contains
+    # ``parties`` is the party list read up to the first place where the rest of the question
+    # may begin ("... and B without consent"); these are the longer readings, which a name
+    # holding a continuation word needs: [{"parties": [...], "separators": [...]}], longest
+    # first. The gate takes the longest reading it can bind (``gate.discover``) and writes it
+    # back into ``parties``.
+    party_readings: list[dict[str, list[str]]] = field(default_factory=list)
     pattern: str | None = None
     source: str = "question"
     # Why the question's subject cannot be read safely; any entry makes the gate fail closed.
@@ -125,6 +131,7 @@ class _PartyGrammar:
     separator: re.Pattern[str]
     stray: re.Pattern[str]
     description: re.Pattern[str]  # "and its Affiliates": says who else, names no one
+    continuation: re.Pattern[str]  # where the rest of the question may begin after a name
     max_join: int
 
 
@@ -140,8 +147,17 @@ def party_grammar() -> _PartyGrammar:
         separator=re.compile(raw["separator"], re.IGNORECASE),
         stray=re.compile("[" + re.escape(raw["stray_characters"]) + "]"),
         description=re.compile(raw["party_description"], re.IGNORECASE),
+        continuation=_continuation_regex(tuple(raw["continuation_words"])),
         max_join=int(raw["max_join"]),
     )
+
+
+def _continuation_regex(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A place where a party list may end: a space (or ',', ';', ':', a spaced dash), an optional
+    'and'/'or'/'but', then a continuation word. Case-sensitive: in lower case only, so "First
+    State Bank" or "Provident Has Ltd." never end there."""
+    phrases = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?:\s*[,;:]\s*|\s+[-\u2013\u2014]\s+|\s+)(?:(?:and|or|but)\s+)?(?=(?:{phrases})\b)")
 
 
 def limits() -> dict[str, int]:
@@ -211,15 +227,33 @@ def _strip_article(text: str) -> str:
     return re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.IGNORECASE)
 
 
-def _cut_tail(parties: str) -> str:
-    tails = question_patterns()["tail_verbs"]
-    best = len(parties)
-    for verb in tails:
-        # Case-sensitive: "First State Bank" and "Provident Has Ltd." are names, not tails.
-        m = re.search(rf"\s+{re.escape(verb)}\b", parties)
-        if m and m.start() < best:
-            best = m.start()
-    return parties[:best].strip(" ,")
+def party_readings(text: str) -> tuple[list[PartyList], int]:
+    """Every reading of a question's party list: the whole text, then the text up to each place
+    where the rest of the question may begin (``party_grammar().continuation``), longest first,
+    at most ``limits()["party_readings"]`` of them (the whole text and the earliest ends: a
+    name rarely holds a continuation word, so the true end is most often the first). Returns the
+    readings and where the earliest one ends in ``text`` (the question's own words follow)."""
+    cap = limits()["party_readings"]
+    ends = [m.start() for m in party_grammar().continuation.finditer(text) if m.start() > 0]
+    ends = sorted(set(ends))[: cap - 1]
+    readings = [read_party_list(text)]
+    for end in reversed(ends):
+        reading = read_party_list(text[:end])
+        if _names_accounted_for(text[end:], reading.pieces):
+            readings.append(reading)
+    return readings, (ends[0] if ends else len(text))
+
+
+def _names_accounted_for(rest: str, pieces: list[str]) -> bool:
+    """Whether every capitalised name in the words a reading leaves out refers to one of its
+    pieces ("... and Beta LLC without Beta's consent"). A name that does not ("Back to Basics,
+    Inc. and Omega LLC" cut at "to") makes the reading drop a named party, so it is no reading."""
+    words = [set(name_words(p)) for p in pieces]
+    for name in find_names(rest):
+        mentioned = set(name_words(name))
+        if mentioned and not any(mentioned <= w for w in words):
+            return False
+    return True
 
 
 def detect_attribute(text: str) -> str | None:
@@ -349,7 +383,7 @@ def _check_subject_names(sc: SubjectClass) -> SubjectClass:
         if problem and problem not in sc.failures:
             sc.failures.append(problem)
     if sc.failures:
-        sc.parties, sc.party_separators = [], []
+        sc.parties, sc.party_separators, sc.party_readings = [], [], []
     return sc
 
 
@@ -423,23 +457,26 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
         title, party_text, tail_start, failures = _read_rest(body, m.start("title"), title_end)
         if party_text is not None:
             title_end = tail_start
-    party_list = read_party_list(_cut_tail(party_text)) if party_text else PartyList([], [], [])
-    failures.extend(party_list.failures)
-    parties = list(party_list.pieces)
-    separators = list(party_list.separators)
+    readings, rest_start = party_readings(party_text) if party_text else ([PartyList([], [], [])], 0)
+    failures.extend(_lead_company_names(body, m).failures)
+    # Fail closed: the readings are tried only when each of them is readable; otherwise the
+    # whole list's failures stand ("B Corp (" is never rescued by a shorter reading).
+    clean = [r for r in readings if not r.failures and r.pieces]
+    if party_text and not clean:
+        failures.extend(readings[0].failures or [f"no party names in {party_text.strip()!r}"])
+    elif party_text:
+        readings = clean
     focus = _strip_article(g["entity"]) if g.get("entity") else None
-    if focus and all(normalise_plain(focus) != normalise_plain(p) for p in parties):
-        parties = [focus, *parties]
-        # The focus party is a name of its own: never joined with the first listed party.
-        separators = ["; ", *separators] if len(parties) > 1 else separators
+    lead_names = _lead_company_names(body, m)
+    with_focus = [_with_focus(*_with_lead(r.pieces, r.separators, lead_names), focus) for r in readings]
+    parties, separators = with_focus[-1]
     attribute = structure.get("attribute")
     if attribute is None:
         # Cue words are looked for outside the title and party names ("LICENSE AGREEMENT" must
         # not make every question about it a license-grant question).
         outside = body[: m.start("title")] + " " + body[title_end:]
         if party_text:
-            cut = _cut_tail(party_text)
-            outside = body[: m.start("title")] + " " + party_text[len(cut) :]
+            outside = body[: m.start("title")] + " " + party_text[rest_start:]
         attribute = detect_attribute(outside)
     understood = attribute is not None
     return SubjectClass(
@@ -450,12 +487,71 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
         agreement_title=clean_title(title).upper() if title.isupper() else title.strip(),
         parties=parties if not failures else [],
         party_separators=separators if not failures else [],
+        party_readings=[] if failures else [
+            {"parties": pieces, "separators": seps} for pieces, seps in with_focus[:-1]
+        ],
         attribute=attribute,
         attribute_label=cues().attributes[attribute].label if attribute else None,
         document_type=known_agreement_kind(title),
         pattern=structure["id"],
         failures=failures,
     )
+
+
+# A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
+_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'-]*)*")
+
+
+def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
+    """Company names before the agreement title ("Acme Inc and Beta LLC signed a Supply
+    Agreement; ..."): parties the question names, so they must be bound like listed ones, not
+    dropped into a title-only look-up. Only spans holding a legal form count ("Section 5" or
+    "MFN" are not names of parties)."""
+    end = m.start("title")
+    lead = body[:end]
+    if "entity" in m.re.groupindex and m.group("entity"):
+        lead = body[: m.start("entity")] + " " + body[m.end("entity") : end]
+    suffixes = set(lexicons().strippable_suffixes)
+    pieces: list[str] = []
+    separators: list[str] = []
+    failures: list[str] = []
+    for match in _LEAD_NAME.finditer(lead):
+        words = match.group(0).split()
+        while words and words[0].casefold() in _QUESTION_WORDS:
+            words = words[1:]
+        name = re.sub(r"(?:'s|’s)$", "", " ".join(words)).strip(" ,")
+        words = name_words(name)
+        if not any(tuple(words[i : i + len(s)]) == s for s in suffixes for i in range(len(words))):
+            continue
+        read = read_party_list(name)
+        failures.extend(read.failures)
+        if pieces and read.pieces:
+            separators.append("; ")
+        pieces.extend(read.pieces)
+        separators.extend(read.separators)
+    return PartyList(pieces, separators, failures)
+
+
+def _with_lead(pieces: list[str], separators: list[str], lead: PartyList) -> tuple[list[str], list[str]]:
+    if not lead.pieces:
+        return list(pieces), list(separators)
+    keys = {normalise_plain(p) for p in pieces}
+    if all(normalise_plain(p) in keys for p in lead.pieces):
+        return list(pieces), list(separators)
+    if not pieces:
+        return list(lead.pieces), list(lead.separators)
+    return [*lead.pieces, *pieces], [*lead.separators, "; ", *separators]
+
+
+def _with_focus(pieces: list[str], separators: list[str], focus: str | None) -> tuple[list[str], list[str]]:
+    """The party list with the focus party ("Acme's obligations under ...") in front, unless
+    the list already names it."""
+    pieces, separators = list(pieces), list(separators)
+    if focus and all(normalise_plain(focus) != normalise_plain(p) for p in pieces):
+        # The focus party is a name of its own: never joined with the first listed party.
+        separators = ["; ", *separators] if pieces else separators
+        pieces = [focus, *pieces]
+    return pieces, separators
 
 
 def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | None, int, list[str]]:

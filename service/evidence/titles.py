@@ -3,8 +3,67 @@ ingest detected. Shared by the subject class reader, the hard gate and the regis
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
+from ingest.agreements import amendment_of
 from ingest.lexicons import lexicons
 from ingest.text import name_words
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+# The number an amendment title gives itself: "No. 2", "Number II", "#3", or a bare number
+# right after the word ("AMENDMENT 1 TO ..."); an ordinal word before it is read by amendment_of.
+_NUMBER = re.compile(
+    r"\b(?:amendment|addendum|supplement|schedule|annex|appendix|side\s+letter)\s*"
+    r"(?:(?:no\.?|number|#)\s*)?(?P<number>[0-9]+|[ivxlc]+)\b",
+    re.IGNORECASE,
+)
+_PARENT = re.compile(r"^\s*(?:(?:no\.?|number|#)\s*)?(?:[0-9]+|[ivxlc]+)\b\s*(?:(?:to|of)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class AmendmentKey:
+    """An amendment-like title reduced to what identifies it: the word ("amendment",
+    "schedule"), its number as an integer ("First" = "No. 1" = "1" = "I") and the parent title's
+    words when the title names the parent."""
+
+    word: str
+    number: int | None
+    parent: str | None
+
+
+def _number(text: str | None) -> int | None:
+    if not text:
+        return None
+    text = text.casefold()
+    if text.isdigit():
+        return int(text)
+    from ingest.lexicons import load_json
+
+    ordinals = load_json("agreement_kinds.json")["ordinals"]
+    if text in ordinals:
+        return ordinals.index(text) % 10 + 1  # "first".."tenth", then "1st".."10th"
+    if all(c in _ROMAN for c in text):
+        values = [_ROMAN[c] for c in text]
+        return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    return None
+
+
+def amendment_key(title: str) -> AmendmentKey | None:
+    """``ingest.agreements.amendment_of`` with the number normalised, so that "First Amendment",
+    "Amendment No. 1" and "AMENDMENT 1 TO ..." compare alike. None for an agreement of its own."""
+    amendment = amendment_of(title)
+    if amendment is None:
+        return None
+    number = _number(amendment.number)
+    parent = amendment.parent
+    if number is None:
+        match = _NUMBER.search(title)
+        number = _number(match.group("number")) if match else None
+    if parent is not None:
+        parent = _PARENT.sub("", parent) if _PARENT.match(parent) else parent
+    parent_words = expand_abbreviations(clean_title(parent)) if parent else None
+    return AmendmentKey(amendment.word, number, parent_words or None)
 
 
 def known_agreement_kind(title: str) -> str | None:

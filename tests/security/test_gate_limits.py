@@ -136,5 +136,5 @@ def test_unparsed_question_with_many_names_is_capped(kb) -> None:
 def test_documented_limits_match_the_data() -> None:
     from service.evidence.data import question_patterns
 
-    assert question_patterns()["limits"] == {"parties": MAX_PARTIES, "name_chars": 200, "names": MAX_NAMES}
+    assert question_patterns()["limits"] == {"parties": MAX_PARTIES, "name_chars": 200, "names": MAX_NAMES, "party_readings": 6}
     assert (models.MAX_PARTIES, models.MAX_NAME_CHARS) == (MAX_PARTIES, 200)
