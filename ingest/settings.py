@@ -39,6 +39,11 @@ class Settings(BaseSettings):
     ingest_workers: int = Field(
         2, ge=1, le=32, description="Ingest worker threads; jobs are taken round-robin by uploader."
     )
+    ingest_nlp_processes: int = Field(
+        0, ge=0, le=32, description="Annotate (spaCy) in this many pool processes so that ingest "
+        "workers annotate in parallel (each holds one spaCy pipeline); 0 = in the ingesting "
+        "process, one document at a time.",
+    )
     ingest_in_api: bool = Field(
         True, description="Run ingest worker threads inside the API; false when `attest worker` "
         "processes do the ingestion (the API then only queues jobs)."
