@@ -26,6 +26,8 @@ another process: the node's RSS (read from /proc with the pid the node reports i
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import json
 import math
@@ -124,13 +126,38 @@ def synth_document(number: int, texts: list[str], vectors: np.ndarray, noise: fl
     return record, revision, full_text, chunks
 
 
-def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float) -> None:
+class QuietLock:
+    """Two runs of this bench (one per store) can share a machine: a run measuring holds the
+    lock exclusively, and a run building takes it shared for each document, so one store's
+    build never runs during the other store's measurement (the builds do overlap)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.file = open(path, "a+") if path else None  # noqa: SIM115 - held for the run
+
+    @contextlib.contextmanager
+    def hold(self, exclusive: bool):  # type: ignore[no-untyped-def]
+        if self.file is None:
+            yield
+            return
+        fcntl.flock(self.file, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(self.file, fcntl.LOCK_UN)
+
+
+def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock) -> None:
     for number in range(first_doc, last_doc):
-        record, revision, text, chunks = synth_document(number, texts, vectors, noise)
-        store.save_document(record)
-        store.write_revision(record.doc_id, revision, text=text, chunks=chunks, subjects=[],
-                             info={"filename": record.filename, "mime": "text/plain", "size": len(text)})
-        store.activate_revision(record.doc_id, revision)
+        with quiet.hold(exclusive=False):
+            _add(store, number, texts, vectors, noise)
+
+
+def _add(store, number: int, texts, vectors, noise: float) -> None:
+    record, revision, text, chunks = synth_document(number, texts, vectors, noise)
+    store.save_document(record)
+    store.write_revision(record.doc_id, revision, text=text, chunks=chunks, subjects=[],
+                         info={"filename": record.filename, "mime": "text/plain", "size": len(text)})
+    store.activate_revision(record.doc_id, revision)
 
 
 def measure(store, embedder, queries: list[str]) -> dict[str, float]:
@@ -193,6 +220,8 @@ def main() -> None:
     parser.add_argument("--budget-seconds", type=float, default=0,
                         help="stop before a size whose build would start after this many seconds")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--quiet-lock", type=Path,
+                        help="a lock file shared with a concurrent run (see QuietLock)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
 
@@ -224,6 +253,7 @@ def main() -> None:
           f"{CHUNKS_PER_DOC} chunks per document, noise {args.noise}; {len(queries)} queries per "
           "size; times exclude the query embedding; one run on a shared 2-core machine")
     rows = []
+    quiet = QuietLock(args.quiet_lock)
     started = time.perf_counter()
     docs = 0
     for size in sizes:
@@ -232,12 +262,13 @@ def main() -> None:
             break
         build = time.perf_counter()
         target_docs = math.ceil(size / CHUNKS_PER_DOC)
-        grow(store, docs, target_docs, texts, vectors, args.noise)
+        grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
         docs = target_docs
         if args.backend == "es":
             store.es.indices.refresh(index=f"{store.prefix}-*")
         build_s = time.perf_counter() - build
-        figures = measure(store, embedder, queries)
+        with quiet.hold(exclusive=True):
+            figures = measure(store, embedder, queries)
         row = {"chunks": docs * CHUNKS_PER_DOC, "build_s": round(build_s, 1), **figures}
         if args.backend == "es":
             row.update(es_memory(store))
