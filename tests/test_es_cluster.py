@@ -17,7 +17,8 @@ data. The test asserts:
 Nothing is mocked. It needs the JDK and Maven the single test node needs, so it runs where the
 Elasticsearch tests run (``ATTEST_ELASTICSEARCH_URL`` set; failed under CI=true otherwise). It
 starts its own nodes on free ports in a temporary state dir and never touches the shared node.
-About 60-90 s on two cores: the three JVM starts are most of it.
+90 to 160 s on the shared, loaded 2-core box (most of it the three JVM starts and the NLP of
+the ingest); kept to a few small documents for CI.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ from tests.conftest import _ES_URL_AT_START, ES_URL_ENV, REPO
 
 RUN_SH = REPO / "deploy" / "es-test-node" / "run.sh"
 SHARDS = 3
-FIRST_DOCS = 6  # ingested before the load starts; the queries name them
-LOAD_DOCS = 12  # ingested while the node is killed and restarted
+FIRST_DOCS = 4  # ingested before the load starts; the queries name them
+LOAD_DOCS = 9  # ingested while the node is killed and restarted
 QUERY_ATTEMPTS = 4  # the test's own retry budget per query, on top of the client's failover
 INGEST_ATTEMPTS = 4  # per document, as the job queue would retry a store outage
 OUTAGE_SECONDS = 8.0  # load kept on the two survivors at least this long
@@ -188,7 +189,7 @@ def test_a_node_killed_under_load_loses_nothing_and_the_cluster_heals(cluster, e
         queries.start()
         ingest.start()
         try:
-            _wait_until(lambda: len(load.indexed) >= FIRST_DOCS + 3 or not ingest.is_alive(), 120)
+            _wait_until(lambda: len(load.indexed) >= FIRST_DOCS + 2 or not ingest.is_alive(), 120)
             master = _get(urls[0], "/_cat/master?format=json")[0]["node"]  # type: ignore[index]
             victim = int(master.rsplit("-", 1)[1])
             indexed_before_kill = len(load.indexed)
