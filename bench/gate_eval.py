@@ -45,6 +45,7 @@ if __name__ == "__main__":
 from ingest.normalize import normalise_org  # noqa: E402
 from ingest.text import name_words  # noqa: E402
 from ingest.settings import Settings  # noqa: E402
+from ingest.statuses import IngestOutcome  # noqa: E402
 from ingest.store.port import Principal  # noqa: E402
 from ingest.store.sqlite import SqliteStore  # noqa: E402
 
@@ -116,7 +117,7 @@ def build_store(rows: Sequence[dict], split: str, rebuild: bool) -> SqliteStore:
     started = time.perf_counter()
     for row in rows:
         result = ingestor.ingest_path(CUAD_DIR / row["doc_file"], doc_id=row["doc_id"])
-        if result.status != "indexed":
+        if result.status != IngestOutcome.INDEXED:
             print(f"  ingest {row['doc_id']}: {result.status} {result.error}")
     done.write_text("ok")
     print(f"store: built {folder} ({len(rows)} contracts, {time.perf_counter() - started:.0f}s)")

@@ -20,6 +20,7 @@ import ingest.nlp_model  # noqa: F401 - offline environment first
 from ingest.embedder import MiniLMEmbedder
 from ingest.pipeline import Ingestor
 from ingest.settings import Settings
+from ingest.statuses import IngestOutcome
 from ingest.store.sqlite import SqliteStore
 
 
@@ -66,7 +67,7 @@ def main() -> None:
             ner_only = time.perf_counter() - start
         store.close()
 
-    failed = [r for r in results if r.status == "failed"]
+    failed = [r for r in results if r.status == IngestOutcome.FAILED]
     model_only = embed_only + ner_only
     print(f"corpus: {len(files)} contracts from {CREDIT}; {len(chunks)} chunks, {words} words")
     print(f"failed: {len(failed)}")

@@ -26,6 +26,7 @@ if __name__ == "__main__":
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from ingest.annotate import DocumentAnnotations, annotate_document  # noqa: E402
+from ingest.entity_id import EntityId  # noqa: E402
 from ingest.normalize import normalise_org  # noqa: E402
 from ingest.text import name_words  # noqa: E402
 
@@ -173,7 +174,7 @@ class KindScore:
 
 
 def _key_name(entity_id: str) -> str:
-    return entity_id.split(":", 1)[-1].split("@", 1)[0]
+    return EntityId.parse(entity_id).key
 
 
 def evaluate_relations(path: Path = GOLD_RELATIONS) -> tuple[dict[str, KindScore], list[str]]:

@@ -35,6 +35,7 @@ from ingest.embedder import MiniLMEmbedder
 from ingest.pipeline import Ingestor
 from ingest.schema import chunk_id_for
 from ingest.settings import Settings
+from ingest.statuses import DocStatus
 from ingest.store.port import Principal, SearchFilters
 from ingest.store.sqlite import SqliteStore
 from service.retrieval import Timings, hybrid_search
@@ -105,7 +106,7 @@ def copy_from_sqlite(store, source_path: Path, target: int, noise: float = 0.0) 
     if model is None:
         raise SystemExit(f"{source_path} holds no embedded chunks")
     store.ensure_embedding_model(model["model"], model["dim"])
-    records, _ = source.list_documents(Principal.local_operator(), status="indexed", limit=1_000_000)
+    records, _ = source.list_documents(Principal.local_operator(), status=DocStatus.INDEXED, limit=1_000_000)
     total = 0
     for record in records:
         revision = record.current_revision

@@ -39,6 +39,7 @@ from ingest.names import (
     name_before,
     party_name_forms,
 )
+from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
@@ -599,7 +600,7 @@ def _subjects(
             Binding(
                 relation=relation.relation,
                 object_id=relation.object_id,
-                object_name=names.get(relation.object_id, relation.object_id.split(":", 1)[-1]),
+                object_name=names.get(relation.object_id, EntityId.parse(relation.object_id).key),
                 role=relation.role,
                 doc_id=doc_id,
                 revision=revision,
@@ -617,7 +618,7 @@ def _subjects(
             SubjectRecord(
                 subject_id=entity_id,
                 name=name,
-                type=entity_id.split(":", 1)[0],
+                type=EntityId.parse(entity_id).type,
                 doc_id=doc_id,
                 revision=revision,
                 aliases=sorted(alias_set),
@@ -639,7 +640,7 @@ def _subjects(
         agreement_bindings.append(
             Binding(
                 relation=amendment.relation,
-                object_id=f"agreement:{normalise_plain(amendment.parent)}",
+                object_id=str(EntityId(AGREEMENT, normalise_plain(amendment.parent))),
                 object_name=" ".join(amendment.parent.split()),
                 role=None,
                 doc_id=doc_id,

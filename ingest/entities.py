@@ -12,6 +12,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ingest.definitions import Definition
+from ingest.entity_id import AGREEMENT, EntityId
 from ingest.lexicons import lexicons, load_jsonl
 from ingest.names import has_legal_suffix
 from ingest.nlp_model import load_english
@@ -211,7 +212,7 @@ def model_mentions(doc: Doc, offset: int, text: str, aliases: AliasTable, agreem
             if title_norm and (normalised == title_norm or title_norm.endswith(" " + normalised)):
                 entity_id = title_id
             else:
-                entity_id = f"agreement:{normalised}@{title_id.rsplit('@', 1)[-1]}" if title_id else ""
+                entity_id = str(EntityId(AGREEMENT, normalised, EntityId.parse(title_id).doc_id)) if title_id else ""
             if entity_id:
                 found.append(Mention(start, end, label, entity_id, surface))
         elif label in _MODEL_LABELS:

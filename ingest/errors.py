@@ -17,6 +17,9 @@ Existing families subclass one of these (``StoreError`` and its children in
 (sqlite3, elasticsearch, OSError) are translated where they enter Attest and chained with
 ``raise ... from exc``, so the original traceback stays in the log.
 
+An error in no family is internal, unless its class names a ``fallback_family`` (a bare
+``StoreError``, a store failure its adapter could not classify, is handled as unavailable).
+
 The two mappings live in one place each: HTTP statuses in ``service/api/errors.py``
 (``status_for``), CLI exit codes here (:func:`exit_code_for`, documented in the README). This
 module is a leaf: it imports nothing from Attest, so ``ingest/`` and ``service/`` can both use it.
@@ -38,6 +41,10 @@ __all__ = [
 
 class AttestError(Exception):
     """The root of every error Attest raises on purpose. ``message`` is fit for a user."""
+
+    # The family an error of no family is handled as (both mappings below and in
+    # service/api/errors.py): None means internal. A bare StoreError sets UnavailableError.
+    fallback_family: "type[AttestError] | None" = None
 
     def __init__(self, message: str = "", **context: object) -> None:
         super().__init__(message)
@@ -69,7 +76,7 @@ class InternalError(AttestError):
     """Raised when an invariant is broken: a bug in Attest, never the caller's fault."""
 
 
-# CLI exit codes, one per family (README, "Exit codes"). 0 is success; argparse uses 2 for
+# CLI exit codes, one per family (README, "Exit codes"). 0 is success; the CLI uses 2 for
 # usage errors, which are input errors too.
 EXIT_CODES: dict[type[AttestError], int] = {
     InvalidInputError: 2,
@@ -85,4 +92,5 @@ def exit_code_for(exc: BaseException) -> int:
     for family, code in EXIT_CODES.items():
         if isinstance(exc, family):
             return code
-    return 1
+    fallback = getattr(exc, "fallback_family", None)
+    return EXIT_CODES.get(fallback, 1) if fallback is not None else 1

@@ -8,6 +8,7 @@ documents while each agreement is its own subject.
 
 from __future__ import annotations
 
+from ingest.entity_id import AGREEMENT, EntityId
 from ingest.lexicons import lexicons
 from ingest.text import name_words
 
@@ -56,4 +57,4 @@ def normalise_jurisdiction(text: str) -> str:
 
 
 def agreement_id(title: str, doc_id: str) -> str:
-    return f"agreement:{normalise_plain(title)}@{doc_id}"
+    return str(EntityId(AGREEMENT, normalise_plain(title), doc_id))

@@ -20,6 +20,7 @@ import structlog
 from ingest.embedder import Embedder
 from ingest.errors import AttestError, InvalidInputError
 from ingest.schema import Chunk, DocumentRecord, SubjectRecord, chunk_id_for
+from ingest.statuses import DocStatus, IngestOutcome
 from ingest.settings import Settings
 from ingest.store.port import DocumentDeleted, Store
 from ingest.clock import utc_now
@@ -82,14 +83,14 @@ class _BudgetedSpans(list):  # type: ignore[type-arg]
     def __iter__(self):  # type: ignore[no-untyped-def]
         for n, span in enumerate(super().__iter__()):
             if n % 16 == 0:
-                self.budget.check("indexing")
+                self.budget.check(DocStatus.INDEXING)
             yield span
 
 
 @dataclass(slots=True)
 class IngestResult:
     doc_id: str
-    status: str  # indexed | unchanged | failed | cancelled (the document was deleted)
+    status: IngestOutcome  # cancelled: the document was deleted
     revision: str | None
     stage: str | None
     error: str | None
@@ -140,9 +141,9 @@ class Ingestor:
         try:
             size = path.stat().st_size
         except OSError as exc:
-            return self._fail_new(doc_id, path.name, "received", f"unreadable file: {exc.strerror}")
+            return self._fail_new(doc_id, path.name, DocStatus.RECEIVED, f"unreadable file: {exc.strerror}")
         if size > self.settings.max_file_bytes:
-            return self._fail_new(doc_id, path.name, "received", "too large")
+            return self._fail_new(doc_id, path.name, DocStatus.RECEIVED, "too large")
         return self.ingest_bytes(
             path.read_bytes(),
             filename=path.name,
@@ -174,20 +175,20 @@ class Ingestor:
         revision = revision_of(data)
         existing = self.store.get_document(doc_id)
         if incarnation is not None and (existing is None or existing.incarnation != incarnation):
-            bound.info("ingest.cancelled", revision=revision, reason="document deleted")
-            return IngestResult(doc_id, "cancelled", revision, "received", DELETED_REASON, 0, filename)
+            bound.info("ingest_cancelled", revision=revision, reason="document deleted")
+            return IngestResult(doc_id, IngestOutcome.CANCELLED, revision, DocStatus.RECEIVED, DELETED_REASON, 0, filename)
         if (
             existing is not None
             and existing.current_revision == revision
-            and existing.status == "indexed"
+            and existing.status == DocStatus.INDEXED
         ):
-            bound.info("ingest.unchanged", revision=revision)
-            return IngestResult(doc_id, "unchanged", revision, "indexed", None, 0, filename)
+            bound.info("ingest_unchanged", revision=revision)
+            return IngestResult(doc_id, IngestOutcome.UNCHANGED, revision, DocStatus.INDEXED, None, 0, filename)
 
         record = DocumentRecord(
             doc_id=doc_id,
-            status="received",
-            stage="received",
+            status=DocStatus.RECEIVED,
+            stage=DocStatus.RECEIVED,
             error=None,
             current_revision=existing.current_revision if existing else None,
             title=title or (existing.title if existing else "") or Path(filename).stem,
@@ -203,12 +204,12 @@ class Ingestor:
         try:
             # Saving a record without an incarnation creates the document and learns its
             # incarnation; every later write is conditional on it.
-            self._set_stage(record, "received")
+            self._set_stage(record, DocStatus.RECEIVED)
             if len(data) > self.settings.max_file_bytes:
-                raise IngestFailure("received", "too large")
+                raise IngestFailure(DocStatus.RECEIVED, "too large")
             chunks, subjects, text, mime = self._build(record, data, filename, revision, budget)
             self.store.ensure_embedding_model(self.embedder.model_name, self.embedder.dimension)
-            budget.check("indexing")
+            budget.check(DocStatus.INDEXING)
             self.on_stage("writing")
             self.store.write_revision(
                 doc_id,
@@ -222,22 +223,22 @@ class Ingestor:
             self.on_stage("written")
             self.store.activate_revision(doc_id, revision, incarnation=record.incarnation)
         except DocumentDeleted:
-            bound.info("ingest.cancelled", revision=revision, reason="document deleted")
-            return IngestResult(doc_id, "cancelled", revision, record.stage, DELETED_REASON, 0, filename)
+            bound.info("ingest_cancelled", revision=revision, reason="document deleted")
+            return IngestResult(doc_id, IngestOutcome.CANCELLED, revision, record.stage, DELETED_REASON, 0, filename)
         except IngestFailure as failure:
             return self._record_failure(record, revision, failure.stage, failure.reason)
         except InvalidInputError as exc:  # the document's own fault, wherever it was found
-            return self._record_failure(record, revision, record.stage or "received", exc.message)
+            return self._record_failure(record, revision, record.stage or DocStatus.RECEIVED, exc.message)
         except AttestError:
             # Store outages and configuration errors are not the document's fault: they
             # propagate to the caller (the job worker or the CLI), which reports them.
             raise
         except Exception as exc:  # noqa: BLE001 - a parser crash on bad input ends `failed`
-            bound.error("ingest.unexpected_error", error_type=type(exc).__name__, exc_info=exc)
+            bound.error("ingest_unexpected_error", error_type=type(exc).__name__, exc_info=exc)
             reason = f"internal error during {record.stage}: {type(exc).__name__}: {exc}"
-            return self._record_failure(record, revision, record.stage or "received", reason)
-        bound.info("ingest.indexed", revision=revision, chunks=len(chunks))
-        return IngestResult(doc_id, "indexed", revision, "indexed", None, len(chunks), filename)
+            return self._record_failure(record, revision, record.stage or DocStatus.RECEIVED, reason)
+        bound.info("ingest_indexed", revision=revision, chunks=len(chunks))
+        return IngestResult(doc_id, IngestOutcome.INDEXED, revision, DocStatus.INDEXED, None, len(chunks), filename)
 
     # -- stages ---------------------------------------------------------------------------
     def _build(
@@ -246,33 +247,33 @@ class Ingestor:
         from ingest.chunking import chunk_extraction
         from ingest.extract import ExtractionError, detect_type, extract
 
-        self._set_stage(record, "extracting")
+        self._set_stage(record, DocStatus.EXTRACTING)
         try:
             mime = detect_type(Path(filename), data)
             extraction = extract(
                 Path(filename), data, mime, max_unpacked_bytes=self.settings.max_unpacked_bytes
             )
         except ExtractionError as exc:
-            raise IngestFailure("extracting", str(exc)) from exc
+            raise IngestFailure(DocStatus.EXTRACTING, str(exc)) from exc
         if "\x00" in extraction.text:
             # A NUL is never text: a binary file posing as text, or a corrupt one. Refused
             # rather than stripped, so that stored offsets always index the file's own text.
             raise IngestFailure(
-                "extracting",
+                DocStatus.EXTRACTING,
                 f"the text contains a NUL byte at character {extraction.text.index(chr(0))}; "
                 "not a text document",
             )
-        budget.check("extracting")
+        budget.check(DocStatus.EXTRACTING)
         spans = chunk_extraction(
             extraction,
             self.embedder.count_tokens,
             self.settings.chunk_max_tokens,
-            check=lambda: budget.check("extracting"),
+            check=lambda: budget.check(DocStatus.EXTRACTING),
         )
         if not spans:
-            raise IngestFailure("extracting", "no extractable text")
-        budget.check("extracting")
-        self._set_stage(record, "indexing")
+            raise IngestFailure(DocStatus.EXTRACTING, "no extractable text")
+        budget.check(DocStatus.EXTRACTING)
+        self._set_stage(record, DocStatus.INDEXING)
         text = extraction.text
         ingested_at = utc_now()
         chunks = [
@@ -301,14 +302,14 @@ class Ingestor:
         subjects: list[SubjectRecord] = []
         if self.annotate:
             subjects = self._annotate(chunks, text, record.doc_id, revision, budget)
-        budget.check("indexing")
+        budget.check(DocStatus.INDEXING)
         step = max(1, self.settings.embed_batch_size) * 8
         for start in range(0, len(chunks), step):
             batch = chunks[start : start + step]
             vectors = self.embedder.embed([c.text for c in batch])
             for chunk, vector in zip(batch, vectors):
                 chunk.embedding = vector.tolist()
-            budget.check("indexing")
+            budget.check(DocStatus.INDEXING)
         return chunks, subjects, text, mime
 
     def _annotate(
@@ -320,20 +321,20 @@ class Ingestor:
         if processes:  # in a pool process: ingest workers annotate in parallel (nlp_pool.py)
             from ingest.nlp_pool import AnnotationBudgetExceeded, AnnotationProcessDied, annotate_in_pool
 
-            budget.check("indexing")
+            budget.check(DocStatus.INDEXING)
             try:
                 result = annotate_in_pool(
                     processes, text, [(c.char_start, c.char_end) for c in chunks],
                     doc_id=doc_id, revision=revision, deadline=budget.wall_deadline(),
                 )
             except AnnotationBudgetExceeded:
-                raise budget.exceeded("indexing") from None
+                raise budget.exceeded(DocStatus.INDEXING) from None
             except AnnotationProcessDied as exc:
-                raise IngestFailure("indexing", str(exc)) from exc
+                raise IngestFailure(DocStatus.INDEXING, str(exc)) from exc
         else:
             spans = _BudgetedSpans([(c.char_start, c.char_end) for c in chunks], budget)
             with _ANNOTATION_LOCK:
-                budget.check("indexing")  # time spent waiting for the lock counts too
+                budget.check(DocStatus.INDEXING)  # time spent waiting for the lock counts too
                 result = annotate_document(text, spans, doc_id=doc_id, revision=revision)
         for chunk, ann in zip(chunks, result.chunks):
             chunk.entities = list(ann.entities)
@@ -355,25 +356,25 @@ class Ingestor:
     def _record_failure(
         self, record: DocumentRecord, revision: str, stage: str, reason: str
     ) -> IngestResult:
-        record.status = "failed"
+        record.status = DocStatus.FAILED
         record.stage = stage
         record.error = reason
         record.updated_at = utc_now()
         try:
             self.store.save_document(record)
         except DocumentDeleted:
-            log.info("ingest.cancelled", doc_id=record.doc_id, stage=stage, reason="document deleted")
+            log.info("ingest_cancelled", doc_id=record.doc_id, stage=stage, reason="document deleted")
             return IngestResult(
-                record.doc_id, "cancelled", revision, stage, DELETED_REASON, 0, record.filename
+                record.doc_id, IngestOutcome.CANCELLED, revision, stage, DELETED_REASON, 0, record.filename
             )
-        log.info("ingest.failed", doc_id=record.doc_id, stage=stage, reason=reason)
-        return IngestResult(record.doc_id, "failed", revision, stage, reason, 0, record.filename)
+        log.info("ingest_failed", doc_id=record.doc_id, stage=stage, reason=reason)
+        return IngestResult(record.doc_id, IngestOutcome.FAILED, revision, stage, reason, 0, record.filename)
 
     def _fail_new(self, doc_id: str, filename: str, stage: str, reason: str) -> IngestResult:
         existing = self.store.get_document(doc_id)
         record = existing or DocumentRecord(
             doc_id=doc_id,
-            status="failed",
+            status=DocStatus.FAILED,
             stage=stage,
             error=reason,
             current_revision=None,

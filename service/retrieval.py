@@ -11,6 +11,7 @@ import numpy as np
 
 from ingest.embedder import Embedder
 from ingest.schema import Chunk
+from ingest.deadline import check_deadline
 from ingest.store.port import RankedId, SearchFilters, Store
 
 
@@ -96,6 +97,7 @@ def hybrid_search(
     timings: Timings | None = None,
 ) -> list[Hit]:
     timings = timings if timings is not None else Timings()
+    check_deadline()  # an abandoned request embeds and searches no more
     start = time.perf_counter()
     if query_vector is None:
         query_vector = embedder.embed([query])[0]

@@ -130,7 +130,7 @@ def test_assess_open_attribute_uses_relevance_alone() -> None:
 def test_units_to_embed_prefers_question_words_and_is_capped() -> None:
     verified = verify.verify_units(units.extract_units([Hit(_chunk(), 1.0, 1, 1)]), SC, [_agreement()], None)
     open_sc = SubjectClass(understood=True, kind="agreement_attribute", attribute="question")
-    words = verify.query_words("When must the reseller pay an invoice?")
+    words = verify.question_words("When must the reseller pay an invoice?")
     assert {"reseller", "pay", "invoice"} <= words and "when" not in words
     assert verify.units_to_embed(verified, open_sc, words, cap=1) == [0]
 
@@ -184,8 +184,8 @@ def test_registry_question_shapes(question: str, ask: str, target: str) -> None:
     assert rq is not None and (rq.ask, rq.target) == (ask, target)
 
 
-def test_query_words_are_bounded_and_ordered() -> None:
+def test_question_words_are_bounded_and_ordered() -> None:
     question = " ".join(f"word{i:04d}" for i in range(300))  # about the 2,000-character limit
-    words = verify.query_words(question)
+    words = verify.question_words(question)
     assert len(words) == verify.MAX_QUERY_WORDS
     assert words == frozenset(f"word{i:04d}" for i in range(verify.MAX_QUERY_WORDS))

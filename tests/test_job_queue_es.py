@@ -270,7 +270,7 @@ def test_a_worker_killed_mid_job_is_replaced_by_the_other_without_duplicates(tmp
         seen_one, seen_two = _view(one, "big-doc"), _view(two, "big-doc")
         assert seen_one == seen_two and seen_one["status"] == "indexed"
         revision = accepted.json()["revision"]
-        chunks = store.revision_chunks("big-doc", revision)
+        chunks = store.revision_chunks(accepted.json()["doc_id"], revision)  # the uploader's namespace
         assert len(chunks) == job["result"]["n_chunks"] > 1
         assert len({c.chunk_id for c in chunks}) == len(chunks)
         assert not (tmp_path / "shared-uploads" / f"job-{job_id}").exists()

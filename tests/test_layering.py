@@ -17,8 +17,6 @@ PACKAGES = ("ingest", "service", "mappings")
 # exact strongly connected component: the test fails if one grows, if a new one appears, or if
 # one disappears (then delete it here, so it cannot come back).
 KNOWN_CYCLES: set[frozenset[str]] = {
-    # open_job_queue() builds the Elasticsearch queue; the queue imports Job and QueueFull.
-    frozenset({"service.api.jobs", "service.api.jobs_elastic"}),
     # table cells run the machine's collect(); the machine answers class questions via tables.
     frozenset(
         {"service.evidence.class_questions", "service.evidence.machine", "service.evidence.table"}

@@ -8,7 +8,7 @@ import pytest
 from ingest.agreements import agreement_date
 from ingest.quantities import dates_in, durations_in, money_in, number_from_words
 from service.evidence.values import date_in, duration_in
-from service.evidence.values import money_in as money_value
+from service.evidence.values import money_value
 
 
 @pytest.mark.parametrize(

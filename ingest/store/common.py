@@ -4,6 +4,7 @@ name and role keys of the subject registry, and the merge of per-document subjec
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -11,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ingest.deadline import check_deadline
 from ingest.normalize import normalise_org as name_key
 from ingest.normalize import normalise_plain as role_key
 from ingest.schema import Binding, Subject, SubjectRecord
@@ -32,11 +34,24 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _UNWRAPPED = frozenset({"snapshot", "ping", "close"})
 
 
+def _deadline_checked(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Every store call of a request that is past its deadline raises ``DeadlineExceeded``
+    instead of running: the request's abandoned thread stops at its next store call."""
+
+    @functools.wraps(method)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        check_deadline()
+        return method(*args, **kwargs)
+
+    return checked
+
+
 def translate_errors(
     translate: Callable[[Callable[..., Any]], Callable[..., Any]],
 ) -> Callable[[type], type]:
     """A class decorator that wraps every public method of a store adapter in ``translate``, the
-    adapter's own library-error translation (each adapter translates where its library enters)."""
+    adapter's own library-error translation (each adapter translates where its library enters),
+    and in the request deadline check."""
 
     def decorate(cls: type) -> type:
         for name, value in list(vars(cls).items()):
@@ -44,7 +59,7 @@ def translate_errors(
                 continue
             if isinstance(value, (staticmethod, classmethod)):
                 continue
-            setattr(cls, name, translate(value))
+            setattr(cls, name, _deadline_checked(translate(value)))
         return cls
 
     return decorate

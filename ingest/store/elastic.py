@@ -61,6 +61,7 @@ import structlog
 
 from ingest.clock import utc_now
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
+from ingest.statuses import DocStatus, RevisionStatus
 from ingest.store.es_admin import IndexAdmin, bulk_write, es_hosts
 from ingest.store.port import (
     AuditQuery,
@@ -619,7 +620,7 @@ class ElasticStore:
             "filename": info.get("filename", ""),
             "mime": info.get("mime", ""),
             "size": int(info.get("size", 0)),
-            "status": "written",
+            "status": RevisionStatus.WRITTEN,
             "created_at": info.get("created_at") or utc_now(),
             "n_chunks": len(chunks),
             "text": text,
@@ -721,8 +722,8 @@ class ElasticStore:
                     doc={
                         "current_revision": revision,
                         "rev_key": key,
-                        "status": "indexed",
-                        "stage": "indexed",
+                        "status": DocStatus.INDEXED,
+                        "stage": DocStatus.INDEXED,
                         "error": None,
                         "updated_at": utc_now(),
                     },
@@ -740,12 +741,12 @@ class ElasticStore:
             "bool": {
                 "filter": [
                     {"term": {"doc_id": doc_id}},
-                    {"terms": {"status": ["written", "current"]}},
+                    {"terms": {"status": [RevisionStatus.WRITTEN, RevisionStatus.CURRENT]}},
                 ]
             }
         }
         for hit in self._sweep("revisions", query, "rev_key", source=["revision", "status"]):
-            status = "current" if hit["_source"]["revision"] == revision else "superseded"
+            status = RevisionStatus.CURRENT if hit["_source"]["revision"] == revision else RevisionStatus.SUPERSEDED
             if status != hit["_source"]["status"]:
                 ops.append({"_op_type": "update", "_index": self.alias("revisions"),
                             "_id": hit["_id"], "doc": {"status": status}})

@@ -24,7 +24,10 @@ from ingest.schema import PUBLIC_ACL, Chunk, DocumentRecord, Subject, SubjectRec
 
 class StoreError(AttestError):
     """A store failure with a message fit for a user. Raised as one of the subclasses below
-    where the cause is known; a bare ``StoreError`` is treated as internal."""
+    where the cause is known; a bare ``StoreError`` is an unclassified store failure (the API
+    answers 503 with Retry-After, ``service/api/errors.py``; the CLI exits 5)."""
+
+    fallback_family = UnavailableError
 
 
 class StoreUnavailable(StoreError, UnavailableError):

@@ -27,6 +27,7 @@ import structlog
 from ingest.clock import utc_now
 from ingest.sqlite_db import connect, immediate
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
+from ingest.statuses import RevisionStatus
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
     chain_entry,
@@ -588,7 +589,7 @@ class SqliteStore:
                     info.get("filename", ""),
                     info.get("mime", ""),
                     int(info.get("size", 0)),
-                    "written",
+                    RevisionStatus.WRITTEN,
                     info.get("created_at") or utc_now(),
                     len(chunks),
                     text,

@@ -16,6 +16,7 @@ from fastapi import FastAPI
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings, get_settings
+from ingest.statuses import DocStatus, JobState
 from ingest.store.port import Principal, Store
 from service.api.auth import load_keyring
 from service.api.context import ApiContext
@@ -45,7 +46,7 @@ from service.api.routes import sweeps as sweeps_routes
 log = structlog.get_logger(__name__)
 
 API_VERSION = "1"
-DOC_STATUSES = ("received", "extracting", "indexing", "indexed", "failed")
+DOC_STATUSES = tuple(DocStatus)
 # Counts documents per status for /metrics (admin only). Aggregates only; no read path uses it.
 _METRICS_READER = Principal(name="system:metrics", admin=True, unrestricted=True)
 
@@ -56,7 +57,7 @@ def _register_gauges(ctx: ApiContext) -> None:
 
     def jobs_by_state():
         counts = ctx.jobs.counts() if ctx.jobs else {}
-        for state in ("queued", "running", "done", "failed", "cancelled"):
+        for state in JobState:
             yield {"state": state}, float(counts.get(state, 0))
 
     def documents_by_status():

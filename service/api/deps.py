@@ -25,7 +25,7 @@ def get_context(request: Request) -> ApiContext:
 Context = Annotated[ApiContext, Depends(get_context)]
 
 
-def get_settings(ctx: Context) -> Settings:
+def get_app_settings(ctx: Context) -> Settings:
     return ctx.settings
 
 
@@ -71,7 +71,7 @@ async def require_admin(principal: CurrentPrincipal) -> Principal:
 
 
 AdminPrincipal = Annotated[Principal, Depends(require_admin)]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
+SettingsDep = Annotated[Settings, Depends(get_app_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 EmbedderDep = Annotated[Embedder, Depends(get_embedder)]
 JobsDep = Annotated[JobQueue, Depends(get_jobs)]

@@ -16,6 +16,12 @@ This module is the ONE place where errors become HTTP statuses. Every family of 
     InternalError       500 internal_error (logged with its traceback; the body says only to
                             quote the request id)
 
+A store failure outside every family (a bare ``StoreError``: a write or read the backend did
+not complete, for a reason the adapter could not classify) is 503 ``unavailable`` with
+``Retry-After`` and a fixed message (its own may name indexes or requests), logged with its
+traceback; a store record that cannot be read back (``StoreCorrupt``) is internal: 500. Anything
+that is no ``AttestError`` at all is a bug: 500.
+
 The API's own errors are ``ApiError`` subclasses, each also in its family::
 
     ApiError(AttestError)         one HTTP status and code per subclass
@@ -42,6 +48,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ingest.deadline import DeadlineExceeded
 from ingest.errors import (
     AttestError,
     ConflictError,
@@ -50,11 +57,13 @@ from ingest.errors import (
     NotFoundError,
     UnavailableError,
 )
+from ingest.store.port import StoreError
 
 log = structlog.get_logger(__name__)
 
 NOT_FOUND_MESSAGE = "document not found"
 INTERNAL_MESSAGE = "internal error; quote the request id"
+STORE_MESSAGE = "the document store could not complete the request; retry later"
 
 
 class ApiError(AttestError):
@@ -169,8 +178,13 @@ def status_for(exc: AttestError) -> tuple[int, str]:
     """The HTTP status and error code of any Attest error."""
     if isinstance(exc, ApiError):
         return exc.status_code, exc.code
+    if isinstance(exc, DeadlineExceeded):
+        return 503, "deadline_exceeded"  # the code the deadline middleware answers with
     for family, status, code in FAMILY_STATUS:
         if isinstance(exc, family):
+            return status, code
+    for family, status, code in FAMILY_STATUS:
+        if exc.fallback_family is family:  # a bare StoreError: an unclassified store failure
             return status, code
     return 500, "internal_error"
 
@@ -185,11 +199,16 @@ async def _attest_error(request: Request, exc: Exception) -> JSONResponse:
         message = NOT_FOUND_MESSAGE  # byte-identical to every other document 404
     elif status >= 500 and status != 503:
         message = INTERNAL_MESSAGE
+    elif isinstance(exc, StoreError) and not isinstance(exc, UnavailableError):
+        message = STORE_MESSAGE
     else:
         message = exc.message or code
     if status == 503:
         headers.setdefault("Retry-After", str(getattr(exc, "retry_after", 5)))
-    if status >= 500:
+    if isinstance(exc, DeadlineExceeded):
+        # An expected stop at a cancellation point, not a fault: no traceback to render.
+        log.warning("request_stopped_at_deadline", status=status)
+    elif status >= 500:
         log.error("request_failed", status=status, error_type=type(exc).__name__, exc_info=exc)
     return error_response(request, status, code, message, headers or None)
 
@@ -209,7 +228,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.error("request.unhandled_error", error_type=type(exc).__name__, exc_info=exc)
+    log.error("request_unhandled_error", error_type=type(exc).__name__, exc_info=exc)
     return error_response(request, 500, "internal_error", INTERNAL_MESSAGE)
 
 

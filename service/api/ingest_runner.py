@@ -11,6 +11,7 @@ import structlog
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.clock import utc_now
+from ingest.statuses import DocStatus, IngestOutcome
 from ingest.store.port import Store
 from service.api.jobs import Job
 
@@ -57,8 +58,8 @@ def mark_failed(store: Store, job: Job, result: dict[str, Any]) -> None:
     record = store.get_document(job.doc_id)
     if record is None or (job.incarnation is not None and record.incarnation != job.incarnation):
         return
-    record.status = "failed"
-    record.stage = result.get("stage") or "received"
+    record.status = DocStatus.FAILED
+    record.stage = result.get("stage") or DocStatus.RECEIVED
     record.error = result.get("error") or "ingest failed"
     record.updated_at = utc_now()
     store.save_document(record)
@@ -67,7 +68,7 @@ def mark_failed(store: Store, job: Job, result: dict[str, Any]) -> None:
 def job_done(ctx: IngestContext) -> Callable[[Job, dict[str, Any]], None]:
     def done(job: Job, result: dict[str, Any]) -> None:
         store = ctx.require_store()
-        if result.get("status") == "failed" and result.get("recorded") is False:
+        if result.get("status") == IngestOutcome.FAILED and result.get("recorded") is False:
             try:
                 mark_failed(store, job, result)
             except Exception as exc:  # noqa: BLE001 - logged; the audit entry below still goes

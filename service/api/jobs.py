@@ -30,9 +30,8 @@ import sqlite3
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
 import structlog
 
@@ -40,10 +39,17 @@ from ingest.errors import AttestError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
 from ingest.sqlite_db import connect
+from ingest.statuses import DocStatus, IngestOutcome, JobState
+from service.api.job_queue import (  # the port; re-exported for the queue's users
+    MAX_ATTEMPTS,
+    Job,
+    JobQueue,
+    QueueFull,
+    uploads_dir,
+)
 
 log = structlog.get_logger(__name__)
 
-MAX_ATTEMPTS = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -73,75 +79,6 @@ CREATE INDEX IF NOT EXISTS jobs_doc ON jobs(doc_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
 _ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
-
-class QueueFull(UnavailableError):
-    """Raised by :meth:`JobStore.add` when ``ingest_queue_size`` jobs are already waiting."""
-
-
-@dataclass(slots=True)
-class Job:
-    job_id: str
-    doc_id: str
-    revision: str
-    filename: str
-    title: str | None
-    acl: list[str] | None
-    collection: str
-    metadata: dict[str, Any] | None
-    principal: str
-    request_id: str
-    state: str
-    stage: str | None
-    result: dict[str, Any] | None
-    error: str | None
-    attempts: int
-    created_at: str
-    updated_at: str
-    incarnation: str | None = None
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "job_id": self.job_id,
-            "revision": self.revision,
-            "state": self.state,
-            "stage": self.stage,
-            "error": self.error,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-        }
-
-
-class JobQueue(Protocol):
-    """The ingest queue port (SQLite: :class:`JobStore`; Elasticsearch: ``ElasticJobQueue``).
-
-    ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
-    longer holds the job (its lease expired and another worker took it over). ``lease_seconds``
-    is None for a queue without leases; otherwise the worker calls ``renew_leases`` well within
-    it, and ``recover`` may run at any time (it only fails jobs nobody can finish)."""
-
-    uploads: Path
-    lease_seconds: float | None
-
-    def add(self, **fields: Any) -> Job: ...
-    def get(self, job_id: str) -> Job | None: ...
-    def for_document(self, doc_id: str, incarnation: str | None = None, limit: int = 20) -> list[Job]: ...
-    def depth(self) -> int: ...
-    def counts(self) -> dict[str, int]: ...
-    def claim(self) -> Job | None: ...
-    def set_stage(self, job_id: str, stage: str) -> None: ...
-    def finish(self, job_id: str, state: str, *, result: dict[str, Any] | None = None,
-               error: str | None = None) -> bool | None: ...
-    def renew_leases(self) -> int: ...
-    def cancel_for_document(self, doc_id: str, reason: str) -> int: ...
-    def recover(self) -> dict[str, Any]: ...
-    def job_upload_path(self, job: Job) -> Path: ...
-    def release_upload(self, job: Job) -> None: ...
-    def close(self) -> None: ...
-
-
-def uploads_dir(settings: Settings) -> Path:
-    return Path(settings.uploads_dir) if settings.uploads_dir else Path(settings.data_dir) / "uploads"
-
 
 def open_job_queue(settings: Settings) -> JobQueue:
     """The queue in the store the deployment runs: Elasticsearch when configured (shared by every
@@ -407,7 +344,7 @@ class JobStore:
                 reason = None
                 if not self.job_upload_path(self._job(row)).exists():
                     reason = "upload file missing after restart; upload the document again"
-                elif row["state"] == "running" and row["attempts"] >= MAX_ATTEMPTS:
+                elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
                     reason = f"interrupted {row['attempts']} times; giving up"
                 if reason is not None:
                     db.execute(
@@ -416,7 +353,7 @@ class JobStore:
                     )
                     failed += 1
                     failed_ids.append(row["job_id"])
-                elif row["state"] == "running":
+                elif row["state"] == JobState.RUNNING:
                     db.execute(
                         "UPDATE jobs SET state='queued', updated_at=? WHERE job_id=?",
                         (now, row["job_id"]),
@@ -476,7 +413,7 @@ class IngestWorker:
         if recovered["requeued"] or recovered["failed"]:
             log.info("ingest_jobs_recovered", requeued=recovered["requeued"], failed=recovered["failed"])
         for job in recovered["failed_jobs"]:
-            self._report(job, {"status": "failed", "stage": job.stage or "received",
+            self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
                                "error": job.error, "recorded": False})
         for n in range(self.n_threads):
             thread = threading.Thread(target=self._loop, name=f"attest-ingest-{n}", daemon=True)
@@ -500,7 +437,7 @@ class IngestWorker:
                 if time.monotonic() >= next_recover:
                     next_recover = time.monotonic() + self.jobs.lease_seconds
                     for job in self.jobs.recover()["failed_jobs"]:
-                        self._report(job, {"status": "failed", "stage": job.stage or "received",
+                        self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
                                            "error": job.error, "recorded": False})
             except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
                 log.error("ingest_lease_renewal_failed", error_type=type(exc).__name__, exc_info=exc)
@@ -546,7 +483,7 @@ class IngestWorker:
                 data = path.read_bytes()
             except OSError as exc:
                 log.error("ingest_upload_unreadable", doc_id=job.doc_id, error=exc.strerror)
-                result = {"status": "failed", "stage": "received", "recorded": False,
+                result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                           "error": f"upload file unreadable: {exc.strerror}"}
             else:
                 try:
@@ -556,14 +493,14 @@ class IngestWorker:
                     # job ends failed with the reason; the traceback goes to the log.
                     log.error("ingest_job_failed", error_type=type(exc).__name__, exc_info=exc)
                     retry = " (retry the upload later)" if isinstance(exc, UnavailableError) else ""
-                    result = {"status": "failed", "stage": "received", "recorded": False,
+                    result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                               "error": f"{exc.message or type(exc).__name__}{retry}"}
                 except Exception as exc:  # noqa: BLE001 - a job ends failed, never kills the worker
                     log.error("ingest_job_crashed", error_type=type(exc).__name__, exc_info=exc)
-                    result = {"status": "failed", "stage": "received", "recorded": False,
+                    result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                               "error": f"internal error: {type(exc).__name__}"}
             status = result.get("status")
-            state = {"failed": "failed", "cancelled": "cancelled"}.get(str(status), "done")
+            state = {IngestOutcome.FAILED: JobState.FAILED, IngestOutcome.CANCELLED: JobState.CANCELLED}.get(str(status), JobState.DONE)
             if self.jobs.finish(job.job_id, state, result=result, error=result.get("error")) is False:
                 # The lease expired and another worker took the job over: it reports it.
                 log.warning("ingest_job_lost_lease", doc_id=job.doc_id, status=status)

@@ -46,8 +46,9 @@ import mappings
 from ingest.clock import utc_now
 from ingest.store.port import StoreError
 from ingest.store.elastic import es_store_error
+from ingest.statuses import DocStatus, JobState
 from ingest.store.es_admin import es_hosts
-from service.api.jobs import MAX_ATTEMPTS, Job, QueueFull
+from service.api.job_queue import MAX_ATTEMPTS, Job, QueueFull
 
 log = structlog.get_logger(__name__)
 
@@ -248,7 +249,7 @@ class ElasticJobQueue:
             "filename": filename, "title": title,
             "acl": list(acl) if acl is not None else None, "collection": collection,
             "metadata": metadata, "principal": principal, "request_id": request_id,
-            "state": "queued", "stage": "received", "result": None, "error": None,
+            "state": JobState.QUEUED, "stage": DocStatus.RECEIVED, "result": None, "error": None,
             "attempts": 0, "created_at": now, "updated_at": now, "incarnation": incarnation,
             "claimed_ms": None, "lease_owner": None, "lease_expires_ms": None,
         }
@@ -277,7 +278,7 @@ class ElasticJobQueue:
         return [self._job(h["_source"]) for h in hits]
 
     def depth(self) -> int:
-        return int(self.es.count(index=self.alias, query={"term": {"state": "queued"}})["count"])
+        return int(self.es.count(index=self.alias, query={"term": {"state": JobState.QUEUED}})["count"])
 
     def counts(self) -> dict[str, int]:
         body = self.es.search(index=self.alias, size=0,
@@ -285,7 +286,7 @@ class ElasticJobQueue:
         return {b["key"]: int(b["doc_count"]) for b in body["aggregations"]["states"]["buckets"]}
 
     def _live_running(self, now_ms: int, **extra: Any) -> list[dict]:
-        query = {"bool": {"filter": [{"term": {"state": "running"}},
+        query = {"bool": {"filter": [{"term": {"state": JobState.RUNNING}},
                                      {"range": {"lease_expires_ms": {"gte": now_ms}}},
                                      *[{"term": {k: v}} for k, v in extra.items()]]}}
         return self._search(query, size=_PAGE, source=["job_id", "doc_id", "principal"])
@@ -298,8 +299,8 @@ class ElasticJobQueue:
 
         now = _now_ms()
         claimable = {"bool": {"should": [
-            {"term": {"state": "queued"}},
-            {"bool": {"filter": [{"term": {"state": "running"}},
+            {"term": {"state": JobState.QUEUED}},
+            {"bool": {"filter": [{"term": {"state": JobState.RUNNING}},
                                  {"range": {"lease_expires_ms": {"lt": now}}},
                                  {"range": {"attempts": {"lt": MAX_ATTEMPTS}}}]}},
         ], "minimum_should_match": 1}}
@@ -327,12 +328,12 @@ class ElasticJobQueue:
             if got is None:
                 continue
             source, seq_no, term = got
-            expired = source["state"] == "running" and (source.get("lease_expires_ms") or 0) < now
-            if not (source["state"] == "queued" or (expired and source["attempts"] < MAX_ATTEMPTS)):
+            expired = source["state"] == JobState.RUNNING and (source.get("lease_expires_ms") or 0) < now
+            if not (source["state"] == JobState.QUEUED or (expired and source["attempts"] < MAX_ATTEMPTS)):
                 continue
             previous = dict(source)
             claimed = _now_ms()
-            source.update(state="running", attempts=int(source["attempts"]) + 1,
+            source.update(state=JobState.RUNNING, attempts=int(source["attempts"]) + 1,
                           claimed_ms=claimed, lease_owner=self.owner,
                           lease_expires_ms=claimed + int(self.lease_seconds * 1000),
                           updated_at=utc_now())
@@ -423,12 +424,12 @@ class ElasticJobQueue:
         cancelled = 0
         for _round in range(5):  # a conflict means a claim landed: look again
             hits = self._search({"bool": {"filter": [{"term": {"doc_id": doc_id}},
-                                                     {"term": {"state": "queued"}}]}},
+                                                     {"term": {"state": JobState.QUEUED}}]}},
                                 size=_PAGE, seq_no_primary_term=True)
             if not hits:
                 break
             for hit in hits:
-                if self._set_if_unchanged(hit, state="cancelled", error=reason):
+                if self._set_if_unchanged(hit, state=JobState.CANCELLED, error=reason):
                     cancelled += 1
                     (self.uploads / f"job-{hit['_id']}").unlink(missing_ok=True)
         return cancelled
@@ -439,8 +440,8 @@ class ElasticJobQueue:
         :meth:`claim` takes them over. Safe to run in every worker at any time."""
         now = _now_ms()
         query = {"bool": {"should": [
-            {"term": {"state": "queued"}},
-            {"bool": {"filter": [{"term": {"state": "running"}},
+            {"term": {"state": JobState.QUEUED}},
+            {"bool": {"filter": [{"term": {"state": JobState.RUNNING}},
                                  {"range": {"lease_expires_ms": {"lt": now}}}]}},
         ], "minimum_should_match": 1}}
         failed_jobs: list[Job] = []
@@ -449,11 +450,11 @@ class ElasticJobQueue:
             reason = None
             if not (self.uploads / f"job-{source['job_id']}").exists():
                 reason = "upload file missing; upload the document again"
-            elif source["state"] == "running" and source["attempts"] >= MAX_ATTEMPTS:
+            elif source["state"] == JobState.RUNNING and source["attempts"] >= MAX_ATTEMPTS:
                 reason = f"interrupted {source['attempts']} times; giving up"
-            if reason is not None and self._set_if_unchanged(hit, state="failed", error=reason,
+            if reason is not None and self._set_if_unchanged(hit, state=JobState.FAILED, error=reason,
                                                              lease_expires_ms=None):
-                failed_jobs.append(self._job(dict(source, state="failed", error=reason)))
+                failed_jobs.append(self._job(dict(source, state=JobState.FAILED, error=reason)))
         return {"requeued": 0, "failed": len(failed_jobs), "failed_jobs": failed_jobs}
 
 

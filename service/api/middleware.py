@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.errors import error_body
 from service.api.metrics import Metrics
-from service.deadline import clear_deadline, set_deadline
+from service.deadline import clear_deadline, deadline_message, set_deadline
 
 log = structlog.get_logger("service.api")
 
@@ -121,7 +121,8 @@ class DeadlineMiddleware:
     """Gives every request ``seconds`` to start its answer; past that the client gets 503
     ``deadline_exceeded`` with ``Retry-After``, and the late answer is dropped. The handler's
     thread cannot be killed, so the deadline is also set in a context variable that
-    :func:`service.deadline.check_deadline` reads inside input-sized loops. ``exempt`` requests
+    :func:`service.deadline.check_deadline` reads at every store call, search, embedding batch
+    and state transition: the abandoned thread stops at the next one. ``exempt`` requests
     (uploads, whose time grows with the client's bandwidth) have no deadline."""
 
     def __init__(
@@ -164,7 +165,7 @@ class DeadlineMiddleware:
         body = json.dumps(
             error_body(
                 "deadline_exceeded",
-                f"the request took longer than {self.seconds:g} s; narrow it or retry later",
+                deadline_message(self.seconds),
                 request_id,
             )
         ).encode()
@@ -184,8 +185,10 @@ def _log_abandoned(task: "asyncio.Future[None]") -> None:
     if task.cancelled():
         return
     exc = task.exception()
-    if exc is not None:
+    if exc is not None:  # DeadlineExceeded: it stopped at a cancellation point
         log.info("request_abandoned_finished", error_type=type(exc).__name__)
+    else:
+        log.info("request_abandoned_finished", error_type=None)
 
 
 class _BodyTooLarge(StarletteHTTPException):

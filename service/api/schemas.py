@@ -9,6 +9,8 @@ import structlog
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ingest.schema import DocumentRecord, Subject
+from ingest.statuses import DocStatus, HealthStatus, JobState, RevisionStatus
+from service.citation import Citation, RevisionSpan
 
 log = structlog.get_logger(__name__)
 
@@ -16,7 +18,9 @@ log = structlog.get_logger(__name__)
 # safe set (README, "Document ids"): letters and digits of any script, space and . , : ; @ + &
 # ( ) ' _ - ; never control, format (bidi override) or path characters, and never only dots.
 DOC_ID_PATTERN = r"^[^\x00-\x1f\x7f-\x9f/\\\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,200}$"
-NEW_DOC_ID_PATTERN = r"^[\w .,:;@+&()'-]{1,200}$"
+# A name chosen at upload (no "~": reserved for namespaces), optionally with the namespace of
+# a document the caller may read ("alice~lease"); see service/api/doc_ids.py.
+NEW_DOC_ID_PATTERN = r"^[\w .,:;@+&()'~-]{1,200}$"
 MAX_ACL_ENTRIES = 100
 ACL_ENTRY_PATTERN = r"^(?:\*|[\w.@:+-]{1,200})$"
 AclEntry = Annotated[str, StringConstraints(pattern=ACL_ENTRY_PATTERN)]
@@ -46,7 +50,7 @@ NOT_FOUND_RESPONSE: dict[int | str, dict[str, Any]] = {
 class UploadAccepted(BaseModel):
     doc_id: str
     revision: str
-    status: str
+    status: DocStatus
     job_id: str
 
 
@@ -55,7 +59,7 @@ class RevisionView(BaseModel):
     filename: str
     mime: str
     size: int
-    status: str
+    status: RevisionStatus
     created_at: str
     n_chunks: int
 
@@ -63,7 +67,7 @@ class RevisionView(BaseModel):
 class JobView(BaseModel):
     job_id: str
     revision: str
-    state: str
+    state: JobState
     stage: str | None
     error: str | None
     created_at: str
@@ -72,7 +76,7 @@ class JobView(BaseModel):
 
 class DocumentView(BaseModel):
     doc_id: str
-    status: str
+    status: DocStatus
     stage: str | None
     error: str | None
     current_revision: str | None
@@ -141,14 +145,10 @@ class SourceSpan(BaseModel):
     char_end: int
 
 
-class SourceView(BaseModel):
-    doc_id: str
-    revision: str
+class SourceView(RevisionSpan):
     current: bool
     title: str
     filename: str
-    char_start: int
-    char_end: int
     passage: str
     context_before: str
     context_after: str
@@ -181,17 +181,9 @@ class SearchRequest(BaseModel):
     filters: SearchFiltersIn = Field(default_factory=SearchFiltersIn)
 
 
-class SearchHit(BaseModel):
+class SearchHit(Citation):
     chunk_id: str
-    doc_id: str
-    revision: str
     title: str
-    page: int | None
-    section: list[str]
-    line_start: int
-    line_end: int
-    char_start: int
-    char_end: int
     text: str
     score: float
     bm25_rank: int | None
@@ -203,7 +195,7 @@ class SearchResponse(BaseModel):
     hits: list[SearchHit]
 
 
-class BindingView(BaseModel):
+class BindingView(RevisionSpan):
     """A subject bound to a parent entity, with where the document says so."""
 
     model_config = ConfigDict(extra="allow")
@@ -212,10 +204,6 @@ class BindingView(BaseModel):
     object_id: str
     object_name: str
     role: str | None
-    doc_id: str
-    revision: str
-    char_start: int
-    char_end: int
 
 
 class SubjectView(BaseModel):
@@ -245,5 +233,5 @@ class AuditList(BaseModel):
 
 
 class Health(BaseModel):
-    status: str
+    status: HealthStatus
     checks: dict[str, bool] = Field(default_factory=dict)

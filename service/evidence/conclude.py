@@ -24,11 +24,12 @@ from collections import defaultdict
 from typing import Any, Iterable, Sequence
 
 from ingest.errors import InternalError
+from ingest.statuses import Confidence
 from service.evidence.data import cues
 from service.evidence.gate import Candidate, GateResult
 from service.evidence.models import (
+    AttributeConflict,
     Claim,
-    Conflict,
     ConflictValue,
     EvidenceItem,
     RejectedEvidence,
@@ -150,7 +151,7 @@ def _display(value: dict[str, Any] | None) -> str:
     return str(value["value"])
 
 
-def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Sequence[EvidenceItem]) -> tuple[list[Claim], list[Conflict]]:
+def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Sequence[EvidenceItem]) -> tuple[list[Claim], list[AttributeConflict]]:
     ids = {id(u): e.id for u, e in zip(supporting, evidence)}
     groups: dict[tuple[str, str, str], list[Assessed]] = defaultdict(list)
     for u in supporting:
@@ -185,20 +186,20 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Seq
     # Every claim must cite real evidence: fail loudly here rather than ship a dangling id.
     for claim in claims:
         resolve_sources(claim.evidence_ids, evidence)
-    conflicts: list[Conflict] = []
+    conflicts: list[AttributeConflict] = []
     multi_valued = sc.kind == "entity_role"  # co-founders and several directors do not conflict
     if not multi_valued:
         by_subject: dict[tuple[str, str], list[Claim]] = defaultdict(list)
         # Only high-confidence units (cue and similarity both) take part: a duration picked out
         # of a medium-confidence passage is too weak to claim the documents disagree.
-        strong = {ids[id(u)] for u in supporting if u.confidence == "high"}
+        strong = {ids[id(u)] for u in supporting if u.confidence == Confidence.HIGH}
         for claim in claims:
             if claim.value and claim.value["type"] != "presence" and strong & set(claim.evidence_ids):
                 by_subject[(claim.subject_id, claim.attribute)].append(claim)
         for (subject_id, attribute), group in sorted(by_subject.items()):
             if len({(c.value or {}).get("value") for c in group}) > 1:
                 conflicts.append(
-                    Conflict(
+                    AttributeConflict(
                         subject_id=subject_id,
                         attribute=attribute,
                         values=[ConflictValue(value=c.value or {}, evidence_ids=c.evidence_ids) for c in group],
@@ -211,7 +212,7 @@ def assess(
     sc: SubjectClass,
     supporting: Sequence[Assessed],
     claims: Sequence[Claim],
-    conflicts: Sequence[Conflict],
+    conflicts: Sequence[AttributeConflict],
     evidence: Sequence[EvidenceItem],
     failed: Sequence[Assessed],
     rejected: Sequence[RejectedEvidence],
@@ -284,13 +285,13 @@ def assess(
             + "); name the parties or restrict scope.doc_ids to choose one."
         )
     if not sufficient or conflicts or "possible_prompt_injection" in risks:
-        confidence = "low"
+        confidence = Confidence.LOW
     else:
         needs_value = attribute is not None and attribute.value_type != "presence"
         strong = any(
-            u.confidence == "high" and (not needs_value or u.value is not None) for u in supporting
+            u.confidence == Confidence.HIGH and (not needs_value or u.value is not None) for u in supporting
         ) or (sc.kind == "entity_role" and any(str(u.attribute_match.get("cue", "")).startswith("relation") for u in supporting))
-        confidence = "high" if strong and "single_source" not in risks else "medium"
+        confidence = Confidence.HIGH if strong and "single_source" not in risks else Confidence.MEDIUM
     return sufficient, confidence, sorted(risks), actions
 
 

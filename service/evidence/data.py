@@ -89,10 +89,3 @@ def question_patterns() -> dict[str, Any]:
     )  # case-sensitive: a jurisdiction is a capitalised name
     raw["_name_span"] = re.compile(raw["name_span"])
     return raw
-
-
-def injection_patterns() -> tuple[re.Pattern[str], ...]:
-    # The data lives with ingest's (ner_models/), which must not import service/.
-    from ingest.lexicons import injection_patterns as shared
-
-    return shared()

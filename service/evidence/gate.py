@@ -37,6 +37,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from ingest.agreements import amendment_of
+from ingest.entity_id import EntityId
 from ingest.lexicons import lexicons
 from ingest.normalize import normalise_org, normalise_person, normalise_plain
 from ingest.schema import Binding, Subject
@@ -49,7 +50,7 @@ from service.evidence.subject_class import (
     limits,
     party_grammar,
 )
-from service.evidence.titles import agreement_kind, clean_title, expand_abbreviations
+from service.evidence.titles import clean_title, expand_abbreviations, known_agreement_kind
 
 REGISTRY_LIMIT = 10_000
 SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
@@ -106,13 +107,13 @@ def resolve_entity(
 def _names_of(subject: Subject) -> set[str]:
     names = {subject.name, *subject.aliases}
     keys = {normalise_org(n) for n in names} | {normalise_person(n) for n in names}
-    keys.add(subject.subject_id.split(":", 1)[-1])
+    keys.add(EntityId.parse(subject.subject_id).key)
     return {k for k in keys if k}
 
 
 def _docs_of(subject: Subject) -> tuple[str, ...]:
-    if subject.subject_id.startswith("agreement:") and "@" in subject.subject_id:
-        return (subject.subject_id.rsplit("@", 1)[1],)
+    if (doc_id := EntityId.parse(subject.subject_id).doc_id) is not None:  # an agreement
+        return (doc_id,)
     return tuple(sorted({m["doc_id"] for m in subject.mentions}))
 
 
@@ -202,8 +203,8 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
         return "title exact"
     if not sc.parties:
         return None
-    kind_q = agreement_kind(sc.agreement_title or "")
-    kind_a = agreement.attributes.get("kind") or agreement_kind(ta_raw)
+    kind_q = known_agreement_kind(sc.agreement_title or "")
+    kind_a = agreement.attributes.get("kind") or known_agreement_kind(ta_raw)
     words_q = set(tq.split()) - _GENERIC_TITLE_WORDS
     words_a = set(expand_abbreviations(clean_title(ta_raw)).split())
     if kind_q and kind_q == kind_a and words_q <= words_a:

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
+from ingest.statuses import Confidence
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
 from service.evidence.class_questions import ClassQuestion, answer_class_question, parse_class_question
@@ -66,7 +67,7 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder) -> verif
     else:
         description = ""
     vector = verify.description_vector(embedder, sc.attribute or "-", description) if description else None
-    return verify.Targets(question, vector, verify.query_words(query_question))
+    return verify.Targets(question, vector, verify.question_words(query_question))
 
 
 def _class_detail(sc: SubjectClass) -> str:
@@ -145,7 +146,7 @@ def collect(
         hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
-    chosen = verify.units_to_embed(verified, sc, verify.query_words(query_question), embed_cap)
+    chosen = verify.units_to_embed(verified, sc, verify.question_words(query_question), embed_cap)
     vectors = dict(zip(chosen, units.embed_units(embedder, [verified[i].unit for i in chosen])))
     assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder))
     return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
@@ -196,7 +197,7 @@ def run_evidence_query(
             )
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence="low",
+                sufficient=False, confidence=Confidence.LOW,
                 risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
                 actions=conclude.not_found_actions(sc, result),
             )
@@ -255,7 +256,7 @@ def _report(
     conflicts: list[Any],
     *,
     sufficient: bool,
-    confidence: str,
+    confidence: Confidence,
     risks: list[str],
     actions: list[str],
 ) -> EvidenceReport:
@@ -307,7 +308,7 @@ def _answer_class(
     report = _report(
         request, request_id, tracker, answer.sc, [CandidateSubject(**c) for c in answer.candidates],
         answer.evidence, [], answer.claims, [], sufficient=answer.sufficient,
-        confidence="medium" if answer.sufficient else "low", risks=answer.risks, actions=answer.actions,
+        confidence=Confidence.MEDIUM if answer.sufficient else Confidence.LOW, risks=answer.risks, actions=answer.actions,
     )
     report.table = answer.rows if tracker.state == State.CONCLUDED else None
     return report
@@ -349,7 +350,7 @@ def _answer_registry(
             tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence="low",
+                sufficient=False, confidence=Confidence.LOW,
                 risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
                 actions=conclude.not_found_actions(sc, result),
             )
@@ -366,5 +367,5 @@ def _answer_registry(
     tracker.advance(State.CONCLUDED, f"{len(answer.claims)} claim(s) from registry bindings, sufficient={str(sufficient).lower()}")
     return _report(
         request, request_id, tracker, sc, candidates_view, answer.evidence, [], answer.claims, [],
-        sufficient=sufficient, confidence="high" if sufficient else "low", risks=sorted(risks), actions=actions,
+        sufficient=sufficient, confidence=Confidence.HIGH if sufficient else Confidence.LOW, risks=sorted(risks), actions=actions,
     )

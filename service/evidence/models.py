@@ -7,7 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-Confidence = Literal["high", "medium", "low"]
+from ingest.statuses import Confidence
+from service.citation import Citation
+from service.evidence.states import State
 
 # Bounds on every input that drives work (issue 11): over them the API answers 422. The party
 # bounds are the gate's own limits (`limits` in service/data/question_patterns.json), so a
@@ -58,7 +60,7 @@ class EvidenceRequest(BaseModel):
 
 
 class TraceStep(BaseModel):
-    state: str
+    state: State
     detail: str
 
 
@@ -70,17 +72,9 @@ class CandidateSubject(BaseModel):
     source_location: dict[str, Any] | None
 
 
-class EvidenceItem(BaseModel):
+class EvidenceItem(Citation):
     id: str
-    doc_id: str
-    revision: str
     title: str
-    page: int | None
-    section: list[str]
-    line_start: int
-    line_end: int
-    char_start: int
-    char_end: int
     excerpt: str
     score: float
     confidence: Confidence
@@ -108,7 +102,7 @@ class ConflictValue(BaseModel):
     evidence_ids: list[str]
 
 
-class Conflict(BaseModel):
+class AttributeConflict(BaseModel):
     subject_id: str
     attribute: str
     values: list[ConflictValue]
@@ -124,14 +118,14 @@ class Narrative(BaseModel):
 class EvidenceReport(BaseModel):
     request_id: str
     question: str
-    state: str
+    state: State
     trace: list[TraceStep]
     subject_class: dict[str, Any]
     candidate_subjects: list[CandidateSubject]
     evidence: list[EvidenceItem]
     rejected_evidence: list[RejectedEvidence]
     claims: list[Claim]
-    conflicts: list[Conflict]
+    conflicts: list[AttributeConflict]
     sufficient: bool
     confidence: Confidence
     risk_signals: list[str]

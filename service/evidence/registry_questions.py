@@ -22,6 +22,7 @@ from typing import Any
 
 from ingest.text import name_words
 from ingest.schema import Chunk
+from ingest.statuses import Confidence
 from ingest.store.port import Principal, Store
 from service.evidence import gate
 from service.evidence.conclude import source_url
@@ -97,7 +98,7 @@ def span_item(
         id=item_id, doc_id=doc_id, revision=revision, title=chunk.title, page=chunk.page,
         section=list(chunk.section), line_start=text.count("\n", 0, start) + 1,
         line_end=text.count("\n", 0, max(start, end - 1)) + 1, char_start=start, char_end=end,
-        excerpt=text[start:end], score=1.0, confidence="high", retrieved_at=retrieved_at,
+        excerpt=text[start:end], score=1.0, confidence=Confidence.HIGH, retrieved_at=retrieved_at,
         source_url=source_url(doc_id, revision, start, end),
         attribute_match={"cue": "registry binding", "similarity": 1.0, "relevance": 1.0},
         value=None,

@@ -8,14 +8,14 @@ edge it does not list raises :class:`InvalidTransition`, so no code path can, sa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from ingest.errors import InternalError
 from service.deadline import check_deadline
 
 
-class State(str, Enum):
+class State(StrEnum):
     INIT = "INIT"
     SUBJECT_CLASS_IDENTIFIED = "SUBJECT_CLASS_IDENTIFIED"
     CANDIDATE_SUBJECT_DISCOVERED = "CANDIDATE_SUBJECT_DISCOVERED"

@@ -16,7 +16,7 @@ from ingest.normalize import normalise_jurisdiction, normalise_plain
 from ingest.text import name_words, straighten_quotes
 from service.evidence.data import cues, question_patterns
 from service.evidence.models import EvidenceRequest, SubjectSpec
-from service.evidence.titles import agreement_kind, clean_title
+from service.evidence.titles import clean_title, known_agreement_kind
 
 _QUESTION_WORDS = frozenset(
     "who what which when where why how is are was were does do did list under in the a an".split()
@@ -311,7 +311,7 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
         parties=list(spec.parties) if not failures else [],
         attribute=attribute,
         attribute_label=cues().attributes[attribute].label if attribute in cues().attributes else None,
-        document_type=agreement_kind(spec.agreement_title) if spec.agreement_title else None,
+        document_type=known_agreement_kind(spec.agreement_title) if spec.agreement_title else None,
         period=period,
         jurisdiction=(normalise_jurisdiction(spec.jurisdiction) or normalise_plain(spec.jurisdiction))
         if spec.jurisdiction
@@ -452,7 +452,7 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
         party_separators=separators if not failures else [],
         attribute=attribute,
         attribute_label=cues().attributes[attribute].label if attribute else None,
-        document_type=agreement_kind(title),
+        document_type=known_agreement_kind(title),
         pattern=structure["id"],
         failures=failures,
     )

@@ -1,7 +1,7 @@
 """The class-level review grid: one row per subject of a class (agreements), one cell per asked
 attribute, each cell citing its clause or saying "not stated" with ``sufficient: false``.
 
-    build_table(request, principal, *, store, embedder, settings) -> TableResult
+    build_table(request, principal, *, store, embedder, settings) -> ReviewTable
 
 Rows are every agreement visible to the principal (the registry look-up is ACL-filtered inside
 the store), ordered by (name, subject id), paginated. A cell is computed by the evidence
@@ -16,7 +16,7 @@ one hybrid search restricted to one document per cell; the class itself is cappe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -24,6 +24,7 @@ from ingest.embedder import Embedder
 from ingest.schema import Subject
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
+from service.citation import CITATION_FIELDS
 from service.evidence import conclude, gate
 from service.evidence.data import cues
 from service.evidence.models import EvidenceItem, Scope
@@ -99,7 +100,7 @@ class Row:
 
 
 @dataclass(frozen=True, slots=True)
-class TableResult:
+class ReviewTable:
     type: str
     attributes: list[str]
     page: int
@@ -135,11 +136,9 @@ def member_class(subject: Subject, attribute: str) -> SubjectClass:
     )
 
 
-def _cell_evidence(item: Any) -> dict[str, Any]:
+def _cell_evidence(item: EvidenceItem) -> dict[str, Any]:
     return {
-        "id": item.id, "doc_id": item.doc_id, "revision": item.revision, "page": item.page,
-        "section": list(item.section), "line_start": item.line_start, "line_end": item.line_end,
-        "char_start": item.char_start, "char_end": item.char_end, "excerpt": item.excerpt,
+        "id": item.id, **item.model_dump(include=set(CITATION_FIELDS)), "excerpt": item.excerpt,
         "source_url": item.source_url,
     }
 
@@ -186,8 +185,9 @@ def compute_cell(
 
 
 def build_table(
-    request: TableRequest, principal: Principal, *, store: Store, embedder: Embedder, settings: Settings
-) -> TableResult:
+    request: TableRequest, principal: Principal, *, store: Store, embedder: Embedder, settings: Settings,
+    on_row: Callable[[int, int], None] | None = None,  # (rows done, rows on the page): CLI progress
+) -> ReviewTable:
     with store.snapshot():
         members = class_members(store, principal, request.type)
         start = (request.page - 1) * request.page_size
@@ -202,4 +202,6 @@ def build_table(
                 for attribute in request.attributes
             }
             rows.append(Row(subject.subject_id, subject.name, doc_id, document.title if document else "", cells))
-    return TableResult(request.type, list(request.attributes), request.page, request.page_size, len(members), rows)
+            if on_row is not None:
+                on_row(len(rows), len(page))
+    return ReviewTable(request.type, list(request.attributes), request.page, request.page_size, len(members), rows)

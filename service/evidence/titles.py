@@ -7,9 +7,9 @@ from ingest.lexicons import lexicons
 from ingest.text import name_words
 
 
-def agreement_kind(title: str) -> str | None:
+def known_agreement_kind(title: str) -> str | None:
     """The kind of an agreement title by the very rule ingest used for the registry's ``kind``
-    attribute (``ingest.agreements.agreement_kind``), so the two can be compared."""
+    attribute (``ingest.agreements.agreement_kind``), None where that says "other"."""
     from ingest.agreements import agreement_kind as ingest_kind
 
     kind = ingest_kind(title)

@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ingest.deadline import check_deadline
 from ingest.embedder import Embedder
 from ingest.schema import Chunk, RelationMention
 from ingest.sentences import sentence_spans
@@ -255,6 +256,7 @@ def embed_units(embedder: Embedder, units: Sequence[Unit]) -> np.ndarray:
                 _unit_cache.move_to_end(key)
                 out[i] = vector
     if missing:
+        check_deadline()  # an abandoned request embeds no more sentences
         vectors = embedder.embed([units[i].excerpt[:EMBED_CHARS] for i in missing])
         with _unit_cache_lock:
             for i, vector in zip(missing, vectors):

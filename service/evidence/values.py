@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, TypeVar
 
+from ingest.entity_id import of_type
 from ingest.lexicons import lexicons
 from ingest.text import name_words
 from ingest.quantities import DurationSpan, MoneySpan, dates_in, durations_in
@@ -54,7 +55,7 @@ def duration_in(text: str, anchor: re.Pattern[str] | None = None) -> dict[str, A
     return {"type": "duration", "value": span.iso, "text": text[span.start : span.end]}
 
 
-def money_in(text: str, anchor: re.Pattern[str] | None = None) -> dict[str, Any] | None:
+def money_value(text: str, anchor: re.Pattern[str] | None = None) -> dict[str, Any] | None:
     span = _nearest(amounts_in(text), anchor, text)
     if span is None:
         return None
@@ -74,7 +75,7 @@ def extract_value(
     if value_type == "jurisdiction":
         found = jurisdiction_in(text)
         if found is None:
-            ids = sorted({e.split(":", 1)[1] for e in entity_ids if e.startswith("jurisdiction:")})
+            ids = sorted({e.key for e in of_type(entity_ids, "jurisdiction")})
             found = ids[0] if len(ids) == 1 else None  # two places and no "laws of": don't guess
         return {"type": "jurisdiction", "value": found} if found else None
     if value_type == "date":
@@ -84,7 +85,7 @@ def extract_value(
     if value_type == "date_or_duration":
         return date_in(text) or duration_in(text, anchor)
     if value_type == "money":
-        return money_in(text, anchor)
+        return money_value(text, anchor)
     if value_type == "presence":
         return {"type": "presence", "value": "stated"}
     return None

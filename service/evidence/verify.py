@@ -21,10 +21,12 @@ from typing import Any, Sequence
 import numpy as np
 
 from ingest.embedder import Embedder
-from ingest.lexicons import load_json
+from ingest.entity_id import AGREEMENT, of_type
+from ingest.lexicons import is_instruction_like, load_json
 from ingest.schema import Chunk
+from ingest.statuses import Confidence
 from ingest.store.common import stopwords
-from service.evidence.data import Attribute, cues, injection_patterns
+from service.evidence.data import Attribute, cues
 from service.evidence.gate import Candidate
 from service.evidence.relevance import relevance_model
 from service.evidence.subject_class import SubjectClass
@@ -140,7 +142,7 @@ def _period_reason(unit: Unit, sc: SubjectClass, candidate: Candidate, as_of: da
 def _jurisdiction_reason(unit: Unit, sc: SubjectClass) -> str | None:
     if not sc.jurisdiction:
         return None
-    places = sorted({e.split(":", 1)[1] for e in unit.entity_ids if e.startswith("jurisdiction:")})
+    places = sorted({e.key for e in of_type(unit.entity_ids, "jurisdiction")})
     if places and sc.jurisdiction not in places:
         return f"jurisdiction: the passage concerns {', '.join(places)}, not {sc.jurisdiction}"
     return None
@@ -154,7 +156,7 @@ def _check(unit: Unit, sc: SubjectClass, c: Candidate, as_of: date | None) -> st
     if s.type == "agreement":
         if unit.doc_id not in c.doc_ids:
             return f"subject_mismatch: the passage is from {unit.doc_id}, not the document of {s.subject_id}"
-        others = sorted(e for e in unit.entity_ids if e.startswith("agreement:") and e != s.subject_id)
+        others = sorted(str(e) for e in of_type(unit.entity_ids, AGREEMENT) if str(e) != s.subject_id)
         if others and s.subject_id not in unit.entity_ids:
             return f"subject_drift: the passage refers to {others[0]}, not {s.subject_id}"
         if c.focus is not None and not _names_subject(unit, c.focus, c):
@@ -225,7 +227,7 @@ def _text_cue(unit: Unit, attribute: Attribute | None) -> str | None:
     return None
 
 
-def query_words(question: str) -> frozenset[str]:
+def question_words(question: str) -> frozenset[str]:
     """Content words of the question (stop words and question words dropped), for the cheap
     lexical pre-ranking of units before the relevance model runs."""
     stop = _stopwords()
@@ -283,7 +285,7 @@ class Assessed:
     states_attribute: bool
     relevance: float
     score: float
-    confidence: str
+    confidence: Confidence
     attribute_match: dict[str, Any]
     value: dict[str, Any] | None
     injection: bool
@@ -322,11 +324,6 @@ class Assessed:
         return self.unit.excerpt
 
 
-def is_instruction_like(text: str) -> bool:
-    """Text in documents is data: instruction-like passages are flagged, never followed."""
-    return any(p.search(text) for p in injection_patterns())
-
-
 def _role_cue(unit: Unit, sc: SubjectClass, candidate: Candidate | None) -> str | None:
     if candidate is None:
         return None
@@ -360,9 +357,9 @@ def _value(unit: Unit, sc: SubjectClass, attribute: Attribute | None, candidate:
             r["relation"] in attribute.relations
             and candidate is not None
             and r["subject_id"] == candidate.subject_id
-            and r["object_id"].startswith("jurisdiction:")
+            and (place := of_type([r["object_id"]], "jurisdiction"))
         ):
-            return {"type": "jurisdiction", "value": r["object_id"].split(":", 1)[1]}
+            return {"type": "jurisdiction", "value": place[0].key}
     return extract_value(attribute.value_type, unit.excerpt, list(unit.entity_ids), attribute.value_anchor)
 
 
@@ -415,11 +412,11 @@ def assess_units(
             states = vector is not None and relevance >= model.evidence_floor and not short
         sim_for_conf = sim_d if sim_d is not None else sim_q
         if cue is not None and sim_for_conf >= data.sim_high:
-            confidence = "high"
+            confidence = Confidence.HIGH
         elif states:
-            confidence = "medium"
+            confidence = Confidence.MEDIUM
         else:
-            confidence = "low"
+            confidence = Confidence.LOW
         match = {"cue": cue, "similarity": round(sim_d if sim_d is not None else sim_q, 4),
                  "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4), "relevance": round(relevance, 4)}
         injection = is_instruction_like(unit.excerpt)
@@ -428,7 +425,7 @@ def assess_units(
         if reason is None and states:
             value = _value(unit, sc, attribute, v.candidate)
             if value is None and attribute is not None and attribute.value_required:
-                states, confidence = False, "low"
+                states, confidence = False, Confidence.LOW
                 reason = (
                     f"off_attribute: the passage mentions {attribute.label} but states no "
                     f"{attribute.value_type} value"
@@ -437,7 +434,7 @@ def assess_units(
             what = sc.attribute_label or "what the question asks"
             reason = f"off_attribute: the passage is about the subject but does not state {what}"
         if reason is None and injection:
-            states, confidence = False, "low"
+            states, confidence = False, Confidence.LOW
             reason = "instruction_like: the passage contains instruction-like text; it is reported, never used as evidence"
         out.append(
             Assessed(

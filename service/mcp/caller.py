@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from ingest.embedder import Embedder
 from ingest.errors import InternalError
 from ingest.settings import Settings
+from ingest.statuses import CallOutcome
 from ingest.store.port import Principal, Store
 from service.api.deps import Auditor
 
@@ -90,12 +91,12 @@ def _bounded_arguments(arguments: Any) -> Any:
     }
 
 
-def _outcome(result: Any) -> tuple[str, str | None]:
+def _outcome(result: Any) -> tuple[CallOutcome, str | None]:
     data = result.model_dump(by_alias=True) if isinstance(result, BaseModel) else result
     if isinstance(data, dict) and data.get("isError"):
         texts = [c.get("text", "") for c in data.get("content") or [] if isinstance(c, dict)]
-        return "error", " ".join(texts)[:MAX_AUDITED_ERROR_CHARS]
-    return "ok", None
+        return CallOutcome.ERROR, " ".join(texts)[:MAX_AUDITED_ERROR_CHARS]
+    return CallOutcome.OK, None
 
 
 class AuditMiddleware:
@@ -126,7 +127,7 @@ class AuditMiddleware:
     ) -> Any:
         params = dict(ctx.params or {})
         target = params.get("name") if action == "mcp_tool_call" else params.get("uri")
-        outcome, error = "error", "internal error"
+        outcome, error = CallOutcome.ERROR, "internal error"
         start = time.perf_counter()
         try:
             result = await call_next(ctx)

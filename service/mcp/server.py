@@ -224,7 +224,7 @@ def build_server(services: Services, resolve: CallerResolver) -> MCPServer:
             if doc_id is not None:
                 record = readable_document(store, doc_id, caller.principal)
                 jobs = services.jobs()
-                history = [j.public() for j in jobs.for_document(doc_id)] if jobs else []
+                history = [j.public() for j in jobs.for_document(record.doc_id, record.incarnation)] if jobs else []
                 return DocumentStatusResult(
                     request_id=caller.request_id,
                     documents=[DocumentView.of(record, history)],

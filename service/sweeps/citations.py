@@ -10,18 +10,14 @@ the excerpt.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any
 
+from ingest.statuses import CitationStatus
 from ingest.store.port import Principal, Store
 
-CitationStatus = Literal[
-    "valid",
-    "excerpt_mismatch",  # the stored text at the span is not the excerpt that was shown
-    "revision_missing",  # the document exists but this revision's text is not stored
-    "document_deleted",  # the document no longer exists
-    "not_visible",  # the document exists but the principal may no longer read it (ACL changed)
-]
-UNRESOLVABLE: frozenset[str] = frozenset({"revision_missing", "document_deleted", "not_visible"})
+UNRESOLVABLE: frozenset[str] = frozenset(
+    {CitationStatus.REVISION_MISSING, CitationStatus.DOCUMENT_DELETED, CitationStatus.NOT_VISIBLE}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +33,7 @@ class CitationCheck:
 
     @property
     def valid(self) -> bool:
-        return self.status == "valid"
+        return self.status == CitationStatus.VALID
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,15 +76,15 @@ class CitationResolver:
             return CitationCheck(doc_id, revision, start, end, status, current, current_revision, stored)
 
         if not exists:
-            return result("document_deleted")
+            return result(CitationStatus.DOCUMENT_DELETED)
         if visible is None:
             # The principal saw this document when the citation was made; say that access is
             # gone, and nothing else about the document (not its current revision).
-            return result("not_visible")
+            return result(CitationStatus.NOT_VISIBLE)
         text = self._text(doc_id, revision)
         if text is None:
-            return result("revision_missing", visible.current_revision)
+            return result(CitationStatus.REVISION_MISSING, visible.current_revision)
         stored = text[start:end]
         if stored != item["excerpt"]:
-            return result("excerpt_mismatch", visible.current_revision, stored)
-        return result("valid", visible.current_revision)
+            return result(CitationStatus.EXCERPT_MISMATCH, visible.current_revision, stored)
+        return result(CitationStatus.VALID, visible.current_revision)

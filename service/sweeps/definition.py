@@ -292,7 +292,7 @@ def load_definition(path: str | Path) -> LoadedDefinition:
     return LoadedDefinition(definition=definition, path=str(path), text=text)
 
 
-def find_definitions(directory: Path) -> tuple[dict[str, LoadedDefinition], list[SweepDefinitionError]]:
+def find_sweep_definitions(directory: Path) -> tuple[dict[str, LoadedDefinition], list[SweepDefinitionError]]:
     """Every ``*.yaml``/``*.yml`` file of ``directory`` (not recursive), by sweep name. Invalid
     files and duplicate names are returned as errors, never silently skipped."""
     found: dict[str, LoadedDefinition] = {}

@@ -23,7 +23,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from ingest.statuses import CitationStatus, RuleOutcome, SweepStatus
 from ingest.store.port import Principal, Store
+from service.citation import CITATION_FIELDS
 from service.sweeps import EXIT_CLEAN, EXIT_FINDINGS
 from service.sweeps.citations import CitationResolver, citation_key
 from service.sweeps.definition import SweepDefinition
@@ -39,7 +41,7 @@ FINDING_TYPES = (
     "coverage",
     "rules",
 )
-_CITATION_FIELDS = ("doc_id", "revision", "title", "page", "section", "line_start", "line_end", "char_start", "char_end", "excerpt")
+_CITATION_FIELDS = (*CITATION_FIELDS, "title", "excerpt")
 MAX_AGREEMENTS = 10000
 
 
@@ -202,7 +204,7 @@ def build_report(
                 if ref not in entry["cited_by"]:
                     entry["cited_by"].append(ref)
     all_checks = [checks[k] for k in sorted(checks)]
-    findings["citations"] = [c for c in all_checks if c["status"] != "valid"]
+    findings["citations"] = [c for c in all_checks if c["status"] != CitationStatus.VALID]
     by_status: dict[str, int] = {}
     for c in all_checks:
         by_status[c["status"]] = by_status.get(c["status"], 0) + 1
@@ -213,7 +215,7 @@ def build_report(
         status_of = {e["id"]: checks[citation_key(e) + (e["excerpt"],)]["status"] for e in r["evidence"]}
         for claim in r["claims"]:
             n_claims += 1
-            if any(status_of.get(i) == "valid" for i in claim["evidence_ids"]):
+            if any(status_of.get(i) == CitationStatus.VALID for i in claim["evidence_ids"]):
                 n_covered += 1
             else:
                 findings["coverage"].append({
@@ -224,7 +226,7 @@ def build_report(
     coverage = None if n_claims == 0 else round(n_covered / n_claims, 6)
 
     # -- rules ---------------------------------------------------------------------------
-    findings["rules"] = [o for o in record["rules"] if o["outcome"] in ("flagged", "error")]
+    findings["rules"] = [o for o in record["rules"] if o["outcome"] in (RuleOutcome.FLAGGED, RuleOutcome.ERROR)]
 
     counts = {t: len(findings[t]) for t in FINDING_TYPES}
     total = sum(counts.values())
@@ -252,7 +254,7 @@ def build_report(
         "principal": record["principal"],
         "is_baseline": record["is_baseline"],
         "baseline": {"run_id": baseline["run_id"], "started_at": baseline["started_at"]} if baseline else None,
-        "status": "findings" if total else "clean",
+        "status": SweepStatus.FINDINGS if total else SweepStatus.CLEAN,
         "exit_code": EXIT_FINDINGS if total else EXIT_CLEAN,
         "summary": {
             "queries": len(results),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ingest.statuses import CitationStatus
 from ingest.store.port import AuditQuery, Principal, Store
 from service.sweeps.citations import CitationResolver, citation_key
 
@@ -34,7 +35,7 @@ def revalidate_audit(store: Store, *, since: str | None = None) -> dict[str, Any
                 key = citation_key(item) + (item.get("excerpt"),)
                 if key not in seen:
                     seen[key] = resolver.check(item).status
-                if seen[key] != "valid":
+                if seen[key] != CitationStatus.VALID:
                     mismatches.append({
                         "seq": entry.get("seq"), "at": entry.get("at"), "action": entry.get("action"),
                         "request_id": entry.get("request_id"), "evidence_id": item.get("id"),

@@ -19,6 +19,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any, Sequence
 
+from ingest.statuses import RuleOutcome
 from service.sweeps.definition import DateWithinRule, MoneyBelowRule, Rule
 from service.sweeps.live_values import LiveValues
 
@@ -72,28 +73,28 @@ def _check_claim(rule: Rule, claim: dict[str, Any], live: LiveValues) -> dict[st
     if isinstance(rule, MoneyBelowRule):
         money = _money(claim.get("value"))
         if money is None:
-            return {**out, "outcome": "not_evaluable", "reason": "the claim has no money value"}
+            return {**out, "outcome": RuleOutcome.NOT_EVALUABLE, "reason": "the claim has no money value"}
         currency, amount = money
         rate = Decimal(1)
         if currency != rule.currency:
             name = f"fx:{currency}/{rule.currency}"
             found = _rate(live, name)
             if found is None:
-                outcome = "error" if live.error else "not_evaluable"
+                outcome = RuleOutcome.ERROR if live.error else RuleOutcome.NOT_EVALUABLE
                 return {**out, "outcome": outcome, "reason": live.error or f"no live value {name}"}
             rate, out["live_value"] = found, {name: live.values[name]}
         converted = amount * rate
         out["converted"] = f"{rule.currency} {converted.quantize(Decimal('0.01'))}"
         flagged = converted < Decimal(str(rule.threshold))
         out["reason"] = f"{out['converted']} {'<' if flagged else '>='} {rule.currency} {rule.threshold:,.2f}"
-        return {**out, "outcome": "flagged" if flagged else "passed"}
+        return {**out, "outcome": RuleOutcome.FLAGGED if flagged else RuleOutcome.PASSED}
     when = _date(claim.get("value"))
     if when is None:
-        return {**out, "outcome": "not_evaluable", "reason": "the claim has no date value"}
+        return {**out, "outcome": RuleOutcome.NOT_EVALUABLE, "reason": "the claim has no date value"}
     try:
         today = date.fromisoformat(str(live.values["today"]))
     except (KeyError, ValueError):
-        return {**out, "outcome": "error" if live.error else "not_evaluable", "reason": live.error or "no live value today"}
+        return {**out, "outcome": RuleOutcome.ERROR if live.error else RuleOutcome.NOT_EVALUABLE, "reason": live.error or "no live value today"}
     out["live_value"] = {"today": live.values["today"]}
     days = (when - today).days
     flagged = days <= rule.days and (days >= 0 or rule.include_past)
@@ -101,13 +102,13 @@ def _check_claim(rule: Rule, claim: dict[str, Any], live: LiveValues) -> dict[st
         out["reason"] = f"{when.isoformat()} is {-days} day(s) before {today.isoformat()} (already past)"
     else:
         out["reason"] = f"{when.isoformat()} is {days} day(s) after {today.isoformat()} ({'<=' if days <= rule.days else '>'} {rule.days})"
-    return {**out, "outcome": "flagged" if flagged else "passed"}
+    return {**out, "outcome": RuleOutcome.FLAGGED if flagged else RuleOutcome.PASSED}
 
 
 def evaluate_rule(rule: Rule, claims: list[dict[str, Any]], live: LiveValues) -> dict[str, Any]:
     checks = [_check_claim(rule, c, live) for c in sorted(claims, key=lambda c: c["id"])]
     outcomes = {c["outcome"] for c in checks}
-    outcome = next((o for o in ("flagged", "error", "passed") if o in outcomes), "not_evaluable")
+    outcome = next((o for o in (RuleOutcome.FLAGGED, RuleOutcome.ERROR, RuleOutcome.PASSED) if o in outcomes), RuleOutcome.NOT_EVALUABLE)
     return {
         "rule_id": rule.id,
         "query_id": rule.query,

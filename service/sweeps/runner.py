@@ -21,7 +21,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import structlog
 
@@ -95,10 +95,12 @@ def run_sweep(
     triggered_by: str = "local",
     provider: LiveValueProvider | None = None,
     now: datetime | None = None,
+    on_query: Callable[[int], None] | None = None,
 ) -> SweepOutcome:
     """Run, compare, audit and store one sweep. ``provider`` overrides the definition's live-value
     source; ``now`` fixes the clock the report judges by (freshness and the fallback ``today``);
-    the run's own timestamps and id always come from the real clock, so runs order by time."""
+    the run's own timestamps and id always come from the real clock, so runs order by time.
+    ``on_query(done)`` is called after each query (the CLI's progress)."""
     definition = loaded.definition
     principal = sweep_principal(definition)
     request_id = request_id or uuid.uuid4().hex
@@ -109,7 +111,7 @@ def run_sweep(
     bound = log.bind(sweep=definition.name, run_id=run_id, request_id=request_id)
     bound.info("sweep_started", queries=len(definition.queries))
     try:
-        results = _run_queries(definition, principal, store, embedder, settings, request_id)
+        results = _run_queries(definition, principal, store, embedder, settings, request_id, on_query)
 
         # Evidence is attached to every query: only now may live values be fetched.
         claims_by_query = {r["query_id"]: r["claims"] for r in results}
@@ -179,7 +181,7 @@ def run_sweep(
 
 def _run_queries(
     definition: SweepDefinition, principal: Principal, store: Store, embedder: Embedder,
-    settings: Settings, request_id: str,
+    settings: Settings, request_id: str, on_query: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     for n, query in enumerate(definition.queries, start=1):
@@ -223,6 +225,8 @@ def _run_queries(
             confidence=report.confidence, risk_signals=report.risk_signals,
             evidence_bundle_hash=bundle,
         )
+        if on_query is not None:
+            on_query(n)
     return results
 
 

@@ -70,7 +70,7 @@ def test_upload_then_poll_until_indexed(client):
                       collection="contracts", metadata='{"source": "test"}')
     assert response.status_code == 202, response.text
     accepted = response.json()
-    assert accepted["doc_id"] == "supply"
+    assert accepted["doc_id"] == "alice~supply"
     assert accepted["status"] == "received"
     assert len(accepted["revision"]) == 64
     body = wait_for(client, ALICE, "supply", accepted["revision"])
@@ -82,7 +82,7 @@ def test_upload_then_poll_until_indexed(client):
     assert [r["revision"] for r in body["revisions"]] == [accepted["revision"]]
     assert body["jobs"][0]["state"] == "done"
     listed = client.get("/v1/documents", headers=ALICE, params={"status": "indexed"}).json()
-    assert listed["total"] == 1 and listed["documents"][0]["doc_id"] == "supply"
+    assert listed["total"] == 1 and listed["documents"][0]["doc_id"] == "alice~supply"
     # Same bytes again: a job that ends unchanged, no new revision.
     again = upload(client, ALICE, ALICE_TEXT, "supply.txt", doc_id="supply").json()
     body = wait_for(client, ALICE, "supply", again["revision"])
@@ -106,7 +106,7 @@ def test_cuad_sample_pdf_ingests(client):
     path = next(SAMPLES.glob("*.PDF"))
     accepted = ingest(client, ALICE, path.read_bytes(), filename=path.name, doc_id="cuad-pdf")
     hits = client.post("/v1/search", headers=ALICE, json={"query": "reseller agreement", "k": 3}).json()["hits"]
-    assert hits and hits[0]["doc_id"] == "cuad-pdf"
+    assert hits and hits[0]["doc_id"] == "alice~cuad-pdf"
     assert hits[0]["revision"] == accepted["revision"]
 
 
@@ -181,7 +181,7 @@ def test_new_revision_and_delete(client):
     old = client.get(f"/v1/documents/s/revisions/{first['revision']}/text", headers=ALICE).json()
     assert "five (5)" in old["passage"] and old["current"] is False
     response = client.delete("/v1/documents/s", headers=ALICE)
-    assert response.status_code == 200 and response.json() == {"doc_id": "s", "deleted": True}
+    assert response.status_code == 200 and response.json() == {"doc_id": "alice~s", "deleted": True}
     assert client.get("/v1/documents/s", headers=ALICE).status_code == 404
     assert client.post("/v1/search", headers=ALICE, json={"query": "initial term years"}).json()["hits"] == []
 
@@ -192,7 +192,7 @@ def test_search_and_source_view_exact_passage(two_tenants):
     response = client.post("/v1/search", headers=ALICE, json={"query": "Orbitrex compressor units per year", "k": 5})
     assert response.status_code == 200
     hits = response.json()["hits"]
-    assert hits and all(h["doc_id"] == "alice-supply" for h in hits)
+    assert hits and all(h["doc_id"] == "alice~alice-supply" for h in hits)
     hit = hits[0]
     assert set(hit) == {"chunk_id", "doc_id", "revision", "title", "page", "section", "line_start",
                         "line_end", "char_start", "char_end", "text", "score", "bm25_rank", "knn_rank"}
@@ -226,7 +226,7 @@ def test_search_filters(two_tenants):
     q = {"query": "agreement term"}
     assert client.post("/v1/search", headers=ALICE, json={**q, "filters": {"collections": ["nope"]}}).json()["hits"] == []
     hits = client.post("/v1/search", headers=ALICE, json={**q, "filters": {"doc_ids": ["alice-supply"]}}).json()["hits"]
-    assert hits and {h["doc_id"] for h in hits} == {"alice-supply"}
+    assert hits and {h["doc_id"] for h in hits} == {"alice~alice-supply"}
     assert_error(client.post("/v1/search", headers=ALICE, json={**q, "filters": {"bogus": 1}}), 422, "validation_error")
 
 
@@ -237,7 +237,7 @@ def test_subjects_endpoint_shape(two_tenants):
     subjects = response.json()["subjects"]
     for s in subjects:
         assert set(s) == {"subject_id", "name", "type", "aliases", "attributes", "bindings"}
-        assert all(b["doc_id"] == "alice-supply" for b in s["bindings"])
+        assert all(b["doc_id"] == "alice~alice-supply" for b in s["bindings"])
 
 
 # -- health -------------------------------------------------------------------------------------

@@ -30,11 +30,7 @@ def test_first_serve_creates_one_admin_key(tmp_path):
     env = {**os.environ, "ATTEST_DATA_DIR": str(tmp_path), "PYTHONPATH": str(REPO)}
     for name in ("ATTEST_API_KEYS", "ATTEST_API_KEYS_FILE", "ATTEST_ELASTICSEARCH_URL"):
         env.pop(name, None)
-    script = (
-        "import argparse, sys; from service.cli_serve import register; "
-        "p = argparse.ArgumentParser(); register(p.add_subparsers()); "
-        "a = p.parse_args(sys.argv[1:]); sys.exit(a.func(a))"
-    )
+    script = "import sys; from service.cli import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen([sys.executable, "-c", script, "serve", "--port", str(port)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from tests.api.conftest import ALICE, ALICE_TEXT, BOB, BOB_TEXT, ingest, make_settings
 
-ALICE_DOC = "alice-supply"
+ALICE_DOC = "alice~alice-supply"  # doc ids chosen at upload are in the uploader's namespace
 IGNORED_HEADERS = {"x-request-id", "date"}
 # Wall-clock stamps (updated_at, created_at, retrieved_at) differ between two apps by nature.
 TIMESTAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)")
@@ -167,32 +167,33 @@ def test_acl_change_and_delete_take_effect_everywhere(app_factory):
     query = {"query": "Orbitrex compressor units"}
 
     def bob_sees() -> tuple[bool, bool, bool]:
-        doc = client.get("/v1/documents/shared", headers=BOB).status_code == 200
-        hits = any(h["doc_id"] == "shared" for h in client.post("/v1/search", headers=BOB, json=query).json()["hits"])
+        doc = client.get("/v1/documents/alice~shared", headers=BOB).status_code == 200
+        hits = any(h["doc_id"] == "alice~shared" for h in client.post("/v1/search", headers=BOB, json=query).json()["hits"])
         subj = bool(client.get("/v1/subjects", headers=BOB, params={"name": "Zephyrion Holdings, Inc."}).json()["subjects"])
         return doc, hits, subj
 
     assert bob_sees() == (False, False, False)
-    assert client.put("/v1/documents/shared/acl", headers=ALICE, json={"acl": ["alice", "sales"]}).status_code == 200
+    assert client.put("/v1/documents/alice~shared/acl", headers=ALICE, json={"acl": ["alice", "sales"]}).status_code == 200
     assert bob_sees() == (True, True, True)  # bob is in group "sales"
-    assert client.put("/v1/documents/shared/acl", headers=BOB, json={"acl": ["alice"]}).status_code == 200
+    assert client.put("/v1/documents/alice~shared/acl", headers=BOB, json={"acl": ["alice"]}).status_code == 200
     assert bob_sees() == (False, False, False)
     # admins manage any document (but read only by ACL)
-    assert client.get("/v1/documents/shared", headers={"Authorization": "Bearer admin-key-0123456789abcdef"}).status_code == 404
-    assert client.delete("/v1/documents/shared", headers={"Authorization": "Bearer admin-key-0123456789abcdef"}).status_code == 200
-    assert client.get("/v1/documents/shared", headers=ALICE).status_code == 404
+    assert client.get("/v1/documents/alice~shared", headers={"Authorization": "Bearer admin-key-0123456789abcdef"}).status_code == 404
+    assert client.delete("/v1/documents/alice~shared", headers={"Authorization": "Bearer admin-key-0123456789abcdef"}).status_code == 200
+    assert client.get("/v1/documents/alice~shared", headers=ALICE).status_code == 404
     assert client.post("/v1/search", headers=ALICE, json=query).json()["hits"] == []
 
 
-def test_upload_to_someone_elses_doc_id_is_refused(app_factory):
-    """Known, documented limit: doc ids are one namespace, so a client-chosen id that belongs
-    to a document the caller cannot see is refused (409) rather than overwritten. The refusal
-    reveals that the id is taken, never anything of the document."""
+def test_upload_to_someone_elses_doc_id_makes_the_callers_own_document(app_factory):
+    """Doc ids chosen at upload are names in the uploader's namespace: bob's "taken" is
+    bob~taken, alice's document is neither refused to him (which told him the name was taken)
+    nor overwritten (tests/security/test_doc_id_namespaces.py has the whole model)."""
     client = app_factory()
     ingest(client, ALICE, ALICE_TEXT, filename="a.txt", doc_id="taken")
     response = client.post("/v1/documents", headers=BOB, files={"file": ("x.txt", b"bob's text")},
                            data={"doc_id": "taken"})
-    assert response.status_code == 409
+    assert response.status_code == 202 and response.json()["doc_id"] == "bob~taken"
     assert b"Zephyrion" not in response.content
     body = client.get("/v1/documents/taken", headers=ALICE).json()
+    assert body["doc_id"] == "alice~taken"
     assert len(body["revisions"]) == 1 and body["acl"] == ["alice"]

@@ -725,7 +725,40 @@ def test_acl_and_audit_through_mcp_on_elasticsearch(tmp_path: Path, embedder) ->
 def test_the_package_imports_on_its_own() -> None:
     """``service.mcp`` imports ``service.api`` modules and the app imports ``service.mcp``: neither
     order may hit a circular import."""
-    for module in ("service.mcp", "service.api", "service.cli_mcp"):
+    for module in ("service.mcp", "service.api", "service.cli.mcp"):
         done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=REPO,
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (module, done.stderr[-2000:])
+
+
+def test_document_status_shows_no_jobs_of_a_deleted_predecessor(live: LiveApi) -> None:
+    """The MCP twin of issue 11 High 1's job-history leak: after a delete, whoever next holds
+    the doc id sees none of the previous incarnation's jobs (job ids, revisions)."""
+    from ingest.schema import DocumentRecord
+    from ingest.store.sqlite import SqliteStore
+
+    alice = {"Authorization": f"Bearer {ALICE_KEY}"}
+    accepted = httpx.post(f"{live.base}/v1/documents", headers=alice, timeout=60,
+                          files={"file": ("r.txt", b"Alice's reused memo about Orbitrex units.")},
+                          data={"doc_id": "reused"}).json()
+    doc = f"{live.base}/v1/documents/{accepted['doc_id']}"
+    deadline = time.monotonic() + 120
+    while httpx.get(doc, headers=alice, timeout=30).json()["status"] not in ("indexed", "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert httpx.delete(doc, headers=alice, timeout=30).status_code == 200
+    store = SqliteStore(live.data_dir / "attest.sqlite3")
+    store.save_document(DocumentRecord(  # the id's next holder, readable by bob
+        doc_id=accepted["doc_id"], status="received", stage="received", error=None,
+        current_revision=None, title="t", filename="f.txt", acl=["bob"], collection="",
+        metadata={}, updated_at="2026-01-01T00:00:00.000+00:00"))
+    store.close()
+
+    async def status() -> Any:
+        async with connect(live.url, BOB_KEY) as client:
+            return (await client.call_tool("document_status", {"doc_id": accepted["doc_id"]})).structured_content
+
+    (view,) = run(status())["documents"]
+    assert view["doc_id"] == accepted["doc_id"] and view["acl"] == ["bob"]
+    assert view["jobs"] == [] and accepted["job_id"] not in json.dumps(view)
+    assert accepted["revision"] not in json.dumps(view)

@@ -46,7 +46,7 @@ def test_every_audited_action_lands_with_its_request_id(client):
     assert evidence["input"]["question"].startswith("What is the governing law")
     expanded = client.get("/v1/audit", headers=ADMIN, params={
         "request_id": calls["source_expanded"].headers["x-request-id"]}).json()["entries"][0]
-    assert (expanded["doc_id"], expanded["revision"], expanded["char_start"], expanded["char_end"]) == ("aud", rev, 0, 20)
+    assert (expanded["doc_id"], expanded["revision"], expanded["char_start"], expanded["char_end"]) == ("alice~aud", rev, 0, 20)
     # the upload request has two entries: queued, then the ingest outcome from the worker
     ingest_entries = client.get("/v1/audit", headers=ADMIN, params={"principal": "alice"}).json()["entries"]
     by_action = {e["action"]: e for e in ingest_entries}
@@ -206,7 +206,7 @@ def test_concurrent_queries_during_a_revision_switch(tmp_path, embedder):
                     if r.status_code != 200:
                         errors.append(f"{r.status_code} {r.text[:200]}")
                         break
-                    revs = {h["revision"] for h in r.json()["hits"] if h["doc_id"] == "switch"}
+                    revs = {h["revision"] for h in r.json()["hits"] if h["doc_id"] == "alice~switch"}
                     if len(revs) > 1:
                         errors.append(f"torn read: {revs}")
                     revisions_seen.update(revs)

@@ -104,8 +104,8 @@ def test_every_portal_file_is_package_data() -> None:
 def test_source_view_names_the_neighbouring_chunks(two_tenants) -> None:
     client, _ = two_tenants
     store = client.app.state.ctx.store
-    record = store.get_document("alice-supply")
-    chunks = store.revision_chunks("alice-supply", record.current_revision)
+    record = store.get_document("alice~alice-supply")
+    chunks = store.revision_chunks("alice~alice-supply", record.current_revision)
     assert len(chunks) >= 2
     url = f"/v1/documents/alice-supply/revisions/{record.current_revision}/text"
     first, second = chunks[0], chunks[1]
@@ -124,7 +124,7 @@ def test_search_filters_on_entity_ids_inside_the_acl(two_tenants) -> None:
     client, _ = two_tenants
     q = {"query": "agreement term distributor"}
     hits = client.post("/v1/search", headers=ALICE, json={**q, "filters": {"entity_ids": ["org:zephyrion holdings"]}}).json()["hits"]
-    assert hits and {h["doc_id"] for h in hits} == {"alice-supply"}
+    assert hits and {h["doc_id"] for h in hits} == {"alice~alice-supply"}
     assert all("Zephyrion" in h["text"] for h in hits)
     assert client.post("/v1/search", headers=ALICE, json={**q, "filters": {"entity_ids": ["org:nobody at all"]}}).json()["hits"] == []
     # bob's filter on alice's entity finds nothing: the ACL is inside the same query

@@ -22,7 +22,7 @@ def test_table_shape_and_acl(two_tenants: tuple[TestClient, dict[str, Any]]) -> 
     assert (body["type"], body["attributes"], body["page"], body["page_size"]) == ("agreement", ["governing_law"], 1, 50)
     # Alice reads only her supply agreement: Bob's consulting agreement is not a row, not a count.
     assert body["total"] == len(body["rows"]) >= 1
-    assert {r["doc_id"] for r in body["rows"]} == {"alice-supply"}
+    assert {r["doc_id"] for r in body["rows"]} == {"alice~alice-supply"}
     row = body["rows"][0]
     assert set(row) == {"subject_id", "name", "doc_id", "title", "cells"}
     cell = row["cells"]["governing_law"]
@@ -30,7 +30,7 @@ def test_table_shape_and_acl(two_tenants: tuple[TestClient, dict[str, Any]]) -> 
     assert set(cell["evidence"][0]) == EVIDENCE_KEYS
     assert cell["evidence"][0]["excerpt"] == "This Agreement is governed by the laws of the State of Delaware."
     bob = client.get("/v1/table?attribute=governing_law", headers=BOB).json()
-    assert {r["doc_id"] for r in bob["rows"]} == {"bob-consulting"}
+    assert {r["doc_id"] for r in bob["rows"]} == {"bob~bob-consulting"}
     assert bob["rows"][0]["cells"]["governing_law"] == {"value": "not stated", "sufficient": False, "evidence": []}
 
 
@@ -54,10 +54,10 @@ def test_class_question_over_the_api_is_acl_filtered(two_tenants: tuple[TestClie
     alice = client.post("/v1/evidence/query", headers=ALICE, json=question).json()
     bob = client.post("/v1/evidence/query", headers=BOB, json=question).json()
     assert alice["state"] == "CONCLUDED" and alice["sufficient"] is True
-    assert [e["doc_id"] for e in alice["evidence"]] == ["alice-supply"]
+    assert [e["doc_id"] for e in alice["evidence"]] == ["alice~alice-supply"]
     # Bob's only agreement states no governing law; Alice's is neither a row, a count nor a claim.
     assert bob["sufficient"] is False
-    assert all(r["subject_id"].endswith("@bob-consulting") for r in bob["table"])
+    assert all(r["subject_id"].endswith("@bob~bob-consulting") for r in bob["table"])
     text = json.dumps(bob)
     assert "alice-supply" not in text and "Zephyrion" not in text
 
@@ -68,5 +68,5 @@ def test_registry_question_over_the_api_is_acl_filtered(two_tenants: tuple[TestC
     alice = client.post("/v1/evidence/query", headers=ALICE, json=question).json()
     bob = client.post("/v1/evidence/query", headers=BOB, json=question).json()
     assert alice["state"] == "CONCLUDED" and alice["claims"]
-    assert all(e["doc_id"] == "alice-supply" for e in alice["evidence"])
+    assert all(e["doc_id"] == "alice~alice-supply" for e in alice["evidence"])
     assert bob["state"] == "SUBJECT_NOT_FOUND" and bob["evidence"] == [] and bob["claims"] == []

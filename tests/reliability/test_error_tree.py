@@ -103,3 +103,51 @@ def test_the_api_answers_each_family_with_its_status(app_factory, exc, status, c
     expected = {404: "document not found", 500: "internal error; quote the request id"}
     assert body["message"] == expected.get(status, exc.message)
     assert ("retry-after" in response.headers) == (status == 503)
+
+
+def test_an_unclassified_store_failure_is_503_and_a_bug_stays_500(app_factory):
+    """A bare StoreError (the adapter could not classify the failure) is the store's fault, not
+    the caller's and not proven a bug: 503 with Retry-After and a fixed message (its own names
+    indexes), with the traceback logged. A broken invariant (StoreCorrupt) and a plain Python
+    error are internal: 500."""
+    from structlog.testing import capture_logs
+
+    from ingest.store.port import StoreCorrupt
+
+    client = app_factory()
+    raised = {
+        "store": StoreError("Elasticsearch refused bulk to attest-chunks-v1: mapper_parsing"),
+        "corrupt": StoreCorrupt("record x cannot be read back"),
+        "bug": RuntimeError("boom"),
+    }
+
+    def boom(kind: str) -> None:
+        raise raised[kind]
+
+    client.app.add_api_route("/v1/boom/{kind}", boom)
+    with capture_logs() as logs:
+        store = client.get("/v1/boom/store", headers=ALICE)
+    assert store.status_code == 503 and store.headers["retry-after"] == "5"
+    assert store.json()["error"]["code"] == "unavailable"
+    assert store.json()["error"]["message"] == (
+        "the document store could not complete the request; retry later")
+    assert "attest-chunks" not in store.text
+    failed = [e for e in logs if e["event"] == "request_failed"]
+    assert failed and failed[0]["status"] == 503 and failed[0]["exc_info"] is raised["store"]
+    for kind in ("corrupt", "bug"):
+        answer = client.get(f"/v1/boom/{kind}", headers=ALICE)
+        assert answer.status_code == 500, kind
+        assert answer.json()["error"] == {"code": "internal_error",
+                                          "message": "internal error; quote the request id",
+                                          "request_id": answer.headers["x-request-id"]}
+        assert "retry-after" not in answer.headers
+
+
+def test_an_unclassified_store_failure_exits_5_in_the_cli(capsys):
+    from ingest.store.port import StoreCorrupt
+
+    assert exit_code_for(StoreError("bulk write failed")) == 5
+    assert report_error(StoreError("bulk write failed")) == 5
+    assert exit_code_for(StoreCorrupt("unreadable record")) == 1
+    assert status_for(StoreError("x")) == (503, "unavailable")
+    assert status_for(StoreCorrupt("x")) == (500, "internal_error")

@@ -6,35 +6,83 @@ Real app, real SQLite stores, real pipeline and embedder; concurrency through re
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from fastapi.testclient import TestClient
 
 from ingest.pipeline import revision_of
+from ingest.store.sqlite import SqliteStore
 from service.api.jobs import JobStore
-from tests.api.conftest import ADMIN, ALICE, BOB, upload, wait_for
+from tests.api.conftest import ADMIN, ALICE, BOB, make_settings, upload, wait_for
 
 BURST = 40
 TEXT = "The Supplier shall deliver the goods within thirty (30) days of the order date."
 
 
-def test_concurrent_identical_uploads_are_all_indexed(app_factory):
-    """40 identical files under 40 doc ids at once: every one ends indexed (they used to share
-    one upload file, which a finishing job deleted under the next one)."""
-    client = app_factory(ingest_queue_size=BURST)
+class HeldStore(SqliteStore):
+    """The real SQLite store, with the interleaving that lost uploads made certain instead of
+    likely (nothing else changed): the first document's ingest waits, before it activates its
+    revision, until every later upload of the same bytes has been accepted off the wire and is
+    creating its document; those creations wait until the first job has finished and released
+    its upload (its ``ingest`` audit entry, written after the release)."""
 
-    def send(i: int):
-        return upload(client, ALICE, TEXT, f"same-{i}.txt", doc_id=f"same-{i:02d}")
+    def __init__(self, path: Path, first: str, later: int) -> None:
+        super().__init__(path)
+        self.first, self.later = first, later
+        self.creating = threading.Semaphore(0)
+        self.first_released = threading.Event()
 
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        responses = list(pool.map(send, range(BURST)))
-    assert [r.status_code for r in responses] == [202] * BURST
-    statuses = {}
-    for response in responses:
-        accepted = response.json()
-        body = wait_for(client, ALICE, accepted["doc_id"], accepted["revision"])
-        statuses[accepted["doc_id"]] = (body["status"], body["error"])
-    assert set(statuses.values()) == {("indexed", None)}
-    assert len(statuses) == BURST
-    assert not any(client.app.state.ctx.jobs.uploads.iterdir())  # every job released its bytes
+    def save_document(self, record, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self.first not in record.doc_id and self.get_document(record.doc_id) is None:
+            self.creating.release()  # an accepted upload, its job not recorded yet
+            self.first_released.wait(60)
+        return super().save_document(record, *args, **kwargs)
+
+    def activate_revision(self, doc_id, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self.first in doc_id:  # "first", or "alice~first" with doc-id namespaces
+            for _ in range(self.later):
+                self.creating.acquire(timeout=60)
+        return super().activate_revision(doc_id, *args, **kwargs)
+
+    def append_audit(self, entry, *args, **kwargs):  # type: ignore[no-untyped-def]
+        done = super().append_audit(entry, *args, **kwargs)
+        if entry.get("action") == "ingest" and self.first in str(entry.get("doc_id")):
+            self.first_released.set()
+        return done
+
+
+def test_identical_uploads_accepted_while_an_identical_job_finishes_are_all_indexed(tmp_path, embedder):
+    """A burst of identical uploads under different doc ids, each accepted (202) while the job
+    of the same bytes uploaded just before them finishes: every one ends indexed. They used to
+    share one content-addressed upload file, which the finishing job deleted before the later
+    jobs were recorded ("upload file unreadable", the document stuck in ``received``)."""
+    from service.api import create_app
+
+    later = BURST - 8  # the held uploads each keep one of the app's 40 handler threads
+    store = HeldStore(tmp_path / "attest.sqlite3", first="first", later=later)
+    settings = make_settings(tmp_path, ingest_queue_size=BURST)
+    with TestClient(create_app(settings, store=store, embedder=embedder),
+                    raise_server_exceptions=False) as client:
+        first = upload(client, ALICE, TEXT, "first.txt", doc_id="first")
+        assert first.status_code == 202
+
+        def send(i: int):
+            return upload(client, ALICE, TEXT, f"same-{i}.txt", doc_id=f"same-{i:02d}")
+
+        with ThreadPoolExecutor(max_workers=later) as pool:
+            responses = list(pool.map(send, range(later)))
+        assert [r.status_code for r in responses] == [202] * later
+        assert store.first_released.is_set()  # the interleaving happened
+        statuses = {}
+        for response in [first, *responses]:
+            accepted = response.json()
+            body = wait_for(client, ALICE, accepted["doc_id"], accepted["revision"])
+            statuses[accepted["doc_id"]] = (body["status"], body["error"])
+        assert len(statuses) == later + 1
+        assert {doc_id: s for doc_id, s in statuses.items() if s != ("indexed", None)} == {}
+        assert not any(p.is_file() for p in (tmp_path / "uploads").iterdir())  # every job released its bytes
 
 
 def test_a_finishing_job_never_deletes_the_bytes_of_an_identical_upload(tmp_path):

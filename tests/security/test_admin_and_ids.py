@@ -16,13 +16,14 @@ def test_admin_model(client):
     """Admins manage every document (delete, ACL, audited by name) but read only what an ACL
     grants them, and cannot replace the content of a document they cannot read."""
     accepted = ingest(client, ALICE, ALICE_TEXT, doc_id="board-minutes", acl="alice")
-    assert client.get("/v1/documents/board-minutes", headers=ADMIN).status_code == 404
-    source = f"/v1/documents/board-minutes/revisions/{accepted['revision']}/text"
+    assert accepted["doc_id"] == "alice~board-minutes"
+    assert client.get("/v1/documents/alice~board-minutes", headers=ADMIN).status_code == 404
+    source = f"/v1/documents/alice~board-minutes/revisions/{accepted['revision']}/text"
     assert client.get(source, headers=ADMIN).status_code == 404
-    replaced = upload(client, ADMIN, "replacement text", "x.txt", doc_id="board-minutes")
-    assert_error(replaced, 409, "conflict")
+    replaced = upload(client, ADMIN, "replacement text", "x.txt", doc_id="alice~board-minutes")
+    assert_error(replaced, 404, "not_found")  # as for any document the admin cannot read
     # Granting itself access works, and is on the record under the admin's name.
-    granted = client.put("/v1/documents/board-minutes/acl", headers=ADMIN,
+    granted = client.put("/v1/documents/alice~board-minutes/acl", headers=ADMIN,
                          json={"acl": ["alice", "root"]})
     assert granted.status_code == 200 and granted.json()["acl"] == ["alice", "root"]
     entries = client.get("/v1/audit", headers=ADMIN,
@@ -31,7 +32,7 @@ def test_admin_model(client):
         ("acl_change", "root", ["alice"], ["alice", "root"])
     ]
     assert client.get(source, headers=ADMIN).status_code == 200
-    assert client.delete("/v1/documents/board-minutes", headers=ADMIN).status_code == 200
+    assert client.delete("/v1/documents/alice~board-minutes", headers=ADMIN).status_code == 200
 
 
 @pytest.mark.parametrize(

@@ -109,18 +109,18 @@ def test_next_owner_sees_no_job_history_of_a_deleted_document(client):
 
 
 def test_a_job_queued_before_a_delete_and_re_upload_writes_nothing(app_factory):
-    """Alice's job was claimed (running) when she deleted; Bob then took the id. The job must
-    not index Alice's bytes into Bob's document."""
+    """Alice's job was claimed (running) when she deleted; a new document then took the id (Bob
+    its only reader). The job must not index Alice's bytes into that document."""
     client = app_factory()
     ctx = client.app.state.ctx
     ctx.worker.stop()  # hold the queue so the job runs exactly when the test says
     accepted = upload(client, ALICE, ALICE_TEXT, "a.txt", doc_id="swap").json()
     job = ctx.jobs.claim()
-    assert job is not None and job.doc_id == "swap"
+    assert job is not None and job.doc_id == "alice~swap"
     assert client.delete("/v1/documents/swap", headers=ALICE).status_code == 200
-    ctx.require_store().save_document(_owner_record("swap", "bob"))
+    ctx.require_store().save_document(_owner_record("alice~swap", "bob"))
     result = ctx.worker.run_job(job, SECRET, lambda stage: None)
     assert result["status"] == "cancelled"
-    bob = client.get("/v1/documents/swap", headers=BOB).json()
+    bob = client.get("/v1/documents/alice~swap", headers=BOB).json()
     assert bob["revisions"] == [] and bob["acl"] == ["bob"]
     assert accepted["revision"] not in str(bob)

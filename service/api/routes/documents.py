@@ -9,7 +9,10 @@ Who may do what (every check is a query filtered by the caller's ACL tokens):
   README "Admins": admins are trusted operators; every such action is audited with the
   admin's name, so an admin who grants itself access leaves a record). Anyone else gets the
   404 a nonexistent document gets, byte for byte apart from the request id.
-* a new document's ACL defaults to the uploader's principal.
+* a new document's ACL defaults to the uploader's principal;
+* a doc id chosen at upload is a name in the uploader's namespace (``alice~lease``), so that an
+  upload never tells whether another principal uses a name (``service/api/doc_ids.py``); the
+  document paths resolve a bare id the same way.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import structlog
 from fastapi import APIRouter, File, Form, Path as PathParam, Query, UploadFile
 
 from ingest.schema import DocumentRecord
+from ingest.statuses import DocStatus
 from ingest.store.port import Principal, Store
 from ingest.clock import utc_now
 from service.api.deps import (
@@ -35,6 +39,13 @@ from service.api.deps import (
     JobsDep,
     SettingsDep,
     StoreDep,
+)
+from service.api.doc_ids import (
+    MAX_DOC_ID_CHARS,
+    namespace_of,
+    own_doc_id,
+    resolve_any,
+    resolve_readable,
 )
 from service.api.errors import (
     Conflict,
@@ -156,7 +167,9 @@ def parse_metadata(raw: str | None) -> dict[str, Any] | None:
 
 
 def readable_document(store: Store, doc_id: str, principal: Principal) -> DocumentRecord:
-    record = store.visible_document(doc_id, principal)
+    """The document ``doc_id`` names for ``principal`` (a bare id resolved as in
+    ``service/api/doc_ids.py``); use the record's ``doc_id`` from here on."""
+    record = resolve_readable(store, principal, doc_id)
     if record is None:
         raise document_not_found()
     return record
@@ -164,10 +177,46 @@ def readable_document(store: Store, doc_id: str, principal: Principal) -> Docume
 
 def manageable_document(store: Store, doc_id: str, principal: Principal) -> DocumentRecord:
     """For delete and ACL change: readers of the document, and admins for any document."""
-    record = store.get_document(doc_id) if principal.admin else store.visible_document(doc_id, principal)
+    record = resolve_any(store, principal, doc_id)
     if record is None:
         raise document_not_found()
     return record
+
+
+def check_chosen_doc_id(raw: str) -> None:
+    """A chosen doc id is ``name`` or ``owner~name`` (422 otherwise)."""
+    owner, sep, name = raw.rpartition("~")
+    if sep and (not ACL_ENTRY.fullmatch(owner) or owner == "*" or "~" in owner):
+        raise InvalidInput("doc_id: ~ separates a principal's namespace from a name, once")
+    if not name.strip(". "):
+        raise InvalidInput("doc_id: must contain a letter or digit")
+
+
+def upload_target(store: Store, principal: Principal, raw: str) -> tuple[str, DocumentRecord | None]:
+    """The document an upload with the chosen id ``raw`` goes to, and its record when it exists.
+
+    A document the caller may read (``raw`` resolved as on every document path) gets a new
+    revision. Otherwise the upload creates ``raw`` in the caller's own namespace; a full id in
+    another principal's namespace is the 404 of an unreadable document. What happens therefore
+    depends only on the caller's namespace and what the caller may read, never on other
+    principals' documents."""
+    readable = resolve_readable(store, principal, raw)
+    if readable is not None:
+        return readable.doc_id, readable
+    owner = namespace_of(raw)
+    if owner is not None and owner != principal.name:
+        raise document_not_found()
+    target = raw if owner is not None else own_doc_id(principal, raw)
+    if len(target) > MAX_DOC_ID_CHARS:
+        raise InvalidInput(
+            f"doc_id: at most {MAX_DOC_ID_CHARS} characters with your namespace "
+            f"({principal.name}~)"
+        )
+    if store.get_document(target) is not None:
+        # Only the caller's own namespace gets here: a document of theirs whose ACL no longer
+        # lists them (nobody else can create ids in it), so this tells them nothing new.
+        raise Conflict("doc_id is not available; choose another")
+    return target, None
 
 
 def _safe_filename(name: str | None) -> str:
@@ -221,7 +270,8 @@ def _check_type(filename: str, head: bytes, tmp: Path) -> str:
     status_code=202,
     response_model=UploadAccepted,
     responses={
-        409: {"model": ErrorBody, "description": "doc_id taken by a document you cannot see"},
+        404: {"model": ErrorBody, "description": "doc_id in another principal's namespace that you cannot read"},
+        409: {"model": ErrorBody, "description": "doc_id in your namespace held by a document you can no longer read"},
         413: {"model": ErrorBody, "description": "File too large"},
         415: {"model": ErrorBody, "description": "Unsupported file type"},
         503: {"model": ErrorBody, "description": "Ingest queue full; retry later"},
@@ -238,7 +288,9 @@ def upload_document(
     doc_id: Annotated[
         str | None,
         Form(pattern=NEW_DOC_ID_PATTERN,
-             description="letters and digits of any script, space and . , : ; @ + & ( ) ' _ -"),
+             description="a name in your namespace (the document's id is <you>~<name>): letters "
+                         "and digits of any script, space and . , : ; @ + & ( ) ' _ -; or the "
+                         "full id <owner>~<name> of a document you may read (a new revision)"),
     ] = None,
     title: Annotated[str | None, Form(max_length=500)] = None,
     acl: Annotated[
@@ -249,8 +301,8 @@ def upload_document(
 ) -> UploadAccepted:
     """Accept a file for ingestion. 202 means queued, not searchable: poll the document until
     its status is ``indexed`` (or ``failed`` with a reason)."""
-    if doc_id is not None and not doc_id.strip(". "):
-        raise InvalidInput("doc_id: must contain a letter or digit")
+    if doc_id is not None:
+        check_chosen_doc_id(doc_id)
     acl_list = parse_acl(acl)
     meta = parse_metadata(metadata)
     if jobs.depth() >= settings.ingest_queue_size:
@@ -266,10 +318,8 @@ def upload_document(
         mime = _check_type(filename, head, tmp)
         existing: DocumentRecord | None = None
         if doc_id is not None:
-            existing = store.get_document(doc_id)
             # Admins too: nobody replaces the content of a document they cannot read.
-            if existing is not None and store.visible_document(doc_id, principal) is None:
-                raise Conflict("doc_id is not available; choose another")
+            doc_id, existing = upload_target(store, principal, doc_id)
         else:
             doc_id = f"doc-{uuid.uuid4().hex[:16]}"
     except BaseException:
@@ -280,8 +330,8 @@ def upload_document(
         acl_list = acl_list or [principal.name]
         fresh = DocumentRecord(
             doc_id=doc_id,
-            status="received",
-            stage="received",
+            status=DocStatus.RECEIVED,
+            stage=DocStatus.RECEIVED,
             error=None,
             current_revision=None,
             title=title or Path(filename).stem,
@@ -341,7 +391,7 @@ def upload_document(
     if ctx.worker is not None:
         ctx.worker.notify()
     log.info("upload_accepted", doc_id=doc_id, revision=revision, size=size, mime=mime)
-    return UploadAccepted(doc_id=doc_id, revision=revision, status="received", job_id=job.job_id)
+    return UploadAccepted(doc_id=doc_id, revision=revision, status=DocStatus.RECEIVED, job_id=job.job_id)
 
 
 @router.get("", response_model=DocumentList)
@@ -372,7 +422,7 @@ def get_document(
     """Status, stage, failure reason, current revision, revision history and recent jobs."""
     record = readable_document(store, doc_id, principal)
     return DocumentView.of_stored(
-        record, [j.public() for j in jobs.for_document(doc_id, record.incarnation)]
+        record, [j.public() for j in jobs.for_document(record.doc_id, record.incarnation)]
     )
 
 
@@ -381,7 +431,7 @@ def delete_document(
     doc_id: DocId, store: StoreDep, jobs: JobsDep, principal: CurrentPrincipal, audit: Audit
 ) -> Deleted:
     """Remove the document from every read path; queued ingestion jobs for it are cancelled."""
-    manageable_document(store, doc_id, principal)
+    doc_id = manageable_document(store, doc_id, principal).doc_id
     cancelled = jobs.cancel_for_document(doc_id, "document deleted")
     if not store.delete_document(doc_id):
         raise document_not_found()
@@ -399,6 +449,7 @@ def set_document_acl(
 ) -> DocumentView:
     """Replace the document's ACL; takes effect on every read path at once."""
     record = manageable_document(store, doc_id, principal)
+    doc_id = record.doc_id
     entries = check_acl(list(body.acl))
     store.set_acl(doc_id, entries)
     audit.record("acl_change", doc_id=doc_id, old_acl=record.acl, new_acl=entries)
@@ -438,6 +489,7 @@ def expand_source(
 ) -> SourceView:
     """The audited source expansion behind ``source_view`` (shared with MCP)."""
     record = readable_document(store, doc_id, principal)
+    doc_id = record.doc_id
     if revision not in {r.revision for r in record.revisions}:
         raise document_not_found()
     text = store.revision_text(doc_id, revision)

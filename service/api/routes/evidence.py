@@ -15,6 +15,7 @@ from fastapi import APIRouter
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
+from service.api.doc_ids import expand_doc_ids
 from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
 from service.api.schemas import ERROR_RESPONSES, ErrorBody
 from service.evidence.models import EvidenceReport, EvidenceRequest
@@ -60,8 +61,12 @@ def answer_question(
 ) -> EvidenceReport:
     """Run the evidence machine as ``principal`` and audit the report (shared with MCP)."""
     run = evidence_runner()
+    asked = body
+    if body.scope is not None and body.scope.doc_ids:  # bare ids: also the caller's own
+        scope = body.scope.model_copy(update={"doc_ids": expand_doc_ids(principal, body.scope.doc_ids)})
+        asked = body.model_copy(update={"scope": scope})
     report = run(
-        body, principal, store=store, embedder=embedder, settings=settings,
+        asked, principal, store=store, embedder=embedder, settings=settings,
         request_id=audit.request_id,
     )
     dumped: dict[str, Any] = report.model_dump(mode="json")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
+from ingest.statuses import HealthStatus
 from service.api.deps import AdminPrincipal, Context
 from service.api.metrics import CONTENT_TYPE
 from service.api.schemas import ErrorBody, Health
@@ -15,7 +16,7 @@ router = APIRouter(tags=["health"])
 @router.get("/healthz", response_model=Health)
 def healthz() -> Health:
     """The process is up."""
-    return Health(status="ok")
+    return Health(status=HealthStatus.OK)
 
 
 @router.get(
@@ -32,7 +33,7 @@ def readyz(ctx: Context) -> JSONResponse:
         "ingest_worker": ctx.worker is not None or not ctx.settings.ingest_in_api,
     }
     ready = all(checks.values())
-    body = Health(status="ready" if ready else "not_ready", checks=checks)
+    body = Health(status=HealthStatus.READY if ready else HealthStatus.NOT_READY, checks=checks)
     return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
 

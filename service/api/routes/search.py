@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, SearchFilters, Store
+from service.api.doc_ids import expand_doc_ids
 from service.api.deps import Audit, Auditor, CurrentPrincipal, EmbedderDep, SettingsDep, StoreDep
 from service.api.schemas import ERROR_RESPONSES, SearchRequest, SearchResponse
 from service.retrieval import hybrid_search
@@ -41,7 +42,7 @@ def run_search(
     """Hybrid search as ``principal``, audited (shared with MCP)."""
     filters = SearchFilters(
         principal=principal,
-        doc_ids=tuple(body.filters.doc_ids),
+        doc_ids=tuple(expand_doc_ids(principal, body.filters.doc_ids)),  # bare ids: also your own
         collections=tuple(body.filters.collections),
         entity_ids=tuple(body.filters.entity_ids),
     )

@@ -10,6 +10,7 @@ under the request's id, which is the run's ``request_id`` in the report and in t
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -20,7 +21,7 @@ from ingest.store.port import Principal
 from service.api.deps import CurrentPrincipal, EmbedderDep, RequestId, SettingsDep, StoreDep
 from service.api.errors import Conflict, NotFound
 from service.api.schemas import ERROR_RESPONSES, NOT_FOUND_RESPONSE
-from service.sweeps.definition import LoadedDefinition, find_definitions
+from service.sweeps.definition import LoadedDefinition, SweepDefinitionError, find_sweep_definitions
 
 router = APIRouter(prefix="/v1/sweeps", tags=["sweeps"], responses={**ERROR_RESPONSES, **NOT_FOUND_RESPONSE})
 
@@ -41,7 +42,22 @@ def _may_use(principal: Principal, owner: str) -> bool:
 def _definitions(settings: Any) -> tuple[dict[str, LoadedDefinition], list[Any]]:
     if settings.sweeps_dir is None:
         return {}, []
-    return find_definitions(settings.sweeps_dir)
+    return find_sweep_definitions(settings.sweeps_dir)
+
+def _public_error(error: SweepDefinitionError, settings: Any) -> SweepDefinitionError:
+    """The same problems with the server's paths cut to file names: a client learns which file
+    of the sweeps directory is broken and where, never where that directory is."""
+    def scrub(text: str) -> str:
+        if settings.sweeps_dir is not None:
+            text = text.replace(str(Path(settings.sweeps_dir).resolve()) + "/", "")
+            text = text.replace(str(settings.sweeps_dir).rstrip("/") + "/", "")
+        return text
+
+    public = SweepDefinitionError(
+        Path(error.source).name, [(line, scrub(message)) for line, message in error.problems]
+    )
+    public.sweep_name, public.principal_name = error.sweep_name, error.principal_name
+    return public
 
 def _definition_for(name: str, settings: Any, principal: Principal) -> LoadedDefinition:
     found, errors = _definitions(settings)
@@ -51,7 +67,7 @@ def _definition_for(name: str, settings: Any, principal: Principal) -> LoadedDef
         # error mapping) for those who could run it, the usual 404 for anyone else.
         for error in errors:
             if error.sweep_name == name and (principal.admin or principal.name == error.principal_name):
-                raise error
+                raise _public_error(error, settings) from error
         raise _sweep_not_found()
     if not _may_use(principal, loaded.definition.principal.name):
         raise _sweep_not_found()
@@ -75,7 +91,8 @@ def list_sweeps(settings: SettingsDep, principal: CurrentPrincipal) -> dict[str,
     ]
     body: dict[str, Any] = {"sweeps": sweeps}
     if principal.admin:
-        body["errors"] = [{"source": e.source, "problems": [{"line": l, "message": m} for l, m in e.problems]} for e in errors]
+        public = [_public_error(e, settings) for e in errors]
+        body["errors"] = [{"source": e.source, "problems": [{"line": l, "message": m} for l, m in e.problems]} for e in public]
     return body
 
 @router.post("/{name}/runs", status_code=201, responses={409: {"description": "A run of this sweep is in progress"}})

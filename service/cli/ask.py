@@ -7,13 +7,14 @@ Human output lists findings with their citations, conflicts, sufficiency and wha
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from ingest.settings import get_settings
-from service.cli_output import print_json
+from service.cli.output import print_json
 
 
 def _short(text: str, limit: int = 220) -> str:
@@ -63,7 +64,24 @@ def render(report: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cmd_ask(args: argparse.Namespace) -> int:
+def ask(
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question, in plain language.", show_default=False)],
+    subject: Annotated[
+        str | None,
+        typer.Option("--subject", help="Structured subject class as JSON (takes precedence over the question)."),
+    ] = None,
+    doc_id: Annotated[
+        list[str] | None, typer.Option("--doc-id", help="Restrict to this document (repeatable).")
+    ] = None,
+    collection: Annotated[
+        list[str] | None, typer.Option("--collection", help="Restrict to this collection (repeatable).")
+    ] = None,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="ISO date: evidence must not post-date it.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,
+) -> int:
+    """Answer a question from the documents with cited evidence (exit 3: not sufficient)."""
     from pydantic import ValidationError
 
     from ingest.embedder import default_embedder
@@ -72,15 +90,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from service.evidence.machine import run_evidence_query
     from service.evidence.models import EvidenceRequest
 
-    payload: dict[str, Any] = {"question": args.question}
+    payload: dict[str, Any] = {"question": question}
     try:
-        if args.subject:
-            payload["subject"] = json.loads(args.subject)
-        if args.doc_id or args.collection or args.as_of:
+        if subject:
+            payload["subject"] = json.loads(subject)
+        if doc_id or collection or as_of:
             payload["scope"] = {
-                "doc_ids": args.doc_id or [],
-                "collections": args.collection or [],
-                "as_of": args.as_of,
+                "doc_ids": doc_id or [],
+                "collections": collection or [],
+                "as_of": as_of,
             }
         request = EvidenceRequest.model_validate(payload)
     except (json.JSONDecodeError, ValidationError) as exc:
@@ -94,22 +112,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         )
     finally:
         store.close()
-    if args.json:
+    if as_json:
         print_json(report.model_dump(mode="json"))
     else:
         sys.stdout.write(render(report))
     return 0 if report.sufficient else 3
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "ask",
-        help="answer a question from the documents with cited evidence (exit 3: not sufficient)",
-    )
-    p.add_argument("question")
-    p.add_argument("--subject", help="structured subject class as JSON (takes precedence over the question)")
-    p.add_argument("--doc-id", action="append", help="restrict to these documents")
-    p.add_argument("--collection", action="append", help="restrict to these collections")
-    p.add_argument("--as-of", help="ISO date: evidence must not post-date it")
-    p.add_argument("--json", action="store_true", help="print the full report as JSON")
-    p.set_defaults(func=cmd_ask)

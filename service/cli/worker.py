@@ -9,15 +9,15 @@ mount the same ``ATTEST_UPLOADS_DIR`` as the API.
 
 from __future__ import annotations
 
-import argparse
 import signal
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import structlog
+import typer
 
-if TYPE_CHECKING:  # the real modules load models and clients: imported in cmd_worker only
+if TYPE_CHECKING:  # the real modules load models and clients: imported in worker() only
     from ingest.embedder import Embedder
     from ingest.settings import Settings
     from ingest.store.port import Store
@@ -40,7 +40,13 @@ class WorkerContext:
         return self.embedder
 
 
-def cmd_worker(args: argparse.Namespace) -> int:
+def worker(
+    threads: Annotated[
+        int | None,
+        typer.Option("--threads", help="Worker threads, 1 to 32 (default: ATTEST_INGEST_WORKERS).", show_default=False),
+    ] = None,
+) -> int:
+    """Run ingestion jobs from the queue, without the API."""
     from ingest.embedder import default_embedder
     from ingest.errors import InvalidInputError
     from ingest.settings import get_settings
@@ -49,7 +55,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from service.api.jobs import IngestWorker, open_job_queue
 
     settings = get_settings()
-    threads = settings.ingest_workers if args.threads is None else args.threads
+    threads = settings.ingest_workers if threads is None else threads
     if not 1 <= threads <= 32:
         raise InvalidInputError(f"--threads: {threads} is outside 1..32")
     stop = threading.Event()
@@ -58,21 +64,15 @@ def cmd_worker(args: argparse.Namespace) -> int:
     store = open_store(settings)
     jobs = open_job_queue(settings)
     ctx = WorkerContext(settings=settings, store=store, embedder=default_embedder())
-    worker = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads)
-    worker.start()
+    runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads)
+    runner.start()
     log.warning("worker_started", threads=threads, owner=getattr(jobs, "owner", None),
                 backend="elasticsearch" if settings.elasticsearch_url else "sqlite")
     try:
         while not stop.wait(1.0):
             pass
     finally:
-        worker.stop(timeout=30.0)  # a job still running is taken over once its lease expires
+        runner.stop(timeout=30.0)  # a job still running is taken over once its lease expires
         store.close()
         log.warning("worker_stopped")
     return 0
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("worker", help="run ingestion jobs from the queue, without the API")
-    p.add_argument("--threads", type=int, help="worker threads (default ATTEST_INGEST_WORKERS)")
-    p.set_defaults(func=cmd_worker)

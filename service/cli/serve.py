@@ -7,15 +7,28 @@ in ``<data_dir>/api_keys.json`` (mode 0600); the API never runs without keys.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import threading
+from typing import Annotated
 
 import structlog
+import typer
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            help="API worker processes (default: ATTEST_API_WORKERS, 1); one of them ingests.",
+            show_default=False,
+        ),
+    ] = None,
+) -> int:
+    """Run the HTTP API (uvicorn) and the search portal."""
     import uvicorn
 
     from ingest.settings import get_settings
@@ -35,7 +48,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "for real principals.\n"
         )
         sys.stderr.flush()
-    workers = args.workers or settings.api_workers
+    workers = workers or settings.api_workers
     if not 1 <= workers <= 32:
         sys.stderr.write(f"error: --workers must be between 1 and 32, not {workers}\n")
         return 2
@@ -54,8 +67,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             sys.stderr.write(f"error: {exc}\n")
             return 2
         uvicorn.run(
-            "service.api.app:create_app", factory=True, workers=workers, host=args.host,
-            port=args.port, log_config=None, access_log=False,
+            "service.api.app:create_app", factory=True, workers=workers, host=host,
+            port=port, log_config=None, access_log=False,
         )
         return 0
     try:
@@ -67,8 +80,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # the lifespan shutdown (ingest workers stop, stores close).
     uvicorn.run(
         app,
-        host=args.host,
-        port=args.port,
+        host=host,
+        port=port,
         log_config=None,
         access_log=False,
         timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
@@ -82,12 +95,3 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sys.stderr.flush()
         os._exit(0)
     return 0
-
-
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="run the HTTP API (uvicorn)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=int, default=None,
-                   help="API worker processes (default ATTEST_API_WORKERS, 1); one ingests")
-    p.set_defaults(func=cmd_serve)

@@ -1,0 +1,86 @@
+"""The ingest queue port: the job record, the :class:`JobQueue` protocol both adapters
+implement (:class:`service.api.jobs.JobStore` on SQLite, ``service.api.jobs_elastic.ElasticJobQueue``
+on Elasticsearch), and what they share. A leaf of ``service.api``: both adapters import it, and
+``service.api.jobs.open_job_queue`` picks an adapter, so no adapter imports another."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from ingest.errors import UnavailableError
+from ingest.settings import Settings
+
+__all__ = ["MAX_ATTEMPTS", "Job", "JobQueue", "QueueFull", "uploads_dir"]
+
+MAX_ATTEMPTS = 3
+
+
+class QueueFull(UnavailableError):
+    """Raised by :meth:`JobStore.add` when ``ingest_queue_size`` jobs are already waiting."""
+
+
+@dataclass(slots=True)
+class Job:
+    job_id: str
+    doc_id: str
+    revision: str
+    filename: str
+    title: str | None
+    acl: list[str] | None
+    collection: str
+    metadata: dict[str, Any] | None
+    principal: str
+    request_id: str
+    state: str
+    stage: str | None
+    result: dict[str, Any] | None
+    error: str | None
+    attempts: int
+    created_at: str
+    updated_at: str
+    incarnation: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "job_id": self.job_id,
+            "revision": self.revision,
+            "state": self.state,
+            "stage": self.stage,
+            "error": self.error,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+
+class JobQueue(Protocol):
+    """The ingest queue port (SQLite: :class:`JobStore`; Elasticsearch: ``ElasticJobQueue``).
+
+    ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
+    longer holds the job (its lease expired and another worker took it over). ``lease_seconds``
+    is None for a queue without leases; otherwise the worker calls ``renew_leases`` well within
+    it, and ``recover`` may run at any time (it only fails jobs nobody can finish)."""
+
+    uploads: Path
+    lease_seconds: float | None
+
+    def add(self, **fields: Any) -> Job: ...
+    def get(self, job_id: str) -> Job | None: ...
+    def for_document(self, doc_id: str, incarnation: str | None = None, limit: int = 20) -> list[Job]: ...
+    def depth(self) -> int: ...
+    def counts(self) -> dict[str, int]: ...
+    def claim(self) -> Job | None: ...
+    def set_stage(self, job_id: str, stage: str) -> None: ...
+    def finish(self, job_id: str, state: str, *, result: dict[str, Any] | None = None,
+               error: str | None = None) -> bool | None: ...
+    def renew_leases(self) -> int: ...
+    def cancel_for_document(self, doc_id: str, reason: str) -> int: ...
+    def recover(self) -> dict[str, Any]: ...
+    def job_upload_path(self, job: Job) -> Path: ...
+    def release_upload(self, job: Job) -> None: ...
+    def close(self) -> None: ...
+
+
+def uploads_dir(settings: Settings) -> Path:
+    return Path(settings.uploads_dir) if settings.uploads_dir else Path(settings.data_dir) / "uploads"
