@@ -32,7 +32,8 @@ StageHook = Callable[[str], None]
 
 # The spaCy pipeline is one cached object shared by every ingest worker; spaCy does not promise
 # that concurrent calls on one Language are safe, so annotation runs one document at a time
-# (extraction, chunking, embedding and writes still overlap between workers).
+# (extraction, chunking, embedding and writes still overlap between workers). With
+# ATTEST_INGEST_NLP_PROCESSES=N annotation runs in N pool processes instead (ingest/nlp_pool.py).
 _ANNOTATION_LOCK = threading.Lock()
 
 
@@ -58,11 +59,18 @@ class _Budget:
 
     def check(self, stage: str) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise IngestFailure(
-                stage,
-                f"time budget of {self.seconds:g} s exceeded during {stage}; "
-                "split the document or raise ATTEST_INGEST_JOB_SECONDS",
-            )
+            raise self.exceeded(stage)
+
+    def exceeded(self, stage: str) -> IngestFailure:
+        return IngestFailure(
+            stage,
+            f"time budget of {self.seconds:g} s exceeded during {stage}; "
+            "split the document or raise ATTEST_INGEST_JOB_SECONDS",
+        )
+
+    def wall_deadline(self) -> float | None:
+        """The deadline as a ``time.time()`` value, for another process (nlp_pool)."""
+        return None if self.deadline is None else time.time() + self.deadline - time.monotonic()
 
 
 class _BudgetedSpans(list):  # type: ignore[type-arg]
@@ -312,10 +320,25 @@ class Ingestor:
     ) -> list[SubjectRecord]:
         from ingest.annotate import annotate_document
 
-        spans = _BudgetedSpans([(c.char_start, c.char_end) for c in chunks], budget)
-        with _ANNOTATION_LOCK:
-            budget.check(DocStatus.INDEXING)  # time spent waiting for the lock counts too
-            result = annotate_document(text, spans, doc_id=doc_id, revision=revision)
+        processes = self.settings.ingest_nlp_processes
+        if processes:  # in a pool process: ingest workers annotate in parallel (nlp_pool.py)
+            from ingest.nlp_pool import AnnotationBudgetExceeded, AnnotationProcessDied, annotate_in_pool
+
+            budget.check(DocStatus.INDEXING)
+            try:
+                result = annotate_in_pool(
+                    processes, text, [(c.char_start, c.char_end) for c in chunks],
+                    doc_id=doc_id, revision=revision, deadline=budget.wall_deadline(),
+                )
+            except AnnotationBudgetExceeded:
+                raise budget.exceeded(DocStatus.INDEXING) from None
+            except AnnotationProcessDied as exc:
+                raise IngestFailure(DocStatus.INDEXING, str(exc)) from exc
+        else:
+            spans = _BudgetedSpans([(c.char_start, c.char_end) for c in chunks], budget)
+            with _ANNOTATION_LOCK:
+                budget.check(DocStatus.INDEXING)  # time spent waiting for the lock counts too
+                result = annotate_document(text, spans, doc_id=doc_id, revision=revision)
         for chunk, ann in zip(chunks, result.chunks):
             chunk.entities = list(ann.entities)
             chunk.entity_ids = list(ann.entity_ids)

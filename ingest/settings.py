@@ -13,8 +13,15 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ATTEST_", extra="ignore")
 
     data_dir: Path = Field(Path("./attest-data"), description="Where the embedded store lives.")
-    elasticsearch_url: str | None = Field(None, description="Use Elasticsearch instead of SQLite.")
+    elasticsearch_url: str | None = Field(
+        None, description="Use Elasticsearch instead of SQLite: one node's URL, or several "
+        "nodes' separated by commas (requests fail over to the next node)."
+    )
     elasticsearch_prefix: str = Field("attest", description="Prefix of Elasticsearch index names.")
+    elasticsearch_shards: int = Field(
+        1, ge=1, le=64, description="Primary shards of a new chunks index (one replica each on "
+        "a cluster of two or more nodes). Several spread a large corpus over a cluster's nodes."
+    )
     max_file_bytes: int = Field(100 * 1024 * 1024, description="Larger files fail as 'too large'.")
     max_unpacked_bytes: int = Field(
         512 * 1024 * 1024, description="Ceiling for the unpacked size of zip-based formats."
@@ -31,6 +38,11 @@ class Settings(BaseSettings):
     ingest_queue_size: int = Field(64, ge=1)
     ingest_workers: int = Field(
         2, ge=1, le=32, description="Ingest worker threads; jobs are taken round-robin by uploader."
+    )
+    ingest_nlp_processes: int = Field(
+        0, ge=0, le=32, description="Annotate (spaCy) in this many pool processes so that ingest "
+        "workers annotate in parallel (each holds one spaCy pipeline); 0 = in the ingesting "
+        "process, one document at a time.",
     )
     ingest_in_api: bool = Field(
         True, description="Run ingest worker threads inside the API; false when `attest worker` "

@@ -90,3 +90,57 @@ def test_knn_sent_ahead_is_used_only_for_the_same_request(es_store):
         es_store.prepare_knn(query, everyone, 5)
         assert ids(es_store.knn(query, bob, 5)) == [b[0].chunk_id]
     assert ids(plain) == [a[0].chunk_id, b[0].chunk_id]
+
+
+def test_node_urls_are_split_on_commas_and_an_empty_list_is_refused():
+    from ingest.store.es_admin import es_hosts
+
+    assert es_hosts("http://a:9200") == ["http://a:9200"]
+    assert es_hosts(" http://a:9200 ,http://b:9200,, ") == ["http://a:9200", "http://b:9200"]
+    assert es_hosts("http://a:9200,http://a:9200") == ["http://a:9200"]  # the client refuses twins
+    with pytest.raises(StoreError, match="no Elasticsearch URL in ' , '"):
+        es_hosts(" , ")
+
+
+def test_the_shard_count_is_bounded_and_applies_to_the_chunks_index_only():
+    from ingest.store.es_admin import MAX_SHARDS, IndexAdmin
+
+    assert IndexAdmin(None, "p", shards=MAX_SHARDS).shards == MAX_SHARDS  # at the bound
+    for bad in (0, MAX_SHARDS + 1):
+        with pytest.raises(StoreError, match=f"shards must be between 1 and 64, not {bad}"):
+            IndexAdmin(None, "p", shards=bad)
+    admin = IndexAdmin(None, "p", shards=3)
+    body = {"settings": {"number_of_shards": 1, "auto_expand_replicas": "0-1"}}
+    assert admin.settings_of("chunks", body) == {"number_of_shards": 3, "auto_expand_replicas": "0-1"}
+    assert admin.settings_of("documents", body) == body["settings"]
+    assert IndexAdmin(None, "p").settings_of("chunks", body) == body["settings"]
+
+
+def test_a_store_with_several_shards_and_two_urls_searches_all_of_them(tmp_path):
+    import uuid
+
+    from ingest.store.elastic import ElasticStore
+    from tests.conftest import _ES_URL_AT_START
+
+    _make_store("es", tmp_path).close()  # skips (or fails under CI) without the node
+    # two entries for the one node: the client rotates over them
+    url = f"{_ES_URL_AT_START},{_ES_URL_AT_START.replace('127.0.0.1', 'localhost')}"
+    store = ElasticStore(url, prefix=f"attest-test-{uuid.uuid4().hex[:10]}", shards=2)
+    try:
+        store.init_indexes()
+        settings = store.es.indices.get_settings(index=store.alias("chunks")).body
+        assert [v["settings"]["index"]["number_of_shards"] for v in settings.values()] == ["2"]
+        docs = store.es.indices.get_settings(index=store.alias("documents")).body
+        assert [v["settings"]["index"]["number_of_shards"] for v in docs.values()] == ["1"]
+        expected = []
+        for n in range(6):  # ids hash over both shards
+            chunks, _ = put(store, f"d{n}", "r1", [f"clause {n} about delivery"], [axis(n % 4)])
+            store.activate_revision(f"d{n}", "r1")
+            expected.append(chunks[0].chunk_id)
+        found = store.bm25("delivery", SearchFilters(OPERATOR), 10)
+        assert sorted(ids(found)) == sorted(expected)
+        near = store.knn(np.array(axis(1)), SearchFilters(OPERATOR), 10)
+        assert len(near) == 6 and near[0].chunk_id in (expected[1], expected[5])
+    finally:
+        store.drop_all()
+        store.close()

@@ -50,3 +50,18 @@ def test_compose_runs_two_api_replicas_and_two_workers_on_one_uploads_volume():
         assert env["ATTEST_INGEST_IN_API"] == "false"
         assert f"uploads:{env['ATTEST_UPLOADS_DIR']}" in service["volumes"]
     assert {api["ports"][0] for api in apis} == {"127.0.0.1:8000:8000", "127.0.0.1:8001:8000"}
+
+
+def test_workers_annotate_in_parallel_with_one_embedding_thread_each():
+    """bench/ingest_parallel.py: 2 workers / 1 worker reached 2.07 only with both settings."""
+    from ingest.settings import Settings
+
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    container = _pod_spec(_k8s()[("Deployment", "attest-worker")])["containers"][0]
+    k8s_env = {e["name"]: e["value"] for e in container["env"]}
+    for env in (services["attest-worker"]["environment"], k8s_env):
+        settings = Settings(**{k.removeprefix("ATTEST_").lower(): v for k, v in env.items()
+                               if k in ("ATTEST_INGEST_NLP_PROCESSES", "ATTEST_EMBED_THREADS")})
+        assert settings.ingest_nlp_processes == settings.ingest_workers == 2
+        assert settings.embed_threads == 1
+    assert "ATTEST_INGEST_NLP_PROCESSES" not in services["attest"]["environment"]  # APIs only queue

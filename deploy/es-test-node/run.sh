@@ -9,6 +9,17 @@
 #   run.sh build   (re)build the Maven project only
 #   run.sh clean   stop and delete the whole state dir
 #
+#   run.sh cluster start [N]      start N (default 3) nodes that form ONE cluster on loopback, in
+#                                 $ES_TEST_CLUSTER_STATE/node-1..N; wait for green with N nodes;
+#                                 print the comma-separated URLs (last stdout line)
+#   run.sh cluster urls           print the comma-separated URLs of the running nodes
+#   run.sh cluster kill I         SIGKILL node I (a crash: no clean shutdown)
+#   run.sh cluster stop-node I    SIGTERM node I (a clean shutdown)
+#   run.sh cluster start-node I   restart node I with its data and settings; wait until the
+#                                 cluster has all its nodes again; print its URL
+#   run.sh cluster stop           stop every node of the cluster
+#   run.sh cluster clean          stop and delete the cluster's state dir
+#
 # Environment:
 #   ES_TEST_NODE_STATE      state dir (default /tmp/attest-es-test-node): pid, url, node.log, data
 #   ES_TEST_NODE_HTTP_PORT  HTTP port (default 0 = a free ephemeral port chosen at bind time)
@@ -16,6 +27,9 @@
 #   ES_TEST_NODE_JAVA_OPTS  JVM options (default "-Xms512m -Xmx1g -XX:TieredStopAtLevel=1")
 #   ES_TEST_NODE_CDS        1 = use an AppCDS archive in target/ for faster startup (default 1)
 #   ES_TEST_NODE_KEEP_DATA  1 = keep indices across `start` (default: every start begins empty)
+#   ES_TEST_NODE_WAIT       health (default: `start` waits for yellow/green) | none (return at once)
+#   ES_TEST_CLUSTER_STATE   cluster mode: parent of the node state dirs (default /tmp/attest-es-test-cluster)
+#   ES_TEST_CLUSTER_JAVA_OPTS  cluster mode: JVM options per node (default "-Xms256m -Xmx512m -XX:TieredStopAtLevel=1")
 #   JAVA_HOME               used if it is a JDK >= 21, else /usr/lib/jvm/temurin-25-jdk-amd64
 set -euo pipefail
 
@@ -60,7 +74,7 @@ needs_build() {
 do_build() {
     select_jdk
     command -v mvn >/dev/null || die "mvn not found on PATH"
-    mkdir -p "$STATE_DIR"
+    mkdir -p "$(dirname "$BUILD_LOG")"
     log "building with JAVA_HOME=$JAVA_HOME (log: $BUILD_LOG)"
     # offline first (warm ~/.m2), then online
     if (cd "$SCRIPT_DIR" && mvn -B -q -o package) >"$BUILD_LOG" 2>&1; then
@@ -144,6 +158,9 @@ do_start() {
     # the JVM regenerates it if the JDK or classpath changes). Cuts startup noticeably on 2 cores.
     if [[ "${ES_TEST_NODE_CDS:-1}" == 1 ]]; then
         opts+=(-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$SCRIPT_DIR/target/es-test-node.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
+    elif [[ "${ES_TEST_NODE_CDS:-1}" == readonly && -f "$SCRIPT_DIR/target/es-test-node.jsa" ]]; then
+        # cluster nodes start concurrently: use the archive if it exists, never (re)write it
+        opts+=(-XX:SharedArchiveFile="$SCRIPT_DIR/target/es-test-node.jsa" -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off)
     fi
     opts+=(
         -XX:+UseG1GC
@@ -163,6 +180,9 @@ do_start() {
     nohup "$JAVA_HOME/bin/java" "${opts[@]}" -cp "$APP_JAR:$LIB_DIR/*" "$MAIN_CLASS" "$STATE_DIR" \
         >"$LOG_FILE" 2>&1 </dev/null &
     echo $! >"$PID_FILE"
+    if [[ "${ES_TEST_NODE_WAIT:-health}" == none ]]; then
+        return 0
+    fi
     if ! do_wait; then
         log "start failed, stopping the node (state dir kept for inspection: $STATE_DIR)"
         do_stop || true
@@ -220,6 +240,160 @@ do_status() {
     echo "running pid=$pid url=${url:-?} health=${status:-unknown}"
 }
 
+# -- cluster mode: N nodes of one cluster on loopback, each a `run.sh` node with its own state dir
+CLUSTER_DIR="${ES_TEST_CLUSTER_STATE:-/tmp/attest-es-test-cluster}"
+
+free_ports() { # $1 = how many free TCP ports on 127.0.0.1
+    python3 - "$1" <<'PY'
+import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in socks))
+PY
+}
+
+cluster_nodes() { # node numbers that have a state dir, in order
+    local dir
+    for dir in "$CLUSTER_DIR"/node-*; do
+        [[ -f "$dir/cluster.env" ]] && echo "${dir##*-}"
+    done | sort -n
+}
+
+node_run() { # $1 = node number, $2... = run.sh arguments; runs with that node's settings
+    local n="$1"
+    shift
+    local env_file="$CLUSTER_DIR/node-$n/cluster.env"
+    [[ -f "$env_file" ]] || die "no cluster node $n in $CLUSTER_DIR"
+    (
+        set -a
+        # shellcheck disable=SC1090
+        source "$env_file"
+        set +a
+        bash "$SCRIPT_DIR/run.sh" "$@"
+    )
+}
+
+cluster_size() {
+    local n
+    n="$(cluster_nodes | wc -l)"
+    echo "${n// /}"
+}
+
+cluster_urls() { # comma-separated URLs of the running nodes
+    local n urls=()
+    for n in $(cluster_nodes); do
+        if [[ -s "$CLUSTER_DIR/node-$n/url" ]] && ES_TEST_NODE_STATE="$CLUSTER_DIR/node-$n" node_pid_of >/dev/null; then
+            urls+=("$(cat "$CLUSTER_DIR/node-$n/url")")
+        fi
+    done
+    local IFS=,
+    echo "${urls[*]}"
+}
+
+node_pid_of() { # like node_pid, for the node whose state dir is $ES_TEST_NODE_STATE
+    local pid
+    pid="$(cat "$ES_TEST_NODE_STATE/pid" 2>/dev/null || true)"
+    [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$MAIN_CLASS" && echo "$pid"
+}
+
+cluster_wait() { # $1 = wanted node count: wait for green with that many nodes
+    local want="$1" deadline=$((SECONDS + TIMEOUT)) url health
+    while :; do
+        for url in $(cluster_urls | tr , ' '); do
+            health="$(curl -s -m 5 "$url/_cluster/health" 2>/dev/null || true)"
+            if [[ "$health" == *'"status":"green"'* && "$health" == *"\"number_of_nodes\":$want,"* ]]; then
+                return 0
+            fi
+        done
+        if ((SECONDS >= deadline)); then
+            log "timed out after ${TIMEOUT}s waiting for a green cluster of $want nodes"
+            for url in $(cluster_nodes); do tail -n 15 "$CLUSTER_DIR/node-$url/node.log" >&2 || true; done
+            return 1
+        fi
+        sleep 0.5
+    done
+}
+
+cluster_start() {
+    local count="${1:-3}" n ports names seeds
+    [[ "$count" =~ ^[0-9]+$ && "$count" -ge 1 && "$count" -le 9 ]] || die "cluster size must be 1..9"
+    [[ -z "$(cluster_urls)" ]] || die "a cluster already runs in $CLUSTER_DIR (run.sh cluster stop)"
+    if needs_build; then do_build; fi
+    rm -rf "$CLUSTER_DIR"
+    # transport ports for the seed list, and fixed HTTP ports so that a restarted node answers
+    # at the URL the clients already know
+    read -r -a ports <<<"$(free_ports $((2 * count)))"
+    names=() seeds=()
+    for ((n = 1; n <= count; n++)); do
+        names+=("node-$n")
+        seeds+=("127.0.0.1:${ports[n - 1]}")
+    done
+    local cluster_name="attest-test-cluster-$$"
+    for ((n = 1; n <= count; n++)); do
+        mkdir -p "$CLUSTER_DIR/node-$n"
+        {
+            echo "ES_TEST_NODE_STATE='$CLUSTER_DIR/node-$n'"
+            echo "ES_TEST_NODE_NAME='node-$n'"
+            echo "ES_TEST_NODE_CLUSTER_NAME='$cluster_name'"
+            echo "ES_TEST_NODE_TRANSPORT_PORT='${ports[n - 1]}'"
+            echo "ES_TEST_NODE_HTTP_PORT='${ports[count + n - 1]}'"
+            echo "ES_TEST_NODE_SEED_HOSTS='$(IFS=,; echo "${seeds[*]}")'"
+            echo "ES_TEST_NODE_JAVA_OPTS='${ES_TEST_CLUSTER_JAVA_OPTS:--Xms256m -Xmx512m -XX:TieredStopAtLevel=1}'"
+            echo "ES_TEST_NODE_CDS=readonly"
+        } >"$CLUSTER_DIR/node-$n/cluster.env"
+    done
+    for ((n = 1; n <= count; n++)); do
+        ES_TEST_NODE_INITIAL_MASTERS="$(IFS=,; echo "${names[*]}")" ES_TEST_NODE_WAIT=none \
+            node_run "$n" start
+    done
+    if ! cluster_wait "$count"; then
+        cluster_stop
+        return 1
+    fi
+    cluster_urls
+}
+
+cluster_stop() {
+    local n
+    for n in $(cluster_nodes); do
+        node_run "$n" stop || true
+    done
+}
+
+cluster_kill() { # $1 = node number
+    local pid
+    pid="$(ES_TEST_NODE_STATE="$CLUSTER_DIR/node-$1" node_pid_of || true)"
+    [[ -n "$pid" ]] || die "cluster node $1 is not running"
+    kill -KILL "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    rm -f "$CLUSTER_DIR/node-$1/url" "$CLUSTER_DIR/node-$1/pid"
+    log "killed cluster node $1 (pid $pid)"
+}
+
+cluster_start_node() { # $1 = node number: restart it with its data, wait for the full cluster
+    [[ -n "$(ES_TEST_NODE_STATE="$CLUSTER_DIR/node-$1" node_pid_of || true)" ]] && die "cluster node $1 already runs"
+    ES_TEST_NODE_KEEP_DATA=1 ES_TEST_NODE_WAIT=none node_run "$1" start
+    cluster_wait "$(cluster_size)" || return 1
+    cat "$CLUSTER_DIR/node-$1/url"
+}
+
+do_cluster() {
+    BUILD_LOG="$CLUSTER_DIR.build.log" # never the single node's state dir
+    local sub="${1:-}"
+    shift || true
+    case "$sub" in
+        start) cluster_start "$@" ;;
+        urls) cluster_urls ;;
+        kill) [[ -n "${1:-}" ]] || die "usage: cluster kill I"; cluster_kill "$1" ;;
+        stop-node) [[ -n "${1:-}" ]] || die "usage: cluster stop-node I"; node_run "$1" stop ;;
+        start-node) [[ -n "${1:-}" ]] || die "usage: cluster start-node I"; cluster_start_node "$1" ;;
+        stop) cluster_stop ;;
+        clean) cluster_stop; rm -rf "$CLUSTER_DIR" ;;
+        *) echo "usage: $0 cluster start [N]|urls|kill I|stop-node I|start-node I|stop|clean" >&2; exit 2 ;;
+    esac
+}
+
 case "${1:-}" in
     start) do_start ;;
     wait) do_wait ;;
@@ -231,8 +405,12 @@ case "${1:-}" in
         do_stop
         rm -rf "$STATE_DIR"
         ;;
+    cluster)
+        shift
+        do_cluster "$@"
+        ;;
     *)
-        echo "usage: $0 start|stop|wait|url|status|build|clean" >&2
+        echo "usage: $0 start|stop|wait|url|status|build|clean|cluster ..." >&2
         exit 2
         ;;
 esac

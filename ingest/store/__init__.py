@@ -11,7 +11,11 @@ def open_store(settings: Settings) -> Store:
     if settings.elasticsearch_url:
         from ingest.store.elastic import ElasticStore
 
-        return ElasticStore(settings.elasticsearch_url, prefix=settings.elasticsearch_prefix)
+        return ElasticStore(
+            settings.elasticsearch_url,
+            prefix=settings.elasticsearch_prefix,
+            shards=settings.elasticsearch_shards,
+        )
     from ingest.store.sqlite import SqliteStore
 
     return SqliteStore(settings.data_dir / "attest.sqlite3")

@@ -32,6 +32,14 @@ the document itself goes first, so its chunks leave every search path at that mo
 process dies before the rest is deleted (leftovers are invisible: no current ``rev_key`` names
 them). No ``_delete_by_query`` is used: the bare test node has no reindex module.
 
+**On a cluster.** ``url`` may name several nodes (comma-separated); the client sends each
+request to one of them and retries a request that meets a dead node on the next one. The chunks
+index gets ``shards`` primaries (``ATTEST_ELASTICSEARCH_SHARDS``); every index has one replica as
+soon as a second node exists (``auto_expand_replicas: 0-1``). Searches refuse partial results
+(``allow_partial_search_results=false``): while a node is lost, a shard with no live copy fails
+the query (retried, then 503) instead of quietly dropping that shard's hits.
+``tests/test_es_cluster.py`` stops one node of three under load.
+
 Ranking parity with SQLite: BM25 sorts by ``[_score desc, chunk_id asc]``; kNN hits are sorted
 client-side by ``(-score, chunk_id)`` and the cosine is recovered from Elasticsearch's
 ``(1 + cos) / 2``. Fusion (RRF) happens client-side in ``service/retrieval.py`` for both stores.
@@ -55,7 +63,7 @@ import structlog
 from ingest.clock import utc_now
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import DocStatus, RevisionStatus
-from ingest.store.es_admin import IndexAdmin, bulk_write
+from ingest.store.es_admin import IndexAdmin, bulk_write, es_hosts
 from ingest.store.port import (
     AuditQuery,
     DocumentDeleted,
@@ -151,6 +159,8 @@ class ElasticStore:
     ``refresh`` is the refresh policy of every write that a search must see (default ``True``:
     refresh at once, so a write is visible when the call returns; ``"wait_for"`` waits for the
     next scheduled refresh instead: fewer segments, up to ``refresh_interval`` more latency).
+    ``url`` is one node's URL or several separated by commas (requests fail over between them).
+    ``shards`` is the primary-shard count of a new chunks index (default: the mapping's one).
     ``client`` injects a ready ``Elasticsearch`` client; ``client_options`` go to its constructor
     (``api_key=...``, ``ca_certs=...``, ``request_timeout=...``).
     """
@@ -161,6 +171,7 @@ class ElasticStore:
         *,
         prefix: str = "attest",
         refresh: str | bool = True,
+        shards: int | None = None,
         client: Any = None,
         **client_options: Any,
     ) -> None:
@@ -173,8 +184,8 @@ class ElasticStore:
         self.refresh = refresh
         options = {"request_timeout": 30, "retry_on_timeout": True, "max_retries": 3}
         options.update(client_options)
-        self.es = client if client is not None else Elasticsearch(url, **options)
-        self.admin = IndexAdmin(self.es, prefix)
+        self.es = client if client is not None else Elasticsearch(es_hosts(url), **options)
+        self.admin = IndexAdmin(self.es, prefix, shards=shards)
         self._knn_pool: Any = None  # created on first prepare_knn
         self._ready = False
         self._ready_lock = threading.Lock()
@@ -281,6 +292,7 @@ class ElasticStore:
                 size=size,
                 source=source,
                 track_total_hits=False,
+                allow_partial_search_results=False,
                 **kwargs,
             ).body
             hits = response["hits"]["hits"]
@@ -796,6 +808,7 @@ class ElasticStore:
                 sort=[{"ordinal": "asc"}, {"chunk_id": "asc"}],
                 size=_PAGE,
                 track_total_hits=False,
+                allow_partial_search_results=False,
                 **self._vector_source_kwargs(),
                 **kwargs,
             ).body["hits"]["hits"]
@@ -896,6 +909,7 @@ class ElasticStore:
             size=min(n, _MAX_WINDOW),
             source=False,
             track_total_hits=False,
+            allow_partial_search_results=False,
         ).body
         if self.on_took is not None:
             self.on_took("bm25", response["took"])
@@ -930,7 +944,8 @@ class ElasticStore:
 
     def _knn_search(self, body: dict[str, Any]) -> dict[str, Any]:
         return self.es.search(
-            index=self.alias("chunks"), source=False, track_total_hits=False, **body
+            index=self.alias("chunks"), source=False, track_total_hits=False,
+            allow_partial_search_results=False, **body,
         ).body
 
     def prepare_knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> None:

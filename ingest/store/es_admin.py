@@ -15,7 +15,18 @@ import mappings
 from ingest.store.port import StoreError
 
 BULK_CHUNK = 500  # actions per _bulk request (streaming_bulk's chunk_size)
+MAX_SHARDS = 64  # ATTEST_ELASTICSEARCH_SHARDS bound
 SCAN_PAGE = 1000  # documents per scroll page in migrations
+
+
+def es_hosts(url: str) -> list[str]:
+    """The node URLs of ``ATTEST_ELASTICSEARCH_URL``: one URL, or several separated by commas.
+    With several, the client spreads requests over them and retries a request that meets a
+    dead node on the next one (how a multi-node cluster survives losing a node)."""
+    hosts = list(dict.fromkeys(part.strip() for part in url.split(",") if part.strip()))
+    if not hosts:
+        raise StoreError(f"no Elasticsearch URL in {url!r}")
+    return hosts
 
 
 def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> int:
@@ -64,9 +75,21 @@ def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> i
 class IndexAdmin:
     """The indexes of one prefix: ``{prefix}-{kind}-v{N}`` behind the alias ``{prefix}-{kind}``."""
 
-    def __init__(self, es: Any, prefix: str) -> None:
+    def __init__(self, es: Any, prefix: str, *, shards: int | None = None) -> None:
+        if shards is not None and not 1 <= shards <= MAX_SHARDS:
+            raise StoreError(f"shards must be between 1 and {MAX_SHARDS}, not {shards}")
         self.es = es
         self.prefix = prefix
+        self.shards = shards
+
+    def settings_of(self, kind: str, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Index settings of a new ``kind`` index: the mapping file's, with the configured
+        primary-shard count for the chunks index (the one that grows with the corpus; the
+        others stay at one shard). Replicas follow the mapping (``auto_expand_replicas``)."""
+        settings = dict(body.get("settings") or {})
+        if kind == "chunks" and self.shards is not None:
+            settings["number_of_shards"] = self.shards
+        return settings or None
 
     def alias(self, kind: str) -> str:
         return f"{self.prefix}-{kind}"
@@ -107,7 +130,7 @@ class IndexAdmin:
         try:
             self.es.indices.create(
                 index=name,
-                settings=body.get("settings"),
+                settings=self.settings_of(kind, body),
                 mappings=body["mappings"],
                 aliases={self.alias(kind): {"is_write_index": True}} if alias else None,
                 wait_for_active_shards="1",
@@ -209,7 +232,7 @@ class IndexAdmin:
                 self.es.indices.delete(index=new)  # a leftover of an interrupted migration
             self.es.indices.create(
                 index=new,
-                settings=body.get("settings"),
+                settings=self.settings_of(kind, body),
                 mappings=body["mappings"],
                 wait_for_active_shards="1",
             )

@@ -232,6 +232,11 @@ BM25_RUN_GAP = 64  # rowids this close belong to one run of a document-filtered 
 BM25_MAX_RUNS = 16  # more runs than this: score rowid by rowid
 BM25_MAX_DF_SHARE = 0.05
 BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dropped for its df
+# Unfiltered BM25 ranks this many of FTS5's best matches before it checks their visibility
+# (see SqliteStore.bm25); a multiple of the depth asked for, so that invisible hits (other
+# principals' documents, old revisions) rarely leave fewer than ``n`` visible ones in it.
+BM25_WINDOW_FACTOR = 4
+BM25_MIN_WINDOW = 200
 
 
 def fts_query(words: Sequence[str]) -> str | None:
@@ -825,15 +830,17 @@ class SqliteStore:
                 [*live_args, match, n],
             ).fetchall()
         else:
-            # Scoring first lets FTS5 run alone; visibility is one rowid lookup per hit in the
-            # narrow live_chunks table (current revisions only) plus the filter subqueries.
-            rows = db.execute(
-                "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
-                "WHERE chunks_fts MATCH ?) "
-                "SELECT l.chunk_id, h.rank FROM hits h JOIN live_chunks l ON l.rowid = h.rid "
-                f"WHERE {live_sql} ORDER BY h.rank, l.chunk_id LIMIT ?",
-                [match, *live_args, n],
-            ).fetchall()
+            rows = self._bm25_windowed(db, match, live_sql, live_args, n)
+            if rows is None:
+                # Scoring first lets FTS5 run alone; visibility is one rowid lookup per hit in
+                # the narrow live_chunks table (current revisions only) plus the filter subqueries.
+                rows = db.execute(
+                    "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
+                    "WHERE chunks_fts MATCH ?) "
+                    "SELECT l.chunk_id, h.rank FROM hits h JOIN live_chunks l ON l.rowid = h.rid "
+                    f"WHERE {live_sql} ORDER BY h.rank, l.chunk_id LIMIT ?",
+                    [match, *live_args, n],
+                ).fetchall()
         # bm25() is "lower is better"; expose "higher is better" like Elasticsearch.
         return [RankedId(r[0], -float(r[1])) for r in rows]
 
@@ -866,6 +873,40 @@ class SqliteStore:
                     scored.append((float(rank), allowed[rid]))
         scored.sort()
         return [RankedId(chunk_id, -rank) for rank, chunk_id in scored[:n]]
+
+    def _bm25_windowed(
+        self, db: sqlite3.Connection, match: str, live_sql: str, live_args: list[Any], n: int
+    ) -> list[tuple[str, float]] | None:
+        """The unfiltered BM25 top ``n`` from a window of FTS5's best matches, or None when the
+        window cannot prove it (the caller then runs the full query).
+
+        FTS5 ranks every match either way; what the window saves is the visibility check (a
+        live_chunks lookup and the ACL subquery) of every match below the window, about 40 %
+        of the query at 135k chunks. Exact: when the window is FTS5's best ``w`` matches and
+        its ``n``-th visible hit ranks strictly better than the window's worst, no visible hit
+        outside the window (rank >= that worst) can enter the top ``n`` nor tie with it."""
+        window = max(BM25_WINDOW_FACTOR * n, BM25_MIN_WINDOW)
+        best = db.execute(  # one more than the window: fewer means the window holds every match
+            "SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
+            "ORDER BY rank LIMIT ?",
+            (match, window + 1),
+        ).fetchall()
+        if not best:
+            return []
+        rank_of = {r[0]: float(r[1]) for r in best}
+        # CROSS JOIN keeps the window as the outer loop: one rowid seek per windowed hit (left
+        # to itself, the planner may walk live_chunks by the ACL's doc ids instead).
+        visible = db.execute(
+            f"WITH w(rid) AS (VALUES {','.join(['(?)'] * len(rank_of))}) "
+            f"SELECT l.rowid, l.chunk_id FROM w CROSS JOIN live_chunks l ON l.rowid = w.rid "
+            f"WHERE {live_sql}",
+            [*rank_of, *live_args],
+        ).fetchall()
+        hits = sorted(((r[1], rank_of[r[0]]) for r in visible), key=lambda h: (h[1], h[0]))[:n]
+        complete = len(best) <= window
+        if complete or (len(hits) == n and hits[-1][1] < float(best[-1][1])):
+            return hits
+        return None
 
     def _current_vectors(self) -> _VectorCache:
         db = self._db()

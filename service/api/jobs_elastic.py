@@ -47,6 +47,7 @@ from ingest.clock import utc_now
 from ingest.store.port import StoreError
 from ingest.store.elastic import es_store_error
 from ingest.statuses import DocStatus, JobState
+from ingest.store.es_admin import es_hosts
 from service.api.job_queue import MAX_ATTEMPTS, Job, QueueFull
 
 log = structlog.get_logger(__name__)
@@ -106,7 +107,7 @@ class ElasticJobQueue:
         from elasticsearch import Elasticsearch
 
         self.es = client if client is not None else Elasticsearch(
-            url, request_timeout=30, retry_on_timeout=True, max_retries=3
+            es_hosts(url), request_timeout=30, retry_on_timeout=True, max_retries=3
         )
         self.alias = f"{prefix}-{_KIND}"
         self.index = f"{prefix}-{_KIND}-v{_VERSION}"

@@ -20,12 +20,20 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts ONE bare in-JVM Elasticsearch node (server jar + transport-netty4 only) for tests.
+ * Starts ONE bare in-JVM Elasticsearch node (server jar + transport-netty4 only) for tests: a
+ * single-node cluster by default, or one member of a loopback cluster (ES_TEST_NODE_SEED_HOSTS).
  *
  * Usage: java -cp ... attest.estest.TestNode [STATE_DIR]
  *   STATE_DIR  (arg 1, else env ES_TEST_NODE_STATE, else /tmp/attest-es-test-node)
  *   env ES_TEST_NODE_HTTP_PORT  HTTP port (default 0 = pick a free ephemeral port)
  *   env ES_TEST_NODE_NAME       node.name (default attest-test-node)
+ *   env ES_TEST_NODE_CLUSTER_NAME        cluster.name (default attest-test)
+ *   env ES_TEST_NODE_TRANSPORT_PORT      transport port (default 0 = any free port)
+ *   env ES_TEST_NODE_SEED_HOSTS          comma-separated host:port transport addresses of the other
+ *                                        nodes; when set the node joins a multi-node cluster
+ *                                        instead of running with discovery.type=single-node
+ *   env ES_TEST_NODE_INITIAL_MASTERS     comma-separated node.names that bootstrap the cluster
+ *                                        (cluster.initial_master_nodes; first formation only)
  *
  * Writes STATE_DIR/url (e.g. http://127.0.0.1:41234) once the node has started and HTTP
  * is bound, then runs until killed (SIGTERM closes the node cleanly).
@@ -38,6 +46,10 @@ public final class TestNode {
         Path stateDir = Path.of(args.length > 0 ? args[0] : env("ES_TEST_NODE_STATE", "/tmp/attest-es-test-node")).toAbsolutePath();
         String httpPort = env("ES_TEST_NODE_HTTP_PORT", "0");
         String nodeName = env("ES_TEST_NODE_NAME", "attest-test-node");
+        String clusterName = env("ES_TEST_NODE_CLUSTER_NAME", "attest-test");
+        String transportPort = env("ES_TEST_NODE_TRANSPORT_PORT", "0");
+        List<String> seedHosts = csv(env("ES_TEST_NODE_SEED_HOSTS", ""));
+        List<String> initialMasters = csv(env("ES_TEST_NODE_INITIAL_MASTERS", ""));
 
         Path home = stateDir.resolve("home");
         Path data = stateDir.resolve("data");
@@ -50,27 +62,34 @@ public final class TestNode {
 
         setUpNativeLibs(stateDir.resolve("nativelibs"));
 
-        Settings settings = Settings.builder()
-            .put("cluster.name", "attest-test")
+        Settings.Builder builder = Settings.builder()
+            .put("cluster.name", clusterName)
             .put("node.name", nodeName)
             .put("path.home", home.toString())
             .put("path.data", data.toString())
             .put("path.logs", logs.toString())
-            .put("discovery.type", "single-node")
             .put("network.host", "127.0.0.1")
             .put("http.port", httpPort)
-            .put("transport.port", "0")
+            .put("transport.port", transportPort)
             // tmp dirs are often on nearly-full disks: never flip indices read-only in tests
             .put("cluster.routing.allocation.disk.threshold_enabled", false)
             // keep it small: 2-core CI boxes
-            .put("node.processors", Math.min(2, Runtime.getRuntime().availableProcessors()))
-            .build();
+            .put("node.processors", Math.min(2, Runtime.getRuntime().availableProcessors()));
+        if (seedHosts.isEmpty()) {
+            builder.put("discovery.type", "single-node");
+        } else {
+            // Several master-eligible nodes on loopback: any one of three may stop and the other
+            // two keep a quorum. initial_master_nodes only matters for the very first formation.
+            builder.putList("discovery.seed_hosts", seedHosts);
+            if (!initialMasters.isEmpty()) builder.putList("cluster.initial_master_nodes", initialMasters);
+        }
+        Settings settings = builder.build();
 
         // Bridge ES's internal logging facade to log4j. log4j itself is configured from the
         // log4j2.properties on the classpath (console -> node.log). LogConfigurator.configureWithoutConfig
         // is deliberately NOT used: it installs an appender-less config, i.e. silences everything.
         LogConfigurator.setNodeName(nodeName);
-        LogConfigurator.setClusterName("attest-test");
+        LogConfigurator.setClusterName(clusterName);
         LogConfigurator.configureESLogging();
 
         long t0 = System.nanoTime();
@@ -137,6 +156,10 @@ public final class TestNode {
         if (System.getProperty("org.elasticsearch.nativeaccess.enableVectorLibrary") == null) {
             System.setProperty("org.elasticsearch.nativeaccess.enableVectorLibrary", "false");
         }
+    }
+
+    private static List<String> csv(String value) {
+        return java.util.Arrays.stream(value.split(",")).map(String::trim).filter(v -> !v.isEmpty()).toList();
     }
 
     private static String env(String key, String defaultValue) {

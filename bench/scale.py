@@ -1,0 +1,294 @@
+"""Scale curves of hybrid retrieval: p50, p95 and memory at growing index sizes, on either store.
+
+    .venv/bin/python bench/scale.py --backend sqlite --sizes 10000,50000,200000,1000000
+    .venv/bin/python bench/scale.py --backend es --es-url http://127.0.0.1:PORT --sizes 10000,50000,200000
+
+One index grows through the sizes (each step adds chunks to the last), and every step runs the
+same CUAD clause questions through ``hybrid_search`` (query embedding excluded: the vectors are
+computed once), after one timed first query (the first after the writes: SQLite reloads its
+vector matrix then). The curve is fitted as ``t = a * N^b`` (least squares on logs) for p50 and p95.
+
+Chunks are synthesised, because the ingest pipeline cannot embed a million chunks in the time
+a shared 2-core box gives: a pool of real sentences of the CUAD dev contracts (CUAD v1, The
+Atticus Project, CC BY 4.0) is embedded ONCE with the real MiniLM model (cached in
+``--cache-dir``); each chunk joins 2 to 5 pool sentences picked by a seeded generator, and its
+vector is the normalised sum of theirs plus Gaussian noise (sigma ``--noise`` per dimension), so
+no two chunks share a vector (exact duplicates degrade an HNSW graph; see bench/search.py).
+Texts are real legal sentences, so BM25 sees CUAD's term statistics. The sum of sentence vectors
+stands in for the embedding of the joined text: close, not equal (say so with the figures).
+
+Memory: SQLite is in this process; reported as the RSS growth over the process before the store
+was opened (the model, numpy and Python are excluded) and the file size. Elasticsearch is
+another process: the node's RSS (read from /proc with the pid the node reports in
+``_nodes/process``; the node must run on this machine), JVM heap used, and the store size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import hashlib
+import json
+import math
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from common import CREDIT, cuad_txt_files, percentile
+from search import questions
+
+import ingest.nlp_model  # noqa: F401
+from ingest.embedder import MiniLMEmbedder
+from ingest.schema import Chunk, DocumentRecord, chunk_id_for
+from ingest.sentences import sentence_spans
+from ingest.store.port import Principal, SearchFilters
+from service.retrieval import Timings, hybrid_search
+
+CHUNKS_PER_DOC = 40
+AT = "2026-01-01T00:00:00.000+00:00"
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def sentence_pool(size: int, cache_dir: Path, embedder: MiniLMEmbedder) -> tuple[list[str], np.ndarray]:
+    """``size`` distinct CUAD sentences (40 to 400 characters, taken round-robin over the
+    contracts so that no contract dominates) and their MiniLM vectors, cached on disk."""
+    cache = cache_dir / f"cuad-sentence-pool-{size}.npz"
+    if cache.exists():
+        data = np.load(cache, allow_pickle=False)
+        return [str(s) for s in data["texts"]], data["vectors"]
+    per_file: list[list[str]] = []
+    for path in cuad_txt_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found = []
+        for start, end in sentence_spans(text, 0, len(text)):
+            sentence = re.sub(r"\s+", " ", text[start:end]).strip()
+            if 40 <= len(sentence) <= 400:
+                found.append(sentence)
+        per_file.append(found)
+    pool: dict[str, None] = {}
+    depth = 0
+    while len(pool) < size and any(depth < len(f) for f in per_file):
+        for found in per_file:
+            if depth < len(found):
+                pool.setdefault(found[depth], None)
+                if len(pool) >= size:
+                    break
+        depth += 1
+    texts = list(pool)
+    start = time.perf_counter()
+    vectors = embedder.embed(texts).astype(np.float32)
+    print(f"embedded a pool of {len(texts)} CUAD sentences in {time.perf_counter() - start:.0f} s")
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    np.savez(cache, texts=np.array(texts), vectors=vectors)
+    return texts, vectors
+
+
+def synth_document(number: int, texts: list[str], vectors: np.ndarray, noise: float):
+    """Document ``number``: CHUNKS_PER_DOC chunks, deterministic in ``number``."""
+    rng = np.random.default_rng(number)
+    doc_id = f"syn-{number:07d}"
+    pieces, chunk_vectors = [], []
+    for _ in range(CHUNKS_PER_DOC):
+        picks = rng.choice(len(texts), size=int(rng.integers(2, 6)), replace=False)
+        pieces.append(" ".join(texts[i] for i in picks))
+        chunk_vectors.append(vectors[picks].sum(axis=0))
+    matrix = np.asarray(chunk_vectors, dtype=np.float32)
+    matrix += rng.normal(0, noise, matrix.shape).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    full_text = "\n\n".join(pieces)
+    revision = hashlib.sha256(full_text.encode()).hexdigest()
+    chunks, offset = [], 0
+    for ordinal, text in enumerate(pieces):
+        chunks.append(Chunk(
+            chunk_id=chunk_id_for(doc_id, revision, ordinal), doc_id=doc_id, revision=revision,
+            ordinal=ordinal, title=f"Synthetic agreement {number}", filename=f"{doc_id}.txt",
+            mime="text/plain", page=None, section=[], element_index=ordinal,
+            line_start=1 + 2 * ordinal, line_end=1 + 2 * ordinal, char_start=offset,
+            char_end=offset + len(text), text=text, acl=["*"], collection="synthetic",
+            ingested_at=AT, embedding=matrix[ordinal].tolist(),
+        ))
+        offset += len(text) + 2
+    record = DocumentRecord(
+        doc_id=doc_id, status="indexing", stage="indexing", error=None, current_revision=None,
+        title=f"Synthetic agreement {number}", filename=f"{doc_id}.txt", acl=["*"],
+        collection="synthetic", metadata={}, updated_at=AT,
+    )
+    return record, revision, full_text, chunks
+
+
+class QuietLock:
+    """Two runs of this bench (one per store) can share a machine: a run measuring holds the
+    lock exclusively, and a run building takes it shared for each document, so one store's
+    build never runs during the other store's measurement (the builds do overlap)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.file = open(path, "a+") if path else None  # noqa: SIM115 - held for the run
+
+    @contextlib.contextmanager
+    def hold(self, exclusive: bool):  # type: ignore[no-untyped-def]
+        if self.file is None:
+            yield
+            return
+        fcntl.flock(self.file, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(self.file, fcntl.LOCK_UN)
+
+
+def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock) -> None:
+    for number in range(first_doc, last_doc):
+        with quiet.hold(exclusive=False):
+            _add(store, number, texts, vectors, noise)
+
+
+def _add(store, number: int, texts, vectors, noise: float) -> None:
+    record, revision, text, chunks = synth_document(number, texts, vectors, noise)
+    store.save_document(record)
+    store.write_revision(record.doc_id, revision, text=text, chunks=chunks, subjects=[],
+                         info={"filename": record.filename, "mime": "text/plain", "size": len(text)})
+    store.activate_revision(record.doc_id, revision)
+
+
+def measure(store, embedder, queries: list[str]) -> dict[str, float]:
+    filters = SearchFilters(principal=Principal("bench", groups=("*",)))
+    vectors = {q: embedder.embed([q])[0] for q in sorted(set(queries))}
+    # The first query after a write: SQLite reloads its whole vector matrix (every write bumps
+    # the generation), Elasticsearch searches freshly refreshed segments.
+    start = time.perf_counter()
+    hybrid_search(store, embedder, queries[0], filters, query_vector=vectors[queries[0]])
+    first_ms = (time.perf_counter() - start) * 1000
+    for q in queries[1:5]:  # warm: caches, page cache
+        hybrid_search(store, embedder, q, filters, query_vector=vectors[q])
+    totals, bm25, knn = [], [], []
+    for q in queries:
+        timings = Timings()
+        start = time.perf_counter()
+        hybrid_search(store, embedder, q, filters, k=10, query_vector=vectors[q], timings=timings)
+        totals.append((time.perf_counter() - start) * 1000)
+        bm25.append(timings.bm25_ms)
+        knn.append(timings.knn_ms)
+    return {
+        "first_after_write_ms": first_ms,
+        "p50": percentile(totals, 50), "p95": percentile(totals, 95),
+        "bm25_p50": percentile(bm25, 50), "bm25_p95": percentile(bm25, 95),
+        "knn_p50": percentile(knn, 50), "knn_p95": percentile(knn, 95),
+    }
+
+
+def es_memory(store) -> dict[str, float]:
+    nodes = store.es.nodes.info(metric="process").body["nodes"]
+    stats = store.es.nodes.stats(metric="jvm").body["nodes"]
+    out = {"node_rss_mb": 0.0, "heap_used_mb": 0.0}
+    for node_id, node in nodes.items():
+        out["node_rss_mb"] += rss_mb(node["process"]["id"])
+        out["heap_used_mb"] += stats[node_id]["jvm"]["mem"]["heap_used_in_bytes"] / 2**20
+    size = store.es.indices.stats(index=f"{store.prefix}-*", metric="store").body
+    out["store_mb"] = size["_all"]["total"]["store"]["size_in_bytes"] / 2**20
+    return out
+
+
+def fit(sizes: list[int], values: list[float]) -> tuple[float, float]:
+    """(a, b) of t = a * N^b, least squares on logs."""
+    b, log_a = np.polyfit(np.log(sizes), np.log(values), 1)
+    return math.exp(log_a), b
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", choices=("sqlite", "es"), default="sqlite")
+    parser.add_argument("--sizes", default="10000,50000,200000,1000000",
+                        help="comma-separated chunk counts, ascending")
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--pool", type=int, default=6000, help="CUAD sentences embedded once")
+    parser.add_argument("--noise", type=float, default=0.02, help="per-dimension sigma on chunk vectors")
+    parser.add_argument("--cache-dir", type=Path, default=Path(tempfile.gettempdir()) / "attest-scale-bench")
+    parser.add_argument("--data-dir", type=Path, help="sqlite: where the index grows (default: a temp dir)")
+    parser.add_argument("--es-url", help="es: default $ATTEST_ELASTICSEARCH_URL")
+    parser.add_argument("--es-prefix", default="attest-scale", help="es: index prefix (dropped first)")
+    parser.add_argument("--shards", type=int, help="es: primaries of the chunks index")
+    parser.add_argument("--budget-seconds", type=float, default=0,
+                        help="stop before a size whose build would start after this many seconds")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--quiet-lock", type=Path,
+                        help="a lock file shared with a concurrent run (see QuietLock)")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    embedder = MiniLMEmbedder(cache_size=0)
+    embedder.embed(["warm up"])
+    texts, vectors = sentence_pool(args.pool, args.cache_dir, embedder)
+    queries = questions(args.queries)
+    baseline_rss = rss_mb()
+    tmp = None
+    if args.backend == "es":
+        from ingest.store.elastic import ElasticStore
+
+        url = args.es_url or os.environ.get("ATTEST_ELASTICSEARCH_URL")
+        if not url:
+            raise SystemExit("--backend es needs --es-url or ATTEST_ELASTICSEARCH_URL")
+        store = ElasticStore(url, prefix=args.es_prefix, refresh=False, shards=args.shards,
+                             request_timeout=600)
+        store.drop_all()
+        store.init_indexes()
+    else:
+        from ingest.store.sqlite import SqliteStore
+
+        tmp = tempfile.TemporaryDirectory(dir=args.cache_dir.parent)
+        data_dir = args.data_dir or Path(tmp.name)
+        store = SqliteStore(data_dir / "attest.sqlite3")
+    store.ensure_embedding_model(embedder.model_name, embedder.dimension)
+
+    print(f"{args.backend}: chunks synthesised from a pool of {len(texts)} sentences of {CREDIT}, "
+          f"{CHUNKS_PER_DOC} chunks per document, noise {args.noise}; {len(queries)} queries per "
+          "size; times exclude the query embedding; one run on a shared 2-core machine")
+    rows = []
+    quiet = QuietLock(args.quiet_lock)
+    started = time.perf_counter()
+    docs = 0
+    for size in sizes:
+        if args.budget_seconds and time.perf_counter() - started > args.budget_seconds:
+            print(f"stopped before {size}: past the --budget-seconds of {args.budget_seconds:.0f} s")
+            break
+        build = time.perf_counter()
+        target_docs = math.ceil(size / CHUNKS_PER_DOC)
+        grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
+        docs = target_docs
+        if args.backend == "es":
+            store.es.indices.refresh(index=f"{store.prefix}-*")
+        build_s = time.perf_counter() - build
+        with quiet.hold(exclusive=True):
+            figures = measure(store, embedder, queries)
+        row = {"chunks": docs * CHUNKS_PER_DOC, "build_s": round(build_s, 1), **figures}
+        if args.backend == "es":
+            row.update(es_memory(store))
+        else:
+            row["rss_growth_mb"] = rss_mb() - baseline_rss
+            row["file_mb"] = sum(f.stat().st_size for f in Path(store.path).parent.glob("attest.sqlite3*")) / 2**20
+        rows.append(row)
+        print("  " + "  ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}" for k, v in row.items()),
+              flush=True)
+    if len(rows) >= 2:
+        ns = [r["chunks"] for r in rows]
+        for key in ("p50", "p95", "bm25_p95", "knn_p95"):
+            a, b = fit(ns, [max(r[key], 0.01) for r in rows])
+            print(f"  fit {key}: {a:.3g} * N^{b:.2f} ms  (at 1M: {a * 1e6 ** b:.0f} ms)")
+    if args.json:
+        args.json.write_text(json.dumps({"backend": args.backend, "rows": rows}, indent=2))
+    store.close()
+    if tmp is not None:
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
