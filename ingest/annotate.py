@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
@@ -35,9 +35,11 @@ from ingest.names import (
     NameSpan,
     ends_in_legal_suffix,
     has_legal_suffix,
+    lowercase_words,
     name_at,
     name_before,
     party_name_forms,
+    party_name_problem,
 )
 from ingest.normalize import agreement_id, normalise_plain
 from ingest.text import name_words, straighten_quotes
@@ -360,9 +362,16 @@ def _parties(
     text: str, definitions: Sequence[Definition], person_spans: Sequence[tuple[int, int]]
 ) -> list[Party]:
     parties: dict[str, Party] = {}
+    common_words = lowercase_words(text)
+    party_terms: set[str] = set()
     for definition in definitions:
         if not (definition.in_preamble and definition.is_party_alias and definition.name):
             continue
+        if party_name_problem(definition.name.text, common_words) or _names_known_party(
+            definition.name.text, parties.values(), party_terms
+        ):
+            continue
+        party_terms.add(definition.term.casefold())
         label = _label_for(definition.name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(definition.name.text)[-1])
         if entity_id not in parties:
@@ -379,6 +388,8 @@ def _parties(
     for name in names:
         if not (few or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
             continue
+        if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
+            continue
         label = _label_for(name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
         words = set(name_words(name.text))
@@ -388,13 +399,22 @@ def _parties(
         if entity_id not in parties and words:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
     known = [set(name_words(p.name.text)) for p in parties.values()]
-    individuals = _individual_signers(text)
+    # A person's "/s/" line alone does not make a party: officers sign for companies without a
+    # "By:" too. When the party clause names parties, it must name the person as well (the second
+    # source agrees); "The undersigned agree ..." names none, and the signatures are the parties.
+    signature = _SIGNATURE_START.search(text)
+    opening = _folded(text[: min(max(OPENING_CHARS, windows[0][1]), signature.start() if signature else len(text))])
+    individuals = [
+        name for name in _individual_signers(text) if not parties or _folded(name.text) in opening
+    ]
     defined_terms = frozenset(d.term.casefold() for d in definitions)
     # Names the party grammar states outright (a registered office, "For and on behalf of"): a
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [*_registered_office_names(text), *_letter_names(text), *_behalf_names(text, defined_terms)]
     for name in [*explicit, *_signature_names(text), *individuals]:
+        if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
+            continue
         words = set(name_words(name.text))
         if any(words <= k or (k <= words and name not in explicit) for k in known):
             continue
@@ -404,6 +424,18 @@ def _parties(
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
             known.append(words)
     return sorted(parties.values(), key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bool:
+    """A later mention of a party already found, not another party: its defined term ("DNP" for
+    Dai Nippon Printing Co., Ltd.), or fewer of its words without a legal form of its own
+    ("Nissin" of "Nissin Kogyo Co., Ltd.")."""
+    if name.casefold() in terms:
+        return True
+    if has_legal_suffix(name):
+        return False
+    words = set(name_words(name))
+    return any(words < set(name_words(party.name.text)) for party in known)
 
 
 def _in_between_window(definition: Definition, text: str) -> bool:

@@ -14,7 +14,14 @@ import re
 from dataclasses import dataclass
 
 from ingest.lexicons import lexicons
-from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at, name_before
+from ingest.names import (
+    NameSpan,
+    ends_in_legal_suffix,
+    has_legal_suffix,
+    name_at,
+    name_before,
+    party_name_problem,
+)
 from ingest.normalize import normalise_org
 from ingest.text import name_words, straighten_quotes
 
@@ -129,6 +136,10 @@ def _antecedent(
     if article:
         pos += article.end()
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
+    # "THE FOREGOING IS UNDERSTOOD AND AGREED TO BY:   Cardlytics, Inc. ("Supplier")": a run of
+    # capitalised prose is no name; the name is the one next to the parenthesis.
+    if leading is not None and party_name_problem(leading.text) is not None:
+        leading = None
     if leading is not None:
         # "between iBio Inc., ... and Beijing CC-Pharming Ltd. of Beijing ("CC-Pharming")": a term
         # derived from a later name in the clause belongs to that name, not the first one.
