@@ -134,8 +134,8 @@ def load_index(every: int = 1, limit: int | None = None, split: str | None = Non
 
 def _party_forms(annotations: DocumentAnnotations) -> dict[str, set[str]]:
     """Per party bound to the agreement (by entity id): its normalised name and aliases."""
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
-    party_ids = set(agreement.attributes["parties"])
+    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    party_ids = set(agreement.attributes["parties"]) if agreement else set()
     forms: dict[str, set[str]] = {}
     for subject in annotations.subjects:
         if subject.subject_id in party_ids:
@@ -160,11 +160,12 @@ def evaluate_corpus(rows: Sequence[dict]) -> CorpusResult:
         result.seconds += time.perf_counter() - started
         result.words += len(text.split())
         result.documents += 1
-        agreement = next(s for s in annotations.subjects if s.type == "agreement")
-        if normalise_title(agreement.name) == normalise_title(row["document_name"]):
+        # A text without evidence of an agreement has no agreement subject: a title miss.
+        agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+        if agreement is not None and normalise_title(agreement.name) == normalise_title(row["document_name"]):
             result.titles_correct += 1
         else:
-            result.misses.append(f"title {row['document_name']!r} got {agreement.name!r}")
+            result.misses.append(f"title {row['document_name']!r} got {agreement.name if agreement else None!r}")
         party_forms = _party_forms(annotations)
         forms = set().union(*party_forms.values())
         gold_names = gold_party_names(row["parties"])

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-from ingest.agreements import Title, agreement_date, amendment_of, agreement_kind, effective_date, find_title
+from ingest.agreements import (
+    Title,
+    agreement_date,
+    agreement_kind,
+    amendment_of,
+    effective_date,
+    find_title,
+    has_agreement_preamble,
+)
 from ingest.definitions import OPENING_CHARS, Definition, between_windows, find_definitions, preamble_windows
 from ingest.entities import (
     SUBJECT_LABELS,
@@ -491,6 +499,9 @@ def annotate_document(
     docs = list(nlp.pipe((text[s:e] for s, e in chunk_spans), batch_size=PIPE_BATCH_SIZE))
 
     title = find_title(text)
+    # Only a text that shows it is an agreement (a title, or a contract's preamble) gets an
+    # agreement subject: a memo is not a registry row named "Agreement".
+    is_agreement = title is not None or has_agreement_preamble(text)
     title_text = title.text if title else _FALLBACK_TITLE
     the_agreement_id = agreement_id(title_text, doc_id)
     definitions = find_definitions(text)
@@ -501,7 +512,7 @@ def annotate_document(
         text,
         definitions if title else [d for d in definitions if _in_between_window(d, text)],
         person_spans,
-    )
+    ) if is_agreement else []
     party_labels = {p.entity_id: p.label for p in parties}
     # The antecedents' labels decide ORG vs PERSON ids for their terms.
     name_labels: dict[str, str] = dict(party_labels)
@@ -517,7 +528,8 @@ def annotate_document(
     all_mentions: list[Mention] = []
     chunk_relations: list[list[Relation]] = []
     instruction_spans: list[tuple[int, int]] = []
-    agreement_key = (normalise_plain(title_text), the_agreement_id)
+    # Without an agreement of its own, agreements the text mentions still get document ids.
+    agreement_key = (normalise_plain(title_text), the_agreement_id) if is_agreement else ("", agreement_id("", doc_id))
     for doc, (start, end) in zip(docs, chunk_spans, strict=True):
         mentions = merge_mentions(
             model_mentions(doc, start, text, aliases, agreement_key),
@@ -580,7 +592,7 @@ def annotate_document(
 
     subjects = _subjects(
         text, doc_id, revision, all_mentions, [r for rs in chunk_relations for r in rs],
-        parties, aliases, title, title_text, the_agreement_id,
+        parties, aliases, title, title_text, the_agreement_id if is_agreement else None,
     )
     return DocumentAnnotations(chunks=chunks, subjects=subjects)
 
@@ -595,8 +607,10 @@ def _subjects(
     aliases: AliasTable,
     title: Title | None,
     title_text: str,
-    the_agreement_id: str,
+    the_agreement_id: str | None,
 ) -> list[SubjectRecord]:
+    """The document's subjects: every named entity, and its agreement unless
+    ``the_agreement_id`` is None (a text that is no agreement)."""
     variants: dict[str, dict[str, int]] = defaultdict(dict)
     terms: dict[str, set[str]] = defaultdict(set)
     first: dict[str, tuple[int, int]] = {}
@@ -623,7 +637,8 @@ def _subjects(
             terms[party.entity_id].add(party.role)
     names = {eid: _subject_name(v) if v else sorted(terms[eid])[0] for eid, v in variants.items()}
     names.update({eid: sorted(t)[0] for eid, t in terms.items() if eid not in names})
-    names[the_agreement_id] = title_text
+    if the_agreement_id is not None:
+        names[the_agreement_id] = title_text
 
     bindings: dict[str, list[Binding]] = defaultdict(list)
     for relation in sorted(relations, key=lambda r: (r.start, r.end, r.relation, r.subject_id, r.object_id)):
@@ -660,6 +675,8 @@ def _subjects(
             )
         )
 
+    if the_agreement_id is None:
+        return subjects
     scan_end = min(len(text), DATE_SCAN_CHARS)
     signed = agreement_date(text, 0, scan_end)
     effective = effective_date(text, 0, scan_end)
