@@ -32,6 +32,7 @@ _DEFINING_OPENING = re.compile(
     r"""individually|each|together|a|an|its|jointly|below|be|shall|will|known|defined|'')[\s,:]*)*"[^"]""",
     re.I,
 )
+_CLOSING_DEFINITION = re.compile(r'[,;]\s*(?:and\s+)?(?:collectively\s*,?\s*)?(?:the\s+)?"([^"]{1,60})"\s*$', re.I)
 _QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
 # Definitions without parentheses: ', hereinafter referred to as "TKCI";'
 _HEREINAFTER = re.compile(
@@ -48,7 +49,8 @@ _PREAMBLE_END = re.compile(
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
+    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|"
+    r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
 )
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
@@ -74,7 +76,13 @@ class Definition:
 def preamble_windows(text: str) -> list[tuple[int, int]]:
     """Spans that introduce the parties: from each "between"/"among" in the opening pages up to
     the recitals (or a fixed window)."""
-    return between_windows(text) or [(0, min(len(text), OPENING_CHARS))]
+    windows = between_windows(text)
+    # A letter agreement's parties come before any "between" ("Acme Corp. (the "Company") ...
+    # hereby confirm their agreement with ..."): when the first "between" is past the opening
+    # pages, the opening is a party window too.
+    if not windows or windows[0][0] >= OPENING_CHARS:
+        windows = [(0, min(len(text), OPENING_CHARS)), *windows]
+    return windows
 
 
 def between_windows(text: str) -> list[tuple[int, int]]:
@@ -129,7 +137,11 @@ def _antecedent(
     # A segment opening with a comma and a lower-case word still describes the previous party
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
     # (", on the one hand, ABG-Shaq, LLC" is filler before a name of its own.)
-    continues_previous = re.match(r"\s*,\s*(?!(?:and\s*,?\s*)?on\s+the\s+(?:one|other)\s+hand\b)[a-z]", segment) is not None
+    # (", in favor of U.S. BANK NATIONAL ASSOCIATION, ..." names the next party.)
+    continues_previous = re.match(
+        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of)\b)[a-z]",
+        segment,
+    ) is not None
     lead = _LEADING_CONNECTORS.match(segment)
     pos = segment_start + (lead.end() if lead else 0)
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
@@ -153,7 +165,8 @@ def _antecedent(
                     return after
         return leading
     # "..., having a mailing address at ... and Nanophase Technologies Corporation, a ... ("NTC")"
-    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND|&)\s+", segment))):
+    # ("&" joins words inside a name: "... agreement with Harlan Webb & Company ("Agent")".)
+    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+", segment))):
         after = name_at(text, segment_start + joiner.end(), paren_start)
         if after is not None:
             return after
@@ -203,6 +216,14 @@ def _sites(straight: str) -> list[_Site]:
             terms = _terms_in(paren.group(1), paren.start(1))
             if terms:
                 sites.append(_Site(paren.start(), paren.end(), terms))
+            continue
+        # The definition closes the parenthesis after a description: "(in such capacity and
+        # together with its successors and assigns in such capacity, the "Agent")".
+        closing = _CLOSING_DEFINITION.search(paren.group(1))
+        if closing:
+            cleaned = _clean_term(closing.group(1), paren.start(1) + closing.start(1))
+            if cleaned:
+                sites.append(_Site(paren.start(), paren.end(), [cleaned]))
             continue
         # An unquoted role: "Great Lakes Gas Transmission Limited Partnership (Transporter)".
         bare = re.fullmatch(r"\s*(?:the\s+)?([A-Z][\w\-]*(?: [A-Z][\w\-]*)?)\s*", paren.group(1))

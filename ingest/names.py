@@ -223,12 +223,14 @@ class _PartyFilters:
     government_prefixes: tuple[str, ...]
     address_words: frozenset[str]
     postal_codes: tuple[re.Pattern[str], ...]
+    honorifics: frozenset[str]
 
 
 @lru_cache(maxsize=1)
 def _party_filters() -> _PartyFilters:
     data = load_json("party_filters.json")
     return _PartyFilters(
+        honorifics=frozenset(load_json("legal_suffixes.json")["honorifics"]),
         document_words=frozenset(data["document_words"]),
         clause_words=frozenset(data["clause_words"]),
         regions=frozenset(data["regions"]),
@@ -275,6 +277,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         return "address"
     if filters.clause_words & set(raw):
         return "clause"
+    # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
+    if any(w in filters.honorifics for w in raw[1:]):
+        return "signatory"
     if filters.document_words & set(raw):
         return "document"
     joined = " ".join(raw)

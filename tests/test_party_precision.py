@@ -28,6 +28,8 @@ from ingest.names import lowercase_words, party_name_problem
         ("North America", "place"),
         ("Delaware limited liability company", "description"),
         ("30 MW", "address"),
+        ("Investment Company Act of 1940", "document"),
+        ("Financial Director Mr R Moore", "signatory"),
     ],
 )
 def test_false_party_shapes_are_named(name: str, problem: str) -> None:

@@ -188,6 +188,29 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "WHEREAS, Transporter owns a pipeline.",
         ["Cedar Basin Gas Transmission Limited Partnership", "OSAGE PIPELINE COMPANY"],
     ),
+    # A letter agreement: the parties open the letter, and the first "between" is pages later.
+    "letter_agreement_parties_first": (
+        "AGENCY AGREEMENT\n\nLadies and Gentlemen:\n\nOsprey Financial Corporation, a federal corporation "
+        "(the \"Company\"), and OF Mutual Holding Company (the \"MHC\") hereby confirm their agreement with "
+        "Harlan Webb & Company (the \"Agent\"), as follows:\n\nSection 1. The Offering.\n\n"
+        + "The Company will offer shares. " * 120
+        + "\n\nThe letter agreement between the Company and the Agent remains in force.\n",
+        ["Osprey Financial Corporation", "OF Mutual Holding Company", "Harlan Webb & Company"],
+    ),
+    # "by X in favor of Y, a national banking association ... (in such capacity ..., the "Agent")":
+    # a description before the defined term, and a bank's legal form "National Association".
+    "in_favor_of_closing_definition": (
+        "MAINTENANCE AGREEMENT\n\nTHIS MAINTENANCE AGREEMENT (this \"Agreement\") is made as of March 28, 2006 "
+        "by THAYER EQUITY INVESTORS IV, L.P. (the \"Investor\"), in favor of U.S. BANK NATIONAL ASSOCIATION, a "
+        "national banking association in its capacity as administrative agent (in such capacity and together "
+        "with its successors and assigns in such capacity, the \"Agent\").\n\nRECITALS:",
+        ["THAYER EQUITY INVESTORS IV, L.P.", "U.S. BANK NATIONAL ASSOCIATION"],
+    ),
+    "savings_bank_fsb": (
+        "AGENCY AGREEMENT\n\nThis Agency Agreement is made by and between Granite Stores, Inc. (\"Merchant\") "
+        "and Wilmington Savings Fund Society, FSB (\"Collateral Agent\").\n\nRECITALS",
+        ["Granite Stores, Inc.", "Wilmington Savings Fund Society, FSB"],
+    ),
 }
 
 
