@@ -240,13 +240,21 @@ def _party_filters() -> _PartyFilters:
     )
 
 
+@lru_cache(maxsize=1)
+def _party_role_words() -> frozenset[str]:
+    roles = load_json("roles.json")["party_roles"]
+    words = {w.casefold() for role in roles for w in role.split() if not re.fullmatch(r"[A-Z]", w)}
+    return frozenset(words | {w + "s" for w in words})
+
+
 _RAW_WORD = re.compile(r"[^\s,;:()\"“”]+")
 
 
 def lowercase_words(text: str) -> frozenset[str]:
     """The words a document writes in lower case: its common words ("provider", "unless"). A
     proper name is capitalised wherever it occurs, so a one-word "name" found here is not one."""
-    return frozenset(re.findall(r"(?<![\w\-])[a-z][a-z'’\-]*(?![\w\-])", text))
+    # Not inside a web or mail address: "cybershop.com" is the name CyberShop written as a host.
+    return frozenset(re.findall(r"(?<![\w\-./@])[a-z][a-z'’\-]*(?![\w\-@]|\.\w)", text))
 
 
 def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) -> str | None:
@@ -291,4 +299,7 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     content = [w for w in raw if len(w) > 1 and w not in {"and", "of", "for", "de"}]
     if len(content) == 1 and content[0] in common_words:
         return "common word"
+    # "C.    Client", "Remarketing Agents": role words name a party by its role, never by name.
+    if content and all(w in _party_role_words() for w in content):
+        return "role"
     return None

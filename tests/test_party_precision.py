@@ -30,6 +30,8 @@ from ingest.names import lowercase_words, party_name_problem
         ("30 MW", "address"),
         ("Investment Company Act of 1940", "document"),
         ("Financial Director Mr R Moore", "signatory"),
+        ("C.    Client", "role"),
+        ("Bank", "role"),
     ],
 )
 def test_false_party_shapes_are_named(name: str, problem: str) -> None:
@@ -60,6 +62,8 @@ def test_a_word_the_document_writes_in_lower_case_is_no_name() -> None:
     assert party_name_problem("C.    Provider", common) == "common word"
     # Capitalised everywhere it occurs: a name.
     assert party_name_problem("Detto", common) is None
+    # A host name is no lower-case word: CyberShop stays a name next to "www.cybershop.com".
+    assert party_name_problem("CyberShop", lowercase_words("see www.cybershop.com or sales@cybershop.com")) is None
 
 
 def _parties(text: str) -> list[tuple[str, str]]:
