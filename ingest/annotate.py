@@ -26,7 +26,14 @@ from ingest.agreements import (
     find_title,
     has_agreement_preamble,
 )
-from ingest.definitions import OPENING_CHARS, Definition, between_windows, find_definitions, preamble_windows
+from ingest.definitions import (
+    OPENING_CHARS,
+    Definition,
+    between_windows,
+    clause_start,
+    find_definitions,
+    preamble_windows,
+)
 from ingest.entities import (
     SUBJECT_LABELS,
     AliasTable,
@@ -145,6 +152,45 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             # "and", each with a legal form.
             names.extend(_and_chain(straight, second.end, end))
     return names
+
+
+# A group definition closing a list of parties: "A LLC, B L.P. and Jane Roe (collectively, the
+# "Sellers")". Only in the preamble windows: elsewhere such groups are goods or losses.
+_COLLECTIVE = re.compile(r"\(\s*(?:each\s+and\s+)?collectively,?\s+(?:the\s+)?\"")
+_LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
+_COLLECTIVE_LIMIT = 16
+
+
+def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
+    """The names listed before a group definition in a preamble window, each a name with a legal
+    form or a person's name (two to four capitalised words); the list must run name, separator,
+    name, ... right up to the parenthesis, or nothing is taken."""
+    straight = straighten_quotes(text)
+    names: list[NameSpan] = []
+    for start, end in windows:
+        for match in _COLLECTIVE.finditer(straight, start, end):
+            # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)").
+            begin = clause_start(straight, match.start(), max(start, straight.rfind(")", start, match.start()) + 1))
+            position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
+            listed: list[NameSpan] = []
+            while position < match.start() and len(listed) < _COLLECTIVE_LIMIT:
+                name = name_at(straight, position, match.start())
+                if name is None:
+                    break
+                listed.append(name)
+                separator = _LIST_SEPARATOR.match(straight, name.end, match.start())
+                position = separator.end() if separator else name.end
+                if separator is None:
+                    break
+            if straight[position : match.start()].strip() or len(listed) < 2:
+                continue
+            names.extend(n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text))
+    return names
+
+
+def _personal_name(name: str) -> bool:
+    words = name.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
 
 
 _AND_WORD = re.compile(r"(?:^|[\s,])(?:and|AND)\s+")
@@ -393,8 +439,10 @@ def _parties(
     few = len(parties) < 2
     windows = preamble_windows(text)
     names = _between_names(text, windows) if few else _between_names(text, windows[:1])
+    collective = _collective_names(text, windows[:1])
+    names = [*names, *collective]
     for name in names:
-        if not (few or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
+        if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
             continue
         if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
             continue
@@ -402,7 +450,9 @@ def _parties(
         entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
         words = set(name_words(name.text))
         # "THE JOHNS HOPKINS UNIVERSITY & VIRTUOSO SURGICAL, INC." joins two known parties.
-        if not few and any(set(name_words(p.name.text)) < words for p in parties.values()):
+        if not few and re.search(r"\s(?:and|AND|&)\s", name.text) and any(
+            set(name_words(p.name.text)) < words for p in parties.values()
+        ):
             continue
         if entity_id not in parties and words:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)

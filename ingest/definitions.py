@@ -99,7 +99,7 @@ def _in_windows(pos: int, windows: list[tuple[int, int]]) -> bool:
     return any(start <= pos < end for start, end in windows)
 
 
-def _segment_start(text: str, paren_start: int, floor: int) -> int:
+def clause_start(text: str, paren_start: int, floor: int) -> int:
     """Where the clause holding the antecedent begins: after the previous parenthesis, sentence
     end, "between" or blank line, whichever is last."""
     start = max(floor, paren_start - 700)
@@ -132,7 +132,7 @@ def _is_name_derived(term: str, name: str) -> bool:
 def _antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
-    segment_start = _segment_start(text, paren_start, floor)
+    segment_start = clause_start(text, paren_start, floor)
     segment = text[segment_start:paren_start]
     # A segment opening with a comma and a lower-case word still describes the previous party
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".

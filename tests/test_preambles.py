@@ -206,6 +206,15 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "with its successors and assigns in such capacity, the \"Agent\").\n\nRECITALS:",
         ["THAYER EQUITY INVESTORS IV, L.P.", "U.S. BANK NATIONAL ASSOCIATION"],
     ),
+    # A list of parties closed by a group definition, a comma inside one name, a person last.
+    "collective_list": (
+        "COOPERATION AGREEMENT\n\nThis Cooperation Agreement is entered into as of July 1, 2020, by and between "
+        "Lumen Beauty, Inc., a Delaware corporation (the \"Company\"), and Osprey Equity Management, LLC "
+        "(\"Osprey\"), Osprey Partners L.P., Osprey Focus Fund L.P., Osprey Partners LUX Fund, L.P., Quill "
+        "Research & Management, LLC and Mario Quillen (collectively, the \"Osprey Parties\").\n\nWHEREAS",
+        ["Lumen Beauty, Inc.", "Osprey Equity Management, LLC", "Osprey Partners L.P.", "Osprey Focus Fund L.P.",
+         "Osprey Partners LUX Fund, L.P.", "Quill Research & Management, LLC", "Mario Quillen"],
+    ),
     "savings_bank_fsb": (
         "AGENCY AGREEMENT\n\nThis Agency Agreement is made by and between Granite Stores, Inc. (\"Merchant\") "
         "and Wilmington Savings Fund Society, FSB (\"Collateral Agent\").\n\nRECITALS",
