@@ -159,6 +159,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
 _COLLECTIVE = re.compile(r"\(\s*(?:each\s+and\s+)?collectively,?\s+(?:the\s+)?\"")
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
 _COLLECTIVE_LIMIT = 16
+_LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n])")
 
 
 def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -178,7 +179,9 @@ def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[Nam
                 if name is None:
                     break
                 listed.append(name)
-                separator = _LIST_SEPARATOR.match(straight, name.end, match.start())
+                # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
+                described = _LIST_DESCRIPTION.match(straight, name.end, match.start())
+                separator = _LIST_SEPARATOR.match(straight, described.end() if described else name.end, match.start())
                 position = separator.end() if separator else name.end
                 if separator is None:
                     break

@@ -210,7 +210,7 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
     "collective_list": (
         "COOPERATION AGREEMENT\n\nThis Cooperation Agreement is entered into as of July 1, 2020, by and between "
         "Lumen Beauty, Inc., a Delaware corporation (the \"Company\"), and Osprey Equity Management, LLC "
-        "(\"Osprey\"), Osprey Partners L.P., Osprey Focus Fund L.P., Osprey Partners LUX Fund, L.P., Quill "
+        "(\"Osprey\"), Osprey Partners L.P., a Delaware limited partnership, Osprey Focus Fund L.P., Osprey Partners LUX Fund, L.P., Quill "
         "Research & Management, LLC and Mario Quillen (collectively, the \"Osprey Parties\").\n\nWHEREAS",
         ["Lumen Beauty, Inc.", "Osprey Equity Management, LLC", "Osprey Partners L.P.", "Osprey Focus Fund L.P.",
          "Osprey Partners LUX Fund, L.P.", "Quill Research & Management, LLC", "Mario Quillen"],
