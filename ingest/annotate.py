@@ -484,7 +484,28 @@ def _parties(
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
             known.append(words)
-    return sorted(parties.values(), key=lambda p: (p.evidence_start, p.entity_id))
+    found = list(parties.values())
+    # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
+    # LIMITED" are those parties' short names, not two more parties.
+    found = [p for p in found if not _short_name_of_another(p, found)]
+    return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
+    """A party without a legal form whose words are a part of another party's name, or whose
+    letters are that name's initials ("DCL" for DAIRY CREST LIMITED)."""
+    if has_legal_suffix(party.name.text) or party.label == "PERSON":
+        return False
+    words = set(name_words(party.name.text))
+    letters = "".join(name_words(party.name.text))
+    for other in parties:
+        if other is party:
+            continue
+        other_words = name_words(other.name.text)
+        initials = "".join(w[0] for w in other_words if w not in {"and", "of", "the", "for"})
+        if words < set(other_words) or (len(letters) >= 2 and letters == initials):
+            return True
+    return False
 
 
 def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bool:

@@ -274,6 +274,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         bare = _legal_suffix_end().sub("", (split[0] if split else name).strip()).strip(" ,")
         if not bare or normalise_jurisdiction(bare):
             return "description"
+        # "Restated Agreement of Limited Partnership": a legal form inside a document's title.
+        if re.search(r"(?i)\b(?:agreements?|amendments?)\b", bare):
+            return "document"
         return None
     raw = [w.strip(".'’").casefold() for w in _RAW_WORD.findall(name)]
     raw = [w for w in raw if w]

@@ -109,3 +109,18 @@ def test_an_officer_signing_without_by_is_no_party_unless_the_preamble_names_the
     )
     signatures = "IN WITNESS WHEREOF the parties sign.\n\nCARBO SYNTHESIS AG\n\n/s/ Silke Erbeck\n\n/s/ Stephan Fritschi\n"
     assert [p for p, _ in _parties(opening + signatures)] == ["org:carbo synthesis", "org:paratide pharma"]
+
+
+def test_short_names_used_before_the_full_names_are_no_parties_of_their_own() -> None:
+    text = (
+        "FLEET SUPPLY AGREEMENT\n\nThis Agreement including the Schedules made between SEV and DCL.\n\n"
+        "DATED 13 October 2005\n\nDAIRY CREST LIMITED (Company no 2085882) whose registered office is at "
+        "Claygate House, Esher (\"DCL\")\n\nSEV GROUP LIMITED (company no 4463640) whose registered office is "
+        "at Unit 1, Washington (\"SEV\")\n\n1. Definitions\n"
+    )
+    assert _parties(text) == [("org:dairy crest", "DAIRY CREST LIMITED"), ("org:sev group", "SEV GROUP LIMITED")]
+
+
+def test_a_document_title_with_a_legal_form_inside_is_no_party() -> None:
+    assert party_name_problem("Restated Agreement of Limited Partnership") == "document"
+    assert party_name_problem("Cedar Basin Gas Transmission Limited Partnership") is None
