@@ -166,27 +166,36 @@ def evaluate_corpus(rows: Sequence[dict]) -> CorpusResult:
             result.titles_correct += 1
         else:
             result.misses.append(f"title {row['document_name']!r} got {agreement.name if agreement else None!r}")
-        party_forms = _party_forms(annotations)
-        forms = set().union(*party_forms.values())
-        gold_names = gold_party_names(row["parties"])
-        gold_forms: set[str] = set()
-        for name in gold_names:
-            result.gold_parties += 1
-            accepted = accepted_forms(name)
-            gold_forms |= accepted
-            if accepted & forms:
-                result.parties_found += 1
-            else:
-                result.misses.append(f"party {name!r} in {row['doc_id'][:40]} got {sorted(forms)}")
-        if gold_names:
-            result.precision_documents += 1
-            for party, party_keys in party_forms.items():
-                result.parties_extracted += 1
-                if party_keys & gold_forms:
-                    result.parties_correct += 1
-                else:
-                    result.misses.append(f"false party {party!r} in {row['doc_id'][:40]} gold {gold_names}")
+        score_parties(result, row["doc_id"], gold_party_names(row["parties"]), _party_forms(annotations))
     return result
+
+
+def score_parties(
+    result: CorpusResult, doc_id: str, gold_names: Sequence[str], party_forms: dict[str, set[str]]
+) -> None:
+    """Adds one document's party recall and precision counts to ``result``. ``party_forms``:
+    per extracted party, its normalised name and aliases. A gold name is found when one of its
+    accepted forms is among them; an extracted party is correct when one of its forms is an
+    accepted form of some gold name. Precision counts only documents CUAD names a party for."""
+    forms = set().union(*party_forms.values())
+    gold_forms: set[str] = set()
+    for name in gold_names:
+        result.gold_parties += 1
+        accepted = accepted_forms(name)
+        gold_forms |= accepted
+        if accepted & forms:
+            result.parties_found += 1
+        else:
+            result.misses.append(f"party {name!r} in {doc_id[:40]} got {sorted(forms)}")
+    if not gold_names:
+        return
+    result.precision_documents += 1
+    for party, party_keys in party_forms.items():
+        result.parties_extracted += 1
+        if party_keys & gold_forms:
+            result.parties_correct += 1
+        else:
+            result.misses.append(f"false party {party!r} in {doc_id[:40]} gold {list(gold_names)}")
 
 
 @dataclass(slots=True)
