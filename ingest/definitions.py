@@ -170,7 +170,15 @@ def _antecedent(
         after = name_at(text, segment_start + joiner.end(), paren_start)
         if after is not None:
             return after
-    return name_before(text, paren_start)
+    before = name_before(text, paren_start)
+    if before is not None and party_name_problem(before.text) == "address":
+        # "Zebra Technologies International, LLC, with an office at 3 Overlook Point, Lincolnshire
+        # IL 60069 ("Zebra")": an address ends the clause; the party is its first named company.
+        for word in re.finditer(r"(?<![\w.&'’\-])[A-Z0-9]", segment):
+            first = name_at(text, segment_start + word.start(), paren_start)
+            if first is not None and ends_in_legal_suffix(first.text) and party_name_problem(first.text) is None:
+                return first
+    return before
 
 
 def _clean_term(raw: str, raw_start: int) -> tuple[str, int, int] | None:

@@ -215,6 +215,14 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         ["Lumen Beauty, Inc.", "Osprey Equity Management, LLC", "Osprey Partners L.P.", "Osprey Focus Fund L.P.",
          "Osprey Partners LUX Fund, L.P.", "Quill Research & Management, LLC", "Mario Quillen"],
     ),
+    # An address between the name and its defined term: the clause's company is the party.
+    "address_before_term": (
+        "ADDENDUM TO DISTRIBUTOR AGREEMENT\n\nTHIS ADDENDUM (\"Addendum\") is made on the 4th day of February 2019 "
+        "between the following parties: Heron Technologies International, LLC, with an office at 3 Overlook "
+        "Point, Lincolnshire IL 60069 (\"Heron\");\n\nScanlane, Inc., a Florida corporation, with an office at "
+        "6 Logue Court, Greenville, SC 29615 (\"Scanlane\").\n\nWHEREAS",
+        ["Heron Technologies International, LLC", "Scanlane, Inc."],
+    ),
     "savings_bank_fsb": (
         "AGENCY AGREEMENT\n\nThis Agency Agreement is made by and between Granite Stores, Inc. (\"Merchant\") "
         "and Wilmington Savings Fund Society, FSB (\"Collateral Agent\").\n\nRECITALS",
