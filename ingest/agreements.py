@@ -168,7 +168,8 @@ def _with_self_name(text: str, title: Title) -> Title:
 # undersigned hereby agree", "... have agreed as follows". A memo or letter that merely mentions
 # an agreement ("the agreement between Acme and Beta expires") has none of these.
 _PREAMBLE_CLAUSE = re.compile(
-    r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated)|made[ \t]+and[ \t]+entered"
+    r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated)|(?:agreement|contract)[ \t]+"
+    r"(?:made|dated)[ \t]+(?:as[ \t]+of|on|this)|made[ \t]+and[ \t]+entered"
     r"[ \t]+into|entered[ \t]+into[ \t]+(?:as[ \t]+of|on|this|by)|(?:undersigned|parties)[ \t]+(?:hereto[ \t]+)?"
     r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant))\b",
     re.IGNORECASE,

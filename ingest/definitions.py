@@ -57,6 +57,8 @@ _ABBREVIATIONS = frozenset(
     "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty vs u.s e.g i.e".split()
 )
 PREAMBLE_SCAN_CHARS = 15_000
+# How far before an address a party clause's company name is looked for.
+_ADDRESS_LOOKBACK = 300
 PREAMBLE_WINDOW_CHARS = 2_500
 # Definitions this early are in the opening pages even without a "between".
 OPENING_CHARS = 3_000
@@ -173,11 +175,18 @@ def _antecedent(
     before = name_before(text, paren_start)
     if before is not None and party_name_problem(before.text) == "address":
         # "Zebra Technologies International, LLC, with an office at 3 Overlook Point, Lincolnshire
-        # IL 60069 ("Zebra")": an address ends the clause; the party is its first named company.
-        for word in re.finditer(r"(?<![\w.&'’\-])[A-Z0-9]", segment):
-            first = name_at(text, segment_start + word.start(), paren_start)
-            if first is not None and ends_in_legal_suffix(first.text) and party_name_problem(first.text) is None:
-                return first
+        # IL 60069 ("Zebra")": an address ends the clause; the party is the last company named
+        # before the address (a blank line may separate the address from the term).
+        region_start = max(floor, before.start - _ADDRESS_LOOKBACK)
+        company = None
+        position = region_start
+        for word in re.finditer(r"(?<![\w.&'’\-])[A-Z0-9]", text[region_start : before.start]):
+            if region_start + word.start() < position:
+                continue
+            found = name_at(text, region_start + word.start(), before.start)
+            if found is not None and ends_in_legal_suffix(found.text) and party_name_problem(found.text) is None:
+                company, position = found, found.end
+        return company or before
     return before
 
 

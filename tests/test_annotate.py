@@ -240,6 +240,21 @@ def test_a_memo_gets_no_agreement_subject() -> None:
     assert "org:acme holdings" in {s.subject_id for s in result.subjects}
 
 
+@pytest.mark.parametrize(
+    ("opening", "is_agreement"),
+    [
+        ("AGREEMENT made as of the 30th day of June 1999 between Acme Holdings, Inc. and Beta LLC.", True),
+        ("This Agreement dated as of May 1, 2019 is between Acme Holdings, Inc. and Beta LLC.", True),
+        ("The undersigned hereby agree to file a joint Schedule 13D.", True),
+        ("The agreement between Acme Holdings, Inc. and Beta LLC expires next year.", False),
+        ("Quarterly report. Sales rose; the board met twice.", False),
+    ],
+)
+def test_agreement_evidence_in_the_opening(opening: str, is_agreement: bool) -> None:
+    result = annotate(opening)
+    assert any(s.type == "agreement" for s in result.subjects) is is_agreement
+
+
 def test_a_preamble_without_a_heading_is_an_agreement() -> None:
     text = (
         "This instrument is made and entered into as of May 1, 2019 by and between Acme Holdings, Inc. "

@@ -223,6 +223,14 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "6 Logue Court, Greenville, SC 29615 (\"Scanlane\").\n\nWHEREAS",
         ["Heron Technologies International, LLC", "Scanlane, Inc."],
     ),
+    # The address on lines of its own, a blank line before the term.
+    "address_lines_then_term": (
+        "AGREEMENT made as of the 30th day of June 1999\n\nBETWEEN:\n\n          MEDIAWAVE INTERACTIVE, L.P., "
+        "represented herein by its general partner (hereinafter called \"MWI\")\n\nAND:\n\n          "
+        "PULSECENTRAL.com INC.,           6001 Shellmound Street, Suite 800           Emeryville, CA. 94608\n\n"
+        "          (hereinafter called \"PCI\")\n\nWHEREAS",
+        ["MEDIAWAVE INTERACTIVE, L.P.", "PULSECENTRAL.com INC."],
+    ),
     "savings_bank_fsb": (
         "AGENCY AGREEMENT\n\nThis Agency Agreement is made by and between Granite Stores, Inc. (\"Merchant\") "
         "and Wilmington Savings Fund Society, FSB (\"Collateral Agent\").\n\nRECITALS",
