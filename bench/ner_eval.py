@@ -3,7 +3,9 @@
     PYTHONPATH=. python bench/ner_eval.py [--split tune|report] [--every N] [--limit N]
 
 Prints, on cuad-dev (../shared/eval/cuad-dev): agreement title accuracy against
-``document_name`` and party recall against ``parties``; per-kind relation precision/recall on the
+``document_name``, party recall against ``parties`` and party precision (parties bound by
+``party_to`` whose name or alias matches no CUAD party, counted on documents CUAD names a party
+for); per-kind relation precision/recall on the
 hand-labelled ``tests/data/relations_gold.jsonl``; and throughput of ``annotate_document`` against
 a raw ``nlp.pipe`` (the shared ``load_english()`` pipeline) over the same chunk texts.
 """
@@ -94,6 +96,10 @@ class CorpusResult:
     titles_correct: int = 0
     gold_parties: int = 0
     parties_found: int = 0
+    # Precision: parties bound by party_to, counted on documents with at least one gold name.
+    parties_extracted: int = 0
+    parties_correct: int = 0
+    precision_documents: int = 0
     words: int = 0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
@@ -105,6 +111,14 @@ class CorpusResult:
     @property
     def party_recall(self) -> float:
         return self.parties_found / max(1, self.gold_parties)
+
+    @property
+    def party_precision(self) -> float:
+        return self.parties_correct / max(1, self.parties_extracted)
+
+    @property
+    def false_parties_per_document(self) -> float:
+        return (self.parties_extracted - self.parties_correct) / max(1, self.precision_documents)
 
 
 def load_index(every: int = 1, limit: int | None = None, split: str | None = None) -> list[dict]:
@@ -119,15 +133,23 @@ def load_index(every: int = 1, limit: int | None = None, split: str | None = Non
     return rows[:limit] if limit else rows
 
 
-def _party_forms(annotations: DocumentAnnotations) -> set[str]:
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
-    party_ids = set(agreement.attributes["parties"])
-    forms: set[str] = set()
+def _party_forms(annotations: DocumentAnnotations) -> dict[str, set[str]]:
+    """Per party bound to the agreement (by entity id): its normalised name and aliases."""
+    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    party_ids = set(agreement.attributes["parties"]) if agreement else set()
+    forms: dict[str, set[str]] = {}
     for subject in annotations.subjects:
         if subject.subject_id in party_ids:
-            for form in (subject.name, *subject.aliases):
-                forms.add(normalise_org(form))
-    return forms
+            forms[subject.subject_id] = {normalise_org(form) for form in (subject.name, *subject.aliases)}
+    return dict(sorted(forms.items()))
+
+
+def accepted_forms(name: str) -> set[str]:
+    """The registry keys under which a CUAD party name counts as found."""
+    # "Glu Mobile, Inc. f/k/a Sorrent, Inc.": the legal name before d/b/a or f/k/a counts.
+    # "Qualigen, Inc. and its Affiliates": the party is the named company.
+    legal = _AFFILIATES.sub("", _TRADE_NAME.split(name)[0])
+    return {normalise_org(name), normalise_org(_TRADE_NAME.split(name)[0]), normalise_org(legal)}
 
 
 def evaluate_corpus(rows: Sequence[dict]) -> CorpusResult:
@@ -139,23 +161,42 @@ def evaluate_corpus(rows: Sequence[dict]) -> CorpusResult:
         result.seconds += time.perf_counter() - started
         result.words += len(text.split())
         result.documents += 1
-        agreement = next(s for s in annotations.subjects if s.type == "agreement")
-        if normalise_title(agreement.name) == normalise_title(row["document_name"]):
+        # A text without evidence of an agreement has no agreement subject: a title miss.
+        agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+        if agreement is not None and normalise_title(agreement.name) == normalise_title(row["document_name"]):
             result.titles_correct += 1
         else:
-            result.misses.append(f"title {row['document_name']!r} got {agreement.name!r}")
-        forms = _party_forms(annotations)
-        for name in gold_party_names(row["parties"]):
-            result.gold_parties += 1
-            # "Glu Mobile, Inc. f/k/a Sorrent, Inc.": the legal name before d/b/a or f/k/a counts.
-            # "Qualigen, Inc. and its Affiliates": the party is the named company.
-            legal = _AFFILIATES.sub("", _TRADE_NAME.split(name)[0])
-            accepted = {normalise_org(name), normalise_org(_TRADE_NAME.split(name)[0]), normalise_org(legal)}
-            if accepted & forms:
-                result.parties_found += 1
-            else:
-                result.misses.append(f"party {name!r} in {row['doc_id'][:40]} got {sorted(forms)}")
+            result.misses.append(f"title {row['document_name']!r} got {agreement.name if agreement else None!r}")
+        score_parties(result, row["doc_id"], gold_party_names(row["parties"]), _party_forms(annotations))
     return result
+
+
+def score_parties(
+    result: CorpusResult, doc_id: str, gold_names: Sequence[str], party_forms: dict[str, set[str]]
+) -> None:
+    """Adds one document's party recall and precision counts to ``result``. ``party_forms``:
+    per extracted party, its normalised name and aliases. A gold name is found when one of its
+    accepted forms is among them; an extracted party is correct when one of its forms is an
+    accepted form of some gold name. Precision counts only documents CUAD names a party for."""
+    forms = set().union(*party_forms.values())
+    gold_forms: set[str] = set()
+    for name in gold_names:
+        result.gold_parties += 1
+        accepted = accepted_forms(name)
+        gold_forms |= accepted
+        if accepted & forms:
+            result.parties_found += 1
+        else:
+            result.misses.append(f"party {name!r} in {doc_id[:40]} got {sorted(forms)}")
+    if not gold_names:
+        return
+    result.precision_documents += 1
+    for party, party_keys in party_forms.items():
+        result.parties_extracted += 1
+        if party_keys & gold_forms:
+            result.parties_correct += 1
+        else:
+            result.misses.append(f"false party {party!r} in {doc_id[:40]} gold {list(gold_names)}")
 
 
 @dataclass(slots=True)
@@ -279,6 +320,10 @@ def main() -> int:
     print(f"cuad-dev{'/' + args.split if args.split else ''}: {result.documents} documents, {result.words} words, {result.seconds:.1f}s annotate")
     print(f"  title accuracy {result.title_accuracy:.3f} ({result.titles_correct}/{result.documents})")
     print(f"  party recall   {result.party_recall:.3f} ({result.parties_found}/{result.gold_parties})")
+    print(
+        f"  party precision {result.party_precision:.3f} ({result.parties_correct}/{result.parties_extracted}), "
+        f"{result.false_parties_per_document:.2f} false parties per document ({result.precision_documents} documents)"
+    )
     _print_misses(result.misses, args.show_misses)
     if args.speed_docs:
         ours, raw = throughput(rows[: args.speed_docs])

@@ -164,6 +164,24 @@ def _with_self_name(text: str, title: Title) -> Title:
     return title
 
 
+# A contract's opening sentence without a heading: "This Agreement is made ... between", "The
+# undersigned hereby agree", "... have agreed as follows". A memo or letter that merely mentions
+# an agreement ("the agreement between Acme and Beta expires") has none of these.
+_PREAMBLE_CLAUSE = re.compile(
+    r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated)|(?:agreement|contract)[ \t]+"
+    r"(?:made|dated)[ \t]+(?:as[ \t]+of|on|this)|made[ \t]+and[ \t]+entered"
+    r"[ \t]+into|entered[ \t]+into[ \t]+(?:as[ \t]+of|on|this|by)|(?:undersigned|parties)[ \t]+(?:hereto[ \t]+)?"
+    r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant))\b",
+    re.IGNORECASE,
+)
+PREAMBLE_CLAUSE_CHARS = 3_000
+
+
+def has_agreement_preamble(text: str) -> bool:
+    """Whether the opening reads like a contract's own preamble (see ``_PREAMBLE_CLAUSE``)."""
+    return _PREAMBLE_CLAUSE.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS)) is not None
+
+
 def find_title(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
     "AGREEMENT", else the earliest title-case one, else "This <X> Agreement"."""

@@ -12,13 +12,28 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-from ingest.agreements import Title, agreement_date, amendment_of, agreement_kind, effective_date, find_title
-from ingest.definitions import OPENING_CHARS, Definition, between_windows, find_definitions, preamble_windows
+from ingest.agreements import (
+    Title,
+    agreement_date,
+    agreement_kind,
+    amendment_of,
+    effective_date,
+    find_title,
+    has_agreement_preamble,
+)
+from ingest.definitions import (
+    OPENING_CHARS,
+    Definition,
+    between_windows,
+    clause_start,
+    find_definitions,
+    preamble_windows,
+)
 from ingest.entities import (
     SUBJECT_LABELS,
     AliasTable,
@@ -35,9 +50,11 @@ from ingest.names import (
     NameSpan,
     ends_in_legal_suffix,
     has_legal_suffix,
+    lowercase_words,
     name_at,
     name_before,
     party_name_forms,
+    party_name_problem,
 )
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
@@ -136,6 +153,48 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             # "and", each with a legal form.
             names.extend(_and_chain(straight, second.end, end))
     return names
+
+
+# A group definition closing a list of parties: "A LLC, B L.P. and Jane Roe (collectively, the
+# "Sellers")". Only in the preamble windows: elsewhere such groups are goods or losses.
+_COLLECTIVE = re.compile(r"\(\s*(?:each\s+and\s+)?collectively,?\s+(?:the\s+)?\"")
+_LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
+_COLLECTIVE_LIMIT = 16
+_LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n])")
+
+
+def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
+    """The names listed before a group definition in a preamble window, each a name with a legal
+    form or a person's name (two to four capitalised words); the list must run name, separator,
+    name, ... right up to the parenthesis, or nothing is taken."""
+    straight = straighten_quotes(text)
+    names: list[NameSpan] = []
+    for start, end in windows:
+        for match in _COLLECTIVE.finditer(straight, start, end):
+            # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)").
+            begin = clause_start(straight, match.start(), max(start, straight.rfind(")", start, match.start()) + 1))
+            position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
+            listed: list[NameSpan] = []
+            while position < match.start() and len(listed) < _COLLECTIVE_LIMIT:
+                name = name_at(straight, position, match.start())
+                if name is None:
+                    break
+                listed.append(name)
+                # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
+                described = _LIST_DESCRIPTION.match(straight, name.end, match.start())
+                separator = _LIST_SEPARATOR.match(straight, described.end() if described else name.end, match.start())
+                position = separator.end() if separator else name.end
+                if separator is None:
+                    break
+            if straight[position : match.start()].strip() or len(listed) < 2:
+                continue
+            names.extend(n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text))
+    return names
+
+
+def _personal_name(name: str) -> bool:
+    words = name.split()
+    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
 
 
 _AND_WORD = re.compile(r"(?:^|[\s,])(?:and|AND)\s+")
@@ -361,9 +420,16 @@ def _parties(
     text: str, definitions: Sequence[Definition], person_spans: Sequence[tuple[int, int]]
 ) -> list[Party]:
     parties: dict[str, Party] = {}
+    common_words = lowercase_words(text)
+    party_terms: set[str] = set()
     for definition in definitions:
         if not (definition.in_preamble and definition.is_party_alias and definition.name):
             continue
+        if party_name_problem(definition.name.text, common_words) or _names_known_party(
+            definition.name.text, parties.values(), party_terms
+        ):
+            continue
+        party_terms.add(definition.term.casefold())
         label = _label_for(definition.name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(definition.name.text)[-1])
         if entity_id not in parties:
@@ -377,25 +443,40 @@ def _parties(
     few = len(parties) < 2
     windows = preamble_windows(text)
     names = _between_names(text, windows) if few else _between_names(text, windows[:1])
+    collective = _collective_names(text, windows[:1])
+    names = [*names, *collective]
     for name in names:
-        if not (few or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
+        if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
+            continue
+        if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
             continue
         label = _label_for(name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
         words = set(name_words(name.text))
         # "THE JOHNS HOPKINS UNIVERSITY & VIRTUOSO SURGICAL, INC." joins two known parties.
-        if not few and any(set(name_words(p.name.text)) < words for p in parties.values()):
+        if not few and re.search(r"\s(?:and|AND|&)\s", name.text) and any(
+            set(name_words(p.name.text)) < words for p in parties.values()
+        ):
             continue
         if entity_id not in parties and words:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
     known = [set(name_words(p.name.text)) for p in parties.values()]
-    individuals = _individual_signers(text)
+    # A person's "/s/" line alone does not make a party: officers sign for companies without a
+    # "By:" too. When the party clause names parties, it must name the person as well (the second
+    # source agrees); "The undersigned agree ..." names none, and the signatures are the parties.
+    signature = _SIGNATURE_START.search(text)
+    opening = _folded(text[: min(max(OPENING_CHARS, windows[0][1]), signature.start() if signature else len(text))])
+    individuals = [
+        name for name in _individual_signers(text) if not parties or _folded(name.text) in opening
+    ]
     defined_terms = frozenset(d.term.casefold() for d in definitions)
     # Names the party grammar states outright (a registered office, "For and on behalf of"): a
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [*_registered_office_names(text), *_letter_names(text), *_behalf_names(text, defined_terms)]
     for name in [*explicit, *_signature_names(text), *individuals]:
+        if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
+            continue
         words = set(name_words(name.text))
         if any(words <= k or (k <= words and name not in explicit) for k in known):
             continue
@@ -404,7 +485,40 @@ def _parties(
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
             known.append(words)
-    return sorted(parties.values(), key=lambda p: (p.evidence_start, p.entity_id))
+    found = list(parties.values())
+    # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
+    # LIMITED" are those parties' short names, not two more parties.
+    found = [p for p in found if not _short_name_of_another(p, found)]
+    return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
+    """A party without a legal form whose words are a part of another party's name, or whose
+    letters are that name's initials ("DCL" for DAIRY CREST LIMITED)."""
+    if has_legal_suffix(party.name.text) or party.label == "PERSON":
+        return False
+    words = set(name_words(party.name.text))
+    letters = "".join(name_words(party.name.text))
+    for other in parties:
+        if other is party:
+            continue
+        other_words = name_words(other.name.text)
+        initials = "".join(w[0] for w in other_words if w not in {"and", "of", "the", "for"})
+        if words < set(other_words) or (len(letters) >= 2 and letters == initials):
+            return True
+    return False
+
+
+def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bool:
+    """A later mention of a party already found, not another party: its defined term ("DNP" for
+    Dai Nippon Printing Co., Ltd.), or fewer of its words without a legal form of its own
+    ("Nissin" of "Nissin Kogyo Co., Ltd.")."""
+    if name.casefold() in terms:
+        return True
+    if has_legal_suffix(name):
+        return False
+    words = set(name_words(name))
+    return any(words < set(name_words(party.name.text)) for party in known)
 
 
 def _in_between_window(definition: Definition, text: str) -> bool:
@@ -460,6 +574,9 @@ def annotate_document(
     docs = list(nlp.pipe((text[s:e] for s, e in chunk_spans), batch_size=PIPE_BATCH_SIZE))
 
     title = find_title(text)
+    # Only a text that shows it is an agreement (a title, or a contract's preamble) gets an
+    # agreement subject: a memo is not a registry row named "Agreement".
+    is_agreement = title is not None or has_agreement_preamble(text)
     title_text = title.text if title else _FALLBACK_TITLE
     the_agreement_id = agreement_id(title_text, doc_id)
     definitions = find_definitions(text)
@@ -470,7 +587,7 @@ def annotate_document(
         text,
         definitions if title else [d for d in definitions if _in_between_window(d, text)],
         person_spans,
-    )
+    ) if is_agreement else []
     party_labels = {p.entity_id: p.label for p in parties}
     # The antecedents' labels decide ORG vs PERSON ids for their terms.
     name_labels: dict[str, str] = dict(party_labels)
@@ -486,7 +603,8 @@ def annotate_document(
     all_mentions: list[Mention] = []
     chunk_relations: list[list[Relation]] = []
     instruction_spans: list[tuple[int, int]] = []
-    agreement_key = (normalise_plain(title_text), the_agreement_id)
+    # Without an agreement of its own, agreements the text mentions still get document ids.
+    agreement_key = (normalise_plain(title_text), the_agreement_id) if is_agreement else ("", agreement_id("", doc_id))
     for doc, (start, end) in zip(docs, chunk_spans, strict=True):
         mentions = merge_mentions(
             model_mentions(doc, start, text, aliases, agreement_key),
@@ -549,7 +667,7 @@ def annotate_document(
 
     subjects = _subjects(
         text, doc_id, revision, all_mentions, [r for rs in chunk_relations for r in rs],
-        parties, aliases, title, title_text, the_agreement_id,
+        parties, aliases, title, title_text, the_agreement_id if is_agreement else None,
     )
     return DocumentAnnotations(chunks=chunks, subjects=subjects)
 
@@ -564,8 +682,10 @@ def _subjects(
     aliases: AliasTable,
     title: Title | None,
     title_text: str,
-    the_agreement_id: str,
+    the_agreement_id: str | None,
 ) -> list[SubjectRecord]:
+    """The document's subjects: every named entity, and its agreement unless
+    ``the_agreement_id`` is None (a text that is no agreement)."""
     variants: dict[str, dict[str, int]] = defaultdict(dict)
     terms: dict[str, set[str]] = defaultdict(set)
     first: dict[str, tuple[int, int]] = {}
@@ -592,7 +712,8 @@ def _subjects(
             terms[party.entity_id].add(party.role)
     names = {eid: _subject_name(v) if v else sorted(terms[eid])[0] for eid, v in variants.items()}
     names.update({eid: sorted(t)[0] for eid, t in terms.items() if eid not in names})
-    names[the_agreement_id] = title_text
+    if the_agreement_id is not None:
+        names[the_agreement_id] = title_text
 
     bindings: dict[str, list[Binding]] = defaultdict(list)
     for relation in sorted(relations, key=lambda r: (r.start, r.end, r.relation, r.subject_id, r.object_id)):
@@ -629,6 +750,8 @@ def _subjects(
             )
         )
 
+    if the_agreement_id is None:
+        return subjects
     scan_end = min(len(text), DATE_SCAN_CHARS)
     signed = agreement_date(text, 0, scan_end)
     effective = effective_date(text, 0, scan_end)

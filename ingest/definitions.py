@@ -14,7 +14,14 @@ import re
 from dataclasses import dataclass
 
 from ingest.lexicons import lexicons
-from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at, name_before
+from ingest.names import (
+    NameSpan,
+    ends_in_legal_suffix,
+    has_legal_suffix,
+    name_at,
+    name_before,
+    party_name_problem,
+)
 from ingest.normalize import normalise_org
 from ingest.text import name_words, straighten_quotes
 
@@ -25,6 +32,7 @@ _DEFINING_OPENING = re.compile(
     r"""individually|each|together|a|an|its|jointly|below|be|shall|will|known|defined|'')[\s,:]*)*"[^"]""",
     re.I,
 )
+_CLOSING_DEFINITION = re.compile(r'[,;]\s*(?:and\s+)?(?:collectively\s*,?\s*)?(?:the\s+)?"([^"]{1,60})"\s*$', re.I)
 _QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
 # Definitions without parentheses: ', hereinafter referred to as "TKCI";'
 _HEREINAFTER = re.compile(
@@ -41,13 +49,16 @@ _PREAMBLE_END = re.compile(
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
+    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|"
+    r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
 )
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
     "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty vs u.s e.g i.e".split()
 )
 PREAMBLE_SCAN_CHARS = 15_000
+# How far before an address a party clause's company name is looked for.
+_ADDRESS_LOOKBACK = 300
 PREAMBLE_WINDOW_CHARS = 2_500
 # Definitions this early are in the opening pages even without a "between".
 OPENING_CHARS = 3_000
@@ -67,7 +78,13 @@ class Definition:
 def preamble_windows(text: str) -> list[tuple[int, int]]:
     """Spans that introduce the parties: from each "between"/"among" in the opening pages up to
     the recitals (or a fixed window)."""
-    return between_windows(text) or [(0, min(len(text), OPENING_CHARS))]
+    windows = between_windows(text)
+    # A letter agreement's parties come before any "between" ("Acme Corp. (the "Company") ...
+    # hereby confirm their agreement with ..."): when the first "between" is past the opening
+    # pages, the opening is a party window too.
+    if not windows or windows[0][0] >= OPENING_CHARS:
+        windows = [(0, min(len(text), OPENING_CHARS)), *windows]
+    return windows
 
 
 def between_windows(text: str) -> list[tuple[int, int]]:
@@ -84,7 +101,7 @@ def _in_windows(pos: int, windows: list[tuple[int, int]]) -> bool:
     return any(start <= pos < end for start, end in windows)
 
 
-def _segment_start(text: str, paren_start: int, floor: int) -> int:
+def clause_start(text: str, paren_start: int, floor: int) -> int:
     """Where the clause holding the antecedent begins: after the previous parenthesis, sentence
     end, "between" or blank line, whichever is last."""
     start = max(floor, paren_start - 700)
@@ -117,18 +134,26 @@ def _is_name_derived(term: str, name: str) -> bool:
 def _antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
-    segment_start = _segment_start(text, paren_start, floor)
+    segment_start = clause_start(text, paren_start, floor)
     segment = text[segment_start:paren_start]
     # A segment opening with a comma and a lower-case word still describes the previous party
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
     # (", on the one hand, ABG-Shaq, LLC" is filler before a name of its own.)
-    continues_previous = re.match(r"\s*,\s*(?!(?:and\s*,?\s*)?on\s+the\s+(?:one|other)\s+hand\b)[a-z]", segment) is not None
+    # (", in favor of U.S. BANK NATIONAL ASSOCIATION, ..." names the next party.)
+    continues_previous = re.match(
+        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of)\b)[a-z]",
+        segment,
+    ) is not None
     lead = _LEADING_CONNECTORS.match(segment)
     pos = segment_start + (lead.end() if lead else 0)
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
     if article:
         pos += article.end()
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
+    # "THE FOREGOING IS UNDERSTOOD AND AGREED TO BY:   Cardlytics, Inc. ("Supplier")": a run of
+    # capitalised prose is no name; the name is the one next to the parenthesis.
+    if leading is not None and party_name_problem(leading.text) is not None:
+        leading = None
     if leading is not None:
         # "between iBio Inc., ... and Beijing CC-Pharming Ltd. of Beijing ("CC-Pharming")": a term
         # derived from a later name in the clause belongs to that name, not the first one.
@@ -142,11 +167,27 @@ def _antecedent(
                     return after
         return leading
     # "..., having a mailing address at ... and Nanophase Technologies Corporation, a ... ("NTC")"
-    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND|&)\s+", segment))):
+    # ("&" joins words inside a name: "... agreement with Harlan Webb & Company ("Agent")".)
+    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+", segment))):
         after = name_at(text, segment_start + joiner.end(), paren_start)
         if after is not None:
             return after
-    return name_before(text, paren_start)
+    before = name_before(text, paren_start)
+    if before is not None and party_name_problem(before.text) == "address":
+        # "Zebra Technologies International, LLC, with an office at 3 Overlook Point, Lincolnshire
+        # IL 60069 ("Zebra")": an address ends the clause; the party is the last company named
+        # before the address (a blank line may separate the address from the term).
+        region_start = max(floor, before.start - _ADDRESS_LOOKBACK)
+        company = None
+        position = region_start
+        for word in re.finditer(r"(?<![\w.&'’\-])[A-Z0-9]", text[region_start : before.start]):
+            if region_start + word.start() < position:
+                continue
+            found = name_at(text, region_start + word.start(), before.start)
+            if found is not None and ends_in_legal_suffix(found.text) and party_name_problem(found.text) is None:
+                company, position = found, found.end
+        return company or before
+    return before
 
 
 def _clean_term(raw: str, raw_start: int) -> tuple[str, int, int] | None:
@@ -192,6 +233,14 @@ def _sites(straight: str) -> list[_Site]:
             terms = _terms_in(paren.group(1), paren.start(1))
             if terms:
                 sites.append(_Site(paren.start(), paren.end(), terms))
+            continue
+        # The definition closes the parenthesis after a description: "(in such capacity and
+        # together with its successors and assigns in such capacity, the "Agent")".
+        closing = _CLOSING_DEFINITION.search(paren.group(1))
+        if closing:
+            cleaned = _clean_term(closing.group(1), paren.start(1) + closing.start(1))
+            if cleaned:
+                sites.append(_Site(paren.start(), paren.end(), [cleaned]))
             continue
         # An unquoted role: "Great Lakes Gas Transmission Limited Partnership (Transporter)".
         bare = re.fullmatch(r"\s*(?:the\s+)?([A-Z][\w\-]*(?: [A-Z][\w\-]*)?)\s*", paren.group(1))

@@ -213,3 +213,96 @@ def party_name_forms(name: str) -> list[str]:
         legal = of_place.group(1)
     ordered = [f for f in forms if f != legal] + [legal]
     return list(dict.fromkeys(ordered))
+
+
+@dataclass(frozen=True, slots=True)
+class _PartyFilters:
+    document_words: frozenset[str]
+    clause_words: frozenset[str]
+    regions: frozenset[str]
+    government_prefixes: tuple[str, ...]
+    address_words: frozenset[str]
+    postal_codes: tuple[re.Pattern[str], ...]
+    honorifics: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def _party_filters() -> _PartyFilters:
+    data = load_json("party_filters.json")
+    return _PartyFilters(
+        honorifics=frozenset(load_json("legal_suffixes.json")["honorifics"]),
+        document_words=frozenset(data["document_words"]),
+        clause_words=frozenset(data["clause_words"]),
+        regions=frozenset(data["regions"]),
+        government_prefixes=tuple(data["government_prefixes"]),
+        address_words=frozenset(data["address_words"]),
+        postal_codes=tuple(re.compile(p) for p in data["postal_codes"]),
+    )
+
+
+@lru_cache(maxsize=1)
+def _party_role_words() -> frozenset[str]:
+    roles = load_json("roles.json")["party_roles"]
+    words = {w.casefold() for role in roles for w in role.split() if not re.fullmatch(r"[A-Z]", w)}
+    return frozenset(words | {w + "s" for w in words})
+
+
+_RAW_WORD = re.compile(r"[^\s,;:()\"“”]+")
+
+
+def lowercase_words(text: str) -> frozenset[str]:
+    """The words a document writes in lower case: its common words ("provider", "unless"). A
+    proper name is capitalised wherever it occurs, so a one-word "name" found here is not one."""
+    # Not inside a web or mail address: "cybershop.com" is the name CyberShop written as a host.
+    return frozenset(re.findall(r"(?<![\w\-./@])[a-z][a-z'’\-]*(?![\w\-@]|\.\w)", text))
+
+
+def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) -> str | None:
+    """Why ``name`` cannot be a contract party, or None when it can. The general shapes of a
+    false party: a postal address ("1707 Toronto Ont.", "Lincolnshire, IL 60069"), contract
+    prose ("THE FOREGOING IS UNDERSTOOD AND AGREED TO BY", "Pursuant"), a document ("Statement
+    of Work"), a place ("Delaware", "Europe") and a common word the document also writes in lower
+    case (``common_words``, from ``lowercase_words``: "Provider", "Unless"). A name with a legal
+    form ("Acme Holdings, Inc.") is only checked for a postal code."""
+    filters = _party_filters()
+    if any(p.search(name) for p in filters.postal_codes):
+        return "address"
+    # "695014 B.C. Ltd. dba Galaxy Telecom": the legal name before a trade name has the form.
+    split = trade_name_split(name)
+    if has_legal_suffix(split[0] if split else name):
+        # "Delaware limited liability company", "Japanese corporation": an entity form, no name.
+        bare = _legal_suffix_end().sub("", (split[0] if split else name).strip()).strip(" ,")
+        if not bare or normalise_jurisdiction(bare):
+            return "description"
+        # "Restated Agreement of Limited Partnership": a legal form inside a document's title.
+        if re.search(r"(?i)\b(?:agreements?|amendments?)\b", bare):
+            return "document"
+        return None
+    raw = [w.strip(".'’").casefold() for w in _RAW_WORD.findall(name)]
+    raw = [w for w in raw if w]
+    if raw and raw[0] == "the":
+        raw = raw[1:]
+    if not raw:
+        return "empty"
+    if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
+        return "address"
+    if filters.clause_words & set(raw):
+        return "clause"
+    # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
+    if any(w in filters.honorifics for w in raw[1:]):
+        return "signatory"
+    if filters.document_words & set(raw):
+        return "document"
+    joined = " ".join(raw)
+    if joined in filters.regions:
+        return "place"
+    if normalise_jurisdiction(name) and not any(joined.startswith(p) for p in filters.government_prefixes):
+        return "place"
+    # "C.    Client" (a recital's letter and a role): single letters carry no name.
+    content = [w for w in raw if len(w) > 1 and w not in {"and", "of", "for", "de"}]
+    if len(content) == 1 and content[0] in common_words:
+        return "common word"
+    # "C.    Client", "Remarketing Agents": role words name a party by its role, never by name.
+    if content and all(w in _party_role_words() for w in content):
+        return "role"
+    return None

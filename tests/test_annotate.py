@@ -201,7 +201,8 @@ def test_sentences_cover_the_chunk_and_carry_entity_ids() -> None:
 def test_chunks_keep_their_order_and_empty_input_works() -> None:
     result = annotate_document("", [], doc_id="empty", revision="r")
     assert result.chunks == []
-    assert [s.type for s in result.subjects] == ["agreement"]
+    # An empty text shows no agreement: no subjects at all.
+    assert result.subjects == []
 
 
 @pytest.mark.parametrize(
@@ -224,3 +225,42 @@ def test_legal_suffix_must_be_a_word_of_its_own() -> None:
     assert [has_legal_suffix(n) for n in ("Acme SA", "Acme, Inc.", "Beta N.A.", "Gamma GmbH")] == [
         True, True, True, True,
     ]
+
+
+def test_a_memo_gets_no_agreement_subject() -> None:
+    # A memo that mentions an agreement and two companies is no agreement: no registry row named
+    # "Agreement", no party_to binding; the companies stay subjects of their own.
+    memo = (
+        "MEMORANDUM\n\nTo: All staff\nFrom: Legal\n\nThe distribution agreement between Acme Holdings, Inc. "
+        "and Beta Trading LLC expires next year. Please send questions to Legal.\n"
+    )
+    result = annotate(memo)
+    assert [s for s in result.subjects if s.type == "agreement"] == []
+    assert not any(r[1] == "party_to" for r in relations(result))
+    assert "org:acme holdings" in {s.subject_id for s in result.subjects}
+
+
+@pytest.mark.parametrize(
+    ("opening", "is_agreement"),
+    [
+        ("AGREEMENT made as of the 30th day of June 1999 between Acme Holdings, Inc. and Beta LLC.", True),
+        ("This Agreement dated as of May 1, 2019 is between Acme Holdings, Inc. and Beta LLC.", True),
+        ("The undersigned hereby agree to file a joint Schedule 13D.", True),
+        ("The agreement between Acme Holdings, Inc. and Beta LLC expires next year.", False),
+        ("Quarterly report. Sales rose; the board met twice.", False),
+    ],
+)
+def test_agreement_evidence_in_the_opening(opening: str, is_agreement: bool) -> None:
+    result = annotate(opening)
+    assert any(s.type == "agreement" for s in result.subjects) is is_agreement
+
+
+def test_a_preamble_without_a_heading_is_an_agreement() -> None:
+    text = (
+        "This instrument is made and entered into as of May 1, 2019 by and between Acme Holdings, Inc. "
+        "(\"Seller\") and Beta Trading LLC (\"Buyer\").\n\nWHEREAS, Seller sells goods.\n"
+    )
+    result = annotate(text)
+    [agreement] = [s for s in result.subjects if s.type == "agreement"]
+    assert (agreement.subject_id, agreement.name, agreement.char_start) == ("agreement:agreement@doc-1", "Agreement", None)
+    assert agreement.attributes["parties"] == ["org:acme holdings", "org:beta trading"]

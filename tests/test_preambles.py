@@ -188,6 +188,54 @@ PREAMBLES: dict[str, tuple[str, list[str]]] = {
         "WHEREAS, Transporter owns a pipeline.",
         ["Cedar Basin Gas Transmission Limited Partnership", "OSAGE PIPELINE COMPANY"],
     ),
+    # A letter agreement: the parties open the letter, and the first "between" is pages later.
+    "letter_agreement_parties_first": (
+        "AGENCY AGREEMENT\n\nLadies and Gentlemen:\n\nOsprey Financial Corporation, a federal corporation "
+        "(the \"Company\"), and OF Mutual Holding Company (the \"MHC\") hereby confirm their agreement with "
+        "Harlan Webb & Company (the \"Agent\"), as follows:\n\nSection 1. The Offering.\n\n"
+        + "The Company will offer shares. " * 120
+        + "\n\nThe letter agreement between the Company and the Agent remains in force.\n",
+        ["Osprey Financial Corporation", "OF Mutual Holding Company", "Harlan Webb & Company"],
+    ),
+    # "by X in favor of Y, a national banking association ... (in such capacity ..., the "Agent")":
+    # a description before the defined term, and a bank's legal form "National Association".
+    "in_favor_of_closing_definition": (
+        "MAINTENANCE AGREEMENT\n\nTHIS MAINTENANCE AGREEMENT (this \"Agreement\") is made as of March 28, 2006 "
+        "by THAYER EQUITY INVESTORS IV, L.P. (the \"Investor\"), in favor of U.S. BANK NATIONAL ASSOCIATION, a "
+        "national banking association in its capacity as administrative agent (in such capacity and together "
+        "with its successors and assigns in such capacity, the \"Agent\").\n\nRECITALS:",
+        ["THAYER EQUITY INVESTORS IV, L.P.", "U.S. BANK NATIONAL ASSOCIATION"],
+    ),
+    # A list of parties closed by a group definition, a comma inside one name, a person last.
+    "collective_list": (
+        "COOPERATION AGREEMENT\n\nThis Cooperation Agreement is entered into as of July 1, 2020, by and between "
+        "Lumen Beauty, Inc., a Delaware corporation (the \"Company\"), and Osprey Equity Management, LLC "
+        "(\"Osprey\"), Osprey Partners L.P., a Delaware limited partnership, Osprey Focus Fund L.P., Osprey Partners LUX Fund, L.P., Quill "
+        "Research & Management, LLC and Mario Quillen (collectively, the \"Osprey Parties\").\n\nWHEREAS",
+        ["Lumen Beauty, Inc.", "Osprey Equity Management, LLC", "Osprey Partners L.P.", "Osprey Focus Fund L.P.",
+         "Osprey Partners LUX Fund, L.P.", "Quill Research & Management, LLC", "Mario Quillen"],
+    ),
+    # An address between the name and its defined term: the clause's company is the party.
+    "address_before_term": (
+        "ADDENDUM TO DISTRIBUTOR AGREEMENT\n\nTHIS ADDENDUM (\"Addendum\") is made on the 4th day of February 2019 "
+        "between the following parties: Heron Technologies International, LLC, with an office at 3 Overlook "
+        "Point, Lincolnshire IL 60069 (\"Heron\");\n\nScanlane, Inc., a Florida corporation, with an office at "
+        "6 Logue Court, Greenville, SC 29615 (\"Scanlane\").\n\nWHEREAS",
+        ["Heron Technologies International, LLC", "Scanlane, Inc."],
+    ),
+    # The address on lines of its own, a blank line before the term.
+    "address_lines_then_term": (
+        "AGREEMENT made as of the 30th day of June 1999\n\nBETWEEN:\n\n          MEDIAWAVE INTERACTIVE, L.P., "
+        "represented herein by its general partner (hereinafter called \"MWI\")\n\nAND:\n\n          "
+        "PULSECENTRAL.com INC.,           6001 Shellmound Street, Suite 800           Emeryville, CA. 94608\n\n"
+        "          (hereinafter called \"PCI\")\n\nWHEREAS",
+        ["MEDIAWAVE INTERACTIVE, L.P.", "PULSECENTRAL.com INC."],
+    ),
+    "savings_bank_fsb": (
+        "AGENCY AGREEMENT\n\nThis Agency Agreement is made by and between Granite Stores, Inc. (\"Merchant\") "
+        "and Wilmington Savings Fund Society, FSB (\"Collateral Agent\").\n\nRECITALS",
+        ["Granite Stores, Inc.", "Wilmington Savings Fund Society, FSB"],
+    ),
 }
 
 

@@ -25,7 +25,7 @@ def test_stored_and_returned_values_are_members(app_factory, tmp_path: Path) -> 
 
     listed = client.get("/v1/documents", headers=ALICE).json()["documents"]
     assert {(d["doc_id"], d["status"], d["stage"]) for d in listed} == {
-        ("supply", "indexed", "indexed"), ("broken", "failed", "extracting")
+        ("alice~supply", "indexed", "indexed"), ("alice~broken", "failed", "extracting")  # stored under alice's namespace
     }
     details = [client.get(f"/v1/documents/{d}", headers=ALICE).json() for d in ("supply", "broken")]
     assert sorted(j["state"] for d in details for j in d["jobs"]) == ["done", "done", "failed"]
