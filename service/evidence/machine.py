@@ -247,8 +247,12 @@ def _answer_registry(
         sc = SubjectClass(understood=False, attribute=rq.ask, pattern=rq.shape, names=[rq.target])
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, f"registry question {rq.ask} of {rq.target!r}")
     with store.snapshot():
-        if sc.kind == "agreement_attribute":
-            result = gate.gate_agreement(store, principal, sc, request.scope)
+        if sc.failures:
+            # Fail closed: a party list or name the parser could not read is never looked up.
+            result = gate.GateResult([], [], [], failures=list(sc.failures))
+        elif sc.kind == "agreement_attribute":
+            # The same guarded gate as any agreement question (failures, readings, every party).
+            result = gate.discover(store, principal, sc, request.scope)
         elif sc.kind == "entity_attribute":
             entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
             found = gate.resolve_entity(store, principal, rq.target, entity_types)
@@ -264,7 +268,10 @@ def _answer_registry(
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:
-            tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
+            tracker.advance(
+                State.SUBJECT_NOT_FOUND,
+                "; ".join(result.failures) if result.failures else "no registry subject passed the hard gate",
+            )
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
                 sufficient=False, confidence=Confidence.LOW,
