@@ -81,6 +81,37 @@ def test_unshaped_question_with_unknown_parties_is_refused(kb: KB) -> None:
     _refused(report)
 
 
+def test_unshaped_refusal_names_the_parties_in_the_trace(kb: KB) -> None:
+    report = kb.ask("Supply Agreement with Zeta Corp: which law governs?")
+    _refused(report)
+    assert report.trace[-1].detail == (
+        "no registry subject passed the hard gate: none is tied to every named party ('Zeta Corp')"
+    )
+    assert (
+        "No subject named 'Zeta Corp' is visible to you in the registry: check the spelling or the exact legal "
+        "name, or ingest a document that names Zeta Corp."
+    ) in report.suggested_next_actions
+
+
+def test_unshaped_question_naming_two_known_parties_never_passes_on_one_of_them(kb: KB) -> None:
+    # Both companies are in the registry, but no agreement of that name binds them both: the
+    # entities themselves are not the subject of a question naming two parties.
+    report = kb.ask("Collaboration Agreement between Acme Holdings, Inc. and Orion Labs LLC: which law governs?")
+    _refused(report)
+
+
+@pytest.mark.parametrize("kind", ["entity_attribute", "entity_role"])
+def test_structured_subject_parties_on_a_kind_that_binds_none_are_refused(kind: str) -> None:
+    from service.evidence.models import SubjectSpec
+    from service.evidence.subject_class import from_spec
+
+    spec = SubjectSpec(kind=kind, name="Acme Holdings, Inc.", parent_entity="Acme Holdings, Inc.", role="founder",
+                       attribute="incorporation", parties=["Zeta Corp"])
+    sc = from_spec(spec)
+    assert sc.failures == [f"parties are named for a {kind} subject, which binds none; use kind agreement_attribute"]
+    assert sc.parties == []
+
+
 def test_unshaped_question_with_bound_parties_passes(kb: KB) -> None:
     report = kb.ask("Supply Agreement between Acme Holdings, Inc. and Omega Retail LLC: which law governs?")
     assert [c.subject_id for c in report.candidate_subjects] == [SUPPLY]

@@ -326,6 +326,10 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
     }[spec.kind]
     kind = "entity_role" if spec.kind == "entity_relation" else spec.kind
     failures: list[str] = []
+    if spec.parties and kind != "agreement_attribute":
+        # Only an agreement binds parties (party_to); parties given for another kind would be
+        # dropped by its gate, so the subject is refused instead.
+        failures.append(f"parties are named for a {spec.kind} subject, which binds none; use kind agreement_attribute")
     cap = limits()["parties"]
     if len(spec.parties) > cap:
         failures.append(f"too many party names ({len(spec.parties)} > {cap}); name at most {cap}")
