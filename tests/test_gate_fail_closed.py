@@ -112,6 +112,17 @@ def test_structured_subject_parties_on_a_kind_that_binds_none_are_refused(kind: 
     assert sc.parties == []
 
 
+def test_structured_party_with_a_curly_quote_is_refused() -> None:
+    from service.evidence.models import SubjectSpec
+    from service.evidence.subject_class import from_spec
+
+    spec = SubjectSpec(kind="agreement_attribute", agreement_title="Collaboration Agreement", attribute="governing_law",
+                       parties=["Nimbus \u201cTherapeutics, Inc.", "Orion Labs LLC"])
+    sc = from_spec(spec)
+    assert sc.failures == ["stray '\"' in party name 'Nimbus \u201cTherapeutics, Inc.'"]
+    assert sc.parties == []
+
+
 def test_unshaped_question_with_bound_parties_passes(kb: KB) -> None:
     report = kb.ask("Supply Agreement between Acme Holdings, Inc. and Omega Retail LLC: which law governs?")
     assert [c.subject_id for c in report.candidate_subjects] == [SUPPLY]
@@ -157,6 +168,10 @@ def test_a_named_party_outside_the_list_passes_when_bound(kb: KB) -> None:
         (
             "Who are the parties to the Collaboration Agreement between Nimbus \u201cTherapeutics, Inc. and Orion Labs LLC?",
             "stray '\"' in party name 'Nimbus \"Therapeutics, Inc.'",
+        ),
+        (
+            "Which agreements is Nimbus \u201cTherapeutics, Inc. a party to?",
+            "stray '\"' in party name 'Nimbus \u201cTherapeutics, Inc.'",
         ),
         (
             'Which agreements is Nimbus "Therapeutics, Inc. a party to?',

@@ -170,7 +170,9 @@ def name_problem(name: str) -> str | None:
     stripped = name.strip()
     if len(stripped) > limits()["name_chars"]:
         return f"party name longer than {limits()['name_chars']} characters: {stripped[:40]!r}..."
-    stray = party_grammar().stray.search(stripped)
+    # Curly double quotes are quotes too (a structured subject or registry name is not
+    # straightened before it gets here).
+    stray = party_grammar().stray.search(straighten_quotes(stripped))
     if stray:
         return f"stray {stray.group()!r} in party name {stripped!r}"
     depth = 0
@@ -370,7 +372,7 @@ def identify(request: EvidenceRequest) -> SubjectClass:
 def title_problem(title: str) -> str | None:
     """Why an agreement title cannot be matched as written: stray characters or an unbalanced
     parenthesis ("/" is allowed: "Affiliate Program / Premium Affiliate Management ...")."""
-    stray = party_grammar().stray.search(title)
+    stray = party_grammar().stray.search(straighten_quotes(title))
     if stray:
         return f"stray {stray.group()!r} in agreement title {title.strip()!r}"
     if title.count("(") != title.count(")"):
