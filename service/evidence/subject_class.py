@@ -635,8 +635,8 @@ def _trim_name(span: str) -> str:
 
 def named_parties(text: str) -> PartyList:
     """Every party a question names, wherever it stands: a party list after "between", "among"
-    or "with" that starts with a capitalised word (read up to where the question goes on, as
-    ``party_readings`` finds it), a possessive owner ("Acme's"), and a capitalised name holding
+    or "with" that starts with a capitalised word (read up to where the question may go on, the
+    earliest end ``party_readings`` offers), a possessive owner ("Acme's"), and a capitalised name holding
     a legal form ("Zeta Corp"). A list the parser cannot read (stray punctuation, an unbalanced
     quote or bracket) is a failure, never skipped. Pieces appear once, in the order found."""
     grammar = party_grammar()
@@ -662,8 +662,8 @@ def named_parties(text: str) -> PartyList:
         if not re.match(r"(?:the\s+)?[\"'(\[]*[A-Z0-9]", after):
             continue  # "with the termination", "between the parties": no name
         # Up to the first place the question may go on: names after it are found by the scans
-        # below, so a shorter list never drops one.
-        _, end = party_readings(after)
+        # below, so a shorter list never drops one. One pass per keyword over a bounded question.
+        end = next((c.start() for c in grammar.continuation.finditer(after) if c.start() > 0), len(after))
         read = read_party_list(after[:end])
         add(read if read.pieces or read.failures else PartyList([], [], [f"no party names in {after.strip()!r}"]))
     for match in _POSSESSIVE.finditer(text):
