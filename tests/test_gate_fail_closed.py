@@ -219,6 +219,32 @@ def test_class_question_naming_parties_is_refused(kb: KB) -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "parties"),
+    [
+        # A possessive or a capitalised word inside a listed name is part of it (CUAD names).
+        (
+            "What law governs the ENDORSEMENT AGREEMENT between ABG-Shaq, LLC and Papa John's Marketing Fund, Inc?",
+            ["ABG-Shaq, LLC", "Papa John's Marketing Fund, Inc"],
+        ),
+        (
+            "What law governs the DEVELOPMENT AGREEMENT between Sekisui Diagnostics, LLC and its Affiliates and "
+            "Qualigen, Inc. and its Affiliates?",
+            ["Sekisui Diagnostics, LLC", "Qualigen, Inc."],
+        ),
+        # Title words read after the title ("Contract Identification FT18150") are not a name.
+        (
+            "Does Great Lakes Gas Transmission Limited Partnership's TRANSPORTATION SERVICE AGREEMENT Contract "
+            "Identification FT18150 with ANR PIPELINE COMPANY contain a non-compete clause?",
+            ["Great Lakes Gas Transmission Limited Partnership", "ANR PIPELINE COMPANY"],
+        ),
+    ],
+)
+def test_names_inside_the_list_or_title_are_not_extra_parties(question: str, parties: list[str]) -> None:
+    sc = parse_question(question)
+    assert (sc.parties, sc.failures) == (parties, [])
+
+
+@pytest.mark.parametrize(
     ("text", "pieces", "failures"),
     [
         ("Supply Agreement between Acme Holdings, Inc. and Zeta Corp: which law governs", ["Acme Holdings, Inc.", "Zeta Corp"], []),

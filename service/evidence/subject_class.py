@@ -657,6 +657,7 @@ def named_parties(text: str) -> PartyList:
             separators.extend(["; "] * (len(fresh) - 1))
         pieces.extend(fresh)
 
+    listed: list[tuple[int, int]] = []  # where the party lists read below stand in ``text``
     for keyword in grammar.keyword_inside.finditer(f" {text}"):
         after = f" {text}"[keyword.end() :]
         if not re.match(r"(?:the\s+)?[\"'(\[]*[A-Z0-9]", after):
@@ -664,13 +665,23 @@ def named_parties(text: str) -> PartyList:
         # Up to the first place the question may go on: names after it are found by the scans
         # below, so a shorter list never drops one. One pass per keyword over a bounded question.
         end = next((c.start() for c in grammar.continuation.finditer(after) if c.start() > 0), len(after))
+        listed.append((keyword.end() - 1, keyword.end() - 1 + end))
         read = read_party_list(after[:end])
         add(read if read.pieces or read.failures else PartyList([], [], [f"no party names in {after.strip()!r}"]))
+    def in_a_list(match: re.Match[str]) -> bool:
+        # Words inside a list already read ("Papa John's Marketing Fund, Inc", "... and its
+        # Affiliates and Qualigen, Inc.") are part of its names, not names of their own.
+        return any(start <= match.start() and match.end() <= end for start, end in listed)
+
     for match in _POSSESSIVE.finditer(text):
+        if in_a_list(match):
+            continue
         name = _trim_name(match.group(0))
         if name and sum(c.isalpha() for c in name) >= 2:
             add(read_party_list(name))
     for match in _COMPANY_RUN.finditer(text):
+        if in_a_list(match):
+            continue
         name = _trim_name(match.group(0))
         if name and _names_a_company(name_words(name)):
             add(read_party_list(name))
@@ -694,7 +705,12 @@ def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> 
     ("Acme's" for "Acme Holdings, Inc.") is the same party."""
     if sc.failures:
         return  # already refused, with the reason of the list it read
-    outside = body[: m.start("title")] + " " * (m.end("title") - m.start("title")) + body[m.end("title") :]
+    title_end = m.end("title")
+    if m.groupdict().get("rest") is not None and m.groupdict().get("parties") is None:
+        title, _, _, _ = _read_rest(body, m.start("title"), title_end)
+        title_end = m.start("title") + len(title)  # with the title words read after it
+    # " . " stops a capitalised run: the words on either side of the title are not one name.
+    outside = body[: m.start("title")] + " . " + body[title_end:]
     named = named_parties(outside)
     if named.failures:
         sc.failures.extend(named.failures)
