@@ -1,6 +1,6 @@
 """The subject gate on CUAD dev: in-KB pass rate and not-in-KB refusals.
 
-    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--show-misses N] [--phrasings]
+    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--show-misses N] [--phrasings] [--registry]
 
 For one split of ``../shared/eval/cuad-dev/splits.json`` a registry is built with the real ingest
 pipeline (extraction, chunking, spaCy annotation, ``write_revision``) into a SQLite store, with
@@ -24,7 +24,11 @@ In-KB misses are counted by cause (``miss_cause``: stray punctuation in CUAD's o
 question parser, the registry, title matching). ``--phrasings`` also asks every contract in
 analyst wording (``bench/data/gate_phrasings.json``, at least three phrasings per shape: a
 question that goes on after the party list, "with" one party, a possessive owner, title wording)
-and prints in-KB pass and not-in-KB refusals per shape.
+and prints in-KB pass and not-in-KB refusals per shape. ``--registry`` asks "Who are the parties
+to the <document_name> between <A> and <B>?" through the registry-question reader
+(``registry_questions.agreement_class``, then ``gate.discover`` as the machine runs it): in-KB
+pass, not-in-KB refusals, and refusals of the in-KB question with a stray quote before the
+party list (which once passed every agreement of that title).
 
 Stores are cached under ``$ATTEST_BENCH_CACHE`` (default ``~/.cache/attest-bench``), keyed by the
 split, the held-out rule and a hash of ``ingest/`` and ``ner_models/``, so an unchanged
@@ -311,6 +315,41 @@ def evaluate_phrasings(store: SqliteStore, rows: Sequence[dict]) -> dict[str, tu
     return out
 
 
+def registry_docs(store: SqliteStore, text: str) -> set[str]:
+    from service.evidence import gate
+    from service.evidence.registry_questions import agreement_class, parse_registry_question
+
+    rq = parse_registry_question(text)
+    sc = agreement_class(rq) if rq is not None else None
+    if sc is None:
+        return set()
+    result = gate.discover(store, Principal.local_operator(), sc, None)
+    return {d for c in result.candidates for d in c.doc_ids}
+
+
+def evaluate_registry(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, Tally, Tally]:
+    """(in-KB passes, not-in-KB refusals, stray-quote refusals) for the registry question."""
+    in_kb, not_in_kb, quoted = Tally(), Tally(), Tally()
+    ingested_keys = {_key(r) for r in rows if not held_out(r["doc_id"])}
+    for row in rows:
+        text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
+        title, parties = row["document_name"].strip(), gold_parties(row)
+        if not parties:
+            continue
+        asked = f"Who are the parties to the {title} between {' and '.join(parties)}?"
+        if not held_out(row["doc_id"]):
+            if any(name not in text for name in (title, *parties)):
+                continue
+            in_kb.asked += 1
+            in_kb.passed += int(row["doc_id"] in registry_docs(store, asked))
+            quoted.asked += 1
+            quoted.passed += int(not registry_docs(store, f'Who are the parties to the {title} between "{" and ".join(parties)}?'))
+        elif _key(row) not in ingested_keys:
+            not_in_kb.asked += 1
+            not_in_kb.passed += int(not registry_docs(store, asked))
+    return in_kb, not_in_kb, quoted
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "report"), required=True)
@@ -318,6 +357,7 @@ def main() -> int:
     parser.add_argument("--rebuild", action="store_true", help="ignore a cached store")
     parser.add_argument("--show-misses", type=int, default=0)
     parser.add_argument("--phrasings", action="store_true", help="also the varied phrasings of bench/data/gate_phrasings.json")
+    parser.add_argument("--registry", action="store_true", help="also 'Who are the parties to ...' registry questions")
     args = parser.parse_args()
     if not CUAD_DIR.is_dir():
         raise SystemExit(f"{CUAD_DIR} is absent")
@@ -338,6 +378,13 @@ def main() -> int:
     for tally in (in_kb, not_in_kb, issue):
         for miss in tally.misses[: args.show_misses]:
             print("   ", miss[:400])
+    if args.registry:
+        reg_in, reg_out, reg_quoted = evaluate_registry(store, rows)
+        print(
+            f"registry questions: in-KB pass {reg_in.rate:.3f} ({reg_in.passed}/{reg_in.asked}), "
+            f"not-in-KB refused {reg_out.rate:.3f} ({reg_out.passed}/{reg_out.asked}), "
+            f"stray quote refused {reg_quoted.rate:.3f} ({reg_quoted.passed}/{reg_quoted.asked})"
+        )
     if args.phrasings:
         shapes = evaluate_phrasings(store, rows)
         total_in, total_out = Tally(), Tally()

@@ -33,7 +33,7 @@ from service.evidence import table
 from service.evidence.data import cues, load, question_patterns
 from service.evidence.models import Claim, EvidenceItem
 from service.evidence.states import State, Tracker
-from service.evidence.subject_class import SubjectClass, detect_attribute
+from service.evidence.subject_class import SubjectClass, detect_attribute, named_parties
 
 MAX_CLASS_SCAN = 50  # one table page: a class question costs what one page of `attest table` costs
 MAX_CLASS_EVIDENCE = 50
@@ -46,13 +46,16 @@ class ClassQuestion:
     jurisdiction: str | None  # canonical jurisdiction the value must be
     period: dict[str, str] | None  # {"start", "end"} ISO dates the value must fall in
     shape: str
+    # Why the question cannot be a class question as asked: it names parties ("Which agreements
+    # with Zeta Corp ..."), which a table over the whole class would silently drop.
+    failures: tuple[str, ...] = ()
 
     def subject_class(self) -> SubjectClass:
         label = cues().attributes[self.attribute].label if self.attribute else None
         return SubjectClass(
             understood=self.attribute is not None, kind="class_attribute", subject_type=self.type,
             attribute=self.attribute, attribute_label=label, period=self.period,
-            jurisdiction=self.jurisdiction, pattern=self.shape,
+            jurisdiction=self.jurisdiction, pattern=self.shape, failures=list(self.failures),
         )
 
 
@@ -111,7 +114,14 @@ def parse_class_question(question: str) -> ClassQuestion | None:
             attribute = None
         jurisdiction = _jurisdiction_in(rest)
         period = _period_in(rest)
-        return ClassQuestion(cls, attribute, jurisdiction, period, shape_id)
+        named = named_parties(rest)
+        failures = list(named.failures)
+        if named.pieces:
+            failures.append(
+                "the question names parties (" + ", ".join(repr(p) for p in named.pieces) + "), which a "
+                f"table over every {cls} cannot bind: ask about the agreement by its title and parties"
+            )
+        return ClassQuestion(cls, attribute, jurisdiction, period, shape_id, tuple(failures))
     return None
 
 
@@ -155,6 +165,13 @@ def answer_class_question(
     SUBJECT_CLASS_IDENTIFIED; it ends at SUBJECT_NOT_FOUND (no member visible, or no attribute
     named) or CONCLUDED."""
     sc = cq.subject_class()
+    if cq.failures:
+        # Fail closed: parties named in a class question are never dropped into a whole-class table.
+        reason = "; ".join(cq.failures)
+        tracker.advance(State.CANDIDATE_SUBJECT_DISCOVERED, "0 candidate(s): none")
+        tracker.advance(State.SUBJECT_NOT_FOUND, reason)
+        actions = [f"The question's subject could not be read, so no subject was looked up: {reason}."]
+        return ClassAnswer(sc, [], [], [], False, ["subject_not_found"], actions, [])
     with store.snapshot():
         members = table.class_members(store, principal, cq.type)
         scanned = members[:MAX_CLASS_SCAN]

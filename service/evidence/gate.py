@@ -307,6 +307,10 @@ def _near_misses(
 def gate_agreement(
     store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None, *, suggest: bool = True
 ) -> GateResult:
+    if sc.failures:
+        # Fail closed on every path that reaches here (registry questions too): a subject whose
+        # party list could not be read is never gated on its title alone.
+        return GateResult([], [], [], failures=list(sc.failures))
     title = sc.agreement_title or ""
     pool: dict[str, Subject] = {}
     for name in sorted({title, clean_title(title), expand_abbreviations(clean_title(title))}):
@@ -431,7 +435,10 @@ def gate_entity(store: Store, principal: Principal, sc: SubjectClass) -> GateRes
 
 
 def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
-    """An un-understood question: gate on the names it contains, exactly as written."""
+    """An un-understood question: gate on the names it contains, exactly as written. When it
+    names parties (``sc.parties``: "between A and B", "A's", "Zeta Corp"), a candidate must be
+    tied to every one of them: an agreement each is bound to by ``party_to``, or, when one party
+    is named, that party itself. A party no registry subject has fails the question."""
     cap = limits()["names"]
     if len(sc.names) > cap:
         return GateResult([], [], [], failures=[f"too many names in the question ({len(sc.names)} > {cap})"])
@@ -443,7 +450,48 @@ def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResu
             unresolved.append(name)
         for s in subjects:
             found.setdefault(s.subject_id, Candidate(s, "name only (question not understood)", None, None, _docs_of(s)))
-    return GateResult([found[k] for k in sorted(found)], [], unresolved)
+    if not sc.parties:
+        return GateResult([found[k] for k in sorted(found)], [], unresolved)
+    return _named_parties_bound(store, principal, sc, found, unresolved)
+
+
+def _named_parties_bound(
+    store: Store, principal: Principal, sc: SubjectClass, found: dict[str, Candidate], unresolved: list[str]
+) -> GateResult:
+    """The name-only candidates that every party the question names is tied to."""
+    pieces = list(sc.parties)
+    segments = _segments(pieces, sc.party_separators)
+    entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
+    covered: set[int] = set()
+    for segment in segments:
+        if resolve_entity(store, principal, segment.name, entity_types):
+            covered.update(range(segment.start, segment.end))
+    missing = [p for i, p in enumerate(pieces) if i not in covered]
+    if missing:
+        return GateResult([], [], sorted(set(unresolved) | set(missing), key=str.casefold))
+    candidates: list[Candidate] = []
+    rejected: list[dict[str, str]] = []
+    for subject_id in sorted(found):
+        candidate = found[subject_id]
+        if candidate.subject.type == "agreement":
+            parties = store.find_subjects(principal, relation="party_to", parent_id=subject_id, limit=REGISTRY_LIMIT)
+            bound: set[str] = set()
+            for party in parties:
+                if any(b.relation == "party_to" and b.object_id == subject_id for b in party.bindings):
+                    bound |= _party_keys(party)
+            unbound = _unbound_parties(pieces, segments, bound)
+        else:
+            unbound = _unbound_parties(pieces, segments, _party_keys(candidate.subject))
+        if unbound:
+            rejected.append({
+                "subject_id": subject_id,
+                "reason": "not tied to the named part" + ("y " if len(unbound) == 1 else "ies ")
+                + ", ".join(repr(u) for u in unbound),
+            })
+            continue
+        candidate.match = "name only + every named party bound"
+        candidates.append(candidate)
+    return GateResult(candidates, rejected, unresolved)
 
 
 def discover(store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None) -> GateResult:

@@ -55,12 +55,26 @@ def with_open_attribute(sc: SubjectClass) -> SubjectClass:
     )
 
 
+def _named(sc: SubjectClass) -> str:
+    return f"; named parties, each to be bound: {', '.join(repr(p) for p in sc.parties)}" if sc.parties else ""
+
+
+def _not_found_detail(sc: SubjectClass, result: gate.GateResult) -> str:
+    if result.failures:
+        return "; ".join(result.failures)
+    if sc.parties and sc.kind is None:  # the name-only gate (gate.gate_names)
+        return "no registry subject passed the hard gate: none is tied to every named party (" + ", ".join(
+            repr(p) for p in sc.parties
+        ) + ")"
+    return "no registry subject passed the hard gate"
+
+
 def _class_detail(sc: SubjectClass) -> str:
     if sc.attribute == conclude.OPEN_ATTRIBUTE:
         where = f"agreement {sc.agreement_title!r}" if sc.agreement_title else ", ".join(repr(n) for n in sc.names)
-        return f"open attribute (the question itself) of {where}"
+        return f"open attribute (the question itself) of {where}{_named(sc)}"
     if not sc.understood:
-        return f"not understood; names: {', '.join(sc.names) or 'none'}"
+        return f"not understood; names: {', '.join(sc.names) or 'none'}{_named(sc)}"
     if sc.kind == "entity_role":
         return f"{sc.role} ({sc.relation}) of {sc.parent_entity!r}"
     if sc.kind == "agreement_attribute":
@@ -108,10 +122,7 @@ def run_evidence_query(
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:
-            tracker.advance(
-                State.SUBJECT_NOT_FOUND,
-                "; ".join(result.failures) if result.failures else "no registry subject passed the hard gate",
-            )
+            tracker.advance(State.SUBJECT_NOT_FOUND, _not_found_detail(sc, result))
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
                 sufficient=False, confidence=Confidence.LOW,
@@ -247,8 +258,12 @@ def _answer_registry(
         sc = SubjectClass(understood=False, attribute=rq.ask, pattern=rq.shape, names=[rq.target])
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, f"registry question {rq.ask} of {rq.target!r}")
     with store.snapshot():
-        if sc.kind == "agreement_attribute":
-            result = gate.gate_agreement(store, principal, sc, request.scope)
+        if sc.failures:
+            # Fail closed: a party list or name the parser could not read is never looked up.
+            result = gate.GateResult([], [], [], failures=list(sc.failures))
+        elif sc.kind == "agreement_attribute":
+            # The same guarded gate as any agreement question (failures, readings, every party).
+            result = gate.discover(store, principal, sc, request.scope)
         elif sc.kind == "entity_attribute":
             entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
             found = gate.resolve_entity(store, principal, rq.target, entity_types)
@@ -264,7 +279,7 @@ def _answer_registry(
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:
-            tracker.advance(State.SUBJECT_NOT_FOUND, "no registry subject passed the hard gate")
+            tracker.advance(State.SUBJECT_NOT_FOUND, _not_found_detail(sc, result))
             return _report(
                 request, request_id, tracker, sc, candidates_view, [], [], [], [],
                 sufficient=False, confidence=Confidence.LOW,

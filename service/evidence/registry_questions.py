@@ -30,7 +30,7 @@ from service.evidence import gate
 from service.evidence.conclude import source_url
 from service.evidence.data import load
 from service.evidence.models import Claim, EvidenceItem
-from service.evidence.subject_class import SubjectClass, parse_question
+from service.evidence.subject_class import SubjectClass, name_problem, parse_question
 from service.evidence.titles import clean_title, expand_abbreviations
 
 MAX_REGISTRY_EVIDENCE = 50
@@ -76,9 +76,12 @@ def agreement_class(rq: RegistryQuestion) -> SubjectClass | None:
 
 
 def party_class(rq: RegistryQuestion) -> SubjectClass:
+    # A name with stray punctuation (an unbalanced quote) fails closed, as in any question.
+    problem = name_problem(rq.target)
     return SubjectClass(
         understood=True, kind="entity_attribute", name=rq.target, attribute="agreements",
         attribute_label="agreements it is a party to", names=[rq.target], pattern=rq.shape,
+        failures=[problem] if problem else [],
     )
 
 

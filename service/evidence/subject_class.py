@@ -170,7 +170,9 @@ def name_problem(name: str) -> str | None:
     stripped = name.strip()
     if len(stripped) > limits()["name_chars"]:
         return f"party name longer than {limits()['name_chars']} characters: {stripped[:40]!r}..."
-    stray = party_grammar().stray.search(stripped)
+    # Curly double quotes are quotes too (a structured subject or registry name is not
+    # straightened before it gets here).
+    stray = party_grammar().stray.search(straighten_quotes(stripped))
     if stray:
         return f"stray {stray.group()!r} in party name {stripped!r}"
     depth = 0
@@ -326,6 +328,10 @@ def from_spec(spec: SubjectSpec) -> SubjectClass:
     }[spec.kind]
     kind = "entity_role" if spec.kind == "entity_relation" else spec.kind
     failures: list[str] = []
+    if spec.parties and kind != "agreement_attribute":
+        # Only an agreement binds parties (party_to); parties given for another kind would be
+        # dropped by its gate, so the subject is refused instead.
+        failures.append(f"parties are named for a {spec.kind} subject, which binds none; use kind agreement_attribute")
     cap = limits()["parties"]
     if len(spec.parties) > cap:
         failures.append(f"too many party names ({len(spec.parties)} > {cap}); name at most {cap}")
@@ -366,7 +372,7 @@ def identify(request: EvidenceRequest) -> SubjectClass:
 def title_problem(title: str) -> str | None:
     """Why an agreement title cannot be matched as written: stray characters or an unbalanced
     parenthesis ("/" is allowed: "Affiliate Program / Premium Affiliate Management ...")."""
-    stray = party_grammar().stray.search(title)
+    stray = party_grammar().stray.search(straighten_quotes(title))
     if stray:
         return f"stray {stray.group()!r} in agreement title {title.strip()!r}"
     if title.count("(") != title.count(")"):
@@ -403,14 +409,22 @@ def parse_question(question: str) -> SubjectClass:
         built.period = period
         built.jurisdiction = jurisdiction
         built.names = find_names(text)
+        if built.kind == "agreement_attribute":
+            _bind_other_named_parties(built, body, m)
         return _check_subject_names(built)
-    return SubjectClass(
+    # No known shape: the names it contains are all the gate has, so every party the question
+    # names must be bound to the candidate (``gate.gate_names``), never dropped.
+    named = named_parties(body)
+    return _check_subject_names(SubjectClass(
         understood=False,
         period=period,
         jurisdiction=jurisdiction,
         names=find_names(text),
+        parties=named.pieces if not named.failures else [],
+        party_separators=named.separators if not named.failures else [],
         pattern=None,
-    )
+        failures=list(named.failures),
+    ))
 
 
 def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re.Match[str]) -> SubjectClass | None:
@@ -580,3 +594,131 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
         f"the question names parties after {title!r}, but {gap.strip()!r} between the title and "
         "the party list is neither title nor party names"
     ]
+
+
+# -- parties named anywhere -----------------------------------------------------------------
+
+# A name's first word: capitalised, or lower case before a capital ("iBio", "e.l.f."); never
+# the inside of a word.
+_NAME_START = r"(?<![\w.&'-])(?:[A-Z0-9]|[a-z](?=[A-Z.]))"
+# A capitalised run directly before a possessive "'s" / "'" ("Acme Holdings's", "Omega Retail'").
+_POSSESSIVE = re.compile(
+    _NAME_START + r"[\w.&-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&-]*)*(?:'s|')(?!\w)"
+)
+# A capitalised run that may hold commas and a legal form ("Acme Holdings, Inc. and Zeta Corp").
+_COMPANY_RUN = re.compile(
+    _NAME_START + r"[\w.&'-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'-]*)*"
+)
+
+
+@lru_cache(maxsize=1)
+def _not_name_words() -> frozenset[str]:
+    """Words that are capitalised at the start of a question without being a name: question
+    words and the words a question goes on with ("Does", "Under", "Can")."""
+    continuation = {w for w in question_patterns()["continuation_words"] if " " not in w}
+    return frozenset(_QUESTION_WORDS | continuation | {"let", "it", "that", "there", "here", "he", "she", "per", "for", "of", "on", "by", "and", "or"})
+
+
+def _names_a_company(words: list[str]) -> bool:
+    """A legal form after at least one other word ("Zeta Corp", "Acme Holdings, Inc."), not a
+    defined term alone ("the Company")."""
+    suffixes = [s for s in lexicons().strippable_suffixes if s != ("the",)]
+    return any(i > 0 and tuple(words[i : i + len(s)]) == s for s in suffixes for i in range(len(words)))
+
+
+def _trim_name(span: str) -> str:
+    words = span.split()
+    while words and re.sub(r"(?:'s|')$", "", words[0]).casefold() in _not_name_words():
+        words = words[1:]
+    return re.sub(r"(?:'s|')$", "", " ".join(words)).strip(" ,")
+
+
+def named_parties(text: str) -> PartyList:
+    """Every party a question names, wherever it stands: a party list after "between", "among"
+    or "with" that starts with a capitalised word (read up to where the question may go on, the
+    earliest end ``party_readings`` offers), a possessive owner ("Acme's"), and a capitalised name holding
+    a legal form ("Zeta Corp"). A list the parser cannot read (stray punctuation, an unbalanced
+    quote or bracket) is a failure, never skipped. Pieces appear once, in the order found."""
+    grammar = party_grammar()
+    pieces: list[str] = []
+    separators: list[str] = []
+    failures: list[str] = []
+
+    def add(read: PartyList) -> None:
+        failures.extend(f for f in read.failures if f not in failures)
+        fresh = [p for p in read.pieces if all(normalise_plain(p) != normalise_plain(q) for q in pieces)]
+        if not fresh or read.failures:
+            return
+        if pieces:
+            separators.append("; ")
+        if len(fresh) == len(read.pieces):
+            separators.extend(read.separators)
+        else:  # some were named already: the rest are names of their own
+            separators.extend(["; "] * (len(fresh) - 1))
+        pieces.extend(fresh)
+
+    listed: list[tuple[int, int]] = []  # where the party lists read below stand in ``text``
+    for keyword in grammar.keyword_inside.finditer(f" {text}"):
+        after = f" {text}"[keyword.end() :]
+        if not re.match(r"(?:the\s+)?[\"'(\[]*[A-Z0-9]", after):
+            continue  # "with the termination", "between the parties": no name
+        # Up to the first place the question may go on: names after it are found by the scans
+        # below, so a shorter list never drops one. One pass per keyword over a bounded question.
+        end = next((c.start() for c in grammar.continuation.finditer(after) if c.start() > 0), len(after))
+        listed.append((keyword.end() - 1, keyword.end() - 1 + end))
+        read = read_party_list(after[:end])
+        add(read if read.pieces or read.failures else PartyList([], [], [f"no party names in {after.strip()!r}"]))
+    def in_a_list(match: re.Match[str]) -> bool:
+        # Words inside a list already read ("Papa John's Marketing Fund, Inc", "... and its
+        # Affiliates and Qualigen, Inc.") are part of its names, not names of their own.
+        return any(start <= match.start() and match.end() <= end for start, end in listed)
+
+    for match in _POSSESSIVE.finditer(text):
+        if in_a_list(match):
+            continue
+        name = _trim_name(match.group(0))
+        if name and sum(c.isalpha() for c in name) >= 2:
+            add(read_party_list(name))
+    for match in _COMPANY_RUN.finditer(text):
+        if in_a_list(match):
+            continue
+        name = _trim_name(match.group(0))
+        if name and _names_a_company(name_words(name)):
+            add(read_party_list(name))
+    cap = limits()["parties"]
+    if len(pieces) > cap:
+        return PartyList([], [], [f"too many party names ({len(pieces)} > {cap}); name at most {cap}"])
+    if failures:  # nothing is gated on the names that were readable
+        return PartyList([], [], failures)
+    return PartyList(pieces, separators, failures)
+
+
+def _accounted_for(name: str, pieces: list[str]) -> bool:
+    mentioned = set(name_words(name))
+    return bool(mentioned) and any(mentioned <= set(name_words(p)) for p in pieces)
+
+
+def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
+    """Parties an agreement question names outside its title and party list ("... the Supply
+    Agreement, signed by Zeta Corp", "... say about Zeta Corp's duties") must be bound like
+    listed ones: each becomes a party of every reading. A name that is part of a listed name
+    ("Acme's" for "Acme Holdings, Inc.") is the same party."""
+    if sc.failures:
+        return  # already refused, with the reason of the list it read
+    title_end = m.end("title")
+    if m.groupdict().get("rest") is not None and m.groupdict().get("parties") is None:
+        title, _, _, _ = _read_rest(body, m.start("title"), title_end)
+        title_end = m.start("title") + len(title)  # with the title words read after it
+    # " . " stops a capitalised run: the words on either side of the title are not one name.
+    outside = body[: m.start("title")] + " . " + body[title_end:]
+    named = named_parties(outside)
+    if named.failures:
+        sc.failures.extend(named.failures)
+        return
+    readings = [(sc.parties, sc.party_separators)] + [(r["parties"], r["separators"]) for r in sc.party_readings]
+    for pieces, separators in readings:
+        for name in named.pieces:
+            if not _accounted_for(name, pieces) and not (sc.name and _accounted_for(name, [sc.name])):
+                if pieces:
+                    separators.append("; ")
+                pieces.append(name)

@@ -133,6 +133,34 @@ def test_unparsed_question_with_many_names_is_capped(kb) -> None:
     assert report.state == "SUBJECT_NOT_FOUND"
 
 
+def test_unshaped_question_at_the_party_bound_passes_and_one_over_fails(kb) -> None:
+    # A question that fits no shape keeps the parties it names; all 16 are bound to the agreement.
+    question = f"Supply Agreement among {', '.join(PARTIES[:-1])} and {PARTIES[-1]}: which law governs?"
+    report, cpu = _ask(kb, EvidenceRequest(question=question))
+    assert cpu < CPU_BUDGET_S
+    assert report.subject_class["parties"] == PARTIES
+    assert [c.subject_id for c in report.candidate_subjects] == ["agreement:supply agreement@supply"]
+    extra = [*PARTIES, f"{_WORDS[16]} Holdings LLC"]
+    question = f"Supply Agreement among {', '.join(extra[:-1])} and {extra[-1]}: which law governs?"
+    report, _ = _ask(kb, EvidenceRequest(question=question))
+    assert report.state == "SUBJECT_NOT_FOUND"
+    assert report.subject_class["failures"] == ["too many party names (17 > 16); name at most 16"]
+
+
+def test_question_with_a_party_keyword_in_every_phrase_fails_fast(kb) -> None:
+    # Every "with" opens a party list to read: 2,000 characters of them stay linear in effect.
+    question = "Tell me " + " ".join(f"with W{i} Co" for i in range(180))
+    question = question[: question.rfind(" with", 0, 2000)]
+    assert len(question) <= 2000
+    report, cpu = _ask(kb, EvidenceRequest(question=question))
+    assert cpu < CPU_BUDGET_S
+    assert report.state == "SUBJECT_NOT_FOUND"
+    # "with" does not split a list, so the first one reads everything after it: too long a name.
+    assert report.subject_class["failures"][0] == (
+        "party name longer than 200 characters: 'W0 Co with W1 Co with W2 Co with W3 Co w'..."
+    )
+
+
 def test_documented_limits_match_the_data() -> None:
     from service.evidence.data import question_patterns
 
