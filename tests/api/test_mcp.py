@@ -227,8 +227,8 @@ def test_client_lists_the_tools_and_every_result_validates(live: LiveApi, mode: 
     subjects = out["find_subjects"]["subjects"]
     assert [s["subject_id"] for s in subjects] == ["org:eco science solutions"]
 
-    grid = out["table"]  # one row of the caller's three agreements (details in the table tests)
-    assert grid["attributes"] == ["governing_law"] and grid["total"] == 3 and len(grid["rows"]) == 1
+    grid = out["table"]  # one row of the caller's two agreements (details in the table tests)
+    assert grid["attributes"] == ["governing_law"] and grid["total"] == 2 and len(grid["rows"]) == 1
 
     (doc,) = out["document_status"]["documents"]
     assert doc["doc_id"] == "eco" and doc["status"] == "indexed"
@@ -325,9 +325,9 @@ def test_table_tool_is_the_http_grid_acl_filtered_and_audited(live: LiveApi) -> 
             other = theirs["cells"][attribute]
             assert (cell["value"], cell["sufficient"]) == (other["value"], other["sufficient"])
             assert [e["excerpt"]["text"] for e in cell["evidence"]] == [e["excerpt"] for e in other["evidence"]]
-    # The registry also reads the vendor notice as an agreement (its heading); a row like any other.
-    assert {r["doc_id"] for r in alice["rows"]} == {"eco", "legacy", "notice"}
-    assert alice["total"] == len(alice["rows"]) == 3
+    # The vendor notice has neither an agreement title nor a contract preamble: no agreement, no row.
+    assert {r["doc_id"] for r in alice["rows"]} == {"eco", "legacy"}
+    assert alice["total"] == len(alice["rows"]) == 2
     eco = next(r for r in alice["rows"] if r["doc_id"] == "eco")
     law = eco["cells"]["governing_law"]
     assert law["sufficient"] is True and "florida" in law["value"].lower()
@@ -379,7 +379,7 @@ def test_table_tool_inputs_are_bounded(live: LiveApi) -> None:
     # At the bounds: accepted; page 3 of 100 rows is past the end, so an empty page with the total.
     at_bound = out["attributes_at_bound"]
     assert not at_bound.is_error, at_bound.content
-    assert at_bound.structured_content["rows"] == [] and at_bound.structured_content["total"] == 3
+    assert at_bound.structured_content["rows"] == [] and at_bound.structured_content["total"] == 2
     for key, fragment in (
         ("attributes_over", "at most 8 items"),
         ("attributes_none", "at least 1 item"),

@@ -99,14 +99,21 @@ def test_search_highlights_pages_and_explains_an_empty_result(page, portal) -> N
     entities = page.locator("#entity-options option").evaluate_all("os => os.map(o => o.value)")
     assert entities == sorted(entities) and all(not e.startswith("agreement:") for e in entities)
     entity = next(e for e in entities if e.startswith("org:eco science"))
-    page.get_by_label("Entity id").fill(entity)
-    page.get_by_role("button", name="Search", exact=True).click()
-    page.locator("li.hit").first.wait_for()
     with portal.client(ALICE_KEY) as api:
         expected = api.post("/v1/search", json={"query": "termination", "k": 100,
                                                 "filters": {"entity_ids": [entity]}}).json()["hits"]
+    assert expected
+    page.get_by_label("Entity id").fill(entity)
+    page.get_by_role("button", name="Search", exact=True).click()
+    # The unfiltered hits are still on the page until the filtered answer renders: wait for the
+    # list to become the API's filtered first page (a timeout fails the test).
+    want = [h["chunk_id"] for h in expected[:10]]
+    page.wait_for_function(
+        "want => JSON.stringify([...document.querySelectorAll('li.hit')].map(e => e.dataset.chunkId))"
+        " === JSON.stringify(want)", arg=want, timeout=30_000,
+    )
     shown = page.locator("li.hit").evaluate_all("els => els.map(e => e.dataset.chunkId)")
-    assert expected and shown == [h["chunk_id"] for h in expected[:10]]
+    assert shown == want
     # (a chunk mentions the entity by name or by its defined role, e.g. "the Company")
     assert {h["doc_id"] for h in expected} == {d for d in portal.sample_doc_ids if "EcoScience" in d}
 
@@ -411,13 +418,15 @@ def test_review_grid_cites_clauses_exports_csv_and_filters_per_caller(page, port
     body = answer.value.json()
     page.locator("table.grid").wait_for()
     assert body["attributes"] == GRID_ATTRIBUTES and body["page"] == 1
-    # Every agreement alice's registry look-up finds (the six contracts, the script-payload memo,
-    # and whatever other tests of this session uploaded), in the endpoint's order.
+    # Every agreement alice's registry look-up finds (the six contracts and whatever other tests of
+    # this session uploaded), in the endpoint's order. The script-payload memo is no agreement (no
+    # agreement title, no contract preamble), so it has no row.
     with portal.client(ALICE_KEY) as api:
         agreements = api.get("/v1/subjects", params={"type": "agreement", "limit": 500}).json()["subjects"]
     assert body["total"] == len(body["rows"]) == len(agreements)
     assert sorted(r["subject_id"] for r in body["rows"]) == sorted(a["subject_id"] for a in agreements)
-    assert {*portal.sample_doc_ids, portal.xss_doc_id} <= {r["doc_id"] for r in body["rows"]}
+    assert set(portal.sample_doc_ids) <= {r["doc_id"] for r in body["rows"]}
+    assert portal.xss_doc_id not in {r["doc_id"] for r in body["rows"]}
 
     headers = page.locator("table.grid thead th").all_inner_texts()
     assert headers == ["Agreement", "Governing law", "Expiration date"]
@@ -446,8 +455,9 @@ def test_review_grid_cites_clauses_exports_csv_and_filters_per_caller(page, port
                 assert td.get_attribute("class") == "not-stated"
                 assert td.inner_text() == "not stated" and td.locator("a").count() == 0
     assert stated and not_stated, (stated, not_stated)  # both kinds of cell are exercised
-    # The memo's script-laden title is a row heading shown as text, never run.
-    assert page.locator("table.grid tbody th").filter(has_text=XSS_TITLE).count() == 1
+    # The memo (script-laden title) is no agreement, so no row; its title is checked as text in the
+    # search and documents views (test_document_text_with_script_payloads_...).
+    assert page.locator("table.grid tbody th").filter(has_text=XSS_TITLE).count() == 0
     assert page.evaluate("window.__xss") is None
     assert page.locator("main").get_by_text(f"{body['total']} agreement subjects · page 1").is_visible()
     assert axe_violations(page) == []
