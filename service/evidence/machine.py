@@ -122,13 +122,7 @@ def run_evidence_query(
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:
-            tracker.advance(State.SUBJECT_NOT_FOUND, _not_found_detail(sc, result))
-            return _report(
-                request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence=Confidence.LOW,
-                risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
-                actions=conclude.not_found_actions(sc, result),
-            )
+            return _not_found_report(request, request_id, tracker, sc, candidates_view, result)
 
         found = collect(
             sc, result.candidates, principal, scope, request.question,
@@ -170,6 +164,24 @@ def run_evidence_query(
         elif report.narrative.dropped_sentences:
             report.risk_signals = sorted({*report.risk_signals, "uncited_generated_text"})
     return report
+
+
+def _not_found_report(
+    request: EvidenceRequest,
+    request_id: str,
+    tracker: Tracker,
+    sc: SubjectClass,
+    candidates: list[CandidateSubject],
+    result: gate.GateResult,
+) -> EvidenceReport:
+    """SUBJECT_NOT_FOUND: no evidence, the gate's reason in the trace, what to try next."""
+    tracker.advance(State.SUBJECT_NOT_FOUND, _not_found_detail(sc, result))
+    return _report(
+        request, request_id, tracker, sc, candidates, [], [], [], [],
+        sufficient=False, confidence=Confidence.LOW,
+        risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
+        actions=conclude.not_found_actions(sc, result),
+    )
 
 
 def _report(
@@ -279,13 +291,7 @@ def _answer_registry(
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:
-            tracker.advance(State.SUBJECT_NOT_FOUND, _not_found_detail(sc, result))
-            return _report(
-                request, request_id, tracker, sc, candidates_view, [], [], [], [],
-                sufficient=False, confidence=Confidence.LOW,
-                risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
-                actions=conclude.not_found_actions(sc, result),
-            )
+            return _not_found_report(request, request_id, tracker, sc, candidates_view, result)
         answer = REGISTRY_ANSWERS[rq.ask](store, principal, result.candidates, retrieved_at)
     tracker.advance(State.EVIDENCE_RETRIEVAL, f"registry bindings of {len(result.candidates)} subject(s)")
     tracker.advance(State.EVIDENCE_EXTRACTION, f"{len(answer.evidence)} binding source span(s)")
