@@ -35,3 +35,19 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return ordered[index]
+
+
+def without_stored_unit_vectors(store) -> None:
+    """Make ``store`` read every chunk as if written before sentence units were stored at ingest
+    (no units, no unit vectors), so the evidence path embeds them at query time: the old path,
+    for a before/after ratio on one machine (``--query-time-vectors``)."""
+    for name in ("revision_chunks", "chunks_by_id"):
+        real = getattr(store, name)
+
+        def stripped(*a, _real=real, **k):
+            got = _real(*a, **k)
+            for c in got.values() if isinstance(got, dict) else got:
+                c.units, c.unit_vectors = None, None
+            return got
+
+        setattr(store, name, stripped)

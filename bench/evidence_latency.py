@@ -112,16 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     chunks = _pad(store, args.target_chunks)
     if args.query_time_vectors:
         # The old path: no stored units or sentence vectors on any chunk read.
-        for name in ("revision_chunks", "chunks_by_id"):
-            real = getattr(store, name)
+        from common import without_stored_unit_vectors
 
-            def stripped(*a, _real=real, **k):
-                got = _real(*a, **k)
-                for c in got.values() if isinstance(got, dict) else got:
-                    c.units, c.unit_vectors = None, None
-                return got
-
-            setattr(store, name, stripped)
+        without_stored_unit_vectors(store)
 
     index = {json.loads(line)["doc_id"]: json.loads(line) for line in (DEFAULT_CUAD / "contracts_index.jsonl").open()}
     held = {d.doc_id for d in _all_documents(store)}

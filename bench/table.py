@@ -45,16 +45,9 @@ def main(argv: list[str] | None = None) -> int:
 
     store = SqliteStore(args.data_dir / "attest.sqlite3")
     if args.query_time_vectors:
-        for name in ("revision_chunks", "chunks_by_id"):
-            real = getattr(store, name)
+        from common import without_stored_unit_vectors
 
-            def stripped(*a, _real=real, **k):
-                got = _real(*a, **k)
-                for c in got.values() if isinstance(got, dict) else got:
-                    c.units, c.unit_vectors = None, None
-                return got
-
-            setattr(store, name, stripped)
+        without_stored_unit_vectors(store)
     embedder = MiniLMEmbedder()
     settings = Settings(data_dir=args.data_dir, generator_url=None)
     principal = Principal.local_operator()
