@@ -136,6 +136,31 @@ def test_progress_labels_are_text_not_markup(monkeypatch) -> None:
     assert "ingesting [/] [bold]lease.txt" in screen.getvalue()
 
 
+def test_log_lines_during_progress_go_above_the_bar(monkeypatch) -> None:
+    """A warning logged while the bar is live is written through the display, whole, on its own
+    line, instead of into the middle of the bar."""
+    import io
+
+    import structlog
+    from rich.console import Console
+
+    from service.cli import progress
+    from service.logs import configure_logging
+
+    screen = io.StringIO()
+    monkeypatch.setattr(progress, "stderr_console", lambda: Console(file=screen, force_terminal=True, width=100))
+    configure_logging("INFO", sys.stderr)
+    with progress.progress_on_stderr("ingesting", total=2) as tracker:
+        tracker.step(1, 2, "ingesting lease.txt")
+        tracker.progress.refresh()
+        structlog.get_logger().warning("ingest_document_failed", doc_id="lease", reason="empty text")
+        tracker.step(2, 2)
+    lines = [line for line in screen.getvalue().splitlines() if "ingest_document_failed" in line]
+    assert len(lines) == 1
+    event = json.loads(lines[0][lines[0].index("{"):])
+    assert (event["event"], event["doc_id"], event["reason"]) == ("ingest_document_failed", "lease", "empty text")
+
+
 def _attest_env(data_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ATTEST_")}
     env.update({"ATTEST_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO), "TERM": "xterm-256color",

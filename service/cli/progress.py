@@ -8,13 +8,16 @@ bar and still writes clean JSON.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 
 @dataclass(slots=True)
@@ -34,6 +37,38 @@ class ProgressTracker:
             self.progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
         else:
             sys.stdout.write(line + "\n")
+
+
+class _LinesAboveTheBar(io.TextIOBase):
+    """``sys.stderr`` while a bar is live: each complete line is printed through the display,
+    above the bar and unwrapped (a log line stays one JSON document when copied)."""
+
+    def __init__(self, console: Console, stream: TextIO) -> None:
+        self._console = console
+        self._stream = stream
+        self._pending = ""
+
+    @property
+    def rich_proxied_file(self) -> TextIO:
+        """Rich writes the bar itself to the real stream, never back into this proxy."""
+        return self._stream
+
+    def write(self, text: str) -> int:
+        *lines, self._pending = (self._pending + text).split("\n")
+        for line in lines:
+            self._console.print(Text(line), soft_wrap=True)
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            self._console.print(Text(self._pending), soft_wrap=True)
+            self._pending = ""
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
 
 
 def short(name: str, width: int = 40) -> str:
@@ -59,10 +94,22 @@ def progress_on_stderr(description: str, total: int | None = None) -> Iterator[P
         transient=True,
         disable=not console.is_terminal,
         redirect_stdout=False,  # stdout carries results: never routed into the stderr display
-        redirect_stderr=False,
+        redirect_stderr=False,  # see _LinesAboveTheBar: rich's proxy would hard-wrap log lines
     )
     with progress:
-        yield ProgressTracker(progress, progress.add_task(description, total=total))
+        tracker = ProgressTracker(progress, progress.add_task(description, total=total))
+        if not progress.live.is_started or not console.is_terminal:
+            yield tracker
+            return
+        # Log lines (structlog writes to whatever sys.stderr is at the call) go above the bar
+        # instead of tearing it.
+        real_stderr = sys.stderr
+        sys.stderr = _LinesAboveTheBar(console, real_stderr)
+        try:
+            yield tracker
+        finally:
+            sys.stderr.flush()
+            sys.stderr = real_stderr
 
 
 def write_summary(counts: dict[str, int]) -> None:

@@ -15,11 +15,6 @@ from typing import Any
 from ingest.statuses import CitationStatus
 from ingest.store.port import Principal, Store
 
-UNRESOLVABLE: frozenset[str] = frozenset(
-    {CitationStatus.REVISION_MISSING, CitationStatus.DOCUMENT_DELETED, CitationStatus.NOT_VISIBLE}
-)
-
-
 @dataclass(frozen=True, slots=True)
 class CitationCheck:
     doc_id: str

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -65,7 +66,12 @@ def test_info_logs_carry_request_context_and_no_document_text(client):
 
     capture = LogCapture()
     old = structlog.get_config()
-    structlog.configure(processors=[structlog.contextvars.merge_contextvars, capture])
+    # Set the level too: a CLI test earlier in the session may have configured WARNING, and a
+    # filtering wrapper from that run would drop the info events this test looks for.
+    structlog.configure(
+        processors=[structlog.contextvars.merge_contextvars, capture],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG),
+    )
     try:
         ingest(client, ALICE, ALICE_TEXT, filename="log.txt", doc_id="log")
         client.post("/v1/search", headers=ALICE, json={"query": "Orbitrex compressor"})
