@@ -64,7 +64,8 @@ def worker(
     store = open_store(settings)
     jobs = open_job_queue(settings)
     ctx = WorkerContext(settings=settings, store=store, embedder=default_embedder())
-    runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads)
+    runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads,
+                          max_upload_bytes=settings.max_file_bytes)
     runner.start()
     log.warning("worker_started", threads=threads, owner=getattr(jobs, "owner", None),
                 backend="elasticsearch" if settings.elasticsearch_url else "sqlite")
