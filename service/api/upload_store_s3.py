@@ -90,7 +90,7 @@ class S3UploadStore:
         code = exc.response.get("Error", {}).get("Code") if isinstance(exc, ClientError) else None
         log.error("upload_store_unavailable", operation=operation, error_type=type(exc).__name__,
                   code=code, bucket=self.bucket)
-        if code in ("NoSuchBucket",):
+        if code == "NoSuchBucket" or (operation == "check" and code in _MISSING):  # HEAD: no body
             reason = "its bucket does not exist"
         elif code in ("AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "403"):
             reason = "it refused the credentials"
