@@ -1,8 +1,9 @@
 """The persisted ingest queue: one SQLite file (``<data_dir>/jobs.sqlite3``) and worker threads.
 
-An upload is streamed to a temporary file, moved to ``<data_dir>/uploads/<job_id>`` (one file per
-job, never shared: identical concurrent uploads cannot delete each other's bytes) and recorded as
-a ``queued`` job before the API answers 202, so an accepted upload survives a crash.
+An upload is streamed to a temporary file, stored in the upload store as the job's own object
+(``<data_dir>/uploads/job-<job_id>`` by default; one per job, never shared: identical concurrent
+uploads cannot delete each other's bytes) and then recorded as a ``queued`` job before the API
+answers 202, so an accepted upload survives a crash.
 ``Settings.ingest_workers`` threads claim jobs: never two jobs of one document at once, and
 between uploaders round-robin (the principal with the fewest running jobs, then the one served
 longest ago), so a small document is not stuck behind another principal's large ones. Each job
@@ -113,6 +114,10 @@ def open_job_queue(settings: Settings) -> JobQueue:
     settings name (``ATTEST_UPLOAD_STORE``)."""
     upload_store = open_upload_store(settings)
     log.info("upload_store_opened", upload_store=upload_store.describe())
+    try:  # said at start, so an operator sees a wrong bucket or key before the first upload
+        upload_store.check()
+    except AttestError as exc:
+        log.warning("upload_store_not_ready", upload_store=upload_store.describe(), error=exc.message)
     if settings.elasticsearch_url:
         from service.api.jobs_elastic import ElasticJobQueue
 

@@ -144,6 +144,13 @@ def test_s3_outage_and_a_missing_bucket_are_store_unavailable(tmp_path, own_s3_s
         missing.check()
 
 
+def test_upload_errors_are_in_the_one_tree():
+    from ingest.errors import NotFoundError, UnavailableError
+
+    assert issubclass(UploadLost, NotFoundError)  # the job's bytes are gone: upload again
+    assert issubclass(StoreUnavailable, UnavailableError)  # 503 with Retry-After
+
+
 def test_s3_settings_that_cannot_work_are_refused(tmp_path):
     from service.api.jobs import open_upload_store
 
