@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import yaml
 
+from tests.s3_fixtures import s3_server  # noqa: F401 - fixture
 from tests.test_deploy_files import DEPLOY, _k8s, _pod_spec
 
 
@@ -99,3 +100,26 @@ def test_workers_annotate_in_parallel_with_one_embedding_thread_each():
         assert settings.ingest_nlp_processes == settings.ingest_workers == 2
         assert settings.embed_threads == 1
     assert "ATTEST_INGEST_NLP_PROCESSES" not in services["attest"]["environment"]  # APIs only queue
+
+
+def test_compose_bucket_init_creates_the_bucket_once_and_is_idempotent(s3_server, tmp_path):
+    """attest-s3-init's script, run as compose runs it, against moto's standalone S3 server
+    (tests/s3_fixtures.py: a stand-in for MinIO, which is outside the project)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.s3_fixtures import aws_env
+
+    init = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]["attest-s3-init"]
+    assert init["command"][:2] == ["python", "-c"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ATTEST_", "AWS_"))}
+    env.update({k: str(v) for k, v in init["environment"].items()})
+    env.update(aws_env(tmp_path))
+    bucket = f"{init['environment']['ATTEST_S3_BUCKET']}-{os.getpid()}"
+    env.update({"ATTEST_S3_ENDPOINT_URL": s3_server.endpoint, "ATTEST_S3_BUCKET": bucket})
+    for _ in range(2):  # a second `up` finds the bucket and leaves it
+        done = subprocess.run([sys.executable, "-c", init["command"][2]], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert bucket in [b["Name"] for b in s3_server.client().list_buckets()["Buckets"]]
