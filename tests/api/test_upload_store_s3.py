@@ -322,3 +322,21 @@ def test_an_s3_upload_is_ingested_by_attest_worker_and_reported_by_a_second_api(
             if worker.poll() is None:
                 worker.kill()
                 worker.wait()
+
+
+def test_an_upload_at_the_size_bound_is_stored_and_one_byte_over_never_reaches_the_bucket(
+    tmp_path, app_factory, s3_server, s3_credentials
+):
+    bucket = s3_server.new_bucket()
+    data = ALICE_TEXT.encode()
+    client = app_factory(ingest_in_api=False, max_file_bytes=len(data), **s3_overrides(s3_server, bucket))
+    accepted = upload(client, ALICE, data, "msa.txt", doc_id="at-bound")
+    assert accepted.status_code == 202, accepted.text
+    [key] = s3_server.keys(bucket)
+    assert s3_server.client().head_object(Bucket=bucket, Key=key)["ContentLength"] == len(data)
+    over = upload(client, ALICE, data + b"x", "msa.txt", doc_id="over-bound")
+    assert over.status_code == 413, over.text
+    assert over.json()["error"]["message"] == f"upload exceeds the limit of {len(data)} bytes"
+    assert s3_server.keys(bucket) == [key]  # nothing of the refused upload was stored
+    assert not [p for p in (tmp_path / "uploads").iterdir()]  # nor left in staging
+    assert client.get("/v1/documents/over-bound", headers=ALICE).status_code == 404
