@@ -98,7 +98,7 @@ def main() -> int:
     print(f"{'store':6} {'upload p50':>11} {'upload p95':>11} {'read p50':>9} {'read p95':>9}")
     for kind, r in results.items():
         print(f"{kind:6} {r['upload_p50_ms']:9.1f}ms {r['upload_p95_ms']:9.1f}ms "
-              f"{r['read_p50_ms']:7.1f}ms {r['read_p95_ms']:7.1f}ms")
+              f"{r['read_p50_ms']:7.2f}ms {r['read_p95_ms']:7.2f}ms")
     local, s3r = results["local"], results["s3"]
     print(f"s3 / local: upload p50 {s3r['upload_p50_ms'] / local['upload_p50_ms']:.2f}, "
           f"read p50 {s3r['read_p50_ms'] / local['read_p50_ms']:.2f}")
