@@ -340,3 +340,16 @@ def test_an_upload_at_the_size_bound_is_stored_and_one_byte_over_never_reaches_t
     assert s3_server.keys(bucket) == [key]  # nothing of the refused upload was stored
     assert not [p for p in (tmp_path / "uploads").iterdir()]  # nor left in staging
     assert client.get("/v1/documents/over-bound", headers=ALICE).status_code == 404
+
+
+def test_no_credentials_in_the_standard_chain_is_an_outage_that_says_so(
+    tmp_path, s3_server, s3_credentials, monkeypatch
+):
+    bucket = s3_server.new_bucket()
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        monkeypatch.delenv(name)  # the files and instance metadata are off too (s3_credentials)
+    store = _s3_store(s3_server, bucket, tmp_path / "staging")
+    staged = _stage(store)
+    with pytest.raises(StoreUnavailable, match="^the upload store cannot be used now: no credentials were found; retry later$"):
+        store.put(_ref("job-1"), staged)
+    assert staged.exists() and s3_server.keys(bucket) == []
