@@ -13,7 +13,8 @@ on purpose: a caller decides what to do from the family alone::
 
 Existing families subclass one of these (``StoreError`` and its children in
 ``ingest/store/port.py``, ``ExtractionError`` in ``ingest/guards.py``, ``IngestFailure`` in
-``ingest/pipeline.py``, ``ApiError`` in ``service/api/errors.py``, ...). Errors from libraries
+``ingest/pipeline.py``, ``ApiError`` in ``service/api/errors.py``, ``UploadLost`` in
+``service/api/upload_store.py``, ...). Errors from libraries
 (sqlite3, elasticsearch, OSError) are translated where they enter Attest and chained with
 ``raise ... from exc``, so the original traceback stays in the log.
 

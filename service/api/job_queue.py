@@ -1,7 +1,9 @@
 """The ingest queue port: the job record, the :class:`JobQueue` protocol both adapters
 implement (:class:`service.api.jobs.JobStore` on SQLite, ``service.api.jobs_elastic.ElasticJobQueue``
-on Elasticsearch), and what they share. A leaf of ``service.api``: both adapters import it, and
-``service.api.jobs.open_job_queue`` picks an adapter, so no adapter imports another."""
+on Elasticsearch), and what they share. A leaf of ``service.api`` (it imports only the
+upload-storage port): both adapters import it, and ``service.api.jobs.open_job_queue`` picks an
+adapter, so no adapter imports another. Either queue keeps its jobs' bytes in an
+:class:`service.api.upload_store.UploadStore` (a local directory or an S3-compatible bucket)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any, Protocol
 
 from ingest.errors import UnavailableError
 from ingest.settings import Settings
+from service.api.upload_store import UploadRef, UploadStore, staging_dir
 
 __all__ = ["MAX_ATTEMPTS", "Job", "JobQueue", "QueueFull", "uploads_dir"]
 
@@ -42,6 +45,11 @@ class Job:
     updated_at: str
     incarnation: str | None = None
 
+    def upload_ref(self) -> UploadRef:
+        """What names this job's bytes in the upload store."""
+        return UploadRef(job_id=self.job_id, doc_id=self.doc_id, incarnation=self.incarnation,
+                         revision=self.revision)
+
     def public(self) -> dict[str, Any]:
         return {
             "job_id": self.job_id,
@@ -60,9 +68,14 @@ class JobQueue(Protocol):
     ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
     longer holds the job (its lease expired and another worker took it over). ``lease_seconds``
     is None for a queue without leases; otherwise the worker calls ``renew_leases`` well within
-    it, and ``recover`` may run at any time (it only fails jobs nobody can finish)."""
+    it, and ``recover`` may run at any time (it only fails jobs nobody can finish).
 
-    uploads: Path
+    ``add(upload=...)`` stores the staged file in ``upload_store`` *before* it records the job,
+    so a job never exists without its bytes; ``read_upload`` returns them checked against the
+    job's revision (their SHA-256); ``release_upload`` removes them once the job is finished."""
+
+    uploads: Path  # the local staging directory incoming uploads are streamed to
+    upload_store: UploadStore
     lease_seconds: float | None
 
     def add(self, **fields: Any) -> Job: ...
@@ -77,10 +90,11 @@ class JobQueue(Protocol):
     def renew_leases(self) -> int: ...
     def cancel_for_document(self, doc_id: str, reason: str) -> int: ...
     def recover(self) -> dict[str, Any]: ...
-    def job_upload_path(self, job: Job) -> Path: ...
+    def read_upload(self, job: Job, max_bytes: int) -> bytes: ...
     def release_upload(self, job: Job) -> None: ...
     def close(self) -> None: ...
 
 
 def uploads_dir(settings: Settings) -> Path:
-    return Path(settings.uploads_dir) if settings.uploads_dir else Path(settings.data_dir) / "uploads"
+    """``ATTEST_UPLOADS_DIR`` (default ``<data_dir>/uploads``); see :func:`staging_dir`."""
+    return staging_dir(settings)

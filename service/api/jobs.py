@@ -1,8 +1,9 @@
 """The persisted ingest queue: one SQLite file (``<data_dir>/jobs.sqlite3``) and worker threads.
 
-An upload is streamed to a temporary file, moved to ``<data_dir>/uploads/<job_id>`` (one file per
-job, never shared: identical concurrent uploads cannot delete each other's bytes) and recorded as
-a ``queued`` job before the API answers 202, so an accepted upload survives a crash.
+An upload is streamed to a temporary file, stored in the upload store as the job's own object
+(``<data_dir>/uploads/job-<job_id>`` by default; one per job, never shared: identical concurrent
+uploads cannot delete each other's bytes) and then recorded as a ``queued`` job before the API
+answers 202, so an accepted upload survives a crash.
 ``Settings.ingest_workers`` threads claim jobs: never two jobs of one document at once, and
 between uploaders round-robin (the principal with the fewest running jobs, then the one served
 longest ago), so a small document is not stuck behind another principal's large ones. Each job
@@ -18,14 +19,14 @@ upload file has gone is failed too; either way its document is marked ``failed``
 Two adapters implement the :class:`JobQueue` port: :class:`JobStore` here (SQLite, the embedded
 default: one process ingests, the API or one ``attest worker``) and
 :class:`service.api.jobs_elastic.ElasticJobQueue` (a jobs index with leases, for several API
-replicas and workers). :func:`open_job_queue` picks the one the store uses. Upload files live in
-``Settings.uploads_dir`` (default ``<data_dir>/uploads``).
+replicas and workers). :func:`open_job_queue` picks the one the store uses. The bytes live in the
+upload store ``ATTEST_UPLOAD_STORE`` names (``service/api/upload_store.py``): files in
+``Settings.uploads_dir`` (default ``<data_dir>/uploads``), or objects in an S3-compatible bucket.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -35,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 import structlog
 
-from ingest.errors import AttestError, UnavailableError
+from ingest.errors import AttestError, InvalidInputError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
 from ingest.sqlite_db import connect
@@ -46,6 +47,13 @@ from service.api.job_queue import (  # the port; re-exported for the queue's use
     JobQueue,
     QueueFull,
     uploads_dir,
+)
+from service.api.upload_store import (
+    LocalUploadStore,
+    UploadLost,
+    UploadRef,
+    UploadStore,
+    staging_dir,
 )
 
 log = structlog.get_logger(__name__)
@@ -80,28 +88,70 @@ CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
 _ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
 
+def open_upload_store(settings: Settings) -> UploadStore:
+    """The adapter ``ATTEST_UPLOAD_STORE`` names. Raises ``InvalidInputError`` for settings that
+    cannot work (no bucket, a file bound over one PUT)."""
+    if settings.upload_store == "local":
+        return LocalUploadStore(staging_dir(settings))
+    if not settings.s3_bucket:
+        raise InvalidInputError("ATTEST_S3_BUCKET is required with ATTEST_UPLOAD_STORE=s3")
+    try:
+        from service.api.upload_store_s3 import S3_MAX_OBJECT_BYTES, S3UploadStore
+    except ImportError as exc:  # boto3 is the optional extra `s3`
+        raise InvalidInputError(
+            "ATTEST_UPLOAD_STORE=s3 needs boto3: pip install 'attest[s3]'"
+        ) from exc
+    if settings.max_file_bytes > S3_MAX_OBJECT_BYTES:
+        raise InvalidInputError(
+            f"ATTEST_MAX_FILE_BYTES: at most {S3_MAX_OBJECT_BYTES} with ATTEST_UPLOAD_STORE=s3"
+        )
+    return S3UploadStore.from_settings(settings)
+
+
 def open_job_queue(settings: Settings) -> JobQueue:
     """The queue in the store the deployment runs: Elasticsearch when configured (shared by every
-    replica and worker), else ``<data_dir>/jobs.sqlite3``."""
+    replica and worker), else ``<data_dir>/jobs.sqlite3``; the bytes in the upload store the
+    settings name (``ATTEST_UPLOAD_STORE``)."""
+    upload_store = open_upload_store(settings)
+    log.info("upload_store_opened", upload_store=upload_store.describe())
+    try:  # said at start, so an operator sees a wrong bucket or key before the first upload
+        upload_store.check()
+    except AttestError as exc:
+        log.warning("upload_store_not_ready", upload_store=upload_store.describe(), error=exc.message)
     if settings.elasticsearch_url:
         from service.api.jobs_elastic import ElasticJobQueue
 
         return ElasticJobQueue(
             settings.elasticsearch_url, uploads_dir(settings),
             prefix=settings.elasticsearch_prefix, lease_seconds=settings.ingest_lease_seconds,
+            upload_store=upload_store,
         )
-    return JobStore(settings.data_dir, uploads=uploads_dir(settings))
+    return JobStore(settings.data_dir, uploads=uploads_dir(settings), upload_store=upload_store)
+
+
+def release_quietly(upload_store: UploadStore, ref: UploadRef) -> None:
+    """Remove an upload nobody needs any more; an outage is logged, not raised (the document's
+    delete removes whatever is left under its prefix)."""
+    try:
+        upload_store.delete(ref)
+    except AttestError as exc:
+        log.warning("ingest_upload_release_failed", job_id=ref.job_id,
+                    error_type=type(exc).__name__, error=exc.message)
 
 
 class JobStore:
-    """The jobs table and the upload files. Thread-safe: one connection per thread."""
+    """The jobs table; the bytes in ``upload_store`` (default: files in ``uploads``).
+    Thread-safe: one connection per thread."""
 
     lease_seconds: float | None = None  # one ingesting process: recovery happens at its start
 
-    def __init__(self, data_dir: Path, *, uploads: Path | None = None) -> None:
+    def __init__(self, data_dir: Path, *, uploads: Path | None = None,
+                 upload_store: UploadStore | None = None) -> None:
         self.data_dir = Path(data_dir)
-        self.uploads = Path(uploads) if uploads is not None else self.data_dir / "uploads"
-        self.uploads.mkdir(parents=True, exist_ok=True)
+        self.upload_store: UploadStore = upload_store or LocalUploadStore(
+            Path(uploads) if uploads is not None else self.data_dir / "uploads"
+        )
+        self.uploads = self.upload_store.staging
         self.path = self.data_dir / "jobs.sqlite3"
         self._local = threading.local()
         db = self._db()
@@ -126,12 +176,13 @@ class JobStore:
             self._local.db = None
 
     def upload_path(self, sha256: str) -> Path:
-        """Where versions before per-job files kept a job's bytes (by content hash)."""
+        """Where versions before per-job files kept a job's bytes (by content hash; the local
+        upload store only)."""
         return self.uploads / sha256
 
     def job_upload_path(self, job: Job) -> Path:
-        """The job's own copy of the bytes; jobs queued by older versions share the
-        content-addressed file."""
+        """The job's own file in the local upload store; jobs queued by older versions share
+        the content-addressed file."""
         own = self.uploads / f"job-{job.job_id}"
         return own if own.exists() or not self.upload_path(job.revision).exists() else self.upload_path(job.revision)
 
@@ -174,12 +225,21 @@ class JobStore:
         incarnation: str | None = None,
         upload: Path | None = None,
     ) -> Job:
-        """Record a queued job. ``upload`` (a file in ``uploads/``) becomes the job's own copy
-        of the bytes, moved in the same step; without it the bytes must already be at
-        ``upload_path(revision)``. Raises :class:`QueueFull` (and records nothing, leaving
-        ``upload`` where it was) when ``limit`` jobs are already queued."""
+        """Record a queued job. ``upload`` (a staged file) is stored in the upload store as the
+        job's own copy of the bytes first; without it the bytes must already be at
+        ``upload_path(revision)`` (local store). Raises :class:`QueueFull` (and records nothing,
+        leaving ``upload`` where it was) when ``limit`` jobs are already queued, and
+        ``StoreUnavailable`` when the upload store cannot take the bytes."""
         now = utc_now()
         job_id = uuid.uuid4().hex
+        ref = UploadRef(job_id=job_id, doc_id=doc_id, incarnation=incarnation, revision=revision)
+        if limit is not None and (queued := self.depth()) >= limit:
+            raise QueueFull(f"{queued} jobs are waiting")
+        if upload is not None:
+            # Before the row exists (and outside its write transaction: an object-store PUT
+            # may take a while): a crash between the two leaves an orphan object, never a job
+            # without its bytes.
+            self.upload_store.put(ref, upload)
         db = self._db()
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -187,10 +247,6 @@ class JobStore:
                 queued = db.execute("SELECT count(*) FROM jobs WHERE state='queued'").fetchone()[0]
                 if queued >= limit:
                     raise QueueFull(f"{queued} jobs are waiting")
-            if upload is not None:
-                # Before the row commits: a crash between the two leaves an orphan file,
-                # never a job without its bytes.
-                os.replace(upload, self.uploads / f"job-{job_id}")
             db.execute(
                 "INSERT INTO jobs(job_id, doc_id, revision, filename, title, acl, collection, "
                 "metadata, principal, request_id, state, stage, created_at, updated_at, "
@@ -213,8 +269,8 @@ class JobStore:
             )
         except BaseException:
             db.execute("ROLLBACK")
-            if upload is not None and (self.uploads / f"job-{job_id}").exists():
-                os.replace(self.uploads / f"job-{job_id}", upload)
+            if upload is not None:
+                release_quietly(self.upload_store, ref)
             raise
         db.execute("COMMIT")
         job = self.get(job_id)
@@ -305,8 +361,8 @@ class JobStore:
         db = self._db()
         db.execute("BEGIN IMMEDIATE")
         try:
-            ids = [r["job_id"] for r in db.execute(
-                "SELECT job_id FROM jobs WHERE doc_id=? AND state='queued'", (doc_id,)
+            cancelled = [self._job(r) for r in db.execute(
+                "SELECT * FROM jobs WHERE doc_id=? AND state='queued'", (doc_id,)
             )]
             db.execute(
                 "UPDATE jobs SET state='cancelled', error=?, updated_at=? "
@@ -323,9 +379,9 @@ class JobStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        for job_id in ids:
-            (self.uploads / f"job-{job_id}").unlink(missing_ok=True)
-        return len(ids)
+        for job in cancelled:
+            release_quietly(self.upload_store, job.upload_ref())
+        return len(cancelled)
 
     def recover(self) -> dict[str, Any]:
         """After a restart: requeue interrupted jobs, fail those out of attempts or bytes.
@@ -334,6 +390,11 @@ class JobStore:
         db = self._db()
         requeued = failed = 0
         failed_ids: list[str] = []
+        # Which bytes are gone is asked before the write transaction (an object store answers
+        # over the network); only this process ingests, so the rows cannot move meanwhile.
+        missing = self._missing_uploads(db.execute(
+            "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
+        ).fetchall())
         db.execute("BEGIN IMMEDIATE")
         try:
             rows = db.execute(
@@ -342,7 +403,7 @@ class JobStore:
             now = utc_now()
             for row in rows:
                 reason = None
-                if not self.job_upload_path(self._job(row)).exists():
+                if row["job_id"] in missing:
                     reason = "upload file missing after restart; upload the document again"
                 elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
                     reason = f"interrupted {row['attempts']} times; giving up"
@@ -366,9 +427,30 @@ class JobStore:
         failed_jobs = [job for job in (self.get(i) for i in failed_ids) if job is not None]
         return {"requeued": requeued, "failed": failed, "failed_jobs": failed_jobs}
 
+    def _missing_uploads(self, rows: list[sqlite3.Row]) -> set[str]:
+        """Job ids whose bytes the upload store does not have. A store that cannot answer
+        counts as having them: an outage never fails a job here."""
+        missing: set[str] = set()
+        for row in rows:
+            job = self._job(row)
+            try:
+                if not self.upload_store.exists(job.upload_ref()):
+                    missing.add(job.job_id)
+            except AttestError as exc:
+                log.warning("ingest_upload_check_failed", job_id=job.job_id,
+                            error_type=type(exc).__name__, error=exc.message)
+        return missing
+
+    def read_upload(self, job: Job, max_bytes: int) -> bytes:
+        """The job's bytes, checked against its revision (``UploadLost``, ``StoreUnavailable``)."""
+        return self.upload_store.read(job.upload_ref(), max_bytes)
+
     def release_upload(self, job: Job) -> None:
         """Delete the job's bytes once it is finished. A legacy content-addressed file is
         deleted only when no active job needs it."""
+        if not isinstance(self.upload_store, LocalUploadStore):
+            release_quietly(self.upload_store, job.upload_ref())
+            return
         own = self.uploads / f"job-{job.job_id}"
         if own.exists():
             own.unlink(missing_ok=True)
@@ -398,8 +480,10 @@ class IngestWorker:
         on_done: JobDone | None = None,
         *,
         threads: int = 1,
+        max_upload_bytes: int = Settings.model_fields["max_file_bytes"].default,
     ) -> None:
         self.jobs = jobs
+        self.max_upload_bytes = max_upload_bytes
         self.run_job = run_job
         self.on_done = on_done or (lambda job, result: None)
         self.n_threads = max(1, threads)
@@ -413,6 +497,7 @@ class IngestWorker:
         if recovered["requeued"] or recovered["failed"]:
             log.info("ingest_jobs_recovered", requeued=recovered["requeued"], failed=recovered["failed"])
         for job in recovered["failed_jobs"]:
+            self._release(job)
             self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
                                "error": job.error, "recorded": False})
         for n in range(self.n_threads):
@@ -437,6 +522,7 @@ class IngestWorker:
                 if time.monotonic() >= next_recover:
                     next_recover = time.monotonic() + self.jobs.lease_seconds
                     for job in self.jobs.recover()["failed_jobs"]:
+                        self._release(job)
                         self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
                                            "error": job.error, "recorded": False})
             except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
@@ -478,13 +564,16 @@ class IngestWorker:
     def _run(self, job: Job) -> None:
         structlog.contextvars.bind_contextvars(request_id=job.request_id, job_id=job.job_id)
         try:
-            path = self.jobs.job_upload_path(job)
             try:
-                data = path.read_bytes()
-            except OSError as exc:
-                log.error("ingest_upload_unreadable", doc_id=job.doc_id, error=exc.strerror)
+                data = self.jobs.read_upload(job, self.max_upload_bytes)
+            except AttestError as exc:
+                # Missing, oversized or not the uploaded bytes (UploadLost), or the upload
+                # store is down (StoreUnavailable): the job ends failed with the reason.
+                log.error("ingest_upload_unreadable", doc_id=job.doc_id,
+                          error_type=type(exc).__name__, error=exc.message)
+                prefix = "" if isinstance(exc, UploadLost) else "upload unreadable: "
                 result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
-                          "error": f"upload file unreadable: {exc.strerror}"}
+                          "error": f"{prefix}{exc.message}"}
             else:
                 try:
                     result = self.run_job(job, data, lambda stage: self.jobs.set_stage(job.job_id, stage))
@@ -505,13 +594,21 @@ class IngestWorker:
                 # The lease expired and another worker took the job over: it reports it.
                 log.warning("ingest_job_lost_lease", doc_id=job.doc_id, status=status)
                 return
-            self.jobs.release_upload(job)
+            self._release(job)
             self._report(job, result)
             log.info("ingest_job_finished", doc_id=job.doc_id, status=status)
         except Exception as exc:  # noqa: BLE001 - the jobs file itself failed: log, keep serving
             log.error("ingest_job_bookkeeping_failed", error_type=type(exc).__name__, exc_info=exc)
         finally:
             structlog.contextvars.unbind_contextvars("request_id", "job_id")
+
+    def _release(self, job: Job) -> None:
+        """Drop a finished job's bytes; a failure is logged and never stops the report."""
+        try:
+            self.jobs.release_upload(job)
+        except Exception as exc:  # noqa: BLE001 - the document's delete removes what is left
+            log.warning("ingest_upload_release_failed", job_id=job.job_id,
+                        error_type=type(exc).__name__)
 
     def _report(self, job: Job, result: dict[str, Any]) -> None:
         try:

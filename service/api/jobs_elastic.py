@@ -23,8 +23,10 @@ jobs therefore never run concurrently.
 and the job is created with ``op_type=create``: a retried create (a client timeout, a transport
 retry) finds the job it already made instead of queueing the same upload twice.
 
-The upload bytes live in ``uploads_dir`` (``ATTEST_UPLOADS_DIR``), which every replica and worker
-must mount (a shared volume). ``ingest_queue_size`` is checked by a count before the create, so
+The upload bytes live in the upload store (``service/api/upload_store.py``): an S3-compatible
+bucket every replica and worker reaches (``ATTEST_UPLOAD_STORE=s3``), or ``uploads_dir``
+(``ATTEST_UPLOADS_DIR``), which every replica and worker must then mount (a shared volume).
+``ingest_queue_size`` is checked by a count before the create, so
 concurrent replicas may overshoot it by at most one job each.
 """
 
@@ -48,7 +50,9 @@ from ingest.store.port import StoreError
 from ingest.store.elastic import es_store_error
 from ingest.statuses import DocStatus, JobState
 from ingest.store.es_admin import es_hosts
+from ingest.errors import AttestError
 from service.api.job_queue import MAX_ATTEMPTS, Job, QueueFull
+from service.api.upload_store import LocalUploadStore, UploadRef, UploadStore
 
 log = structlog.get_logger(__name__)
 
@@ -103,6 +107,7 @@ class ElasticJobQueue:
         prefix: str = "attest",
         lease_seconds: float = 60.0,
         client: Any = None,
+        upload_store: UploadStore | None = None,
     ) -> None:
         from elasticsearch import Elasticsearch
 
@@ -111,8 +116,8 @@ class ElasticJobQueue:
         )
         self.alias = f"{prefix}-{_KIND}"
         self.index = f"{prefix}-{_KIND}-v{_VERSION}"
-        self.uploads = Path(uploads_dir)
-        self.uploads.mkdir(parents=True, exist_ok=True)
+        self.upload_store: UploadStore = upload_store or LocalUploadStore(Path(uploads_dir))
+        self.uploads = self.upload_store.staging
         self.lease_seconds = float(lease_seconds)
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         # job_id -> (seq_no, primary_term) of this process's last write of a job it holds.
@@ -206,10 +211,22 @@ class ElasticJobQueue:
         return self.uploads / sha256
 
     def job_upload_path(self, job: Job) -> Path:
+        """The job's file in the local upload store."""
         return self.uploads / f"job-{job.job_id}"
 
+    def read_upload(self, job: Job, max_bytes: int) -> bytes:
+        """The job's bytes, checked against its revision (``UploadLost``, ``StoreUnavailable``)."""
+        return self.upload_store.read(job.upload_ref(), max_bytes)
+
     def release_upload(self, job: Job) -> None:
-        self.job_upload_path(job).unlink(missing_ok=True)
+        self._release(job.upload_ref())
+
+    def _release(self, ref: UploadRef) -> None:
+        try:
+            self.upload_store.delete(ref)
+        except AttestError as exc:  # the document's delete removes whatever is left
+            log.warning("ingest_upload_release_failed", job_id=ref.job_id,
+                        error_type=type(exc).__name__, error=exc.message)
 
     # -- the port -----------------------------------------------------------------------------
     def add(
@@ -240,9 +257,9 @@ class ElasticJobQueue:
             return self._job(existing[0])
         if limit is not None and self.depth() >= limit:
             raise QueueFull(f"{limit} jobs are waiting")
-        target = self.uploads / f"job-{job_id}"
+        ref = UploadRef(job_id=job_id, doc_id=doc_id, incarnation=incarnation, revision=revision)
         if upload is not None:
-            os.replace(upload, target)  # before the job exists: never a job without its bytes
+            self.upload_store.put(ref, upload)  # before the job exists: never a job without its bytes
         now = utc_now()
         source = {
             "job_id": job_id, "seq": time.time_ns(), "doc_id": doc_id, "revision": revision,
@@ -258,8 +275,8 @@ class ElasticJobQueue:
         except ConflictError:
             pass  # a concurrent retry of the same request created it first: same job
         except Exception:
-            if upload is not None and target.exists():
-                os.replace(target, upload)
+            if upload is not None:
+                self._release(ref)
             raise
         got = self._get_raw(job_id)
         assert got is not None
@@ -431,7 +448,7 @@ class ElasticJobQueue:
             for hit in hits:
                 if self._set_if_unchanged(hit, state=JobState.CANCELLED, error=reason):
                     cancelled += 1
-                    (self.uploads / f"job-{hit['_id']}").unlink(missing_ok=True)
+                    self._release(self._job(hit["_source"]).upload_ref())
         return cancelled
 
     def recover(self) -> dict[str, Any]:
@@ -448,7 +465,7 @@ class ElasticJobQueue:
         for hit in self._search(query, size=_PAGE, sort=[{"seq": "asc"}], seq_no_primary_term=True):
             source = hit["_source"]
             reason = None
-            if not (self.uploads / f"job-{source['job_id']}").exists():
+            if not self._upload_exists(self._job(source)):
                 reason = "upload file missing; upload the document again"
             elif source["state"] == JobState.RUNNING and source["attempts"] >= MAX_ATTEMPTS:
                 reason = f"interrupted {source['attempts']} times; giving up"
@@ -456,6 +473,16 @@ class ElasticJobQueue:
                                                              lease_expires_ms=None):
                 failed_jobs.append(self._job(dict(source, state=JobState.FAILED, error=reason)))
         return {"requeued": 0, "failed": len(failed_jobs), "failed_jobs": failed_jobs}
+
+    def _upload_exists(self, job: Job) -> bool:
+        """Whether the job's bytes are stored; a store that cannot answer counts as yes (an
+        outage never fails a job here)."""
+        try:
+            return self.upload_store.exists(job.upload_ref())
+        except AttestError as exc:
+            log.warning("ingest_upload_check_failed", job_id=job.job_id,
+                        error_type=type(exc).__name__, error=exc.message)
+            return True
 
 
 

@@ -4,7 +4,8 @@ Opens the store, the embedding model and the job queue of the current settings (
 Elasticsearch the shared jobs index; see ``service/api/jobs_elastic.py``) and drains the queue
 with ``--threads`` (default ``ATTEST_INGEST_WORKERS``) threads until SIGTERM or SIGINT. Run the
 API with ``ATTEST_INGEST_IN_API=false`` and as many workers as the ingest load needs; they must
-mount the same ``ATTEST_UPLOADS_DIR`` as the API.
+use the same upload store as the API: the same bucket (``ATTEST_UPLOAD_STORE=s3``) or the same
+mounted ``ATTEST_UPLOADS_DIR``.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ def worker(
     store = open_store(settings)
     jobs = open_job_queue(settings)
     ctx = WorkerContext(settings=settings, store=store, embedder=default_embedder())
-    runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads)
+    runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads,
+                          max_upload_bytes=settings.max_file_bytes)
     runner.start()
     log.warning("worker_started", threads=threads, owner=getattr(jobs, "owner", None),
                 backend="elasticsearch" if settings.elasticsearch_url else "sqlite")

@@ -27,6 +27,7 @@ from typing import Annotated, Any
 import structlog
 from fastapi import APIRouter, File, Form, Path as PathParam, Query, UploadFile
 
+from ingest.errors import AttestError
 from ingest.schema import DocumentRecord
 from ingest.statuses import DocStatus
 from ingest.store.port import Principal, Store
@@ -274,7 +275,8 @@ def _check_type(filename: str, head: bytes, tmp: Path) -> str:
         409: {"model": ErrorBody, "description": "doc_id in your namespace held by a document you can no longer read"},
         413: {"model": ErrorBody, "description": "File too large"},
         415: {"model": ErrorBody, "description": "Unsupported file type"},
-        503: {"model": ErrorBody, "description": "Ingest queue full; retry later"},
+        503: {"model": ErrorBody, "description": "Ingest queue full, or the store or upload "
+                                                 "store is down; retry later (Retry-After)"},
     },
 )
 def upload_document(
@@ -374,7 +376,11 @@ def upload_document(
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         ) from exc
     except BaseException:
+        # The upload store or the queue is down (503): no job exists, so the document this
+        # request created would stay `received` for ever; it goes, like the bytes.
         tmp.unlink(missing_ok=True)
+        if created:
+            _forget_new_document(store, doc_id)
         raise
     audit.record(
         "ingest_queued",
@@ -392,6 +398,13 @@ def upload_document(
         ctx.worker.notify()
     log.info("upload_accepted", doc_id=doc_id, revision=revision, size=size, mime=mime)
     return UploadAccepted(doc_id=doc_id, revision=revision, status=DocStatus.RECEIVED, job_id=job.job_id)
+
+
+def _forget_new_document(store: Store, doc_id: str) -> None:
+    try:
+        store.delete_document(doc_id)
+    except AttestError as exc:  # the store is down as well: the original error is the answer
+        log.error("upload_document_not_removed", doc_id=doc_id, error_type=type(exc).__name__)
 
 
 @router.get("", response_model=DocumentList)
@@ -426,16 +439,37 @@ def get_document(
     )
 
 
-@router.delete("/{doc_id}", response_model=Deleted, responses=NOT_FOUND_RESPONSE)
+# Upload objects a delete removes by job id (the S3 store removes its whole document prefix).
+MAX_DELETED_JOBS = 1000
+
+
+@router.delete(
+    "/{doc_id}",
+    response_model=Deleted,
+    responses={**NOT_FOUND_RESPONSE,
+               503: {"model": ErrorBody, "description": "The store or the upload store is down; "
+                                                        "nothing was deleted, retry later"}},
+)
 def delete_document(
     doc_id: DocId, store: StoreDep, jobs: JobsDep, principal: CurrentPrincipal, audit: Audit
 ) -> Deleted:
-    """Remove the document from every read path; queued ingestion jobs for it are cancelled."""
-    doc_id = manageable_document(store, doc_id, principal).doc_id
+    """Remove the document from every read path; queued ingestion jobs for it are cancelled and
+    its uploads removed from the upload store."""
+    record = manageable_document(store, doc_id, principal)
+    doc_id = record.doc_id
     cancelled = jobs.cancel_for_document(doc_id, "document deleted")
+    # The uploads go first: when the upload store is down the answer is 503 and the document
+    # is still there to delete again, so no upload of a deleted document stays behind.
+    job_ids = [j.job_id for j in jobs.for_document(doc_id, record.incarnation, MAX_DELETED_JOBS)]
+    removed = jobs.upload_store.delete_document(doc_id, record.incarnation, job_ids)
     if not store.delete_document(doc_id):
         raise document_not_found()
-    audit.record("delete", doc_id=doc_id, cancelled_jobs=cancelled)
+    try:  # an upload of a new revision that raced this delete
+        removed += jobs.upload_store.delete_document(doc_id, record.incarnation, [])
+    except AttestError as exc:  # its job is cancelled when it runs and releases its bytes
+        log.warning("delete_upload_sweep_failed", doc_id=doc_id, error_type=type(exc).__name__)
+    audit.record("delete", doc_id=doc_id, cancelled_jobs=cancelled, removed_uploads=removed)
+    log.info("delete_completed", doc_id=doc_id, cancelled_jobs=cancelled, removed_uploads=removed)
     return Deleted(doc_id=doc_id, deleted=True)
 
 
