@@ -15,6 +15,7 @@ import json
 import sqlite3
 import threading
 import uuid
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -197,6 +198,37 @@ END;
 CREATE TRIGGER IF NOT EXISTS live_chunks_gone_chunk AFTER DELETE ON chunks BEGIN
     DELETE FROM live_chunks WHERE rowid = old.rowid;
 END;
+-- The registry's write generation: bumped, in the same transaction, by every write that can
+-- change what find_subjects returns to anyone (a subject row, a document's current revision or
+-- existence, an ACL token). Registry reads cache decoded subject records under it.
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_insert AFTER INSERT ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_update AFTER UPDATE ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_delete AFTER DELETE ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_insert AFTER INSERT ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_switch
+AFTER UPDATE OF doc_id, current_revision ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_delete AFTER DELETE ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_insert AFTER INSERT ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_update AFTER UPDATE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_delete AFTER DELETE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
 -- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
@@ -244,6 +276,19 @@ def fts_query(words: Sequence[str]) -> str | None:
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words)
+
+
+REGISTRY_CACHE_RECORDS = 50_000  # decoded subject records kept per store (least recently used out)
+
+
+class _RecordCache:
+    """Decoded ``subjects.record`` rows, keyed by (doc_id, revision, subject_id), all decoded at
+    one registry generation. It only saves JSON decoding: which rows a principal may see is
+    decided by the SQL of every ``find_subjects`` call, never here."""
+
+    def __init__(self) -> None:
+        self.generation: int = -1
+        self.records: OrderedDict[tuple[str, str, str], SubjectRecord] = OrderedDict()
 
 
 class _VectorCache:
@@ -295,6 +340,8 @@ class SqliteStore:
         self._local = threading.local()
         self._vectors = _VectorCache()
         self._vectors_lock = threading.Lock()
+        self._records = _RecordCache()
+        self._records_lock = threading.Lock()
         # One helper thread scores a query against the vector matrix while the caller's thread
         # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
         self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")
@@ -312,6 +359,7 @@ class SqliteStore:
                 # units are embedded at query time) until the documents are ingested again.
                 db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('registry_generation', '0')")
             with self._write() as tx:
                 # A file made before live_chunks existed: fill it once from the join it replaces.
                 tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
@@ -1012,6 +1060,15 @@ class SqliteStore:
         return [RankedId(chunk_id, score) for score, chunk_id in ranked]
 
     # -- subject registry -----------------------------------------------------------------
+    def registry_generation(self) -> int:
+        """The registry's write generation: it moves with every committed write that can change
+        what :meth:`find_subjects` returns to any principal (subjects, a document's current
+        revision, ACL tokens), and only then. Read inside a :meth:`snapshot` it belongs to the
+        same state as that snapshot's registry reads, so a cache keyed by it (and by the
+        principal's view) is exact."""
+        row = self._db().execute("SELECT value FROM meta WHERE key='registry_generation'").fetchone()
+        return int(row[0])
+
     def find_subjects(
         self,
         principal: Principal,
@@ -1024,42 +1081,111 @@ class SqliteStore:
         subject_ids: Sequence[str] = (),
         limit: int = 100,
     ) -> list[Subject]:
+        """The query is driven by its most selective index (the name key, the parent binding,
+        the ids, the type) instead of a scan of every subject row, and selects only the
+        matching rows' keys; their records are decoded once per registry generation
+        (``_RecordCache``). Visibility (current revision, ACL) stays in the SQL."""
         db = self._db()
-        acl_sql, args = self._acl_clause(principal, "d")
-        where = [acl_sql]
+        acl_sql, acl_args = self._acl_clause(principal, "d")
+        joins: list[str] = []
+        where: list[str] = []
+        args: list[Any] = []
+        if name is not None:
+            # subject_names' primary key starts with name_norm: a seek, not a scan of subjects.
+            joins.append(
+                "subject_names n CROSS JOIN subjects s ON s.doc_id = n.doc_id "
+                "AND s.revision = n.revision AND s.subject_id = n.subject_id"
+            )
+            where.append("n.name_norm = ?")
+            args.append(name_key(name))
+        if role or parent_id or relation:
+            # ``role``, ``parent_id`` and ``relation`` hold on ONE binding: one row of bindings
+            # meets them all.
+            cond, cond_args = [], []
+            if role:
+                cond.append("b.role_norm = ?")
+                cond_args.append(role_key(role))
+            if parent_id:
+                cond.append("b.object_id = ?")
+                cond_args.append(parent_id)
+            if relation:
+                cond.append("b.relation = ?")
+                cond_args.append(relation)
+            if parent_id and not joins:
+                # The parent's bindings drive (bindings_object: object_id, relation). DISTINCT: a
+                # subject bound twice the same way is one row.
+                joins.append(
+                    "(SELECT DISTINCT b.subject_id, b.doc_id, b.revision FROM bindings b "
+                    f"WHERE {' AND '.join(cond)}) bb CROSS JOIN subjects s ON s.doc_id = bb.doc_id "
+                    "AND s.revision = bb.revision AND s.subject_id = bb.subject_id"
+                )
+                args.extend(cond_args)
+            else:
+                where.append(
+                    "EXISTS (SELECT 1 FROM bindings b WHERE b.subject_id = s.subject_id "
+                    f"AND b.doc_id = s.doc_id AND b.revision = s.revision AND {' AND '.join(cond)})"
+                )
+                args.extend(cond_args)
+        if not joins:
+            joins.append("subjects s")
         if type:
             where.append("s.type = ?")
             args.append(type)
         if subject_ids:
             where.append(f"s.subject_id IN ({','.join('?' * len(subject_ids))})")
             args.extend(subject_ids)
-        if name is not None:
-            where.append(
-                "EXISTS (SELECT 1 FROM subject_names n WHERE n.subject_id = s.subject_id "
-                "AND n.doc_id = s.doc_id AND n.revision = s.revision AND n.name_norm = ?)"
+        with self.snapshot():  # the generation and the rows: one state of the store
+            generation = self.registry_generation()
+            keys = db.execute(
+                f"SELECT s.subject_id, s.doc_id, s.revision FROM {joins[0]} "
+                "JOIN documents d ON d.doc_id = s.doc_id AND d.current_revision = s.revision "
+                f"WHERE {' AND '.join([*where, acl_sql])}",
+                [*args, *acl_args],
+            ).fetchall()
+            records = self._subject_records(
+                db, generation, [(r["doc_id"], r["revision"], r["subject_id"]) for r in keys]
             )
-            args.append(name_key(name))
-        if role or parent_id or relation:
-            cond = ["b.subject_id = s.subject_id", "b.doc_id = s.doc_id", "b.revision = s.revision"]
-            if role:
-                cond.append("b.role_norm = ?")
-                args.append(role_key(role))
-            if parent_id:
-                cond.append("b.object_id = ?")
-                args.append(parent_id)
-            if relation:
-                cond.append("b.relation = ?")
-                args.append(relation)
-            where.append(f"EXISTS (SELECT 1 FROM bindings b WHERE {' AND '.join(cond)})")
-        rows = db.execute(
-            "SELECT s.subject_id, s.doc_id, s.revision, s.record FROM subjects s "
-            "JOIN documents d ON d.doc_id = s.doc_id AND d.current_revision = s.revision "
-            f"WHERE {' AND '.join(where)} ORDER BY s.subject_id, s.doc_id",
-            args,
-        ).fetchall()
-        return merge_subject_records(
-            [SubjectRecord(**subject_kwargs(json.loads(r["record"]))) for r in rows], limit
-        )
+        return merge_subject_records(records, limit)
+
+    def _subject_records(
+        self, db: sqlite3.Connection, generation: int, keys: Sequence[tuple[str, str, str]]
+    ) -> list[SubjectRecord]:
+        """The records of ``keys`` (rows the caller's query selected in this snapshot), decoded
+        from ``subjects.record`` once per registry generation. Returned records are shared with
+        the cache: read-only (``merge_subject_records`` copies what it changes)."""
+        out: dict[tuple[str, str, str], SubjectRecord] = {}
+        with self._records_lock:
+            cache = self._records
+            if cache.generation == generation:
+                for key in keys:
+                    record = cache.records.get(key)
+                    if record is not None:
+                        cache.records.move_to_end(key)
+                        out[key] = record
+        missing = sorted({k for k in keys if k not in out})
+        decoded: dict[tuple[str, str, str], SubjectRecord] = {}
+        for start in range(0, len(missing), 300):
+            batch = missing[start : start + 300]
+            rows = db.execute(
+                "SELECT doc_id, revision, subject_id, record FROM subjects "
+                f"WHERE (doc_id, revision, subject_id) IN (VALUES {','.join(['(?,?,?)'] * len(batch))})",
+                [part for key in batch for part in key],
+            ).fetchall()
+            for r in rows:
+                key = (r["doc_id"], r["revision"], r["subject_id"])
+                decoded[key] = SubjectRecord(**subject_kwargs(json.loads(r["record"])))
+        if decoded:
+            with self._records_lock:
+                if self._records.generation < generation:  # the registry moved on: start again
+                    self._records = _RecordCache()
+                    self._records.generation = generation
+                if self._records.generation == generation:  # (not from an older snapshot)
+                    cache = self._records
+                    cache.records.update(decoded)
+                    while len(cache.records) > REGISTRY_CACHE_RECORDS:
+                        cache.records.popitem(last=False)
+        out.update(decoded)
+        return [out[k] for k in keys if k in out]
 
     # -- audit ----------------------------------------------------------------------------
     def append_audit(self, entry: dict[str, Any]) -> None:
