@@ -17,7 +17,7 @@ question), as before sentence vectors were stored at ingest. Reported: p50/p95/m
 time per question (p50/p95, this process: steadier than wall time on a shared machine), and the
 share of questions the gate passed. CUAD v1 is by The Atticus Project, CC BY 4.0.
 
-``--stages`` adds a per-stage wall-clock breakdown (mean and p95 ms per question) from timers
+``--stages`` adds a per-stage breakdown (wall-clock mean and p95, CPU mean, ms per question) from timers
 wrapped around the machine's stage functions (see ``STAGES``). ``--profile FILE`` writes cProfile
 stats of the timed loop (its overhead inflates the total: use it for where, not how much).
 ``--reports FILE`` writes one JSON line per question: the question, its state and
@@ -122,12 +122,14 @@ STAGES: tuple[tuple[str, str, str], ...] = (
 
 
 class StageTimer:
-    """Wall-clock time per stage and question: each stage function is replaced, where its caller
+    """Wall-clock time per stage and question, and CPU time per stage (this process, helper
+    threads included): each stage function is replaced, where its caller
     looks it up, by a wrapper that adds its elapsed time to the current question's tally (a
     nested call of the same stage is counted once)."""
 
     def __init__(self) -> None:
         self.current: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}  # CPU ms per stage, summed over all questions
         self.per_question: list[dict[str, float]] = []
         self._depth: dict[str, int] = {}
 
@@ -144,12 +146,13 @@ class StageTimer:
             if self._depth.get(label):
                 return func(*args, **kwargs)
             self._depth[label] = 1
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 return func(*args, **kwargs)
             finally:
                 self._depth[label] = 0
                 self.current[label] = self.current.get(label, 0.0) + (time.perf_counter() - start) * 1000
+                self.cpu[label] = self.cpu.get(label, 0.0) + (time.process_time() - cpu) * 1000
 
         return timed
 
@@ -162,7 +165,10 @@ class StageTimer:
         out = {}
         for label in labels:
             values = [q.get(label, 0.0) for q in self.per_question]
-            out[label] = {"mean_ms": round(statistics.fmean(values), 1), "p95_ms": round(pick(sorted(values), 0.95), 1)}
+            out[label] = {
+                "mean_ms": round(statistics.fmean(values), 1), "p95_ms": round(pick(sorted(values), 0.95), 1),
+                "cpu_mean_ms": round(self.cpu.get(label, 0.0) / len(self.per_question), 1),
+            }
         return out
 
 
