@@ -12,7 +12,7 @@ import pytest
 from ingest.schema import Binding, SubjectRecord
 from ingest.store.port import Principal
 from ingest.store.sqlite import SqliteStore
-from service.evidence.near_misses import near_misses
+from service.evidence.gate import _near_misses as near_misses
 from tests.test_store_contract import axis, put
 
 ALICE = Principal("alice", groups=("legal",))

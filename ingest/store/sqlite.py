@@ -15,7 +15,6 @@ import json
 import sqlite3
 import threading
 import uuid
-from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -29,6 +28,7 @@ from ingest.clock import utc_now
 from ingest.sqlite_db import connect, immediate
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import RevisionStatus
+from ingest.store.sqlite_registry import RecordCache
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
     chain_entry,
@@ -36,7 +36,6 @@ from ingest.store.common import (
     name_key,
     query_words,
     role_key,
-    subject_kwargs,
     translate_errors,
 )
 from ingest.store.port import (
@@ -152,6 +151,39 @@ CREATE TABLE IF NOT EXISTS bindings (
 CREATE INDEX IF NOT EXISTS bindings_subject ON bindings(subject_id);
 CREATE INDEX IF NOT EXISTS bindings_object ON bindings(object_id, relation);
 CREATE INDEX IF NOT EXISTS bindings_doc ON bindings(doc_id, revision);
+-- The registry's write generation: bumped, in the same transaction, by every write that can
+-- change what find_subjects returns to anyone (a subject row, a document's current revision or
+-- existence, an ACL token). Registry reads cache decoded subject records under it
+-- (sqlite_registry.py).
+INSERT OR IGNORE INTO meta(key, value) VALUES ('registry_generation', '0');
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_insert AFTER INSERT ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_update AFTER UPDATE ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_delete AFTER DELETE ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_insert AFTER INSERT ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_switch
+AFTER UPDATE OF doc_id, current_revision ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_delete AFTER DELETE ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_insert AFTER INSERT ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_update AFTER UPDATE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_delete AFTER DELETE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
 CREATE TABLE IF NOT EXISTS audit (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     at TEXT NOT NULL,
@@ -197,37 +229,6 @@ WHEN EXISTS (SELECT 1 FROM documents d WHERE d.doc_id = new.doc_id
 END;
 CREATE TRIGGER IF NOT EXISTS live_chunks_gone_chunk AFTER DELETE ON chunks BEGIN
     DELETE FROM live_chunks WHERE rowid = old.rowid;
-END;
--- The registry's write generation: bumped, in the same transaction, by every write that can
--- change what find_subjects returns to anyone (a subject row, a document's current revision or
--- existence, an ACL token). Registry reads cache decoded subject records under it.
-CREATE TRIGGER IF NOT EXISTS registry_generation_subject_insert AFTER INSERT ON subjects BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_subject_update AFTER UPDATE ON subjects BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_subject_delete AFTER DELETE ON subjects BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_document_insert AFTER INSERT ON documents BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_document_switch
-AFTER UPDATE OF doc_id, current_revision ON documents BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_document_delete AFTER DELETE ON documents BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_acl_insert AFTER INSERT ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_acl_update AFTER UPDATE ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_acl_delete AFTER DELETE ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
 END;
 -- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
@@ -278,19 +279,6 @@ def fts_query(words: Sequence[str]) -> str | None:
     return " OR ".join(f'"{w}"' for w in words)
 
 
-REGISTRY_CACHE_RECORDS = 50_000  # decoded subject records kept per store (least recently used out)
-
-
-class _RecordCache:
-    """Decoded ``subjects.record`` rows, keyed by (doc_id, revision, subject_id), all decoded at
-    one registry generation. It only saves JSON decoding: which rows a principal may see is
-    decided by the SQL of every ``find_subjects`` call, never here."""
-
-    def __init__(self) -> None:
-        self.generation: int = -1
-        self.records: OrderedDict[tuple[str, str, str], SubjectRecord] = OrderedDict()
-
-
 class _VectorCache:
     """All current-revision vectors of the store, as one matrix, for one generation."""
 
@@ -333,6 +321,7 @@ class SqliteStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.busy_timeout = busy_timeout
+        self._records = RecordCache()  # decoded registry records (find_subjects)
         # Set when a write fails for want of the database, cleared by the next good write:
         # /readyz reads it through ping(), so a store that cannot append to the audit is
         # not ready even though it still answers reads.
@@ -340,8 +329,6 @@ class SqliteStore:
         self._local = threading.local()
         self._vectors = _VectorCache()
         self._vectors_lock = threading.Lock()
-        self._records = _RecordCache()
-        self._records_lock = threading.Lock()
         # One helper thread scores a query against the vector matrix while the caller's thread
         # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
         self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")
@@ -359,7 +346,6 @@ class SqliteStore:
                 # units are embedded at query time) until the documents are ingested again.
                 db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
-            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('registry_generation', '0')")
             with self._write() as tx:
                 # A file made before live_chunks existed: fill it once from the join it replaces.
                 tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
@@ -1060,15 +1046,6 @@ class SqliteStore:
         return [RankedId(chunk_id, score) for score, chunk_id in ranked]
 
     # -- subject registry -----------------------------------------------------------------
-    def registry_generation(self) -> int:
-        """The registry's write generation: it moves with every committed write that can change
-        what :meth:`find_subjects` returns to any principal (subjects, a document's current
-        revision, ACL tokens), and only then. Read inside a :meth:`snapshot` it belongs to the
-        same state as that snapshot's registry reads, so a cache keyed by it (and by the
-        principal's view) is exact."""
-        row = self._db().execute("SELECT value FROM meta WHERE key='registry_generation'").fetchone()
-        return int(row[0])
-
     def find_subjects(
         self,
         principal: Principal,
@@ -1084,15 +1061,15 @@ class SqliteStore:
         """The query is driven by its most selective index (the name key, the parent binding,
         the ids, the type) instead of a scan of every subject row, and selects only the
         matching rows' keys; their records are decoded once per registry generation
-        (``_RecordCache``). Visibility (current revision, ACL) stays in the SQL."""
+        (``sqlite_registry.RecordCache``). Visibility (current revision, ACL) stays in the SQL."""
         db = self._db()
         acl_sql, acl_args = self._acl_clause(principal, "d")
-        joins: list[str] = []
+        source = "subjects s"  # the table the query is driven from
         where: list[str] = []
         args: list[Any] = []
         if name is not None:
             # subject_names' primary key starts with name_norm: a seek, not a scan of subjects.
-            joins.append(
+            source = (
                 "subject_names n CROSS JOIN subjects s ON s.doc_id = n.doc_id "
                 "AND s.revision = n.revision AND s.subject_id = n.subject_id"
             )
@@ -1111,23 +1088,20 @@ class SqliteStore:
             if relation:
                 cond.append("b.relation = ?")
                 cond_args.append(relation)
-            if parent_id and not joins:
+            if parent_id and name is None:
                 # The parent's bindings drive (bindings_object: object_id, relation). DISTINCT: a
                 # subject bound twice the same way is one row.
-                joins.append(
+                source = (
                     "(SELECT DISTINCT b.subject_id, b.doc_id, b.revision FROM bindings b "
                     f"WHERE {' AND '.join(cond)}) bb CROSS JOIN subjects s ON s.doc_id = bb.doc_id "
                     "AND s.revision = bb.revision AND s.subject_id = bb.subject_id"
                 )
-                args.extend(cond_args)
             else:
                 where.append(
                     "EXISTS (SELECT 1 FROM bindings b WHERE b.subject_id = s.subject_id "
                     f"AND b.doc_id = s.doc_id AND b.revision = s.revision AND {' AND '.join(cond)})"
                 )
-                args.extend(cond_args)
-        if not joins:
-            joins.append("subjects s")
+            args.extend(cond_args)  # before type and ids: in the order the SQL text names them
         if type:
             where.append("s.type = ?")
             args.append(type)
@@ -1137,55 +1111,24 @@ class SqliteStore:
         with self.snapshot():  # the generation and the rows: one state of the store
             generation = self.registry_generation()
             keys = db.execute(
-                f"SELECT s.subject_id, s.doc_id, s.revision FROM {joins[0]} "
+                f"SELECT s.subject_id, s.doc_id, s.revision FROM {source} "
                 "JOIN documents d ON d.doc_id = s.doc_id AND d.current_revision = s.revision "
                 f"WHERE {' AND '.join([*where, acl_sql])}",
                 [*args, *acl_args],
             ).fetchall()
-            records = self._subject_records(
+            records = self._records.records(
                 db, generation, [(r["doc_id"], r["revision"], r["subject_id"]) for r in keys]
             )
         return merge_subject_records(records, limit)
 
-    def _subject_records(
-        self, db: sqlite3.Connection, generation: int, keys: Sequence[tuple[str, str, str]]
-    ) -> list[SubjectRecord]:
-        """The records of ``keys`` (rows the caller's query selected in this snapshot), decoded
-        from ``subjects.record`` once per registry generation. Returned records are shared with
-        the cache: read-only (``merge_subject_records`` copies what it changes)."""
-        out: dict[tuple[str, str, str], SubjectRecord] = {}
-        with self._records_lock:
-            cache = self._records
-            if cache.generation == generation:
-                for key in keys:
-                    record = cache.records.get(key)
-                    if record is not None:
-                        cache.records.move_to_end(key)
-                        out[key] = record
-        missing = sorted({k for k in keys if k not in out})
-        decoded: dict[tuple[str, str, str], SubjectRecord] = {}
-        for start in range(0, len(missing), 300):
-            batch = missing[start : start + 300]
-            rows = db.execute(
-                "SELECT doc_id, revision, subject_id, record FROM subjects "
-                f"WHERE (doc_id, revision, subject_id) IN (VALUES {','.join(['(?,?,?)'] * len(batch))})",
-                [part for key in batch for part in key],
-            ).fetchall()
-            for r in rows:
-                key = (r["doc_id"], r["revision"], r["subject_id"])
-                decoded[key] = SubjectRecord(**subject_kwargs(json.loads(r["record"])))
-        if decoded:
-            with self._records_lock:
-                if self._records.generation < generation:  # the registry moved on: start again
-                    self._records = _RecordCache()
-                    self._records.generation = generation
-                if self._records.generation == generation:  # (not from an older snapshot)
-                    cache = self._records
-                    cache.records.update(decoded)
-                    while len(cache.records) > REGISTRY_CACHE_RECORDS:
-                        cache.records.popitem(last=False)
-        out.update(decoded)
-        return [out[k] for k in keys if k in out]
+    def registry_generation(self) -> int:
+        """The registry's write generation: it moves with every committed write that can change
+        what :meth:`find_subjects` returns to any principal (subjects, a document's existence or
+        current revision, ACL tokens; any process's writes). Read inside a :meth:`snapshot` it belongs to the
+        same state as that snapshot's registry reads, so a cache keyed by it (and by the
+        principal's view) is exact."""
+        row = self._db().execute("SELECT value FROM meta WHERE key='registry_generation'").fetchone()
+        return int(row[0])
 
     # -- audit ----------------------------------------------------------------------------
     def append_audit(self, entry: dict[str, Any]) -> None:

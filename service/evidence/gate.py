@@ -55,6 +55,9 @@ from service.evidence.subject_class import (
 from service.evidence.titles import amendment_key, clean_title, expand_abbreviations, known_agreement_kind
 
 REGISTRY_LIMIT = 10_000
+SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
+SUGGESTION_NAMES = 5  # unresolved names that get suggestions
+SUGGESTIONS_PER_NAME = 3
 _GENERIC_TITLE_WORDS = frozenset({"agreement", "agreements", "contract", "contracts"})
 
 
@@ -277,7 +280,10 @@ def _near_misses(
     """Registry names within a small edit distance of each unresolved name (after
     normalisation), for suggested_next_actions only: against a name index built once per
     registry generation and principal view (``near_misses.py``)."""
-    return near_misses(store, principal, names, types)
+    return near_misses(
+        store, principal, names, types,
+        scan=SUGGESTION_SCAN, max_names=SUGGESTION_NAMES, per_name=SUGGESTIONS_PER_NAME,
+    )
 
 
 def gate_agreement(
