@@ -106,6 +106,12 @@ def test_generation_moves_with_every_write_a_registry_answer_depends_on(path: Pa
     store.find_subjects(ALICE, name="Acme Holdings")
     store.append_audit({"request_id": "q1", "principal": "alice", "action": "search"})
     assert not moved()  # reads and audit entries change no registry answer
+    record = store.get_document("a")
+    record.status = record.stage = "indexed"
+    store.save_document(record)  # a status update: same ACL, same current revision
+    assert not moved()
+    store.set_acl("a", ["alice"])  # the same tokens again
+    assert not moved()
     store.set_acl("a", ["bob"])
     assert moved()
     store.write_revision("a", "r", text="x", chunks=[], subjects=[_acme(aliases=("Acme",))], info={})

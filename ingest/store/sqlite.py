@@ -591,10 +591,18 @@ class SqliteStore:
             )
 
     def _replace_acl(self, db: sqlite3.Connection, doc_id: str, acl: Sequence[str]) -> None:
-        db.execute("DELETE FROM document_acl WHERE doc_id=?", (doc_id,))
+        """Make the document's ACL rows ``acl``, writing only the tokens that change: every
+        status update saves the document, and an ACL written again unchanged would move the
+        registry generation (its triggers) and empty the caches keyed by it for nothing."""
+        wanted = set(acl)
+        held = {r[0] for r in db.execute("SELECT token FROM document_acl WHERE doc_id=?", (doc_id,))}
+        db.executemany(
+            "DELETE FROM document_acl WHERE doc_id=? AND token=?",
+            [(doc_id, token) for token in sorted(held - wanted)],
+        )
         db.executemany(
             "INSERT INTO document_acl(doc_id, token) VALUES (?, ?)",
-            [(doc_id, token) for token in sorted(set(acl))],
+            [(doc_id, token) for token in sorted(wanted - held)],
         )
 
     def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
