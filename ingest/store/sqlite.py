@@ -28,6 +28,7 @@ from ingest.clock import utc_now
 from ingest.sqlite_db import connect, immediate
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import RevisionStatus
+from ingest.store.sqlite_registry import RecordCache
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
     chain_entry,
@@ -35,7 +36,6 @@ from ingest.store.common import (
     name_key,
     query_words,
     role_key,
-    subject_kwargs,
     translate_errors,
 )
 from ingest.store.port import (
@@ -151,6 +151,39 @@ CREATE TABLE IF NOT EXISTS bindings (
 CREATE INDEX IF NOT EXISTS bindings_subject ON bindings(subject_id);
 CREATE INDEX IF NOT EXISTS bindings_object ON bindings(object_id, relation);
 CREATE INDEX IF NOT EXISTS bindings_doc ON bindings(doc_id, revision);
+-- The registry's write generation: bumped, in the same transaction, by every write that can
+-- change what find_subjects returns to anyone (a subject row, a document's current revision or
+-- existence, an ACL token). Registry reads cache decoded subject records under it
+-- (sqlite_registry.py).
+INSERT OR IGNORE INTO meta(key, value) VALUES ('registry_generation', '0');
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_insert AFTER INSERT ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_update AFTER UPDATE ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_subject_delete AFTER DELETE ON subjects BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_insert AFTER INSERT ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_switch
+AFTER UPDATE OF doc_id, current_revision ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_document_delete AFTER DELETE ON documents BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_insert AFTER INSERT ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_update AFTER UPDATE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
+CREATE TRIGGER IF NOT EXISTS registry_generation_acl_delete AFTER DELETE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
+END;
 CREATE TABLE IF NOT EXISTS audit (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     at TEXT NOT NULL,
@@ -288,6 +321,7 @@ class SqliteStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.busy_timeout = busy_timeout
+        self._records = RecordCache()  # decoded registry records (find_subjects)
         # Set when a write fails for want of the database, cleared by the next good write:
         # /readyz reads it through ping(), so a store that cannot append to the audit is
         # not ready even though it still answers reads.
@@ -557,10 +591,18 @@ class SqliteStore:
             )
 
     def _replace_acl(self, db: sqlite3.Connection, doc_id: str, acl: Sequence[str]) -> None:
-        db.execute("DELETE FROM document_acl WHERE doc_id=?", (doc_id,))
+        """Make the document's ACL rows ``acl``, writing only the tokens that change: every
+        status update saves the document, and an ACL written again unchanged would move the
+        registry generation (its triggers) and empty the caches keyed by it for nothing."""
+        wanted = set(acl)
+        held = {r[0] for r in db.execute("SELECT token FROM document_acl WHERE doc_id=?", (doc_id,))}
+        db.executemany(
+            "DELETE FROM document_acl WHERE doc_id=? AND token=?",
+            [(doc_id, token) for token in sorted(held - wanted)],
+        )
         db.executemany(
             "INSERT INTO document_acl(doc_id, token) VALUES (?, ?)",
-            [(doc_id, token) for token in sorted(set(acl))],
+            [(doc_id, token) for token in sorted(wanted - held)],
         )
 
     def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
@@ -1024,42 +1066,77 @@ class SqliteStore:
         subject_ids: Sequence[str] = (),
         limit: int = 100,
     ) -> list[Subject]:
+        """The query is driven by its most selective index (the name key, the parent binding,
+        the ids, the type) instead of a scan of every subject row, and selects only the
+        matching rows' keys; their records are decoded once per registry generation
+        (``sqlite_registry.RecordCache``). Visibility (current revision, ACL) stays in the SQL."""
         db = self._db()
-        acl_sql, args = self._acl_clause(principal, "d")
-        where = [acl_sql]
+        acl_sql, acl_args = self._acl_clause(principal, "d")
+        source = "subjects s"  # the table the query is driven from
+        where: list[str] = []
+        args: list[Any] = []
+        if name is not None:
+            # subject_names' primary key starts with name_norm: a seek, not a scan of subjects.
+            source = (
+                "subject_names n CROSS JOIN subjects s ON s.doc_id = n.doc_id "
+                "AND s.revision = n.revision AND s.subject_id = n.subject_id"
+            )
+            where.append("n.name_norm = ?")
+            args.append(name_key(name))
+        if role or parent_id or relation:
+            # ``role``, ``parent_id`` and ``relation`` hold on ONE binding: one row of bindings
+            # meets them all.
+            cond, cond_args = [], []
+            if role:
+                cond.append("b.role_norm = ?")
+                cond_args.append(role_key(role))
+            if parent_id:
+                cond.append("b.object_id = ?")
+                cond_args.append(parent_id)
+            if relation:
+                cond.append("b.relation = ?")
+                cond_args.append(relation)
+            if parent_id and name is None:
+                # The parent's bindings drive (bindings_object: object_id, relation). DISTINCT: a
+                # subject bound twice the same way is one row.
+                source = (
+                    "(SELECT DISTINCT b.subject_id, b.doc_id, b.revision FROM bindings b "
+                    f"WHERE {' AND '.join(cond)}) bb CROSS JOIN subjects s ON s.doc_id = bb.doc_id "
+                    "AND s.revision = bb.revision AND s.subject_id = bb.subject_id"
+                )
+            else:
+                where.append(
+                    "EXISTS (SELECT 1 FROM bindings b WHERE b.subject_id = s.subject_id "
+                    f"AND b.doc_id = s.doc_id AND b.revision = s.revision AND {' AND '.join(cond)})"
+                )
+            args.extend(cond_args)  # before type and ids: in the order the SQL text names them
         if type:
             where.append("s.type = ?")
             args.append(type)
         if subject_ids:
             where.append(f"s.subject_id IN ({','.join('?' * len(subject_ids))})")
             args.extend(subject_ids)
-        if name is not None:
-            where.append(
-                "EXISTS (SELECT 1 FROM subject_names n WHERE n.subject_id = s.subject_id "
-                "AND n.doc_id = s.doc_id AND n.revision = s.revision AND n.name_norm = ?)"
+        with self.snapshot():  # the generation and the rows: one state of the store
+            generation = self.registry_generation()
+            keys = db.execute(
+                f"SELECT s.subject_id, s.doc_id, s.revision FROM {source} "
+                "JOIN documents d ON d.doc_id = s.doc_id AND d.current_revision = s.revision "
+                f"WHERE {' AND '.join([*where, acl_sql])}",
+                [*args, *acl_args],
+            ).fetchall()
+            records = self._records.records(
+                db, generation, [(r["doc_id"], r["revision"], r["subject_id"]) for r in keys]
             )
-            args.append(name_key(name))
-        if role or parent_id or relation:
-            cond = ["b.subject_id = s.subject_id", "b.doc_id = s.doc_id", "b.revision = s.revision"]
-            if role:
-                cond.append("b.role_norm = ?")
-                args.append(role_key(role))
-            if parent_id:
-                cond.append("b.object_id = ?")
-                args.append(parent_id)
-            if relation:
-                cond.append("b.relation = ?")
-                args.append(relation)
-            where.append(f"EXISTS (SELECT 1 FROM bindings b WHERE {' AND '.join(cond)})")
-        rows = db.execute(
-            "SELECT s.subject_id, s.doc_id, s.revision, s.record FROM subjects s "
-            "JOIN documents d ON d.doc_id = s.doc_id AND d.current_revision = s.revision "
-            f"WHERE {' AND '.join(where)} ORDER BY s.subject_id, s.doc_id",
-            args,
-        ).fetchall()
-        return merge_subject_records(
-            [SubjectRecord(**subject_kwargs(json.loads(r["record"]))) for r in rows], limit
-        )
+        return merge_subject_records(records, limit)
+
+    def registry_generation(self) -> int:
+        """The registry's write generation: it moves with every committed write that can change
+        what :meth:`find_subjects` returns to any principal (subjects, a document's existence or
+        current revision, ACL tokens; any process's writes). Read inside a :meth:`snapshot` it belongs to the
+        same state as that snapshot's registry reads, so a cache keyed by it (and by the
+        principal's view) is exact."""
+        row = self._db().execute("SELECT value FROM meta WHERE key='registry_generation'").fetchone()
+        return int(row[0])
 
     # -- audit ----------------------------------------------------------------------------
     def append_audit(self, entry: dict[str, Any]) -> None:

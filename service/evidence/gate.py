@@ -29,16 +29,14 @@ linear: the question's pieces are re-joined at most ``max_join`` at a time and e
 is looked up in a set of the agreement's normalised party names.
 
 Near misses: when nothing passes, registry names within a small edit distance of an unresolved
-name are offered in ``suggestions`` (rapidfuzz). They are advice for the caller only.
+name are offered in ``suggestions`` (rapidfuzz, ``near_misses.py``). They are advice for the
+caller only.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
-
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
 
 from ingest.entity_id import EntityId
 from ingest.lexicons import lexicons
@@ -47,6 +45,7 @@ from ingest.schema import Binding, Subject
 from ingest.store.port import Principal, Store
 from service.evidence.data import question_patterns
 from service.evidence.models import Scope
+from service.evidence.near_misses import near_misses
 from service.evidence.subject_class import (
     SubjectClass,
     _role_variants,
@@ -279,29 +278,12 @@ def _near_misses(
     store: Store, principal: Principal, names: list[str], types: tuple[str, ...]
 ) -> list[str]:
     """Registry names within a small edit distance of each unresolved name (after
-    normalisation), for suggested_next_actions only."""
-    vocabulary: dict[str, str] = {}
-    for subject_type in types:
-        for subject in store.find_subjects(principal, type=subject_type, limit=SUGGESTION_SCAN):
-            for form in (subject.name, *subject.aliases):
-                key = normalise_plain(form)
-                if key and (key not in vocabulary or form < vocabulary[key]):
-                    vocabulary[key] = form
-    keys = sorted(vocabulary)
-    suggestions: list[str] = []
-    for name in names[:SUGGESTION_NAMES]:
-        query = normalise_plain(name)
-        if not query:
-            continue
-        cutoff = max(1, min(3, len(query) // 8))
-        found = process.extract(
-            query, keys, scorer=Levenshtein.distance, score_cutoff=cutoff, limit=None
-        )
-        ranked = sorted((distance, vocabulary[key]) for key, distance, _ in found if distance > 0)
-        for _, form in ranked[:SUGGESTIONS_PER_NAME]:
-            if form not in suggestions and form != name:
-                suggestions.append(form)
-    return suggestions
+    normalisation), for suggested_next_actions only: against a name index built once per
+    registry generation and principal view (``near_misses.py``)."""
+    return near_misses(
+        store, principal, names, types,
+        scan=SUGGESTION_SCAN, max_names=SUGGESTION_NAMES, per_name=SUGGESTIONS_PER_NAME,
+    )
 
 
 def gate_agreement(
