@@ -4,8 +4,8 @@ Visibility is decided in SQL: a chunk is searchable when its revision is the doc
 ``current_revision`` and one of the document's ACL tokens belongs to the principal. Switching a
 revision is one UPDATE, so a revision is wholly visible or not at all. kNN scores the candidate
 rows in numpy (exact, and faster than an ANN index at the tens-of-thousands scale measured in
-``bench/search.py``); the vector matrix is cached per process and reloaded when the store's
-generation counter moves.
+``bench/search.py``); the vector matrix is cached per process and kept in step with the
+store's writes incrementally (``sqlite_vectors.py``).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from ingest.store.port import (
     StoreError,
     StoreUnavailable,
 )
+from ingest.store.sqlite_vectors import VectorMatrix, prune_log
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -197,6 +198,19 @@ END;
 CREATE TRIGGER IF NOT EXISTS live_chunks_gone_chunk AFTER DELETE ON chunks BEGIN
     DELETE FROM live_chunks WHERE rowid = old.rowid;
 END;
+-- Every change of live_chunks, in commit order: the rowid a write added or removed. The kNN
+-- matrix catches up from it instead of reading every vector again (see sqlite_vectors.py);
+-- pruned to the newest entries by activate_revision and delete_document.
+CREATE TABLE IF NOT EXISTS live_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    chunk_rowid INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS live_log_added AFTER INSERT ON live_chunks BEGIN
+    INSERT INTO live_log(chunk_rowid) VALUES (new.rowid);
+END;
+CREATE TRIGGER IF NOT EXISTS live_log_removed AFTER DELETE ON live_chunks BEGIN
+    INSERT INTO live_log(chunk_rowid) VALUES (old.rowid);
+END;
 -- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
@@ -246,18 +260,6 @@ def fts_query(words: Sequence[str]) -> str | None:
     return " OR ".join(f'"{w}"' for w in words)
 
 
-class _VectorCache:
-    """All current-revision vectors of the store, as one matrix, for one generation."""
-
-    def __init__(self) -> None:
-        self.generation: int = -1
-        self.rowids = np.zeros(0, dtype=np.int64)
-        self.doc_index = np.zeros(0, dtype=np.int32)
-        self.doc_ids: list[str] = []
-        self.chunk_ids: list[str] = []
-        self.matrix = np.zeros((0, 0), dtype=np.float32)
-
-
 def _translate_sqlite_errors(method: Any) -> Any:
     """sqlite3 errors enter Attest here: locked, read-only, full or unreachable files become
     :class:`StoreUnavailable` (503, retry later); a malformed file becomes :class:`StoreCorrupt`."""
@@ -293,8 +295,7 @@ class SqliteStore:
         # not ready even though it still answers reads.
         self.write_failed = False
         self._local = threading.local()
-        self._vectors = _VectorCache()
-        self._vectors_lock = threading.Lock()
+        self._vectors = VectorMatrix()
         # One helper thread scores a query against the vector matrix while the caller's thread
         # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
         self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")
@@ -416,6 +417,7 @@ class SqliteStore:
         db.execute(
             "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
         )
+        prune_log(db)
 
     # -- documents ------------------------------------------------------------------------
     def _document_from_row(self, db: sqlite3.Connection, row: sqlite3.Row) -> DocumentRecord:
@@ -908,67 +910,37 @@ class SqliteStore:
             return hits
         return None
 
-    def _current_vectors(self) -> _VectorCache:
-        db = self._db()
-        generation = int(
-            db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()[0]
-        )
-        with self._vectors_lock:
-            if self._vectors.generation == generation:
-                return self._vectors
-            rows = db.execute(
-                "SELECT c.rowid, c.chunk_id, c.doc_id, c.embedding FROM live_chunks l "
-                "JOIN chunks c ON c.rowid = l.rowid "
-                "WHERE c.embedding IS NOT NULL ORDER BY c.rowid"
-            ).fetchall()
-            cache = _VectorCache()
-            cache.generation = generation
-            doc_positions: dict[str, int] = {}
-            cache.rowids = np.array([r[0] for r in rows], dtype=np.int64)
-            cache.chunk_ids = [r[1] for r in rows]
-            cache.doc_index = np.array(
-                [doc_positions.setdefault(r[2], len(doc_positions)) for r in rows],
-                dtype=np.int32,
-            )
-            cache.doc_ids = list(doc_positions)
-            if rows:
-                cache.matrix = np.frombuffer(
-                    b"".join(r[3] for r in rows), dtype=np.float32
-                ).reshape(len(rows), -1)
-            self._vectors = cache
-            return cache
-
     def prepare_knn(
         self, vector: np.ndarray, filters: SearchFilters | None = None, n: int = 0
     ) -> None:
-        """Start scoring ``vector`` against the cached matrix in the helper thread, so that the
+        """Start scoring ``vector`` against the newest matrix in the helper thread, so that the
         next :meth:`knn` of this thread only masks and ranks (the filters are applied there, so
         ``filters`` and ``n`` are not needed here). Purely an optimisation: ``knn``
-        uses the result only when it was computed on the very matrix (same generation) that
-        its own snapshot selects, and scores synchronously otherwise."""
+        uses the result only when it was computed on the very matrix view that its own
+        snapshot selects, and scores synchronously otherwise."""
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        cache = self._vectors
-        if cache.generation < 0 or not cache.chunk_ids or cache.matrix.shape[1] != query.size:
+        view = self._vectors.latest
+        if view is None or not view.live or view.matrix.shape[1] != query.size:
             return
         try:
-            future: Future[np.ndarray] = self._scorer.submit(np.matmul, cache.matrix, query)
+            future: Future[np.ndarray] = self._scorer.submit(np.matmul, view.matrix, query)
         except RuntimeError:  # the store is closing: knn scores in its own thread
             return
-        self._local.pending = (cache, query, future)
+        self._local.pending = (view, query, future)
 
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if n <= 0 or not np.any(query):
             return []  # a zero vector has no direction (Elasticsearch rejects it as well)
         with self.snapshot():
-            cache = self._current_vectors()
-            if not cache.chunk_ids:
-                return []
             db = self._db()
+            view = self._vectors.view(db)
+            if not view.live:
+                return []
             if (filters.principal.unrestricted and not filters.doc_ids
                     and not filters.collections and not filters.entity_ids
                     and not filters.relation_keys):
-                mask = np.ones(len(cache.chunk_ids), dtype=bool)
+                mask = view.alive
             elif filters.entity_ids or filters.relation_keys:
                 live_sql, live_args = self._live_filter(filters, "l")
                 rowids = np.array(
@@ -976,19 +948,17 @@ class SqliteStore:
                         f"SELECT l.rowid FROM live_chunks l WHERE {live_sql}", live_args)],
                     dtype=np.int64,
                 )
-                mask = np.isin(cache.rowids, rowids)
+                mask = view.rowid_mask(rowids)
             else:
-                # Visibility per document (few rows), expanded over the cached matrix.
+                # Visibility per document (few rows), expanded over the matrix.
                 live_sql, live_args = self._live_filter(
                     SearchFilters(principal=filters.principal, doc_ids=filters.doc_ids,
                                   collections=filters.collections), "d")
-                visible = {
+                mask = view.doc_mask({
                     r[0] for r in db.execute(
                         "SELECT d.doc_id FROM documents d WHERE d.current_revision IS NOT NULL "
                         f"AND {live_sql}", live_args)
-                }
-                allowed = [i for i, d in enumerate(cache.doc_ids) if d in visible]
-                mask = np.isin(cache.doc_index, np.array(allowed, dtype=np.int32))
+                })
         candidates = np.flatnonzero(mask)
         if candidates.size == 0:
             return []
@@ -996,17 +966,17 @@ class SqliteStore:
         pending = getattr(self._local, "pending", None)
         self._local.pending = None
         all_scores = None
-        if pending is not None and pending[0] is cache and np.array_equal(pending[1], query):
+        if pending is not None and pending[0] is view and np.array_equal(pending[1], query):
             all_scores = pending[2].result()  # scored ahead, against this very matrix
         if all_scores is None:
-            all_scores = cache.matrix @ query
+            all_scores = view.matrix @ query
         scores = all_scores[candidates]
         take = min(n, candidates.size)
         kth = np.partition(-scores, take - 1)[take - 1]
         # Every row tied with the n-th score stays in, so the chunk-id tie-break is exact.
         top = np.flatnonzero(-scores <= kth)
         ranked = sorted(
-            ((float(scores[i]), cache.chunk_ids[candidates[i]]) for i in top),
+            ((float(scores[i]), view.chunk_ids[candidates[i]]) for i in top),
             key=lambda pair: (-pair[0], pair[1]),
         )[:take]
         return [RankedId(chunk_id, score) for score, chunk_id in ranked]
