@@ -50,7 +50,7 @@ from ingest.store.port import (
     StoreError,
     StoreUnavailable,
 )
-from ingest.store.sqlite_vectors import VectorMatrix, prune_log
+from ingest.store.sqlite_vectors import VectorMatrix, prune_log, single_threaded_blas
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -296,6 +296,7 @@ class SqliteStore:
         self.write_failed = False
         self._local = threading.local()
         self._vectors = VectorMatrix()
+        single_threaded_blas()
         # One helper thread scores a query against the vector matrix while the caller's thread
         # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
         self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")

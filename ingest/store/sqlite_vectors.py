@@ -13,6 +13,7 @@ most rows changed; retired rows are dropped in memory once they are a quarter of
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import structlog
+from threadpoolctl import threadpool_limits
 
 LOG_KEEP = 200_000  # live_log entries kept; a matrix further behind than this is read in full
 COMPACT_SHARE = 0.25  # retired rows above this share of the matrix are dropped (in memory)
@@ -109,6 +111,17 @@ class _Buffers:
             doc_index=self.doc_index[:n], alive=alive, live=int(np.count_nonzero(alive)),
             chunk_ids=self.chunk_ids, doc_positions=self.doc_positions,
         )
+
+
+@functools.cache
+def single_threaded_blas() -> None:
+    """Run the process's BLAS on one thread (once per process). kNN's matrix-vector product is
+    memory-bound: OpenBLAS's second thread buys nothing on an idle box and, on a busy one, its
+    spinning threads compete with BM25 and other requests (50k x 384 took 2-4x longer with two
+    threads than with one on the shared 2-core box). The scores are bitwise the same: each
+    output is one row's dot product either way. Requests run in parallel across threads and
+    processes instead."""
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def log_position(db: sqlite3.Connection) -> tuple[int, int]:
