@@ -146,3 +146,53 @@ def test_retired_rows_are_dropped_once_they_are_a_quarter(tmp_path, rewrites) ->
     assert_same_as_a_fresh_read(store)
     assert store._vectors.full_reads == 1
     store.close()
+
+
+def test_a_kept_visibility_mask_never_outlives_an_acl_change(tmp_path) -> None:
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    a = add(store, "a", "r1", 3, acl=["alice"])
+    b = add(store, "b", "r1", 3, acl=["legal"])
+    alice = SearchFilters(principal=ALICE)
+    seen = lambda: sorted(ids(store.knn(QUERIES[0], alice, 10)))  # noqa: E731
+    assert seen() == sorted(a) and seen() == sorted(a)  # the second answer comes from the kept mask
+    view = store._vectors.latest
+    store.set_acl("b", ["alice"])  # no current row changes: the matrix view stays the same
+    assert seen() == sorted(a + b) and store._vectors.latest is view
+    store.set_acl("a", ["bob"])
+    assert seen() == sorted(b)
+    record = store.get_document("b")
+    record.acl = ["legal"]
+    store.save_document(record)  # a status save that also changes the ACL
+    assert seen() == []
+    with store.snapshot():  # a write from another connection, committed before this snapshot
+        other = SqliteStore(store.path)
+        other.set_acl("a", ["alice"])
+        other.close()
+    assert seen() == sorted(a)
+    store.close()
+
+
+def test_kept_document_frequencies_follow_chunk_writes(tmp_path, monkeypatch) -> None:
+    """Long queries drop words found in more than BM25_MAX_DF_SHARE of the chunks; the counts
+    are kept per process and must move with every chunk written or deleted."""
+    import ingest.store.sqlite as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "BM25_MIN_DF_CEILING", 0)
+    monkeypatch.setattr(sqlite_store, "BM25_MAX_DF_SHARE", 0.5)
+    monkeypatch.setattr(sqlite_store, "BM25_MAX_TERMS", 2)
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    words = ["alpha", "beta", "gamma"]
+    for n in range(4):
+        put(store, f"d{n}", "r1", [f"alpha filler {n}"], vectors(1))
+        store.activate_revision(f"d{n}", "r1")
+    assert store._prune_words(words) == ["beta", "gamma"]  # alpha in 4 of 4 chunks: dropped
+    for n in range(4, 12):
+        put(store, f"d{n}", "r1", [f"beta gamma text {n}"], vectors(1))  # written, not activated
+    # FTS5 counts every written chunk: beta and gamma are now in 8 of 12, alpha in 4 of 12.
+    fresh = SqliteStore(store.path)
+    assert store._prune_words(words) == ["alpha"] == fresh._prune_words(words)
+    fresh.close()
+    for n in range(4, 12):
+        store.delete_document(f"d{n}")
+    assert store._prune_words(words) == ["beta", "gamma"]
+    store.close()

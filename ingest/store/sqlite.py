@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import OrderedDict
 import sqlite3
 import threading
 import uuid
@@ -50,7 +51,7 @@ from ingest.store.port import (
     StoreError,
     StoreUnavailable,
 )
-from ingest.store.sqlite_vectors import VectorMatrix, prune_log, single_threaded_blas
+from ingest.store.sqlite_vectors import VectorMatrix, VectorView, prune_log, single_threaded_blas
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -211,6 +212,22 @@ END;
 CREATE TRIGGER IF NOT EXISTS live_log_removed AFTER DELETE ON live_chunks BEGIN
     INSERT INTO live_log(chunk_rowid) VALUES (old.rowid);
 END;
+-- Version counters for the per-process caches, moved in the same transaction as the change:
+-- acl_version by every ACL row written or removed (kNN's per-principal row masks), terms_version
+-- by every chunk row written or removed, i.e. every change of FTS5's statistics (the document
+-- frequencies that BM25 pruning reads).
+CREATE TRIGGER IF NOT EXISTS acl_version_added AFTER INSERT ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'acl_version';
+END;
+CREATE TRIGGER IF NOT EXISTS acl_version_removed AFTER DELETE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'acl_version';
+END;
+CREATE TRIGGER IF NOT EXISTS terms_version_added AFTER INSERT ON chunks BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'terms_version';
+END;
+CREATE TRIGGER IF NOT EXISTS terms_version_removed AFTER DELETE ON chunks BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'terms_version';
+END;
 -- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
@@ -251,6 +268,8 @@ BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dro
 # principals' documents, old revisions) rarely leave fewer than ``n`` visible ones in it.
 BM25_WINDOW_FACTOR = 4
 BM25_MIN_WINDOW = 200
+DF_CACHE_WORDS = 50_000  # document frequencies kept per process before the cache starts over
+MASK_CACHE = 32  # kNN row masks kept per process (principals x matrix views)
 
 
 def fts_query(words: Sequence[str]) -> str | None:
@@ -296,6 +315,11 @@ class SqliteStore:
         self.write_failed = False
         self._local = threading.local()
         self._vectors = VectorMatrix()
+        # kNN row masks per (principal's tokens, matrix view, acl_version): see _visible_rows.
+        self._masks: OrderedDict[tuple[Any, ...], tuple[VectorView, np.ndarray]] = OrderedDict()
+        self._masks_lock = threading.Lock()
+        # Document frequencies per FTS term, for one terms_version: see _prune_words.
+        self._df: tuple[int, int, dict[str, int]] = (-1, 0, {})
         single_threaded_blas()
         # One helper thread scores a query against the vector matrix while the caller's thread
         # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
@@ -314,6 +338,9 @@ class SqliteStore:
                 # units are embedded at query time) until the documents are ingested again.
                 db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+            # A file from before the counters: the first value differs from any cache's (-1).
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('acl_version', '0')")
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('terms_version', '0')")
             with self._write() as tx:
                 # A file made before live_chunks existed: fill it once from the join it replaces.
                 tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
@@ -796,14 +823,22 @@ class SqliteStore:
         if len(words) <= BM25_MAX_TERMS:
             return words
         db = self._db()
-        marks = ",".join("?" * len(words))
-        df = {
-            r[0]: int(r[1])
-            for r in db.execute(
-                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({marks})", words
-            )
-        }
-        rows = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+        # fts5vocab counts a word's documents by reading its whole posting list (a few ms for
+        # the common words every CUAD question has), so the counts are kept per terms_version,
+        # which every chunk write or delete moves in its own transaction.
+        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
+        cached_version, rows, df = self._df
+        if cached_version != version or len(df) > DF_CACHE_WORDS:
+            rows = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+            df = {}
+        missing = sorted(set(words) - df.keys())
+        if missing:
+            found = dict(db.execute(
+                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({','.join('?' * len(missing))})",
+                missing,
+            ).fetchall())
+            df.update({w: int(found.get(w, 0)) for w in missing})
+        self._df = (version, rows, df)
         # max(rowid) bounds the row count from above (rowids are never below the count).
         ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
         ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
@@ -951,15 +986,7 @@ class SqliteStore:
                 )
                 mask = view.rowid_mask(rowids)
             else:
-                # Visibility per document (few rows), expanded over the matrix.
-                live_sql, live_args = self._live_filter(
-                    SearchFilters(principal=filters.principal, doc_ids=filters.doc_ids,
-                                  collections=filters.collections), "d")
-                mask = view.doc_mask({
-                    r[0] for r in db.execute(
-                        "SELECT d.doc_id FROM documents d WHERE d.current_revision IS NOT NULL "
-                        f"AND {live_sql}", live_args)
-                })
+                mask = self._visible_rows(db, view, filters)
         candidates = np.flatnonzero(mask)
         if candidates.size == 0:
             return []
@@ -981,6 +1008,36 @@ class SqliteStore:
             key=lambda pair: (-pair[0], pair[1]),
         )[:take]
         return [RankedId(chunk_id, score) for score, chunk_id in ranked]
+
+    def _visible_rows(self, db: sqlite3.Connection, view: VectorView, filters: SearchFilters) -> np.ndarray:
+        """Rows of ``view`` in current documents that the principal may read (and that the
+        filter's doc ids and collections name), decided by the ACL in SQL. Without doc ids or
+        collections the mask is kept per (principal's tokens, view, acl_version): the view
+        moves with every change of current rows and acl_version with every ACL row, both in
+        the writing transaction, so a kept mask is exactly what this snapshot's SQL answers."""
+        key = None
+        if not filters.doc_ids and not filters.collections:
+            acl_version = db.execute("SELECT value FROM meta WHERE key = 'acl_version'").fetchone()[0]
+            key = (tuple(filters.principal.acl_tokens()), view.seq, acl_version)
+            kept = self._masks.get(key)
+            if kept is not None and kept[0] is view:
+                return kept[1]
+        # Visibility per document (few rows), expanded over the matrix.
+        live_sql, live_args = self._live_filter(
+            SearchFilters(principal=filters.principal, doc_ids=filters.doc_ids,
+                          collections=filters.collections), "d")
+        mask = view.doc_mask({
+            r[0] for r in db.execute(
+                "SELECT d.doc_id FROM documents d WHERE d.current_revision IS NOT NULL "
+                f"AND {live_sql}", live_args)
+        })
+        if key is not None:
+            mask.setflags(write=False)  # shared by every query of this key
+            with self._masks_lock:
+                self._masks[key] = (view, mask)
+                while len(self._masks) > MASK_CACHE:
+                    self._masks.popitem(last=False)
+        return mask
 
     # -- subject registry -----------------------------------------------------------------
     def find_subjects(
