@@ -196,3 +196,40 @@ def test_kept_document_frequencies_follow_chunk_writes(tmp_path, monkeypatch) ->
         store.delete_document(f"d{n}")
     assert store._prune_words(words) == ["beta", "gamma"]
     store.close()
+
+
+def test_bm25_from_kept_word_scores_is_fts5s_own_bit_for_bit(tmp_path) -> None:
+    """The unfiltered BM25 window sums per-word scores kept per process; every score must equal
+    FTS5's bm25() of the OR query exactly, before and after writes move the statistics."""
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    texts = ["the licensee shall pay royalties quarterly", "royalties accrue on net sales",
+             "termination for convenience on notice", "notice of termination and royalties due",
+             "governing law is Delaware", "exclusive license granted to the licensee"]
+    for n, text in enumerate(texts):
+        put(store, f"d{n}", "r1", [text, f"{text} again and royalties"], vectors(2))
+        store.activate_revision(f"d{n}", "r1")
+    db = store._db()
+    words = ["royalties", "termination", "licensee", "absentword", "notice"]
+
+    def fts5(match_words: list[str]) -> dict[int, float]:
+        match = " OR ".join(f'"{w}"' for w in match_words)
+        return {r[0]: r[1] for r in db.execute(
+            "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,))}
+
+    def assembled(match_words: list[str]) -> dict[int, float]:
+        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
+        rowids, ranks = store._terms.ranked(db, version, match_words)
+        return dict(zip(rowids.tolist(), ranks.tolist()))
+
+    for order in (words, words[::-1], words[1:3]):
+        assert assembled(order) == fts5(order) and len(fts5(order)) > 4  # == on floats: exact
+    put(store, "d9", "r1", ["royalties royalties royalties"], vectors(1))  # new statistics
+    store.activate_revision("d9", "r1")
+    assert assembled(words) == fts5(words)
+    store.delete_document("d0")
+    assert assembled(words) == fts5(words)
+    everyone = SearchFilters(principal=OPERATOR)
+    ranked = store.bm25("royalties notice termination", everyone, 3)
+    expected = sorted(fts5(["notice", "royalties", "termination"]).items(), key=lambda kv: kv[1])[:3]
+    assert [r.score for r in ranked] == [-rank for _, rank in expected]
+    store.close()

@@ -51,6 +51,7 @@ from ingest.store.port import (
     StoreError,
     StoreUnavailable,
 )
+from ingest.store.sqlite_terms import TermScores
 from ingest.store.sqlite_vectors import VectorMatrix, VectorView, prune_log, single_threaded_blas
 
 _SCHEMA = """
@@ -318,6 +319,7 @@ class SqliteStore:
         # kNN row masks per (principal's tokens, matrix view, acl_version): see _visible_rows.
         self._masks: OrderedDict[tuple[Any, ...], tuple[VectorView, np.ndarray]] = OrderedDict()
         self._masks_lock = threading.Lock()
+        self._terms = TermScores()  # per-word BM25 scores, for one terms_version
         # Document frequencies per FTS term, for one terms_version: see _prune_words.
         self._df: tuple[int, int, dict[str, int]] = (-1, 0, {})
         single_threaded_blas()
@@ -847,7 +849,9 @@ class SqliteStore:
 
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
         words = query_words(query)
-        match = fts_query(words if filters.doc_ids else self._prune_words(words))
+        if not filters.doc_ids:
+            words = self._prune_words(words)
+        match = fts_query(words)
         if match is None or n <= 0:
             return []
         live_sql, live_args = self._live_filter(filters, "l")
@@ -868,7 +872,7 @@ class SqliteStore:
                 [*live_args, match, n],
             ).fetchall()
         else:
-            rows = self._bm25_windowed(db, match, live_sql, live_args, n)
+            rows = self._bm25_windowed(db, words, live_sql, live_args, n)
             if rows is None:
                 # Scoring first lets FTS5 run alone; visibility is one rowid lookup per hit in
                 # the narrow live_chunks table (current revisions only) plus the filter subqueries.
@@ -913,7 +917,7 @@ class SqliteStore:
         return [RankedId(chunk_id, -rank) for rank, chunk_id in scored[:n]]
 
     def _bm25_windowed(
-        self, db: sqlite3.Connection, match: str, live_sql: str, live_args: list[Any], n: int
+        self, db: sqlite3.Connection, words: list[str], live_sql: str, live_args: list[Any], n: int
     ) -> list[tuple[str, float]] | None:
         """The unfiltered BM25 top ``n`` from a window of FTS5's best matches, or None when the
         window cannot prove it (the caller then runs the full query).
@@ -924,14 +928,17 @@ class SqliteStore:
         its ``n``-th visible hit ranks strictly better than the window's worst, no visible hit
         outside the window (rank >= that worst) can enter the top ``n`` nor tie with it."""
         window = max(BM25_WINDOW_FACTOR * n, BM25_MIN_WINDOW)
-        best = db.execute(  # one more than the window: fewer means the window holds every match
-            "SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
-            "ORDER BY rank LIMIT ?",
-            (match, window + 1),
-        ).fetchall()
-        if not best:
+        # Every match's bm25(), bit for bit FTS5's, from the per-word scores (sqlite_terms.py).
+        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
+        rowids, ranks = self._terms.ranked(db, version, words)
+        if rowids.size == 0:
             return []
-        rank_of = {r[0]: float(r[1]) for r in best}
+        # One more than the window: fewer means the window holds every match.
+        take = min(window + 1, rowids.size)
+        first = np.argpartition(ranks, take - 1)[:take] if take < rowids.size else np.arange(rowids.size)
+        first = first[np.lexsort((rowids[first], ranks[first]))]
+        best = [(int(rowids[i]), float(ranks[i])) for i in first]
+        rank_of = dict(best)
         # CROSS JOIN keeps the window as the outer loop: one rowid seek per windowed hit (left
         # to itself, the planner may walk live_chunks by the ACL's doc ids instead).
         visible = db.execute(

@@ -1,0 +1,72 @@
+"""FTS5's BM25 for an OR of words, assembled from per-word scores kept per process.
+
+FTS5's ``bm25()`` of an OR query is, per chunk, ``-(c_1 + c_2 + ...)`` summed in phrase order
+from 0.0, where ``c_i`` depends only on word i (its IDF over the whole index, its frequency in
+the chunk, the chunk's length against the average), and a word absent from the chunk adds
+exactly 0.0. A one-word query returns ``-c_i`` for every chunk holding the word. So summing the
+one-word scores in the same order, in float64 like FTS5, gives the OR query's scores bit for bit,
+and each word's scores can be kept and reused by every query that has the word, until the index
+changes: every chunk row written or deleted moves ``meta.terms_version`` in its own transaction
+(FTS5's statistics change with it), and a new version starts the cache over.
+
+What this saves is FTS5 scoring the same posting lists again for every question: CUAD questions
+share most of their words. A word seen first costs one FTS5 query over its posting list (about
+what it costs inside the OR query).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+CACHE_POSTINGS = 4_000_000  # kept (rowid, score) pairs per process, about 64 MB; LRU by word
+
+
+class TermScores:
+    """Per word: the rowids of the chunks holding it and ``bm25()`` of the one-word query."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._version = -1
+        self._words: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._postings = 0
+
+    def ranked(self, db: sqlite3.Connection, version: int, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, ranks) of every chunk matching any of ``words``, rank as FTS5's ``bm25()``
+        of ``"w1" OR "w2" ...`` in this order (lower is better), rowids ascending. ``version``
+        is ``meta.terms_version`` in ``db``'s snapshot."""
+        per_word = [self._word(db, version, w) for w in words]
+        rowids = np.unique(np.concatenate([r for r, _ in per_word])) if per_word else np.zeros(0, np.int64)
+        total = np.zeros(rowids.size, dtype=np.float64)
+        for word_rowids, scores in per_word:  # phrase order, as FTS5 sums
+            total[np.searchsorted(rowids, word_rowids)] += scores
+        return rowids, -total
+
+    def _word(self, db: sqlite3.Connection, version: int, word: str) -> tuple[np.ndarray, np.ndarray]:
+        with self._lock:
+            if version == self._version:
+                kept = self._words.get(word)
+                if kept is not None:
+                    self._words.move_to_end(word)
+                    return kept
+        rows = db.execute(
+            "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid",
+            (f'"{word}"',),
+        ).fetchall()
+        rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        # bm25() is -c: keep c, the word's addition to an OR query's sum.
+        scores = -np.fromiter((r[1] for r in rows), dtype=np.float64, count=len(rows))
+        with self._lock:
+            if version > self._version:  # the index moved on: start over
+                self._version, self._postings = version, 0
+                self._words.clear()
+            if version == self._version and word not in self._words:
+                self._words[word] = (rowids, scores)
+                self._postings += rowids.size
+                while self._postings > CACHE_POSTINGS and len(self._words) > 1:
+                    _, (old, _) = self._words.popitem(last=False)
+                    self._postings -= old.size
+        return rowids, scores
