@@ -320,6 +320,9 @@ class SqliteStore:
         self._masks: OrderedDict[tuple[Any, ...], tuple[VectorView, np.ndarray]] = OrderedDict()
         self._masks_lock = threading.Lock()
         self._terms = TermScores()  # per-word BM25 scores, for one terms_version
+        self._term_filler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-bm25-terms")
+        self._filling: set[str] = set()
+        self._filling_lock = threading.Lock()
         # Document frequencies per FTS term, for one terms_version: see _prune_words.
         self._df: tuple[int, int, dict[str, int]] = (-1, 0, {})
         single_threaded_blas()
@@ -354,6 +357,7 @@ class SqliteStore:
                     )
         except sqlite3.Error as exc:
             self._scorer.shutdown(wait=False)
+            self._term_filler.shutdown(wait=False)
             raise StoreUnavailable(f"cannot open the SQLite store at {self.path}: {exc}") from exc
 
     # -- connections ----------------------------------------------------------------------
@@ -395,6 +399,7 @@ class SqliteStore:
 
     def close(self) -> None:
         self._scorer.shutdown(wait=False)
+        self._term_filler.shutdown(wait=True, cancel_futures=True)
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
@@ -916,6 +921,31 @@ class SqliteStore:
         scored.sort()
         return [RankedId(chunk_id, -rank) for rank, chunk_id in scored[:n]]
 
+    def _fill_terms_later(self, words: list[str]) -> None:
+        """Have the helper thread read and keep these words' scores (sqlite_terms.py), in its own
+        read transaction; a word already on its way is not asked for twice."""
+        with self._filling_lock:
+            words = [w for w in words if w not in self._filling]
+            self._filling.update(words)
+        if not words:
+            return
+
+        def fill() -> None:
+            try:
+                with self.snapshot():
+                    self._terms.fill(self._db(), words)
+            except (sqlite3.Error, StoreError) as exc:  # only a cache: the next query asks again
+                structlog.get_logger(__name__).warning("bm25_terms_fill_failed", error=str(exc))
+            finally:
+                with self._filling_lock:
+                    self._filling.difference_update(words)
+
+        try:
+            self._term_filler.submit(fill)
+        except RuntimeError:  # the store is closing
+            with self._filling_lock:
+                self._filling.difference_update(words)
+
     def _bm25_windowed(
         self, db: sqlite3.Connection, words: list[str], live_sql: str, live_args: list[Any], n: int
     ) -> list[tuple[str, float]] | None:
@@ -928,17 +958,25 @@ class SqliteStore:
         its ``n``-th visible hit ranks strictly better than the window's worst, no visible hit
         outside the window (rank >= that worst) can enter the top ``n`` nor tie with it."""
         window = max(BM25_WINDOW_FACTOR * n, BM25_MIN_WINDOW)
-        # Every match's bm25(), bit for bit FTS5's, from the per-word scores (sqlite_terms.py).
         version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
-        rowids, ranks = self._terms.ranked(db, version, words)
-        if rowids.size == 0:
+        missing = self._terms.missing(version, words)
+        if missing:
+            self._fill_terms_later(missing)
+            best = db.execute(  # one more than the window: fewer means the window holds every match
+                "SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
+                "ORDER BY rank LIMIT ?",
+                (fts_query(words), window + 1),
+            ).fetchall()
+        else:
+            # Every match's bm25(), bit for bit FTS5's, from the kept per-word scores.
+            rowids, ranks = self._terms.ranked(db, version, words)
+            take = min(window + 1, rowids.size)
+            first = np.argpartition(ranks, take - 1)[:take] if take < rowids.size else np.arange(rowids.size)
+            first = first[np.lexsort((rowids[first], ranks[first]))]
+            best = [(int(rowids[i]), float(ranks[i])) for i in first]
+        if not best:
             return []
-        # One more than the window: fewer means the window holds every match.
-        take = min(window + 1, rowids.size)
-        first = np.argpartition(ranks, take - 1)[:take] if take < rowids.size else np.arange(rowids.size)
-        first = first[np.lexsort((rowids[first], ranks[first]))]
-        best = [(int(rowids[i]), float(ranks[i])) for i in first]
-        rank_of = dict(best)
+        rank_of = {r[0]: float(r[1]) for r in best}
         # CROSS JOIN keeps the window as the outer loop: one rowid seek per windowed hit (left
         # to itself, the planner may walk live_chunks by the ACL's doc ids instead).
         visible = db.execute(

@@ -10,8 +10,9 @@ changes: every chunk row written or deleted moves ``meta.terms_version`` in its 
 (FTS5's statistics change with it), and a new version starts the cache over.
 
 What this saves is FTS5 scoring the same posting lists again for every question: CUAD questions
-share most of their words. A word seen first costs one FTS5 query over its posting list (about
-what it costs inside the OR query).
+share most of their words. Reading a word's whole posting list into Python costs more than FTS5
+ranking it inside the OR query, so a query with a word not kept yet runs FTS5's OR query as
+before and leaves the missing words to be read by a helper thread, off the query's path.
 """
 
 from __future__ import annotations
@@ -33,6 +34,19 @@ class TermScores:
         self._version = -1
         self._words: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._postings = 0
+
+    def missing(self, version: int, words: list[str]) -> list[str]:
+        """The words whose scores are not kept for ``version``."""
+        with self._lock:
+            if version != self._version:
+                return list(words)
+            return [w for w in words if w not in self._words]
+
+    def fill(self, db: sqlite3.Connection, words: list[str]) -> None:
+        """Read and keep the scores of ``words`` (a helper thread; ``db`` in a read transaction)."""
+        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
+        for word in self.missing(version, words):
+            self._word(db, version, word)
 
     def ranked(self, db: sqlite3.Connection, version: int, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, ranks) of every chunk matching any of ``words``, rank as FTS5's ``bm25()``
