@@ -239,3 +239,21 @@ def test_bm25_from_kept_word_scores_is_fts5s_own_bit_for_bit(tmp_path) -> None:
     expected = sorted(fts5(["notice", "royalties", "termination"]).items(), key=lambda kv: kv[1])[:3]
     assert cold == warm and [r.score for r in warm] == [-rank for _, rank in expected]
     store.close()
+
+
+def test_a_large_matrix_scored_in_two_parts_ranks_as_one_product(tmp_path, monkeypatch) -> None:
+    import ingest.store.sqlite as sqlite_store
+
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    for doc in range(6):
+        add(store, f"d{doc}", "r1", 500)
+    everyone = SearchFilters(principal=OPERATOR)
+    whole = [store.knn(q, everyone, 20) for q in QUERIES]
+    monkeypatch.setattr(sqlite_store, "KNN_SPLIT_ROWS", 2048)  # 3000 rows: cut at 1024
+    assert len(store._score_parts(store._vectors.latest.matrix, QUERIES[0])) == 2
+    for q, expected in zip(QUERIES, whole):
+        store.prepare_knn(q)
+        for got in (store.knn(q, everyone, 20), store.knn(q, everyone, 20)):  # ahead, then not
+            assert ids(got) == ids(expected)
+            assert np.allclose([r.score for r in got], [r.score for r in expected], rtol=0, atol=1e-6)
+    store.close()

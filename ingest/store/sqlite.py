@@ -271,6 +271,7 @@ BM25_WINDOW_FACTOR = 4
 BM25_MIN_WINDOW = 200
 DF_CACHE_WORDS = 50_000  # document frequencies kept per process before the cache starts over
 MASK_CACHE = 32  # kNN row masks kept per process (principals x matrix views)
+KNN_SPLIT_ROWS = 65_536  # matrices of at least this many rows are scored by two threads
 
 
 def fts_query(words: Sequence[str]) -> str | None:
@@ -326,9 +327,10 @@ class SqliteStore:
         # Document frequencies per FTS term, for one terms_version: see _prune_words.
         self._df: tuple[int, int, dict[str, int]] = (-1, 0, {})
         single_threaded_blas()
-        # One helper thread scores a query against the vector matrix while the caller's thread
-        # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
-        self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")
+        # Helper threads score a query against the vector matrix while the caller's thread runs
+        # BM25 (numpy and SQLite both release the GIL): see prepare_knn. A large matrix is
+        # scored in two parts, one per thread (KNN_SPLIT_ROWS).
+        self._scorer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="attest-knn")
         try:
             db = self._db()
             # executescript manages its own transaction; the schema is idempotent.
@@ -1004,10 +1006,20 @@ class SqliteStore:
         if view is None or not view.live or view.matrix.shape[1] != query.size:
             return
         try:
-            future: Future[np.ndarray] = self._scorer.submit(np.matmul, view.matrix, query)
+            futures = self._score_parts(view.matrix, query)
         except RuntimeError:  # the store is closing: knn scores in its own thread
             return
-        self._local.pending = (view, query, future)
+        self._local.pending = (view, query, futures)
+
+    def _score_parts(self, matrix: np.ndarray, query: np.ndarray) -> list[Future[np.ndarray]]:
+        """``matrix @ query`` in the helper threads, in two parts when the matrix is large. The
+        cut is a multiple of 1024 rows: OpenBLAS scores rows in small aligned groups, so each row's
+        score is bitwise the one of the undivided product."""
+        if matrix.shape[0] < KNN_SPLIT_ROWS:
+            return [self._scorer.submit(np.matmul, matrix, query)]
+        cut = (matrix.shape[0] // 2) & ~1023
+        return [self._scorer.submit(np.matmul, matrix[:cut], query),
+                self._scorer.submit(np.matmul, matrix[cut:], query)]
 
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -1040,9 +1052,14 @@ class SqliteStore:
         self._local.pending = None
         all_scores = None
         if pending is not None and pending[0] is view and np.array_equal(pending[1], query):
-            all_scores = pending[2].result()  # scored ahead, against this very matrix
+            parts = [f.result() for f in pending[2]]  # scored ahead, against this very matrix
+            all_scores = parts[0] if len(parts) == 1 else np.concatenate(parts)
         if all_scores is None:
-            all_scores = view.matrix @ query
+            try:
+                parts = [f.result() for f in self._score_parts(view.matrix, query)]
+                all_scores = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            except RuntimeError:  # the store is closing
+                all_scores = view.matrix @ query
         scores = all_scores[candidates]
         take = min(n, candidates.size)
         kth = np.partition(-scores, take - 1)[take - 1]
