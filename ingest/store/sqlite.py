@@ -951,12 +951,14 @@ class SqliteStore:
     def _bm25_windowed(
         self, db: sqlite3.Connection, words: list[str], live_sql: str, live_args: list[Any], n: int
     ) -> list[tuple[str, float]] | None:
-        """The unfiltered BM25 top ``n`` from a window of FTS5's best matches, or None when the
+        """The unfiltered BM25 top ``n`` from a window of the best matches, or None when the
         window cannot prove it (the caller then runs the full query).
 
-        FTS5 ranks every match either way; what the window saves is the visibility check (a
-        live_chunks lookup and the ACL subquery) of every match below the window, about 40 %
-        of the query at 135k chunks. Exact: when the window is FTS5's best ``w`` matches and
+        Every match is ranked either way: by the kept per-word scores when all the words are
+        kept (sqlite_terms.py, bit for bit FTS5's bm25()), else by FTS5's OR query. What the
+        window saves is the visibility check (a live_chunks lookup and the ACL subquery) of
+        every match below the window, about 40 % of the query at 135k chunks. Exact: when the
+        window is the best ``w`` matches and
         its ``n``-th visible hit ranks strictly better than the window's worst, no visible hit
         outside the window (rank >= that worst) can enter the top ``n`` nor tie with it."""
         window = max(BM25_WINDOW_FACTOR * n, BM25_MIN_WINDOW)
