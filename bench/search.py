@@ -306,6 +306,7 @@ def write_probe(store, baseline, embedder, vectors, filters, writes: int,
     text = store.revision_text(source.doc_id, source.current_revision) or ""
     question = sorted(vectors)[0]
     firsts = {"before": [], "after": []}
+    reads_before = getattr(getattr(store, "_vectors", None), "full_reads", None)
     for number in range(writes):
         doc_id = f"{source.doc_id}#probe{number}"
         for step in ("write", "delete"):
@@ -340,6 +341,8 @@ def write_probe(store, baseline, embedder, vectors, filters, writes: int,
     for name, values in firsts.items():
         print(f"  {name:>6}: p50 {percentile(values, 50):8.1f} ms   max {max(values):8.1f} ms")
     print(f"  after/before p50 {percentile(firsts['after'], 50) / percentile(firsts['before'], 50):.3f}")
+    if reads_before is not None:
+        print(f"  after: whole-matrix reads during the probe: {store._vectors.full_reads - reads_before}")
 
 
 def exact_knn_share(store, embedder, queries: list[str]) -> None:
