@@ -9,6 +9,7 @@ import threading
 import numpy as np
 import pytest
 
+import ingest.store.sqlite_terms as sqlite_terms
 import ingest.store.sqlite_vectors as sqlite_vectors
 from ingest.store.port import Principal, SearchFilters
 from ingest.store.sqlite import SqliteStore
@@ -198,7 +199,7 @@ def test_kept_document_frequencies_follow_chunk_writes(tmp_path, monkeypatch) ->
     store.close()
 
 
-def test_bm25_from_kept_word_scores_is_fts5s_own_bit_for_bit(tmp_path) -> None:
+def test_bm25_from_kept_word_scores_is_fts5s_own_bit_for_bit(tmp_path, monkeypatch) -> None:
     """The unfiltered BM25 window sums per-word scores kept per process; every score must equal
     FTS5's bm25() of the OR query exactly, before and after writes move the statistics."""
     store = SqliteStore(tmp_path / "s.sqlite3")
@@ -231,6 +232,7 @@ def test_bm25_from_kept_word_scores_is_fts5s_own_bit_for_bit(tmp_path) -> None:
     assert assembled(words) == fts5(words)
     everyone = SearchFilters(principal=OPERATOR)
     store._terms = type(store._terms)()  # nothing kept: the first query runs FTS5's OR query
+    monkeypatch.setattr(sqlite_terms, "QUIET_SECONDS", 0.0)
     cold = store.bm25("royalties notice termination", everyone, 3)
     store._term_filler.submit(lambda: None).result()  # the helper has read the three words
     version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
@@ -256,4 +258,21 @@ def test_a_large_matrix_scored_in_two_parts_ranks_as_one_product(tmp_path, monke
         for got in (store.knn(q, everyone, 20), store.knn(q, everyone, 20)):  # ahead, then not
             assert ids(got) == ids(expected)
             assert np.allclose([r.score for r in got], [r.score for r in expected], rtol=0, atol=1e-6)
+    store.close()
+
+
+def test_words_are_read_only_once_the_index_is_quiet(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(sqlite_terms, "QUIET_SECONDS", 3600.0)  # writes "keep coming"
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    put(store, "a", "r1", ["royalties due on notice"], vectors(1))
+    store.activate_revision("a", "r1")
+    everyone = SearchFilters(principal=OPERATOR)
+    first = store.bm25("royalties notice", everyone, 3)
+    store._term_filler.submit(lambda: None).result()
+    version = int(store._db().execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
+    assert store._terms.missing(version, ["notice", "royalties"]) == ["notice", "royalties"]
+    monkeypatch.setattr(sqlite_terms, "QUIET_SECONDS", 0.0)  # the index has been quiet
+    assert store.bm25("royalties notice", everyone, 3) == first
+    store._term_filler.submit(lambda: None).result()
+    assert store._terms.missing(version, ["notice", "royalties"]) == []
     store.close()

@@ -965,7 +965,8 @@ class SqliteStore:
         version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
         missing = self._terms.missing(version, words)
         if missing:
-            self._fill_terms_later(missing)
+            if self._terms.settled(version):
+                self._fill_terms_later(missing)
             best = db.execute(  # one more than the window: fewer means the window holds every match
                 "SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
                 "ORDER BY rank LIMIT ?",

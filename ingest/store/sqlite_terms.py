@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 
 import numpy as np
 
 CACHE_POSTINGS = 4_000_000  # kept (rowid, score) pairs per process, about 64 MB; LRU by word
+# Words are read only once the index has kept one terms_version this long: during continuous
+# ingestion every chunk write starts the cache over, and reading would be work thrown away.
+QUIET_SECONDS = 2.0
 
 
 class TermScores:
@@ -34,6 +38,15 @@ class TermScores:
         self._version = -1
         self._words: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._postings = 0
+        self._newest_seen = (-1, 0.0)  # (terms_version, monotonic time it was first seen)
+
+    def settled(self, version: int) -> bool:
+        """Whether ``version`` has been the newest seen for ``QUIET_SECONDS``."""
+        now = time.monotonic()
+        with self._lock:
+            if version > self._newest_seen[0]:
+                self._newest_seen = (version, now)
+            return version == self._newest_seen[0] and now - self._newest_seen[1] >= QUIET_SECONDS
 
     def missing(self, version: int, words: list[str]) -> list[str]:
         """The words whose scores are not kept for ``version``."""
