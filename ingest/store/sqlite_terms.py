@@ -28,6 +28,7 @@ CACHE_POSTINGS = 4_000_000  # kept (rowid, score) pairs per process, about 64 MB
 # Words are read only once the index has kept one terms_version this long: during continuous
 # ingestion every chunk write starts the cache over, and reading would be work thrown away.
 QUIET_SECONDS = 2.0
+FILL_BATCH = 512  # rows the helper reads between two yields of the GIL
 
 
 class TermScores:
@@ -56,10 +57,13 @@ class TermScores:
             return [w for w in words if w not in self._words]
 
     def fill(self, db: sqlite3.Connection, words: list[str]) -> None:
-        """Read and keep the scores of ``words`` (a helper thread; ``db`` in a read transaction)."""
+        """Read and keep the scores of ``words`` (a helper thread; ``db`` in a read transaction).
+        It yields the GIL between batches of rows, so that queries of other threads wait for
+        it as little as possible."""
         version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
         for word in self.missing(version, words):
-            self._word(db, version, word)
+            self._word(db, version, word, batch=FILL_BATCH)
+            time.sleep(0)
 
     def ranked(self, db: sqlite3.Connection, version: int, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, ranks) of every chunk matching any of ``words``, rank as FTS5's ``bm25()``
@@ -72,17 +76,24 @@ class TermScores:
             total[np.searchsorted(rowids, word_rowids)] += scores
         return rowids, -total
 
-    def _word(self, db: sqlite3.Connection, version: int, word: str) -> tuple[np.ndarray, np.ndarray]:
+    def _word(self, db: sqlite3.Connection, version: int, word: str, batch: int = 0) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
             if version == self._version:
                 kept = self._words.get(word)
                 if kept is not None:
                     self._words.move_to_end(word)
                     return kept
-        rows = db.execute(
+        cursor = db.execute(
             "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid",
             (f'"{word}"',),
-        ).fetchall()
+        )
+        if batch:
+            rows = []
+            while part := cursor.fetchmany(batch):
+                rows.extend(part)
+                time.sleep(0)  # let a waiting query thread take the GIL
+        else:
+            rows = cursor.fetchall()
         rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         # bm25() is -c: keep c, the word's addition to an OR query's sum.
         scores = -np.fromiter((r[1] for r in rows), dtype=np.float64, count=len(rows))
