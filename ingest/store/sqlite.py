@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import OrderedDict
 import sqlite3
 import threading
 import uuid
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
