@@ -12,7 +12,10 @@ the query embedding excluded (target on 2 cores: p95 <= 60 ms).
 ``--backend es`` builds the same index in Elasticsearch under its own prefix (``attest-bench``;
 kept for reuse, ``--rebuild`` drops it first), writing through the port with refresh off and one
 refresh at the end. ``--from-sqlite PATH`` copies the documents, chunks and vectors of an
-existing SQLite bench index instead of ingesting and embedding again. For Elasticsearch it also
+existing SQLite bench index instead of ingesting and embedding again. ``--baseline FILE`` runs
+another version of the SQLite adapter on the same index, back to back, checks that both return
+identical results and prints before/after ratios per stage (``--probe-writes N``: also the first
+query after a small write). For Elasticsearch it also
 records Elasticsearch's own ``took`` of the same BM25 and kNN requests and prints the ratio of
 Attest's retrieval time (bm25 + knn + fuse + fetch; query embedding excluded) to took(bm25) +
 took(knn) (target <= 1.5).
@@ -60,6 +63,7 @@ def build_index(store, embedder, docs: int, target: int) -> int:
             doc_id = f"{result.doc_id}#copy{copy_no}"
             record = copy.deepcopy(store.get_document(result.doc_id))
             record.doc_id = doc_id
+            record.incarnation = ""  # a new document, not the original's row
             store.save_document(record)
             clones = []
             for chunk in chunks:
@@ -195,6 +199,152 @@ def run(store, embedder, queries: list[str], label: str) -> None:
               f"{wide:.2f}")
 
 
+def load_baseline(path: Path):
+    """``SqliteStore`` from another version of ``ingest/store/sqlite.py`` (for instance
+    ``git show main:ingest/store/sqlite.py > /tmp/sqlite_before.py``), imported as its own module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ingest.store.sqlite_baseline", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SqliteStore
+
+
+def _ranked(results) -> list[tuple[str, float]]:
+    return [(r.chunk_id, r.score) for r in results]
+
+
+def blas_threads_for(name: str, baseline_threads: int) -> None:
+    """The adapter after this branch runs BLAS on one thread (sqlite_vectors.single_threaded_blas);
+    the baseline gets the threads it had (OpenBLAS's default: one per core) for its own calls."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=baseline_threads if name == "before" else 1, user_api="blas")
+
+
+def compare(store, baseline, embedder, queries: list[str], probe_writes: int,
+            baseline_threads: int) -> None:
+    """Before (``baseline``) and after (``store``) on one index file, back to back in one process:
+    each query runs on both, the first of the pair alternating, so load from other work falls on
+    both alike. Results must be identical: each distinct question's BM25 and kNN top 50 (ids and
+    scores) and its hybrid top 10. Then ``probe_writes`` small writes (a copy of one document
+    activated, then deleted), each followed by the first query on either store."""
+    filters = SearchFilters(principal=Principal("bench", groups=("*",)))
+    vectors = {q: embedder.embed([q])[0] for q in sorted(set(queries))}
+    stores = {"before": baseline, "after": store}
+    for q in queries[:5]:  # warm both: matrices, page cache
+        for name, s in stores.items():
+            blas_threads_for(name, baseline_threads)
+            hybrid_search(s, embedder, q, filters, query_vector=vectors[q])
+    cold_pass(store, baseline, embedder, vectors, filters, baseline_threads)
+    differing = []
+    for q in sorted(vectors):
+        got = []
+        for name, s in stores.items():
+            blas_threads_for(name, baseline_threads)
+            with s.snapshot():
+                got.append((_ranked(s.bm25(q, filters, 50)), _ranked(s.knn(vectors[q], filters, 50)),
+                            [(h.chunk.chunk_id, h.score, h.bm25_rank, h.knn_rank) for h in
+                             hybrid_search(s, embedder, q, filters, query_vector=vectors[q])]))
+        if got[0] != got[1]:
+            differing.append(q)
+    print(f"identical results (BM25 top 50, kNN top 50, hybrid top 10, ids and scores): "
+          f"{len(vectors) - len(differing)}/{len(vectors)} distinct questions")
+    for q in differing:
+        print(f"  DIFFERENT: {q[:100]}")
+    stages = {name: {k: [] for k in ("bm25", "knn", "fuse", "fetch", "total_no_embed")} for name in stores}
+    for number, q in enumerate(queries):
+        order = list(stores) if number % 2 == 0 else list(stores)[::-1]
+        for name in order:
+            blas_threads_for(name, baseline_threads)
+            timings = Timings()
+            start = time.perf_counter()
+            hybrid_search(stores[name], embedder, q, filters, k=10, query_vector=vectors[q], timings=timings)
+            stages[name]["total_no_embed"].append((time.perf_counter() - start) * 1000)
+            for k in ("bm25", "knn", "fuse", "fetch"):
+                stages[name][k].append(getattr(timings, f"{k}_ms"))
+    print(f"[before/after] {len(queries)} queries, each on both stores (alternating first)")
+    for k in stages["after"]:
+        b50, b95 = percentile(stages["before"][k], 50), percentile(stages["before"][k], 95)
+        a50, a95 = percentile(stages["after"][k], 50), percentile(stages["after"][k], 95)
+        print(f"  {k:>15}: before p50 {b50:7.2f} p95 {b95:7.2f} | after p50 {a50:7.2f} p95 {a95:7.2f} ms"
+              f" | after/before p50 {a50 / b50:.2f} p95 {a95 / b95:.2f}")
+    if probe_writes:
+        write_probe(store, baseline, embedder, vectors, filters, probe_writes, baseline_threads)
+
+
+def cold_pass(store, baseline, embedder, vectors, filters, baseline_threads: int) -> None:
+    """Each distinct question once, with the per-process BM25 caches of ``store`` emptied first
+    (as a write leaves them: the per-word scores and the document frequencies), so every word
+    is scored by FTS5 the first time a question has it; the kNN matrix and masks stay warm."""
+    if hasattr(store, "_terms"):
+        from ingest.store.sqlite_terms import TermScores
+
+        store._terms, store._df = TermScores(), (-1, 0, {})
+    stages = {"before": [], "after": []}
+    for number, q in enumerate(sorted(vectors)):
+        for name in (("after", "before") if number % 2 == 0 else ("before", "after")):
+            blas_threads_for(name, baseline_threads)
+            timings = Timings()
+            hybrid_search(store if name == "after" else baseline, embedder, q, filters,
+                          query_vector=vectors[q], timings=timings)
+            stages[name].append(timings.bm25_ms)
+    b50, b95 = percentile(stages["before"], 50), percentile(stages["before"], 95)
+    a50, a95 = percentile(stages["after"], 50), percentile(stages["after"], 95)
+    print(f"[cold BM25: each distinct question once, per-word caches emptied first] {len(vectors)} questions")
+    print(f"             bm25: before p50 {b50:7.2f} p95 {b95:7.2f} | after p50 {a50:7.2f} p95 {a95:7.2f} ms"
+          f" | after/before p50 {a50 / b50:.2f} p95 {a95 / b95:.2f}")
+
+
+def write_probe(store, baseline, embedder, vectors, filters, writes: int,
+                baseline_threads: int) -> None:
+    """The first query after a small write (one document's chunks under a new doc id, then its
+    delete), on either store; the order alternates per write."""
+    records, _ = store.list_documents(Principal.local_operator(), status=DocStatus.INDEXED, limit=1)
+    source = records[0]
+    chunks = store.revision_chunks(source.doc_id, source.current_revision)
+    text = store.revision_text(source.doc_id, source.current_revision) or ""
+    question = sorted(vectors)[0]
+    firsts = {"before": [], "after": []}
+    reads_before = getattr(getattr(store, "_vectors", None), "full_reads", None)
+    for number in range(writes):
+        doc_id = f"{source.doc_id}#probe{number}"
+        for step in ("write", "delete"):
+            if step == "write":
+                record = copy.deepcopy(source)
+                record.doc_id, record.current_revision, record.revisions = doc_id, None, []
+                record.incarnation = ""  # a new document
+                store.save_document(record)
+                clones = []
+                for chunk in chunks:
+                    clone = copy.deepcopy(chunk)
+                    clone.doc_id, clone.chunk_id = doc_id, chunk_id_for(doc_id, source.current_revision, chunk.ordinal)
+                    clones.append(clone)
+                store.write_revision(doc_id, source.current_revision, text=text, chunks=clones, subjects=[],
+                                     info={"filename": source.filename, "mime": "text/plain", "size": len(text)})
+                store.activate_revision(doc_id, source.current_revision)
+            else:
+                store.delete_document(doc_id)
+            order = ("after", "before") if number % 2 == 0 else ("before", "after")
+            answers = []
+            for name in order:
+                blas_threads_for(name, baseline_threads)
+                s = store if name == "after" else baseline
+                start = time.perf_counter()
+                hits = hybrid_search(s, embedder, question, filters, query_vector=vectors[question])
+                firsts[name].append((time.perf_counter() - start) * 1000)
+                answers.append([(h.chunk.chunk_id, h.bm25_rank, h.knn_rank) for h in hits])
+            if answers[0] != answers[1]:
+                print(f"  DIFFERENT after the {step} of {doc_id}")
+    print(f"[first query after a small write] {writes} writes and {writes} deletes of "
+          f"{len(chunks)} chunks each")
+    for name, values in firsts.items():
+        print(f"  {name:>6}: p50 {percentile(values, 50):8.1f} ms   max {max(values):8.1f} ms")
+    print(f"  after/before p50 {percentile(firsts['after'], 50) / percentile(firsts['before'], 50):.3f}")
+    if reads_before is not None:
+        print(f"  after: whole-matrix reads during the probe: {store._vectors.full_reads - reads_before}")
+
+
 def exact_knn_share(store, embedder, queries: list[str]) -> None:
     """Profile each distinct question's kNN request (the adapter's own body) and count exact
     searches: Lucene's exact path scores every vector the filter admits, HNSW scores far fewer,
@@ -241,6 +391,14 @@ def main() -> None:
                         help="copy chunks and vectors from this SQLite bench index, no embedding")
     parser.add_argument("--noise", type=float, default=0.0,
                         help="with --from-sqlite: perturb the copies' vectors (see perturb())")
+    parser.add_argument("--baseline", type=Path, metavar="FILE",
+                        help="sqlite: another version of ingest/store/sqlite.py to compare with, "
+                             "back to back on the same index, results checked identical")
+    parser.add_argument("--probe-writes", type=int, default=0, metavar="N",
+                        help="with --baseline: time the first query after N small writes (and deletes)")
+    parser.add_argument("--baseline-blas-threads", type=int, default=os.cpu_count() or 1,
+                        help="with --baseline: BLAS threads during the baseline's calls "
+                             "(default: one per core, OpenBLAS's own default)")
     args = parser.parse_args()
 
     embedder = MiniLMEmbedder(cache_size=0)  # the embed stage times the model, not the cache
@@ -300,7 +458,13 @@ def main() -> None:
             total = build_index(store, embedder, args.docs, args.target_chunks)
         print(f"index: {total} chunks from {args.docs} contracts of {CREDIT} "
               f"(built in {time.perf_counter() - start:.0f} s)")
-        run(store, embedder, questions(args.queries), "sqlite")
+        if args.baseline:
+            baseline = load_baseline(args.baseline)(store.path)
+            compare(store, baseline, embedder, questions(args.queries), args.probe_writes,
+                    args.baseline_blas_threads)
+            baseline.close()
+        else:
+            run(store, embedder, questions(args.queries), "sqlite")
         store.close()
 
 

@@ -4,8 +4,8 @@ Visibility is decided in SQL: a chunk is searchable when its revision is the doc
 ``current_revision`` and one of the document's ACL tokens belongs to the principal. Switching a
 revision is one UPDATE, so a revision is wholly visible or not at all. kNN scores the candidate
 rows in numpy (exact, and faster than an ANN index at the tens-of-thousands scale measured in
-``bench/search.py``); the vector matrix is cached per process and reloaded when the store's
-generation counter moves.
+``bench/search.py``); the vector matrix is cached per process and kept in step with the
+store's writes incrementally (``sqlite_vectors.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import sqlite3
 import threading
 import uuid
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -50,6 +51,8 @@ from ingest.store.port import (
     StoreError,
     StoreUnavailable,
 )
+from ingest.store.sqlite_terms import TermScores
+from ingest.store.sqlite_vectors import VectorMatrix, VectorView, prune_log, single_threaded_blas
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -230,6 +233,35 @@ END;
 CREATE TRIGGER IF NOT EXISTS live_chunks_gone_chunk AFTER DELETE ON chunks BEGIN
     DELETE FROM live_chunks WHERE rowid = old.rowid;
 END;
+-- Every change of live_chunks, in commit order: the rowid a write added or removed. The kNN
+-- matrix catches up from it instead of reading every vector again (see sqlite_vectors.py);
+-- pruned to the newest entries by activate_revision and delete_document.
+CREATE TABLE IF NOT EXISTS live_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    chunk_rowid INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS live_log_added AFTER INSERT ON live_chunks BEGIN
+    INSERT INTO live_log(chunk_rowid) VALUES (new.rowid);
+END;
+CREATE TRIGGER IF NOT EXISTS live_log_removed AFTER DELETE ON live_chunks BEGIN
+    INSERT INTO live_log(chunk_rowid) VALUES (old.rowid);
+END;
+-- Version counters for the per-process caches, moved in the same transaction as the change:
+-- acl_version by every ACL row written or removed (kNN's per-principal row masks), terms_version
+-- by every chunk row written or removed, i.e. every change of FTS5's statistics (the document
+-- frequencies that BM25 pruning reads).
+CREATE TRIGGER IF NOT EXISTS acl_version_added AFTER INSERT ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'acl_version';
+END;
+CREATE TRIGGER IF NOT EXISTS acl_version_removed AFTER DELETE ON document_acl BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'acl_version';
+END;
+CREATE TRIGGER IF NOT EXISTS terms_version_added AFTER INSERT ON chunks BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'terms_version';
+END;
+CREATE TRIGGER IF NOT EXISTS terms_version_removed AFTER DELETE ON chunks BEGIN
+    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'terms_version';
+END;
 -- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
@@ -270,6 +302,9 @@ BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dro
 # principals' documents, old revisions) rarely leave fewer than ``n`` visible ones in it.
 BM25_WINDOW_FACTOR = 4
 BM25_MIN_WINDOW = 200
+DF_CACHE_WORDS = 50_000  # document frequencies kept per process before the cache starts over
+MASK_CACHE = 32  # kNN row masks kept per process (principals x matrix views)
+KNN_SPLIT_ROWS = 65_536  # matrices of at least this many rows are scored by two threads
 
 
 def fts_query(words: Sequence[str]) -> str | None:
@@ -277,18 +312,6 @@ def fts_query(words: Sequence[str]) -> str | None:
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words)
-
-
-class _VectorCache:
-    """All current-revision vectors of the store, as one matrix, for one generation."""
-
-    def __init__(self) -> None:
-        self.generation: int = -1
-        self.rowids = np.zeros(0, dtype=np.int64)
-        self.doc_index = np.zeros(0, dtype=np.int32)
-        self.doc_ids: list[str] = []
-        self.chunk_ids: list[str] = []
-        self.matrix = np.zeros((0, 0), dtype=np.float32)
 
 
 def _translate_sqlite_errors(method: Any) -> Any:
@@ -327,11 +350,21 @@ class SqliteStore:
         # not ready even though it still answers reads.
         self.write_failed = False
         self._local = threading.local()
-        self._vectors = _VectorCache()
-        self._vectors_lock = threading.Lock()
-        # One helper thread scores a query against the vector matrix while the caller's thread
-        # runs BM25 (numpy and SQLite both release the GIL): see prepare_knn.
-        self._scorer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-knn")
+        self._vectors = VectorMatrix()
+        # kNN row masks per (principal's tokens, matrix view, acl_version): see _visible_rows.
+        self._masks: OrderedDict[tuple[Any, ...], tuple[VectorView, np.ndarray]] = OrderedDict()
+        self._masks_lock = threading.Lock()
+        self._terms = TermScores()  # per-word BM25 scores, for one terms_version
+        self._term_filler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-bm25-terms")
+        self._filling: set[str] = set()
+        self._filling_lock = threading.Lock()
+        # Document frequencies per FTS term, for one terms_version: see _prune_words.
+        self._df: tuple[int, int, dict[str, int]] = (-1, 0, {})
+        single_threaded_blas()
+        # Helper threads score a query against the vector matrix while the caller's thread runs
+        # BM25 (numpy and SQLite both release the GIL): see prepare_knn. A large matrix is
+        # scored in two parts, one per thread (KNN_SPLIT_ROWS).
+        self._scorer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="attest-knn")
         try:
             db = self._db()
             # executescript manages its own transaction; the schema is idempotent.
@@ -346,6 +379,9 @@ class SqliteStore:
                 # units are embedded at query time) until the documents are ingested again.
                 db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+            # A file from before the counters: the first value differs from any cache's (-1).
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('acl_version', '0')")
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('terms_version', '0')")
             with self._write() as tx:
                 # A file made before live_chunks existed: fill it once from the join it replaces.
                 tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
@@ -357,6 +393,7 @@ class SqliteStore:
                     )
         except sqlite3.Error as exc:
             self._scorer.shutdown(wait=False)
+            self._term_filler.shutdown(wait=False)
             raise StoreUnavailable(f"cannot open the SQLite store at {self.path}: {exc}") from exc
 
     # -- connections ----------------------------------------------------------------------
@@ -398,6 +435,7 @@ class SqliteStore:
 
     def close(self) -> None:
         self._scorer.shutdown(wait=False)
+        self._term_filler.shutdown(wait=True, cancel_futures=True)
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
@@ -450,6 +488,7 @@ class SqliteStore:
         db.execute(
             "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
         )
+        prune_log(db)
 
     # -- documents ------------------------------------------------------------------------
     def _document_from_row(self, db: sqlite3.Connection, row: sqlite3.Row) -> DocumentRecord:
@@ -835,14 +874,22 @@ class SqliteStore:
         if len(words) <= BM25_MAX_TERMS:
             return words
         db = self._db()
-        marks = ",".join("?" * len(words))
-        df = {
-            r[0]: int(r[1])
-            for r in db.execute(
-                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({marks})", words
-            )
-        }
-        rows = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+        # fts5vocab counts a word's documents by reading its whole posting list (a few ms for
+        # the common words every CUAD question has), so the counts are kept per terms_version,
+        # which every chunk write or delete moves in its own transaction.
+        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
+        cached_version, rows, df = self._df
+        if cached_version != version or len(df) > DF_CACHE_WORDS:
+            rows = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
+            df = {}
+        missing = sorted(set(words) - df.keys())
+        if missing:
+            found = dict(db.execute(
+                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({','.join('?' * len(missing))})",
+                missing,
+            ).fetchall())
+            df.update({w: int(found.get(w, 0)) for w in missing})
+        self._df = (version, rows, df)
         # max(rowid) bounds the row count from above (rowids are never below the count).
         ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
         ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
@@ -851,7 +898,9 @@ class SqliteStore:
 
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
         words = query_words(query)
-        match = fts_query(words if filters.doc_ids else self._prune_words(words))
+        if not filters.doc_ids:
+            words = self._prune_words(words)
+        match = fts_query(words)
         if match is None or n <= 0:
             return []
         live_sql, live_args = self._live_filter(filters, "l")
@@ -872,7 +921,7 @@ class SqliteStore:
                 [*live_args, match, n],
             ).fetchall()
         else:
-            rows = self._bm25_windowed(db, match, live_sql, live_args, n)
+            rows = self._bm25_windowed(db, words, live_sql, live_args, n)
             if rows is None:
                 # Scoring first lets FTS5 run alone; visibility is one rowid lookup per hit in
                 # the narrow live_chunks table (current revisions only) plus the filter subqueries.
@@ -916,23 +965,62 @@ class SqliteStore:
         scored.sort()
         return [RankedId(chunk_id, -rank) for rank, chunk_id in scored[:n]]
 
+    def _fill_terms_later(self, words: list[str]) -> None:
+        """Have the helper thread read and keep these words' scores (sqlite_terms.py), in its own
+        read transaction; a word already on its way is not asked for twice."""
+        with self._filling_lock:
+            words = [w for w in words if w not in self._filling]
+            self._filling.update(words)
+        if not words:
+            return
+
+        def fill() -> None:
+            try:
+                with self.snapshot():
+                    self._terms.fill(self._db(), words)
+            except (sqlite3.Error, StoreError) as exc:  # only a cache: the next query asks again
+                structlog.get_logger(__name__).warning("bm25_terms_fill_failed", error=str(exc))
+            finally:
+                with self._filling_lock:
+                    self._filling.difference_update(words)
+
+        try:
+            self._term_filler.submit(fill)
+        except RuntimeError:  # the store is closing
+            with self._filling_lock:
+                self._filling.difference_update(words)
+
     def _bm25_windowed(
-        self, db: sqlite3.Connection, match: str, live_sql: str, live_args: list[Any], n: int
+        self, db: sqlite3.Connection, words: list[str], live_sql: str, live_args: list[Any], n: int
     ) -> list[tuple[str, float]] | None:
-        """The unfiltered BM25 top ``n`` from a window of FTS5's best matches, or None when the
+        """The unfiltered BM25 top ``n`` from a window of the best matches, or None when the
         window cannot prove it (the caller then runs the full query).
 
-        FTS5 ranks every match either way; what the window saves is the visibility check (a
-        live_chunks lookup and the ACL subquery) of every match below the window, about 40 %
-        of the query at 135k chunks. Exact: when the window is FTS5's best ``w`` matches and
+        Every match is ranked either way: by the kept per-word scores when all the words are
+        kept (sqlite_terms.py, bit for bit FTS5's bm25()), else by FTS5's OR query. What the
+        window saves is the visibility check (a live_chunks lookup and the ACL subquery) of
+        every match below the window, about 40 % of the query at 135k chunks. Exact: when the
+        window is the best ``w`` matches and
         its ``n``-th visible hit ranks strictly better than the window's worst, no visible hit
         outside the window (rank >= that worst) can enter the top ``n`` nor tie with it."""
         window = max(BM25_WINDOW_FACTOR * n, BM25_MIN_WINDOW)
-        best = db.execute(  # one more than the window: fewer means the window holds every match
-            "SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
-            "ORDER BY rank LIMIT ?",
-            (match, window + 1),
-        ).fetchall()
+        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
+        missing = self._terms.missing(version, words)
+        if missing:
+            if self._terms.settled(version):
+                self._fill_terms_later(missing)
+            best = db.execute(  # one more than the window: fewer means the window holds every match
+                "SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
+                "ORDER BY rank LIMIT ?",
+                (fts_query(words), window + 1),
+            ).fetchall()
+        else:
+            # Every match's bm25(), bit for bit FTS5's, from the kept per-word scores.
+            rowids, ranks = self._terms.ranked(db, version, words)
+            take = min(window + 1, rowids.size)
+            first = np.argpartition(ranks, take - 1)[:take] if take < rowids.size else np.arange(rowids.size)
+            first = first[np.lexsort((rowids[first], ranks[first]))]
+            best = [(int(rowids[i]), float(ranks[i])) for i in first]
         if not best:
             return []
         rank_of = {r[0]: float(r[1]) for r in best}
@@ -950,67 +1038,47 @@ class SqliteStore:
             return hits
         return None
 
-    def _current_vectors(self) -> _VectorCache:
-        db = self._db()
-        generation = int(
-            db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()[0]
-        )
-        with self._vectors_lock:
-            if self._vectors.generation == generation:
-                return self._vectors
-            rows = db.execute(
-                "SELECT c.rowid, c.chunk_id, c.doc_id, c.embedding FROM live_chunks l "
-                "JOIN chunks c ON c.rowid = l.rowid "
-                "WHERE c.embedding IS NOT NULL ORDER BY c.rowid"
-            ).fetchall()
-            cache = _VectorCache()
-            cache.generation = generation
-            doc_positions: dict[str, int] = {}
-            cache.rowids = np.array([r[0] for r in rows], dtype=np.int64)
-            cache.chunk_ids = [r[1] for r in rows]
-            cache.doc_index = np.array(
-                [doc_positions.setdefault(r[2], len(doc_positions)) for r in rows],
-                dtype=np.int32,
-            )
-            cache.doc_ids = list(doc_positions)
-            if rows:
-                cache.matrix = np.frombuffer(
-                    b"".join(r[3] for r in rows), dtype=np.float32
-                ).reshape(len(rows), -1)
-            self._vectors = cache
-            return cache
-
     def prepare_knn(
         self, vector: np.ndarray, filters: SearchFilters | None = None, n: int = 0
     ) -> None:
-        """Start scoring ``vector`` against the cached matrix in the helper thread, so that the
+        """Start scoring ``vector`` against the newest matrix in the helper thread, so that the
         next :meth:`knn` of this thread only masks and ranks (the filters are applied there, so
         ``filters`` and ``n`` are not needed here). Purely an optimisation: ``knn``
-        uses the result only when it was computed on the very matrix (same generation) that
-        its own snapshot selects, and scores synchronously otherwise."""
+        uses the result only when it was computed on the very matrix view that its own
+        snapshot selects, and scores synchronously otherwise."""
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        cache = self._vectors
-        if cache.generation < 0 or not cache.chunk_ids or cache.matrix.shape[1] != query.size:
+        view = self._vectors.latest
+        if view is None or not view.live or view.matrix.shape[1] != query.size:
             return
         try:
-            future: Future[np.ndarray] = self._scorer.submit(np.matmul, cache.matrix, query)
+            futures = self._score_parts(view.matrix, query)
         except RuntimeError:  # the store is closing: knn scores in its own thread
             return
-        self._local.pending = (cache, query, future)
+        self._local.pending = (view, query, futures)
+
+    def _score_parts(self, matrix: np.ndarray, query: np.ndarray) -> list[Future[np.ndarray]]:
+        """``matrix @ query`` in the helper threads, in two parts when the matrix is large. The
+        cut is a multiple of 1024 rows: OpenBLAS scores rows in small aligned groups, so each row's
+        score is bitwise the one of the undivided product."""
+        if matrix.shape[0] < KNN_SPLIT_ROWS:
+            return [self._scorer.submit(np.matmul, matrix, query)]
+        cut = (matrix.shape[0] // 2) & ~1023
+        return [self._scorer.submit(np.matmul, matrix[:cut], query),
+                self._scorer.submit(np.matmul, matrix[cut:], query)]
 
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if n <= 0 or not np.any(query):
             return []  # a zero vector has no direction (Elasticsearch rejects it as well)
         with self.snapshot():
-            cache = self._current_vectors()
-            if not cache.chunk_ids:
-                return []
             db = self._db()
+            view = self._vectors.view(db)
+            if not view.live:
+                return []
             if (filters.principal.unrestricted and not filters.doc_ids
                     and not filters.collections and not filters.entity_ids
                     and not filters.relation_keys):
-                mask = np.ones(len(cache.chunk_ids), dtype=bool)
+                mask = view.alive
             elif filters.entity_ids or filters.relation_keys:
                 live_sql, live_args = self._live_filter(filters, "l")
                 rowids = np.array(
@@ -1018,19 +1086,9 @@ class SqliteStore:
                         f"SELECT l.rowid FROM live_chunks l WHERE {live_sql}", live_args)],
                     dtype=np.int64,
                 )
-                mask = np.isin(cache.rowids, rowids)
+                mask = view.rowid_mask(rowids)
             else:
-                # Visibility per document (few rows), expanded over the cached matrix.
-                live_sql, live_args = self._live_filter(
-                    SearchFilters(principal=filters.principal, doc_ids=filters.doc_ids,
-                                  collections=filters.collections), "d")
-                visible = {
-                    r[0] for r in db.execute(
-                        "SELECT d.doc_id FROM documents d WHERE d.current_revision IS NOT NULL "
-                        f"AND {live_sql}", live_args)
-                }
-                allowed = [i for i, d in enumerate(cache.doc_ids) if d in visible]
-                mask = np.isin(cache.doc_index, np.array(allowed, dtype=np.int32))
+                mask = self._visible_rows(db, view, filters)
         candidates = np.flatnonzero(mask)
         if candidates.size == 0:
             return []
@@ -1038,20 +1096,55 @@ class SqliteStore:
         pending = getattr(self._local, "pending", None)
         self._local.pending = None
         all_scores = None
-        if pending is not None and pending[0] is cache and np.array_equal(pending[1], query):
-            all_scores = pending[2].result()  # scored ahead, against this very matrix
+        if pending is not None and pending[0] is view and np.array_equal(pending[1], query):
+            parts = [f.result() for f in pending[2]]  # scored ahead, against this very matrix
+            all_scores = parts[0] if len(parts) == 1 else np.concatenate(parts)
         if all_scores is None:
-            all_scores = cache.matrix @ query
+            try:
+                parts = [f.result() for f in self._score_parts(view.matrix, query)]
+                all_scores = parts[0] if len(parts) == 1 else np.concatenate(parts)
+            except RuntimeError:  # the store is closing
+                all_scores = view.matrix @ query
         scores = all_scores[candidates]
         take = min(n, candidates.size)
         kth = np.partition(-scores, take - 1)[take - 1]
         # Every row tied with the n-th score stays in, so the chunk-id tie-break is exact.
         top = np.flatnonzero(-scores <= kth)
         ranked = sorted(
-            ((float(scores[i]), cache.chunk_ids[candidates[i]]) for i in top),
+            ((float(scores[i]), view.chunk_ids[candidates[i]]) for i in top),
             key=lambda pair: (-pair[0], pair[1]),
         )[:take]
         return [RankedId(chunk_id, score) for score, chunk_id in ranked]
+
+    def _visible_rows(self, db: sqlite3.Connection, view: VectorView, filters: SearchFilters) -> np.ndarray:
+        """Rows of ``view`` in current documents that the principal may read (and that the
+        filter's doc ids and collections name), decided by the ACL in SQL. Without doc ids or
+        collections the mask is kept per (principal's tokens, view, acl_version): the view
+        moves with every change of current rows and acl_version with every ACL row, both in
+        the writing transaction, so a kept mask is exactly what this snapshot's SQL answers."""
+        key = None
+        if not filters.doc_ids and not filters.collections:
+            acl_version = db.execute("SELECT value FROM meta WHERE key = 'acl_version'").fetchone()[0]
+            key = (tuple(filters.principal.acl_tokens()), view.seq, acl_version)
+            kept = self._masks.get(key)
+            if kept is not None and kept[0] is view:
+                return kept[1]
+        # Visibility per document (few rows), expanded over the matrix.
+        live_sql, live_args = self._live_filter(
+            SearchFilters(principal=filters.principal, doc_ids=filters.doc_ids,
+                          collections=filters.collections), "d")
+        mask = view.doc_mask({
+            r[0] for r in db.execute(
+                "SELECT d.doc_id FROM documents d WHERE d.current_revision IS NOT NULL "
+                f"AND {live_sql}", live_args)
+        })
+        if key is not None:
+            mask.setflags(write=False)  # shared by every query of this key
+            with self._masks_lock:
+                self._masks[key] = (view, mask)
+                while len(self._masks) > MASK_CACHE:
+                    self._masks.popitem(last=False)
+        return mask
 
     # -- subject registry -----------------------------------------------------------------
     def find_subjects(
