@@ -127,6 +127,49 @@ def test_assess_open_attribute_uses_relevance_alone() -> None:
     assert payment.relevance >= relevance_model().evidence_floor > law.relevance
 
 
+def test_bm25_signal_counts_words_among_the_candidates_units() -> None:
+    """BM25 of the question's words, document frequencies counted among the candidate's
+    verified units, normalised to its best unit; a unit of another document scores 0."""
+    mine = units.extract_units([Hit(_chunk("d1"), 1.0, 1, 1)])
+    other = units.extract_units([Hit(_chunk("d2"), 0.5, 2, 2)])
+    verified = verify.verify_units(mine + other, SC, [_agreement("d1")], None)
+    assert verify.bm25_scores(verified, frozenset({"invoice", "pay"})) == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    # "governed" is in two of the three units (six-letter prefix "govern" matches "governs" too):
+    # the shorter one ranks first.
+    governed = verify.bm25_scores(verified, frozenset({"governs"}))
+    assert governed[0] == 0.0 and governed[1] == 1.0 and 0.0 < governed[2] < 1.0 and governed[3:] == [0.0] * 3
+    assert verify.bm25_scores(verified, frozenset()) == [0.0] * 6
+
+
+def test_context_signal_is_the_best_neighbour_in_the_chunk() -> None:
+    verified = verify.verify_units(units.extract_units([Hit(_chunk(), 1.0, 1, 1)]), SC, [_agreement()], None)
+    assert verify.context_scores(verified, {0: 0.2, 1: 0.9, 2: 0.4}) == [0.9, 0.4, 0.9]
+    assert verify.context_scores(verified, {1: 0.9}) == [0.9, 0.0, 0.9]
+
+
+def test_known_attribute_unit_states_it_by_relevance_only_without_a_required_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A known attribute's typed rule turns away a unit far from its description; the relevance
+    floor for known attributes takes it back, unless the attribute requires a value."""
+    from dataclasses import replace
+
+    import service.evidence.verify as verify_module
+
+    e = np.eye(4, dtype=np.float32)
+    verified = verify.verify_units(units.extract_units([Hit(_chunk(), 1.0, 1, 1)]), SC, [_agreement()], None)
+    cap = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
+                       agreement_title="RESELLER AGREEMENT", attribute="cap_on_liability", attribute_label="cap on liability")
+    targets = verify.Targets(e[0], e[1])  # the unit is like the question, unlike the description
+    model = relevance_model()
+    monkeypatch.setattr(verify_module, "relevance_model", lambda: replace(model, evidence_floor_known=None))
+    assert not verify.assess_units(verified, {0: e[0]}, cap, targets)[0].states_attribute
+    monkeypatch.setattr(verify_module, "relevance_model", lambda: replace(model, evidence_floor_known=0.0))
+    payment = verify.assess_units(verified, {0: e[0]}, cap, targets)[0]
+    assert payment.states_attribute and payment.reason is None
+    # Governing law requires a jurisdiction: relevance alone never states it.
+    law = verify.assess_units(verified, {0: e[0]}, SC, targets)[0]
+    assert not law.states_attribute and law.reason.startswith("off_attribute")
+
+
 @pytest.mark.parametrize(
     ("question", "key"),
     [

@@ -37,8 +37,11 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: 
     else:
         description = ""
     vector = verify.description_vector(embedder, key, description) if description else None
+    attribute = cues().attributes.get(sc.attribute or "")
+    topic = attribute.query if attribute is not None else (clause.query if clause is not None else "")
     return verify.Targets(
-        question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else ()
+        question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else (),
+        topic_words=verify.question_words(topic),
     )
 
 
