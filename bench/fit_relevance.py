@@ -32,6 +32,7 @@ sys.path.insert(0, str(REPO))
 
 FEATURES = ("question", "description", "lexical", "cue", "retrieval", "bm25", "context", "length")
 MAX_EVIDENCE = 5
+REGISTRY = {"title", "parties"}  # answered from registry bindings, not by ranking units
 REQUIRED = {k for k, a in json.loads((REPO / "service" / "data" / "attribute_cues.json").read_text())["attributes"].items()
             if a.get("value_required")}
 MIN_WORDS = 5
@@ -58,12 +59,14 @@ def load_dump(path: Path) -> list[dict[str, Any]]:
         units = [u for u in q["units"] if u["ok"]]
         q["X"] = np.array([unit_features(u) for u in units], dtype=np.float64).reshape(len(units), len(FEATURES))
         q["gold"] = np.array([u["gold"] for u in units], dtype=bool)
-        q["states"] = np.array([u["states"] for u in units], dtype=bool)
+        # The typed rule's verdict (a unit stated by relevance alone is re-decided here).
+        q["states"] = np.array([u["states"] and u.get("stated_by") != "relevance" for u in units], dtype=bool)
         q["embedded"] = np.array([u.get("question_similarity", 0.0) != 0.0 for u in units], dtype=bool)
         q["long"] = np.array([u["words"] >= MIN_WORDS for u in units], dtype=bool)
         q["open"] = q["attribute"] == "question"
         q["value_required"] = bool(q["attribute"] in REQUIRED)
-        questions.append(q)
+        if q["attribute"] not in REGISTRY:
+            questions.append(q)
     return questions
 
 
@@ -80,6 +83,8 @@ def eligible_units(q: dict[str, Any], s: np.ndarray, floor: float, floor_known: 
 
 
 FLOOR_KNOWN: float | None = None
+FILL = False
+W_SUFF: np.ndarray | None = None  # sufficiency from its own weights (default: the relevance)
 
 
 def replay(questions: list[dict[str, Any]], w: np.ndarray, floor: float) -> list[tuple[bool, float | None]]:
@@ -95,8 +100,11 @@ def replay(questions: list[dict[str, Any]], w: np.ndarray, floor: float) -> list
         if len(idx) == 0:
             out.append((False, None))
             continue
-        order = idx[np.argsort(-s[idx], kind="stable")][:MAX_EVIDENCE]
-        out.append((bool(q["gold"][order].any()), float(s[order[0]])))
+        # FILL: a known attribute's typed units first, units stating it by relevance after them.
+        key = s[idx] + (10.0 * q["states"][idx] if FILL and not q["open"] else 0.0)
+        order = idx[np.argsort(-key, kind="stable")][:MAX_EVIDENCE]
+        best = float((q["X"][order] @ W_SUFF).max()) if W_SUFF is not None else float(s[order].max())
+        out.append((bool(q["gold"][order].any()), best))
     return out
 
 
@@ -134,6 +142,28 @@ def by_category(questions: list[dict[str, Any]], w: np.ndarray, floor: float) ->
     print(f"{'set':10} {'category':36} {'ans':>4} {'hit':>4} {'retr':>4} {'elig':>4}")
     for (name, category), (n, hit, retrieved, eligible) in sorted(table.items()):
         print(f"{name:10} {category:36} {n:>4} {hit:>4} {retrieved:>4} {eligible:>4}")
+
+
+def calibration(questions: list[dict[str, Any]], w: np.ndarray, floor: float) -> list[dict[str, Any]]:
+    """For each threshold: known and open questions' (sufficient on answerable, hit and
+    sufficient, abstention on unanswerable), both question sets together."""
+    res = replay(questions, w, floor)
+    out = []
+    for t in [round(0.3 + 0.025 * i, 3) for i in range(25)]:
+        row: dict[str, Any] = {"threshold": t}
+        for kind in ("known", "open"):
+            pairs = [(q, r) for q, r in zip(questions, res) if q["open"] == (kind == "open")]
+            ans = [r for q, r in pairs if not q["impossible"]]
+            una = [r for q, r in pairs if q["impossible"]]
+            suff = lambda r: r[1] is not None and r[1] >= t  # noqa: E731
+            row[kind] = (
+                round(sum(suff(r) for r in ans) / max(1, len(ans)), 2),
+                round(sum(suff(r) and r[0] for r in ans) / max(1, len(ans)), 2),
+                round(sum(not suff(r) for r in una) / max(1, len(una)), 2),
+                len(ans), len(una),
+            )
+        out.append(row)
+    return out
 
 
 def objective(questions: list[dict[str, Any]], w: np.ndarray, floor: float) -> float:
@@ -187,17 +217,29 @@ def main() -> int:
     parser.add_argument("--fit", action="store_true")
     parser.add_argument("--search", action="store_true")
     parser.add_argument("--by-category", action="store_true")
+    parser.add_argument("--calibration", action="store_true")
+    parser.add_argument("--suff-weights", type=Path, default=None)
+    parser.add_argument("--floor", type=float, default=None, help="an open question's evidence floor")
+    parser.add_argument("--fill", action="store_true", help="typed units rank before units stating by relevance")
     parser.add_argument("--floor-known", type=float, default=None,
                         help="a known attribute's unit also states it from this relevance (no value required)")
     args = parser.parse_args()
     raw = json.loads(args.weights.read_text())
     w = np.array([float(raw["weights"].get(f, 0.0)) for f in FEATURES])
     floor = float(raw["evidence_floor"])
+    if args.floor is not None:
+        floor = args.floor
     tk, to = float(raw["sufficient"]["known_attribute"]), float(raw["sufficient"]["open_attribute"])
-    global FLOOR_KNOWN
+    global FLOOR_KNOWN, FILL, W_SUFF
+    if args.suff_weights is not None:
+        W_SUFF = np.array([float(json.loads(args.suff_weights.read_text())["weights"].get(f, 0.0)) for f in FEATURES])
+    FILL = args.fill
     FLOOR_KNOWN = args.floor_known if args.floor_known is not None else raw.get("evidence_floor_known")
     questions = load_dump(args.dump)
     print("given", dict(zip(FEATURES, w.round(3))), figures(questions, w, floor, tk, to))
+    if args.calibration:
+        for row in calibration(questions, w, floor):
+            print(row)
     if args.by_category:
         by_category(questions, w, floor)
     if args.fit:

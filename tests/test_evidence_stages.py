@@ -111,7 +111,10 @@ def test_assess_known_attribute_value_and_injection() -> None:
     assert injection.injection and not injection.states_attribute and injection.value is None
     assert injection.reason.startswith("instruction_like")
     model = relevance_model()
-    assert law.relevance == pytest.approx(model.score(1.0, 1.0, True, 1.0), abs=1e-6)
+    # No question words: no lexical or BM25 term; its neighbour (the injection) is as similar as
+    # itself (context 1.0); 13 words of the 40 that earn the whole length term.
+    assert (law.attribute_match["bm25"], law.attribute_match["context"]) == (0.0, 1.0)
+    assert law.relevance == pytest.approx(model.score(1.0, 1.0, True, 1.0, bm25=0.0, context=1.0, length=13 / 40), abs=1e-6)
 
 
 def test_assess_open_attribute_uses_relevance_alone() -> None:
@@ -201,7 +204,9 @@ def test_assess_open_attribute_uses_the_clause_types_text_cue() -> None:
     payment, law, _ = verify.assess_units(verified, {0: e[0], 1: e[0]}, sc, targets)
     assert payment.attribute_match["cue"] == "invoice" and law.attribute_match["cue"] is None
     model = relevance_model()
-    assert payment.relevance - law.relevance == pytest.approx(model.w_cue + model.w_lexical * 0.0, abs=1e-6)
+    # Same similarities and context (each other's neighbour); 10 words against 13.
+    assert payment.attribute_match["context"] == law.attribute_match["context"] == 1.0
+    assert payment.relevance - law.relevance == pytest.approx(model.w_cue + model.w_length * (10 - 13) / 40, abs=1e-6)
 
 
 def test_stored_unit_vectors_are_read_by_position() -> None:

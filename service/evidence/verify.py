@@ -291,6 +291,9 @@ class Assessed:
     attribute_match: dict[str, Any]
     value: dict[str, Any] | None
     injection: bool
+    # A known attribute's unit that states it by relevance alone, its typed rule having turned
+    # it away: cited after the units the rule accepted.
+    by_relevance: bool = False
 
     # The location fields conclude.py reads, delegated to the unit.
     @property
@@ -465,6 +468,7 @@ def assess_units(
     for index, v in enumerate(verified):
         unit = v.unit
         vector = vectors.get(index)
+        relevance_only = False
         sim_q, sim_d = sims.get(index, (0.0, None))
         if role:
             cue = _role_cue(unit, sc, v.candidate)
@@ -491,6 +495,7 @@ def assess_units(
                 and vector is not None and relevance >= model.evidence_floor_known
             )
             states = (typed or by_relevance) and not short
+            relevance_only = states and not typed
         else:
             states = vector is not None and relevance >= model.evidence_floor and not short
         sim_for_conf = sim_d if sim_d is not None else sim_q
@@ -502,7 +507,8 @@ def assess_units(
             confidence = Confidence.LOW
         match = {"cue": cue, "similarity": round(sim_d if sim_d is not None else sim_q, 4),
                  "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4),
-                 "bm25": round(bm25[index], 4), "context": round(context[index], 4), "relevance": round(relevance, 4)}
+                 "bm25": round(bm25[index], 4), "context": round(context[index], 4), "relevance": round(relevance, 4),
+                 **({"stated_by": "relevance"} if relevance_only else {})}
         injection = is_instruction_like(unit.excerpt)
         reason = v.reason
         value = None
@@ -525,6 +531,7 @@ def assess_units(
                 unit=unit, candidate=v.candidate, reason=reason, states_attribute=states and reason is None,
                 relevance=round(relevance, 6), score=round(relevance, 6), confidence=confidence,
                 attribute_match=match, value=value if reason is None else None, injection=injection,
+                by_relevance=relevance_only,
             )
         )
     return out
