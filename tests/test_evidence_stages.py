@@ -290,3 +290,21 @@ def test_question_words_are_bounded_and_ordered() -> None:
     words = verify.question_words(question)
     assert len(words) == verify.MAX_QUERY_WORDS
     assert words == frozenset(f"word{i:04d}" for i in range(verify.MAX_QUERY_WORDS))
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        ("Is there a minimum purchase commitment in the RESELLER AGREEMENT?", "question"),
+        ("Must transition services be provided after termination of the RESELLER AGREEMENT?", "question"),
+        ("What are the obligations under the RESELLER AGREEMENT?", "obligations"),
+    ],
+)
+def test_a_generic_attribute_naming_a_clause_type_becomes_an_open_question(question: str, attribute: str) -> None:
+    from service.evidence.machine import with_clause_type
+
+    sc = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
+                      agreement_title="RESELLER AGREEMENT", attribute="obligations", attribute_label="obligations")
+    assert with_clause_type(sc, question).attribute == attribute
+    governing = SubjectClass(understood=True, kind="agreement_attribute", attribute="governing_law")
+    assert with_clause_type(governing, question) is governing
