@@ -2,13 +2,14 @@
 
 A cross-encoder or an extractive QA model would be the field's tool for this; none ships its
 weights inside a package these machines can install (checked: see docs/ARCHITECTURE.md), and
-nothing may be downloaded at run time. So the model is all-MiniLM-L6-v2 (the project's embedder)
-question-sentence cosine similarity, combined linearly with three signals the machine already has:
-similarity to a known attribute's description (or to the description of the clause type an open
-question asks about, ``service/data/clause_types.json``), the share of the question's
-content words the unit contains, a text cue of a known attribute, and the unit's
-fused retrieval score. Weights and the two thresholds are data (``service/data/relevance.json``),
-calibrated on the tune split of the CUAD dev set (``bench/cuad_eval.py`` prints the curve).
+nothing may be downloaded at run time. So the model is linear over eight signals of a unit:
+all-MiniLM-L6-v2 (the project's embedder) question-sentence cosine similarity; similarity to a
+known attribute's description (or to the description of the clause type an open question asks
+about, ``service/data/clause_types.json``); the share of the question's content words the unit
+contains; a text cue; the unit's fused retrieval score; BM25 of the question's and the topic's
+words among the candidate's units; the best similarity of its neighbours (context); and its
+length. Weights and thresholds are data (``service/data/relevance.json``), fitted and calibrated
+on the tune split of the CUAD dev set (``bench/fit_relevance.py``, ``bench/cuad_eval.py``).
 """
 
 from __future__ import annotations

@@ -440,9 +440,12 @@ def assess_units(
     """Decide, per verified unit, whether it answers the question. One path for every question:
 
     * ``relevance`` is the relevance model's score (``relevance.py``): the unit's similarity to
-      the question, to a known attribute's description, a text cue, and its retrieval rank;
+      the question and to a description, its words, a text cue, its retrieval score, BM25 among
+      the candidate's units (``bm25_scores``), its neighbours (``context_scores``), its length;
     * a known attribute (the 17 of ``attribute_cues.json``) adds its typed rules: text cues,
-      a normalised value, and "no value, no answer" where the value is required;
+      a normalised value, and "no value, no answer" where the value is required; a unit the
+      rule turns away still states the attribute from ``evidence_floor_known`` when no value is
+      required (``by_relevance``: cited after the rule's units);
     * an open attribute (the question names a subject and asks something the phrasebook does
       not know) is answered by relevance alone, and the finding is the cited clause itself.
 
