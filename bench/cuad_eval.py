@@ -341,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
                         "sufficient": report.sufficient,
                         "units": [{
                             "ok": a.reason is None or a.reason.startswith("off_attribute"),
+                            "novalue": bool(a.reason and a.reason.startswith("off_attribute") and "states no" in a.reason),
                             "states": a.states_attribute, "gold": any(a.char_start < g1 and g0 < a.char_end for g0, g1 in spans),
                             "retrieval": round(a.unit.chunk_score / top, 4), "rank": a.unit.chunk_rank,
                             "words": len(a.excerpt.split()), "value": a.value is not None,

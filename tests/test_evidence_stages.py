@@ -111,7 +111,10 @@ def test_assess_known_attribute_value_and_injection() -> None:
     assert injection.injection and not injection.states_attribute and injection.value is None
     assert injection.reason.startswith("instruction_like")
     model = relevance_model()
-    assert law.relevance == pytest.approx(model.score(1.0, 1.0, True, 1.0), abs=1e-6)
+    # No question words: no lexical or BM25 term; its neighbour (the injection) is as similar as
+    # itself (context 1.0); 13 words of the 40 that earn the whole length term.
+    assert (law.attribute_match["bm25"], law.attribute_match["context"]) == (0.0, 1.0)
+    assert law.relevance == pytest.approx(model.score(1.0, 1.0, True, 1.0, bm25=0.0, context=1.0, length=13 / 40), abs=1e-6)
 
 
 def test_assess_open_attribute_uses_relevance_alone() -> None:
@@ -125,6 +128,49 @@ def test_assess_open_attribute_uses_relevance_alone() -> None:
     assert not law.states_attribute and law.reason.startswith("off_attribute")
     assert not injection.states_attribute  # not embedded: relevance from retrieval alone, below the floor
     assert payment.relevance >= relevance_model().evidence_floor > law.relevance
+
+
+def test_bm25_signal_counts_words_among_the_candidates_units() -> None:
+    """BM25 of the question's words, document frequencies counted among the candidate's
+    verified units, normalised to its best unit; a unit of another document scores 0."""
+    mine = units.extract_units([Hit(_chunk("d1"), 1.0, 1, 1)])
+    other = units.extract_units([Hit(_chunk("d2"), 0.5, 2, 2)])
+    verified = verify.verify_units(mine + other, SC, [_agreement("d1")], None)
+    assert verify.bm25_scores(verified, frozenset({"invoice", "pay"})) == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    # "governed" is in two of the three units (six-letter prefix "govern" matches "governs" too):
+    # the shorter one ranks first.
+    governed = verify.bm25_scores(verified, frozenset({"governs"}))
+    assert governed[0] == 0.0 and governed[1] == 1.0 and 0.0 < governed[2] < 1.0 and governed[3:] == [0.0] * 3
+    assert verify.bm25_scores(verified, frozenset()) == [0.0] * 6
+
+
+def test_context_signal_is_the_best_neighbour_in_the_chunk() -> None:
+    verified = verify.verify_units(units.extract_units([Hit(_chunk(), 1.0, 1, 1)]), SC, [_agreement()], None)
+    assert verify.context_scores(verified, {0: 0.2, 1: 0.9, 2: 0.4}) == [0.9, 0.4, 0.9]
+    assert verify.context_scores(verified, {1: 0.9}) == [0.9, 0.0, 0.9]
+
+
+def test_known_attribute_unit_states_it_by_relevance_only_without_a_required_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A known attribute's typed rule turns away a unit far from its description; the relevance
+    floor for known attributes takes it back, unless the attribute requires a value."""
+    from dataclasses import replace
+
+    import service.evidence.verify as verify_module
+
+    e = np.eye(4, dtype=np.float32)
+    verified = verify.verify_units(units.extract_units([Hit(_chunk(), 1.0, 1, 1)]), SC, [_agreement()], None)
+    cap = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
+                       agreement_title="RESELLER AGREEMENT", attribute="cap_on_liability", attribute_label="cap on liability")
+    targets = verify.Targets(e[0], e[1])  # the unit is like the question, unlike the description
+    model = relevance_model()
+    monkeypatch.setattr(verify_module, "relevance_model", lambda: replace(model, evidence_floor_known=None))
+    assert not verify.assess_units(verified, {0: e[0]}, cap, targets)[0].states_attribute
+    monkeypatch.setattr(verify_module, "relevance_model", lambda: replace(model, evidence_floor_known=0.0))
+    payment = verify.assess_units(verified, {0: e[0]}, cap, targets)[0]
+    assert payment.states_attribute and payment.reason is None
+    # Governing law requires a jurisdiction: relevance alone never states it.
+    law = verify.assess_units(verified, {0: e[0]}, SC, targets)[0]
+    assert not law.states_attribute and law.reason.startswith("off_attribute")
 
 
 @pytest.mark.parametrize(
@@ -158,7 +204,9 @@ def test_assess_open_attribute_uses_the_clause_types_text_cue() -> None:
     payment, law, _ = verify.assess_units(verified, {0: e[0], 1: e[0]}, sc, targets)
     assert payment.attribute_match["cue"] == "invoice" and law.attribute_match["cue"] is None
     model = relevance_model()
-    assert payment.relevance - law.relevance == pytest.approx(model.w_cue + model.w_lexical * 0.0, abs=1e-6)
+    # Same similarities and context (each other's neighbour); 10 words against 13.
+    assert payment.attribute_match["context"] == law.attribute_match["context"] == 1.0
+    assert payment.relevance - law.relevance == pytest.approx(model.w_cue + model.w_length * (10 - 13) / 40, abs=1e-6)
 
 
 def test_stored_unit_vectors_are_read_by_position() -> None:
@@ -242,3 +290,21 @@ def test_question_words_are_bounded_and_ordered() -> None:
     words = verify.question_words(question)
     assert len(words) == verify.MAX_QUERY_WORDS
     assert words == frozenset(f"word{i:04d}" for i in range(verify.MAX_QUERY_WORDS))
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        ("Is there a minimum purchase commitment in the RESELLER AGREEMENT?", "question"),
+        ("Must transition services be provided after termination of the RESELLER AGREEMENT?", "question"),
+        ("What are the obligations under the RESELLER AGREEMENT?", "obligations"),
+    ],
+)
+def test_a_generic_attribute_naming_a_clause_type_becomes_an_open_question(question: str, attribute: str) -> None:
+    from service.evidence.machine import with_clause_type
+
+    sc = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
+                      agreement_title="RESELLER AGREEMENT", attribute="obligations", attribute_label="obligations")
+    assert with_clause_type(sc, question).attribute == attribute
+    governing = SubjectClass(understood=True, kind="agreement_attribute", attribute="governing_law")
+    assert with_clause_type(governing, question) is governing

@@ -37,8 +37,11 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: 
     else:
         description = ""
     vector = verify.description_vector(embedder, key, description) if description else None
+    attribute = cues().attributes.get(sc.attribute or "")
+    topic = attribute.query if attribute is not None else (clause.query if clause is not None else "")
     return verify.Targets(
-        question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else ()
+        question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else (),
+        topic_words=verify.question_words(topic),
     )
 
 
@@ -60,7 +63,7 @@ def open_clause_type(sc: SubjectClass, query_question: str) -> ClauseType | None
     return clause_type_for(query_question) if sc.attribute == conclude.OPEN_ATTRIBUTE else None
 
 
-def _query_question(sc: SubjectClass, question: str) -> str:
+def query_question(sc: SubjectClass, question: str) -> str:
     """The question without the agreement title and party names: the search is already confined
     to the agreement's document, where those names are in nearly every chunk and would only drown
     the attribute's words (for BM25 and for the query vector alike)."""
@@ -104,12 +107,12 @@ def collect(
     """EVIDENCE_RETRIEVAL -> EVIDENCE_EXTRACTION -> EVIDENCE_VERIFIED for candidates that passed
     the gate: each stage a function of the previous one's typed output. The class-level table
     (``table.py``) runs the same function per agreement, so a cell and an answer never differ."""
-    query_question = _query_question(sc, question)
-    clause = open_clause_type(sc, query_question)
+    asked = query_question(sc, question)
+    clause = open_clause_type(sc, asked)
     attribute = cues().attributes.get(sc.attribute or "")
     search_words = attribute.query if attribute is not None else (clause.query if clause is not None else "")
     searches = units.plan_searches(
-        sc, candidates, principal, scope, _attribute_description(sc, clause), query_question, search_words
+        sc, candidates, principal, scope, _attribute_description(sc, clause), asked, search_words
     )
     hits = units.retrieve(store, embedder, searches, depth=settings.retrieval_depth, rrf_k=settings.rrf_k)
     if (attribute is not None and attribute.opening) or sc.attribute == conclude.OPEN_ATTRIBUTE:
@@ -118,8 +121,8 @@ def collect(
         hits += units.opening_hits(store, principal, candidates, {h.chunk.chunk_id for h in hits})
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
-    vectors = unit_vectors(verified, sc, query_question, embedder, embed_cap)
-    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, query_question, embedder, clause))
+    vectors = unit_vectors(verified, sc, asked, embedder, embed_cap)
+    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, asked, embedder, clause))
     return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
 
 

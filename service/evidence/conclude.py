@@ -116,14 +116,16 @@ def _item_fields(unit: Assessed, item_id: str, retrieved_at: str) -> dict[str, A
 
 def prefer_independent(units: Sequence[Assessed]) -> list[Assessed]:
     """Best unit of every document first, then the second of every document, ...: independent
-    sources rank above a second passage of the same one. Ties: score, document, offset."""
-    by_score = sorted(units, key=lambda u: (-u.score, u.sort_key))
+    sources rank above a second passage of the same one. A unit a known attribute's typed rule
+    accepted ranks above one accepted by relevance alone (``by_relevance``). Ties: score,
+    document, offset."""
+    by_score = sorted(units, key=lambda u: (u.by_relevance, -u.score, u.sort_key))
     position: dict[str, int] = defaultdict(int)
     keyed = []
     for u in by_score:
-        keyed.append((position[u.doc_id], -u.score, u.sort_key, u))
+        keyed.append((position[u.doc_id], u.by_relevance, -u.score, u.sort_key, u))
         position[u.doc_id] += 1
-    return [k[-1] for k in sorted(keyed, key=lambda k: k[:3])]
+    return [k[-1] for k in sorted(keyed, key=lambda k: k[:4])]
 
 
 def build_evidence(

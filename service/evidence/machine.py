@@ -21,7 +21,7 @@ from ingest.settings import Settings
 from ingest.statuses import Confidence
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate
-from service.evidence.collect import collect
+from service.evidence.collect import collect, open_clause_type, query_question
 from service.evidence.class_questions import ClassQuestion, answer_class_question, parse_class_question
 from service.evidence.data import question_patterns
 from service.evidence.registry_questions import ANSWERS as REGISTRY_ANSWERS
@@ -52,6 +52,25 @@ def with_open_attribute(sc: SubjectClass) -> SubjectClass:
     return replace(
         sc, understood=True, attribute=conclude.OPEN_ATTRIBUTE,
         attribute_label="the answer to the question", pattern=sc.pattern or "open_attribute",
+    )
+
+
+GENERIC_ATTRIBUTES = frozenset({"obligations"})  # known attributes that only say "what must a party do"
+
+
+def with_clause_type(sc: SubjectClass, question: str) -> SubjectClass:
+    """A question the phrasebook reads as a generic attribute ("obligations", matched by words
+    such as "must" or "commitment") but that names a clause type of
+    ``service/data/clause_types.json`` ("a minimum purchase commitment", "transition services
+    after termination") is an open question about that clause type: its description, cues and
+    search words fit the question better than a party's duties in general."""
+    if sc.kind != "agreement_attribute" or sc.attribute not in GENERIC_ATTRIBUTES:
+        return sc
+    if open_clause_type(replace(sc, attribute=conclude.OPEN_ATTRIBUTE), query_question(sc, question)) is None:
+        return sc
+    return replace(
+        sc, attribute=conclude.OPEN_ATTRIBUTE, attribute_label="the answer to the question",
+        pattern=sc.pattern or "open_attribute",
     )
 
 
@@ -109,7 +128,7 @@ def run_evidence_query(
                 request, class_question, principal, tracker, request_id, retrieved_at,
                 store=store, embedder=embedder, settings=settings,
             )
-    sc = with_open_attribute(identify(request))
+    sc = with_clause_type(with_open_attribute(identify(request)), request.question)
     tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, _class_detail(sc))
     scope = request.scope
     with store.snapshot():  # registry and search see one state of the index

@@ -273,6 +273,7 @@ class Targets:
     description: np.ndarray | None
     words: frozenset[str] = frozenset()  # the question's content words (lexical signal)
     text_cues: tuple[re.Pattern[str], ...] = ()  # an open question's clause type's text cues
+    topic_words: frozenset[str] = frozenset()  # the attribute's or clause type's search words (BM25 signal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +291,9 @@ class Assessed:
     attribute_match: dict[str, Any]
     value: dict[str, Any] | None
     injection: bool
+    # A known attribute's unit that states it by relevance alone, its typed rule having turned
+    # it away: cited after the units the rule accepted.
+    by_relevance: bool = False
 
     # The location fields conclude.py reads, delegated to the unit.
     @property
@@ -364,15 +368,84 @@ def _value(unit: Unit, sc: SubjectClass, attribute: Attribute | None, candidate:
     return extract_value(attribute.value_type, unit.excerpt, list(unit.entity_ids), attribute.value_anchor)
 
 
+BM25_K1 = 1.2
+BM25_B = 0.75
+LENGTH_WORDS = 40  # a unit this long or longer gets the whole length term
+
+
+def _term(word: str) -> str:
+    """A word as the BM25 signal counts it: case-folded, six-letter prefix for longer words, as
+    ``_overlap`` matches ("assignment" and "assignments" are one term)."""
+    word = word.casefold()
+    return word[:6] if len(word) >= 6 else word
+
+
+def bm25_scores(verified: Sequence[Verified], words: frozenset[str]) -> list[float]:
+    """BM25 of ``words`` for each verified unit, with document frequencies counted among the
+    verified units of the same candidate (so a word every clause of that contract holds weighs
+    little), normalised to the candidate's best unit: in [0, 1]. Units failing verification
+    score 0."""
+    terms = frozenset(_term(w) for w in words if len(w) > 2)
+    out = [0.0] * len(verified)
+    if not terms:
+        return out
+    groups: dict[str, list[int]] = {}
+    for i, v in enumerate(verified):
+        if v.reason is None and v.candidate is not None:
+            groups.setdefault(v.candidate.subject_id, []).append(i)
+    for indexes in groups.values():
+        bags = []
+        for i in indexes:
+            tokens = [_term(w) for w in _WORDS.findall(verified[i].unit.excerpt)]
+            counts: dict[str, int] = {}
+            for t in tokens:
+                if t in terms:
+                    counts[t] = counts.get(t, 0) + 1
+            bags.append((len(tokens), counts))
+        n = len(bags)
+        avg = sum(length for length, _ in bags) / n or 1.0
+        df = {t: sum(1 for _, c in bags if t in c) for t in terms}
+        idf = {t: float(np.log(1.0 + (n - d + 0.5) / (d + 0.5))) for t, d in df.items()}
+        raw = []
+        for length, counts in bags:
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * length / avg)
+            raw.append(sum(idf[t] * c * (BM25_K1 + 1) / (c + norm) for t, c in counts.items()))
+        top = max(raw) or 1.0
+        for i, value in zip(indexes, raw):
+            out[i] = round(value / top, 5)
+    return out
+
+
+def context_scores(verified: Sequence[Verified], base: dict[int, float]) -> list[float]:
+    """For each unit, the best ``base`` score of its neighbours (the units just before and after
+    it in the same chunk): a sentence that continues or introduces a relevant one is usually part
+    of the same clause. Units without a neighbour with a score get 0."""
+    where = {(v.unit.chunk.chunk_id, v.unit.position): i for i, v in enumerate(verified) if v.unit.position >= 0}
+    out = [0.0] * len(verified)
+    for i, v in enumerate(verified):
+        if v.unit.position < 0:
+            continue
+        near = [
+            base[j]
+            for j in (where.get((v.unit.chunk.chunk_id, v.unit.position + d)) for d in (-1, 1))
+            if j is not None and j in base
+        ]
+        out[i] = max(near, default=0.0)
+    return out
+
+
 def assess_units(
     verified: Sequence[Verified], vectors: dict[int, np.ndarray], sc: SubjectClass, targets: Targets
 ) -> list[Assessed]:
     """Decide, per verified unit, whether it answers the question. One path for every question:
 
     * ``relevance`` is the relevance model's score (``relevance.py``): the unit's similarity to
-      the question, to a known attribute's description, a text cue, and its retrieval rank;
+      the question and to a description, its words, a text cue, its retrieval score, BM25 among
+      the candidate's units (``bm25_scores``), its neighbours (``context_scores``), its length;
     * a known attribute (the 17 of ``attribute_cues.json``) adds its typed rules: text cues,
-      a normalised value, and "no value, no answer" where the value is required;
+      a normalised value, and "no value, no answer" where the value is required; a unit the
+      rule turns away still states the attribute from ``evidence_floor_known`` when no value is
+      required (``by_relevance``: cited after the rule's units);
     * an open attribute (the question names a subject and asks something the phrasebook does
       not know) is answered by relevance alone, and the finding is the cited clause itself.
 
@@ -383,18 +456,23 @@ def assess_units(
     attribute: Attribute | None = data.attributes.get(sc.attribute or "")
     role = sc.kind == "entity_role" and sc.understood
     max_chunk = max((v.unit.chunk_score for v in verified), default=0.0) or 1.0
+    sims: dict[int, tuple[float, float | None]] = {}
+    for index, vector in vectors.items():
+        # Rounded: a vector from the per-process cache may have been computed in another batch
+        # (other padding), which can move the last float bits; decisions must not depend on it.
+        sims[index] = (
+            round(float(vector @ targets.question), 5),
+            round(float(vector @ targets.description), 5) if targets.description is not None else None,
+        )
+    base = {i: (q + (q if d is None else d)) / 2 for i, (q, d) in sims.items()}
+    context = context_scores(verified, base)
+    bm25 = bm25_scores(verified, targets.words | targets.topic_words)
     out: list[Assessed] = []
     for index, v in enumerate(verified):
         unit = v.unit
         vector = vectors.get(index)
-        # Rounded: a vector from the per-process cache may have been computed in another batch
-        # (other padding), which can move the last float bits; decisions must not depend on it.
-        sim_q = round(float(vector @ targets.question), 5) if vector is not None else 0.0
-        sim_d = (
-            round(float(vector @ targets.description), 5)
-            if vector is not None and targets.description is not None
-            else None
-        )
+        relevance_only = False
+        sim_q, sim_d = sims.get(index, (0.0, None))
         if role:
             cue = _role_cue(unit, sc, v.candidate)
         elif attribute is not None:
@@ -402,13 +480,25 @@ def assess_units(
         else:
             cue = next((p.pattern for p in targets.text_cues if p.search(unit.excerpt)), None)
         lexical = _overlap(unit, targets.words) / len(targets.words) if targets.words else 0.0
-        relevance = model.score(sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk, lexical)
-        short = len(_WORDS.findall(unit.excerpt)) < data.min_words
+        n_words = len(_WORDS.findall(unit.excerpt))
+        relevance = model.score(
+            sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk, lexical,
+            bm25=bm25[index], context=context[index], length=min(n_words, LENGTH_WORDS) / LENGTH_WORDS,
+        )
+        short = n_words < data.min_words
         if role:
             states = cue is not None
         elif attribute is not None:
             sim = sim_d if sim_d is not None else 0.0
-            states = ((cue is not None and sim >= data.sim_cue_floor) or sim >= data.sim_accept) and not short
+            typed = (cue is not None and sim >= data.sim_cue_floor) or sim >= data.sim_accept
+            # The typed rule misses clauses worded without the attribute's usual words; the
+            # relevance model, which reads the question too, still finds them (no value needed).
+            by_relevance = (
+                model.evidence_floor_known is not None and not attribute.value_required
+                and vector is not None and relevance >= model.evidence_floor_known
+            )
+            states = (typed or by_relevance) and not short
+            relevance_only = states and not typed
         else:
             states = vector is not None and relevance >= model.evidence_floor and not short
         sim_for_conf = sim_d if sim_d is not None else sim_q
@@ -419,7 +509,9 @@ def assess_units(
         else:
             confidence = Confidence.LOW
         match = {"cue": cue, "similarity": round(sim_d if sim_d is not None else sim_q, 4),
-                 "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4), "relevance": round(relevance, 4)}
+                 "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4),
+                 "bm25": round(bm25[index], 4), "context": round(context[index], 4), "relevance": round(relevance, 4),
+                 **({"stated_by": "relevance"} if relevance_only else {})}
         injection = is_instruction_like(unit.excerpt)
         reason = v.reason
         value = None
@@ -442,6 +534,7 @@ def assess_units(
                 unit=unit, candidate=v.candidate, reason=reason, states_attribute=states and reason is None,
                 relevance=round(relevance, 6), score=round(relevance, 6), confidence=confidence,
                 attribute_match=match, value=value if reason is None else None, injection=injection,
+                by_relevance=relevance_only,
             )
         )
     return out
