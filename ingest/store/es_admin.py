@@ -29,7 +29,14 @@ def es_hosts(url: str) -> list[str]:
     return hosts
 
 
-def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> int:
+def bulk_write(
+    es: Any,
+    actions: Iterable[dict[str, Any]],
+    *,
+    refresh: Any,
+    conflicts: list[dict[str, Any]] | None = None,
+    chunk_size: int = BULK_CHUNK,
+) -> int:
     """Send ``actions`` (``elasticsearch.helpers`` format: ``_op_type``, ``_index``, ``_id``,
     ``_source`` or ``doc``) through ``helpers.streaming_bulk`` in requests of ``BULK_CHUNK``.
 
@@ -37,7 +44,8 @@ def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> i
     touched indexes once after the last request (not once per request), ``"wait_for"`` waits on
     each request, ``False`` does neither. A delete of a missing document is not an error (a
     retried delete); any other failed item raises :class:`StoreError` after the whole stream was
-    sent. Returns the number of actions written."""
+    sent. With ``conflicts`` given, a version conflict (409: a conditional write lost a race) is
+    appended there instead of failing. Returns the number of actions written."""
     from elasticsearch import helpers
 
     touched: set[str] = set()
@@ -53,7 +61,8 @@ def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> i
     for ok, item in helpers.streaming_bulk(
         es,
         tracked(),
-        chunk_size=BULK_CHUNK,
+        chunk_size=chunk_size,
+        max_chunk_bytes=100 * 2**20,
         raise_on_error=False,
         raise_on_exception=True,
         **per_request,
@@ -63,6 +72,9 @@ def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> i
             continue
         op, result = next(iter(item.items()))
         if op == "delete" and result.get("status") == 404:
+            continue
+        if conflicts is not None and result.get("status") == 409:
+            conflicts.append(item)
             continue
         failures.append(item)
     if refresh is True and touched:
