@@ -146,7 +146,14 @@ class QuietLock:
             fcntl.flock(self.file, fcntl.LOCK_UN)
 
 
-def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock) -> None:
+def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock,
+         bulk: bool = False) -> None:
+    if bulk:  # Elasticsearch: large batches, one visibility switch each (import_documents)
+        with quiet.hold(exclusive=False):
+            store.import_documents(
+                synth_document(n, texts, vectors, noise) for n in range(first_doc, last_doc)
+            )
+        return
     for number in range(first_doc, last_doc):
         with quiet.hold(exclusive=False):
             _add(store, number, texts, vectors, noise)
@@ -217,6 +224,12 @@ def main() -> None:
     parser.add_argument("--es-url", help="es: default $ATTEST_ELASTICSEARCH_URL")
     parser.add_argument("--es-prefix", default="attest-scale", help="es: index prefix (dropped first)")
     parser.add_argument("--shards", type=int, help="es: primaries of the chunks index")
+    parser.add_argument("--per-document", action="store_true",
+                        help="es: write each document through the port (save, write, activate) "
+                             "instead of import_documents in large batches with refresh off "
+                             "and no replica during the load")
+    parser.add_argument("--keep", action="store_true",
+                        help="es: keep the indexes at the end (default: drop them, disk is shared)")
     parser.add_argument("--budget-seconds", type=float, default=0,
                         help="stop before a size whose build would start after this many seconds")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -262,11 +275,18 @@ def main() -> None:
             break
         build = time.perf_counter()
         target_docs = math.ceil(size / CHUNKS_PER_DOC)
-        grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
+        if args.backend == "es" and not args.per_document:
+            with store.admin.loading():
+                grow(store, docs, target_docs, texts, vectors, args.noise, quiet, bulk=True)
+        else:
+            grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
+        added = (target_docs - docs) * CHUNKS_PER_DOC
         docs = target_docs
         if args.backend == "es":
             store.es.indices.refresh(index=f"{store.prefix}-*")
         build_s = time.perf_counter() - build
+        print(f"  built {added} chunks in {build_s:.0f} s ({added / max(build_s, 1e-9):.0f} chunks/s)",
+              flush=True)
         with quiet.hold(exclusive=True):
             figures = measure(store, embedder, queries)
         row = {"chunks": docs * CHUNKS_PER_DOC, "build_s": round(build_s, 1), **figures}
@@ -285,6 +305,8 @@ def main() -> None:
             print(f"  fit {key}: {a:.3g} * N^{b:.2f} ms  (at 1M: {a * 1e6 ** b:.0f} ms)")
     if args.json:
         args.json.write_text(json.dumps({"backend": args.backend, "rows": rows}, indent=2))
+    if args.backend == "es" and not args.keep:
+        store.drop_all()
     store.close()
     if tmp is not None:
         tmp.cleanup()

@@ -694,61 +694,16 @@ class ElasticStore:
                 else:
                     op.update(if_seq_no=hit["_seq_no"], if_primary_term=hit["_primary_term"])
             return op
-        revision_source = {
-            "doc_id": doc_id,
-            "revision": revision,
-            "rev_key": key,
-            "filename": info.get("filename", ""),
-            "mime": info.get("mime", ""),
-            "size": int(info.get("size", 0)),
-            "status": RevisionStatus.WRITTEN,
-            "created_at": info.get("created_at") or utc_now(),
-            "n_chunks": len(chunks),
-            "text": text,
-            "incarnation": document.get("incarnation", ""),
-        }
+        revision_source, copies = self._revision_sources(
+            doc_id, revision, text, chunks, subjects, info, document.get("incarnation", "")
+        )
         ops: list[dict[str, Any]] = [
             {"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
              "_source": revision_source},
+            *(copy_op(kind, _id, source) for kind, _id, source in copies),
         ]
-        chunk_ids: set[str] = set()
-        for chunk in chunks:
-            source = chunk.to_dict()
-            # The searchable ACL is the document's (copy_op), so that switches govern it.
-            source["doc_id"], source["revision"] = doc_id, revision
-            if chunk.embedding is not None:
-                source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
-            if chunk.unit_vectors is not None:  # a `binary` field: stored, never indexed
-                source["unit_vectors"] = base64.b64encode(chunk.unit_vectors).decode("ascii")
-            chunk_ids.add(chunk.chunk_id)
-            ops.append(copy_op("chunks", chunk.chunk_id, source))
-        subject_keys: set[str] = set()
-        for subject in subjects:
-            skey = _subject_key(doc_id, revision, subject.subject_id)
-            subject_keys.add(skey)
-            names = {name_key(subject.name), *(name_key(a) for a in subject.aliases)}
-            record = asdict(subject)
-            ops.append(
-                copy_op("subjects", skey, {
-                    "key": skey,
-                    "subject_id": subject.subject_id,
-                    "doc_id": doc_id,
-                    "revision": revision,
-                    "rev_key": key,
-                    "type": subject.type,
-                    "name": subject.name,
-                    "name_norms": sorted(n for n in names if n),
-                    "bindings": [
-                        {
-                            "relation": b.relation,
-                            "object_id": b.object_id,
-                            "role_norm": role_key(b.role) if b.role else None,
-                        }
-                        for b in subject.bindings
-                    ],
-                    "record": record,
-                })
-            )
+        chunk_ids = {_id for kind, _id, _ in copies if kind == "chunks"}
+        subject_keys = {_id for kind, _id, _ in copies if kind == "subjects"}
         kept = {"chunks": chunk_ids, "subjects": subject_keys}
         for kind, by_id in existing.items():
             for _id, hit in by_id.items():
@@ -773,6 +728,133 @@ class ElasticStore:
             # switch are not current yet, so settle the document again.
             with self._switch(doc_id):
                 pass
+
+    @staticmethod
+    def _revision_sources(
+        doc_id: str,
+        revision: str,
+        text: str,
+        chunks: Sequence[Chunk],
+        subjects: Sequence[SubjectRecord],
+        info: dict[str, Any],
+        incarnation: str,
+    ) -> tuple[dict[str, Any], list[tuple[str, str, dict[str, Any]]]]:
+        """The revision's source and its copies as (kind, _id, source), without the
+        visibility fields (es_visibility.COPY_FIELDS), which the writer adds."""
+        key = rev_key(doc_id, revision)
+        revision_source = {
+            "doc_id": doc_id,
+            "revision": revision,
+            "rev_key": key,
+            "filename": info.get("filename", ""),
+            "mime": info.get("mime", ""),
+            "size": int(info.get("size", 0)),
+            "status": RevisionStatus.WRITTEN,
+            "created_at": info.get("created_at") or utc_now(),
+            "n_chunks": len(chunks),
+            "text": text,
+            "incarnation": incarnation,
+        }
+        copies: list[tuple[str, str, dict[str, Any]]] = []
+        for chunk in chunks:
+            source = chunk.to_dict()
+            source["doc_id"], source["revision"], source["rev_key"] = doc_id, revision, key
+            if chunk.embedding is not None:
+                source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
+            if chunk.unit_vectors is not None:  # a `binary` field: stored, never indexed
+                source["unit_vectors"] = base64.b64encode(chunk.unit_vectors).decode("ascii")
+            copies.append(("chunks", chunk.chunk_id, source))
+        for subject in subjects:
+            skey = _subject_key(doc_id, revision, subject.subject_id)
+            names = {name_key(subject.name), *(name_key(a) for a in subject.aliases)}
+            copies.append(("subjects", skey, {
+                "key": skey,
+                "subject_id": subject.subject_id,
+                "doc_id": doc_id,
+                "revision": revision,
+                "rev_key": key,
+                "type": subject.type,
+                "name": subject.name,
+                "name_norms": sorted(n for n in names if n),
+                "bindings": [
+                    {
+                        "relation": b.relation,
+                        "object_id": b.object_id,
+                        "role_norm": role_key(b.role) if b.role else None,
+                    }
+                    for b in subject.bindings
+                ],
+                "record": asdict(subject),
+            }))
+        return revision_source, copies
+
+    def import_documents(
+        self,
+        items: Iterable[tuple[DocumentRecord, str, str, Sequence[Chunk]]],
+        *,
+        batch_chunks: int = 10_000,
+        request_chunks: int = 2_000,
+    ) -> int:
+        """Bulk load of **new** documents, each current at once at its revision: ``items`` are
+        (record, revision, text, chunks). For loads of many documents (``bench/scale.py``),
+        where one switch per document would dominate; ingestion goes through the port. Each
+        batch of about ``batch_chunks`` chunks is one visibility switch: its documents,
+        revisions and copies (current from the next generation) are written in ``_bulk``
+        requests of ``request_chunks`` actions, refreshed, and the generation is published.
+        Documents are created, never overwritten: an existing id fails the batch, whose
+        documents are then settled to what the documents index says. Returns the chunks
+        written."""
+        self._ensure()
+        written = 0
+        batch: list[tuple[DocumentRecord, str, str, Sequence[Chunk]]] = []
+
+        def flush() -> None:
+            held = self.lease.acquire("*import*")
+            gen = held.gen + 1
+            ops: list[dict[str, Any]] = []
+            for record, revision, text, chunks in batch:
+                key, acl = rev_key(record.doc_id, revision), sorted(set(record.acl))
+                incarnation = uuid.uuid4().hex
+                info = {"filename": record.filename, "size": len(text.encode()),
+                        "mime": chunks[0].mime if chunks else ""}
+                revision_source, copies = self._revision_sources(
+                    record.doc_id, revision, text, chunks, [], info, incarnation
+                )
+                revision_source["status"] = RevisionStatus.CURRENT
+                ops.append({"_op_type": "create", "_index": self.alias("documents"),
+                            "_id": record.doc_id, "_source": {
+                                "doc_id": record.doc_id, "status": DocStatus.INDEXED,
+                                "stage": DocStatus.INDEXED, "error": None,
+                                "title": record.title, "filename": record.filename, "acl": acl,
+                                "collection": record.collection, "metadata": record.metadata,
+                                "updated_at": record.updated_at or utc_now(),
+                                "current_revision": revision, "rev_key": key,
+                                "incarnation": incarnation}})
+                ops.append({"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
+                            "_source": revision_source})
+                for kind, _id, source in copies:
+                    source.update(fresh_copy_fields(acl, record.collection))
+                    source.update(vis_from=gen, vis_to=NEVER)
+                    ops.append({"_op_type": "create", "_index": self.alias(kind), "_id": _id,
+                                "_source": source})
+            try:
+                bulk_write(self.es, ops, refresh=True, chunk_size=request_chunks)
+            except BaseException:
+                for record, *_ in batch:  # the truth decides what the generation shows
+                    self._settle(record.doc_id, held)
+                self.lease.publish(held)
+                raise
+            self.lease.publish(held)
+
+        for item in items:
+            batch.append(item)
+            written += len(item[3])
+            if sum(len(chunks) for *_, chunks in batch) >= batch_chunks:
+                flush()
+                batch = []
+        if batch:
+            flush()
+        return written
 
     def _drop_written(self, doc_id: str, revision: str) -> None:
         query = {"bool": {"filter": [{"term": {"rev_key": rev_key(doc_id, revision)}}]}}
@@ -1004,16 +1086,26 @@ class ElasticStore:
         self.es.indices.put_mapping(index=documents, meta={**meta, "visibility": 1})
         _log.info("es_visibility_backfilled", documents=len(doc_ids))
 
+    def _visibility(
+        self, principal: Principal, collections: Sequence[str] = ()
+    ) -> list[dict[str, Any]]:
+        """The copies current at the generation (es_visibility.visibility_clauses) that the
+        principal may read. Inside a snapshot the copy's ACL as last written must admit the
+        principal as well: a revocation made while the block runs takes effect in its next
+        search, as the chunks' ACL did when the current-revision set was pinned, while a grant
+        waits for the next block. No read of the documents index: the work does not grow with
+        the number of documents."""
+        tokens = None if principal.unrestricted else principal.acl_tokens()
+        clauses = visibility_clauses(self._generation(), acl_tokens=tokens,
+                                     collections=collections, terms=self._terms)
+        if tokens is not None and getattr(self._local, "gen", None) is not None:
+            clauses.append({"terms": {"acl": list(tokens)}})
+        return clauses
+
     def _chunk_filters(self, filters: SearchFilters) -> list[dict[str, Any]]:
-        """The filter clauses shared by BM25 and kNN: the copies current at the generation
-        (es_visibility.visibility_clauses), their ACL, and the request's filters. No read of
-        the documents index: the work does not grow with the number of documents."""
-        clauses = visibility_clauses(
-            self._generation(),
-            acl_tokens=None if filters.principal.unrestricted else filters.principal.acl_tokens(),
-            collections=filters.collections,
-            terms=self._terms,
-        )
+        """The filter clauses shared by BM25 and kNN: visibility (``_visibility``) and the
+        request's filters."""
+        clauses = self._visibility(filters.principal, filters.collections)
         if filters.doc_ids:
             clauses.append(self._terms("doc_id", filters.doc_ids))
         if filters.entity_ids:
@@ -1128,11 +1220,7 @@ class ElasticStore:
     ) -> list[Subject]:
         if limit <= 0:
             return []
-        clauses = visibility_clauses(
-            self._generation(),
-            acl_tokens=None if principal.unrestricted else principal.acl_tokens(),
-            terms=self._terms,
-        )
+        clauses = self._visibility(principal)
         if type:
             clauses.append({"term": {"type": type}})
         if subject_ids:

@@ -9,7 +9,8 @@ records do not share a module with cluster-level operations. ``ElasticStore`` de
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
 
 import mappings
 from ingest.store.port import StoreError
@@ -197,6 +198,29 @@ class IndexAdmin:
         )
         self.es.indices.refresh(index=self.alias(kind))
         return {"segments_before": before, "segments_after": self.segment_count(kind)}
+
+    @contextmanager
+    def loading(self, kinds: Iterable[str] = ("chunks", "revisions", "documents")) -> Iterator[None]:
+        """A bulk load: no scheduled refresh (``refresh_interval: -1``) and no replica for
+        ``kinds`` while the block runs (each replica would index every vector again), then the
+        settings they had. Writers that need a refresh still ask for one (the store's switches
+        do)."""
+        names = ",".join(self.alias(kind) for kind in kinds)
+        keys = ("refresh_interval", "auto_expand_replicas", "number_of_replicas")
+        before = self.es.indices.get_settings(index=names, name=[f"index.{k}" for k in keys],
+                                              flat_settings=True).body
+        self.es.indices.put_settings(index=names, settings={
+            "index.refresh_interval": "-1", "index.auto_expand_replicas": "false",
+            "index.number_of_replicas": 0,
+        })
+        try:
+            yield
+        finally:
+            for index, body in before.items():
+                settings = body.get("settings", {})
+                self.es.indices.put_settings(index=index, settings={
+                    f"index.{k}": settings.get(f"index.{k}") for k in keys
+                })
 
     def drop_all(self) -> None:
         """Delete every index of this prefix (all kinds, all versions). For tests and resets."""

@@ -74,6 +74,10 @@ def _acl(value: Any) -> tuple[str, ...]:
     return tuple(sorted(set(value or ())))
 
 
+def _number(value: Any, default: int) -> int:
+    return default if value is None else int(value)
+
+
 def settled_fields(source: dict[str, Any], truth: Truth, gen: int) -> dict[str, Any] | None:
     """The partial update that makes one copy (its ``COPY_FIELDS`` in ``source``) show ``truth``
     to readers at ``gen`` and later, while readers at ``gen - 1`` see it as before; None when it
@@ -81,9 +85,9 @@ def settled_fields(source: dict[str, Any], truth: Truth, gen: int) -> dict[str, 
     never published, so no reader saw them). A copy without the fields (an index written before
     them) counts as never current."""
     before = gen - 1
-    vis_from = source.get("vis_from", NEVER)
-    vis_to = source.get("vis_to", NEVER)
-    meta_gen = source.get("meta_gen", 0)
+    vis_from = _number(source.get("vis_from"), NEVER)
+    vis_to = _number(source.get("vis_to"), NEVER)
+    meta_gen = _number(source.get("meta_gen"), 0)
     acl, acl_prev = _acl(source.get("acl")), _acl(source.get("acl_prev", source.get("acl")))
     collection = source.get("collection") or ""
     collection_prev = source.get("collection_prev", collection) or ""
@@ -134,8 +138,16 @@ def visibility_clauses(
         {"range": {"vis_from": {"lte": gen}}},
         {"range": {"vis_to": {"gt": gen}}},
     ]
-    if acl_tokens is None and not collections:
-        return clauses
+    if acl_tokens is not None or collections:
+        clauses.append(meta_clause(gen, acl_tokens=acl_tokens, collections=collections, terms=terms))
+    return clauses
+
+
+def meta_clause(
+    gen: int, *, acl_tokens: Sequence[str] | None, collections: Sequence[str] = (), terms: Any
+) -> dict[str, Any]:
+    """Copies whose ACL and collection at ``gen`` meet the principal and the filter: the pair
+    from ``meta_gen`` on, the previous pair before it."""
 
     def branch(acl_field: str, collection_field: str, meta: dict[str, Any]) -> dict[str, Any]:
         inner: list[dict[str, Any]] = [{"range": {"meta_gen": meta}}]
@@ -145,11 +157,10 @@ def visibility_clauses(
             inner.append(terms(collection_field, collections))
         return {"bool": {"filter": inner}}
 
-    clauses.append({"bool": {"should": [
+    return {"bool": {"should": [
         branch("acl", "collection", {"lte": gen}),
         branch("acl_prev", "collection_prev", {"gt": gen}),
-    ], "minimum_should_match": 1}})
-    return clauses
+    ], "minimum_should_match": 1}}
 
 
 @dataclass(frozen=True, slots=True)
