@@ -11,26 +11,25 @@ Indexes (``mappings/{kind}.v{N}.json``), each ``{prefix}-{kind}-v{N}`` behind th
 * ``subjects``   one per (doc_id, revision, subject_id): name norms, and bindings as ``nested``.
 * ``audit``      append-only, ``op_type=create`` with a monotonically increasing ``seq``.
 
-**Atomic revision visibility.** Chunks and subjects of a revision are written (and refreshed)
-before the revision is current, and are never changed by activation. What is current is decided
-by the documents index alone: ``activate_revision`` updates ONE document (its ``current_revision``
-and ``rev_key``) with a refresh. Every search first reads the set of current
-``rev_key`` values the principal may see from the documents index, then passes it as an explicit
-``terms`` filter on ``rev_key`` inside the BM25 query and inside ``knn.filter``. A single-document
-update is atomic in Elasticsearch, so a search sees either all of the old revision or all of the
-new one, never a mix. Inside ``snapshot()`` the current-revision set (with ACLs and collections)
-is read once and reused by every query of the block, so the BM25 and kNN halves of a hybrid
-query use the same set even when a switch lands between them.
+**Atomic revision visibility** (``ingest/store/es_visibility.py``). Every chunk and subject
+copy carries its own visibility, versioned by one generation number: a search reads the
+generation (one realtime GET) and filters on the copies' ``vis_from``/``vis_to`` and versioned
+ACL and collection inside the query, so it never reads the documents index and its work does not
+grow with the number of documents. Every change of what searches show (activation, ACL or
+collection change, delete, rewrite of a revision that has been current) is a switch under the
+generation lease: the documents index (the truth) first, then the document's copies are settled
+so that readers at G see what they saw and readers at G + 1 the new truth, then G + 1 is
+published with one single-document write: a search sees all of the old state or all of the new.
+``snapshot()`` pins one generation for the whole block.
 
-**ACL.** Chunks carry the document's ACL in ``acl``; searches filter on it with the principal's
-tokens *and* on the ACL-filtered ``rev_key`` set from the documents index. ``set_acl`` updates
-the document first (a revocation is effective at once), then every chunk by ``_id`` in one
-``_bulk`` (no ``_update_by_query``, no scripts).
+**ACL.** Copies carry the document's ACL (versioned as above); searches filter on it with the
+principal's tokens. ``set_acl`` is a switch, so a revocation holds for every query that starts
+after it returns, and (through the copy's ACL as last written) for the next query of a running
+snapshot.
 
-**Deletes** search for the ids (``search_after`` on a unique keyword) and ``_bulk`` delete them;
-the document itself goes first, so its chunks leave every search path at that moment even if the
-process dies before the rest is deleted (leftovers are invisible: no current ``rev_key`` names
-them). No ``_delete_by_query`` is used: the bare test node has no reindex module.
+**Deletes** are a switch (the document, then its copies become invisible), after which the ids
+are searched (``search_after`` on a unique keyword) and ``_bulk`` deleted. No
+``_delete_by_query`` is used: the bare test node has no reindex module.
 
 **On a cluster.** ``url`` may name several nodes (comma-separated); the client sends each
 request to one of them and retries a request that meets a dead node on the next one. The chunks
