@@ -217,6 +217,8 @@ class GenerationLease:
                     return Held(0, owner, _version(response.body), None)
                 source, version = found
                 held = source.get("lock")
+                if held and held.get("owner") == owner:  # our write landed; its reply was lost
+                    return Held(int(source.get("gen", 0)), owner, version, None)
                 if not held or int(held.get("until_ms", 0)) <= now_ms:
                     stale = held.get("doc_id") if held else None
                     if held:
@@ -241,6 +243,9 @@ class GenerationLease:
             self.es.index(index=self.index, id=STATE_ID, document={"gen": gen, "lock": None},
                           **held.version)
         except ConflictError:
+            found = self._read()
+            if found and int(found[0].get("gen", 0)) == gen and not found[0].get("lock"):
+                return gen  # our write landed and a retry of it conflicted with itself
             raise StoreUnavailable(
                 "the visibility lease expired before the switch was published; retry"
             ) from None
