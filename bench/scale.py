@@ -193,6 +193,24 @@ def measure(store, embedder, queries: list[str]) -> dict[str, float]:
     }
 
 
+def es_visibility_read(store, repeats: int = 20) -> dict[str, float]:
+    """What a query pays to learn what it may see: the generation GET it sends now, against the
+    page-through of every current document that it sent until stop 9 (the documents index
+    swept by ``doc_id`` with ``search_after``, pages of 1,000, as ``_load_state`` did)."""
+    gets, sweeps = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        store.lease.generation()
+        gets.append((time.perf_counter() - start) * 1000)
+    for _ in range(max(3, repeats // 4)):
+        start = time.perf_counter()
+        n = sum(1 for _ in store._sweep("documents", {"bool": {"filter": [{"exists": {"field": "rev_key"}}]}},
+                                        "doc_id", source=["doc_id", "current_revision", "acl", "collection"]))
+        sweeps.append((time.perf_counter() - start) * 1000)
+    return {"generation_get_p50_ms": percentile(gets, 50), "old_documents_sweep_p50_ms": percentile(sweeps, 50),
+            "documents": n}
+
+
 def es_memory(store) -> dict[str, float]:
     nodes = store.es.nodes.info(metric="process").body["nodes"]
     stats = store.es.nodes.stats(metric="jvm").body["nodes"]
@@ -292,6 +310,7 @@ def main() -> None:
         row = {"chunks": docs * CHUNKS_PER_DOC, "build_s": round(build_s, 1), **figures}
         if args.backend == "es":
             row.update(es_memory(store))
+            row.update(es_visibility_read(store))
         else:
             row["rss_growth_mb"] = rss_mb() - baseline_rss
             row["file_mb"] = sum(f.stat().st_size for f in Path(store.path).parent.glob("attest.sqlite3*")) / 2**20
