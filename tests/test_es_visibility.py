@@ -149,3 +149,22 @@ def test_settled_fields_keep_the_old_generation_and_show_the_truth_to_the_next()
     assert settled_fields(_copy(), Truth("d#r1", ("a",), "c", True), 4) is None
     # A deleted document: every current copy stops.
     assert settled_fields(_copy(), Truth.of(None), 7) == {"vis_to": 7}
+
+
+def test_an_import_that_died_before_publishing_leaves_nothing_visible(es_store):
+    put(es_store, "kept", "r", ["escrow release"], [axis(0)])
+    es_store.activate_revision("kept", "r")
+    held = es_store.lease.acquire("*import*")
+    # The dead import's copy of a document it never got to create, current from gen + 1.
+    es_store.es.index(index=es_store.alias("chunks"), id="orphan", refresh=True, document={
+        "chunk_id": "orphan", "doc_id": "never-created", "rev_key": "never-created#r",
+        "text": "escrow release orphan", "acl": ["*"], "acl_prev": ["*"], "meta_gen": 0,
+        "vis_from": held.gen + 1, "vis_to": NEVER})
+    state = es_store.es.get(index=es_store.alias("visibility"), id="state").body
+    es_store.es.index(index=es_store.alias("visibility"), id="state",
+                      document={**state["_source"], "lock": {**state["_source"]["lock"], "until_ms": 0}},
+                      if_seq_no=state["_seq_no"], if_primary_term=state["_primary_term"])
+    es_store.set_acl("kept", ["*"])  # any switch takes the expired lease over and repairs
+    everyone = SearchFilters(principal=OPERATOR)
+    assert ids(es_store.bm25("escrow release", everyone, 10)) == [
+        c.chunk_id for c in es_store.revision_chunks("kept", "r")]

@@ -811,7 +811,8 @@ class ElasticStore:
             held = self.lease.acquire("*import*")
             gen = held.gen + 1
             ops: list[dict[str, Any]] = []
-            for record, revision, text, chunks in batch:
+            documents: list[dict[str, Any]] = []  # written last: a document exists only
+            for record, revision, text, chunks in batch:  # once all its copies do
                 key, acl = rev_key(record.doc_id, revision), sorted(set(record.acl))
                 incarnation = uuid.uuid4().hex
                 info = {"filename": record.filename, "size": len(text.encode()),
@@ -820,8 +821,8 @@ class ElasticStore:
                     record.doc_id, revision, text, chunks, [], info, incarnation
                 )
                 revision_source["status"] = RevisionStatus.CURRENT
-                ops.append({"_op_type": "create", "_index": self.alias("documents"),
-                            "_id": record.doc_id, "_source": {
+                documents.append({"_op_type": "create", "_index": self.alias("documents"),
+                                  "_id": record.doc_id, "_source": {
                                 "doc_id": record.doc_id, "status": DocStatus.INDEXED,
                                 "stage": DocStatus.INDEXED, "error": None,
                                 "title": record.title, "filename": record.filename, "acl": acl,
@@ -837,7 +838,7 @@ class ElasticStore:
                     ops.append({"_op_type": "create", "_index": self.alias(kind), "_id": _id,
                                 "_source": source})
             try:
-                bulk_write(self.es, ops, refresh=True, chunk_size=request_chunks)
+                bulk_write(self.es, [*ops, *documents], refresh=True, chunk_size=request_chunks)
             except BaseException:
                 for record, *_ in batch:  # the truth decides what the generation shows
                     self._settle(record.doc_id, held)
@@ -1020,8 +1021,8 @@ class ElasticStore:
         self._ensure()
         held = self.lease.acquire(doc_id)
         try:
-            if held.stale_doc is not None and held.stale_doc != doc_id:
-                self._settle(held.stale_doc, held)  # a dead holder's unpublished values
+            if held.stale_doc is not None:
+                self._repair(held)
             yield
         except BaseException:
             try:
@@ -1060,6 +1061,27 @@ class ElasticStore:
         bulk_write(self.es, ops, refresh=False if self.refresh == "wait_for" else True)
         if self.refresh == "wait_for" and ops:
             self.es.indices.refresh(index=indexes)
+
+    def _repair(self, held: Held) -> None:
+        """After taking over a dead holder's lease: settle every document with a copy that
+        carries a value above the published generation (the dead switch's or import's
+        unpublished writes; no reader saw them), so that publishing ``held.gen + 1`` shows the
+        truth and nothing half-written."""
+        unpublished = {"bool": {"should": [
+            {"range": {"vis_from": {"gt": held.gen, "lt": NEVER}}},
+            {"range": {"vis_to": {"gt": held.gen, "lt": NEVER}}},
+            {"range": {"meta_gen": {"gt": held.gen}}},
+        ], "minimum_should_match": 1}}
+        self.es.indices.refresh(index=f"{self.alias('chunks')},{self.alias('subjects')}")
+        doc_ids: set[str] = set()
+        for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key")):
+            doc_ids.update(h["_source"]["doc_id"] for h in self._sweep(
+                kind, unpublished, sort_field, source=["doc_id"]))
+        if held.stale_doc and not held.stale_doc.startswith("*"):
+            doc_ids.add(held.stale_doc)
+        for doc_id in sorted(doc_ids):
+            self._settle(doc_id, held)
+        _log.info("es_visibility_repaired", documents=len(doc_ids))
 
     def _backfill_visibility(self) -> None:
         """Indexes written before the per-copy visibility fields (no ``visibility`` in the
