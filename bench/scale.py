@@ -17,6 +17,13 @@ no two chunks share a vector (exact duplicates degrade an HNSW graph; see bench/
 Texts are real legal sentences, so BM25 sees CUAD's term statistics. The sum of sentence vectors
 stands in for the embedding of the joined text: close, not equal (say so with the figures).
 
+Elasticsearch is loaded with ``ElasticStore.import_documents`` (batches of 10,000 chunks, one
+visibility switch each, ``_bulk`` requests of 2,000) inside ``IndexAdmin.loading()`` (no
+scheduled refresh and no replica while loading, restored after); ``--per-document`` writes
+through the port instead. Each Elasticsearch row also reports the per-query visibility read
+(``es_visibility_read``: the generation GET, and the documents sweep it replaced). The indexes
+are dropped at the end unless ``--keep`` (the disk is shared).
+
 Memory: SQLite is in this process; reported as the RSS growth over the process before the store
 was opened (the model, numpy and Python are excluded) and the file size. Elasticsearch is
 another process: the node's RSS (read from /proc with the pid the node reports in
