@@ -168,3 +168,36 @@ def test_an_import_that_died_before_publishing_leaves_nothing_visible(es_store):
     everyone = SearchFilters(principal=OPERATOR)
     assert ids(es_store.bm25("escrow release", everyone, 10)) == [
         c.chunk_id for c in es_store.revision_chunks("kept", "r")]
+
+
+def test_import_documents_makes_each_batch_current_and_never_overwrites(es_store):
+    from ingest.schema import DocumentRecord
+    from ingest.store.port import StoreError
+    from tests.test_store_contract import make_chunks
+
+    def item(doc_id: str, words: str, n: int, acl=("carol",)):
+        chunks, text = make_chunks(doc_id, "r", [f"{words} {i}" for i in range(n)],
+                                   [axis(i) for i in range(n)], acl)
+        record = DocumentRecord(doc_id=doc_id, status="indexing", stage="indexing", error=None,
+                                current_revision=None, title=doc_id, filename=f"{doc_id}.txt",
+                                acl=list(acl), collection="contracts", metadata={},
+                                updated_at="2026-01-01T00:00:00.000+00:00")
+        return record, "r", text, chunks
+
+    es_store.init_indexes()
+    gen = es_store.lease.generation()
+    # Batches of at least 3 chunks: a (2) + b (2) is one, c (1) the next: two switches.
+    written = es_store.import_documents(
+        [item("a", "lease renewal", 2), item("b", "lease renewal", 2),
+         item("c", "lease renewal", 1, acl=("bob",))], batch_chunks=3, request_chunks=2)
+    assert written == 5 and es_store.lease.generation() == gen + 2
+    bob = SearchFilters(principal=BOB)
+    assert len(es_store.bm25("lease renewal", SearchFilters(principal=OPERATOR), 10)) == 5
+    assert ids(es_store.bm25("lease renewal", bob, 10)) == [
+        c.chunk_id for c in es_store.revision_chunks("c", "r")]
+    assert es_store.get_document("a").current_revision == "r"
+    # An existing id fails its batch; the document already there is untouched and still current.
+    with pytest.raises(StoreError, match="bulk write failed"):
+        es_store.import_documents([item("a", "other words", 1)])
+    assert len(es_store.bm25("lease renewal", SearchFilters(principal=OPERATOR), 10)) == 5
+    assert es_store.bm25("other words", SearchFilters(principal=OPERATOR), 10) == []
