@@ -210,6 +210,8 @@ def main() -> int:
         print("first errors:", *errors[:5], sep="\n  ")
     if args.es_url:
         store.drop_all()
+        # The served processes' ingest queue index is not a store kind (jobs_elastic.py).
+        store.es.indices.delete(index=f"{args.es_prefix}-jobs-v1", ignore_unavailable=True)
     store.close()
     return 1 if errors else 0
 
