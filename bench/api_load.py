@@ -2,8 +2,10 @@
 
     PYTHONPATH=. /work/venv/bin/python bench/api_load.py [--clients 8] [--requests 48] [--seconds 60]
         [--workers N]   # serve with `attest serve --workers N` (N processes) in a subprocess
+        [--es-url URL [--es-prefix P]]   # on Elasticsearch instead of SQLite (indexes dropped after)
 
-The CUAD samples in ``samples/cuad`` are ingested into a fresh SQLite store; the app then runs
+The CUAD samples in ``samples/cuad`` are ingested into a fresh SQLite store (or, with
+``--es-url``, fresh Elasticsearch indexes under their own prefix); the app then runs
 under uvicorn on 127.0.0.1 (a free port) and ``--clients`` threads send evidence queries (a fixed
 question set, round robin) until ``--requests`` are done or ``--seconds`` pass. The same questions
 are then run in process through ``run_evidence_query`` (same store, same embedder, one thread).
@@ -52,14 +54,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 @contextmanager
-def serve_processes(data_dir: Path, settings, workers: int) -> Iterator[str]:
+def serve_processes(data_dir: Path, settings, workers: int, es: dict[str, str] | None = None) -> Iterator[str]:
     """``attest serve --workers N`` on a free port over ``data_dir``; stopped (SIGTERM to the
     process group it leads) when the block ends."""
     from service.api.server import free_port
 
     port = free_port()
     env = {**os.environ, "ATTEST_DATA_DIR": str(data_dir), "ATTEST_API_KEYS": settings.api_keys,
-           "ATTEST_LOG_LEVEL": "WARNING"}
+           "ATTEST_LOG_LEVEL": "WARNING", **(es or {})}
+    if not es:
+        env.pop("ATTEST_ELASTICSEARCH_URL", None)
     attest = Path(sys.executable).with_name("attest")
     proc = subprocess.Popen([str(attest), "serve", "--port", str(port), "--workers", str(workers)],
                             env=env, start_new_session=True, stdout=subprocess.DEVNULL)
@@ -92,6 +96,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=0,
                         help="serve with `attest serve --workers N` in a subprocess (N processes) "
                              "instead of uvicorn in this process; 0 = in process")
+    parser.add_argument("--es-url", help="serve from Elasticsearch at this URL instead of SQLite")
+    parser.add_argument("--es-prefix", default=f"attest-load-{os.getpid()}",
+                        help="with --es-url: index prefix (dropped at the end)")
     args = parser.parse_args()
 
     from ingest.embedder import default_embedder
@@ -111,7 +118,15 @@ def main() -> int:
         data_dir=data_dir,
         api_keys=json.dumps({KEY: {"principal": "bench", "groups": [], "admin": False}}),
     )
-    store = SqliteStore(data_dir / "attest.sqlite3")
+    es_env = None
+    if args.es_url:
+        from ingest.store.elastic import ElasticStore
+
+        store = ElasticStore(args.es_url, prefix=args.es_prefix)
+        store.drop_all()
+        es_env = {"ATTEST_ELASTICSEARCH_URL": args.es_url, "ATTEST_ELASTICSEARCH_PREFIX": args.es_prefix}
+    else:
+        store = SqliteStore(data_dir / "attest.sqlite3")
     embedder = default_embedder()
     ingestor = Ingestor(store, embedder, settings, annotate=True)
     t0 = time.perf_counter()
@@ -131,7 +146,7 @@ def main() -> int:
     lock = threading.Lock()
     counter = iter(range(10**9))
     app = create_app(settings, store=store, embedder=embedder)
-    server = serve_processes(data_dir, settings, args.workers) if args.workers else serve_in_thread(app)
+    server = serve_processes(data_dir, settings, args.workers, es_env) if args.workers else serve_in_thread(app)
     with server as base:
         deadline = time.monotonic() + args.seconds
 
@@ -173,6 +188,8 @@ def main() -> int:
     inproc_p50 = statistics.median(in_process)
     inproc_mean = statistics.fmean(in_process)
     report = {
+        "store": "elasticsearch" if args.es_url else "sqlite",
+        "workers": args.workers,
         "clients": args.clients,
         "requests_ok": len(latencies),
         "errors": len(errors),
@@ -191,6 +208,10 @@ def main() -> int:
     print(json.dumps(report, indent=2))
     if errors:
         print("first errors:", *errors[:5], sep="\n  ")
+    if args.es_url:
+        store.drop_all()
+        # The served processes' ingest queue index is not a store kind (jobs_elastic.py).
+        store.es.indices.delete(index=f"{args.es_prefix}-jobs-v1", ignore_unavailable=True)
     store.close()
     return 1 if errors else 0
 

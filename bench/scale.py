@@ -19,6 +19,13 @@ no two chunks share a vector (exact duplicates degrade an HNSW graph; see bench/
 Texts are real legal sentences, so BM25 sees CUAD's term statistics. The sum of sentence vectors
 stands in for the embedding of the joined text: close, not equal (say so with the figures).
 
+Elasticsearch is loaded with ``ElasticStore.import_documents`` (batches of 10,000 chunks, one
+visibility switch each, ``_bulk`` requests of 2,000) inside ``IndexAdmin.loading()`` (no
+scheduled refresh and no replica while loading, restored after); ``--per-document`` writes
+through the port instead. Each Elasticsearch row also reports the per-query visibility read
+(``es_visibility_read``: the generation GET, and the documents sweep it replaced). The indexes
+are dropped at the end unless ``--keep`` (the disk is shared).
+
 Memory: SQLite is in this process; reported as the RSS growth over the process before the store
 was opened (the model, numpy and Python are excluded) and the file size. Elasticsearch is
 another process: the node's RSS (read from /proc with the pid the node reports in
@@ -148,7 +155,14 @@ class QuietLock:
             fcntl.flock(self.file, fcntl.LOCK_UN)
 
 
-def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock) -> None:
+def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock,
+         bulk: bool = False) -> None:
+    if bulk:  # Elasticsearch: large batches, one visibility switch each (import_documents)
+        with quiet.hold(exclusive=False):
+            store.import_documents(
+                synth_document(n, texts, vectors, noise) for n in range(first_doc, last_doc)
+            )
+        return
     for number in range(first_doc, last_doc):
         with quiet.hold(exclusive=False):
             _add(store, number, texts, vectors, noise)
@@ -200,6 +214,24 @@ def measure(store, embedder, queries: list[str], small_write=None) -> dict[str, 
     }
 
 
+def es_visibility_read(store, repeats: int = 20) -> dict[str, float]:
+    """What a query pays to learn what it may see: the generation GET it sends now, against the
+    page-through of every current document that it sent until stop 9 (the documents index
+    swept by ``doc_id`` with ``search_after``, pages of 1,000, as ``_load_state`` did)."""
+    gets, sweeps = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        store.lease.generation()
+        gets.append((time.perf_counter() - start) * 1000)
+    for _ in range(max(3, repeats // 4)):
+        start = time.perf_counter()
+        n = sum(1 for _ in store._sweep("documents", {"bool": {"filter": [{"exists": {"field": "rev_key"}}]}},
+                                        "doc_id", source=["doc_id", "current_revision", "acl", "collection"]))
+        sweeps.append((time.perf_counter() - start) * 1000)
+    return {"generation_get_p50_ms": percentile(gets, 50), "old_documents_sweep_p50_ms": percentile(sweeps, 50),
+            "documents": n}
+
+
 def es_memory(store) -> dict[str, float]:
     nodes = store.es.nodes.info(metric="process").body["nodes"]
     stats = store.es.nodes.stats(metric="jvm").body["nodes"]
@@ -231,6 +263,12 @@ def main() -> None:
     parser.add_argument("--es-url", help="es: default $ATTEST_ELASTICSEARCH_URL")
     parser.add_argument("--es-prefix", default="attest-scale", help="es: index prefix (dropped first)")
     parser.add_argument("--shards", type=int, help="es: primaries of the chunks index")
+    parser.add_argument("--per-document", action="store_true",
+                        help="es: write each document through the port (save, write, activate) "
+                             "instead of import_documents in large batches with refresh off "
+                             "and no replica during the load")
+    parser.add_argument("--keep", action="store_true",
+                        help="es: keep the indexes at the end (default: drop them, disk is shared)")
     parser.add_argument("--budget-seconds", type=float, default=0,
                         help="stop before a size whose build would start after this many seconds")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -276,11 +314,18 @@ def main() -> None:
             break
         build = time.perf_counter()
         target_docs = math.ceil(size / CHUNKS_PER_DOC)
-        grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
+        if args.backend == "es" and not args.per_document:
+            with store.admin.loading():
+                grow(store, docs, target_docs, texts, vectors, args.noise, quiet, bulk=True)
+        else:
+            grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
+        added = (target_docs - docs) * CHUNKS_PER_DOC
         docs = target_docs
         if args.backend == "es":
             store.es.indices.refresh(index=f"{store.prefix}-*")
         build_s = time.perf_counter() - build
+        print(f"  built {added} chunks in {build_s:.0f} s ({added / max(build_s, 1e-9):.0f} chunks/s)",
+              flush=True)
         probe = None
         if args.backend == "sqlite":
             def probe(step: str, number: int = 10_000_000 + docs) -> None:
@@ -293,6 +338,7 @@ def main() -> None:
         row = {"chunks": docs * CHUNKS_PER_DOC, "build_s": round(build_s, 1), **figures}
         if args.backend == "es":
             row.update(es_memory(store))
+            row.update(es_visibility_read(store))
         else:
             row["rss_growth_mb"] = rss_mb() - baseline_rss
             row["file_mb"] = sum(f.stat().st_size for f in Path(store.path).parent.glob("attest.sqlite3*")) / 2**20
@@ -306,6 +352,8 @@ def main() -> None:
             print(f"  fit {key}: {a:.3g} * N^{b:.2f} ms  (at 1M: {a * 1e6 ** b:.0f} ms)")
     if args.json:
         args.json.write_text(json.dumps({"backend": args.backend, "rows": rows}, indent=2))
+    if args.backend == "es" and not args.keep:
+        store.drop_all()
     store.close()
     if tmp is not None:
         tmp.cleanup()

@@ -62,8 +62,7 @@ def build_index(store, embedder, docs: int, target: int) -> int:
         for result, chunks in base:
             doc_id = f"{result.doc_id}#copy{copy_no}"
             record = copy.deepcopy(store.get_document(result.doc_id))
-            record.doc_id = doc_id
-            record.incarnation = ""  # a new document, not the original's row
+            record.doc_id, record.incarnation = doc_id, ""  # a new document, not the original's
             store.save_document(record)
             clones = []
             for chunk in chunks:
@@ -123,7 +122,7 @@ def copy_from_sqlite(store, source_path: Path, target: int, noise: float = 0.0) 
         info = next(r for r in record.revisions if r.revision == revision)
         pending = copy.deepcopy(record)
         pending.current_revision, pending.status, pending.stage = None, "indexing", "indexing"
-        pending.revisions = []
+        pending.revisions, pending.incarnation = [], ""  # created anew in the target store
         store.save_document(pending)
         store.write_revision(record.doc_id, revision, text=text, chunks=chunks, subjects=[],
                              info={"filename": info.filename, "mime": info.mime, "size": info.size,

@@ -16,7 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-KINDS: tuple[str, ...] = ("documents", "revisions", "chunks", "subjects", "audit")
+KINDS: tuple[str, ...] = ("documents", "revisions", "chunks", "subjects", "audit", "visibility")
 _FILE = re.compile(r"^(?P<kind>[a-z_]+)\.v(?P<version>\d+)\.json$")
 
 

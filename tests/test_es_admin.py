@@ -144,3 +144,19 @@ def test_a_store_with_several_shards_and_two_urls_searches_all_of_them(tmp_path)
     finally:
         store.drop_all()
         store.close()
+
+
+def test_loading_turns_refresh_and_replicas_off_and_restores_them(es_store):
+    es_store.init_indexes()
+    keys = ("index.refresh_interval", "index.auto_expand_replicas")
+
+    def settings(kind: str) -> dict:
+        body = es_store.es.indices.get_settings(index=es_store.alias(kind), flat_settings=True).body
+        return {k: next(iter(body.values()))["settings"].get(k) for k in keys}
+
+    before = {kind: settings(kind) for kind in ("chunks", "documents")}
+    assert before["chunks"] == {"index.refresh_interval": "1s", "index.auto_expand_replicas": "0-1"}
+    with es_store.admin.loading():
+        for kind in ("chunks", "documents"):
+            assert settings(kind) == {"index.refresh_interval": "-1", "index.auto_expand_replicas": "false"}
+    assert {kind: settings(kind) for kind in ("chunks", "documents")} == before

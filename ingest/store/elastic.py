@@ -11,26 +11,25 @@ Indexes (``mappings/{kind}.v{N}.json``), each ``{prefix}-{kind}-v{N}`` behind th
 * ``subjects``   one per (doc_id, revision, subject_id): name norms, and bindings as ``nested``.
 * ``audit``      append-only, ``op_type=create`` with a monotonically increasing ``seq``.
 
-**Atomic revision visibility.** Chunks and subjects of a revision are written (and refreshed)
-before the revision is current, and are never changed by activation. What is current is decided
-by the documents index alone: ``activate_revision`` updates ONE document (its ``current_revision``
-and ``rev_key``) with a refresh. Every search first reads the set of current
-``rev_key`` values the principal may see from the documents index, then passes it as an explicit
-``terms`` filter on ``rev_key`` inside the BM25 query and inside ``knn.filter``. A single-document
-update is atomic in Elasticsearch, so a search sees either all of the old revision or all of the
-new one, never a mix. Inside ``snapshot()`` the current-revision set (with ACLs and collections)
-is read once and reused by every query of the block, so the BM25 and kNN halves of a hybrid
-query use the same set even when a switch lands between them.
+**Atomic revision visibility** (``ingest/store/es_visibility.py``). Every chunk and subject
+copy carries its own visibility, versioned by one generation number: a search reads the
+generation (one realtime GET) and filters on the copies' ``vis_from``/``vis_to`` and versioned
+ACL and collection inside the query, so it never reads the documents index and its work does not
+grow with the number of documents. Every change of what searches show (activation, ACL or
+collection change, delete, rewrite of a revision that has been current) is a switch under the
+generation lease: the documents index (the truth) first, then the document's copies are settled
+so that readers at G see what they saw and readers at G + 1 the new truth, then G + 1 is
+published with one single-document write: a search sees all of the old state or all of the new.
+``snapshot()`` pins one generation for the whole block.
 
-**ACL.** Chunks carry the document's ACL in ``acl``; searches filter on it with the principal's
-tokens *and* on the ACL-filtered ``rev_key`` set from the documents index. ``set_acl`` updates
-the document first (a revocation is effective at once), then every chunk by ``_id`` in one
-``_bulk`` (no ``_update_by_query``, no scripts).
+**ACL.** Copies carry the document's ACL (versioned as above); searches filter on it with the
+principal's tokens. ``set_acl`` is a switch, so a revocation holds for every query that starts
+after it returns, and (through the copy's ACL as last written) for the next query of a running
+snapshot.
 
-**Deletes** search for the ids (``search_after`` on a unique keyword) and ``_bulk`` delete them;
-the document itself goes first, so its chunks leave every search path at that moment even if the
-process dies before the rest is deleted (leftovers are invisible: no current ``rev_key`` names
-them). No ``_delete_by_query`` is used: the bare test node has no reindex module.
+**Deletes** are a switch (the document, then its copies become invisible), after which the ids
+are searched (``search_after`` on a unique keyword) and ``_bulk`` deleted. No
+``_delete_by_query`` is used: the bare test node has no reindex module.
 
 **On a cluster.** ``url`` may name several nodes (comma-separated); the client sends each
 request to one of them and retries a request that meets a dead node on the next one. The chunks
@@ -54,7 +53,7 @@ import threading
 import time
 import uuid
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -64,6 +63,16 @@ from ingest.clock import utc_now
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import DocStatus, RevisionStatus
 from ingest.store.es_admin import IndexAdmin, bulk_write, es_hosts
+from ingest.store.es_visibility import (
+    COPY_FIELDS,
+    NEVER,
+    GenerationLease,
+    Held,
+    Truth,
+    fresh_copy_fields,
+    settled_fields,
+    visibility_clauses,
+)
 from ingest.store.port import (
     AuditQuery,
     DocumentDeleted,
@@ -144,12 +153,21 @@ def _translate_es_errors(method: Any) -> Any:
 _translated = translate_errors(_translate_es_errors)
 
 
-@dataclass(frozen=True, slots=True)
-class _DocState:
-    doc_id: str
-    revision: str
-    acl: frozenset[str]
-    collection: str
+class _NeedsSwitch(Exception):
+    """A plain write found that it changes what searches show: redo it as a switch."""
+
+
+def _changes_visibility(
+    found: tuple[dict[str, Any], dict[str, Any]] | None, record: DocumentRecord, acl: list[str]
+) -> bool:
+    """Whether saving ``record`` over ``found`` changes what searches show: a new document that
+    names a current revision, or a new ACL or collection of an existing one."""
+    if found is None:
+        return bool(record.current_revision)
+    source = found[0]
+    return sorted(set(source.get("acl") or [])) != acl or (
+        (source.get("collection") or "") != (record.collection or "")
+    )
 
 
 @_translated
@@ -186,6 +204,7 @@ class ElasticStore:
         options.update(client_options)
         self.es = client if client is not None else Elasticsearch(es_hosts(url), **options)
         self.admin = IndexAdmin(self.es, prefix, shards=shards)
+        self.lease = GenerationLease(self.es, self.alias("visibility"))
         self._knn_pool: Any = None  # created on first prepare_knn
         self._ready = False
         self._ready_lock = threading.Lock()
@@ -214,6 +233,7 @@ class ElasticStore:
         """Create every missing index (at the newest mapping version) behind its alias.
         Idempotent: returns kind -> ``created <index>`` or ``exists <index>``."""
         report = self.admin.init_indexes()
+        self._backfill_visibility()
         self._ready = True
         return report
 
@@ -246,17 +266,18 @@ class ElasticStore:
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
-        """Reads inside see one set of current revisions (and ACLs): loaded once per block."""
+        """Reads inside see one state of the index: one generation (es_visibility), read once
+        per block, so switches published meanwhile stay out of the block."""
         depth = getattr(self._local, "depth", 0)
         if depth == 0:
-            self._local.state = _translate_es_errors(ElasticStore._load_state)(self, None)
+            self._local.gen = _translate_es_errors(ElasticStore._read_generation)(self)
         self._local.depth = depth + 1
         try:
             yield
         finally:
             self._local.depth -= 1
             if self._local.depth == 0:
-                self._local.state = None
+                self._local.gen = None
                 self._local.pending_knn = None  # never carried into another snapshot
 
     # -- low-level helpers ----------------------------------------------------------------
@@ -273,8 +294,10 @@ class ElasticStore:
         source: Any = False,
         extra_sort: Sequence[str] = (),
         limit: int | None = None,
+        versions: bool = False,
     ) -> Iterator[dict[str, Any]]:
-        """Every hit of ``query`` in ``sort_field`` order (unique keyword), by search_after."""
+        """Every hit of ``query`` in ``sort_field`` order (unique keyword), by search_after;
+        with ``versions``, each hit has its ``_seq_no`` and ``_primary_term``."""
         sort = [{f: "asc"} for f in (*extra_sort, sort_field)]
         after: list[Any] | None = None
         seen = 0
@@ -285,6 +308,8 @@ class ElasticStore:
             kwargs: dict[str, Any] = {}
             if after is not None:
                 kwargs["search_after"] = after
+            if versions:
+                kwargs["seq_no_primary_term"] = True
             response = self.es.search(
                 index=self.alias(kind),
                 query=query,
@@ -513,7 +538,16 @@ class ElasticStore:
     def save_document(self, record: DocumentRecord) -> None:
         """Create or update the document (see the SQLite adapter for the incarnation rules).
         Every update is conditional on the version read (``if_seq_no``), so a delete or a new
-        owner in between is never overwritten."""
+        owner in between is never overwritten. An update that changes what searches show (the
+        ACL or the collection of a document, or a new document that names a current revision)
+        is a visibility switch (``_switch``); any other update is a plain write."""
+        try:
+            self._save_document(record, switching=False)
+        except _NeedsSwitch:
+            with self._switch(record.doc_id):
+                self._save_document(record, switching=True)
+
+    def _save_document(self, record: DocumentRecord, *, switching: bool) -> None:
         from elasticsearch import ConflictError, NotFoundError
 
         acl = sorted(set(record.acl))
@@ -538,6 +572,8 @@ class ElasticStore:
                     f"document {record.doc_id} was deleted; nothing was written",
                     doc_id=record.doc_id,
                 )
+            if not switching and _changes_visibility(found, record, acl):
+                raise _NeedsSwitch
             try:
                 if found is None:
                     incarnation = uuid.uuid4().hex
@@ -568,36 +604,26 @@ class ElasticStore:
             except (ConflictError, NotFoundError):
                 continue  # changed, created or deleted since we read it: read again
             record.incarnation = incarnation
-            if found is not None and sorted(set(found[0].get("acl") or [])) != acl:
-                self._set_chunk_acl(record.doc_id, acl)
             return
         raise StoreUnavailable(f"document {record.doc_id} keeps changing; retry later")
 
     def set_acl(self, doc_id: str, acl: Sequence[str]) -> None:
+        """A visibility switch: the document's ACL, then every copy of it (``_switch``)."""
         from elasticsearch import NotFoundError
 
         self._ensure()
         tokens = sorted(set(acl))
-        try:
-            self.es.update(
-                index=self.alias("documents"),
-                id=doc_id,
-                doc={"acl": tokens, "updated_at": utc_now()},
-                refresh=self.refresh,
-                retry_on_conflict=3,
-            )
-        except NotFoundError:
-            raise DocumentNotFound(f"document not found: {doc_id}", doc_id=doc_id) from None
-        self._set_chunk_acl(doc_id, tokens)
-
-    def _set_chunk_acl(self, doc_id: str, acl: list[str]) -> None:
-        ids = self._ids("chunks", {"term": {"doc_id": doc_id}}, "chunk_id")
-        index = self.alias("chunks")
-        self._write(
-            {"_op_type": "update", "_index": index, "_id": _id, "retry_on_conflict": 3,
-             "doc": {"acl": acl}}
-            for _id in ids
-        )
+        with self._switch(doc_id):
+            try:
+                self.es.update(
+                    index=self.alias("documents"),
+                    id=doc_id,
+                    doc={"acl": tokens, "updated_at": utc_now()},
+                    refresh=self.refresh,
+                    retry_on_conflict=3,
+                )
+            except NotFoundError:
+                raise DocumentNotFound(f"document not found: {doc_id}", doc_id=doc_id) from None
 
     # -- revisions ------------------------------------------------------------------------
     def write_revision(
@@ -611,9 +637,110 @@ class ElasticStore:
         info: dict[str, Any],
         incarnation: str | None = None,
     ) -> None:
+        """Write the revision's text, chunks and subjects, invisible to searches until a switch.
+        A revision that has ever been current (a rewrite) keeps each copy's visibility and is
+        written under the visibility lease; a new one is written with conditional operations
+        (``create``, ``if_seq_no``), so that a switch of the same revision racing with it sends
+        it under the lease too instead of being overwritten."""
         self._ensure()
+        args = (doc_id, revision, text, chunks, subjects, info, incarnation)
+        try:
+            self._write_revision(*args, switching=False)
+        except _NeedsSwitch:
+            with self._switch(doc_id):
+                self._write_revision(*args, switching=True)
+
+    def _write_revision(
+        self,
+        doc_id: str,
+        revision: str,
+        text: str,
+        chunks: Sequence[Chunk],
+        subjects: Sequence[SubjectRecord],
+        info: dict[str, Any],
+        incarnation: str | None,
+        *,
+        switching: bool,
+    ) -> None:
         key = rev_key(doc_id, revision)
         document, _ = self._check_alive(doc_id, incarnation)
+        if self.refresh is not True:  # the copies already written must be found below
+            self.es.indices.refresh(index=f"{self.alias('chunks')},{self.alias('subjects')}")
+        revision_filter = {"bool": {"filter": [{"term": {"rev_key": key}}]}}
+        existing = {
+            kind: {h["_id"]: h for h in self._sweep(kind, revision_filter, sort_field,
+                                                    source=list(COPY_FIELDS), versions=True)}
+            for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key"))
+        }
+        if not switching and any(
+            h["_source"].get("vis_from", NEVER) != NEVER for by_id in existing.values()
+            for h in by_id.values()
+        ):
+            raise _NeedsSwitch  # a rewrite of a revision that has been current
+        fresh = fresh_copy_fields(document.get("acl") or [], document.get("collection") or "")
+
+        def copy_op(kind: str, _id: str, source: dict[str, Any]) -> dict[str, Any]:
+            hit = existing[kind].get(_id)
+            carried = {k: hit["_source"][k] for k in COPY_FIELDS if hit and k in hit["_source"]}
+            source.update(fresh)
+            source.update(carried)
+            source["rev_key"] = key
+            op: dict[str, Any] = {"_op_type": "index", "_index": self.alias(kind), "_id": _id,
+                                  "_source": source}
+            if not switching:
+                if hit is None:
+                    op["_op_type"] = "create"
+                else:
+                    op.update(if_seq_no=hit["_seq_no"], if_primary_term=hit["_primary_term"])
+            return op
+        revision_source, copies = self._revision_sources(
+            doc_id, revision, text, chunks, subjects, info, document.get("incarnation", "")
+        )
+        ops: list[dict[str, Any]] = [
+            {"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
+             "_source": revision_source},
+            *(copy_op(kind, _id, source) for kind, _id, source in copies),
+        ]
+        chunk_ids = {_id for kind, _id, _ in copies if kind == "chunks"}
+        subject_keys = {_id for kind, _id, _ in copies if kind == "subjects"}
+        kept = {"chunks": chunk_ids, "subjects": subject_keys}
+        for kind, by_id in existing.items():
+            for _id, hit in by_id.items():
+                if _id not in kept[kind]:
+                    op = {"_op_type": "delete", "_index": self.alias(kind), "_id": _id}
+                    if not switching:
+                        op.update(if_seq_no=hit["_seq_no"], if_primary_term=hit["_primary_term"])
+                    ops.append(op)
+        conflicts: list[dict[str, Any]] = []
+        bulk_write(self.es, ops, refresh=self.refresh, conflicts=None if switching else conflicts)
+        if conflicts:
+            raise _NeedsSwitch  # a switch of this revision wrote its copies meanwhile
+        # A delete that ran while the bulk was written may have swept before our writes were
+        # visible: look again, and take back what we wrote if the document is gone.
+        try:
+            now, _ = self._check_alive(doc_id, document.get("incarnation", ""))
+        except DocumentDeleted:
+            self._drop_written(doc_id, revision)
+            raise
+        if not switching and now.get("rev_key") == key:
+            # Activated while we wrote it (a duplicate job): copies that arrived after its
+            # switch are not current yet, so settle the document again.
+            with self._switch(doc_id):
+                pass
+
+    @staticmethod
+    def _revision_sources(
+        doc_id: str,
+        revision: str,
+        text: str,
+        chunks: Sequence[Chunk],
+        subjects: Sequence[SubjectRecord],
+        info: dict[str, Any],
+        incarnation: str,
+    ) -> tuple[dict[str, Any], list[tuple[str, str, dict[str, Any]]]]:
+        """The revision's source and its copies as (kind, _id, source), without the
+        visibility fields (es_visibility.COPY_FIELDS), which the writer adds."""
+        key = rev_key(doc_id, revision)
         revision_source = {
             "doc_id": doc_id,
             "revision": revision,
@@ -625,68 +752,109 @@ class ElasticStore:
             "created_at": info.get("created_at") or utc_now(),
             "n_chunks": len(chunks),
             "text": text,
-            "incarnation": document.get("incarnation", ""),
+            "incarnation": incarnation,
         }
-        ops: list[dict[str, Any]] = [
-            {"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
-             "_source": revision_source},
-        ]
-        chunk_ids: set[str] = set()
+        copies: list[tuple[str, str, dict[str, Any]]] = []
         for chunk in chunks:
             source = chunk.to_dict()
-            # The searchable ACL is the document's, so that set_acl/save_document govern it.
-            source["acl"] = sorted(set(document.get("acl") or []))
             source["doc_id"], source["revision"], source["rev_key"] = doc_id, revision, key
             if chunk.embedding is not None:
                 source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
             if chunk.unit_vectors is not None:  # a `binary` field: stored, never indexed
                 source["unit_vectors"] = base64.b64encode(chunk.unit_vectors).decode("ascii")
-            chunk_ids.add(chunk.chunk_id)
-            ops.append({"_op_type": "index", "_index": self.alias("chunks"),
-                        "_id": chunk.chunk_id, "_source": source})
-        subject_keys: set[str] = set()
+            copies.append(("chunks", chunk.chunk_id, source))
         for subject in subjects:
             skey = _subject_key(doc_id, revision, subject.subject_id)
-            subject_keys.add(skey)
             names = {name_key(subject.name), *(name_key(a) for a in subject.aliases)}
-            record = asdict(subject)
-            ops.append(
-                {"_op_type": "index", "_index": self.alias("subjects"), "_id": skey, "_source": {
-                    "key": skey,
-                    "subject_id": subject.subject_id,
-                    "doc_id": doc_id,
-                    "revision": revision,
-                    "rev_key": key,
-                    "type": subject.type,
-                    "name": subject.name,
-                    "name_norms": sorted(n for n in names if n),
-                    "bindings": [
-                        {
-                            "relation": b.relation,
-                            "object_id": b.object_id,
-                            "role_norm": role_key(b.role) if b.role else None,
-                        }
-                        for b in subject.bindings
-                    ],
-                    "record": record,
-                }}
-            )
-        revision_filter = {"bool": {"filter": [{"term": {"rev_key": key}}]}}
-        stale = [
-            ("chunks", i) for i in self._ids("chunks", revision_filter, "chunk_id") if i not in chunk_ids
-        ] + [
-            ("subjects", i) for i in self._ids("subjects", revision_filter, "key") if i not in subject_keys
-        ]
-        for kind, _id in stale:
-            ops.append({"_op_type": "delete", "_index": self.alias(kind), "_id": _id})
-        self._write(ops)
-        # A delete that ran while the bulk was written may have swept before our writes were
-        # visible: look again, and take back what we wrote if the document is gone.
-        try:
-            self._check_alive(doc_id, document.get("incarnation", ""))
-        except DocumentDeleted:
-            self._drop_written(doc_id, revision)
-            raise
+            copies.append(("subjects", skey, {
+                "key": skey,
+                "subject_id": subject.subject_id,
+                "doc_id": doc_id,
+                "revision": revision,
+                "rev_key": key,
+                "type": subject.type,
+                "name": subject.name,
+                "name_norms": sorted(n for n in names if n),
+                "bindings": [
+                    {
+                        "relation": b.relation,
+                        "object_id": b.object_id,
+                        "role_norm": role_key(b.role) if b.role else None,
+                    }
+                    for b in subject.bindings
+                ],
+                "record": asdict(subject),
+            }))
+        return revision_source, copies
+
+    def import_documents(
+        self,
+        items: Iterable[tuple[DocumentRecord, str, str, Sequence[Chunk]]],
+        *,
+        batch_chunks: int = 10_000,
+        request_chunks: int = 2_000,
+    ) -> int:
+        """Bulk load of **new** documents, each current at once at its revision: ``items`` are
+        (record, revision, text, chunks). For loads of many documents (``bench/scale.py``),
+        where one switch per document would dominate; ingestion goes through the port. Each
+        batch of about ``batch_chunks`` chunks is one visibility switch: its documents,
+        revisions and copies (current from the next generation) are written in ``_bulk``
+        requests of ``request_chunks`` actions, refreshed, and the generation is published.
+        Documents are created, never overwritten: an existing id fails the batch, whose
+        documents are then settled to what the documents index says. Returns the chunks
+        written."""
+        self._ensure()
+        written = 0
+        batch: list[tuple[DocumentRecord, str, str, Sequence[Chunk]]] = []
+
+        def flush() -> None:
+            held = self.lease.acquire("*import*")
+            gen = held.gen + 1
+            ops: list[dict[str, Any]] = []
+            documents: list[dict[str, Any]] = []  # written last: a document exists only
+            for record, revision, text, chunks in batch:  # once all its copies do
+                key, acl = rev_key(record.doc_id, revision), sorted(set(record.acl))
+                incarnation = uuid.uuid4().hex
+                info = {"filename": record.filename, "size": len(text.encode()),
+                        "mime": chunks[0].mime if chunks else ""}
+                revision_source, copies = self._revision_sources(
+                    record.doc_id, revision, text, chunks, [], info, incarnation
+                )
+                revision_source["status"] = RevisionStatus.CURRENT
+                documents.append({"_op_type": "create", "_index": self.alias("documents"),
+                                  "_id": record.doc_id, "_source": {
+                                "doc_id": record.doc_id, "status": DocStatus.INDEXED,
+                                "stage": DocStatus.INDEXED, "error": None,
+                                "title": record.title, "filename": record.filename, "acl": acl,
+                                "collection": record.collection, "metadata": record.metadata,
+                                "updated_at": record.updated_at or utc_now(),
+                                "current_revision": revision, "rev_key": key,
+                                "incarnation": incarnation}})
+                ops.append({"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
+                            "_source": revision_source})
+                for kind, _id, source in copies:
+                    source.update(fresh_copy_fields(acl, record.collection))
+                    source.update(vis_from=gen, vis_to=NEVER)
+                    ops.append({"_op_type": "create", "_index": self.alias(kind), "_id": _id,
+                                "_source": source})
+            try:
+                bulk_write(self.es, [*ops, *documents], refresh=True, chunk_size=request_chunks)
+            except BaseException:
+                for record, *_ in batch:  # the truth decides what the generation shows
+                    self._settle(record.doc_id, held)
+                self.lease.publish(held)
+                raise
+            self.lease.publish(held)
+
+        for item in items:
+            batch.append(item)
+            written += len(item[3])
+            if sum(len(chunks) for *_, chunks in batch) >= batch_chunks:
+                flush()
+                batch = []
+        if batch:
+            flush()
+        return written
 
     def _drop_written(self, doc_id: str, revision: str) -> None:
         query = {"bool": {"filter": [{"term": {"rev_key": rev_key(doc_id, revision)}}]}}
@@ -709,35 +877,37 @@ class ElasticStore:
         written = self._get_source("revisions", key, source_includes=["status", "incarnation"])
         if written is None:
             raise StoreError(f"revision {revision} of {doc_id} was never written")
-        # The one write that switches visibility: a single document, atomic, and conditional
-        # on the version in which the document was seen alive (a delete in between wins).
-        for _ in range(20):
-            source, version = self._check_alive(doc_id, incarnation)
-            if written.get("incarnation", "") != source.get("incarnation", ""):
-                raise DocumentDeleted(
-                    f"revision {revision} of {doc_id} belongs to a deleted document",
-                    doc_id=doc_id,
-                )
-            try:
-                self.es.update(
-                    index=self.alias("documents"),
-                    id=doc_id,
-                    doc={
-                        "current_revision": revision,
-                        "rev_key": key,
-                        "status": DocStatus.INDEXED,
-                        "stage": DocStatus.INDEXED,
-                        "error": None,
-                        "updated_at": utc_now(),
-                    },
-                    refresh=self.refresh,
-                    **version,
-                )
-                break
-            except (ConflictError, NotFoundError):
-                continue
-        else:
-            raise StoreUnavailable(f"document {doc_id} keeps changing; retry later")
+        # The document's new current revision, conditional on the version in which it was seen
+        # alive (a delete in between wins), then its copies (``_switch``): searches see the new
+        # revision from the generation the switch publishes, all of it at once.
+        with self._switch(doc_id):
+            for _ in range(20):
+                source, version = self._check_alive(doc_id, incarnation)
+                if written.get("incarnation", "") != source.get("incarnation", ""):
+                    raise DocumentDeleted(
+                        f"revision {revision} of {doc_id} belongs to a deleted document",
+                        doc_id=doc_id,
+                    )
+                try:
+                    self.es.update(
+                        index=self.alias("documents"),
+                        id=doc_id,
+                        doc={
+                            "current_revision": revision,
+                            "rev_key": key,
+                            "status": DocStatus.INDEXED,
+                            "stage": DocStatus.INDEXED,
+                            "error": None,
+                            "updated_at": utc_now(),
+                        },
+                        refresh=self.refresh,
+                        **version,
+                    )
+                    break
+                except (ConflictError, NotFoundError):
+                    continue
+            else:
+                raise StoreUnavailable(f"document {doc_id} keeps changing; retry later")
         # Bookkeeping of revision statuses; not on any search path.
         ops: list[dict[str, Any]] = []
         query = {
@@ -759,11 +929,13 @@ class ElasticStore:
         from elasticsearch import NotFoundError
 
         self._ensure()
-        try:
-            # First, and alone: from here on no search path sees the document.
-            self.es.delete(index=self.alias("documents"), id=doc_id, refresh=self.refresh)
-        except NotFoundError:
-            return False
+        # First the document and, in the same switch, its copies: from the generation the
+        # switch publishes no search path sees it. The copies are deleted after.
+        with self._switch(doc_id):
+            try:
+                self.es.delete(index=self.alias("documents"), id=doc_id, refresh=self.refresh)
+            except NotFoundError:
+                return False
         query = {"term": {"doc_id": doc_id}}
         ops: list[dict[str, Any]] = []
         for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key"), ("revisions", "rev_key")):
@@ -830,58 +1002,133 @@ class ElasticStore:
             d["_id"]: self._chunk(d["_source"], False) for d in response["docs"] if d.get("found")
         }
 
-    # -- visibility -----------------------------------------------------------------------
-    def _load_state(self, filters: SearchFilters | None) -> list[_DocState]:
-        """Documents with a current revision (optionally pre-filtered server side)."""
+    # -- visibility (ingest/store/es_visibility.py) -----------------------------------------
+    def _read_generation(self) -> int:
         self._ensure()
-        clauses: list[dict[str, Any]] = [{"exists": {"field": "rev_key"}}]
-        if filters is not None:
-            if not filters.principal.unrestricted:
-                clauses.append({"terms": {"acl": filters.principal.acl_tokens()}})
-            if filters.doc_ids:
-                clauses.append(self._terms("doc_id", filters.doc_ids))
-            if filters.collections:
-                clauses.append(self._terms("collection", filters.collections))
-        hits = self._sweep(
-            "documents",
-            {"bool": {"filter": clauses}},
-            "doc_id",
-            source=["doc_id", "current_revision", "acl", "collection"],
-        )
-        return [
-            _DocState(
-                doc_id=h["_source"]["doc_id"],
-                revision=h["_source"]["current_revision"],
-                acl=frozenset(h["_source"].get("acl") or ()),
-                collection=h["_source"].get("collection", ""),
-            )
-            for h in hits
-            if h["_source"].get("current_revision")
-        ]
+        return self.lease.generation()
 
-    def _visible_rev_keys(self, filters: SearchFilters) -> list[str]:
-        state = getattr(self._local, "state", None)
-        if state is None:
-            state = self._load_state(filters)
-        tokens = set(filters.principal.acl_tokens())
-        doc_ids = set(filters.doc_ids)
-        collections = set(filters.collections)
-        return [
-            rev_key(d.doc_id, d.revision)
-            for d in state
-            if (filters.principal.unrestricted or d.acl & tokens)
-            and (not doc_ids or d.doc_id in doc_ids)
-            and (not collections or d.collection in collections)
-        ]
+    def _generation(self) -> int:
+        """The snapshot's generation inside ``snapshot()``, else the published one now."""
+        gen = getattr(self._local, "gen", None)
+        return self._read_generation() if gen is None else gen
 
-    def _chunk_filters(self, filters: SearchFilters) -> list[dict[str, Any]] | None:
-        """The filter clauses shared by BM25 and kNN, or None when nothing can match."""
-        keys = self._visible_rev_keys(filters)
-        if not keys:
-            return None
-        clauses = [self._terms("rev_key", keys)]
-        if not filters.principal.unrestricted:
-            clauses.append({"terms": {"acl": filters.principal.acl_tokens()}})
+    @contextmanager
+    def _switch(self, doc_id: str) -> Iterator[None]:
+        """A visibility switch of one document: the block changes the documents index (the
+        truth), then every copy of the document is settled to it and the next generation is
+        published. Switches are serialised by the generation lease. If the block raises, what
+        it changed is settled and published all the same (the truth decides)."""
+        self._ensure()
+        held = self.lease.acquire(doc_id)
+        try:
+            if held.stale_doc is not None:
+                self._repair(held)
+            yield
+        except BaseException:
+            try:
+                self._settle(doc_id, held)
+                self.lease.publish(held)
+            except Exception as exc:  # noqa: BLE001 - the lease expires; the next holder repairs
+                _log.warning("es_visibility_settle_failed", doc_id=doc_id,
+                             error_type=type(exc).__name__)
+            raise
+        self._settle(doc_id, held)
+        self.lease.publish(held)
+
+    def _settle(self, doc_id: str, held: Held) -> None:
+        """Rewrite the copies of ``doc_id`` so that readers at ``held.gen + 1`` see what the
+        documents index says and readers at ``held.gen`` what they saw (``settled_fields``);
+        refreshed before the generation is published, whatever the store's refresh policy."""
+        indexes = f"{self.alias('chunks')},{self.alias('subjects')}"
+        if self.refresh is not True:
+            self.es.indices.refresh(index=indexes)  # every copy written so far is found
+        from elasticsearch import NotFoundError
+
+        try:  # realtime: the truth as just written, refreshed or not
+            body = self.es.get(index=self.alias("documents"), id=doc_id).body
+        except NotFoundError:
+            body = {}
+        truth = Truth.of(body.get("_source") if body.get("found") else None)
+        gen = held.gen + 1
+        ops: list[dict[str, Any]] = []
+        for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key")):
+            for hit in self._sweep(kind, {"term": {"doc_id": doc_id}}, sort_field,
+                                   source=list(COPY_FIELDS)):
+                fields = settled_fields(hit["_source"], truth, gen)
+                if fields:
+                    ops.append({"_op_type": "update", "_index": self.alias(kind),
+                                "_id": hit["_id"], "doc": fields})
+        bulk_write(self.es, ops, refresh=False if self.refresh == "wait_for" else True)
+        if self.refresh == "wait_for" and ops:
+            self.es.indices.refresh(index=indexes)
+
+    def _repair(self, held: Held) -> None:
+        """After taking over a dead holder's lease: settle every document with a copy that
+        carries a value above the published generation (the dead switch's or import's
+        unpublished writes; no reader saw them), so that publishing ``held.gen + 1`` shows the
+        truth and nothing half-written."""
+        unpublished = {"bool": {"should": [
+            {"range": {"vis_from": {"gt": held.gen, "lt": NEVER}}},
+            {"range": {"vis_to": {"gt": held.gen, "lt": NEVER}}},
+            {"range": {"meta_gen": {"gt": held.gen}}},
+        ], "minimum_should_match": 1}}
+        self.es.indices.refresh(index=f"{self.alias('chunks')},{self.alias('subjects')}")
+        doc_ids: set[str] = set()
+        for kind, sort_field in (("chunks", "chunk_id"), ("subjects", "key")):
+            doc_ids.update(h["_source"]["doc_id"] for h in self._sweep(
+                kind, unpublished, sort_field, source=["doc_id"]))
+        if held.stale_doc and not held.stale_doc.startswith("*"):
+            doc_ids.add(held.stale_doc)
+        for doc_id in sorted(doc_ids):
+            self._settle(doc_id, held)
+        _log.info("es_visibility_repaired", documents=len(doc_ids))
+
+    def _backfill_visibility(self) -> None:
+        """Indexes written before the per-copy visibility fields (no ``visibility`` in the
+        documents index ``_meta``) get the fields' mappings and every document settled once,
+        under one lease (``attest es init``, or the first use of the store)."""
+        documents = self.alias("documents")
+        meta = next(iter(self.es.indices.get_mapping(index=documents).body.values()))
+        meta = dict(meta["mappings"].get("_meta") or {})
+        if meta.get("visibility"):
+            return
+        import mappings
+
+        for kind in ("chunks", "subjects"):
+            properties = mappings.load(kind)["mappings"]["properties"]
+            self.es.indices.put_mapping(index=self.alias(kind), properties={
+                field: properties[field] for field in COPY_FIELDS if field in properties
+            })
+        held = self.lease.acquire("*")
+        doc_ids = self._ids("documents", {"match_all": {}}, "doc_id")
+        for doc_id in doc_ids:
+            self._settle(doc_id, held)
+        self.lease.publish(held)
+        self.es.indices.put_mapping(index=documents, meta={**meta, "visibility": 1})
+        _log.info("es_visibility_backfilled", documents=len(doc_ids))
+
+    def _visibility(
+        self, principal: Principal, collections: Sequence[str] = ()
+    ) -> list[dict[str, Any]]:
+        """The copies current at the generation (es_visibility.visibility_clauses) that the
+        principal may read. Inside a snapshot the copy's ACL as last written must admit the
+        principal as well: a revocation made while the block runs takes effect in its next
+        search, as the chunks' ACL did when the current-revision set was pinned, while a grant
+        waits for the next block. No read of the documents index: the work does not grow with
+        the number of documents."""
+        tokens = None if principal.unrestricted else principal.acl_tokens()
+        clauses = visibility_clauses(self._generation(), acl_tokens=tokens,
+                                     collections=collections, terms=self._terms)
+        if tokens is not None and getattr(self._local, "gen", None) is not None:
+            clauses.append({"terms": {"acl": list(tokens)}})
+        return clauses
+
+    def _chunk_filters(self, filters: SearchFilters) -> list[dict[str, Any]]:
+        """The filter clauses shared by BM25 and kNN: visibility (``_visibility``) and the
+        request's filters."""
+        clauses = self._visibility(filters.principal, filters.collections)
+        if filters.doc_ids:
+            clauses.append(self._terms("doc_id", filters.doc_ids))
         if filters.entity_ids:
             clauses.append(self._terms("entity_ids", filters.entity_ids))
         if filters.relation_keys:
@@ -894,8 +1141,6 @@ class ElasticStore:
         if not words or n <= 0:
             return []
         clauses = self._chunk_filters(filters)
-        if clauses is None:
-            return []
         response = self.es.search(
             index=self.alias("chunks"),
             query={
@@ -927,8 +1172,6 @@ class ElasticStore:
         if not np.any(query):
             return None
         clauses = self._chunk_filters(filters)
-        if clauses is None:
-            return None
         # A few extra neighbours so that ties at the cut are broken by chunk id, as in SQLite.
         k = min(n + 10, _MAX_WINDOW)
         return {
@@ -998,10 +1241,7 @@ class ElasticStore:
     ) -> list[Subject]:
         if limit <= 0:
             return []
-        keys = self._visible_rev_keys(SearchFilters(principal=principal))
-        if not keys:
-            return []
-        clauses: list[dict[str, Any]] = [self._terms("rev_key", keys)]
+        clauses = self._visibility(principal)
         if type:
             clauses.append({"term": {"type": type}})
         if subject_ids:

@@ -9,7 +9,8 @@ records do not share a module with cluster-level operations. ``ElasticStore`` de
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator
 
 import mappings
 from ingest.store.port import StoreError
@@ -29,7 +30,14 @@ def es_hosts(url: str) -> list[str]:
     return hosts
 
 
-def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> int:
+def bulk_write(
+    es: Any,
+    actions: Iterable[dict[str, Any]],
+    *,
+    refresh: Any,
+    conflicts: list[dict[str, Any]] | None = None,
+    chunk_size: int = BULK_CHUNK,
+) -> int:
     """Send ``actions`` (``elasticsearch.helpers`` format: ``_op_type``, ``_index``, ``_id``,
     ``_source`` or ``doc``) through ``helpers.streaming_bulk`` in requests of ``BULK_CHUNK``.
 
@@ -37,7 +45,8 @@ def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> i
     touched indexes once after the last request (not once per request), ``"wait_for"`` waits on
     each request, ``False`` does neither. A delete of a missing document is not an error (a
     retried delete); any other failed item raises :class:`StoreError` after the whole stream was
-    sent. Returns the number of actions written."""
+    sent. With ``conflicts`` given, a version conflict (409: a conditional write lost a race) is
+    appended there instead of failing. Returns the number of actions written."""
     from elasticsearch import helpers
 
     touched: set[str] = set()
@@ -53,7 +62,8 @@ def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> i
     for ok, item in helpers.streaming_bulk(
         es,
         tracked(),
-        chunk_size=BULK_CHUNK,
+        chunk_size=chunk_size,
+        max_chunk_bytes=100 * 2**20,
         raise_on_error=False,
         raise_on_exception=True,
         **per_request,
@@ -63,6 +73,9 @@ def bulk_write(es: Any, actions: Iterable[dict[str, Any]], *, refresh: Any) -> i
             continue
         op, result = next(iter(item.items()))
         if op == "delete" and result.get("status") == 404:
+            continue
+        if conflicts is not None and result.get("status") == 409:
+            conflicts.append(item)
             continue
         failures.append(item)
     if refresh is True and touched:
@@ -185,6 +198,29 @@ class IndexAdmin:
         )
         self.es.indices.refresh(index=self.alias(kind))
         return {"segments_before": before, "segments_after": self.segment_count(kind)}
+
+    @contextmanager
+    def loading(self, kinds: Iterable[str] = ("chunks", "revisions", "documents")) -> Iterator[None]:
+        """A bulk load: no scheduled refresh (``refresh_interval: -1``) and no replica for
+        ``kinds`` while the block runs (each replica would index every vector again), then the
+        settings they had. Writers that need a refresh still ask for one (the store's switches
+        do)."""
+        names = ",".join(self.alias(kind) for kind in kinds)
+        keys = ("refresh_interval", "auto_expand_replicas", "number_of_replicas")
+        before = self.es.indices.get_settings(index=names, name=[f"index.{k}" for k in keys],
+                                              flat_settings=True).body
+        self.es.indices.put_settings(index=names, settings={
+            "index.refresh_interval": "-1", "index.auto_expand_replicas": "false",
+            "index.number_of_replicas": 0,
+        })
+        try:
+            yield
+        finally:
+            for index, body in before.items():
+                settings = body.get("settings", {})
+                self.es.indices.put_settings(index=index, settings={
+                    f"index.{k}": settings.get(f"index.{k}") for k in keys
+                })
 
     def drop_all(self) -> None:
         """Delete every index of this prefix (all kinds, all versions). For tests and resets."""
