@@ -10,7 +10,11 @@ Agreement title rule (precise):
   * ``tq`` = the question's title, articles dropped, abbreviations expanded (MSA -> master services
     agreement), normalised to words; ``ta`` = the registry title (``attributes.title`` or name)
     normalised the same way.
-  * exact match: ``tq == ta`` (or ``tq`` equals one of the agreement's normalised aliases).
+  * exact match: ``tq == ta`` ("title exact"), or ``tq`` equals one of the agreement's title
+    aliases normalised the same way ("title alias": the names the contract gives itself,
+    recorded at ingest with their spans, ``ingest.agreements.title_aliases``).
+  * a title reading (``sc.title_readings``: the title extended over a party list of its own,
+    "... AGREEMENT BETWEEN A AND B between A and B, Inc.") passes only on an exact or alias match.
   * kind match: only when at least one party is named; ``kind(tq) == attributes.kind`` and every
     word of ``tq`` other than "agreement"/"contract" occurs in ``ta`` ("the distribution
     agreement" -> "EXCLUSIVE DISTRIBUTION AGREEMENT").
@@ -18,7 +22,9 @@ Agreement title rule (precise):
     binding whose object is this agreement; a title match alone is then not enough.
   * an amendment, addendum or schedule is an agreement of its own: it never matches a question
     about the agreement it amends, nor the other way round, nor one with another number
-    (``titles.amendment_key``: "First" = "No. 1" = "1" = "I").
+    (``titles.amendment_key``: "First" = "No. 1" = "1" = "I"). An agreement any of whose names
+    (title or alias) is an amendment is an amendment; an amendment question meets only the
+    names with its number.
   * amendment match: only when at least one party is named; the same word and number, and the
     question either names no parent or the same parent ("First Amendment" -> "AMENDMENT 1 TO
     DEVELOPMENT AGREEMENT").
