@@ -209,6 +209,7 @@ def gate_docs(store: SqliteStore, text: str) -> tuple[set[str], str]:
 
 MISS_CAUSES = {
     "stray punctuation": "the CUAD title or a CUAD party name itself has stray punctuation; refused by design",
+    "party limit": "CUAD names more parties than a question may (limits.parties); refused by design",
     "parser": "the question was not read into the CUAD title and party names",
     "registry: no agreement": "ingest recorded no agreement subject for the contract",
     "registry: party not bound": "a CUAD party name is not bound by party_to to the contract's agreement",
@@ -225,6 +226,8 @@ def miss_cause(store: SqliteStore, row: dict, asked: str) -> str:
     if title_problem(title) or any(name_problem(p) for p in parties):
         return "stray punctuation"
     sc = parse_question(asked)
+    if any(f.startswith("too many party names") for f in sc.failures):
+        return "party limit"
     readings = [(sc.parties, sc.party_separators)] + [(r["parties"], r["separators"]) for r in sc.party_readings]
     read = [{k for s in gate._segments(list(p), list(sep)) for k in gate._keys(s.name)} for p, sep in readings]
     title_read = " ".join(name_words(sc.agreement_title or "")) == " ".join(name_words(title))
@@ -269,7 +272,8 @@ def evaluate(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, Tally, Ta
             docs, why = gate_docs(store, asked)
             in_kb.asked += 1
             if getattr(parse_question(asked), "failures", None):
-                # Refused by design: the name as CUAD gives it has stray punctuation.
+                # Refused by design: the name as CUAD gives it has stray punctuation, or CUAD
+                # names more parties than a question may.
                 stray.asked += 1
                 stray.passed += int(not docs)
             if row["doc_id"] in docs:
@@ -395,8 +399,9 @@ def main() -> int:
     print(f"  in-KB pass (names verbatim in the text) {in_kb.rate:.3f} ({in_kb.passed}/{in_kb.asked})")
     clean = in_kb.asked - stray.asked
     print(
-        f"  in-KB pass without names that carry stray punctuation {in_kb.passed / max(1, clean):.3f} "
-        f"({in_kb.passed}/{clean}); {stray.asked} such question(s), {stray.passed} refused"
+        f"  in-KB pass without questions refused by design (stray punctuation in CUAD's names, more "
+        f"parties than the limit) {in_kb.passed / max(1, clean):.3f} ({in_kb.passed}/{clean}); "
+        f"{stray.asked} such question(s), {stray.passed} refused"
     )
     print(f"  not-in-KB refused (incl. stray punctuation) {not_in_kb.rate:.3f} ({not_in_kb.passed}/{not_in_kb.asked})")
     print(f"  issue 9 fail-open questions refused {issue.passed}/{issue.asked}")
