@@ -365,8 +365,10 @@ _SELF_ALIAS_SCAN_CHARS = 1_500
 @dataclass(frozen=True, slots=True)
 class TitleAlias:
     """Another name the contract gives itself, with where it says so (``source``, one of
-    ``ALIAS_SOURCES``): the whole heading line the title stands on, the title without "FORM OF", the preamble's name for the contract ("This Supply
-    Agreement") and the term it defines for it ('("First Amendment")')."""
+    ``ALIAS_SOURCES``): the heading, when the preamble's own name is the title
+    (``agreement_names``); the whole heading line the title stands on; the title without "FORM
+    OF"; the preamble's name for the contract ("This Supply Agreement") and the term it defines
+    for it ('("First Amendment")')."""
 
     text: str
     start: int
