@@ -114,6 +114,23 @@ def test_defined_term_alias_and_an_amendment_read_from_its_heading() -> None:
     assert text[start:end] == "AMENDMENT 1 TO DEVELOPMENT AGREEMENT"
 
 
+def test_a_defined_term_is_an_alias_but_a_parenthesis_of_prose_is_not() -> None:
+    text = 'LICENSE AGREEMENT\n\nThis Software License Agreement ("Master License") is made by and between Acme Inc. and Beta LLC.\n'
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "Software License Agreement"
+    assert [(a.text, a.source, text[a.start : a.end]) for a in aliases] == [
+        ("LICENSE AGREEMENT", "heading", "LICENSE AGREEMENT"),
+        ("Master License", "defined_term", "Master License"),
+    ]
+    prose = (
+        "HOSTING AGREEMENT\n\nThis Hosting Agreement (including its Exhibit A and all other documents "
+        "referenced herein) is made by and between Acme Inc. and Beta LLC.\n"
+    )
+    title, aliases = agreement_names(prose)
+    assert title is not None and title.text == "HOSTING AGREEMENT"
+    assert aliases == []
+
+
 def test_an_agreement_the_text_mentions_is_no_alias() -> None:
     text = (
         "JOINDER AGREEMENT\n\nThis Joinder Agreement is made by Acme Inc. and joins the Stockholders "
