@@ -97,6 +97,10 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         this = max(raw.rfind("THIS "), raw.rfind("This "))
         if this > 0:
             start, raw = start + this, raw[this:]
+        # "19.   ENTIRE AGREEMENT, GOVERNING LAW", "(a) FOX ASSIGNMENT OF AGREEMENT:": a clause
+        # number or label before it on its line makes a run a section heading, not a title.
+        if _CLAUSE_LABEL.fullmatch(head, head.rfind("\n", 0, start) + 1, start):
+            return
         qualifier = _TRAILING_QUALIFIER.match(head, start + len(raw))
         if qualifier and rank <= 1:
             raw = head[start : qualifier.end()]
@@ -143,6 +147,7 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
     return found
 
 
+_CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")
 _NUMBER_LABEL = re.compile(r"[ \t]*(?:No|NO|Number|NUMBER)\.?[ \t]*:")
 # The contract's name for itself: 'THIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES (this
 # "Agreement")'. No comma, digit or line break inside, so a date or party list never joins it.
@@ -182,7 +187,7 @@ def has_agreement_preamble(text: str) -> bool:
     return _PREAMBLE_CLAUSE.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS)) is not None
 
 
-def find_title(text: str) -> Title | None:
+def _first_heading(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
     "AGREEMENT", else the earliest title-case one, else "This <X> Agreement"."""
     candidates = _candidates(text[:TITLE_SCAN_CHARS])
@@ -190,6 +195,40 @@ def find_title(text: str) -> Title | None:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
+    return title
+
+
+def _own_heading(text: str) -> Title | None:
+    """The heading that opens the contract's preamble: the last heading-like run (a caps line or
+    run, or a heading line) ending at most ``_HEADING_TO_PREAMBLE_CHARS`` before the first
+    preamble clause ("... is made and entered into") in the first ``2 * TITLE_SCAN_CHARS``.
+    Page furniture above it ("RATE FT-A AGREEMENT BETWEEN LG&E AND ...") and the tail of
+    another filing before it are not the contract's title. A run that names another agreement
+    ("... to the Supply Agreement") is none, unless an amendment heading opens it ("AMENDMENT
+    TO THE DISTRIBUTOR AGREEMENT")."""
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), 2 * TITLE_SCAN_CHARS))
+    if preamble is None:
+        return None
+    floor = max(0, preamble.start() - _HEADING_TO_PREAMBLE_CHARS)
+    for rank, _, candidate in sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start)):
+        if rank > 1 or candidate.end < floor:
+            continue
+        if re.search(r"(?:THIS|This)\s+$", text[max(0, candidate.start - 8) : candidate.start]):
+            continue  # 'THIS SERVICE AGREEMENT FOR ... (this "Agreement") is made': the preamble itself
+        extended = _with_amendment_head(text, candidate)
+        if extended == candidate and _names_another_document(text, candidate.start):
+            continue
+        return extended
+    return None
+
+
+def find_title(text: str) -> Title | None:
+    """The contract's title: the heading that opens its preamble (``_own_heading``), else the
+    first heading-like title in the opening text (``_first_heading``); extended to the
+    contract's own name for itself and to an amendment heading above it."""
+    title = _own_heading(text) or _first_heading(text)
+    if title is None:
+        return None
     return _with_amendment_head(text, _with_self_name(text, title))
 
 
@@ -201,7 +240,7 @@ def _amendment_head() -> re.Pattern[str]:
     words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
     ordinals = "|".join(re.escape(w) for w in data["ordinals"])
     return re.compile(
-        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:No\.?|Number|#)\s*[0-9]+[A-Za-z]?)?\s+(?:to|of)(?:\s+the)?\s*$",
+        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:(?:No\.?|Number|#)\s*)?[0-9]+[A-Za-z]?)?\s+(?:to|of)(?:\s+the)?\s*$",
         re.IGNORECASE,
     )
 
@@ -240,7 +279,8 @@ def _amendment_regex() -> re.Pattern[str]:
     ordinals = "|".join(re.escape(w) for w in data["ordinals"])
     return re.compile(
         rf"^\s*(?:(?P<ordinal>{ordinals})\s+)?(?P<word>{words})\b"
-        r"(?:\s*(?:No\.?|Number|#)\s*(?P<number>[0-9]+[A-Za-z]?))?"
+        # "AMENDMENT NO. 2", "AMENDMENT #2" and "AMENDMENT 1 TO ..." (a bare number) alike.
+        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b)?"
         r"(?:\s+(?:(?:to|of)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
         re.IGNORECASE | re.DOTALL,
     )
@@ -296,3 +336,126 @@ def effective_date(text: str, start: int, end: int) -> DateSpan | None:
         if spans:
             return spans[0]
     return None
+
+
+# -- title aliases ---------------------------------------------------------------------------
+
+ALIAS_SOURCES = ("heading", "heading_line", "form_of", "self_name", "defined_term")
+# How far before the preamble clause ("... is made and entered into") the contract's own heading
+# may end: "GAS TRANSPORTATION AGREEMENT (For Use under FT-A Rate Schedule)   THIS AGREEMENT is
+# made", after page furniture that reads "RATE FT-A AGREEMENT BETWEEN LG&E AND ...".
+_HEADING_TO_PREAMBLE_CHARS = 300
+_FORM_OF = re.compile(r"(?:FORM|Form)[ \t]+(?:OF|of)[ \t]+")
+# Words that continue a heading line after its title: capitalised, numbers, "&", "-", "/".
+# ("TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150", "DISTRIBUTOR AGREEMENT
+# BETWEEN INGRAM MICRO AND NETGEAR".)
+_HEADING_REST = re.compile(r"(?:[ \t]+(?:[A-Z0-9][\w.,&'’\-/®]*|&|-|/)){1,8}")
+_AMENDMENT_END = r"Agreement|AGREEMENT|Contract|CONTRACT|Amendment|AMENDMENT|Addendum|ADDENDUM"
+# The preamble naming the contract and defining a term for it: 'This Distribution Agreement (the
+# "Agreement")', 'This is the First Amendment ("First Amendment")', 'This Transportation
+# Service Agreement (Agreement)'. Only a sentence that starts with "This" names this contract.
+_SELF_ALIAS = re.compile(
+    rf"\b(?:THIS|This)[ \t]+(?:(?:is|IS)[ \t]+(?:the|THE|an?|AN?)[ \t]+)?"
+    rf"((?:{_TITLE_WORD}[ \t]+){{0,10}}?(?:{_AMENDMENT_END}))[ \t]*"
+    r"\((?:the[ \t]+|this[ \t]+)?[\"“]?([^\"”()\n]{2,80}?)[\"”]?\)"
+)
+_SELF_ALIAS_SCAN_CHARS = 1_500
+
+
+@dataclass(frozen=True, slots=True)
+class TitleAlias:
+    """Another name the contract gives itself, with where it says so (``source``, one of
+    ``ALIAS_SOURCES``): the heading, when the preamble's own name is the title
+    (``agreement_names``); the whole heading line the title stands on; the title without "FORM
+    OF"; the preamble's name for the contract ("This Supply Agreement") and the term it defines
+    for it ('("First Amendment")')."""
+
+    text: str
+    start: int
+    end: int
+    source: str
+
+
+def _names_another_document(text: str, start: int) -> bool:
+    """'... to the Distribution Agreement', 'under that Supply Agreement': the words before a
+    title-like run refer to another agreement."""
+    before = text[max(0, start - 40) : start]
+    return re.search(r"(?i)\b(?:to|of|under|with|and|that|certain|said|such)\s+(?:the\s+)?$", before) is not None
+
+
+def title_aliases(text: str, title: Title) -> list[TitleAlias]:
+    """The contract's other names for itself, each with its source span, in text order. Only
+    names the contract gives *itself* count: the line its title stands on, and the sentence
+    "This <X> (the "<Y>")"; an agreement the text merely mentions ("to the Supply Agreement") is
+    never an alias. The gate matches a question's title against them exactly, never fuzzily."""
+    found: dict[str, TitleAlias] = {}
+    own = " ".join(name_words(title.text))
+
+    def add(start: int, end: int, source: str) -> None:
+        raw = text[start:end]
+        stripped, dropped = _strip_noise(raw.strip())
+        begin = start + (len(raw) - len(raw.lstrip())) + dropped
+        words = name_words(stripped)
+        key = " ".join(words)
+        if len(words) < 2 or len(stripped.split()) > 16 or key == own or key in found:
+            return
+        if set(words) <= {"this", "the", "agreement", "contract", "amendment", "addendum"}:
+            return
+        found[key] = TitleAlias(" ".join(stripped.split()), begin, begin + len(stripped), source)
+
+    # The whole line the title stands on, when the rest of it reads like more heading words.
+    line_end = text.find("\n", title.end)
+    line_end = len(text) if line_end == -1 else line_end
+    rest = _HEADING_REST.fullmatch(text, title.end, len(text[:line_end].rstrip()))
+    line_start = text.rfind("\n", 0, title.start) + 1
+    if rest is not None and not text[line_start : title.start].strip():
+        add(title.start, rest.end(), "heading_line")
+    # "FORM OF FRANCHISE AGREEMENT" is also the FRANCHISE AGREEMENT it is a form of.
+    form = _FORM_OF.match(title.text)
+    if form is not None:
+        add(title.start + form.end(), title.end, "form_of")
+    # The preamble's own name for the contract and the term it defines for it.
+    scan_from = max(0, title.start)
+    match = _SELF_ALIAS.search(text, scan_from, min(len(text), title.end + _SELF_ALIAS_SCAN_CHARS))
+    if match is not None:
+        add(match.start(1), match.end(1), "self_name")
+        term = match.group(2)
+        # A defined term is quoted, or else every word is capitalised ('(Agreement)'): a
+        # parenthesis of prose ("including its Exhibit A ...") defines nothing.
+        quoted = text[match.start(2) - 1] in "\"“"
+        if quoted or all(w[:1].isupper() for w in term.split()):
+            add(match.start(2), match.end(2), "defined_term")
+    return sorted(found.values(), key=lambda a: (a.start, a.end, a.text))
+
+
+def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
+    """The contract's title and its aliases. The title is the heading (``find_title``), except
+    when the preamble names the contract otherwise and defines a term for it ('This
+    Distribution Agreement (the "Agreement")' under a "... RESELLER AGREEMENT" heading; 'This is
+    the First Amendment ("First Amendment")' under "AMENDMENT 1 TO DEVELOPMENT AGREEMENT"): the
+    contract's name for itself is its title, and the heading an alias. A preamble name made only
+    of heading words ("Supply Agreement" under "MASTER SUPPLY AGREEMENT") is a short form: the
+    heading stays the title."""
+    heading = find_title(text)
+    if heading is None:
+        return None, []
+    aliases = title_aliases(text, heading)
+    own = next((a for a in aliases if a.source == "self_name"), None)
+    if own is None or set(name_words(own.text)) <= set(name_words(heading.text)):
+        return heading, aliases
+    rest = [a for a in aliases if a is not own]
+    rest.append(TitleAlias(" ".join(heading.text.split()), heading.start, heading.end, "heading"))
+    return Title(own.text, own.start, own.end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
+
+
+def parent_amendment(title: Title, aliases: list[TitleAlias]) -> tuple[Amendment, int, int] | None:
+    """What an amendment says about itself and where: read from its title, else from the first
+    alias that is an amendment title ("First Amendment" titled, "AMENDMENT 1 TO DEVELOPMENT
+    AGREEMENT" its heading). One naming the parent is preferred, so the ``amends`` binding is
+    not lost; the span is the name it was read from."""
+    read = [
+        (amendment, start, end)
+        for name, start, end in [(title.text, title.start, title.end), *((a.text, a.start, a.end) for a in aliases)]
+        if (amendment := amendment_of(name)) is not None
+    ]
+    return next((r for r in read if r[0].parent), read[0] if read else None)

@@ -19,12 +19,13 @@ from spacy.tokens import Doc
 
 from ingest.agreements import (
     Title,
+    TitleAlias,
     agreement_date,
     agreement_kind,
-    amendment_of,
+    agreement_names,
     effective_date,
-    find_title,
     has_agreement_preamble,
+    parent_amendment,
 )
 from ingest.definitions import (
     OPENING_CHARS,
@@ -573,7 +574,7 @@ def annotate_document(
     nlp = annotation_pipeline()
     docs = list(nlp.pipe((text[s:e] for s, e in chunk_spans), batch_size=PIPE_BATCH_SIZE))
 
-    title = find_title(text)
+    title, title_aliases = agreement_names(text)
     # Only a text that shows it is an agreement (a title, or a contract's preamble) gets an
     # agreement subject: a memo is not a registry row named "Agreement".
     is_agreement = title is not None or has_agreement_preamble(text)
@@ -668,6 +669,7 @@ def annotate_document(
     subjects = _subjects(
         text, doc_id, revision, all_mentions, [r for rs in chunk_relations for r in rs],
         parties, aliases, title, title_text, the_agreement_id if is_agreement else None,
+        title_aliases,
     )
     return DocumentAnnotations(chunks=chunks, subjects=subjects)
 
@@ -683,6 +685,7 @@ def _subjects(
     title: Title | None,
     title_text: str,
     the_agreement_id: str | None,
+    title_aliases: Sequence[TitleAlias] = (),
 ) -> list[SubjectRecord]:
     """The document's subjects: every named entity, and its agreement unless
     ``the_agreement_id`` is None (a text that is no agreement)."""
@@ -755,21 +758,22 @@ def _subjects(
     scan_end = min(len(text), DATE_SCAN_CHARS)
     signed = agreement_date(text, 0, scan_end)
     effective = effective_date(text, 0, scan_end)
-    amendment = amendment_of(title_text) if title else None
+    read = parent_amendment(title, list(title_aliases)) if title else None
+    amendment = read[0] if read else None
     agreement_bindings: list[Binding] = []
-    if amendment is not None and amendment.parent and title is not None:
+    if read is not None and read[0].parent:
         # The parent is named by title only (it may be another document, or none ingested), so
         # the binding's object is the title-level id ``agreement:<normalised title>``.
         agreement_bindings.append(
             Binding(
-                relation=amendment.relation,
-                object_id=str(EntityId(AGREEMENT, normalise_plain(amendment.parent))),
-                object_name=" ".join(amendment.parent.split()),
+                relation=read[0].relation,
+                object_id=str(EntityId(AGREEMENT, normalise_plain(read[0].parent))),
+                object_name=" ".join(read[0].parent.split()),
                 role=None,
                 doc_id=doc_id,
                 revision=revision,
-                char_start=title.start,
-                char_end=title.end,
+                char_start=read[1],  # the title (or alias) that names the parent
+                char_end=read[2],
             )
         )
     subjects.append(
@@ -779,10 +783,15 @@ def _subjects(
             type="agreement",
             doc_id=doc_id,
             revision=revision,
-            aliases=[],
+            # The contract's other names for itself (agreements.title_aliases), each with its span.
+            aliases=sorted({a.text for a in title_aliases} - {title_text}),
             attributes={
                 "kind": agreement_kind(title_text),
                 "title": title_text,
+                "title_aliases": [
+                    {"text": a.text, "source": a.source, "char_start": a.start, "char_end": a.end}
+                    for a in title_aliases
+                ],
                 "agreement_date": signed.iso if signed else None,
                 "effective_date": effective.iso if effective else None,
                 "parties": [p.entity_id for p in parties],

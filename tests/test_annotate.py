@@ -128,6 +128,7 @@ def test_party_to_with_role_and_agreement_subject() -> None:
         "agreement_date": "2000-05-22",
         "effective_date": None,
         "parties": ["org:acme holdings", "org:beta trading"],
+        "title_aliases": [],
     }
     binding = next(b for b in subject(result, "org:beta trading").bindings if b.relation == "party_to")
     assert (binding.object_id, binding.object_name, binding.role, binding.doc_id, binding.revision) == (

@@ -10,7 +10,11 @@ Agreement title rule (precise):
   * ``tq`` = the question's title, articles dropped, abbreviations expanded (MSA -> master services
     agreement), normalised to words; ``ta`` = the registry title (``attributes.title`` or name)
     normalised the same way.
-  * exact match: ``tq == ta`` (or ``tq`` equals one of the agreement's normalised aliases).
+  * exact match: ``tq == ta`` ("title exact"), or ``tq`` equals one of the agreement's title
+    aliases normalised the same way ("title alias": the names the contract gives itself,
+    recorded at ingest with their spans, ``ingest.agreements.title_aliases``).
+  * a title reading (``sc.title_readings``: the title extended over a party list of its own,
+    "... AGREEMENT BETWEEN A AND B between A and B, Inc.") passes only on an exact or alias match.
   * kind match: only when at least one party is named; ``kind(tq) == attributes.kind`` and every
     word of ``tq`` other than "agreement"/"contract" occurs in ``ta`` ("the distribution
     agreement" -> "EXCLUSIVE DISTRIBUTION AGREEMENT").
@@ -18,7 +22,9 @@ Agreement title rule (precise):
     binding whose object is this agreement; a title match alone is then not enough.
   * an amendment, addendum or schedule is an agreement of its own: it never matches a question
     about the agreement it amends, nor the other way round, nor one with another number
-    (``titles.amendment_key``: "First" = "No. 1" = "1" = "I").
+    (``titles.amendment_key``: "First" = "No. 1" = "1" = "I"). An agreement any of whose names
+    (title or alias) is an amendment is an amendment; an amendment question meets only the
+    names with its number.
   * amendment match: only when at least one party is named; the same word and number, and the
     question either names no parent or the same parent ("First Amendment" -> "AMENDMENT 1 TO
     DEVELOPMENT AGREEMENT").
@@ -35,7 +41,7 @@ caller only.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ingest.entity_id import EntityId
@@ -59,6 +65,7 @@ SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
 SUGGESTION_NAMES = 5  # unresolved names that get suggestions
 SUGGESTIONS_PER_NAME = 3
 _GENERIC_TITLE_WORDS = frozenset({"agreement", "agreements", "contract", "contracts"})
+_EXACT_TITLE_MATCHES = ("title exact", "title alias")
 
 
 @dataclass(slots=True)
@@ -194,23 +201,38 @@ def gate_role(store: Store, principal: Principal, sc: SubjectClass) -> GateResul
 def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     tq = expand_abbreviations(clean_title(sc.agreement_title or ""))
     ta_raw = str(agreement.attributes.get("title") or agreement.name)
-    # "Amendment No. 2 to X" is its own agreement: never X, never "Amendment No. 1 to X".
-    amendment_q, amendment_a = amendment_key(sc.agreement_title or ""), amendment_key(ta_raw)
-    if (amendment_q is None) != (amendment_a is None):
-        return None
-    if amendment_q and amendment_a and amendment_q.number != amendment_a.number:
-        return None
-    titles = {expand_abbreviations(clean_title(t)) for t in (ta_raw, agreement.name, *agreement.aliases)}
+    # The agreement's names: its title and the aliases ingest recorded from its own text (the
+    # heading line, the title without "FORM OF", the preamble's "This X Agreement" and the term
+    # it defines), each compared exactly after normalisation, never fuzzily.
+    names = list(dict.fromkeys((ta_raw, agreement.name, *agreement.aliases)))
+    keys = {name: amendment_key(name) for name in names}
+    amendment_q = amendment_key(sc.agreement_title or "")
+    # "Amendment No. 2 to X" is its own agreement: never X, never "Amendment No. 1 to X". An
+    # agreement any of whose names is an amendment is an amendment (an alias never makes it
+    # answer for the agreement it amends); an amendment question meets only names with its number.
+    if amendment_q is None:
+        if any(key is not None for key in keys.values()):
+            return None
+        comparable = names
+    else:
+        comparable = [n for n in names if keys[n] is not None and keys[n].number == amendment_q.number]  # type: ignore[union-attr]
+        if not comparable:
+            return None
+    titles = {expand_abbreviations(clean_title(t)): t for t in reversed(comparable)}
     if tq and tq in titles:
-        return "title exact"
+        return "title exact" if titles[tq] in (ta_raw, agreement.name) else "title alias"
     if not sc.parties:
         return None
-    if amendment_q and amendment_a:
+    if amendment_q is not None:
         # "First Amendment" (no parent named) is "AMENDMENT 1 TO DEVELOPMENT AGREEMENT" when
         # every named party is bound to it: same word, same number, the same parent if named.
-        same = amendment_q.word == amendment_a.word and amendment_q.number is not None
-        if same and amendment_q.parent in (None, amendment_a.parent):
-            return "amendment number"
+        for name in comparable:
+            amendment_a = keys[name]
+            assert amendment_a is not None
+            same = amendment_q.word == amendment_a.word and amendment_q.number is not None
+            if same and amendment_q.parent in (None, amendment_a.parent):
+                return "amendment number"
+        return None
     kind_q = known_agreement_kind(sc.agreement_title or "")
     kind_a = agreement.attributes.get("kind") or known_agreement_kind(ta_raw)
     words_q = set(tq.split()) - _GENERIC_TITLE_WORDS
@@ -287,7 +309,8 @@ def _near_misses(
 
 
 def gate_agreement(
-    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None, *, suggest: bool = True
+    store: Store, principal: Principal, sc: SubjectClass, scope: Scope | None, *, suggest: bool = True,
+    exact_title: bool = False,
 ) -> GateResult:
     if sc.failures:
         # Fail closed on every path that reaches here (registry questions too): a subject whose
@@ -318,6 +341,8 @@ def gate_agreement(
     for agreement_id in sorted(pool):
         agreement = pool[agreement_id]
         match = _title_match(sc, agreement)
+        if exact_title and match not in _EXACT_TITLE_MATCHES:
+            match = None
         if match is None:
             rejected.append({"subject_id": agreement_id, "reason": f"title {agreement.name!r} does not match {title!r}"})
             continue
@@ -379,6 +404,19 @@ def gate_agreement_readings(
     When none passes, the result of the shortest reading (the parser's ``sc.parties``) is
     returned: its unresolved names are the ones the question most likely meant. Each reading is gated in full (title, every piece
     bound, amendments): a shorter reading is never a looser match."""
+    for reading in sc.title_readings:
+        # The title holds a party list of its own ("... AGREEMENT BETWEEN A AND B between A and
+        # B, Inc."): only an exact title or alias match counts, with every party bound.
+        trial = replace(
+            sc, agreement_title=reading["title"], parties=list(reading["parties"]),
+            party_separators=list(reading["separators"]), party_readings=[], title_readings=[],
+        )
+        result = gate_agreement(store, principal, trial, scope, suggest=False, exact_title=True)
+        if result.candidates:
+            sc.agreement_title, sc.parties, sc.party_separators = trial.agreement_title, trial.parties, trial.party_separators
+            sc.party_readings, sc.title_readings = [], []
+            return result
+    sc.title_readings = []
     readings = [(list(r["parties"]), list(r["separators"])) for r in sc.party_readings]
     readings.append((list(sc.parties), list(sc.party_separators)))
     for index, (pieces, separators) in enumerate(readings):

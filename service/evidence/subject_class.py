@@ -51,6 +51,12 @@ class SubjectClass:
     # first. The gate takes the longest reading it can bind (``gate.discover``) and writes it
     # back into ``parties``.
     party_readings: list[dict[str, list[str]]] = field(default_factory=list)
+    # A title may itself hold a party list ("AMENDMENT TO THE DISTRIBUTOR AGREEMENT BETWEEN
+    # INGRAM MICRO AND NETGEAR between Ingram Micro and NETGEAR, Inc."): readings with the title
+    # extended up to a later party keyword, [{"title": str, "parties": [...], "separators":
+    # [...]}]. The gate tries them first and passes one only on an exact title or alias match
+    # with every party bound, the names inside the extended title included.
+    title_readings: list[dict[str, Any]] = field(default_factory=list)
     pattern: str | None = None
     source: str = "question"
     # Why the question's subject cannot be read safely; any entry makes the gate fail closed.
@@ -389,7 +395,7 @@ def _check_subject_names(sc: SubjectClass) -> SubjectClass:
         if problem and problem not in sc.failures:
             sc.failures.append(problem)
     if sc.failures:
-        sc.parties, sc.party_separators, sc.party_readings = [], [], []
+        sc.parties, sc.party_separators, sc.party_readings, sc.title_readings = [], [], [], []
     return sc
 
 
@@ -411,6 +417,7 @@ def parse_question(question: str) -> SubjectClass:
         built.names = find_names(text)
         if built.kind == "agreement_attribute":
             _bind_other_named_parties(built, body, m)
+            _add_title_readings(built, body, m)
         return _check_subject_names(built)
     # No known shape: the names it contains are all the gate has, so every party the question
     # names must be bound to the candidate (``gate.gate_names``), never dropped.
@@ -722,3 +729,41 @@ def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> 
                 if pieces:
                     separators.append("; ")
                 pieces.append(name)
+
+
+# At most this many title readings per question (one per later party keyword).
+_TITLE_READINGS = 2
+
+
+def _add_title_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
+    """Readings in which the title runs up to a later party keyword: the party list read after
+    the title's own "between" may be part of the title ("... DISTRIBUTOR AGREEMENT BETWEEN
+    INGRAM MICRO AND NETGEAR between Ingram Micro and NETGEAR, Inc."). Each reading's parties
+    are the list after that keyword, every name the extended title holds ("INGRAM MICRO",
+    "NETGEAR": they must be bound too) and every name before the title. Only offered when the
+    question is readable as a whole (no failures) and each part is readable."""
+    if sc.failures or not sc.agreement_title or not sc.parties:
+        return
+    grammar = party_grammar()
+    title_start = m.start("title")
+    opening = grammar.keyword_inside.search(body, m.end("title") - 1)
+    if opening is None:
+        return
+    lead = named_parties(body[:title_start])
+    for inner in grammar.keyword_inside.finditer(body, opening.end() - 1):
+        if len(sc.title_readings) >= _TITLE_READINGS:
+            break
+        title = body[title_start : inner.start()].strip()
+        inside = named_parties(body[opening.start() : inner.start()])
+        readings, _ = party_readings(body[inner.end() :])
+        clean = [r for r in readings if r.pieces and not r.failures]
+        if title_problem(title) or inside.failures or lead.failures or not clean:
+            continue
+        for reading in clean:
+            pieces, separators = list(reading.pieces), list(reading.separators)
+            for name in [*inside.pieces, *lead.pieces]:
+                if not _accounted_for(name, pieces):
+                    if pieces:
+                        separators.append("; ")
+                    pieces.append(name)
+            sc.title_readings.append({"title": title, "parties": pieces, "separators": separators})

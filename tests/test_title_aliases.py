@@ -1,0 +1,293 @@
+"""Agreement titles and title aliases (issue 9): the contract's own heading, the names it gives
+itself with their source spans, and the gate matching a question's title against them exactly,
+never fuzzily, and never opening a pass for an agreement the KB does not hold."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pytest
+
+from ingest.agreements import agreement_names, amendment_of, find_title, parent_amendment, title_aliases
+from ingest.settings import Settings
+from ingest.store.port import Principal
+from service.evidence import gate
+from service.evidence.machine import run_evidence_query
+from service.evidence.models import EvidenceRequest
+from service.evidence.subject_class import parse_question
+
+OPERATOR = Principal.local_operator()
+
+# -- ingest: which heading is the title, and the aliases ----------------------------------------
+
+FURNITURE = (
+    "EXHIBIT 10.65   EXHIBIT II   NOVEMBER 1, 2002, RATE FT-A AGREEMENT   BETWEEN LG&E AND TENNESSEE GAS\n\n"
+    "Service Package No: 40715   GAS TRANSPORTATION AGREEMENT (For Use under FT-A Rate Schedule)   "
+    "THIS AGREEMENT is made and entered into as of the 1st day of November, 2002, by and between "
+    "TENNESSEE GAS PIPELINE COMPANY and LOUISVILLE GAS AND ELECTRIC COMPANY.\n"
+)
+
+
+def test_the_heading_that_opens_the_preamble_is_the_title_not_page_furniture_above_it() -> None:
+    title = find_title(FURNITURE)
+    assert title is not None and title.text == "GAS TRANSPORTATION AGREEMENT"
+    assert FURNITURE[title.start : title.end] == "GAS TRANSPORTATION AGREEMENT"
+
+
+def test_a_numbered_section_heading_is_no_title() -> None:
+    text = "tail of another filing.\n\n19.      ENTIRE AGREEMENT, GOVERNING LAW\n\nThis Agreement is the whole.\n"
+    title = find_title(text)
+    assert title is None or "ENTIRE" not in title.text
+
+
+def test_the_tail_of_another_filing_before_the_heading_is_not_the_title() -> None:
+    tail = "INGRAM NETGEAR Distributor Agreement    11    083096\n\n" + "Neither party is liable for delays. " * 90
+    text = (
+        f"{tail}\n\n      AMENDMENT        TO THE        DISTRIBUTOR AGREEMENT      BETWEEN     INGRAM MICRO   AND   NETGEAR\n\n"
+        'This Amendment is entered into effective October 1, 1996 by and between NETGEAR, Inc. ("NETGEAR") and Ingram Micro.\n'
+    )
+    assert len(tail) > 3_000  # the heading lies beyond the first-heading window
+    title, aliases = agreement_names(text)
+    assert title is not None and " ".join(title.text.split()) == "AMENDMENT TO THE DISTRIBUTOR AGREEMENT"
+    line = next(a for a in aliases if a.source == "heading_line")
+    assert line.text == "AMENDMENT TO THE DISTRIBUTOR AGREEMENT BETWEEN INGRAM MICRO AND NETGEAR"
+    assert " ".join(text[line.start : line.end].split()) == line.text
+
+
+def test_heading_line_alias_with_its_span() -> None:
+    text = (
+        "Exhibit 99.12\n\nTRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150\n\n"
+        "This Transportation Service Agreement (Agreement) is entered into by Great Lakes Gas LLC "
+        "(Transporter) and Anr Pipeline Company (Shipper).\n"
+    )
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "TRANSPORTATION SERVICE AGREEMENT"
+    assert [(a.text, a.source) for a in aliases] == [
+        ("TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150", "heading_line")
+    ]
+    assert text[aliases[0].start : aliases[0].end] == aliases[0].text
+
+
+def test_form_of_alias() -> None:
+    text = "FORM OF FRANCHISE AGREEMENT\n\nThis Franchise Agreement is made by and between Pizza Co, Inc. and you.\n"
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "FORM OF FRANCHISE AGREEMENT"
+    assert [(a.text, a.source, text[a.start : a.end]) for a in aliases] == [
+        ("FRANCHISE AGREEMENT", "form_of", "FRANCHISE AGREEMENT")
+    ]
+
+
+def test_the_preamble_name_is_the_title_and_the_heading_an_alias() -> None:
+    text = (
+        "AMERICAN EXPRESS STORED VALUE PRODUCTS RESELLER AGREEMENT\n\n"
+        'This Distribution Agreement (the "Agreement") is entered into by and between Acme Holdings, '
+        'Inc. ("AEIS") and Omega Retail LLC ("Omega").\n'
+    )
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "Distribution Agreement"
+    assert text[title.start : title.end] == "Distribution Agreement"
+    assert [(a.text, a.source) for a in aliases] == [
+        ("AMERICAN EXPRESS STORED VALUE PRODUCTS RESELLER AGREEMENT", "heading")
+    ]
+
+
+def test_a_preamble_name_made_of_heading_words_is_a_short_form() -> None:
+    text = 'MASTER SUPPLY AGREEMENT\n\nThis Supply Agreement (the "Agreement") is made by and between Acme Inc. and Beta LLC.\n'
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "MASTER SUPPLY AGREEMENT"
+    assert [(a.text, a.source) for a in aliases] == [("Supply Agreement", "self_name")]
+
+
+def test_defined_term_alias_and_an_amendment_read_from_its_heading() -> None:
+    text = (
+        "AMENDMENT 1 TO DEVELOPMENT AGREEMENT\n\n"
+        'This is the First Amendment ("First Amendment") to the Development Agreement ("Development '
+        'Agreement") entered into by and between Cargo Grain, Incorporated ("Cargo") and Amber Bio S.A.S. ("Amber").\n'
+    )
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "First Amendment"
+    assert [(a.text, a.source) for a in aliases] == [("AMENDMENT 1 TO DEVELOPMENT AGREEMENT", "heading")]
+    read = parent_amendment(title, aliases)
+    assert read is not None
+    amendment, start, end = read
+    assert (amendment.relation, amendment.number, amendment.parent) == ("amends", "1", "DEVELOPMENT AGREEMENT")
+    assert text[start:end] == "AMENDMENT 1 TO DEVELOPMENT AGREEMENT"
+
+
+def test_a_defined_term_is_an_alias_but_a_parenthesis_of_prose_is_not() -> None:
+    text = 'LICENSE AGREEMENT\n\nThis Software License Agreement ("Master License") is made by and between Acme Inc. and Beta LLC.\n'
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "Software License Agreement"
+    assert [(a.text, a.source, text[a.start : a.end]) for a in aliases] == [
+        ("LICENSE AGREEMENT", "heading", "LICENSE AGREEMENT"),
+        ("Master License", "defined_term", "Master License"),
+    ]
+    prose = (
+        "HOSTING AGREEMENT\n\nThis Hosting Agreement (including its Exhibit A and all other documents "
+        "referenced herein) is made by and between Acme Inc. and Beta LLC.\n"
+    )
+    title, aliases = agreement_names(prose)
+    assert title is not None and title.text == "HOSTING AGREEMENT"
+    assert aliases == []
+
+
+def test_an_agreement_the_text_mentions_is_no_alias() -> None:
+    text = (
+        "JOINDER AGREEMENT\n\nThis Joinder Agreement is made by Acme Inc. and joins the Stockholders "
+        'Agreement (the "Stockholders Agreement") between Beta LLC and Gamma Corp.\n'
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "JOINDER AGREEMENT"
+    assert title_aliases(text, title) == []
+
+
+def test_a_bare_amendment_number_is_read() -> None:
+    amendment = amendment_of("AMENDMENT 1 TO DEVELOPMENT AGREEMENT")
+    assert amendment is not None and (amendment.number, amendment.parent) == ("1", "DEVELOPMENT AGREEMENT")
+    amendment = amendment_of("AMENDMENT NO. 2 TO MANUFACTURING AND SUPPLY AGREEMENT")
+    assert amendment is not None and (amendment.number, amendment.parent) == ("2", "MANUFACTURING AND SUPPLY AGREEMENT")
+
+
+# -- the gate: aliases match exactly, with every party bound -------------------------------------
+
+DOCS = {
+    "reseller": (
+        "AMERICAN EXPRESS STORED VALUE PRODUCTS RESELLER AGREEMENT\n\n"
+        'This Distribution Agreement (the "Agreement") is entered into by and between Acme Holdings, '
+        'Inc. ("AEIS") and Omega Retail LLC ("Omega").\n\nGoverning Law\n\n'
+        "This Agreement shall be governed by the laws of the State of New York.\n"
+    ),
+    "transport": (
+        "TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150\n\n"
+        'This Transportation Service Agreement (the "Agreement") is entered into by and between Great Lakes '
+        'Gas Transmission LLC ("Transporter") and Anr Pipeline Company ("Shipper").\n\nGoverning Law\n\n'
+        "This Agreement shall be governed by the laws of the State of Texas.\n"
+    ),
+    "amendment": (
+        "AMENDMENT   TO THE   DISTRIBUTOR AGREEMENT   BETWEEN   NIMBUS TRADING   AND   ORION LABS\n\n"
+        'This Amendment is entered into effective October 1, 1996 by and between Nimbus Trading Inc. '
+        '("Nimbus") and Orion Labs LLC ("Distributor").\n\nGoverning Law\n\n'
+        "This Amendment shall be governed by the laws of the State of California.\n"
+    ),
+    "first-amendment": (
+        "AMENDMENT 1 TO DEVELOPMENT AGREEMENT\n\n"
+        'This is the First Amendment ("First Amendment") to the Development Agreement entered into by '
+        'and between Cargo Grain, Incorporated ("Cargo") and Amber Bio S.A.S. ("Amber").\n\nGoverning Law\n\n'
+        "This First Amendment shall be governed by the laws of the State of Minnesota.\n"
+    ),
+}
+
+
+class KB:
+    def __init__(self, store: Any, embedder: Any, settings: Settings) -> None:
+        self.store, self.embedder, self.settings = store, embedder, settings
+
+    def docs(self, question: str) -> tuple[set[str], Any]:
+        sc = parse_question(question)
+        result = gate.discover(self.store, OPERATOR, sc, None)
+        return {d for c in result.candidates for d in c.doc_ids}, result
+
+    def ask(self, question: str) -> Any:
+        return run_evidence_query(
+            EvidenceRequest(question=question), OPERATOR,
+            store=self.store, embedder=self.embedder, settings=self.settings,
+        )
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
+    from ingest.pipeline import Ingestor
+    from ingest.store.sqlite import SqliteStore
+
+    data = tmp_path_factory.mktemp("title-alias-kb")
+    settings = Settings(data_dir=data, generator_url=None)
+    store = SqliteStore(data / "attest.sqlite3")
+    ingestor = Ingestor(store, embedder, settings)
+    for doc_id, text in DOCS.items():
+        result = ingestor.ingest_bytes(text.encode(), filename=f"{doc_id}.txt", doc_id=doc_id, acl=["*"])
+        assert result.status == "indexed", result.error
+    yield KB(store, embedder, settings)
+    store.close()
+
+
+def test_registry_records_aliases_with_their_source_spans(kb: KB) -> None:
+    (agreement,) = kb.store.find_subjects(OPERATOR, subject_ids=["agreement:distribution agreement@reseller"], limit=5)
+    assert agreement.name == "Distribution Agreement"
+    assert agreement.aliases == ["AMERICAN EXPRESS STORED VALUE PRODUCTS RESELLER AGREEMENT"]
+    assert agreement.attributes["title_aliases"] == [{
+        "text": "AMERICAN EXPRESS STORED VALUE PRODUCTS RESELLER AGREEMENT", "source": "heading",
+        "char_start": 0, "char_end": 57,
+    }]
+    # Found by its alias, as by its title.
+    found = kb.store.find_subjects(OPERATOR, name="american express stored value products reseller agreement", type="agreement", limit=5)
+    assert [s.subject_id for s in found] == ["agreement:distribution agreement@reseller"]
+
+
+def test_a_question_naming_the_heading_passes_on_the_alias(kb: KB) -> None:
+    docs, result = kb.docs(
+        "What law governs the AMERICAN EXPRESS STORED VALUE PRODUCTS RESELLER AGREEMENT between "
+        "Acme Holdings, Inc. and Omega Retail LLC?"
+    )
+    assert docs == {"reseller"}
+    assert result.candidates[0].match == "title alias + parties"
+    docs, result = kb.docs("What law governs the Distribution Agreement between Acme Holdings, Inc. and Omega Retail LLC?")
+    assert docs == {"reseller"} and result.candidates[0].match == "title exact + parties"
+
+
+def test_an_alias_never_passes_with_a_party_that_is_not_bound(kb: KB) -> None:
+    report = kb.ask(
+        "What law governs the AMERICAN EXPRESS STORED VALUE PRODUCTS RESELLER AGREEMENT between "
+        "Acme Holdings, Inc. and Zeta Corp?"
+    )
+    assert report.state == "SUBJECT_NOT_FOUND" and report.candidate_subjects == []
+
+
+def test_heading_line_alias_is_exact_not_fuzzy(kb: KB) -> None:
+    parties = "between Great Lakes Gas Transmission LLC and Anr Pipeline Company"
+    docs, result = kb.docs(f"What law governs the TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150 {parties}?")
+    assert docs == {"transport"} and result.candidates[0].match == "title alias + parties"
+    # Another contract number is another contract: refused, whatever the parties.
+    report = kb.ask(f"What law governs the TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18151 {parties}?")
+    assert report.state == "SUBJECT_NOT_FOUND" and report.candidate_subjects == []
+
+
+def test_a_title_holding_its_own_party_list(kb: KB) -> None:
+    title = "AMENDMENT TO THE DISTRIBUTOR AGREEMENT BETWEEN NIMBUS TRADING AND ORION LABS"
+    docs, result = kb.docs(f"What law governs the {title} between Nimbus Trading Inc. and Orion Labs LLC?")
+    assert docs == {"amendment"}
+    assert result.candidates[0].match == "title alias + parties"
+
+
+def test_a_title_reading_is_refused_when_a_listed_party_is_not_bound(kb: KB) -> None:
+    title = "AMENDMENT TO THE DISTRIBUTOR AGREEMENT BETWEEN NIMBUS TRADING AND ORION LABS"
+    report = kb.ask(f"What law governs the {title} between Nimbus Trading Inc. and Zeta Corp?")
+    assert report.state == "SUBJECT_NOT_FOUND" and report.candidate_subjects == []
+
+
+def test_a_title_reading_passes_only_on_an_exact_title(kb: KB) -> None:
+    # "Transportation Agreement between A and B" is no name of the contract: the title reading
+    # would match only by kind, which it may not; the plain reading leaves "with Zeta Corp" unbound.
+    report = kb.ask(
+        "What law governs the Transportation Agreement between Great Lakes Gas Transmission LLC and "
+        "Anr Pipeline Company with Zeta Corp?"
+    )
+    assert report.state == "SUBJECT_NOT_FOUND" and report.candidate_subjects == []
+
+
+def test_an_amendment_alias_never_answers_for_the_agreement_it_amends(kb: KB) -> None:
+    docs, _ = kb.docs("What law governs the Distributor Agreement between Nimbus Trading Inc. and Orion Labs LLC?")
+    assert docs == set()
+    docs, _ = kb.docs("What law governs the Development Agreement between Cargo Grain, Incorporated and Amber Bio S.A.S.?")
+    assert docs == set()
+
+
+def test_an_amendment_titled_by_its_preamble_keeps_its_number_and_heading(kb: KB) -> None:
+    parties = "between Cargo Grain, Incorporated and Amber Bio S.A.S."
+    for title in ("First Amendment", "AMENDMENT 1 TO DEVELOPMENT AGREEMENT", "Amendment No. 1 to the Development Agreement"):
+        docs, _ = kb.docs(f"What law governs the {title} {parties}?")
+        assert docs == {"first-amendment"}, title
+    docs, _ = kb.docs(f"What law governs the Amendment No. 2 to the Development Agreement {parties}?")
+    assert docs == set()
+    (agreement,) = kb.store.find_subjects(OPERATOR, subject_ids=["agreement:first amendment@first-amendment"], limit=5)
+    amends = [b for b in agreement.bindings if b.relation == "amends"]
+    assert [(b.object_id, b.char_start, b.char_end) for b in amends] == [("agreement:development agreement", 0, 36)]
