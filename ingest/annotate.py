@@ -160,7 +160,13 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
 _COLLECTIVE = re.compile(r"\(\s*(?:each\s+and\s+)?collectively,?\s+(?:the\s+)?\"")
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
 _COLLECTIVE_LIMIT = 16
-_LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n])")
+# (The last name's description runs up to the group definition: "..., a Delaware corporation (collectively".)
+_LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)")
+# "The undersigned, SUNTRON CORPORATION, a Delaware corporation, ... (collectively, the
+# "Borrowers"), hereby acknowledge ...": the signers list themselves, anywhere in the document
+# (an acknowledgment follows the signatures).
+_UNDERSIGNED_LIST = re.compile(r"\b[Tt]he[ \t]+undersigned[ \t]*,[ \t\n]*")
+_UNDERSIGNED_WINDOW_CHARS = 2_000
 
 
 def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -183,13 +189,22 @@ def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[Nam
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name.end, match.start())
                 separator = _LIST_SEPARATOR.match(straight, described.end() if described else name.end, match.start())
-                position = separator.end() if separator else name.end
+                position = separator.end() if separator else (described.end() if described else name.end)
                 if separator is None:
                     break
             if straight[position : match.start()].strip() or len(listed) < 2:
                 continue
             names.extend(n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text))
     return names
+
+
+def _undersigned_windows(text: str) -> list[tuple[int, int]]:
+    """Spans that open with "The undersigned," (from the first name on), at most
+    ``_UNDERSIGNED_WINDOW_CHARS`` long."""
+    return [
+        (match.end(), min(len(text), match.end() + _UNDERSIGNED_WINDOW_CHARS))
+        for match in _UNDERSIGNED_LIST.finditer(text)
+    ]
 
 
 def _personal_name(name: str) -> bool:
@@ -443,7 +458,7 @@ def _parties(
     few = len(parties) < 2
     windows = preamble_windows(text)
     names = _between_names(text, windows) if few else _between_names(text, windows[:1])
-    collective = _collective_names(text, windows[:1])
+    collective = _collective_names(text, [*windows[:1], *_undersigned_windows(text)])
     names = [*names, *collective]
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
