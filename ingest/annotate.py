@@ -271,6 +271,10 @@ def _signature_names(text: str) -> list[NameSpan]:
                 for m in re.finditer(r"\S+(?:[ \t]{1,2}\S+)*", region)
                 if (name := name_at(text, found.start + m.start(), found.start + m.end())) is not None
             ]
+        elif "\n" not in region:
+            # "Vayyar Imaging Ltd. IndeLiving Holdings, Inc.\n\nBy: ... By: ...": two blocks' names on
+            # one line, one space apart; each ends in a legal form, so the form ends the first.
+            columns = [found, *_names_with_forms_after(text, found.end, found.start + len(region))]
         for column in columns:
             name = _signature_name(text, column)
             if name is not None:
@@ -279,6 +283,23 @@ def _signature_names(text: str) -> list[NameSpan]:
 
 
 _WIDE_GAP = re.compile(r"[ \t]{3,}")
+_SIDE_BY_SIDE_LIMIT = 4
+
+
+def _names_with_forms_after(text: str, position: int, end: int) -> list[NameSpan]:
+    """The names that fill ``text[position:end]`` one after another, each ending in a legal form;
+    none unless they fill it (at most ``_SIDE_BY_SIDE_LIMIT``)."""
+    names: list[NameSpan] = []
+    while len(names) < _SIDE_BY_SIDE_LIMIT:
+        position += len(text[position:end]) - len(text[position:end].lstrip(" \t,"))
+        if position >= end:
+            return names
+        name = name_at(text, position, end)
+        if name is None or not ends_in_legal_suffix(name.text):
+            return []
+        names.append(name)
+        position = name.end
+    return []
 
 
 def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
@@ -452,6 +473,15 @@ def _parties(
                 entity_id, label, definition.name, definition.term,
                 definition.name.start, definition.paren_end,
             )
+        # "Charles Webb & Company, a Division of Keefe, Bruyette & Woods, Inc. (the "Agent")": the
+        # division the contract names is a party, next to the company it belongs to.
+        division = _division_before(text, definition.name)
+        if division is not None and not party_name_problem(division.text, common_words):
+            division_id = entity_id_for("ORG", party_name_forms(division.text)[-1])
+            parties.setdefault(
+                division_id,
+                Party(division_id, "ORG", division, None, division.start, definition.paren_end),
+            )
     # Names right after "between"/"among" (and the one after its "and") are parties even when
     # their defined terms were missed; with two defined parties already, only names with a legal
     # suffix ("Beijing CC-Pharming Ltd.") are trusted.
@@ -505,6 +535,17 @@ def _parties(
     # LIMITED" are those parties' short names, not two more parties.
     found = [p for p in found if not _short_name_of_another(p, found)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+_DIVISION_OF = re.compile(r",?[ \t\n]+an?[ \t\n]+(?:division|unit)[ \t\n]+of[ \t\n]+(?:\S+[ \t\n]+){0,3}$", re.I)
+
+
+def _division_before(text: str, name: NameSpan) -> NameSpan | None:
+    """The division named right before ``name`` ("X, a Division of <name>"), if any."""
+    division_of = _DIVISION_OF.search(text, max(0, name.start - 80), name.start)
+    if division_of is None:
+        return None
+    return name_before(text, division_of.start(), 120)
 
 
 def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
