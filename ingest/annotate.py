@@ -28,6 +28,7 @@ from ingest.agreements import (
 )
 from ingest.definitions import (
     OPENING_CHARS,
+    PREAMBLE_SCAN_CHARS,
     Definition,
     between_windows,
     clause_start,
@@ -141,7 +142,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             names.extend([left, NameSpan(straight[right_start : first.end], right_start, first.end)])
             continue
         names.append(first)
-        connector = _AND.search(straight, first.end, min(end, first.end + 400))
+        # "among Alpha Inc., Beta LLC, Gamma Corp. and Delta Ltd.": a comma-separated list.
+        listed = _comma_list(straight, first.end, end)
+        names.extend(listed)
+        last = listed[-1] if listed else first
+        connector = _AND.search(straight, last.end, min(end, last.end + 400))
         if connector is None:
             continue
         after = connector.end()
@@ -149,9 +154,32 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         second = name_at(straight, after + (enumerator.end() if enumerator else 0), end)
         if second is not None:
             names.append(second)
-            # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by
-            # "and", each with a legal form.
-            names.extend(_and_chain(straight, second.end, end))
+        # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
+        # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
+        names.extend(_and_chain(straight, second.end if second is not None else after, end))
+    return names
+
+
+_COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
+_COMMA_LIST_LIMIT = 12
+
+
+def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
+    """The names after a party's name that continue a comma-separated list, each with a legal
+    form, each maybe described (", a Delaware corporation"); the list ends at ", and X"."""
+    names: list[NameSpan] = []
+    while len(names) < _COMMA_LIST_LIMIT:
+        described = _LIST_DESCRIPTION.match(text, position, end)
+        separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
+        if separator is None:
+            break
+        name = name_at(text, separator.end(), end)
+        if name is None or not ends_in_legal_suffix(name.text):
+            break
+        names.append(name)
+        position = name.end
+        if separator.group(1):
+            break
     return names
 
 
@@ -173,13 +201,21 @@ def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[Nam
     """The names listed before a group definition in a preamble window, each a name with a legal
     form or a person's name (two to four capitalised words); the list must run name, separator,
     name, ... right up to the parenthesis, or nothing is taken."""
+    return [name for _, names in _collective_lists(text, windows) for name in names]
+
+
+def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tuple[str, list[NameSpan]]]:
+    """Per group definition in ``windows``: its term ("Sellers") and the names it lists."""
     straight = straighten_quotes(text)
-    names: list[NameSpan] = []
+    found: list[tuple[str, list[NameSpan]]] = []
     for start, end in windows:
         for match in _COLLECTIVE.finditer(straight, start, end):
             # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)").
             begin = clause_start(straight, match.start(), max(start, straight.rfind(")", start, match.start()) + 1))
             position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
+            # A recital states the group: "WHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively".
+            recital = re.match(r"(?:WHEREAS|Whereas)[ \t,]+", straight[position : match.start()])
+            position += recital.end() if recital else 0
             listed: list[NameSpan] = []
             while position < match.start() and len(listed) < _COLLECTIVE_LIMIT:
                 name = name_at(straight, position, match.start())
@@ -194,8 +230,27 @@ def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[Nam
                     break
             if straight[position : match.start()].strip() or len(listed) < 2:
                 continue
-            names.extend(n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text))
-    return names
+            term = re.match(r'[^"]{1,60}', straight[match.end() : match.end() + 60])
+            found.append(
+                (term.group() if term else "", [n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text)])
+            )
+    return found
+
+
+def _named_group_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
+    """ "This Agreement is made between Alpha Inc. and the Sellers. WHEREAS, Beta LLC, Gamma
+    Corp. and Delta Ltd. (collectively, the "Sellers") ...": a group the party clause names by its
+    defined term is made of parties, wherever in the opening pages the group is defined."""
+    if not windows:
+        return []
+    clause = straighten_quotes(text[windows[0][0] : windows[0][1]])
+    scan = [(0, min(len(text), PREAMBLE_SCAN_CHARS))]
+    return [
+        name
+        for term, names in _collective_lists(text, scan)
+        if term and re.search(rf"\b{re.escape(term)}\b(?!\")", clause)
+        for name in names
+    ]
 
 
 def _undersigned_windows(text: str) -> list[tuple[int, int]]:
@@ -228,7 +283,9 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
             # and Derivatives Association, Inc." is one name, not two.
             if not re.search(r"[,(]", text[position : connector.start()]):
                 continue
-            name = name_at(text, connector.end(), end)
+            # "... and (b) Wilmington Savings Fund Society, FSB, as the indenture agent": enumerated.
+            enumerator = re.match(r"\([a-z0-9]{1,3}\)[ \t]+", text[connector.end() : end])
+            name = name_at(text, connector.end() + (enumerator.end() if enumerator else 0), end)
             if name is not None and ends_in_legal_suffix(name.text):
                 found = name
                 break
@@ -488,12 +545,22 @@ def _parties(
     few = len(parties) < 2
     windows = preamble_windows(text)
     names = _between_names(text, windows) if few else _between_names(text, windows[:1])
-    collective = _collective_names(text, [*windows[:1], *_undersigned_windows(text)])
+    collective = [
+        *_collective_names(text, [*windows[:1], *_undersigned_windows(text)]),
+        *_named_group_names(text, windows),
+    ]
     names = [*names, *collective]
+    defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
             continue
         if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
+            continue
+        # "between Vendor and AT&T Corp.", "between NTL and Entrust Technologies Limited": a defined
+        # term joined to a name is prose about two parties, not one name.
+        # ("between Northern Telecom Inc. and ETI": a defined term alone is no new party either.)
+        joined = re.match(r"(.+?)\s+(?:and|AND|&)\s", name.text)
+        if name.text.casefold() in defined or (joined and joined.group(1).casefold() in defined):
             continue
         label = _label_for(name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(name.text)[-1])

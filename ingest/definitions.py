@@ -20,6 +20,7 @@ from ingest.names import (
     has_legal_suffix,
     name_at,
     name_before,
+    names_a_document,
     party_name_problem,
 )
 from ingest.normalize import normalise_org
@@ -271,6 +272,9 @@ def _accept(term: str, name: str, strength: int) -> bool:
     """strength 2: a "between ..." preamble; 1: the opening pages; 0: elsewhere."""
     lex = lexicons()
     if term.casefold() in lex.non_party_terms or normalise_org(name) in lex.non_party_terms:
+        return False
+    # ("... Agreement between Vendor and AT&T Corp. (the "Transport Agreement")": a document.)
+    if names_a_document(term):
         return False
     suffixed = has_legal_suffix(name)
     if term in lex.party_roles:

@@ -332,6 +332,14 @@ def _party_role_words() -> frozenset[str]:
 _RAW_WORD = re.compile(r"[^\s,;:()\"“”]+")
 
 
+def names_a_document(term: str) -> bool:
+    """Whether a defined term names a document ("Transport Agreement", "Build Addendum"): its
+    last word is a document word. Its antecedent is then no party, whatever its name looks like
+    ("Second Lien Notes Agent" is a party's role)."""
+    words = [w.strip(".'’").casefold() for w in _RAW_WORD.findall(term)]
+    return bool(words) and words[-1] in _party_filters().document_words
+
+
 def lowercase_words(text: str) -> frozenset[str]:
     """The words a document writes in lower case: its common words ("provider", "unless"). A
     proper name is capitalised wherever it occurs, so a one-word "name" found here is not one."""

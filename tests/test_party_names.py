@@ -82,6 +82,40 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
         "Vayyar Imaging Ltd. IndeLiving Holdings, Inc.\n\nBy: /s/ Ann Lee By: /s/ Raj Patel\n",
         {"Vayyar Imaging Ltd.", "IndeLiving Holdings, Inc."},
     ),
+    # Four parties without defined terms, a comma-separated list closed by "and".
+    "among_comma_list": (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made among Alpha Inc., Beta LLC, Gamma Corp., and Delta Ltd. "
+        "(each a \"Party\").\n\nWHEREAS",
+        {"Alpha Inc.", "Beta LLC", "Gamma Corp.", "Delta Ltd."},
+    ),
+    # The party clause names a group that a recital defines.
+    "group_defined_in_recital": (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Alpha Inc. (\"Alpha\") and the Sellers.\n\n"
+        "WHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively, the \"Sellers\") own the goods.\n\n1. Sale.",
+        {"Alpha Inc.", "Beta LLC", "Gamma Corp.", "Delta Ltd."},
+    ),
+    # A group defined past the opening pages that the party clause does not name is no party.
+    "group_not_named_by_the_clause": (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Alpha Inc. (\"Alpha\") and Omega LLC "
+        "(\"Omega\").\n\nWHEREAS, Alpha sells goods.\n\n" + "1. Sale. Alpha sells goods to Omega. " * 100
+        + "\n\nWHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively, the \"Sellers\") own the goods.",
+        {"Alpha Inc.", "Omega LLC"},
+    ),
+    # "(a) ... and (b) X, as the indenture agent": an enumerated party after "its affiliates".
+    "enumerated_after_and": (
+        "AGENCY AGREEMENT\n\nThis Agreement is made by and between Bolt Stores, Inc. and its affiliates "
+        "(collectively, \"Merchant\"), on the one hand, and (a) a joint venture of Gale Retail, Inc. (\"Gale\") "
+        "and (b) Wren Savings Fund Society, FSB, as the indenture agent, on the other hand.\n\nRECITALS",
+        {"Bolt Stores, Inc.", "Gale Retail, Inc.", "Wren Savings Fund Society, FSB"},
+    ),
+    # A term that names a document defines no party, and a defined term alone is no party.
+    "document_terms_and_defined_terms": (
+        "MAINTENANCE AGREEMENT\n\nThis Agreement is made by and between Comet Wireless, LLC (\"Vendor\") and "
+        "Atlas Mobility LLC (\"Atlas\").\n\nWHEREAS, concurrently, the Parties entered into that Backhaul Agreement "
+        "between Vendor and Atlas Corp. (the \"Transport Agreement\"), and that agreement between Orion "
+        "Inc. and Atlas.\n\n1. Services.",
+        {"Comet Wireless, LLC", "Atlas Mobility LLC"},
+    ),
 }
 
 
