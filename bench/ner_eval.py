@@ -3,7 +3,8 @@
     PYTHONPATH=. python bench/ner_eval.py [--split tune|report] [--every N] [--limit N]
 
 Prints, on cuad-dev (../shared/eval/cuad-dev): agreement title accuracy against
-``document_name``, party recall against ``parties`` and party precision (parties bound by
+``document_name``, party recall against ``parties`` (also on only the names written in the
+contract's text) and party precision (parties bound by
 ``party_to`` whose name or alias matches no CUAD party, counted on documents CUAD names a party
 for); per-kind relation precision/recall on the
 hand-labelled ``tests/data/relations_gold.jsonl``; and throughput of ``annotate_document`` against
@@ -30,7 +31,7 @@ if __name__ == "__main__":
 from ingest.annotate import DocumentAnnotations, annotate_document  # noqa: E402
 from ingest.entity_id import EntityId  # noqa: E402
 from ingest.normalize import normalise_org  # noqa: E402
-from ingest.text import name_words  # noqa: E402
+from ingest.text import name_words, straighten_quotes  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -96,6 +97,11 @@ class CorpusResult:
     titles_correct: int = 0
     gold_parties: int = 0
     parties_found: int = 0
+    # The same, only for CUAD names that appear in the contract's text (``appears_in``): the
+    # names a question copied from the contract would ask for. CUAD's typos, placeholders and
+    # names joined from two parties are left out.
+    verbatim_parties: int = 0
+    verbatim_found: int = 0
     # Precision: parties bound by party_to, counted on documents with at least one gold name.
     parties_extracted: int = 0
     parties_correct: int = 0
@@ -111,6 +117,10 @@ class CorpusResult:
     @property
     def party_recall(self) -> float:
         return self.parties_found / max(1, self.gold_parties)
+
+    @property
+    def verbatim_recall(self) -> float:
+        return self.verbatim_found / max(1, self.verbatim_parties)
 
     @property
     def party_precision(self) -> float:
@@ -167,25 +177,40 @@ def evaluate_corpus(rows: Sequence[dict]) -> CorpusResult:
             result.titles_correct += 1
         else:
             result.misses.append(f"title {row['document_name']!r} got {agreement.name if agreement else None!r}")
-        score_parties(result, row["doc_id"], gold_party_names(row["parties"]), _party_forms(annotations))
+        score_parties(result, row["doc_id"], gold_party_names(row["parties"]), _party_forms(annotations), text)
     return result
 
 
+def appears_in(name: str, text: str) -> bool:
+    """Whether ``name`` is written in ``text`` as whole words (case, spacing and quote style aside)."""
+    collapsed = " ".join(straighten_quotes(name).split())
+    pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in collapsed.split(" ")) + r"(?!\w)"
+    return re.search(pattern, straighten_quotes(text), re.I) is not None
+
+
 def score_parties(
-    result: CorpusResult, doc_id: str, gold_names: Sequence[str], party_forms: dict[str, set[str]]
+    result: CorpusResult,
+    doc_id: str,
+    gold_names: Sequence[str],
+    party_forms: dict[str, set[str]],
+    text: str | None = None,
 ) -> None:
     """Adds one document's party recall and precision counts to ``result``. ``party_forms``:
     per extracted party, its normalised name and aliases. A gold name is found when one of its
     accepted forms is among them; an extracted party is correct when one of its forms is an
-    accepted form of some gold name. Precision counts only documents CUAD names a party for."""
+    accepted form of some gold name. Precision counts only documents CUAD names a party for.
+    With the contract's ``text``, names that appear in it are also counted on their own."""
     forms = set().union(*party_forms.values())
     gold_forms: set[str] = set()
     for name in gold_names:
         result.gold_parties += 1
         accepted = accepted_forms(name)
         gold_forms |= accepted
+        verbatim = text is not None and appears_in(name, text)
+        result.verbatim_parties += verbatim
         if accepted & forms:
             result.parties_found += 1
+            result.verbatim_found += verbatim
         else:
             result.misses.append(f"party {name!r} in {doc_id[:40]} got {sorted(forms)}")
     if not gold_names:
@@ -320,6 +345,10 @@ def main() -> int:
     print(f"cuad-dev{'/' + args.split if args.split else ''}: {result.documents} documents, {result.words} words, {result.seconds:.1f}s annotate")
     print(f"  title accuracy {result.title_accuracy:.3f} ({result.titles_correct}/{result.documents})")
     print(f"  party recall   {result.party_recall:.3f} ({result.parties_found}/{result.gold_parties})")
+    print(
+        f"  party recall, CUAD names written in the contract {result.verbatim_recall:.3f} "
+        f"({result.verbatim_found}/{result.verbatim_parties})"
+    )
     print(
         f"  party precision {result.party_precision:.3f} ({result.parties_correct}/{result.parties_extracted}), "
         f"{result.false_parties_per_document:.2f} false parties per document ({result.precision_documents} documents)"

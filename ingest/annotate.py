@@ -29,6 +29,7 @@ from ingest.agreements import (
 )
 from ingest.definitions import (
     OPENING_CHARS,
+    PREAMBLE_SCAN_CHARS,
     Definition,
     between_windows,
     clause_start,
@@ -142,7 +143,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             names.extend([left, NameSpan(straight[right_start : first.end], right_start, first.end)])
             continue
         names.append(first)
-        connector = _AND.search(straight, first.end, min(end, first.end + 400))
+        # "among Alpha Inc., Beta LLC, Gamma Corp. and Delta Ltd.": a comma-separated list.
+        listed = _comma_list(straight, first.end, end)
+        names.extend(listed)
+        last = listed[-1] if listed else first
+        connector = _AND.search(straight, last.end, min(end, last.end + 400))
         if connector is None:
             continue
         after = connector.end()
@@ -150,9 +155,32 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         second = name_at(straight, after + (enumerator.end() if enumerator else 0), end)
         if second is not None:
             names.append(second)
-            # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by
-            # "and", each with a legal form.
-            names.extend(_and_chain(straight, second.end, end))
+        # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
+        # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
+        names.extend(_and_chain(straight, second.end if second is not None else after, end))
+    return names
+
+
+_COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
+_COMMA_LIST_LIMIT = 12
+
+
+def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
+    """The names after a party's name that continue a comma-separated list, each with a legal
+    form, each maybe described (", a Delaware corporation"); the list ends at ", and X"."""
+    names: list[NameSpan] = []
+    while len(names) < _COMMA_LIST_LIMIT:
+        described = _LIST_DESCRIPTION.match(text, position, end)
+        separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
+        if separator is None:
+            break
+        name = name_at(text, separator.end(), end)
+        if name is None or not ends_in_legal_suffix(name.text):
+            break
+        names.append(name)
+        position = name.end
+        if separator.group(1):
+            break
     return names
 
 
@@ -161,20 +189,34 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
 _COLLECTIVE = re.compile(r"\(\s*(?:each\s+and\s+)?collectively,?\s+(?:the\s+)?\"")
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
 _COLLECTIVE_LIMIT = 16
-_LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n])")
+# (The last name's description runs up to the group definition: "..., a Delaware corporation (collectively".)
+_LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)")
+# "The undersigned, SUNTRON CORPORATION, a Delaware corporation, ... (collectively, the
+# "Borrowers"), hereby acknowledge ...": the signers list themselves, anywhere in the document
+# (an acknowledgment follows the signatures).
+_UNDERSIGNED_LIST = re.compile(r"\b[Tt]he[ \t]+undersigned[ \t]*,[ \t\n]*")
+_UNDERSIGNED_WINDOW_CHARS = 2_000
 
 
 def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """The names listed before a group definition in a preamble window, each a name with a legal
     form or a person's name (two to four capitalised words); the list must run name, separator,
     name, ... right up to the parenthesis, or nothing is taken."""
+    return [name for _, names in _collective_lists(text, windows) for name in names]
+
+
+def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tuple[str, list[NameSpan]]]:
+    """Per group definition in ``windows``: its term ("Sellers") and the names it lists."""
     straight = straighten_quotes(text)
-    names: list[NameSpan] = []
+    found: list[tuple[str, list[NameSpan]]] = []
     for start, end in windows:
         for match in _COLLECTIVE.finditer(straight, start, end):
             # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)").
             begin = clause_start(straight, match.start(), max(start, straight.rfind(")", start, match.start()) + 1))
             position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
+            # A recital states the group: "WHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively".
+            recital = re.match(r"(?:WHEREAS|Whereas)[ \t,]+", straight[position : match.start()])
+            position += recital.end() if recital else 0
             listed: list[NameSpan] = []
             while position < match.start() and len(listed) < _COLLECTIVE_LIMIT:
                 name = name_at(straight, position, match.start())
@@ -184,13 +226,41 @@ def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[Nam
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name.end, match.start())
                 separator = _LIST_SEPARATOR.match(straight, described.end() if described else name.end, match.start())
-                position = separator.end() if separator else name.end
+                position = separator.end() if separator else (described.end() if described else name.end)
                 if separator is None:
                     break
             if straight[position : match.start()].strip() or len(listed) < 2:
                 continue
-            names.extend(n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text))
-    return names
+            term = re.match(r'[^"]{1,60}', straight[match.end() : match.end() + 60])
+            found.append(
+                (term.group() if term else "", [n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text)])
+            )
+    return found
+
+
+def _named_group_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
+    """ "This Agreement is made between Alpha Inc. and the Sellers. WHEREAS, Beta LLC, Gamma
+    Corp. and Delta Ltd. (collectively, the "Sellers") ...": a group the party clause names by its
+    defined term is made of parties, wherever in the opening pages the group is defined."""
+    if not windows:
+        return []
+    clause = straighten_quotes(text[windows[0][0] : windows[0][1]])
+    scan = [(0, min(len(text), PREAMBLE_SCAN_CHARS))]
+    return [
+        name
+        for term, names in _collective_lists(text, scan)
+        if term and re.search(rf"\b{re.escape(term)}\b(?!\")", clause)
+        for name in names
+    ]
+
+
+def _undersigned_windows(text: str) -> list[tuple[int, int]]:
+    """Spans that open with "The undersigned," (from the first name on), at most
+    ``_UNDERSIGNED_WINDOW_CHARS`` long."""
+    return [
+        (match.end(), min(len(text), match.end() + _UNDERSIGNED_WINDOW_CHARS))
+        for match in _UNDERSIGNED_LIST.finditer(text)
+    ]
 
 
 def _personal_name(name: str) -> bool:
@@ -214,7 +284,9 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
             # and Derivatives Association, Inc." is one name, not two.
             if not re.search(r"[,(]", text[position : connector.start()]):
                 continue
-            name = name_at(text, connector.end(), end)
+            # "... and (b) Wilmington Savings Fund Society, FSB, as the indenture agent": enumerated.
+            enumerator = re.match(r"\([a-z0-9]{1,3}\)[ \t]+", text[connector.end() : end])
+            name = name_at(text, connector.end() + (enumerator.end() if enumerator else 0), end)
             if name is not None and ends_in_legal_suffix(name.text):
                 found = name
                 break
@@ -257,6 +329,10 @@ def _signature_names(text: str) -> list[NameSpan]:
                 for m in re.finditer(r"\S+(?:[ \t]{1,2}\S+)*", region)
                 if (name := name_at(text, found.start + m.start(), found.start + m.end())) is not None
             ]
+        elif "\n" not in region:
+            # "Vayyar Imaging Ltd. IndeLiving Holdings, Inc.\n\nBy: ... By: ...": two blocks' names on
+            # one line, one space apart; each ends in a legal form, so the form ends the first.
+            columns = [found, *_names_with_forms_after(text, found.end, found.start + len(region))]
         for column in columns:
             name = _signature_name(text, column)
             if name is not None:
@@ -265,6 +341,23 @@ def _signature_names(text: str) -> list[NameSpan]:
 
 
 _WIDE_GAP = re.compile(r"[ \t]{3,}")
+_SIDE_BY_SIDE_LIMIT = 4
+
+
+def _names_with_forms_after(text: str, position: int, end: int) -> list[NameSpan]:
+    """The names that fill ``text[position:end]`` one after another, each ending in a legal form;
+    none unless they fill it (at most ``_SIDE_BY_SIDE_LIMIT``)."""
+    names: list[NameSpan] = []
+    while len(names) < _SIDE_BY_SIDE_LIMIT:
+        position += len(text[position:end]) - len(text[position:end].lstrip(" \t,"))
+        if position >= end:
+            return names
+        name = name_at(text, position, end)
+        if name is None or not ends_in_legal_suffix(name.text):
+            return []
+        names.append(name)
+        position = name.end
+    return []
 
 
 def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
@@ -438,18 +531,37 @@ def _parties(
                 entity_id, label, definition.name, definition.term,
                 definition.name.start, definition.paren_end,
             )
+        # "Charles Webb & Company, a Division of Keefe, Bruyette & Woods, Inc. (the "Agent")": the
+        # division the contract names is a party, next to the company it belongs to.
+        division = _division_before(text, definition.name)
+        if division is not None and not party_name_problem(division.text, common_words):
+            division_id = entity_id_for("ORG", party_name_forms(division.text)[-1])
+            parties.setdefault(
+                division_id,
+                Party(division_id, "ORG", division, None, division.start, definition.paren_end),
+            )
     # Names right after "between"/"among" (and the one after its "and") are parties even when
     # their defined terms were missed; with two defined parties already, only names with a legal
     # suffix ("Beijing CC-Pharming Ltd.") are trusted.
     few = len(parties) < 2
     windows = preamble_windows(text)
     names = _between_names(text, windows) if few else _between_names(text, windows[:1])
-    collective = _collective_names(text, windows[:1])
+    collective = [
+        *_collective_names(text, [*windows[:1], *_undersigned_windows(text)]),
+        *_named_group_names(text, windows),
+    ]
     names = [*names, *collective]
+    defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
             continue
         if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
+            continue
+        # "between Vendor and AT&T Corp.", "between NTL and Entrust Technologies Limited": a defined
+        # term joined to a name is prose about two parties, not one name.
+        # ("between Northern Telecom Inc. and ETI": a defined term alone is no new party either.)
+        joined = re.match(r"(.+?)\s+(?:and|AND|&)\s", name.text)
+        if name.text.casefold() in defined or (joined and joined.group(1).casefold() in defined):
             continue
         label = _label_for(name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
@@ -491,6 +603,17 @@ def _parties(
     # LIMITED" are those parties' short names, not two more parties.
     found = [p for p in found if not _short_name_of_another(p, found)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+_DIVISION_OF = re.compile(r",?[ \t\n]+an?[ \t\n]+(?:division|unit)[ \t\n]+of[ \t\n]+(?:\S+[ \t\n]+){0,3}$", re.I)
+
+
+def _division_before(text: str, name: NameSpan) -> NameSpan | None:
+    """The division named right before ``name`` ("X, a Division of <name>"), if any."""
+    division_of = _DIVISION_OF.search(text, max(0, name.start - 80), name.start)
+    if division_of is None:
+        return None
+    return name_before(text, division_of.start(), 120)
 
 
 def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:

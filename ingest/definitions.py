@@ -20,6 +20,7 @@ from ingest.names import (
     has_legal_suffix,
     name_at,
     name_before,
+    names_a_document,
     party_name_problem,
 )
 from ingest.normalize import normalise_org
@@ -51,6 +52,13 @@ _PREAMBLE_END = re.compile(
 _LEADING_CONNECTORS = re.compile(
     r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|"
     r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
+)
+# "This Agreement ... (the "AGREEMENT") is entered into by the City of Fort Stockton, Texas, ...
+# ("COFS")": the clause after the title's definition opens with the verb, and the party follows "by".
+_MADE_BY = re.compile(
+    r"^\s*(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)(?:\s+and\s+entered\s+into)?"
+    r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
+    re.I,
 )
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
@@ -144,6 +152,9 @@ def _antecedent(
         r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of)\b)[a-z]",
         segment,
     ) is not None
+    made_by = _MADE_BY.match(segment)
+    if made_by:
+        segment_start, segment = segment_start + made_by.end(), segment[made_by.end() :]
     lead = _LEADING_CONNECTORS.match(segment)
     pos = segment_start + (lead.end() if lead else 0)
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
@@ -262,6 +273,9 @@ def _accept(term: str, name: str, strength: int) -> bool:
     lex = lexicons()
     if term.casefold() in lex.non_party_terms or normalise_org(name) in lex.non_party_terms:
         return False
+    # ("... Agreement between Vendor and AT&T Corp. (the "Transport Agreement")": a document.)
+    if names_a_document(term):
+        return False
     suffixed = has_legal_suffix(name)
     if term in lex.party_roles:
         return strength >= 1 or suffixed
@@ -288,6 +302,9 @@ def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> li
     party_roles = lexicons().party_roles
     for match in _ROLE_LABEL.finditer(straight, 0, min(len(straight), OPENING_CHARS)):
         term = match.group(1)
+        # A form's field: "Company Name:  Cardlytics, Inc." names the party in that role.
+        if term.endswith(" Name") and term[: -len(" Name")] in party_roles:
+            term = term[: -len(" Name")]
         if term not in party_roles:
             continue
         line_end = straight.find("\n", match.end())
@@ -301,7 +318,7 @@ def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> li
         if not (has_legal_suffix(name.text) or (lettered and alone and _looks_like_name(name.text) and len(name.text.split()) >= 2)):
             continue
         found.append(
-            Definition(term, match.start(1), match.end(1), name.end, name, True, True)
+            Definition(term, match.start(1), match.start(1) + len(term), name.end, name, True, True)
         )
     return found
 

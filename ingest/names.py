@@ -14,13 +14,23 @@ from functools import lru_cache
 from ingest.lexicons import load_json
 from ingest.normalize import normalise_jurisdiction
 
-# "Acme", "ACME", "2THEMART.COM", "T-Mobile", "eDiets", "iMine", "salesforce.com", "&".
-# "Columbia Laboratories (Bermuda) Ltd.": a parenthesised word inside a name, never at its end.
+# "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
+# "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised
+# word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms).
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/]*|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
-    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]))"
+    r"(?:[A-Z0-9][\w.&'’\-/*]*|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD))"
 )
-_CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a)"
+# Words that join the capitalised words of one name. A lone "-" or "/" too: "MEZZANINE PARTNERS -
+# OFFSHORE INVESTMENT MASTER FUND II, L.P.", "Blackstone / GSO Long-Short Credit Income Fund".
+_CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a|-|–|/)"
+# Lower-case words that may stand inside a name that ends in a legal form ("Pay at Home Corp.",
+# "Made in Nature, LLC", "Back to Basics, Inc.", "Love on a Leash, LLC"): one or two of them
+# between capitalised words. Only trusted when the whole still ends in a legal form.
+_INNER_WORD = r"(?:at|in|to|on|of|and|the|for|a|an|&)"
+_INNER_WORDS_LIMIT = 2
+# How far before a found name's start a wider reading over inner words may begin.
+_INNER_LOOKBACK = 60
 # Spaces, or a single line break (a name never spans a blank line).
 _GAP = r"(?:[ \t]+(?:\n[ \t]*)?|[ \t]*\n[ \t]*)"
 _NOT_NAME_WORDS = frozenset(
@@ -45,9 +55,16 @@ def _suffix_regex() -> str:
 
 
 @lru_cache(maxsize=1)
+def _word() -> str:
+    # A parenthesised qualifier may also stand right before the legal form: "(MASTER), L.P.".
+    return _WORD.replace("_QUALIFIER_AHEAD", rf",?[ \t]*(?i:{_suffix_regex()})")
+
+
+@lru_cache(maxsize=1)
 def _name_regex() -> re.Pattern[str]:
     suffix = _suffix_regex()
-    words = rf"{_WORD}(?:{_GAP}(?:{_CONNECTOR}{_GAP})?{_WORD}){{0,11}}"
+    word = _word()
+    words = rf"{word}(?:{_GAP}(?:{_CONNECTOR}{_GAP})?{word}){{0,11}}"
     # ", Inc." after the words; several ("Co., Ltd.").
     tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
     return re.compile(rf"{words}{tail}")
@@ -58,7 +75,20 @@ def _comma_name_regex() -> re.Pattern[str]:
     """Like ``_name_regex`` but words may also be joined by a comma: "Stratton, Cheeseman &
     Walsh-Nevada, Inc.". Only used when the result ends in a legal suffix (see ``name_at``)."""
     suffix = _suffix_regex()
-    words = rf"{_WORD}(?:,?{_GAP}(?:{_CONNECTOR}{_GAP})?{_WORD}){{0,11}}"
+    word = _word()
+    words = rf"{word}(?:,?{_GAP}(?:{_CONNECTOR}{_GAP})?{word}){{0,11}}"
+    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
+    return re.compile(rf"{words}{tail}")
+
+
+@lru_cache(maxsize=1)
+def _inner_word_name_regex() -> re.Pattern[str]:
+    """Like ``_name_regex`` but capitalised words may also be joined by one or two lower-case
+    ``_INNER_WORD``s ("Pay at Home Corp."). Only used when the result ends in a legal form."""
+    suffix = _suffix_regex()
+    word = _word()
+    joint = rf"(?:{_CONNECTOR}|{_INNER_WORD})"
+    words = rf"{word}(?:[ \t]+(?:{joint}[ \t]+){{0,{_INNER_WORDS_LIMIT}}}{word}){{0,11}}"
     tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
     return re.compile(rf"{words}{tail}")
 
@@ -115,7 +145,7 @@ def _suffix_inside() -> re.Pattern[str]:
     return re.compile(rf"[\s,]+(?i:{suffix})\.?(?![\s,]*(?i:{suffix}))")
 
 
-def _trim(text: str, start: int, end: int) -> NameSpan | None:
+def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
     span = text[start:end]
     for inside in _suffix_inside().finditer(span):
         # "695014 B.C. Ltd. dba Galaxy Telecom": a trade name continues the name.
@@ -136,7 +166,7 @@ def _trim(text: str, start: int, end: int) -> NameSpan | None:
     if not span or span.casefold() in _NOT_NAME_WORDS:
         return None
     first = re.split(r"[\s,]+", span, maxsplit=1)[0]
-    if first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
+    if checked_first and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
         return None
     letters = [c for c in span if c.isalpha()]
     if len(letters) < 2:
@@ -166,6 +196,12 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and len(candidate.text.split()) <= 8
         ):
             plain = candidate
+    # "Pay at Home Corp.", "Made in Nature, LLC": lower-case words inside a name that ends in a
+    # legal form; the plain reading stops before them ("Pay", or nothing for "Made").
+    if plain is None or not ends_in_legal_suffix(plain.text):
+        inner = _inner_word_name(text, pos, limit)
+        if inner is not None and (plain is None or inner.end > plain.end):
+            plain = inner
     if plain is None:
         return None
     # "Global Music International, Inc. d/b/a Independent Music Network": the trade name
@@ -185,6 +221,25 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     return plain
 
 
+def _inner_word_name(text: str, pos: int, limit: int) -> NameSpan | None:
+    """The name at ``pos`` read across lower-case inner words, when it ends in a legal form, holds
+    such a word, and has at most 8 words ("Made" may start it: "Made in Nature, LLC")."""
+    match = _inner_word_name_regex().match(text, pos, limit)
+    if match is None:
+        return None
+    candidate = _trim(text, match.start(), match.end(), checked_first=False)
+    if candidate is None or not ends_in_legal_suffix(candidate.text) or len(candidate.text.split()) > 8:
+        return None
+    words = candidate.text.split()
+    if not any(re.fullmatch(_INNER_WORD, w) for w in words[1:-1]) or words[0].casefold() in _NOT_NAME_WORDS - {"made"}:
+        return None
+    # "issued by the Company to Jetco Holdings, LLC": a role word or a word after "the" is prose.
+    if words[0].casefold() in _party_role_words() or re.search(r"(?i)\bthe[ \t]+$", text[max(0, pos - 8) : pos]):
+        return None
+    # ("Acme Corp. and Beta LLC" is cut at the first form by ``_trim``, and so holds no inner word.)
+    return candidate
+
+
 def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
     """The last name that ends at ``end`` (give or take a comma and spaces)."""
     start = max(0, end - window)
@@ -192,7 +247,31 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
     for match in _name_regex().finditer(text, start, end):
         if text[match.end() : end].strip(" \t\n,") == "":
             best = _trim(text, match.start(), match.end())
+    if best is not None and ends_in_legal_suffix(best.text):
+        # "Made in Nature, LLC" read from its end is "Nature, LLC": the name runs back over
+        # lower-case inner words to a capitalised start on the same line.
+        line_start = max(start, text.rfind("\n", 0, best.start) + 1, best.start - _INNER_LOOKBACK)
+        for word in re.finditer(r"(?<![\w.&'’\-/*])[A-Z0-9]", text[line_start : best.start]):
+            wider = _inner_word_name(text, line_start + word.start(), best.end)
+            if wider is not None and wider.end == best.end:
+                return wider
     return best
+
+
+_QUALIFIER_BEFORE_FORM = re.compile(r"[ \t]+\([A-Z][\w.&'’\-]*\)(,?)[ \t]*(?=\S)")
+
+
+def _without_qualifier(name: str) -> str | None:
+    """ "Columbia Laboratories Ltd." for "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII,
+    L.P." for "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised place or series right before
+    the legal form qualifies the name, which is also written without it. None when there is none."""
+    for match in _QUALIFIER_BEFORE_FORM.finditer(name):
+        tail = name[match.end() :]
+        # Only legal forms may follow: "(Bermuda) Ltd.", "(MASTER), L.P.", "(ShenZhen) Co., Ltd.".
+        if not re.fullmatch(rf"(?:[\s,]*(?i:{_suffix_regex()})\.?)+", tail):
+            continue
+        return f"{name[: match.start()]}{match.group(1)} {tail}"
+    return None
 
 
 def party_name_forms(name: str) -> list[str]:
@@ -211,6 +290,9 @@ def party_name_forms(name: str) -> list[str]:
     if of_place and ends_in_legal_suffix(of_place.group(1)):
         forms.append(legal)
         legal = of_place.group(1)
+    unqualified = _without_qualifier(legal)
+    if unqualified:
+        forms.append(unqualified)
     ordered = [f for f in forms if f != legal] + [legal]
     return list(dict.fromkeys(ordered))
 
@@ -248,6 +330,14 @@ def _party_role_words() -> frozenset[str]:
 
 
 _RAW_WORD = re.compile(r"[^\s,;:()\"“”]+")
+
+
+def names_a_document(term: str) -> bool:
+    """Whether a defined term names a document ("Transport Agreement", "Build Addendum"): its
+    last word is a document word. Its antecedent is then no party, whatever its name looks like
+    ("Second Lien Notes Agent" is a party's role)."""
+    words = [w.strip(".'’").casefold() for w in _RAW_WORD.findall(term)]
+    return bool(words) and words[-1] in _party_filters().document_words
 
 
 def lowercase_words(text: str) -> frozenset[str]:

@@ -68,6 +68,20 @@ def test_party_scoring_counts_false_parties() -> None:
     assert (result.parties_extracted, result.precision_documents) == (3, 1)
 
 
+def test_party_recall_on_names_written_in_the_contract() -> None:
+    """CUAD's typo "Berkely" is not in the text: it counts for recall but not for the verbatim
+    recall; a name must appear as whole words (case, spacing and quote style aside)."""
+    text = "This Agreement is made between Berkeley Lights, Inc. and  GINKGO BIOWORKS, INC. and Reed’s, Inc."
+    result = CorpusResult()
+    score_parties(
+        result, "doc", ["Berkely Lights, Inc.", "Ginkgo Bioworks, Inc.", "Reed's, Inc.", "Ginkgo Bio"],
+        {"org:ginkgo bioworks": {"ginkgo bioworks"}}, text,
+    )
+    assert (result.gold_parties, result.parties_found) == (4, 1)
+    assert (result.verbatim_parties, result.verbatim_found) == (2, 1)
+    assert result.verbatim_recall == 0.5
+
+
 @pytest.fixture(scope="module")
 def corpus_result():
     if not (SHARED / "eval" / "cuad-dev").exists() or not CUAD_DIR.exists():

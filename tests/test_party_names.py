@@ -1,0 +1,195 @@
+"""Party name shapes added for issue 9's unseen-contract recall, with the real spaCy pipeline.
+
+Each case asserts the exact set of parties bound to the agreement by ``party_to`` (their names as
+written, so a name cut short or a prose run read as a name fails), and, where a shape adds one,
+the exact alias keys the registry looks them up by.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.annotate import annotate_document
+from ingest.names import name_at, name_before, party_name_forms
+from ingest.normalize import normalise_org
+
+SHAPES: dict[str, tuple[str, set[str]]] = {
+    # Lower-case words inside a name that ends in a legal form; "Made" may start it.
+    "inner_lower_case_words": (
+        "DISTRIBUTION AGREEMENT\n\nThis Distribution Agreement is made by and between Pay at Home Corp., "
+        "a Nevada corporation (\"PAH\"), and Made in Nature, LLC, a Colorado limited liability company "
+        "(\"MIN\").\n\nWHEREAS, PAH sells goods.",
+        {"Pay at Home Corp.", "Made in Nature, LLC"},
+    ),
+    "inner_words_two_in_a_row": (
+        "LICENSE AGREEMENT\n\nThis License Agreement is made between Love on a Leash, LLC (\"Licensor\") "
+        "and Back to Basics, Inc. (\"Licensee\").\n\nRECITALS",
+        {"Love on a Leash, LLC", "Back to Basics, Inc."},
+    ),
+    # "/" and a lone "-" inside a name; "*" inside a word.
+    "slash_and_dash": (
+        "TRANSFER AGENCY AGREEMENT\n\nThis Agreement is made between Blackstone / GSO Long-Short Credit "
+        "Income Fund (the \"Fund\") and K*TEC Holdings - Europe S.E. (the \"Agent\").\n\nWHEREAS",
+        {"Blackstone / GSO Long-Short Credit Income Fund", "K*TEC Holdings - Europe S.E."},
+    ),
+    # A parenthesised series right before the legal form: also bound without it (alias below).
+    "qualifier_before_form": (
+        "JOINT FILING AGREEMENT\n\nThe undersigned agree to file jointly.\n\nIN WITNESS WHEREOF, the "
+        "undersigned execute this agreement.\n\nTHE ROWAN FUND XII (MASTER), L.P.\n\nBy: /s/ Ann Lee\n\n"
+        "ROWAN PARTNERS - OFFSHORE MASTER FUND II, L.P.\n\nBy: /s/ Ann Lee\n",
+        {"THE ROWAN FUND XII (MASTER), L.P.", "ROWAN PARTNERS - OFFSHORE MASTER FUND II, L.P."},
+    ),
+    # The signers list themselves in an acknowledgment, each with a description.
+    "undersigned_list": (
+        "MAINTENANCE AGREEMENT\n\nThis Maintenance Agreement is made by Tern Equity Investors IV, L.P. (the "
+        "\"Investor\") in favor of Harbor Bank National Association (the \"Agent\").\n\nRECITALS:\n\n"
+        "1. Maintenance.\n\nIN WITNESS WHEREOF, the parties have signed.\n\nACKNOWLEDGMENT OF BORROWERS\n\n"
+        "The undersigned, QUARRY CORPORATION, a Delaware corporation, K*TEC OPERATING CORP., a Delaware "
+        "corporation, QUARRY GCO, L.P., a Texas limited partnership, and RM ELECTRONICS, INC., a New "
+        "Hampshire corporation (collectively, the \"Borrowers\"), hereby acknowledge receipt.\n",
+        {
+            "Tern Equity Investors IV, L.P.", "Harbor Bank National Association", "QUARRY CORPORATION",
+            "K*TEC OPERATING CORP.", "QUARRY GCO, L.P.", "RM ELECTRONICS, INC.",
+        },
+    ),
+    # "is entered into by the City of ..., Texas, a ... city ("COFS")": the party follows "by".
+    "entered_into_by": (
+        "AGREEMENT BETWEEN THE CITY AND STW\n\nThis AGREEMENT regarding water wells (the \"AGREEMENT\") is "
+        "entered into by the City of Fort Stockton, Texas, a Texas Type A-General Law city (\"COFS\") and "
+        "STW Resources Holding Corp., a Nevada corporation (\"STW\"), effective as of the last date of "
+        "signature.\n\nWHEREAS, COFS owns water rights.",
+        {"City of Fort Stockton", "STW Resources Holding Corp."},
+    ),
+    # A form's field names the party in a role; the other party is in the preamble.
+    "form_field_role_name": (
+        "Software License and Maintenance Agreement     Agreement Number:  CW251207\n\nCompany Name:  "
+        "Cardlytics, Inc.\n\nCompany Address:  621 North Avenue NE  Atlanta, GA 30308\n\nThis SOFTWARE "
+        "LICENSE AND MAINTENANCE AGREEMENT (\"Agreement\") is entered into by and between Bank of America, "
+        "N.A. (\"Bank of America\"), a national banking association, and the above-named Supplier.\n",
+        {"Cardlytics, Inc.", "Bank of America, N.A."},
+    ),
+    # "X, a Division of Y (the "Agent")": the division and its company are both parties.
+    "division_of": (
+        "AGENCY AGREEMENT\n\nLadies and Gentlemen:\n\nOsprey Financial Corporation, a federal corporation "
+        "(the \"Company\"), hereby confirms its agreement with Charles Webb & Company, a Division of Keefe, "
+        "Bruyette & Woods, Inc. (the \"Agent\"), as follows:\n\nSection 1. The Offering.\n",
+        {"Osprey Financial Corporation", "Charles Webb & Company", "Bruyette & Woods, Inc."},
+    ),
+    # Two blocks' names on one line, one space apart.
+    "side_by_side_signature_names": (
+        "RESELLER AGREEMENT\n\nThe parties below agree to the attached terms.\n\n1. Terms.\n\n"
+        "IN WITNESS WHEREOF, the Parties have executed this Agreement.\n\n"
+        "Vayyar Imaging Ltd. IndeLiving Holdings, Inc.\n\nBy: /s/ Ann Lee By: /s/ Raj Patel\n",
+        {"Vayyar Imaging Ltd.", "IndeLiving Holdings, Inc."},
+    ),
+    # Four parties without defined terms, a comma-separated list closed by "and".
+    "among_comma_list": (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made among Alpha Inc., Beta LLC, Gamma Corp., and Delta Ltd. "
+        "(each a \"Party\").\n\nWHEREAS",
+        {"Alpha Inc.", "Beta LLC", "Gamma Corp.", "Delta Ltd."},
+    ),
+    # The party clause names a group that a recital defines.
+    "group_defined_in_recital": (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Alpha Inc. (\"Alpha\") and the Sellers.\n\n"
+        "WHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively, the \"Sellers\") own the goods.\n\n1. Sale.",
+        {"Alpha Inc.", "Beta LLC", "Gamma Corp.", "Delta Ltd."},
+    ),
+    # A group defined past the opening pages that the party clause does not name is no party.
+    "group_not_named_by_the_clause": (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Alpha Inc. (\"Alpha\") and Omega LLC "
+        "(\"Omega\").\n\nWHEREAS, Alpha sells goods.\n\n" + "1. Sale. Alpha sells goods to Omega. " * 100
+        + "\n\nWHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively, the \"Sellers\") own the goods.",
+        {"Alpha Inc.", "Omega LLC"},
+    ),
+    # "(a) ... and (b) X, as the indenture agent": an enumerated party after "its affiliates".
+    "enumerated_after_and": (
+        "AGENCY AGREEMENT\n\nThis Agreement is made by and between Bolt Stores, Inc. and its affiliates "
+        "(collectively, \"Merchant\"), on the one hand, and (a) a joint venture of Gale Retail, Inc. (\"Gale\") "
+        "and (b) Wren Savings Fund Society, FSB, as the indenture agent, on the other hand.\n\nRECITALS",
+        {"Bolt Stores, Inc.", "Gale Retail, Inc.", "Wren Savings Fund Society, FSB"},
+    ),
+    # A term that names a document defines no party, and a defined term alone is no party.
+    "document_terms_and_defined_terms": (
+        "MAINTENANCE AGREEMENT\n\nThis Agreement is made by and between Comet Wireless, LLC (\"Vendor\") and "
+        "Atlas Mobility LLC (\"Atlas\").\n\nWHEREAS, concurrently, the Parties entered into that Backhaul Agreement "
+        "between Vendor and Atlas Corp. (the \"Transport Agreement\"), and that agreement between Orion "
+        "Inc. and Atlas.\n\n1. Services.",
+        {"Comet Wireless, LLC", "Atlas Mobility LLC"},
+    ),
+}
+
+
+def _annotate(text: str):
+    return annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+
+
+def _bound(annotations) -> dict[str, list[str]]:
+    """Per subject bound to the agreement by party_to: its name -> its aliases."""
+    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    return {
+        subject.name: subject.aliases
+        for subject in annotations.subjects
+        if any(b.relation == "party_to" and b.object_id == agreement.subject_id for b in subject.bindings)
+    }
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_party_shape_binds_exactly_its_parties(shape: str) -> None:
+    text, names = SHAPES[shape]
+    assert set(_bound(_annotate(text))) == names
+
+
+def test_qualifier_is_an_alias_and_the_full_name_keeps_the_id() -> None:
+    text, _ = SHAPES["qualifier_before_form"]
+    annotations = _annotate(text)
+    bound = _bound(annotations)
+    assert bound["THE ROWAN FUND XII (MASTER), L.P."] == ["THE ROWAN FUND XII, L.P."]
+    ids = {s.name: s.subject_id for s in annotations.subjects}
+    assert ids["THE ROWAN FUND XII (MASTER), L.P."] == "org:rowan fund xii master"
+    assert party_name_forms("Columbia Laboratories (Bermuda) Ltd.") == [
+        "Columbia Laboratories Ltd.", "Columbia Laboratories (Bermuda) Ltd.",
+    ]
+    assert normalise_org("Columbia Laboratories Ltd.") == "columbia laboratories"
+    # A parenthesised word not followed by legal forms only is part of the name.
+    assert party_name_forms("Acme (UK) Holdings Ltd") == ["Acme (UK) Holdings Ltd"]
+
+
+def test_binding_span_covers_the_name_with_inner_words() -> None:
+    text, _ = SHAPES["inner_lower_case_words"]
+    annotations = _annotate(text)
+    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    [made] = [s for s in annotations.subjects if s.name == "Made in Nature, LLC"]
+    [binding] = [b for b in made.bindings if b.relation == "party_to" and b.object_id == agreement.subject_id]
+    assert text[binding.char_start : binding.char_end].startswith("Made in Nature, LLC")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Pay at Home Corp. (\"P\")", "Pay at Home Corp."),
+        ("Made in Nature, LLC, a Colorado", "Made in Nature, LLC"),
+        # Without a legal form at the end, lower-case words end the name.
+        ("Acme Holdings in favor of Beta Corp.", "Acme Holdings"),
+        ("Pay at Home, a store", "Pay"),
+        # Two names each with a form are two names.
+        ("Acme Corp. and Beta LLC", "Acme Corp."),
+        # More than two lower-case words in a row are prose.
+        ("Acme to be sold to Beta Corp.", "Acme"),
+    ],
+)
+def test_name_at_inner_words(text: str, expected: str) -> None:
+    found = name_at(text, 0, len(text))
+    assert found is not None and found.text == expected
+
+
+def test_role_word_or_article_never_starts_an_inner_word_name() -> None:
+    """"the Note issued by the Company to Jetco Holdings, LLC": prose, not a party."""
+    text = "the Note issued by the Company to Jetco Holdings, LLC (\"Jetco\")"
+    found = name_at(text, text.index("Company"), len(text))
+    assert found is not None and found.text == "Company"
+
+
+def test_name_before_runs_back_over_inner_words() -> None:
+    text = "Supplier:\nMade in Nature, LLC\nBy:"
+    found = name_before(text, text.index("\nBy:"))
+    assert found is not None and (found.text, found.start) == ("Made in Nature, LLC", text.index("Made"))
