@@ -258,22 +258,6 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
     return best
 
 
-_QUALIFIER_BEFORE_FORM = re.compile(r"[ \t]+\([A-Z][\w.&'’\-]*\)(,?)[ \t]*(?=\S)")
-
-
-def _without_qualifier(name: str) -> str | None:
-    """ "Columbia Laboratories Ltd." for "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII,
-    L.P." for "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised place or series right before
-    the legal form qualifies the name, which is also written without it. None when there is none."""
-    for match in _QUALIFIER_BEFORE_FORM.finditer(name):
-        tail = name[match.end() :]
-        # Only legal forms may follow: "(Bermuda) Ltd.", "(MASTER), L.P.", "(ShenZhen) Co., Ltd.".
-        if not re.fullmatch(rf"(?:[\s,]*(?i:{_suffix_regex()})\.?)+", tail):
-            continue
-        return f"{name[: match.start()]}{match.group(1)} {tail}"
-    return None
-
-
 def party_name_forms(name: str) -> list[str]:
     """The ways a party's name as written is also spelled, whitespace collapsed: the whole, the
     legal name without a trade name ("695014 B.C. Ltd." of "... dba Galaxy Telecom") and the
@@ -290,9 +274,9 @@ def party_name_forms(name: str) -> list[str]:
     if of_place and ends_in_legal_suffix(of_place.group(1)):
         forms.append(legal)
         legal = of_place.group(1)
-    unqualified = _without_qualifier(legal)
-    if unqualified:
-        forms.append(unqualified)
+    # No form without a parenthesised qualifier: "Columbia Laboratories (Bermuda) Ltd." and
+    # "Columbia Laboratories Ltd." are different companies, and an alias would let a question
+    # about one pass on the other's agreement.
     ordered = [f for f in forms if f != legal] + [legal]
     return list(dict.fromkeys(ordered))
 
