@@ -8,14 +8,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from ingest.settings import Settings
-from ingest.store.port import Principal
 from service.evidence.class_questions import parse_class_question
-from service.evidence.machine import run_evidence_query
-from service.evidence.models import EvidenceRequest
 from service.evidence.subject_class import named_parties, parse_question
-
-OPERATOR = Principal.local_operator()
+from tests.kb import KB, ingested_kb
 
 
 def _contract(title: str, first: str, second: str, law: str) -> str:
@@ -34,31 +29,9 @@ DOCS = {
 SUPPLY = "agreement:supply agreement@supply"
 
 
-class KB:
-    def __init__(self, store: Any, embedder: Any, settings: Settings) -> None:
-        self.store, self.embedder, self.settings = store, embedder, settings
-
-    def ask(self, question: str):
-        return run_evidence_query(
-            EvidenceRequest(question=question), OPERATOR,
-            store=self.store, embedder=self.embedder, settings=self.settings,
-        )
-
-
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
-    from ingest.pipeline import Ingestor
-    from ingest.store.sqlite import SqliteStore
-
-    data = tmp_path_factory.mktemp("fail-closed-kb")
-    settings = Settings(data_dir=data, generator_url=None)
-    store = SqliteStore(data / "attest.sqlite3")
-    ingestor = Ingestor(store, embedder, settings)
-    for doc_id, text in DOCS.items():
-        result = ingestor.ingest_bytes(text.encode(), filename=f"{doc_id}.txt", doc_id=doc_id, acl=["*"])
-        assert result.status == "indexed", result.error
-    yield KB(store, embedder, settings)
-    store.close()
+    yield from ingested_kb(tmp_path_factory, embedder, "fail-closed-kb", DOCS)
 
 
 def _refused(report: Any) -> None:

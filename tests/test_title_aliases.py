@@ -4,19 +4,12 @@ never fuzzily, and never opening a pass for an agreement the KB does not hold.""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import pytest
 
 from ingest.agreements import agreement_names, amendment_of, find_title, parent_amendment, title_aliases
-from ingest.settings import Settings
-from ingest.store.port import Principal
-from service.evidence import gate
-from service.evidence.machine import run_evidence_query
-from service.evidence.models import EvidenceRequest
-from service.evidence.subject_class import parse_question
-
-OPERATOR = Principal.local_operator()
+from tests.kb import KB, OPERATOR, ingested_kb
 
 # -- ingest: which heading is the title, and the aliases ----------------------------------------
 
@@ -178,36 +171,9 @@ DOCS = {
 }
 
 
-class KB:
-    def __init__(self, store: Any, embedder: Any, settings: Settings) -> None:
-        self.store, self.embedder, self.settings = store, embedder, settings
-
-    def docs(self, question: str) -> tuple[set[str], Any]:
-        sc = parse_question(question)
-        result = gate.discover(self.store, OPERATOR, sc, None)
-        return {d for c in result.candidates for d in c.doc_ids}, result
-
-    def ask(self, question: str) -> Any:
-        return run_evidence_query(
-            EvidenceRequest(question=question), OPERATOR,
-            store=self.store, embedder=self.embedder, settings=self.settings,
-        )
-
-
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
-    from ingest.pipeline import Ingestor
-    from ingest.store.sqlite import SqliteStore
-
-    data = tmp_path_factory.mktemp("title-alias-kb")
-    settings = Settings(data_dir=data, generator_url=None)
-    store = SqliteStore(data / "attest.sqlite3")
-    ingestor = Ingestor(store, embedder, settings)
-    for doc_id, text in DOCS.items():
-        result = ingestor.ingest_bytes(text.encode(), filename=f"{doc_id}.txt", doc_id=doc_id, acl=["*"])
-        assert result.status == "indexed", result.error
-    yield KB(store, embedder, settings)
-    store.close()
+    yield from ingested_kb(tmp_path_factory, embedder, "title-alias-kb", DOCS)
 
 
 def test_registry_records_aliases_with_their_source_spans(kb: KB) -> None:
