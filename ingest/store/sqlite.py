@@ -154,39 +154,6 @@ CREATE TABLE IF NOT EXISTS bindings (
 CREATE INDEX IF NOT EXISTS bindings_subject ON bindings(subject_id);
 CREATE INDEX IF NOT EXISTS bindings_object ON bindings(object_id, relation);
 CREATE INDEX IF NOT EXISTS bindings_doc ON bindings(doc_id, revision);
--- The registry's write generation: bumped, in the same transaction, by every write that can
--- change what find_subjects returns to anyone (a subject row, a document's current revision or
--- existence, an ACL token). Registry reads cache decoded subject records under it
--- (sqlite_registry.py).
-INSERT OR IGNORE INTO meta(key, value) VALUES ('registry_generation', '0');
-CREATE TRIGGER IF NOT EXISTS registry_generation_subject_insert AFTER INSERT ON subjects BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_subject_update AFTER UPDATE ON subjects BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_subject_delete AFTER DELETE ON subjects BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_document_insert AFTER INSERT ON documents BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_document_switch
-AFTER UPDATE OF doc_id, current_revision ON documents BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_document_delete AFTER DELETE ON documents BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_acl_insert AFTER INSERT ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_acl_update AFTER UPDATE ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
-CREATE TRIGGER IF NOT EXISTS registry_generation_acl_delete AFTER DELETE ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'registry_generation';
-END;
 CREATE TABLE IF NOT EXISTS audit (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     at TEXT NOT NULL,
@@ -246,22 +213,6 @@ END;
 CREATE TRIGGER IF NOT EXISTS live_log_removed AFTER DELETE ON live_chunks BEGIN
     INSERT INTO live_log(chunk_rowid) VALUES (old.rowid);
 END;
--- Version counters for the per-process caches, moved in the same transaction as the change:
--- acl_version by every ACL row written or removed (kNN's per-principal row masks), terms_version
--- by every chunk row written or removed, i.e. every change of FTS5's statistics (the document
--- frequencies that BM25 pruning reads).
-CREATE TRIGGER IF NOT EXISTS acl_version_added AFTER INSERT ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'acl_version';
-END;
-CREATE TRIGGER IF NOT EXISTS acl_version_removed AFTER DELETE ON document_acl BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'acl_version';
-END;
-CREATE TRIGGER IF NOT EXISTS terms_version_added AFTER INSERT ON chunks BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'terms_version';
-END;
-CREATE TRIGGER IF NOT EXISTS terms_version_removed AFTER DELETE ON chunks BEGIN
-    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'terms_version';
-END;
 -- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
@@ -271,6 +222,45 @@ CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit BEGIN
     SELECT RAISE(ABORT, 'audit log is append-only');
 END;
 """
+
+# Version counters for the per-process caches, each bumped by triggers in the SAME transaction as
+# the write that changes what the cache holds (a cache keyed by the old value is then stale):
+# - registry_generation: every write that can change what find_subjects returns to anyone (a
+#   subject row, a document's existence or current revision, an ACL token); the decoded subject
+#   records of sqlite_registry.py;
+# - acl_version: every ACL row written or removed; kNN's per-principal row masks;
+# - terms_version: every chunk row written or removed, i.e. every change of FTS5's statistics;
+#   the document frequencies that BM25 pruning reads.
+_COUNTER_TRIGGERS: tuple[tuple[str, str, str], ...] = (
+    ("registry_generation", "registry_generation_subject_insert", "AFTER INSERT ON subjects"),
+    ("registry_generation", "registry_generation_subject_update", "AFTER UPDATE ON subjects"),
+    ("registry_generation", "registry_generation_subject_delete", "AFTER DELETE ON subjects"),
+    ("registry_generation", "registry_generation_document_insert", "AFTER INSERT ON documents"),
+    ("registry_generation", "registry_generation_document_switch",
+     "AFTER UPDATE OF doc_id, current_revision ON documents"),
+    ("registry_generation", "registry_generation_document_delete", "AFTER DELETE ON documents"),
+    ("registry_generation", "registry_generation_acl_insert", "AFTER INSERT ON document_acl"),
+    ("registry_generation", "registry_generation_acl_update", "AFTER UPDATE ON document_acl"),
+    ("registry_generation", "registry_generation_acl_delete", "AFTER DELETE ON document_acl"),
+    ("acl_version", "acl_version_added", "AFTER INSERT ON document_acl"),
+    ("acl_version", "acl_version_removed", "AFTER DELETE ON document_acl"),
+    ("terms_version", "terms_version_added", "AFTER INSERT ON chunks"),
+    ("terms_version", "terms_version_removed", "AFTER DELETE ON chunks"),
+)
+
+
+def _counters_sql() -> str:
+    """Each counter's row (a file from before the counters starts at 0, which differs from any
+    cache's initial -1) and its triggers; names unchanged, so existing files keep theirs."""
+    rows = [f"INSERT OR IGNORE INTO meta(key, value) VALUES ('{c}', '0');"
+            for c in dict.fromkeys(counter for counter, _, _ in _COUNTER_TRIGGERS)]
+    triggers = [
+        f"CREATE TRIGGER IF NOT EXISTS {name} {event} BEGIN\n"
+        f"    UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = '{counter}';\nEND;"
+        for counter, name, event in _COUNTER_TRIGGERS
+    ]
+    return "\n".join(rows + triggers) + "\n"
+
 
 def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
     """A stored metadata object; one unreadable record must never break a listing."""
@@ -368,7 +358,7 @@ class SqliteStore:
         try:
             db = self._db()
             # executescript manages its own transaction; the schema is idempotent.
-            db.executescript(_SCHEMA)
+            db.executescript(_SCHEMA + _counters_sql())
             columns = {r["name"] for r in db.execute("PRAGMA table_info(documents)")}
             if "incarnation" not in columns:  # a store created before incarnations existed
                 db.execute("ALTER TABLE documents ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
@@ -379,9 +369,6 @@ class SqliteStore:
                 # units are embedded at query time) until the documents are ingested again.
                 db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
             db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
-            # A file from before the counters: the first value differs from any cache's (-1).
-            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('acl_version', '0')")
-            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('terms_version', '0')")
             with self._write() as tx:
                 # A file made before live_chunks existed: fill it once from the join it replaces.
                 tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
