@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -51,3 +52,25 @@ def without_stored_unit_vectors(store) -> None:
             return got
 
         setattr(store, name, stripped)
+
+
+def copy_document(store, source, chunks, doc_id: str) -> int:
+    """Store ``source``'s current revision again as a new document ``doc_id`` (its chunks and
+    vectors cloned under the new id, no subjects, no embedding): how the benches grow an index
+    or make a small write. Returns the number of chunks written."""
+    from ingest.schema import chunk_id_for
+
+    revision = source.current_revision
+    record = copy.deepcopy(source)
+    record.doc_id, record.incarnation, record.current_revision, record.revisions = doc_id, "", None, []
+    store.save_document(record)  # a new document, not the source's row
+    clones = []
+    for chunk in chunks:
+        clone = copy.deepcopy(chunk)
+        clone.doc_id, clone.chunk_id = doc_id, chunk_id_for(doc_id, revision, chunk.ordinal)
+        clones.append(clone)
+    text = store.revision_text(source.doc_id, revision) or ""
+    store.write_revision(doc_id, revision, text=text, chunks=clones, subjects=[],
+                         info={"filename": source.filename, "mime": "text/plain", "size": len(text)})
+    store.activate_revision(doc_id, revision)
+    return len(clones)

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import copy
 import cProfile
 import hashlib
 import json
@@ -58,7 +57,7 @@ def _copy_store(source: Path, target: Path) -> None:
 
 
 def _pad(store, target: int) -> int:
-    from ingest.schema import chunk_id_for
+    from common import copy_document
 
     docs = [d for d in _all_documents(store) if "#copy" not in d.doc_id and d.current_revision]
     base = [(d, store.revision_chunks(d.doc_id, d.current_revision)) for d in docs]
@@ -70,20 +69,7 @@ def _pad(store, target: int) -> int:
             doc_id = f"{record.doc_id}#copy{copy_no}"
             if store.get_document(doc_id) is not None:
                 continue
-            clone_record = copy.deepcopy(record)
-            clone_record.doc_id, clone_record.incarnation, clone_record.current_revision = doc_id, "", None
-            store.save_document(clone_record)
-            clones = []
-            for chunk in chunks:
-                clone = copy.deepcopy(chunk)
-                clone.doc_id = doc_id
-                clone.chunk_id = chunk_id_for(doc_id, record.current_revision, chunk.ordinal)
-                clones.append(clone)
-            text = store.revision_text(record.doc_id, record.current_revision)
-            store.write_revision(doc_id, record.current_revision, text=text, chunks=clones, subjects=[],
-                                 info={"filename": record.filename, "mime": "text/plain", "size": len(text)})
-            store.activate_revision(doc_id, record.current_revision)
-            total += len(clones)
+            total += copy_document(store, record, chunks, doc_id)
             if total >= target:
                 break
     return total

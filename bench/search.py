@@ -31,12 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import CREDIT, CUAD, cuad_txt_files, percentile
+from common import CREDIT, CUAD, copy_document, cuad_txt_files, percentile
 
 import ingest.nlp_model  # noqa: F401
 from ingest.embedder import MiniLMEmbedder
 from ingest.pipeline import Ingestor
-from ingest.schema import chunk_id_for
 from ingest.settings import Settings
 from ingest.statuses import DocStatus
 from ingest.store.port import Principal, SearchFilters
@@ -61,20 +60,7 @@ def build_index(store, embedder, docs: int, target: int) -> int:
         copy_no += 1
         for result, chunks in base:
             doc_id = f"{result.doc_id}#copy{copy_no}"
-            record = copy.deepcopy(store.get_document(result.doc_id))
-            record.doc_id, record.incarnation = doc_id, ""  # a new document, not the original's
-            store.save_document(record)
-            clones = []
-            for chunk in chunks:
-                clone = copy.deepcopy(chunk)
-                clone.doc_id = doc_id
-                clone.chunk_id = chunk_id_for(doc_id, result.revision, chunk.ordinal)
-                clones.append(clone)
-            text = store.revision_text(result.doc_id, result.revision)
-            store.write_revision(doc_id, result.revision, text=text, chunks=clones, subjects=[],
-                                 info={"filename": result.filename, "mime": "text/plain", "size": len(text)})
-            store.activate_revision(doc_id, result.revision)
-            total += len(clones)
+            total += copy_document(store, store.get_document(result.doc_id), chunks, doc_id)
             if total >= target:
                 break
     settle(store)
@@ -302,7 +288,6 @@ def write_probe(store, baseline, embedder, vectors, filters, writes: int,
     records, _ = store.list_documents(Principal.local_operator(), status=DocStatus.INDEXED, limit=1)
     source = records[0]
     chunks = store.revision_chunks(source.doc_id, source.current_revision)
-    text = store.revision_text(source.doc_id, source.current_revision) or ""
     question = sorted(vectors)[0]
     firsts = {"before": [], "after": []}
     reads_before = getattr(getattr(store, "_vectors", None), "full_reads", None)
@@ -310,18 +295,7 @@ def write_probe(store, baseline, embedder, vectors, filters, writes: int,
         doc_id = f"{source.doc_id}#probe{number}"
         for step in ("write", "delete"):
             if step == "write":
-                record = copy.deepcopy(source)
-                record.doc_id, record.current_revision, record.revisions = doc_id, None, []
-                record.incarnation = ""  # a new document
-                store.save_document(record)
-                clones = []
-                for chunk in chunks:
-                    clone = copy.deepcopy(chunk)
-                    clone.doc_id, clone.chunk_id = doc_id, chunk_id_for(doc_id, source.current_revision, chunk.ordinal)
-                    clones.append(clone)
-                store.write_revision(doc_id, source.current_revision, text=text, chunks=clones, subjects=[],
-                                     info={"filename": source.filename, "mime": "text/plain", "size": len(text)})
-                store.activate_revision(doc_id, source.current_revision)
+                copy_document(store, source, chunks, doc_id)
             else:
                 store.delete_document(doc_id)
             order = ("after", "before") if number % 2 == 0 else ("before", "after")
