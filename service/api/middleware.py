@@ -19,9 +19,9 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ingest.deadline import clear_deadline, deadline_message, set_deadline
 from service.api.errors import error_body
 from service.api.metrics import Metrics
-from service.deadline import clear_deadline, deadline_message, set_deadline
 
 log = structlog.get_logger("service.api")
 
@@ -121,7 +121,7 @@ class DeadlineMiddleware:
     """Gives every request ``seconds`` to start its answer; past that the client gets 503
     ``deadline_exceeded`` with ``Retry-After``, and the late answer is dropped. The handler's
     thread cannot be killed, so the deadline is also set in a context variable that
-    :func:`service.deadline.check_deadline` reads at every store call, search, embedding batch
+    :func:`ingest.deadline.check_deadline` reads at every store call, search, embedding batch
     and state transition: the abandoned thread stops at the next one. ``exempt`` requests
     (uploads, whose time grows with the client's bandwidth) have no deadline."""
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from ingest.deadline import check_deadline
 from ingest.errors import InternalError
-from service.deadline import check_deadline
 
 
 class State(StrEnum):

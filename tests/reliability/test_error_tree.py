@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from ingest.deadline import DeadlineExceeded
 from ingest.errors import (
     AttestError,
     ConflictError,
@@ -22,7 +23,6 @@ from ingest.store.port import DocumentDeleted, StoreError, StoreUnavailable
 from service.api.errors import InvalidInput, status_for
 from service.api.jobs import QueueFull
 from service.cli import report_error
-from service.deadline import DeadlineExceeded
 from service.evidence.conclude import UnknownEvidenceId
 from service.evidence.states import InvalidTransition
 from tests.api.conftest import ALICE
