@@ -88,6 +88,16 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
 
 
 @pytest.fixture
+def es_store(tmp_path: Path):
+    """An Elasticsearch store under its own index prefix, dropped afterwards (skips, or fails
+    under CI, without the test node)."""
+    store = _make_store("es", tmp_path)
+    yield store
+    store.drop_all()
+    store.close()
+
+
+@pytest.fixture
 def sqlite_store(tmp_path: Path):
     from ingest.store.sqlite import SqliteStore
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 from contextlib import redirect_stdout
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,14 +18,6 @@ from tests.test_store_contract import axis, ids, put
 
 pytestmark = pytest.mark.es
 OPERATOR = Principal.local_operator()
-
-
-@pytest.fixture
-def es_store(tmp_path: Path):
-    store = _make_store("es", tmp_path)
-    yield store
-    store.drop_all()
-    store.close()
 
 
 def test_streaming_bulk_writes_across_requests_and_reports_failures(es_store):

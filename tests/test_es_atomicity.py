@@ -10,26 +10,16 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from ingest.store.port import Principal, SearchFilters
-from tests.conftest import _make_store
 from tests.test_store_contract import put
 
 pytestmark = pytest.mark.es
 N_CHUNKS = 20
 DURATION_S = 8.0
-
-
-@pytest.fixture
-def es_store(tmp_path: Path):
-    store = _make_store("es", tmp_path)
-    yield store
-    store.drop_all()
-    store.close()
 
 
 def _vectors(seed: int) -> list[list[float]]:

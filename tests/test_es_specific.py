@@ -7,26 +7,16 @@ import io
 import json
 import uuid
 from contextlib import redirect_stdout
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import mappings
 from ingest.store.port import AuditQuery, Principal, SearchFilters
-from tests.conftest import _make_store
 from tests.test_store_contract import axis, ids, put
 
 pytestmark = pytest.mark.es
 OPERATOR = Principal.local_operator()
-
-
-@pytest.fixture
-def es_store(tmp_path: Path):
-    store = _make_store("es", tmp_path)  # skips with the conftest's message when no URL
-    yield store
-    store.drop_all()
-    store.close()
 
 
 def test_indexes_are_versioned_behind_aliases(es_store):

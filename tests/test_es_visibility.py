@@ -8,26 +8,16 @@ fields is backfilled; a revocation published inside a snapshot applies to its ne
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from ingest.store.es_visibility import NEVER, Truth, settled_fields
 from ingest.store.port import Principal, SearchFilters
-from tests.conftest import _make_store
 from tests.test_store_contract import OPERATOR, axis, ids, put
 
 pytestmark = pytest.mark.es
 BOB = Principal("bob")
-
-
-@pytest.fixture
-def es_store(tmp_path: Path):
-    store = _make_store("es", tmp_path)
-    yield store
-    store.drop_all()
-    store.close()
 
 
 def _search_count(store) -> int:
