@@ -467,11 +467,27 @@ JobRunner = Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]
 JobDone = Callable[[Job, dict[str, Any]], None]
 
 
+# What a job's result makes of the job: only an outcome that left the document indexed is
+# ``done``; anything else, a malformed result included, is ``failed`` with a reason.
+_JOB_STATE = {
+    IngestOutcome.INDEXED: JobState.DONE,
+    IngestOutcome.UNCHANGED: JobState.DONE,
+    IngestOutcome.CANCELLED: JobState.CANCELLED,
+}
+
+
+def job_state(result: dict[str, Any]) -> JobState:
+    """The state a finished job ends in for ``result`` (see ``_JOB_STATE``)."""
+    return _JOB_STATE.get(result.get("status"), JobState.FAILED)  # type: ignore[arg-type]
+
+
 class IngestWorker:
     """``threads`` daemon threads that drain the job table. ``run_job`` does the ingestion and
-    returns a result dict with at least ``status``; ``on_done`` is told about every finished
-    job, including those :meth:`JobStore.recover` failed at start. A result the pipeline did
-    not record on the document itself carries ``recorded: False``."""
+    returns a result dict with at least ``status``. ``settle`` runs before a job is marked
+    finished (it puts a failure the pipeline did not record, ``recorded: False``, on the
+    document), so a client never sees a job finished before its document shows the outcome;
+    ``on_done`` is told about every finished job after it is marked, including those
+    :meth:`JobStore.recover` failed."""
 
     def __init__(
         self,
@@ -479,6 +495,7 @@ class IngestWorker:
         run_job: JobRunner,
         on_done: JobDone | None = None,
         *,
+        settle: JobDone | None = None,
         threads: int = 1,
         max_upload_bytes: int = Settings.model_fields["max_file_bytes"].default,
     ) -> None:
@@ -486,6 +503,7 @@ class IngestWorker:
         self.max_upload_bytes = max_upload_bytes
         self.run_job = run_job
         self.on_done = on_done or (lambda job, result: None)
+        self.settle = settle or (lambda job, result: None)
         self.n_threads = max(1, threads)
         self._wake = threading.Condition()
         self._pending = False
@@ -498,8 +516,7 @@ class IngestWorker:
             log.info("ingest_jobs_recovered", requeued=recovered["requeued"], failed=recovered["failed"])
         for job in recovered["failed_jobs"]:
             self._release(job)
-            self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
-                               "error": job.error, "recorded": False})
+            self._recovered(job)
         for n in range(self.n_threads):
             thread = threading.Thread(target=self._loop, name=f"attest-ingest-{n}", daemon=True)
             self._threads.append(thread)
@@ -523,8 +540,7 @@ class IngestWorker:
                     next_recover = time.monotonic() + self.jobs.lease_seconds
                     for job in self.jobs.recover()["failed_jobs"]:
                         self._release(job)
-                        self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
-                                           "error": job.error, "recorded": False})
+                        self._recovered(job)
             except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
                 log.error("ingest_lease_renewal_failed", error_type=type(exc).__name__, exc_info=exc)
 
@@ -589,7 +605,16 @@ class IngestWorker:
                     result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                               "error": f"internal error: {type(exc).__name__}"}
             status = result.get("status")
-            state = {IngestOutcome.FAILED: JobState.FAILED, IngestOutcome.CANCELLED: JobState.CANCELLED}.get(str(status), JobState.DONE)
+            state = job_state(result)
+            if state == JobState.FAILED and (status != IngestOutcome.FAILED or not result.get("error")):
+                # Not a result the pipeline makes: a failure with a reason, on the document too.
+                result = {**result, "status": IngestOutcome.FAILED, "recorded": False,
+                          "error": result.get("error") or f"internal error: unexpected ingest result {status!r}"}
+                status = result["status"]
+            # The document first, then the job: whoever sees the job finished sees the
+            # document's final status (the pipeline recorded a success or its own failure
+            # already; ``settle`` records the rest).
+            self._settle(job, result)
             if self.jobs.finish(job.job_id, state, result=result, error=result.get("error")) is False:
                 # The lease expired and another worker took the job over: it reports it.
                 log.warning("ingest_job_lost_lease", doc_id=job.doc_id, status=status)
@@ -609,6 +634,20 @@ class IngestWorker:
         except Exception as exc:  # noqa: BLE001 - the document's delete removes what is left
             log.warning("ingest_upload_release_failed", job_id=job.job_id,
                         error_type=type(exc).__name__)
+
+    def _recovered(self, job: Job) -> None:
+        """A job ``recover`` failed (the queue shows it failed already): its document and audit."""
+        result = {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
+                  "error": job.error, "recorded": False}
+        self._settle(job, result)
+        self._report(job, result)
+
+    def _settle(self, job: Job, result: dict[str, Any]) -> None:
+        try:
+            self.settle(job, result)
+        except Exception as exc:  # noqa: BLE001 - the job still ends failed with its reason
+            log.error("ingest_failure_not_recorded", doc_id=job.doc_id, job_id=job.job_id,
+                      error_type=type(exc).__name__, exc_info=exc)
 
     def _report(self, job: Job, result: dict[str, Any]) -> None:
         try:
