@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
-import structlog
-
 from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.clock import utc_now
 from ingest.statuses import DocStatus, IngestOutcome
 from ingest.store.port import Store
 from service.api.jobs import Job
-
-log = structlog.get_logger(__name__)
 
 
 class IngestContext(Protocol):
