@@ -39,7 +39,7 @@ import structlog
 from ingest.errors import AttestError, InvalidInputError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
-from ingest.sqlite_db import connect
+from ingest.sqlite_db import connect, immediate
 from ingest.statuses import DocStatus, IngestOutcome, JobState
 from service.api.job_queue import (  # the port; re-exported for the queue's users
     MAX_ATTEMPTS,
@@ -241,38 +241,36 @@ class JobStore:
             # without its bytes.
             self.upload_store.put(ref, upload)
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
         try:
-            if limit is not None:
-                queued = db.execute("SELECT count(*) FROM jobs WHERE state='queued'").fetchone()[0]
-                if queued >= limit:
-                    raise QueueFull(f"{queued} jobs are waiting")
-            db.execute(
-                "INSERT INTO jobs(job_id, doc_id, revision, filename, title, acl, collection, "
-                "metadata, principal, request_id, state, stage, created_at, updated_at, "
-                "incarnation) VALUES (?,?,?,?,?,?,?,?,?,?,'queued','received',?,?,?)",
-                (
-                    job_id,
-                    doc_id,
-                    revision,
-                    filename,
-                    title,
-                    json.dumps(list(acl)) if acl is not None else None,
-                    collection,
-                    json.dumps(metadata, sort_keys=True) if metadata is not None else None,
-                    principal,
-                    request_id,
-                    now,
-                    now,
-                    incarnation,
-                ),
-            )
-        except BaseException:
-            db.execute("ROLLBACK")
+            with immediate(db):
+                if limit is not None:
+                    queued = db.execute("SELECT count(*) FROM jobs WHERE state='queued'").fetchone()[0]
+                    if queued >= limit:
+                        raise QueueFull(f"{queued} jobs are waiting")
+                db.execute(
+                    "INSERT INTO jobs(job_id, doc_id, revision, filename, title, acl, collection, "
+                    "metadata, principal, request_id, state, stage, created_at, updated_at, "
+                    "incarnation) VALUES (?,?,?,?,?,?,?,?,?,?,'queued','received',?,?,?)",
+                    (
+                        job_id,
+                        doc_id,
+                        revision,
+                        filename,
+                        title,
+                        json.dumps(list(acl)) if acl is not None else None,
+                        collection,
+                        json.dumps(metadata, sort_keys=True) if metadata is not None else None,
+                        principal,
+                        request_id,
+                        now,
+                        now,
+                        incarnation,
+                    ),
+                )
+        except BaseException:  # rolled back: the bytes stored for it go too
             if upload is not None:
                 release_quietly(self.upload_store, ref)
             raise
-        db.execute("COMMIT")
         job = self.get(job_id)
         assert job is not None
         return job
@@ -308,8 +306,7 @@ class JobStore:
         principals: the one with the fewest running jobs first, then the one whose last job
         was claimed longest ago, then the oldest job. A document with a running job waits."""
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(db):
             row = db.execute(
                 "SELECT q.* FROM jobs q WHERE q.state='queued' AND NOT EXISTS "
                 "(SELECT 1 FROM jobs r WHERE r.state='running' AND r.doc_id=q.doc_id) "
@@ -325,10 +322,6 @@ class JobStore:
                     "claimed_at=? WHERE job_id=?",
                     (now, now, row["job_id"]),
                 )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         return self.get(row["job_id"]) if row is not None else None
 
     def set_stage(self, job_id: str, stage: str) -> None:
@@ -359,8 +352,7 @@ class JobStore:
         """On delete: cancel the document's queued jobs and drop their bytes. A running job is not
         touched here: the store refuses its writes once the document is deleted."""
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(db):
             cancelled = [self._job(r) for r in db.execute(
                 "SELECT * FROM jobs WHERE doc_id=? AND state='queued'", (doc_id,)
             )]
@@ -375,10 +367,6 @@ class JobStore:
                 "UPDATE jobs SET incarnation='deleted' WHERE doc_id=? AND incarnation IS NULL",
                 (doc_id,),
             )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         for job in cancelled:
             release_quietly(self.upload_store, job.upload_ref())
         return len(cancelled)
@@ -395,8 +383,7 @@ class JobStore:
         missing = self._missing_uploads(db.execute(
             "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
         ).fetchall())
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(db):
             rows = db.execute(
                 "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
             ).fetchall()
@@ -420,10 +407,6 @@ class JobStore:
                         (now, row["job_id"]),
                     )
                     requeued += 1
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         failed_jobs = [job for job in (self.get(i) for i in failed_ids) if job is not None]
         return {"requeued": requeued, "failed": failed, "failed_jobs": failed_jobs}
 
