@@ -39,7 +39,7 @@ import structlog
 from ingest.errors import AttestError, InvalidInputError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
-from ingest.sqlite_db import connect, immediate
+from ingest.sqlite_db import ThreadConnections, immediate
 from ingest.statuses import DocStatus, IngestOutcome, JobState
 from service.api.job_queue import (  # the port; re-exported for the queue's users
     MAX_ATTEMPTS,
@@ -153,7 +153,7 @@ class JobStore:
         )
         self.uploads = self.upload_store.staging
         self.path = self.data_dir / "jobs.sqlite3"
-        self._local = threading.local()
+        self._connections = ThreadConnections(self.path)
         db = self._db()
         db.executescript(_SCHEMA.split("CREATE INDEX IF NOT EXISTS jobs_principal")[0])
         columns = {r["name"] for r in db.execute("PRAGMA table_info(jobs)")}
@@ -163,17 +163,10 @@ class JobStore:
         db.executescript(_SCHEMA)
 
     def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = connect(self.path, timeout=30.0)
-            self._local.db = db
-        return db
+        return self._connections.get()
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
+        self._connections.close()
 
     def upload_path(self, sha256: str) -> Path:
         """Where versions before per-job files kept a job's bytes (by content hash; the local
