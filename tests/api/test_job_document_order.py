@@ -59,16 +59,18 @@ class _Delegating:
         return getattr(self.real, name)
 
 
-def _worker(client: TestClient, jobs: Any, gate: threading.Event | None = None):
+def _worker(client: TestClient, jobs: Any, gate: threading.Event | None = None,
+            runner: Callable[..., dict[str, Any]] | None = None):
     """A started ingest worker over the app's store and ``jobs`` (as ``attest worker`` builds
-    it); with ``gate``, each job's pipeline starts only once the gate is set."""
+    it); with ``gate``, each job's pipeline starts only once the gate is set; ``runner``
+    replaces the pipeline."""
     from service.api.ingest_runner import job_done, job_runner, job_settle
     from service.api.jobs import IngestWorker
     from service.cli.worker import WorkerContext
 
     ctx = client.app.state.ctx
     wctx = WorkerContext(settings=ctx.settings, store=ctx.store, embedder=ctx.embedder)
-    run = job_runner(wctx)
+    run = runner or job_runner(wctx)
 
     def gated(job: Any, data: bytes, on_stage: Callable[[str], None]) -> dict[str, Any]:
         assert gate is None or gate.wait(WAIT)
@@ -152,19 +154,12 @@ def test_a_job_shown_failed_comes_with_its_document_failed_with_the_same_reason(
 def test_a_result_the_pipeline_never_makes_ends_the_job_failed_never_done(app):
     """The worker's guard: only an indexed or unchanged outcome is ``done``. The runner here is
     the worker's injected dependency, replaced to return what the real pipeline never does."""
-    from service.api.ingest_runner import job_done, job_settle
-    from service.api.jobs import IngestWorker
-    from service.cli.worker import WorkerContext
-
     accepted = upload(app, ALICE, ALICE_TEXT, "msa.txt", acl="alice")
     doc_id, job_id = accepted.json()["doc_id"], accepted.json()["job_id"]
-    ctx = app.app.state.ctx
-    wctx = WorkerContext(settings=ctx.settings, store=ctx.store, embedder=ctx.embedder)
-    worker = IngestWorker(ctx.jobs, lambda job, data, on_stage: {"stage": "received"},
-                          job_done(wctx), settle=job_settle(wctx))
-    worker.start()
+    jobs = app.app.state.ctx.jobs
+    worker = _worker(app, jobs, runner=lambda job, data, on_stage: {"stage": "received"})
     try:
-        _wait_finished(ctx.jobs, job_id)
+        _wait_finished(jobs, job_id)
     finally:
         worker.stop()
     reason = "internal error: unexpected ingest result None"
