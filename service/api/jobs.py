@@ -364,29 +364,34 @@ class JobStore:
             release_quietly(self.upload_store, job.upload_ref())
         return len(cancelled)
 
-    def recover(self) -> dict[str, Any]:
+    def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]:
         """After a restart: requeue interrupted jobs, fail those out of attempts or bytes.
-        Returns the counts and, under ``failed_jobs``, the jobs it failed (their documents
-        and the audit must be told)."""
+        ``before_fail`` is told each job (as it will read: ``failed``, with the reason) before
+        the queue shows it failed, so its document can show the failure first. Returns the
+        counts and, under ``failed_jobs``, the jobs it failed (the audit must be told)."""
         db = self._db()
         requeued = failed = 0
         failed_ids: list[str] = []
-        # Which bytes are gone is asked before the write transaction (an object store answers
-        # over the network); only this process ingests, so the rows cannot move meanwhile.
-        missing = self._missing_uploads(db.execute(
-            "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
-        ).fetchall())
+        # Which bytes are gone is asked, and the documents told, before the write transaction
+        # (an object store answers over the network; the store may take a while); only this
+        # process ingests, so the rows cannot move meanwhile (a delete only cancels queued jobs).
+        active = "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
+        rows = db.execute(active).fetchall()
+        missing = self._missing_uploads(rows)
+        reasons: dict[str, str] = {}
+        for row in rows:
+            if row["job_id"] in missing:
+                reasons[row["job_id"]] = "upload file missing after restart; upload the document again"
+            elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
+                reasons[row["job_id"]] = f"interrupted {row['attempts']} times; giving up"
+            if row["job_id"] in reasons and before_fail is not None:
+                job = self._job(row)
+                job.state, job.error = JobState.FAILED, reasons[row["job_id"]]
+                before_fail(job)
         with immediate(db):
-            rows = db.execute(
-                "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
-            ).fetchall()
             now = utc_now()
-            for row in rows:
-                reason = None
-                if row["job_id"] in missing:
-                    reason = "upload file missing after restart; upload the document again"
-                elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
-                    reason = f"interrupted {row['attempts']} times; giving up"
+            for row in db.execute(active).fetchall():
+                reason = reasons.get(row["job_id"])
                 if reason is not None:
                     db.execute(
                         "UPDATE jobs SET state='failed', error=?, updated_at=? WHERE job_id=?",
@@ -487,7 +492,7 @@ class IngestWorker:
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        recovered = self.jobs.recover()
+        recovered = self.jobs.recover(before_fail=self._settle_recovered)
         if recovered["requeued"] or recovered["failed"]:
             log.info("ingest_jobs_recovered", requeued=recovered["requeued"], failed=recovered["failed"])
         for job in recovered["failed_jobs"]:
@@ -514,7 +519,7 @@ class IngestWorker:
                 self.jobs.renew_leases()
                 if time.monotonic() >= next_recover:
                     next_recover = time.monotonic() + self.jobs.lease_seconds
-                    for job in self.jobs.recover()["failed_jobs"]:
+                    for job in self.jobs.recover(before_fail=self._settle_recovered)["failed_jobs"]:
                         self._release(job)
                         self._recovered(job)
             except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
@@ -611,12 +616,18 @@ class IngestWorker:
             log.warning("ingest_upload_release_failed", job_id=job.job_id,
                         error_type=type(exc).__name__)
 
+    @staticmethod
+    def _recovered_result(job: Job) -> dict[str, Any]:
+        return {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
+                "error": job.error, "recorded": False}
+
+    def _settle_recovered(self, job: Job) -> None:
+        """``recover``'s ``before_fail``: the document shows the failure before the job does."""
+        self._settle(job, self._recovered_result(job))
+
     def _recovered(self, job: Job) -> None:
-        """A job ``recover`` failed (the queue shows it failed already): its document and audit."""
-        result = {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
-                  "error": job.error, "recorded": False}
-        self._settle(job, result)
-        self._report(job, result)
+        """A job ``recover`` failed (its document was settled first): its audit entry."""
+        self._report(job, self._recovered_result(job))
 
     def _settle(self, job: Job, result: dict[str, Any]) -> None:
         try:

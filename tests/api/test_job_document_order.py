@@ -60,10 +60,12 @@ class _Delegating:
 
 
 def _worker(client: TestClient, jobs: Any, gate: threading.Event | None = None,
-            runner: Callable[..., dict[str, Any]] | None = None):
+            runner: Callable[..., dict[str, Any]] | None = None,
+            after_settle: Callable[[Any], None] | None = None):
     """A started ingest worker over the app's store and ``jobs`` (as ``attest worker`` builds
     it); with ``gate``, each job's pipeline starts only once the gate is set; ``runner``
-    replaces the pipeline."""
+    replaces the pipeline; ``after_settle`` is called with the job right after the real
+    ``job_settle`` has run for it."""
     from service.api.ingest_runner import job_done, job_runner, job_settle
     from service.api.jobs import IngestWorker
     from service.cli.worker import WorkerContext
@@ -76,7 +78,14 @@ def _worker(client: TestClient, jobs: Any, gate: threading.Event | None = None,
         assert gate is None or gate.wait(WAIT)
         return run(job, data, on_stage)
 
-    worker = IngestWorker(jobs, gated, job_done(wctx), settle=job_settle(wctx), threads=1)
+    settle = job_settle(wctx)
+
+    def settled(job: Any, result: dict[str, Any]) -> None:
+        settle(job, result)
+        if after_settle is not None:
+            after_settle(job)
+
+    worker = IngestWorker(jobs, gated, job_done(wctx), settle=settled, threads=1)
     worker.start()
     return worker
 
@@ -165,4 +174,30 @@ def test_a_result_the_pipeline_never_makes_ends_the_job_failed_never_done(app):
     reason = "internal error: unexpected ingest result None"
     body = app.get(f"/v1/documents/{doc_id}", headers=ALICE).json()
     assert [(j["state"], j["error"]) for j in body["jobs"]] == [("failed", reason)]
+    assert (body["status"], body["error"]) == ("failed", reason)
+
+
+def test_a_job_failed_at_recovery_shows_failed_only_after_its_document(app):
+    """A queued job whose bytes are gone when the worker starts is failed by ``recover``: the
+    document is marked first, the queue after."""
+    accepted = upload(app, ALICE, ALICE_TEXT, "msa.txt", acl="alice")
+    doc_id, job_id = accepted.json()["doc_id"], accepted.json()["job_id"]
+    ctx = app.app.state.ctx
+    jobs = ctx.jobs
+    jobs.job_upload_path(jobs.get(job_id)).unlink()
+    seen: list[tuple[str, str]] = []
+
+    def look(job: Any) -> None:  # the queue's and the document's state as the document settles
+        seen.append((jobs.get(job.job_id).state, ctx.store.get_document(doc_id).status))
+
+    worker = _worker(app, jobs, after_settle=look)
+    try:
+        _wait_finished(jobs, job_id)
+    finally:
+        worker.stop()
+    assert seen == [("queued", "failed")]
+    body = app.get(f"/v1/documents/{doc_id}", headers=ALICE).json()
+    reason = body["jobs"][0]["error"]
+    assert reason.startswith("upload file missing") and reason.endswith("upload the document again")
+    assert [j["state"] for j in body["jobs"]] == ["failed"]
     assert (body["status"], body["error"]) == ("failed", reason)
