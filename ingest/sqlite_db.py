@@ -1,5 +1,6 @@
 """Opening a SQLite file and running a write transaction, the same way for every SQLite file
-Attest keeps: the store, the ingest job queue and the sweep runs.
+Attest keeps: the store, the ingest job queue and the sweep runs (the last two through one
+connection per thread, :class:`ThreadConnections`).
 
 Connections are in autocommit mode (``isolation_level=None``) with write-ahead logging, so
 readers never block the writer; a write is an explicit ``BEGIN IMMEDIATE`` that takes the write
@@ -8,6 +9,7 @@ lock up front (waiting up to the busy timeout) instead of failing half-way on up
 from __future__ import annotations
 
 import sqlite3
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -35,3 +37,27 @@ def immediate(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+class ThreadConnections:
+    """One :func:`connect` connection to ``path`` per thread, opened on first use: a sqlite3
+    connection must stay in the thread that made it."""
+
+    def __init__(self, path: Path | str, *, timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        self.timeout = timeout
+        self._local = threading.local()
+
+    def get(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = connect(self.path, timeout=self.timeout)
+            self._local.db = db
+        return db
+
+    def close(self) -> None:
+        """Close this thread's connection (the next ``get`` opens another)."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None

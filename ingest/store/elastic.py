@@ -100,6 +100,8 @@ _log = structlog.get_logger(__name__)
 _PAGE = 1000  # search_after page size for id sweeps and state loads
 _TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
 _MAX_WINDOW = 10000  # index.max_result_window default
+# A revision's source and its copies as (kind, _id, source): ElasticStore._revision_sources.
+_RevisionSources = tuple[dict[str, Any], list[tuple[str, str, dict[str, Any]]]]
 
 
 def rev_key(doc_id: str, revision: str) -> str:
@@ -643,25 +645,30 @@ class ElasticStore:
         (``create``, ``if_seq_no``), so that a switch of the same revision racing with it sends
         it under the lease too instead of being overwritten."""
         self._ensure()
-        args = (doc_id, revision, text, chunks, subjects, info, incarnation)
+
+        def sources(document_incarnation: str) -> _RevisionSources:
+            return self._revision_sources(
+                doc_id, revision, text, chunks, subjects, info, document_incarnation
+            )
+
         try:
-            self._write_revision(*args, switching=False)
+            self._write_revision(doc_id, revision, sources, incarnation, switching=False)
         except _NeedsSwitch:
             with self._switch(doc_id):
-                self._write_revision(*args, switching=True)
+                self._write_revision(doc_id, revision, sources, incarnation, switching=True)
 
     def _write_revision(
         self,
         doc_id: str,
         revision: str,
-        text: str,
-        chunks: Sequence[Chunk],
-        subjects: Sequence[SubjectRecord],
-        info: dict[str, Any],
+        sources: Callable[[str], _RevisionSources],
         incarnation: str | None,
         *,
         switching: bool,
     ) -> None:
+        """One attempt of ``write_revision``: plain (conditional operations; raises
+        ``_NeedsSwitch`` when the lease is needed) or, with ``switching``, under the lease.
+        ``sources`` makes the revision's source and copies for the document's incarnation."""
         key = rev_key(doc_id, revision)
         document, _ = self._check_alive(doc_id, incarnation)
         if self.refresh is not True:  # the copies already written must be found below
@@ -693,9 +700,7 @@ class ElasticStore:
                 else:
                     op.update(if_seq_no=hit["_seq_no"], if_primary_term=hit["_primary_term"])
             return op
-        revision_source, copies = self._revision_sources(
-            doc_id, revision, text, chunks, subjects, info, document.get("incarnation", "")
-        )
+        revision_source, copies = sources(document.get("incarnation", ""))
         ops: list[dict[str, Any]] = [
             {"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
              "_source": revision_source},

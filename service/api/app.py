@@ -22,7 +22,7 @@ from service.api.auth import load_keyring
 from service.api.context import ApiContext
 from service.api.errors import register_error_handlers
 from service.api.ingest_lock import IngestLock
-from service.api.ingest_runner import job_done, job_runner
+from service.api.ingest_runner import job_done, job_runner, job_settle
 from service.api.jobs import IngestWorker, open_job_queue
 from service.api.metrics import Metrics
 from service.api.middleware import (
@@ -115,7 +115,8 @@ def create_app(
         )
         if settings.ingest_in_api and (ingest_lock is None or ingest_lock.acquire()):
             ctx.worker = IngestWorker(
-                ctx.jobs, job_runner(ctx), job_done(ctx), threads=settings.ingest_workers,
+                ctx.jobs, job_runner(ctx), job_done(ctx), settle=job_settle(ctx),
+                threads=settings.ingest_workers,
                 max_upload_bytes=settings.max_file_bytes,
             )
             ctx.worker.start()

@@ -1,12 +1,12 @@
 """What an ingest worker does with a claimed job, shared by the API's worker threads and
-``attest worker``: run the pipeline on the job's bytes, and report every finished job (a failure
-the pipeline could not record goes on the document; every job gets its ``ingest`` audit entry)."""
+``attest worker``: run the pipeline on the job's bytes, put a failure the pipeline could not
+record on the document *before* the job is finished (``job_settle``: a client that sees the job
+finished sees the document's final status too), and give every finished job its ``ingest``
+audit entry (``job_done``)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Protocol
-
-import structlog
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
@@ -14,8 +14,6 @@ from ingest.clock import utc_now
 from ingest.statuses import DocStatus, IngestOutcome
 from ingest.store.port import Store
 from service.api.jobs import Job
-
-log = structlog.get_logger(__name__)
 
 
 class IngestContext(Protocol):
@@ -54,9 +52,13 @@ def job_runner(ctx: IngestContext) -> Callable[[Job, bytes, Callable[[str], None
 def mark_failed(store: Store, job: Job, result: dict[str, Any]) -> None:
     """A job that failed outside the pipeline (its bytes were lost, it was interrupted too
     often, the store was down) still ends its document ``failed`` with the reason, so a client
-    polling "until indexed or failed" finishes. Only the job's own incarnation is touched."""
+    polling "until indexed or failed" finishes. Only the job's own incarnation is touched, and
+    never a document already indexed at the job's revision (another worker that took the job
+    over finished it; its result stands)."""
     record = store.get_document(job.doc_id)
     if record is None or (job.incarnation is not None and record.incarnation != job.incarnation):
+        return
+    if record.status == DocStatus.INDEXED and record.current_revision == job.revision:
         return
     record.status = DocStatus.FAILED
     record.stage = result.get("stage") or DocStatus.RECEIVED
@@ -65,15 +67,23 @@ def mark_failed(store: Store, job: Job, result: dict[str, Any]) -> None:
     store.save_document(record)
 
 
+def job_settle(ctx: IngestContext) -> Callable[[Job, dict[str, Any]], None]:
+    """Runs before the job is marked finished: a failure the pipeline did not record goes on
+    the document first. When that write fails (the store is down) the worker logs it and still
+    finishes the job ``failed`` with its reason: a failed job is never left running."""
+
+    def settle(job: Job, result: dict[str, Any]) -> None:
+        if result.get("status") == IngestOutcome.FAILED and result.get("recorded") is False:
+            mark_failed(ctx.require_store(), job, result)
+
+    return settle
+
+
 def job_done(ctx: IngestContext) -> Callable[[Job, dict[str, Any]], None]:
+    """Runs once the job is finished: its ``ingest`` audit entry."""
+
     def done(job: Job, result: dict[str, Any]) -> None:
         store = ctx.require_store()
-        if result.get("status") == IngestOutcome.FAILED and result.get("recorded") is False:
-            try:
-                mark_failed(store, job, result)
-            except Exception as exc:  # noqa: BLE001 - logged; the audit entry below still goes
-                log.error("ingest_failure_not_recorded", doc_id=job.doc_id,
-                          error_type=type(exc).__name__, exc_info=exc)
         store.append_audit(
             {
                 "action": "ingest",

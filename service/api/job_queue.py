@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from ingest.errors import UnavailableError
 from ingest.settings import Settings
@@ -68,7 +68,8 @@ class JobQueue(Protocol):
     ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
     longer holds the job (its lease expired and another worker took it over). ``lease_seconds``
     is None for a queue without leases; otherwise the worker calls ``renew_leases`` well within
-    it, and ``recover`` may run at any time (it only fails jobs nobody can finish).
+    it, and ``recover`` may run at any time (it only fails jobs nobody can finish; its
+    ``before_fail`` is told each such job before the queue shows it failed).
 
     ``add(upload=...)`` stores the staged file in ``upload_store`` *before* it records the job,
     so a job never exists without its bytes; ``read_upload`` returns them checked against the
@@ -89,7 +90,7 @@ class JobQueue(Protocol):
                error: str | None = None) -> bool | None: ...
     def renew_leases(self) -> int: ...
     def cancel_for_document(self, doc_id: str, reason: str) -> int: ...
-    def recover(self) -> dict[str, Any]: ...
+    def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]: ...
     def read_upload(self, job: Job, max_bytes: int) -> bytes: ...
     def release_upload(self, job: Job) -> None: ...
     def close(self) -> None: ...

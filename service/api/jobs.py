@@ -39,7 +39,7 @@ import structlog
 from ingest.errors import AttestError, InvalidInputError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
-from ingest.sqlite_db import connect
+from ingest.sqlite_db import ThreadConnections, immediate
 from ingest.statuses import DocStatus, IngestOutcome, JobState
 from service.api.job_queue import (  # the port; re-exported for the queue's users
     MAX_ATTEMPTS,
@@ -153,7 +153,7 @@ class JobStore:
         )
         self.uploads = self.upload_store.staging
         self.path = self.data_dir / "jobs.sqlite3"
-        self._local = threading.local()
+        self._connections = ThreadConnections(self.path)
         db = self._db()
         db.executescript(_SCHEMA.split("CREATE INDEX IF NOT EXISTS jobs_principal")[0])
         columns = {r["name"] for r in db.execute("PRAGMA table_info(jobs)")}
@@ -163,17 +163,10 @@ class JobStore:
         db.executescript(_SCHEMA)
 
     def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = connect(self.path, timeout=30.0)
-            self._local.db = db
-        return db
+        return self._connections.get()
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
+        self._connections.close()
 
     def upload_path(self, sha256: str) -> Path:
         """Where versions before per-job files kept a job's bytes (by content hash; the local
@@ -241,38 +234,36 @@ class JobStore:
             # without its bytes.
             self.upload_store.put(ref, upload)
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
         try:
-            if limit is not None:
-                queued = db.execute("SELECT count(*) FROM jobs WHERE state='queued'").fetchone()[0]
-                if queued >= limit:
-                    raise QueueFull(f"{queued} jobs are waiting")
-            db.execute(
-                "INSERT INTO jobs(job_id, doc_id, revision, filename, title, acl, collection, "
-                "metadata, principal, request_id, state, stage, created_at, updated_at, "
-                "incarnation) VALUES (?,?,?,?,?,?,?,?,?,?,'queued','received',?,?,?)",
-                (
-                    job_id,
-                    doc_id,
-                    revision,
-                    filename,
-                    title,
-                    json.dumps(list(acl)) if acl is not None else None,
-                    collection,
-                    json.dumps(metadata, sort_keys=True) if metadata is not None else None,
-                    principal,
-                    request_id,
-                    now,
-                    now,
-                    incarnation,
-                ),
-            )
-        except BaseException:
-            db.execute("ROLLBACK")
+            with immediate(db):
+                if limit is not None:
+                    queued = db.execute("SELECT count(*) FROM jobs WHERE state='queued'").fetchone()[0]
+                    if queued >= limit:
+                        raise QueueFull(f"{queued} jobs are waiting")
+                db.execute(
+                    "INSERT INTO jobs(job_id, doc_id, revision, filename, title, acl, collection, "
+                    "metadata, principal, request_id, state, stage, created_at, updated_at, "
+                    "incarnation) VALUES (?,?,?,?,?,?,?,?,?,?,'queued','received',?,?,?)",
+                    (
+                        job_id,
+                        doc_id,
+                        revision,
+                        filename,
+                        title,
+                        json.dumps(list(acl)) if acl is not None else None,
+                        collection,
+                        json.dumps(metadata, sort_keys=True) if metadata is not None else None,
+                        principal,
+                        request_id,
+                        now,
+                        now,
+                        incarnation,
+                    ),
+                )
+        except BaseException:  # rolled back: the bytes stored for it go too
             if upload is not None:
                 release_quietly(self.upload_store, ref)
             raise
-        db.execute("COMMIT")
         job = self.get(job_id)
         assert job is not None
         return job
@@ -308,8 +299,7 @@ class JobStore:
         principals: the one with the fewest running jobs first, then the one whose last job
         was claimed longest ago, then the oldest job. A document with a running job waits."""
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(db):
             row = db.execute(
                 "SELECT q.* FROM jobs q WHERE q.state='queued' AND NOT EXISTS "
                 "(SELECT 1 FROM jobs r WHERE r.state='running' AND r.doc_id=q.doc_id) "
@@ -325,10 +315,6 @@ class JobStore:
                     "claimed_at=? WHERE job_id=?",
                     (now, now, row["job_id"]),
                 )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         return self.get(row["job_id"]) if row is not None else None
 
     def set_stage(self, job_id: str, stage: str) -> None:
@@ -359,8 +345,7 @@ class JobStore:
         """On delete: cancel the document's queued jobs and drop their bytes. A running job is not
         touched here: the store refuses its writes once the document is deleted."""
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(db):
             cancelled = [self._job(r) for r in db.execute(
                 "SELECT * FROM jobs WHERE doc_id=? AND state='queued'", (doc_id,)
             )]
@@ -375,38 +360,38 @@ class JobStore:
                 "UPDATE jobs SET incarnation='deleted' WHERE doc_id=? AND incarnation IS NULL",
                 (doc_id,),
             )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         for job in cancelled:
             release_quietly(self.upload_store, job.upload_ref())
         return len(cancelled)
 
-    def recover(self) -> dict[str, Any]:
+    def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]:
         """After a restart: requeue interrupted jobs, fail those out of attempts or bytes.
-        Returns the counts and, under ``failed_jobs``, the jobs it failed (their documents
-        and the audit must be told)."""
+        ``before_fail`` is told each job (as it will read: ``failed``, with the reason) before
+        the queue shows it failed, so its document can show the failure first. Returns the
+        counts and, under ``failed_jobs``, the jobs it failed (the audit must be told)."""
         db = self._db()
         requeued = failed = 0
         failed_ids: list[str] = []
-        # Which bytes are gone is asked before the write transaction (an object store answers
-        # over the network); only this process ingests, so the rows cannot move meanwhile.
-        missing = self._missing_uploads(db.execute(
-            "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
-        ).fetchall())
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            rows = db.execute(
-                "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
-            ).fetchall()
+        # Which bytes are gone is asked, and the documents told, before the write transaction
+        # (an object store answers over the network; the store may take a while); only this
+        # process ingests, so the rows cannot move meanwhile (a delete only cancels queued jobs).
+        active = "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
+        rows = db.execute(active).fetchall()
+        missing = self._missing_uploads(rows)
+        reasons: dict[str, str] = {}
+        for row in rows:
+            if row["job_id"] in missing:
+                reasons[row["job_id"]] = "upload file missing after restart; upload the document again"
+            elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
+                reasons[row["job_id"]] = f"interrupted {row['attempts']} times; giving up"
+            if row["job_id"] in reasons and before_fail is not None:
+                job = self._job(row)
+                job.state, job.error = JobState.FAILED, reasons[row["job_id"]]
+                before_fail(job)
+        with immediate(db):
             now = utc_now()
-            for row in rows:
-                reason = None
-                if row["job_id"] in missing:
-                    reason = "upload file missing after restart; upload the document again"
-                elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
-                    reason = f"interrupted {row['attempts']} times; giving up"
+            for row in db.execute(active).fetchall():
+                reason = reasons.get(row["job_id"])
                 if reason is not None:
                     db.execute(
                         "UPDATE jobs SET state='failed', error=?, updated_at=? WHERE job_id=?",
@@ -420,10 +405,6 @@ class JobStore:
                         (now, row["job_id"]),
                     )
                     requeued += 1
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         failed_jobs = [job for job in (self.get(i) for i in failed_ids) if job is not None]
         return {"requeued": requeued, "failed": failed, "failed_jobs": failed_jobs}
 
@@ -467,11 +448,27 @@ JobRunner = Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]
 JobDone = Callable[[Job, dict[str, Any]], None]
 
 
+# What a job's result makes of the job: only an outcome that left the document indexed is
+# ``done``; anything else, a malformed result included, is ``failed`` with a reason.
+_JOB_STATE = {
+    IngestOutcome.INDEXED: JobState.DONE,
+    IngestOutcome.UNCHANGED: JobState.DONE,
+    IngestOutcome.CANCELLED: JobState.CANCELLED,
+}
+
+
+def job_state(result: dict[str, Any]) -> JobState:
+    """The state a finished job ends in for ``result`` (see ``_JOB_STATE``)."""
+    return _JOB_STATE.get(result.get("status"), JobState.FAILED)  # type: ignore[arg-type]
+
+
 class IngestWorker:
     """``threads`` daemon threads that drain the job table. ``run_job`` does the ingestion and
-    returns a result dict with at least ``status``; ``on_done`` is told about every finished
-    job, including those :meth:`JobStore.recover` failed at start. A result the pipeline did
-    not record on the document itself carries ``recorded: False``."""
+    returns a result dict with at least ``status``. ``settle`` runs before a job is marked
+    finished (it puts a failure the pipeline did not record, ``recorded: False``, on the
+    document), so a client never sees a job finished before its document shows the outcome;
+    ``on_done`` is told about every finished job after it is marked, including those
+    :meth:`JobStore.recover` failed."""
 
     def __init__(
         self,
@@ -479,6 +476,7 @@ class IngestWorker:
         run_job: JobRunner,
         on_done: JobDone | None = None,
         *,
+        settle: JobDone | None = None,
         threads: int = 1,
         max_upload_bytes: int = Settings.model_fields["max_file_bytes"].default,
     ) -> None:
@@ -486,6 +484,7 @@ class IngestWorker:
         self.max_upload_bytes = max_upload_bytes
         self.run_job = run_job
         self.on_done = on_done or (lambda job, result: None)
+        self.settle = settle or (lambda job, result: None)
         self.n_threads = max(1, threads)
         self._wake = threading.Condition()
         self._pending = False
@@ -493,13 +492,12 @@ class IngestWorker:
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        recovered = self.jobs.recover()
+        recovered = self.jobs.recover(before_fail=self._settle_recovered)
         if recovered["requeued"] or recovered["failed"]:
             log.info("ingest_jobs_recovered", requeued=recovered["requeued"], failed=recovered["failed"])
         for job in recovered["failed_jobs"]:
             self._release(job)
-            self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
-                               "error": job.error, "recorded": False})
+            self._recovered(job)
         for n in range(self.n_threads):
             thread = threading.Thread(target=self._loop, name=f"attest-ingest-{n}", daemon=True)
             self._threads.append(thread)
@@ -521,10 +519,9 @@ class IngestWorker:
                 self.jobs.renew_leases()
                 if time.monotonic() >= next_recover:
                     next_recover = time.monotonic() + self.jobs.lease_seconds
-                    for job in self.jobs.recover()["failed_jobs"]:
+                    for job in self.jobs.recover(before_fail=self._settle_recovered)["failed_jobs"]:
                         self._release(job)
-                        self._report(job, {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
-                                           "error": job.error, "recorded": False})
+                        self._recovered(job)
             except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
                 log.error("ingest_lease_renewal_failed", error_type=type(exc).__name__, exc_info=exc)
 
@@ -589,7 +586,16 @@ class IngestWorker:
                     result = {"status": IngestOutcome.FAILED, "stage": DocStatus.RECEIVED, "recorded": False,
                               "error": f"internal error: {type(exc).__name__}"}
             status = result.get("status")
-            state = {IngestOutcome.FAILED: JobState.FAILED, IngestOutcome.CANCELLED: JobState.CANCELLED}.get(str(status), JobState.DONE)
+            state = job_state(result)
+            if state == JobState.FAILED and (status != IngestOutcome.FAILED or not result.get("error")):
+                # Not a result the pipeline makes: a failure with a reason, on the document too.
+                result = {**result, "status": IngestOutcome.FAILED, "recorded": False,
+                          "error": result.get("error") or f"internal error: unexpected ingest result {status!r}"}
+                status = result["status"]
+            # The document first, then the job: whoever sees the job finished sees the
+            # document's final status (the pipeline recorded a success or its own failure
+            # already; ``settle`` records the rest).
+            self._settle(job, result)
             if self.jobs.finish(job.job_id, state, result=result, error=result.get("error")) is False:
                 # The lease expired and another worker took the job over: it reports it.
                 log.warning("ingest_job_lost_lease", doc_id=job.doc_id, status=status)
@@ -609,6 +615,26 @@ class IngestWorker:
         except Exception as exc:  # noqa: BLE001 - the document's delete removes what is left
             log.warning("ingest_upload_release_failed", job_id=job.job_id,
                         error_type=type(exc).__name__)
+
+    @staticmethod
+    def _recovered_result(job: Job) -> dict[str, Any]:
+        return {"status": IngestOutcome.FAILED, "stage": job.stage or DocStatus.RECEIVED,
+                "error": job.error, "recorded": False}
+
+    def _settle_recovered(self, job: Job) -> None:
+        """``recover``'s ``before_fail``: the document shows the failure before the job does."""
+        self._settle(job, self._recovered_result(job))
+
+    def _recovered(self, job: Job) -> None:
+        """A job ``recover`` failed (its document was settled first): its audit entry."""
+        self._report(job, self._recovered_result(job))
+
+    def _settle(self, job: Job, result: dict[str, Any]) -> None:
+        try:
+            self.settle(job, result)
+        except Exception as exc:  # noqa: BLE001 - the job still ends failed with its reason
+            log.error("ingest_failure_not_recorded", doc_id=job.doc_id, job_id=job.job_id,
+                      error_type=type(exc).__name__, exc_info=exc)
 
     def _report(self, job: Job, result: dict[str, Any]) -> None:
         try:

@@ -40,7 +40,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import structlog
 
@@ -451,10 +451,11 @@ class ElasticJobQueue:
                     self._release(self._job(hit["_source"]).upload_ref())
         return cancelled
 
-    def recover(self) -> dict[str, Any]:
+    def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]:
         """Fail the jobs no worker can finish: leases that expired with no attempts left, and
         expired or queued jobs whose upload is gone. Other expired jobs are not touched here:
-        :meth:`claim` takes them over. Safe to run in every worker at any time."""
+        :meth:`claim` takes them over. Safe to run in every worker at any time.
+        ``before_fail`` is told each job before it is failed (see ``JobStore.recover``)."""
         now = _now_ms()
         query = {"bool": {"should": [
             {"term": {"state": JobState.QUEUED}},
@@ -469,9 +470,13 @@ class ElasticJobQueue:
                 reason = "upload file missing; upload the document again"
             elif source["state"] == JobState.RUNNING and source["attempts"] >= MAX_ATTEMPTS:
                 reason = f"interrupted {source['attempts']} times; giving up"
-            if reason is not None and self._set_if_unchanged(hit, state=JobState.FAILED, error=reason,
-                                                             lease_expires_ms=None):
-                failed_jobs.append(self._job(dict(source, state=JobState.FAILED, error=reason)))
+            if reason is None:
+                continue
+            job = self._job(dict(source, state=JobState.FAILED, error=reason))
+            if before_fail is not None:
+                before_fail(job)
+            if self._set_if_unchanged(hit, state=JobState.FAILED, error=reason, lease_expires_ms=None):
+                failed_jobs.append(job)
         return {"requeued": 0, "failed": len(failed_jobs), "failed_jobs": failed_jobs}
 
     def _upload_exists(self, job: Job) -> bool:

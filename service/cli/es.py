@@ -7,7 +7,8 @@ An unreachable cluster is one line and exit 5, never a traceback.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator
 
 import typer
 
@@ -37,24 +38,34 @@ def _elastic_store(url: str | None, prefix: str | None) -> ElasticStore:
     return ElasticStore(url, prefix=prefix or settings.elasticsearch_prefix)
 
 
-def _print_index_report(report: dict[str, Any], *, as_json: bool) -> None:
+@contextmanager
+def _opened(url: str | None, prefix: str | None) -> Iterator[ElasticStore]:
+    """The store every subcommand works on, closed when the command is done with it."""
+    store = _elastic_store(url, prefix)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _index_command(
+    url: str | None, prefix: str | None, as_json: bool, action: Callable[[ElasticStore], dict[str, Any]]
+) -> int:
+    """``init`` and ``migrate``: run ``action`` (kind -> what happened to its index), print it."""
+    with _opened(url, prefix) as store:
+        report = action(store)
     if as_json:
         print_json({"indexes": report})
-        return
-    for kind, state in report.items():
-        sys.stdout.write(f"{kind}: {state}\n")
+    else:
+        for kind, state in report.items():
+            sys.stdout.write(f"{kind}: {state}\n")
+    return 0
 
 
 @app.command("init")
 def init(url: Url = None, prefix: Prefix = None, as_json: Json = False) -> int:
     """Create missing indexes and aliases (idempotent)."""
-    store = _elastic_store(url, prefix)
-    try:
-        report = store.init_indexes()
-    finally:
-        store.close()
-    _print_index_report(report, as_json=as_json)
-    return 0
+    return _index_command(url, prefix, as_json, lambda store: store.init_indexes())
 
 
 @app.command("migrate")
@@ -74,13 +85,8 @@ def migrate(
 
     Stop ingestion first: the old indexes are write-blocked during the copy.
     """
-    store = _elastic_store(url, prefix)
-    try:
-        report = store.migrate(to_version, delete_old=delete_old)
-    finally:
-        store.close()
-    _print_index_report(report, as_json=as_json)
-    return 0
+    return _index_command(url, prefix, as_json,
+                          lambda store: store.migrate(to_version, delete_old=delete_old))
 
 
 @app.command("optimize")
@@ -97,12 +103,9 @@ def optimize(
     Filtered kNN then stays on the HNSW graph in large segments instead of exact search in many
     small ones.
     """
-    store = _elastic_store(url, prefix)
-    try:
+    with _opened(url, prefix) as store:
         store.init_indexes()
         report = store.admin.optimize("chunks", max_segments)
-    finally:
-        store.close()
     if as_json:
         print_json({"chunks": report})
     else:
@@ -117,8 +120,7 @@ def index_status(url: Url = None, prefix: Prefix = None, as_json: Json = False) 
     """Readiness, the index behind each alias, the embedding model (exit 5: unreachable)."""
     from ingest.errors import EXIT_CODES, UnavailableError
 
-    store = _elastic_store(url, prefix)
-    try:
+    with _opened(url, prefix) as store:
         payload: dict[str, Any] = {"ready": store.ping()}
         if not payload["ready"]:
             # Unreachable or red: say so in one line, with the exit code of an outage.
@@ -131,8 +133,6 @@ def index_status(url: Url = None, prefix: Prefix = None, as_json: Json = False) 
         payload["indexes"] = store.current_indices()
         if all(payload["indexes"].values()):
             payload["embedding"] = store.embedding_model()
-    finally:
-        store.close()
     if as_json:
         print_json(payload)
     else:

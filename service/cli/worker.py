@@ -52,7 +52,7 @@ def worker(
     from ingest.errors import InvalidInputError
     from ingest.settings import get_settings
     from ingest.store import open_store
-    from service.api.ingest_runner import job_done, job_runner
+    from service.api.ingest_runner import job_done, job_runner, job_settle
     from service.api.jobs import IngestWorker, open_job_queue
 
     settings = get_settings()
@@ -65,7 +65,7 @@ def worker(
     store = open_store(settings)
     jobs = open_job_queue(settings)
     ctx = WorkerContext(settings=settings, store=store, embedder=default_embedder())
-    runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), threads=threads,
+    runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), settle=job_settle(ctx), threads=threads,
                           max_upload_bytes=settings.max_file_bytes)
     runner.start()
     log.warning("worker_started", threads=threads, owner=getattr(jobs, "owner", None),

@@ -116,13 +116,42 @@ class RegistryAnswer:
     claims: list[Claim]
 
 
+class _Collected:
+    """What one registry answer collects: evidence items numbered ``E1``, ``E2``, … and claims
+    ``C1``, ``C2``, … in the order they are added, with each cited revision's chunks and text
+    read once (``span_item``)."""
+
+    def __init__(self, store: Store, retrieved_at: str) -> None:
+        self.store = store
+        self.retrieved_at = retrieved_at
+        self.evidence: list[EvidenceItem] = []
+        self.claims: list[Claim] = []
+        self._chunks: dict[tuple[str, str], list[Chunk]] = {}
+        self._texts: dict[tuple[str, str], str] = {}
+
+    @property
+    def full(self) -> bool:
+        return len(self.evidence) >= MAX_REGISTRY_EVIDENCE
+
+    def cite(self, doc_id: str, revision: str, start: int, end: int) -> EvidenceItem | None:
+        """The span as the next evidence item (added), or None when no chunk holds it."""
+        item = span_item(self.store, doc_id, revision, start, end, f"E{len(self.evidence) + 1}",
+                         self.retrieved_at, self._chunks, self._texts)
+        if item is not None:
+            self.evidence.append(item)
+        return item
+
+    def claim(self, **fields: Any) -> None:
+        self.claims.append(Claim(id=f"C{len(self.claims) + 1}", **fields))
+
+    def answer(self) -> RegistryAnswer:
+        return RegistryAnswer(self.evidence, self.claims)
+
+
 def answer_parties(
     store: Store, principal: Principal, candidates: list[gate.Candidate], retrieved_at: str
 ) -> RegistryAnswer:
-    chunks: dict[tuple[str, str], list[Chunk]] = {}
-    texts: dict[tuple[str, str], str] = {}
-    evidence: list[EvidenceItem] = []
-    claims: list[Claim] = []
+    out = _Collected(store, retrieved_at)
     for c in sorted(candidates, key=lambda c: c.subject_id):
         parties = store.find_subjects(principal, relation="party_to", parent_id=c.subject_id, limit=gate.REGISTRY_LIMIT)
         for party in sorted(parties, key=lambda p: p.subject_id):
@@ -132,32 +161,27 @@ def answer_parties(
             )
             ids = []
             for b in bindings[:2]:
-                if len(evidence) >= MAX_REGISTRY_EVIDENCE:
+                if out.full:
                     break
-                item = span_item(store, b.doc_id, b.revision, b.char_start, b.char_end, f"E{len(evidence) + 1}",
-                                 retrieved_at, chunks, texts)
+                item = out.cite(b.doc_id, b.revision, b.char_start, b.char_end)
                 if item is not None:
-                    evidence.append(item)
                     ids.append(item.id)
             if not ids:
                 continue
             roles = sorted({b.role for b in bindings if b.role})
             role = f" ({', '.join(roles)})" if roles else ""
-            claims.append(Claim(
-                id=f"C{len(claims) + 1}", subject_id=party.subject_id, attribute="party_to",
+            out.claim(
+                subject_id=party.subject_id, attribute="party_to",
                 statement=f"{party.name} is a party{role} to {c.subject.name}",
                 value={"type": "entity", "value": party.subject_id, "name": party.name}, evidence_ids=ids,
-            ))
-    return RegistryAnswer(evidence, claims)
+            )
+    return out.answer()
 
 
 def answer_agreements_of(
     store: Store, principal: Principal, candidates: list[gate.Candidate], retrieved_at: str
 ) -> RegistryAnswer:
-    chunks: dict[tuple[str, str], list[Chunk]] = {}
-    texts: dict[tuple[str, str], str] = {}
-    evidence: list[EvidenceItem] = []
-    claims: list[Claim] = []
+    out = _Collected(store, retrieved_at)
     for c in sorted(candidates, key=lambda c: c.subject_id):
         bindings = sorted(
             (b for b in c.subject.bindings if b.relation == "party_to"),
@@ -166,22 +190,20 @@ def answer_agreements_of(
         ids = sorted({b.object_id for b in bindings})
         visible = {s.subject_id: s for s in store.find_subjects(principal, subject_ids=ids, limit=gate.REGISTRY_LIMIT)} if ids else {}
         for agreement_id in ids:
-            if agreement_id not in visible or len(evidence) >= MAX_REGISTRY_EVIDENCE:
+            if agreement_id not in visible or out.full:
                 continue
             b = next(b for b in bindings if b.object_id == agreement_id)
-            item = span_item(store, b.doc_id, b.revision, b.char_start, b.char_end, f"E{len(evidence) + 1}",
-                             retrieved_at, chunks, texts)
+            item = out.cite(b.doc_id, b.revision, b.char_start, b.char_end)
             if item is None:
                 continue
-            evidence.append(item)
             role = f" as {b.role}" if b.role else ""
-            claims.append(Claim(
-                id=f"C{len(claims) + 1}", subject_id=c.subject_id, attribute="party_to",
+            out.claim(
+                subject_id=c.subject_id, attribute="party_to",
                 statement=f"{c.subject.name} is a party{role} to {visible[agreement_id].name}",
                 value={"type": "entity", "value": agreement_id, "name": visible[agreement_id].name},
                 evidence_ids=[item.id],
-            ))
-    return RegistryAnswer(evidence, claims)
+            )
+    return out.answer()
 
 
 def answer_amendments(
@@ -190,10 +212,7 @@ def answer_amendments(
     """Agreements whose title says they amend and names the asked agreement's title ("AMENDMENT
     NO. 2 TO THE DISTRIBUTION AGREEMENT"), citing the amendment's title span."""
     amendment = _shapes()["amendment"]
-    chunks: dict[tuple[str, str], list[Chunk]] = {}
-    texts: dict[tuple[str, str], str] = {}
-    evidence: list[EvidenceItem] = []
-    claims: list[Claim] = []
+    out = _Collected(store, retrieved_at)
     agreements = store.find_subjects(principal, type="agreement", limit=5000)
     for c in sorted(candidates, key=lambda c: c.subject_id):
         target = expand_abbreviations(clean_title(str(c.subject.attributes.get("title") or c.subject.name)))
@@ -204,49 +223,42 @@ def answer_amendments(
             if other.subject_id == c.subject_id or not amendment.search(title) or f" {target}" not in f" {words}":
                 continue
             mention = next(iter(sorted(other.mentions, key=lambda m: (m["doc_id"], m.get("char_start") or 0))), None)
-            if mention is None or mention.get("char_start") is None or len(evidence) >= MAX_REGISTRY_EVIDENCE:
+            if mention is None or mention.get("char_start") is None or out.full:
                 continue
-            item = span_item(store, mention["doc_id"], mention["revision"], mention["char_start"], mention["char_end"],
-                             f"E{len(evidence) + 1}", retrieved_at, chunks, texts)
+            item = out.cite(mention["doc_id"], mention["revision"], mention["char_start"], mention["char_end"])
             if item is None:
                 continue
-            evidence.append(item)
-            claims.append(Claim(
-                id=f"C{len(claims) + 1}", subject_id=other.subject_id, attribute="amends",
+            out.claim(
+                subject_id=other.subject_id, attribute="amends",
                 statement=f"{other.name} amends {c.subject.name}",
                 value={"type": "entity", "value": other.subject_id, "name": other.name}, evidence_ids=[item.id],
-            ))
-    return RegistryAnswer(evidence, claims)
+            )
+    return out.answer()
 
 
 def answer_title(
     store: Store, principal: Principal, candidates: list[gate.Candidate], retrieved_at: str
 ) -> RegistryAnswer:
     """The title ingest read for each gated agreement, citing the title's span in its document."""
-    chunks: dict[tuple[str, str], list[Chunk]] = {}
-    texts: dict[tuple[str, str], str] = {}
-    evidence: list[EvidenceItem] = []
-    claims: list[Claim] = []
+    out = _Collected(store, retrieved_at)
     for c in sorted(candidates, key=lambda c: c.subject_id):
         mentions = sorted(
             (m for m in c.subject.mentions if m.get("char_start") is not None and m["doc_id"] in c.doc_ids),
             key=lambda m: (m["doc_id"], m["char_start"]),
         )
-        if not mentions or len(evidence) >= MAX_REGISTRY_EVIDENCE:
+        if not mentions or out.full:
             continue
         m = mentions[0]
-        item = span_item(store, m["doc_id"], m["revision"], m["char_start"], m["char_end"], f"E{len(evidence) + 1}",
-                         retrieved_at, chunks, texts)
+        item = out.cite(m["doc_id"], m["revision"], m["char_start"], m["char_end"])
         if item is None:
             continue
-        evidence.append(item)
         title = str(c.subject.attributes.get("title") or c.subject.name)
-        claims.append(Claim(
-            id=f"C{len(claims) + 1}", subject_id=c.subject_id, attribute="title",
+        out.claim(
+            subject_id=c.subject_id, attribute="title",
             statement=f"The agreement is titled {item.excerpt!r}",
             value={"type": "title", "value": title}, evidence_ids=[item.id],
-        ))
-    return RegistryAnswer(evidence, claims)
+        )
+    return out.answer()
 
 
 ANSWERS = {

@@ -1,7 +1,7 @@
 """The MCP server: Attest's read paths as typed tools with structured results.
 
 Each tool calls the very function its HTTP route calls (``answer_question``, ``run_search``,
-``expand_source``, ``lookup_subjects``, ``readable_document``, ``serve_table``), with the
+``expand_source``, ``lookup_subjects``, ``document_with_jobs``, ``serve_table``), with the
 caller's principal and an :class:`~service.api.deps.Auditor` for the caller's request id. So the store queries, the ACL
 inside them and the audit entries are the HTTP API's; there is no second path to the data.
 Errors keep the HTTP API's codes as a ``<code>: <message>`` prefix (``not_found: document not
@@ -24,7 +24,7 @@ from pydantic import Field, ValidationError
 
 from ingest.store.port import StoreError
 from service.api.errors import ApiError
-from service.api.routes.documents import expand_source, readable_document
+from service.api.routes.documents import document_with_jobs, expand_source
 from service.api.routes.evidence import answer_question
 from service.api.routes.search import run_search
 from service.api.routes.subjects import lookup_subjects
@@ -222,9 +222,7 @@ def build_server(services: Services, resolve: CallerResolver) -> MCPServer:
         store = services.store()
         with _as_tool_errors():
             if doc_id is not None:
-                record = readable_document(store, doc_id, caller.principal)
-                jobs = services.jobs()
-                history = [j.public() for j in jobs.for_document(record.doc_id, record.incarnation)] if jobs else []
+                record, history = document_with_jobs(store, services.jobs(), doc_id, caller.principal)
                 return DocumentStatusResult(
                     request_id=caller.request_id,
                     documents=[DocumentView.of(record, history)],

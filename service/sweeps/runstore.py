@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
-from ingest.sqlite_db import connect, immediate
+from ingest.sqlite_db import ThreadConnections, immediate
 from ingest.store.elastic import _translated as _es_translated
 from ingest.store.port import Store, StoreError, StoreUnavailable
 from ingest.store.sqlite import _translated as _sqlite_translated
@@ -66,15 +65,11 @@ CREATE TABLE IF NOT EXISTS sweep_baselines (sweep TEXT PRIMARY KEY, run_id TEXT 
 class SqliteRunStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._local = threading.local()
+        self._connections = ThreadConnections(self.path)
         self._db().executescript(_SQLITE_SCHEMA)
 
     def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = connect(self.path, timeout=30.0)
-            self._local.db = db
-        return db
+        return self._connections.get()
 
     def save_run(self, record: dict[str, Any], summary: dict[str, Any]) -> None:
         with immediate(self._db()) as db:
@@ -114,10 +109,7 @@ class SqliteRunStore:
         )
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
+        self._connections.close()
 
 
 @lru_cache(maxsize=1)

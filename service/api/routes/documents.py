@@ -56,7 +56,7 @@ from service.api.errors import (
     UnsupportedMediaType,
     document_not_found,
 )
-from service.api.jobs import QueueFull
+from service.api.jobs import JobQueue, QueueFull
 from service.api.schemas import (
     ACL_ENTRY_PATTERN,
     DOC_ID_PATTERN,
@@ -174,6 +174,25 @@ def readable_document(store: Store, doc_id: str, principal: Principal) -> Docume
     if record is None:
         raise document_not_found()
     return record
+
+
+def document_with_jobs(
+    store: Store, jobs: JobQueue | None, doc_id: str, principal: Principal
+) -> tuple[DocumentRecord, list[dict[str, Any]]]:
+    """The document and its recent jobs (public views) as one consistent picture. The worker
+    records a job's outcome on the document before it finishes the job, so the record is read
+    (again) *after* the jobs: a job shown finished is never shown with the document's status
+    from before it finished. A document deleted and re-created in between is read again."""
+    record = readable_document(store, doc_id, principal)
+    if jobs is None:
+        return record, []
+    for _ in range(3):
+        history = [j.public() for j in jobs.for_document(record.doc_id, record.incarnation)]
+        latest = readable_document(store, record.doc_id, principal)
+        if latest.incarnation == record.incarnation:
+            return latest, history
+        record = latest
+    return record, [j.public() for j in jobs.for_document(record.doc_id, record.incarnation)]
 
 
 def manageable_document(store: Store, doc_id: str, principal: Principal) -> DocumentRecord:
@@ -433,10 +452,8 @@ def get_document(
     doc_id: DocId, store: StoreDep, jobs: JobsDep, principal: CurrentPrincipal
 ) -> DocumentView:
     """Status, stage, failure reason, current revision, revision history and recent jobs."""
-    record = readable_document(store, doc_id, principal)
-    return DocumentView.of_stored(
-        record, [j.public() for j in jobs.for_document(record.doc_id, record.incarnation)]
-    )
+    record, history = document_with_jobs(store, jobs, doc_id, principal)
+    return DocumentView.of_stored(record, history)
 
 
 # Upload objects a delete removes by job id (the S3 store removes its whole document prefix).
