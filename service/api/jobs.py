@@ -17,7 +17,9 @@ upload file has gone is failed too; either way its document is marked ``failed``
 ``Settings.ingest_queue_size`` queued jobs.
 
 Two adapters implement the :class:`JobQueue` port: :class:`JobStore` here (SQLite, the embedded
-default: one process ingests, the API or one ``attest worker``) and
+default: the API's worker or ``attest worker`` processes on the machine that holds the data dir;
+a claimed job carries its process's owner id, and a restart requeues only the running jobs of
+owners that are gone, see :meth:`JobStore.recover`) and
 :class:`service.api.jobs_elastic.ElasticJobQueue` (a jobs index with leases, for several API
 replicas and workers). :func:`open_job_queue` picks the one the store uses. The bytes live in the
 upload store ``ATTEST_UPLOAD_STORE`` names (``service/api/upload_store.py``): files in
@@ -26,7 +28,9 @@ upload store ``ATTEST_UPLOAD_STORE`` names (``service/api/upload_store.py``): fi
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -80,13 +84,14 @@ CREATE TABLE IF NOT EXISTS jobs (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     incarnation TEXT,
-    claimed_at TEXT
+    claimed_at TEXT,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, seq);
 CREATE INDEX IF NOT EXISTS jobs_doc ON jobs(doc_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
-_ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
+_ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT", "owner": "TEXT"}
 
 def open_upload_store(settings: Settings) -> UploadStore:
     """The adapter ``ATTEST_UPLOAD_STORE`` names. Raises ``InvalidInputError`` for settings that
@@ -141,9 +146,15 @@ def release_quietly(upload_store: UploadStore, ref: UploadRef) -> None:
 
 class JobStore:
     """The jobs table; the bytes in ``upload_store`` (default: files in ``uploads``).
-    Thread-safe: one connection per thread."""
+    Thread-safe: one connection per thread.
 
-    lease_seconds: float | None = None  # one ingesting process: recovery happens at its start
+    Several processes may ingest from one queue (``attest worker`` processes on the data dir's
+    machine). Each one that claims a job first takes ``flock`` on its own file
+    ``<data_dir>/ingest-owners/<owner>.lock`` and keeps it while it lives; its claims carry that
+    owner id. The kernel drops the lock when the process dies, so "is this running job's owner
+    gone" is a non-blocking lock attempt, with no lease to renew."""
+
+    lease_seconds: float | None = None  # recovery happens when an ingesting process starts
 
     def __init__(self, data_dir: Path, *, uploads: Path | None = None,
                  upload_store: UploadStore | None = None) -> None:
@@ -153,6 +164,10 @@ class JobStore:
         )
         self.uploads = self.upload_store.staging
         self.path = self.data_dir / "jobs.sqlite3"
+        self.owner = uuid.uuid4().hex
+        self._owners = self.data_dir / "ingest-owners"
+        self._owner_fd: int | None = None
+        self._owner_lock = threading.Lock()
         self._local = threading.local()
         db = self._db()
         db.executescript(_SCHEMA.split("CREATE INDEX IF NOT EXISTS jobs_principal")[0])
@@ -161,6 +176,33 @@ class JobStore:
             if name not in columns:  # a queue created by an older version
                 db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {kind}")
         db.executescript(_SCHEMA)
+
+    def _hold_owner_lock(self) -> None:
+        """Take this queue's owner lock (once; held until the process exits)."""
+        with self._owner_lock:
+            if self._owner_fd is None:
+                self._owners.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self._owners / f"{self.owner}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(fd, fcntl.LOCK_EX)  # a new file of a fresh id: never waits
+                self._owner_fd = fd
+
+    def _owner_gone(self, owner: str | None) -> bool:
+        """True when no live process holds ``owner``'s lock. A job without an owner was claimed
+        by a version that ran one ingesting process: it is gone at any start."""
+        if owner is None:
+            return True
+        path = self._owners / f"{owner}.lock"
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except FileNotFoundError:
+            return True  # removed by an earlier recovery, after its owner died
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)  # releases the lock if it was taken
+        return True
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -307,6 +349,7 @@ class JobStore:
         """Take the next queued job and mark it running (one attempt more). Fair between
         principals: the one with the fewest running jobs first, then the one whose last job
         was claimed longest ago, then the oldest job. A document with a running job waits."""
+        self._hold_owner_lock()
         db = self._db()
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -322,8 +365,8 @@ class JobStore:
                 now = utc_now()
                 db.execute(
                     "UPDATE jobs SET state='running', attempts=attempts+1, updated_at=?, "
-                    "claimed_at=? WHERE job_id=?",
-                    (now, now, row["job_id"]),
+                    "claimed_at=?, owner=? WHERE job_id=?",
+                    (now, now, self.owner, row["job_id"]),
                 )
         except BaseException:
             db.execute("ROLLBACK")
@@ -385,16 +428,19 @@ class JobStore:
 
     def recover(self) -> dict[str, Any]:
         """After a restart: requeue interrupted jobs, fail those out of attempts or bytes.
-        Returns the counts and, under ``failed_jobs``, the jobs it failed (their documents
-        and the audit must be told)."""
+        A running job whose owner process is alive (another worker on this data dir) is not
+        interrupted and is left alone. Returns the counts and, under ``failed_jobs``, the jobs
+        it failed (their documents and the audit must be told)."""
         db = self._db()
         requeued = failed = 0
         failed_ids: list[str] = []
         # Which bytes are gone is asked before the write transaction (an object store answers
-        # over the network); only this process ingests, so the rows cannot move meanwhile.
+        # over the network). A job that moves meanwhile is decided on its row in the
+        # transaction: a missing upload only fails a job that is still queued or interrupted.
         missing = self._missing_uploads(db.execute(
             "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
         ).fetchall())
+        gone_owners: set[str] = set()
         db.execute("BEGIN IMMEDIATE")
         try:
             rows = db.execute(
@@ -402,6 +448,11 @@ class JobStore:
             ).fetchall()
             now = utc_now()
             for row in rows:
+                if row["state"] == JobState.RUNNING:
+                    if not self._owner_gone(row["owner"]):
+                        continue  # a live worker is running it
+                    if row["owner"] is not None:
+                        gone_owners.add(row["owner"])
                 reason = None
                 if row["job_id"] in missing:
                     reason = "upload file missing after restart; upload the document again"
@@ -424,6 +475,8 @@ class JobStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+        for owner in gone_owners - {self.owner}:  # none of their jobs is running any more
+            (self._owners / f"{owner}.lock").unlink(missing_ok=True)
         failed_jobs = [job for job in (self.get(i) for i in failed_ids) if job is not None]
         return {"requeued": requeued, "failed": failed, "failed_jobs": failed_jobs}
 
