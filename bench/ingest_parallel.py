@@ -195,21 +195,22 @@ def _sha256(path: Path) -> str:
 
 
 # -- threads of one process ---------------------------------------------------------------------
-def cpu_seconds() -> float:
-    """User + system CPU of this process and of its reaped children (the NLP pool)."""
+def own_cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime
 
 
 def run_threads(files: list[Path], embedder: MiniLMEmbedder, workers: int, processes: int) -> Figure:
+    """CPU: this process plus the NLP pool's processes over the run (their spaCy loading, in
+    ``warm_pool``, is outside it)."""
     def pool_pids() -> list[int]:
         pool = nlp_pool._pool
         return list(pool._processes) if pool is not None and pool._processes else []
 
     if processes:
         nlp_pool.warm_pool(processes)
-    cpu = cpu_seconds()
+    children = {pid: proc_cpu_seconds(pid) for pid in pool_pids()}
+    cpu = own_cpu_seconds()
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(Path(tmp) / "attest.sqlite3")
         settings = Settings(data_dir=Path(tmp), ingest_nlp_processes=processes)
@@ -219,9 +220,12 @@ def run_threads(files: list[Path], embedder: MiniLMEmbedder, workers: int, proce
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 results = list(pool.map(lambda p: ingestor.ingest_path(p, acl=["*"]), files))
             seconds = time.perf_counter() - start
+        used = own_cpu_seconds() - cpu
+        if set(pool_pids()) != set(children):
+            raise SystemExit("an NLP pool process died during the run")
+        used += sum(proc_cpu_seconds(pid) - before for pid, before in children.items())
         store.close()
-    nlp_pool.shutdown_pool()  # reaps the pool: its CPU time joins RUSAGE_CHILDREN
-    used = cpu_seconds() - cpu
+    nlp_pool.shutdown_pool()
     failed = [r for r in results if r.status != "indexed"]
     if failed:
         raise SystemExit(f"ingest failed: {failed[:2]}")

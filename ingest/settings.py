@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     ingest_worker_cores: int = Field(
         1, ge=1, le=64, description="CPU budget of one ingest worker, in cores: its embedding "
         "runs on this many onnxruntime intra-op threads (one inter-op thread, no spin-waiting) "
-        "and BLAS in the worker and annotation processes on this many threads. N workers "
+        "and BLAS in `attest worker` and the annotation pool processes on this many threads. N workers "
         "(ATTEST_INGEST_WORKERS threads, or N `attest worker` processes) use about N times it.",
     )
     ingest_in_api: bool = Field(
