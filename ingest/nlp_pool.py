@@ -33,7 +33,7 @@ MAX_PROCESSES = 32  # ATTEST_INGEST_NLP_PROCESSES bound (settings)
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
-_pool_size = 0
+_pool_shape: tuple[int, int] = (0, 0)  # (processes, BLAS threads per process)
 
 
 class AnnotationBudgetExceeded(Exception):
@@ -44,11 +44,23 @@ class AnnotationProcessDied(Exception):
     """A pool process died while it annotated the document."""
 
 
-def _start_child() -> None:
+def _start_child(threads: int) -> None:
     import ingest.nlp_model  # noqa: F401 - offline, no-telemetry environment before spaCy
+    from threadpoolctl import threadpool_limits
+
     from ingest.annotate import annotation_pipeline
 
+    # The worker's CPU budget (ATTEST_INGEST_WORKER_CORES): numpy's BLAS under spaCy/thinc
+    # would otherwise start one thread per core in every pool process.
+    threadpool_limits(limits=threads, user_api="blas")
     annotation_pipeline()  # load once per process, before the first document
+
+
+def _blas_threads_in_child() -> list[int]:
+    """The BLAS thread counts a pool process runs with (tests, benchmarks)."""
+    from threadpoolctl import threadpool_info
+
+    return sorted(int(info["num_threads"]) for info in threadpool_info() if info["user_api"] == "blas")
 
 
 class _DeadlineSpans(list):  # type: ignore[type-arg]
@@ -71,10 +83,10 @@ def _annotate_child(
     return annotate_document(text, _DeadlineSpans(spans, deadline), doc_id=doc_id, revision=revision)
 
 
-def _get_pool(processes: int) -> ProcessPoolExecutor:
-    global _pool, _pool_size
+def _get_pool(processes: int, threads: int = 1) -> ProcessPoolExecutor:
+    global _pool, _pool_shape
     with _lock:
-        if _pool is None or _pool_size != processes:
+        if _pool is None or _pool_shape != (processes, threads):
             if _pool is not None:
                 _pool.shutdown(wait=False, cancel_futures=True)
             # spawn: a fork of a process with threads (API, onnxruntime) is not safe.
@@ -82,9 +94,10 @@ def _get_pool(processes: int) -> ProcessPoolExecutor:
                 max_workers=processes,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_child,
+                initargs=(threads,),
             )
-            _pool_size = processes
-            log.info("nlp_pool_started", processes=processes)
+            _pool_shape = (processes, threads)
+            log.info("nlp_pool_started", processes=processes, blas_threads=threads)
         return _pool
 
 
@@ -104,14 +117,16 @@ def annotate_in_pool(
     doc_id: str,
     revision: str,
     deadline: float | None,
+    threads: int = 1,
 ) -> Any:
-    """``annotate_document(text, spans, ...)`` in one of ``processes`` pool processes.
+    """``annotate_document(text, spans, ...)`` in one of ``processes`` pool processes, each
+    limited to ``threads`` BLAS threads (the worker budget).
     ``deadline`` is a ``time.time()`` value (None = no budget). Raises
     :class:`AnnotationBudgetExceeded` past it and :class:`AnnotationProcessDied` when the child
     died; anything else the child raised is re-raised here."""
     if not 1 <= processes <= MAX_PROCESSES:
         raise ValueError(f"processes must be between 1 and {MAX_PROCESSES}, not {processes}")
-    pool = _get_pool(processes)
+    pool = _get_pool(processes, threads)
     try:
         future = pool.submit(_annotate_child, text, list(spans), doc_id, revision, deadline)
         return future.result()
@@ -123,10 +138,10 @@ def annotate_in_pool(
         ) from exc
 
 
-def warm_pool(processes: int) -> None:
+def warm_pool(processes: int, threads: int = 1) -> None:
     """Start the pool and wait until every process has loaded spaCy (benchmarks, workers that
     want the load outside the first job)."""
-    pool = _get_pool(processes)
+    pool = _get_pool(processes, threads)
     futures = [pool.submit(time.sleep, 0.2) for _ in range(processes * 2)]
     for future in futures:
         future.result()

@@ -329,6 +329,7 @@ class Ingestor:
                 result = annotate_in_pool(
                     processes, text, [(c.char_start, c.char_end) for c in chunks],
                     doc_id=doc_id, revision=revision, deadline=budget.wall_deadline(),
+                    threads=self.settings.ingest_worker_cores,
                 )
             except AnnotationBudgetExceeded:
                 raise budget.exceeded(DocStatus.INDEXING) from None

@@ -45,6 +45,12 @@ class Settings(BaseSettings):
         "workers annotate in parallel (each holds one spaCy pipeline); 0 = in the ingesting "
         "process, one document at a time.",
     )
+    ingest_worker_cores: int = Field(
+        1, ge=1, le=64, description="CPU budget of one ingest worker, in cores: its embedding "
+        "runs on this many onnxruntime intra-op threads (one inter-op thread, no spin-waiting) "
+        "and BLAS in `attest worker` and the annotation pool processes on this many threads. N workers "
+        "(ATTEST_INGEST_WORKERS threads, or N `attest worker` processes) use about N times it.",
+    )
     ingest_in_api: bool = Field(
         True, description="Run ingest worker threads inside the API; false when `attest worker` "
         "processes do the ingestion (the API then only queues jobs)."

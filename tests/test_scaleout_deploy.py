@@ -87,8 +87,9 @@ def test_compose_runs_two_api_replicas_and_two_workers_on_one_minio_bucket():
     assert {api["ports"][0] for api in apis} == {"127.0.0.1:8000:8000", "127.0.0.1:8001:8000"}
 
 
-def test_workers_annotate_in_parallel_with_one_embedding_thread_each():
-    """bench/ingest_parallel.py: 2 workers / 1 worker reached 2.07 only with both settings."""
+def test_workers_annotate_in_parallel_with_one_core_each():
+    """Each of a worker's two threads annotates in its own pool process and embeds on one core
+    (bench/ingest_parallel.py), so a worker pod's two cores are its two threads'."""
     from ingest.settings import Settings
 
     services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
@@ -96,9 +97,10 @@ def test_workers_annotate_in_parallel_with_one_embedding_thread_each():
     k8s_env = {e["name"]: e["value"] for e in container["env"] if "value" in e}
     for env in (services["attest-worker"]["environment"], k8s_env):
         settings = Settings(**{k.removeprefix("ATTEST_").lower(): v for k, v in env.items()
-                               if k in ("ATTEST_INGEST_NLP_PROCESSES", "ATTEST_EMBED_THREADS")})
+                               if k in ("ATTEST_INGEST_NLP_PROCESSES", "ATTEST_INGEST_WORKER_CORES")})
         assert settings.ingest_nlp_processes == settings.ingest_workers == 2
-        assert settings.embed_threads == 1
+        assert settings.ingest_worker_cores == 1
+        assert "ATTEST_EMBED_THREADS" not in env  # the query model's setting: unused by a worker
     assert "ATTEST_INGEST_NLP_PROCESSES" not in services["attest"]["environment"]  # APIs only queue
 
 

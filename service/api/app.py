@@ -102,9 +102,13 @@ def create_app(
             ctx.store = open_store(settings)
             ctx.owns_store = True
         if ctx.embedder is None:
-            from ingest.embedder import default_embedder
+            from ingest.embedder import default_embedder, ingest_embedder
 
             ctx.embedder = default_embedder()
+            if settings.ingest_in_api:  # ingest threads run under the worker budget
+                ctx.ingest_embedder = ingest_embedder()
+        if ctx.ingest_embedder is None:  # an embedder handed to create_app serves both
+            ctx.ingest_embedder = ctx.embedder
         ctx.jobs = open_job_queue(settings)
         # Several API processes (attest serve --workers N): one of them ingests; none does when
         # ingestion runs in `attest worker` processes (ATTEST_INGEST_IN_API=false).

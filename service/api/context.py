@@ -23,6 +23,7 @@ class ApiContext:
     metrics: Metrics
     store: Store | None = None
     embedder: Embedder | None = None
+    ingest_embedder: Embedder | None = None  # the ingest workers' (ATTEST_INGEST_WORKER_CORES)
     jobs: JobQueue | None = None
     worker: IngestWorker | None = None
     owns_store: bool = False
@@ -36,6 +37,11 @@ class ApiContext:
         if self.embedder is None:
             raise RuntimeError("the embedding model is not loaded")
         return self.embedder
+
+    def require_ingest_embedder(self) -> Embedder:
+        if self.ingest_embedder is None:
+            raise RuntimeError("the ingest embedding model is not loaded")
+        return self.ingest_embedder
 
     def require_jobs(self) -> JobQueue:
         if self.jobs is None:

@@ -23,6 +23,7 @@ class IngestContext(Protocol):
 
     def require_store(self) -> Store: ...
     def require_embedder(self) -> Embedder: ...
+    def require_ingest_embedder(self) -> Embedder: ...
 
 
 def job_runner(ctx: IngestContext) -> Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]:
@@ -30,7 +31,7 @@ def job_runner(ctx: IngestContext) -> Callable[[Job, bytes, Callable[[str], None
 
     def run(job: Job, data: bytes, on_stage: Callable[[str], None]) -> dict[str, Any]:
         ingestor = Ingestor(
-            ctx.require_store(), ctx.require_embedder(), ctx.settings,
+            ctx.require_store(), ctx.require_ingest_embedder(), ctx.settings,
             on_stage=on_stage,
         )
         result = ingestor.ingest_bytes(

@@ -17,7 +17,9 @@ upload file has gone is failed too; either way its document is marked ``failed``
 ``Settings.ingest_queue_size`` queued jobs.
 
 Two adapters implement the :class:`JobQueue` port: :class:`JobStore` here (SQLite, the embedded
-default: one process ingests, the API or one ``attest worker``) and
+default: the API's worker or ``attest worker`` processes on the machine that holds the data dir;
+a claimed job carries its process's owner id, and a restart requeues only the running jobs of
+owners that are gone, see :meth:`JobStore.recover`) and
 :class:`service.api.jobs_elastic.ElasticJobQueue` (a jobs index with leases, for several API
 replicas and workers). :func:`open_job_queue` picks the one the store uses. The bytes live in the
 upload store ``ATTEST_UPLOAD_STORE`` names (``service/api/upload_store.py``): files in
@@ -26,7 +28,9 @@ upload store ``ATTEST_UPLOAD_STORE`` names (``service/api/upload_store.py``): fi
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -80,13 +84,14 @@ CREATE TABLE IF NOT EXISTS jobs (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     incarnation TEXT,
-    claimed_at TEXT
+    claimed_at TEXT,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, seq);
 CREATE INDEX IF NOT EXISTS jobs_doc ON jobs(doc_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
-_ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT"}
+_ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT", "owner": "TEXT"}
 
 def open_upload_store(settings: Settings) -> UploadStore:
     """The adapter ``ATTEST_UPLOAD_STORE`` names. Raises ``InvalidInputError`` for settings that
@@ -141,9 +146,15 @@ def release_quietly(upload_store: UploadStore, ref: UploadRef) -> None:
 
 class JobStore:
     """The jobs table; the bytes in ``upload_store`` (default: files in ``uploads``).
-    Thread-safe: one connection per thread."""
+    Thread-safe: one connection per thread.
 
-    lease_seconds: float | None = None  # one ingesting process: recovery happens at its start
+    Several processes may ingest from one queue (``attest worker`` processes on the data dir's
+    machine). Each one that claims a job first takes ``flock`` on its own file
+    ``<data_dir>/ingest-owners/<owner>.lock`` and keeps it while it lives; its claims carry that
+    owner id. The kernel drops the lock when the process dies, so "is this running job's owner
+    gone" is a non-blocking lock attempt, with no lease to renew."""
+
+    lease_seconds: float | None = None  # recovery happens when an ingesting process starts
 
     def __init__(self, data_dir: Path, *, uploads: Path | None = None,
                  upload_store: UploadStore | None = None) -> None:
@@ -154,6 +165,10 @@ class JobStore:
         self.uploads = self.upload_store.staging
         self.path = self.data_dir / "jobs.sqlite3"
         self._connections = ThreadConnections(self.path)
+        self.owner = uuid.uuid4().hex
+        self._owners = self.data_dir / "ingest-owners"
+        self._owner_fd: int | None = None
+        self._owner_lock = threading.Lock()
         db = self._db()
         db.executescript(_SCHEMA.split("CREATE INDEX IF NOT EXISTS jobs_principal")[0])
         columns = {r["name"] for r in db.execute("PRAGMA table_info(jobs)")}
@@ -161,6 +176,33 @@ class JobStore:
             if name not in columns:  # a queue created by an older version
                 db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {kind}")
         db.executescript(_SCHEMA)
+
+    def _hold_owner_lock(self) -> None:
+        """Take this queue's owner lock (once; held until the process exits)."""
+        with self._owner_lock:
+            if self._owner_fd is None:
+                self._owners.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self._owners / f"{self.owner}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(fd, fcntl.LOCK_EX)  # a new file of a fresh id: never waits
+                self._owner_fd = fd
+
+    def _owner_gone(self, owner: str | None) -> bool:
+        """True when no live process holds ``owner``'s lock. A job without an owner was claimed
+        by a version that ran one ingesting process: it is gone at any start."""
+        if owner is None:
+            return True
+        path = self._owners / f"{owner}.lock"
+        try:
+            fd = os.open(path, os.O_RDWR)
+        except FileNotFoundError:
+            return True  # removed by an earlier recovery, after its owner died
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)  # releases the lock if it was taken
+        return True
 
     def _db(self) -> sqlite3.Connection:
         return self._connections.get()
@@ -298,6 +340,7 @@ class JobStore:
         """Take the next queued job and mark it running (one attempt more). Fair between
         principals: the one with the fewest running jobs first, then the one whose last job
         was claimed longest ago, then the oldest job. A document with a running job waits."""
+        self._hold_owner_lock()
         db = self._db()
         with immediate(db):
             row = db.execute(
@@ -312,8 +355,8 @@ class JobStore:
                 now = utc_now()
                 db.execute(
                     "UPDATE jobs SET state='running', attempts=attempts+1, updated_at=?, "
-                    "claimed_at=? WHERE job_id=?",
-                    (now, now, row["job_id"]),
+                    "claimed_at=?, owner=? WHERE job_id=?",
+                    (now, now, self.owner, row["job_id"]),
                 )
         return self.get(row["job_id"]) if row is not None else None
 
@@ -367,19 +410,24 @@ class JobStore:
     def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]:
         """After a restart: requeue interrupted jobs, fail those out of attempts or bytes.
         ``before_fail`` is told each job (as it will read: ``failed``, with the reason) before
-        the queue shows it failed, so its document can show the failure first. Returns the
-        counts and, under ``failed_jobs``, the jobs it failed (the audit must be told)."""
+        the queue shows it failed, so its document can show the failure first. A running job
+        whose owner process is alive (another worker on this data dir) is not interrupted and is
+        left alone. Returns the counts and, under ``failed_jobs``, the jobs it failed (the audit
+        must be told)."""
         db = self._db()
         requeued = failed = 0
         failed_ids: list[str] = []
         # Which bytes are gone is asked, and the documents told, before the write transaction
-        # (an object store answers over the network; the store may take a while); only this
-        # process ingests, so the rows cannot move meanwhile (a delete only cancels queued jobs).
+        # (an object store answers over the network; the store may take a while). A job a live
+        # peer claims meanwhile is left alone in the transaction (its owner check); that peer then
+        # writes its document's status as it goes.
         active = "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
         rows = db.execute(active).fetchall()
         missing = self._missing_uploads(rows)
         reasons: dict[str, str] = {}
         for row in rows:
+            if row["state"] == JobState.RUNNING and not self._owner_gone(row["owner"]):
+                continue  # a live worker is running it
             if row["job_id"] in missing:
                 reasons[row["job_id"]] = "upload file missing after restart; upload the document again"
             elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
@@ -388,9 +436,15 @@ class JobStore:
                 job = self._job(row)
                 job.state, job.error = JobState.FAILED, reasons[row["job_id"]]
                 before_fail(job)
+        gone_owners: set[str] = set()
         with immediate(db):
             now = utc_now()
             for row in db.execute(active).fetchall():
+                if row["state"] == JobState.RUNNING:
+                    if not self._owner_gone(row["owner"]):
+                        continue  # a live worker is running it
+                    if row["owner"] is not None:
+                        gone_owners.add(row["owner"])
                 reason = reasons.get(row["job_id"])
                 if reason is not None:
                     db.execute(
@@ -405,6 +459,8 @@ class JobStore:
                         (now, row["job_id"]),
                     )
                     requeued += 1
+        for owner in gone_owners - {self.owner}:  # none of their jobs is running any more
+            (self._owners / f"{owner}.lock").unlink(missing_ok=True)
         failed_jobs = [job for job in (self.get(i) for i in failed_ids) if job is not None]
         return {"requeued": requeued, "failed": failed, "failed_jobs": failed_jobs}
 

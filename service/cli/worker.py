@@ -40,6 +40,25 @@ class WorkerContext:
     def require_embedder(self) -> "Embedder":
         return self.embedder
 
+    def require_ingest_embedder(self) -> "Embedder":
+        return self.embedder
+
+
+def load_models(settings: "Settings", embedder: "Embedder") -> None:
+    """Load what every job needs before the first job is claimed, so the first job's time
+    budget (ATTEST_INGEST_JOB_SECONDS) is not spent loading spaCy: the embedding session's
+    first run, and the spaCy pipeline here or in the NLP pool's processes."""
+    embedder.embed(["The parties agree.", "This Agreement is governed by the laws of Delaware."])
+    if settings.ingest_nlp_processes:
+        from ingest.nlp_pool import warm_pool
+
+        warm_pool(settings.ingest_nlp_processes, settings.ingest_worker_cores)
+    else:
+        import ingest.nlp_model  # noqa: F401 - offline, no-telemetry environment before spaCy
+        from ingest.annotate import annotation_pipeline
+
+        annotation_pipeline()
+
 
 def worker(
     threads: Annotated[
@@ -48,7 +67,9 @@ def worker(
     ] = None,
 ) -> int:
     """Run ingestion jobs from the queue, without the API."""
-    from ingest.embedder import default_embedder
+    from threadpoolctl import threadpool_limits
+
+    from ingest.embedder import ingest_embedder
     from ingest.errors import InvalidInputError
     from ingest.settings import get_settings
     from ingest.store import open_store
@@ -62,13 +83,18 @@ def worker(
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    # Each worker thread gets ATTEST_INGEST_WORKER_CORES cores: its embedding session's threads
+    # (ingest_embedder) and BLAS here; the NLP pool's processes apply the same limit.
+    threadpool_limits(limits=settings.ingest_worker_cores, user_api="blas")
     store = open_store(settings)
     jobs = open_job_queue(settings)
-    ctx = WorkerContext(settings=settings, store=store, embedder=default_embedder())
+    ctx = WorkerContext(settings=settings, store=store, embedder=ingest_embedder())
+    load_models(settings, ctx.embedder)
     runner = IngestWorker(jobs, job_runner(ctx), job_done(ctx), settle=job_settle(ctx), threads=threads,
                           max_upload_bytes=settings.max_file_bytes)
     runner.start()
-    log.warning("worker_started", threads=threads, owner=getattr(jobs, "owner", None),
+    log.warning("worker_started", threads=threads, cores_per_thread=settings.ingest_worker_cores,
+                owner=getattr(jobs, "owner", None),
                 backend="elasticsearch" if settings.elasticsearch_url else "sqlite")
     try:
         while not stop.wait(1.0):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -10,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.api.conftest import ADMIN, ALICE, ALICE_TEXT, BOB, SAMPLES, ingest, make_settings, upload, wait_for
+from tests.api.conftest import ADMIN, ALICE, ALICE_TEXT, BOB, REPO, SAMPLES, ingest, make_settings, upload, wait_for
 
 
 # -- audit --------------------------------------------------------------------------------------
@@ -113,9 +115,13 @@ def test_restart_resumes_persisted_jobs(tmp_path, app_factory):
              principal="alice", request_id="req-running-001", acl=["alice"])
     jobs.add(doc_id="resume-lost", revision=revision_of(lost), filename="l.txt",
              principal="alice", request_id="req-lost-000001", acl=["alice"])
-    claimed = jobs.claim()  # the first job ...
-    claimed = jobs.claim()  # ... and the second: "running" when the old process died
-    assert claimed.doc_id == "resume-running" and claimed.state == "running"
+    # The old process claims the first job and the second, and dies: "running" with an owner
+    # whose lock went with it (a live owner's job would not be interrupted).
+    claimer = ("import sys; from pathlib import Path; from service.api.jobs import JobStore; "
+               "j = JobStore(Path(sys.argv[1])); j.claim(); j.claim()")
+    subprocess.run([sys.executable, "-c", claimer, str(tmp_path)], check=True, cwd=REPO)
+    claimed = jobs.for_document("resume-running")[0]
+    assert claimed.state == "running" and claimed.attempts == 1
     jobs.upload_path(revision_of(lost)).unlink()
     jobs.close()
 
