@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import socket
 
+import pytest
+
 from service.api.server import HTTP_PROTOCOL, NoDelayHTTPProtocol
 
 
@@ -78,3 +80,59 @@ def test_the_plain_listener_really_leaves_nagle_on():
 
     asyncio.run(run())
     assert seen == [0]
+
+
+@pytest.mark.slow
+def test_workers_children_log_json_lines_at_the_configured_level(tmp_path):
+    """``attest serve --workers 2``: each child configures logging before building its app, so
+    its lines are JSON at ``ATTEST_LOG_LEVEL`` (before, the children used structlog's default
+    console renderer at debug level, whatever the setting)."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import httpx
+
+    from service.api.server import free_port
+
+    repo = Path(__file__).resolve().parents[2]
+    key = "workers-key-0123456789abcdef"
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ATTEST_")}
+    env.update({
+        "ATTEST_DATA_DIR": str(tmp_path),
+        "ATTEST_API_KEYS": json.dumps({key: {"principal": "ops", "groups": [], "admin": True}}),
+        "ATTEST_LOG_LEVEL": "INFO",
+        "PYTHONPATH": str(repo),
+    })
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "wb") as log_file:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
+            cwd=repo, env=env, stdout=log_file, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 240
+            while True:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.5)
+            answer = httpx.get(f"http://127.0.0.1:{port}/v1/me",
+                               headers={"Authorization": f"Bearer {key}"}, timeout=30)
+            assert answer.status_code == 200
+            time.sleep(0.5)
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(60)
+    lines = [line for line in log_path.read_text().splitlines() if line.strip()]
+    events = [json.loads(line) for line in lines]  # every line is JSON
+    assert {"request_finished", "api_started"} <= {e["event"] for e in events}
+    assert not [e for e in events if e.get("level") == "debug"]
