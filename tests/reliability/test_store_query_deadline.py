@@ -148,3 +148,21 @@ def test_the_api_answers_503_deadline_exceeded_and_its_thread_stops_at_the_deadl
         again = client.get("/v1/documents", headers=ALICE)
         assert again.status_code == 200, again.text
         assert again.json()["total"] == 0
+
+
+def test_an_audit_append_commits_with_a_full_sync_and_the_store_goes_back_to_normal(tmp_path):
+    """An answer's audit entry is on disk before the answer is sent: its commit runs under
+    ``synchronous=FULL`` (the write-ahead log is fsynced); every other write keeps NORMAL."""
+    store = SqliteStore(tmp_path / "attest.sqlite3")
+    db = store._db()
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    store.append_audit({"action": "evidence_query", "request_id": "r1", "principal": "alice"})
+    db.set_trace_callback(None)
+    full = statements.index("PRAGMA synchronous=FULL")
+    commit = statements.index("COMMIT")
+    assert full < statements.index("BEGIN IMMEDIATE") < commit
+    assert statements[commit + 1:] == ["PRAGMA synchronous=NORMAL"]
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL again
+    assert [e["action"] for e in store.list_audit(AuditQuery(request_id="r1"))] == ["evidence_query"]
+    store.close()
