@@ -3,6 +3,7 @@
     PYTHONPATH=. /work/venv/bin/python bench/api_load.py [--clients 8] [--requests 48] [--seconds 60]
         [--workers N]   # serve with `attest serve --workers N` (N processes) in a subprocess
         [--es-url URL [--es-prefix P]]   # on Elasticsearch instead of SQLite (indexes dropped after)
+        [--data-dir D]   # SQLite: ingest into D once, reuse it on later runs (default: a fresh temp dir)
 
 The CUAD samples in ``samples/cuad`` are ingested into a fresh SQLite store (or, with
 ``--es-url``, fresh Elasticsearch indexes under their own prefix); the app then runs
@@ -99,6 +100,9 @@ def main() -> int:
     parser.add_argument("--es-url", help="serve from Elasticsearch at this URL instead of SQLite")
     parser.add_argument("--es-prefix", default=f"attest-load-{os.getpid()}",
                         help="with --es-url: index prefix (dropped at the end)")
+    parser.add_argument("--data-dir", type=Path,
+                        help="SQLite: the samples are ingested here on the first run and reused "
+                             "on later ones (default: a fresh temporary directory)")
     args = parser.parse_args()
 
     from ingest.embedder import default_embedder
@@ -113,7 +117,8 @@ def main() -> int:
     from service.logs import configure_logging
 
     configure_logging("WARNING")
-    data_dir = Path(tempfile.mkdtemp(prefix="attest-load-"))
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="attest-load-"))
+    reuse = args.data_dir is not None and not args.es_url and (data_dir / "attest.sqlite3").exists()
     settings = Settings(
         data_dir=data_dir,
         api_keys=json.dumps({KEY: {"principal": "bench", "groups": [], "admin": False}}),
@@ -131,10 +136,11 @@ def main() -> int:
     ingestor = Ingestor(store, embedder, settings, annotate=True)
     t0 = time.perf_counter()
     samples = sorted(p for p in (REPO / "samples" / "cuad").iterdir() if p.is_file() and p.name != "README.md")
-    for path in samples:
+    for path in [] if reuse else samples:
         result = ingestor.ingest_path(path, acl=["bench"])
         print(f"ingested {path.name[:60]}: {result.status} ({result.n_chunks} chunks)")
-    print(f"ingest: {len(samples)} docs in {time.perf_counter() - t0:.1f}s")
+    print(f"ingest: {len(samples)} docs in {time.perf_counter() - t0:.1f}s" if not reuse
+          else f"reusing the store in {data_dir}")
 
     principal = Principal("bench")
     for q in QUESTIONS:  # warm-up: model sessions, caches

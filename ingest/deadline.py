@@ -7,10 +7,13 @@ deadline passes, whatever the handler is doing. A thread cannot be killed, so ca
 cooperative: :func:`check_deadline` raises :class:`DeadlineExceeded` once the deadline has
 passed, and it is called on entry to every public store method (``ingest/store/common.py:
 translate_errors``), at every state transition of the evidence machine, before each half of a
-hybrid search and before each batch of sentence embeddings. An abandoned request therefore stops
-at its next store call or embedding batch, within the longest single one of those, instead of
-pinning a core. Outside a request (CLI, ingest workers) there is no deadline and the check does
-nothing.
+hybrid search and before each batch of sentence embeddings. A store query that is already running
+is bounded too: SQLite connections run a progress handler that aborts the statement once the
+deadline has passed, and Elasticsearch searches carry the remaining time as their client
+``request_timeout`` and server ``timeout``; both end in :class:`DeadlineExceeded`
+(``ingest/store/sqlite.py``, ``elastic.py``). An abandoned request therefore stops within
+moments of its deadline instead of pinning a core. Outside a request (CLI, ingest workers) there
+is no deadline and the check does nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ __all__ = [
     "check_deadline",
     "clear_deadline",
     "deadline_message",
+    "deadline_error",
     "deadline_passed",
+    "remaining_seconds",
     "set_deadline",
 ]
 
@@ -54,6 +59,20 @@ def clear_deadline(token: Token[_Deadline | None]) -> None:
 def deadline_passed() -> bool:
     deadline = _deadline.get()
     return deadline is not None and time.monotonic() > deadline[0]
+
+
+def remaining_seconds() -> float | None:
+    """Seconds left before the current request's deadline (negative once past); None outside a
+    request."""
+    deadline = _deadline.get()
+    return None if deadline is None else deadline[0] - time.monotonic()
+
+
+def deadline_error() -> DeadlineExceeded:
+    """The error of the current request's deadline, with the one message (for a library error
+    that the deadline caused, raised ``from`` it)."""
+    deadline = _deadline.get()
+    return DeadlineExceeded(deadline_message(deadline[1] if deadline is not None else 0.0))
 
 
 def check_deadline() -> None:

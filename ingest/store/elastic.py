@@ -49,6 +49,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import math
 import threading
 import time
 import uuid
@@ -60,6 +61,7 @@ import numpy as np
 import structlog
 
 from ingest.clock import utc_now
+from ingest.deadline import deadline_error, deadline_passed, remaining_seconds
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import DocStatus, RevisionStatus
 from ingest.store.es_admin import IndexAdmin, bulk_write, es_hosts
@@ -142,6 +144,10 @@ def _translate_es_errors(method: Any) -> Any:
         except StoreError:
             raise
         except Exception as exc:
+            if deadline_passed() and es_store_error(exc, source="", request="") is not None:
+                # The search's request_timeout or Elasticsearch's own timeout was the request's
+                # remaining deadline (_bounded): the deadline ended it, not an outage.
+                raise deadline_error() from exc
             translated = es_store_error(
                 exc, source=f"Elasticsearch at {self.url}", request="the request"
             )
@@ -153,6 +159,10 @@ def _translate_es_errors(method: Any) -> Any:
 
 
 _translated = translate_errors(_translate_es_errors)
+
+
+# (client, extra search parameters) of one search under the request deadline: ElasticStore._bounded
+_Bounded = tuple[Any, dict[str, Any]]
 
 
 class _NeedsSwitch(Exception):
@@ -219,6 +229,28 @@ class ElasticStore:
         # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
         self.on_took: Callable[[str, int], None] | None = None
+
+    # -- searches under the request deadline ------------------------------------------------
+    def _bounded(self) -> "_Bounded":
+        """The client and extra search parameters of one search under the current request's
+        deadline: the remaining time is the client's ``request_timeout`` (without a retry on
+        timeout: it could only start past the deadline) and Elasticsearch's own search
+        ``timeout``, so a running search ends at the deadline (DeadlineExceeded, see
+        _translate_es_errors). Outside a request: the plain client and its settings."""
+        remaining = remaining_seconds()
+        if remaining is None:
+            return self.es, {}
+        if remaining <= 0:
+            raise deadline_error()
+        client = self.es.options(request_timeout=remaining, retry_on_timeout=False)
+        return client, {"timeout": f"{max(1, math.ceil(remaining * 1000))}ms"}
+
+    def _search(self, bounded: "_Bounded | None" = None, **params: Any) -> Any:
+        client, extra = bounded if bounded is not None else self._bounded()
+        response = client.search(**params, **extra)
+        if extra and response.body.get("timed_out"):
+            raise deadline_error()  # partial results past the deadline are never used
+        return response
 
     # -- names and administration (ingest/store/es_admin.py) -------------------------------
     def alias(self, kind: str) -> str:
@@ -312,7 +344,7 @@ class ElasticStore:
                 kwargs["search_after"] = after
             if versions:
                 kwargs["seq_no_primary_term"] = True
-            response = self.es.search(
+            response = self._search(
                 index=self.alias(kind),
                 query=query,
                 sort=sort,
@@ -501,7 +533,7 @@ class ElasticStore:
         if limit <= 0 or offset >= total:
             return [], total
         if offset + limit <= _MAX_WINDOW:
-            hits = self.es.search(
+            hits = self._search(
                 index=self.alias("documents"),
                 query=query,
                 sort=[{"doc_id": "asc"}],
@@ -979,7 +1011,7 @@ class ElasticStore:
         after: list[Any] | None = None
         while True:
             kwargs: dict[str, Any] = {"search_after": after} if after is not None else {}
-            hits = self.es.search(
+            hits = self._search(
                 index=self.alias("chunks"),
                 query=query,
                 sort=[{"ordinal": "asc"}, {"chunk_id": "asc"}],
@@ -1146,7 +1178,7 @@ class ElasticStore:
         if not words or n <= 0:
             return []
         clauses = self._chunk_filters(filters)
-        response = self.es.search(
+        response = self._search(
             index=self.alias("chunks"),
             query={
                 "bool": {
@@ -1190,9 +1222,9 @@ class ElasticStore:
             "size": k,
         }
 
-    def _knn_search(self, body: dict[str, Any]) -> dict[str, Any]:
-        return self.es.search(
-            index=self.alias("chunks"), source=False, track_total_hits=False,
+    def _knn_search(self, body: dict[str, Any], bounded: "_Bounded | None" = None) -> dict[str, Any]:
+        return self._search(
+            bounded, index=self.alias("chunks"), source=False, track_total_hits=False,
             allow_partial_search_results=False, **body,
         ).body
 
@@ -1209,7 +1241,9 @@ class ElasticStore:
                 from concurrent.futures import ThreadPoolExecutor
 
                 self._knn_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="attest-knn")
-        self._local.pending_knn = (body, self._knn_pool.submit(self._knn_search, body))
+        # The deadline is read here: the helper thread does not carry the request's context.
+        bounded = self._bounded()
+        self._local.pending_knn = (body, self._knn_pool.submit(self._knn_search, body, bounded))
 
     def knn(self, vector: np.ndarray, filters: SearchFilters, n: int) -> list[RankedId]:
         body = self.knn_request(vector, filters, n)
@@ -1298,7 +1332,7 @@ class ElasticStore:
         with self._chain_lock:
             if self._chain_last is None:
                 self.es.indices.refresh(index=self.alias("audit"))
-                hits = self.es.search(
+                hits = self._search(
                     index=self.alias("audit"), size=1, sort=[{"seq": "desc"}],
                     source=["entry.hash"], track_total_hits=False,
                 ).body["hits"]["hits"]
@@ -1346,7 +1380,7 @@ class ElasticStore:
         if query.limit <= 0:
             return []
         if query.offset + query.limit <= _MAX_WINDOW:
-            hits = self.es.search(
+            hits = self._search(
                 index=self.alias("audit"),
                 query=es_query,
                 sort=[{"seq": "asc"}],

@@ -26,6 +26,7 @@ import numpy as np
 import structlog
 
 from ingest.clock import utc_now
+from ingest.deadline import deadline_error, deadline_passed
 from ingest.sqlite_db import connect, immediate
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import RevisionStatus
@@ -297,6 +298,22 @@ MASK_CACHE = 32  # kNN row masks kept per process (principals x matrix views)
 KNN_SPLIT_ROWS = 65_536  # matrices of at least this many rows are scored by two threads
 
 
+# SQLite virtual-machine steps between two looks at the request deadline (the progress handler
+# of every connection): about a millisecond of query work, so a running query stops within
+# milliseconds of the deadline, and the check (a context-variable read and a clock read) costs
+# well under 1 % of the query (bench/search.py p95, docs/ARCHITECTURE.md "Request deadline").
+DEADLINE_CHECK_STEPS = 10_000
+
+
+def _past_deadline() -> int:
+    """The progress handler: non-zero aborts the running statement with SQLITE_INTERRUPT."""
+    return 1 if deadline_passed() else 0
+
+
+def _interrupted_by_deadline(exc: sqlite3.Error) -> bool:
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_INTERRUPT and deadline_passed()
+
+
 def fts_query(words: Sequence[str]) -> str | None:
     """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
     if not words:
@@ -305,14 +322,18 @@ def fts_query(words: Sequence[str]) -> str | None:
 
 
 def _translate_sqlite_errors(method: Any) -> Any:
-    """sqlite3 errors enter Attest here: locked, read-only, full or unreachable files become
-    :class:`StoreUnavailable` (503, retry later); a malformed file becomes :class:`StoreCorrupt`."""
+    """sqlite3 errors enter Attest here: a statement the progress handler stopped at the request
+    deadline becomes :class:`DeadlineExceeded` (503 ``deadline_exceeded``); locked, read-only,
+    full or unreachable files become :class:`StoreUnavailable` (503, retry later); a malformed
+    file becomes :class:`StoreCorrupt`."""
 
     @functools.wraps(method)
     def wrapper(self: "SqliteStore", *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.OperationalError as exc:
+            if _interrupted_by_deadline(exc):
+                raise deadline_error() from exc
             raise StoreUnavailable(f"the SQLite store is unavailable: {exc}") from exc
         except (sqlite3.DatabaseError, sqlite3.InterfaceError) as exc:
             if isinstance(exc, sqlite3.IntegrityError):
@@ -388,6 +409,10 @@ class SqliteStore:
         db = getattr(self._local, "db", None)
         if db is None:
             db = connect(self.path, timeout=self.busy_timeout, pragmas=("synchronous=NORMAL", "foreign_keys=ON"))
+            # A running statement stops once the request's deadline has passed (none outside
+            # a request): see _translate_sqlite_errors. The statement is reset, the connection
+            # stays usable.
+            db.set_progress_handler(_past_deadline, DEADLINE_CHECK_STEPS)
             self._local.db = db
             self._local.depth = 0
         return db
@@ -398,8 +423,9 @@ class SqliteStore:
         try:
             with immediate(db):
                 yield db
-        except sqlite3.OperationalError:
-            self.write_failed = True
+        except sqlite3.OperationalError as exc:
+            # Stopped at the request deadline: the file is fine, /readyz must stay ready.
+            self.write_failed = self.write_failed or not _interrupted_by_deadline(exc)
             if db.in_transaction:  # a COMMIT that failed leaves the transaction open
                 db.execute("ROLLBACK")
             raise
@@ -1222,6 +1248,16 @@ class SqliteStore:
     def append_audit(self, entry: dict[str, Any]) -> None:
         at = entry.get("at") or utc_now()
         body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
+        # The store runs synchronous=NORMAL (a commit survives a process crash, not a power
+        # loss); an audit entry must be on disk before the answer it records is sent, so its
+        # commit alone fsyncs the write-ahead log (about 4 ms on the shared box).
+        self._db().execute("PRAGMA synchronous=FULL")
+        try:
+            self._append_audit(at, body, entry)
+        finally:
+            self._db().execute("PRAGMA synchronous=NORMAL")
+
+    def _append_audit(self, at: str, body: dict[str, Any], entry: dict[str, Any]) -> None:
         with self._write() as db:
             # Inside the write transaction: the previous entry cannot change under us.
             last = db.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()

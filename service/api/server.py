@@ -1,14 +1,57 @@
-"""Running the app under uvicorn in a background thread (tests and benchmarks)."""
+"""Running the app under uvicorn: the options every server of Attest uses (``attest serve``,
+with one process or several, and the background thread of tests and benchmarks).
+
+``TCP_NODELAY`` on every accepted connection (:class:`NoDelayHTTPProtocol`). uvicorn writes a
+response as two segments (headers, then body). With Nagle's algorithm on, the body waits until
+the client acknowledges the headers, and a client delays that acknowledgement (40 ms on Linux):
+every small response then costs about 40 ms of idle wait. asyncio turns Nagle off by itself only
+on sockets it created; ``attest serve --workers N`` listens on a socket that uvicorn bound itself
+(``socket.socket(family)``, protocol 0), whose accepted connections kept Nagle on. Measured with
+``bench/api_load.py --clients 1 --workers 2``: see docs/ARCHITECTURE.md, "API overhead".
+"""
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 from fastapi import FastAPI
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+__all__ = ["HTTP_PROTOCOL", "NoDelayHTTPProtocol", "free_port", "serve_in_thread", "served_app"]
+
+# uvicorn's ``http`` option as an import string: the child processes of ``--workers N`` import it.
+HTTP_PROTOCOL = "service.api.server:NoDelayHTTPProtocol"
+
+
+class NoDelayHTTPProtocol(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
+    """uvicorn's HTTP/1.1 protocol (h11, or httptools when installed) with ``TCP_NODELAY`` set
+    on the connection before the first byte is read (see the module docstring)."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        super().connection_made(transport)
+
+
+def served_app() -> FastAPI:
+    """The app factory of ``attest serve --workers N``: each child process configures its own
+    logging (JSON lines at ``ATTEST_LOG_LEVEL``) before it builds the app, as the single-process
+    path does; without this the children logged every debug event through structlog's default
+    console renderer."""
+    from ingest.settings import get_settings
+    from service.api.app import create_app
+    from service.logs import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_level, stream=sys.stdout)
+    return create_app(settings)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -24,8 +67,8 @@ def serve_in_thread(app: FastAPI, host: str = "127.0.0.1", port: int | None = No
     import uvicorn
 
     port = port or free_port(host)
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                            lifespan="on")
+    options: dict[str, Any] = {"log_config": None, "access_log": False, "http": HTTP_PROTOCOL}
+    config = uvicorn.Config(app, host=host, port=port, lifespan="on", **options)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="attest-uvicorn", daemon=True)
     thread.start()

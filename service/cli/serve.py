@@ -34,6 +34,7 @@ def serve(
     from ingest.settings import get_settings
     from service.api.app import create_app
     from service.api.auth import KeyConfigError, bootstrap_path, create_bootstrap_key, keys_configured
+    from service.api.server import HTTP_PROTOCOL
     from service.logs import configure_logging
 
     settings = get_settings()
@@ -67,8 +68,9 @@ def serve(
             sys.stderr.write(f"error: {exc}\n")
             return 2
         uvicorn.run(
-            "service.api.app:create_app", factory=True, workers=workers, host=host,
-            port=port, log_config=None, access_log=False,
+            "service.api.server:served_app", factory=True, workers=workers, host=host,
+            port=port, log_config=None, access_log=False, http=HTTP_PROTOCOL,
+            timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
         )
         return 0
     try:
@@ -84,6 +86,7 @@ def serve(
         port=port,
         log_config=None,
         access_log=False,
+        http=HTTP_PROTOCOL,
         timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
     )
     # A handler abandoned at its deadline may still be computing in a non-daemon worker
