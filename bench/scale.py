@@ -283,6 +283,10 @@ def es_memory(store) -> dict[str, float]:
         for segment in copy["segments"].values()
     ) / 2**20
     out["chunk_segments"] = store.admin.segment_count("chunks")
+    # What kNN wants in the page cache, outside the heap: the float vectors and the HNSW graphs.
+    vectors = store.es.indices.stats(index=store.alias("chunks"), metric="dense_vector").body
+    off_heap = vectors["_all"]["total"].get("dense_vector", {}).get("off_heap", {})
+    out["vector_off_heap_mb"] = off_heap.get("total_size_bytes", 0) / 2**20
     return out
 
 
@@ -416,7 +420,7 @@ def main() -> None:
         ns = [r["chunks"] for r in rows]
         keys = ["p50", "p95", "bm25_p95", "knn_p95"]
         if args.backend == "es":
-            keys += ["took_p50", "took_p95", "node_rss_mb", "store_mb"]
+            keys += ["took_p50", "took_p95", "node_rss_mb", "store_mb", "vector_off_heap_mb"]
         else:
             keys += ["rss_growth_mb", "file_mb"]
         for key in keys:
