@@ -1,7 +1,8 @@
 """Scale curves of hybrid retrieval: p50, p95 and memory at growing index sizes, on either store.
 
     .venv/bin/python bench/scale.py --backend sqlite --sizes 10000,50000,200000,1000000
-    .venv/bin/python bench/scale.py --backend es --es-url http://127.0.0.1:PORT --sizes 10000,50000,200000
+    .venv/bin/python bench/scale.py --backend es --es-url http://127.0.0.1:PORT \
+        --sizes 10000,50000,200000,1000000 --keep
 
 One index grows through the sizes (each step adds chunks to the last), and every step runs the
 same CUAD clause questions through ``hybrid_search`` (query embedding excluded: the vectors are
@@ -23,8 +24,17 @@ Elasticsearch is loaded with ``ElasticStore.import_documents`` (batches of 10,00
 visibility switch each, ``_bulk`` requests of 2,000) inside ``IndexAdmin.loading()`` (no
 scheduled refresh and no replica while loading, restored after); ``--per-document`` writes
 through the port instead. Each Elasticsearch row also reports the per-query visibility read
-(``es_visibility_read``: the generation GET, and the documents sweep it replaced). The indexes
-are dropped at the end unless ``--keep`` (the disk is shared).
+(``es_visibility_read``: the generation GET, and the documents sweep it replaced), Elasticsearch's
+own ``took`` (BM25 + kNN requests of each query) against Attest's retrieval time, and how many
+distinct questions' filtered kNN fell back to an exact search (``exact_knn_share`` of
+bench/search.py: the profile's vector operations against the vectors the filter admits). The
+indexes are dropped at the end unless ``--keep`` (the disk is shared); ``--resume`` grows a kept
+index further, ``--force-merge N`` merges the chunks index after each step.
+
+For the 1M point, run a node of its own with more heap and the full JIT (the shared test node's
+1 GB heap and C1-only JIT indexed 40-61 chunks/s; 6 GB and C2 indexed about 1,200 here):
+``ES_TEST_NODE_STATE=/tmp/scale-node ES_TEST_NODE_JAVA_OPTS="-Xms6g -Xmx6g"
+deploy/es-test-node/run.sh start``, and ``run.sh stop`` with the same state dir after.
 
 Memory: SQLite is in this process; reported as the RSS growth over the process before the store
 was opened (the model, numpy and Python are excluded) and the file size. Elasticsearch is
@@ -48,7 +58,7 @@ from pathlib import Path
 
 import numpy as np
 from common import CREDIT, cuad_txt_files, percentile
-from search import questions
+from search import exact_knn_share, questions
 
 import ingest.nlp_model  # noqa: F401
 from ingest.embedder import MiniLMEmbedder
@@ -156,11 +166,12 @@ class QuietLock:
 
 
 def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock,
-         bulk: bool = False) -> None:
+         bulk: bool = False, batch_chunks: int = 10_000) -> None:
     if bulk:  # Elasticsearch: large batches, one visibility switch each (import_documents)
         with quiet.hold(exclusive=False):
             store.import_documents(
-                synth_document(n, texts, vectors, noise) for n in range(first_doc, last_doc)
+                (synth_document(n, texts, vectors, noise) for n in range(first_doc, last_doc)),
+                batch_chunks=batch_chunks,
             )
         return
     for number in range(first_doc, last_doc):
@@ -190,13 +201,26 @@ def measure(store, embedder, queries: list[str], small_write=None) -> dict[str, 
     for q in queries[1:5]:  # warm: caches, page cache
         hybrid_search(store, embedder, q, filters, query_vector=vectors[q])
     totals, bm25, knn = [], [], []
+    # Elasticsearch: its own ``took`` of the BM25 and kNN requests of each query, against
+    # Attest's retrieval time (bm25 + knn + fuse + fetch) of the same query.
+    took: dict[str, int] = {}
+    took_sums, retrieval = [], []
+    es = hasattr(store, "on_took")
+    if es:
+        store.on_took = lambda stage, ms: took.__setitem__(stage, ms)
     for q in queries:
         timings = Timings()
+        took.clear()
         start = time.perf_counter()
         hybrid_search(store, embedder, q, filters, k=10, query_vector=vectors[q], timings=timings)
         totals.append((time.perf_counter() - start) * 1000)
         bm25.append(timings.bm25_ms)
         knn.append(timings.knn_ms)
+        if es:
+            took_sums.append(took.get("bm25", 0) + took.get("knn", 0))
+            retrieval.append(timings.bm25_ms + timings.knn_ms + timings.fuse_ms + timings.fetch_ms)
+    if es:
+        store.on_took = None
     small = {}
     if small_write is not None:
         # One document of CHUNKS_PER_DOC chunks written, then deleted: each followed by a query.
@@ -205,12 +229,19 @@ def measure(store, embedder, queries: list[str], small_write=None) -> dict[str, 
             start = time.perf_counter()
             hybrid_search(store, embedder, queries[0], filters, query_vector=vectors[queries[0]])
             small[f"first_after_small_{step}_ms"] = (time.perf_counter() - start) * 1000
+    took_figures = {}
+    if es:
+        took_figures = {
+            "took_p50": percentile(took_sums, 50), "took_p95": percentile(took_sums, 95),
+            "retrieval_over_took": sum(retrieval) / max(1, sum(took_sums)),
+        }
     return {
         "first_after_write_ms": first_ms,
         **small,
         "p50": percentile(totals, 50), "p95": percentile(totals, 95),
         "bm25_p50": percentile(bm25, 50), "bm25_p95": percentile(bm25, 95),
         "knn_p50": percentile(knn, 50), "knn_p95": percentile(knn, 95),
+        **took_figures,
     }
 
 
@@ -235,12 +266,27 @@ def es_visibility_read(store, repeats: int = 20) -> dict[str, float]:
 def es_memory(store) -> dict[str, float]:
     nodes = store.es.nodes.info(metric="process").body["nodes"]
     stats = store.es.nodes.stats(metric="jvm").body["nodes"]
-    out = {"node_rss_mb": 0.0, "heap_used_mb": 0.0}
+    out = {"node_rss_mb": 0.0, "heap_used_mb": 0.0, "heap_max_mb": 0.0}
     for node_id, node in nodes.items():
         out["node_rss_mb"] += rss_mb(node["process"]["id"])
         out["heap_used_mb"] += stats[node_id]["jvm"]["mem"]["heap_used_in_bytes"] / 2**20
-    size = store.es.indices.stats(index=f"{store.prefix}-*", metric="store").body
-    out["store_mb"] = size["_all"]["total"]["store"]["size_in_bytes"] / 2**20
+        out["heap_max_mb"] += stats[node_id]["jvm"]["mem"]["heap_max_in_bytes"] / 2**20
+    # The size of the live segments, not ``_stats/store``: Elasticsearch caches that for 10 s
+    # (``index.store.stats_refresh_interval``), so right after a growth step it reported the
+    # size of the step before.
+    segments = store.es.indices.segments(index=f"{store.prefix}-*").body["indices"]
+    out["store_mb"] = sum(
+        segment.get("size_in_bytes", 0)
+        for index in segments.values()
+        for copies in index["shards"].values()
+        for copy in copies
+        for segment in copy["segments"].values()
+    ) / 2**20
+    out["chunk_segments"] = store.admin.segment_count("chunks")
+    # What kNN wants in the page cache, outside the heap: the float vectors and the HNSW graphs.
+    vectors = store.es.indices.stats(index=store.alias("chunks"), metric="dense_vector").body
+    off_heap = vectors["_all"]["total"].get("dense_vector", {}).get("off_heap", {})
+    out["vector_off_heap_mb"] = off_heap.get("total_size_bytes", 0) / 2**20
     return out
 
 
@@ -269,6 +315,16 @@ def main() -> None:
                              "and no replica during the load")
     parser.add_argument("--keep", action="store_true",
                         help="es: keep the indexes at the end (default: drop them, disk is shared)")
+    parser.add_argument("--resume", action="store_true",
+                        help="es: keep the prefix's indexes and grow from the documents they "
+                             "hold (a run with --keep, or one stopped mid-build); sizes they "
+                             "already pass are measured once, at their actual size")
+    parser.add_argument("--batch-chunks", type=int, default=10_000,
+                        help="es: chunks per import_documents batch (one visibility switch and "
+                             "one refresh each)")
+    parser.add_argument("--force-merge", type=int, metavar="N",
+                        help="es: force-merge the chunks index to N segments after each "
+                             "growth step, before measuring (timed)")
     parser.add_argument("--budget-seconds", type=float, default=0,
                         help="stop before a size whose build would start after this many seconds")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -291,7 +347,8 @@ def main() -> None:
             raise SystemExit("--backend es needs --es-url or ATTEST_ELASTICSEARCH_URL")
         store = ElasticStore(url, prefix=args.es_prefix, refresh=False, shards=args.shards,
                              request_timeout=600)
-        store.drop_all()
+        if not args.resume:
+            store.drop_all()
         store.init_indexes()
     else:
         from ingest.store.sqlite import SqliteStore
@@ -308,6 +365,11 @@ def main() -> None:
     quiet = QuietLock(args.quiet_lock)
     started = time.perf_counter()
     docs = 0
+    if args.backend == "es" and args.resume:
+        store.es.indices.refresh(index=f"{store.prefix}-*")
+        docs = int(store.es.count(index=store.alias("documents")).body["count"])
+        print(f"  resumed: {docs} documents ({docs * CHUNKS_PER_DOC} chunks) already indexed")
+        sizes = sorted({max(size, docs * CHUNKS_PER_DOC) for size in sizes})
     for size in sizes:
         if args.budget_seconds and time.perf_counter() - started > args.budget_seconds:
             print(f"stopped before {size}: past the --budget-seconds of {args.budget_seconds:.0f} s")
@@ -316,7 +378,8 @@ def main() -> None:
         target_docs = math.ceil(size / CHUNKS_PER_DOC)
         if args.backend == "es" and not args.per_document:
             with store.admin.loading():
-                grow(store, docs, target_docs, texts, vectors, args.noise, quiet, bulk=True)
+                grow(store, docs, target_docs, texts, vectors, args.noise, quiet, bulk=True,
+                     batch_chunks=args.batch_chunks)
         else:
             grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
         added = (target_docs - docs) * CHUNKS_PER_DOC
@@ -324,6 +387,11 @@ def main() -> None:
         if args.backend == "es":
             store.es.indices.refresh(index=f"{store.prefix}-*")
         build_s = time.perf_counter() - build
+        merge = {}
+        if args.backend == "es" and args.force_merge:
+            merge_start = time.perf_counter()
+            store.admin.optimize("chunks", args.force_merge)
+            merge["force_merge_s"] = round(time.perf_counter() - merge_start, 1)
         print(f"  built {added} chunks in {build_s:.0f} s ({added / max(build_s, 1e-9):.0f} chunks/s)",
               flush=True)
         probe = None
@@ -335,10 +403,13 @@ def main() -> None:
                     store.delete_document(f"syn-{number:07d}")
         with quiet.hold(exclusive=True):
             figures = measure(store, embedder, queries, probe)
-        row = {"chunks": docs * CHUNKS_PER_DOC, "build_s": round(build_s, 1), **figures}
+        row = {"chunks": docs * CHUNKS_PER_DOC, "build_s": round(build_s, 1), **merge, **figures,
+               "load_avg_1m": os.getloadavg()[0]}
         if args.backend == "es":
             row.update(es_memory(store))
             row.update(es_visibility_read(store))
+            with quiet.hold(exclusive=True):
+                row.update(exact_knn_share(store, embedder, queries))
         else:
             row["rss_growth_mb"] = rss_mb() - baseline_rss
             row["file_mb"] = sum(f.stat().st_size for f in Path(store.path).parent.glob("attest.sqlite3*")) / 2**20
@@ -347,9 +418,15 @@ def main() -> None:
               flush=True)
     if len(rows) >= 2:
         ns = [r["chunks"] for r in rows]
-        for key in ("p50", "p95", "bm25_p95", "knn_p95"):
+        keys = ["p50", "p95", "bm25_p95", "knn_p95"]
+        if args.backend == "es":
+            keys += ["took_p50", "took_p95", "node_rss_mb", "store_mb", "vector_off_heap_mb"]
+        else:
+            keys += ["rss_growth_mb", "file_mb"]
+        for key in keys:
             a, b = fit(ns, [max(r[key], 0.01) for r in rows])
-            print(f"  fit {key}: {a:.3g} * N^{b:.2f} ms  (at 1M: {a * 1e6 ** b:.0f} ms)")
+            unit = "MB" if key.endswith("_mb") else "ms"
+            print(f"  fit {key}: {a:.3g} * N^{b:.2f} {unit}  (at 1M: {a * 1e6 ** b:.0f} {unit})")
     if args.json:
         args.json.write_text(json.dumps({"backend": args.backend, "rows": rows}, indent=2))
     if args.backend == "es" and not args.keep:

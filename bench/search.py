@@ -318,10 +318,12 @@ def write_probe(store, baseline, embedder, vectors, filters, writes: int,
         print(f"  after: whole-matrix reads during the probe: {store._vectors.full_reads - reads_before}")
 
 
-def exact_knn_share(store, embedder, queries: list[str]) -> None:
+def exact_knn_share(store, embedder, queries: list[str]) -> dict[str, float]:
     """Profile each distinct question's kNN request (the adapter's own body) and count exact
     searches: Lucene's exact path scores every vector the filter admits, HNSW scores far fewer,
-    so ``vector_operations_count >= the filter's document count`` means an exact search."""
+    so ``vector_operations_count >= the filter's document count`` means an exact search.
+    Prints the count and returns it (``exact_knn`` of ``questions``) with the ratio of vector
+    operations to admitted vectors."""
     filters = SearchFilters(principal=Principal("bench", groups=("*",)))
     distinct = sorted(set(queries))
     exact, shares = 0, []
@@ -340,6 +342,8 @@ def exact_knn_share(store, embedder, queries: list[str]) -> None:
     print(f"  exact kNN fallback: {exact}/{len(distinct)} distinct questions "
           f"({100 * exact / len(distinct):.0f} %); vector operations / admitted vectors: "
           f"p50 {percentile(shares, 50):.3f}, max {max(shares):.3f} (target 0 % at 50k)")
+    return {"exact_knn": exact, "questions": len(distinct),
+            "vector_ops_share_p50": percentile(shares, 50), "vector_ops_share_max": max(shares)}
 
 
 def es_chunk_count(store) -> int:
