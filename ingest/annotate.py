@@ -57,6 +57,7 @@ from ingest.names import (
     name_before,
     party_name_forms,
     party_name_problem,
+    slot_name_at,
 )
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
@@ -128,7 +129,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[position:end])
         if enumerator:
             position += enumerator.end()
-        first = name_at(straight, position, end)
+        first = slot_name_at(straight, position, end)
         if first is None:
             # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
             # a redacted first party; the names after it still count.
@@ -152,7 +153,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         after = connector.end()
         enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[after:end])
-        second = name_at(straight, after + (enumerator.end() if enumerator else 0), end)
+        second = slot_name_at(straight, after + (enumerator.end() if enumerator else 0), end)
         if second is not None:
             names.append(second)
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
@@ -395,7 +396,12 @@ def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
 
 # "For and on behalf of      BC TEL": the party a signatory signs for, on the same line or the
 # next non-empty one. Columns of blocks sit on one line, three or more spaces apart.
-_ON_BEHALF = re.compile(r"(?i:(?:signed[ \t]+)?for[ \t]+and[ \t]+on[ \t]+behalf[ \t]+of)[ \t]*:?[ \t]*(?:\n\s*)?")
+# A column whose phrase ends its line may carry the name below a signature rule ("For and on
+# behalf of\n\n   ------\n\n   IXNET Limited"): blank lines and rule lines are skipped.
+_ON_BEHALF = re.compile(
+    r"(?i:(?:signed[ \t]+)?for[ \t]+and[ \t]+on[ \t]+behalf[ \t]+of)[ \t]*:?[ \t]*"
+    r"(?:\n(?:[ \t]*(?:[-_=]{3,}[ \t]*)?\n)*[ \t]*)?"
+)
 _COLUMN_GAP = re.compile(r"[ \t]{3,}|\n")
 
 
