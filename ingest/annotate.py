@@ -110,6 +110,55 @@ def _person_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]]) -
     return spans
 
 
+def _model_name_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The model's ORG and PERSON entities in the opening pages, as (start, end, label)."""
+    spans = []
+    for doc, (offset, _) in zip(docs, chunk_spans, strict=True):
+        if offset >= OPENING_CHARS:
+            break
+        spans.extend(
+            (offset + e.start_char, offset + e.end_char, e.label_) for e in doc.ents if e.label_ in ("ORG", "PERSON")
+        )
+    return spans
+
+
+# How much of a "between"/"among" window the model's fallback reads as the party clause.
+_MODEL_CLAUSE_CHARS = 600
+_MODEL_NAMES_LIMIT = 4
+
+
+def _model_clause_names(
+    text: str, model_spans: Sequence[tuple[int, int, str]], defined_terms: frozenset[str]
+) -> list[tuple[NameSpan, str]]:
+    """The model's ORG/PERSON entities inside the first party clause ("between ..." in the
+    opening pages, at most ``_MODEL_CLAUSE_CHARS``), each with its label; a name with a legal form
+    that starts there is read whole ("Acme Holdings, Inc." for the model's "Acme Holdings").
+    Not a quoted or defined term."""
+    clauses = [w for w in between_windows(text) if w[0] < OPENING_CHARS]
+    if not clauses:
+        return []
+    start, end = clauses[0][0], min(clauses[0][1], clauses[0][0] + _MODEL_CLAUSE_CHARS)
+    found: list[tuple[NameSpan, str]] = []
+    for ent_start, ent_end, label in sorted(model_spans):
+        if len(found) >= _MODEL_NAMES_LIMIT:
+            break
+        if ent_start < start or ent_end > end:
+            continue
+        raw = text[ent_start:ent_end]
+        lead = re.match(r"(?i)the\s+", raw)
+        begin = ent_start + (lead.end() if lead else 0)
+        if re.search(r"[\"“”']\s*$", text[max(0, begin - 2) : begin]):
+            continue
+        name = name_at(text, begin, end)
+        if name is None or name.end < ent_end or not ends_in_legal_suffix(name.text):
+            stripped = text[begin:ent_end].rstrip(" ,.;:")
+            name = NameSpan(stripped, begin, begin + len(stripped))
+        if not name.text or name.text.casefold() in defined_terms or len(name_words(name.text)) == 0:
+            continue
+        found.append((name, "PERSON" if label == "PERSON" and not has_legal_suffix(name.text) else "ORG"))
+    return found
+
+
 def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:
     is_person = any(s < name.end and name.start < e for s, e in person_spans)
     return "PERSON" if is_person and not has_legal_suffix(name.text) else "ORG"
@@ -517,7 +566,10 @@ def _folded(name: str) -> str:
 
 
 def _parties(
-    text: str, definitions: Sequence[Definition], person_spans: Sequence[tuple[int, int]]
+    text: str,
+    definitions: Sequence[Definition],
+    person_spans: Sequence[tuple[int, int]],
+    model_spans: Sequence[tuple[int, int, str]] = (),
 ) -> list[Party]:
     parties: dict[str, Party] = {}
     common_words = lowercase_words(text)
@@ -604,6 +656,19 @@ def _parties(
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
             known.append(words)
+    # The grammar read fewer than two parties from a text with a party clause: the model's
+    # ORG/PERSON entities inside that clause are the candidates, under the same filters.
+    if len(parties) < 2 and model_spans:
+        for name, label in _model_clause_names(text, model_spans, defined_terms):
+            if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
+                continue
+            words = set(name_words(name.text))
+            if any(words <= k or k <= words for k in known):
+                continue
+            entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
+            if entity_id not in parties:
+                parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
+                known.append(words)
     found = list(parties.values())
     # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
     # LIMITED" are those parties' short names, not two more parties.
@@ -717,6 +782,7 @@ def annotate_document(
         text,
         definitions if title else [d for d in definitions if _in_between_window(d, text)],
         person_spans,
+        _model_name_spans(docs, chunk_spans),
     ) if is_agreement else []
     party_labels = {p.entity_id: p.label for p in parties}
     # The antecedents' labels decide ORG vs PERSON ids for their terms.

@@ -291,7 +291,8 @@ def _slot_name_regex() -> re.Pattern[str]:
     "Petro data Management Services Limited"."""
     suffix = _suffix_regex()
     word = _word()
-    joint = r"(?:[a-z][\w\-]*)"
+    # ("Trip shareholders and Azul S.A.": "and" between lower-case words joins two names, not one.)
+    joint = r"(?:(?!(?:and|or|between|among|with|by|from)\b)[a-z][\w\-]*)"
     words = rf"{word}(?:[ \t]+(?:{joint}[ \t]+){{0,{_SLOT_INNER_LIMIT}}}{word}){{0,11}}"
     tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
     return re.compile(rf"{words}{tail}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.annotate import annotate_document
-from ingest.names import name_at, name_before, party_name_forms
+from ingest.names import name_at, name_before, party_name_forms, slot_name_at
 
 SHAPES: dict[str, tuple[str, set[str]]] = {
     # Lower-case words inside a name that ends in a legal form; "Made" may start it.
@@ -330,3 +330,59 @@ def test_dash_trade_name_in_a_signature_binds_with_its_span() -> None:
     assert set(bound.values()) == {"Harbor Telecommunications Corporation - HARTEL", "Quill Communications, Inc."}
     [harbor] = [s for s in annotations.subjects if "HARTEL" in [s.name, *s.aliases]]
     assert "Harbor Telecommunications Corporation - HARTEL" in [harbor.name, *harbor.aliases]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Petro data Management Services Limited.,  With principal offices", "Petro data Management Services Limited"),
+        ("bright hosting.  The term", None),  # written once in this text: no name
+        # "and" between lower-case words joins two names, not one (tune: "between Trip shareholders
+        # and Azul S.A.").
+        ("Trip shareholders and Azul S.A., TRIP became", "Trip"),
+        # The slot must close right after a wide reading.
+        ("Acme sold to Beta Corp. the goods", "Acme"),
+        # A role word never starts a wide reading.
+        ("Licensee agrees to Beta Corp., and", "Licensee"),
+    ],
+)
+def test_slot_name_at(text: str, expected: str | None) -> None:
+    found = slot_name_at(text, 0, len(text))
+    assert (found.text if found else None) == expected
+    if found is not None:
+        assert found.start == 0 and text[found.start : found.end] == expected
+
+
+# The model fallback: the grammar reads no party from these clauses ("between the following
+# parties: the supplier, namely ..."), so the model's ORG/PERSON entities inside the clause are
+# the parties. (Real spaCy pipeline.)
+MODEL_FALLBACK: dict[str, tuple[str, dict[str, str]]] = {
+    "namely_clause": (
+        "SUPPLY AGREEMENT\n\nThis Supply Agreement is entered into on 1 May 2019 between the following parties: "
+        "the supplier, namely Jiangsu Hengrui Medicine, and the buyer, namely Tellus Health Partners.\n\n"
+        "1. Supply. The supplier supplies goods.",
+        {"Jiangsu Hengrui Medicine": "Jiangsu Hengrui Medicine", "Tellus Health Partners": "Tellus Health Partners"},
+    ),
+    "described_parties": (
+        "CONSULTING AGREEMENT\n\nThis Consulting Agreement is made this 1st day of May, 2019 between the company "
+        "known as Northwind Traders and an individual named Maria Anders.\n\n1. Services. The consultant "
+        "provides services.",
+        {"Northwind Traders": "Northwind Traders", "Maria Anders": "Maria Anders"},
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(MODEL_FALLBACK))
+def test_model_entities_inside_the_party_clause_are_the_fallback(shape: str) -> None:
+    text, expected = MODEL_FALLBACK[shape]
+    assert _bound_spans(text) == expected
+
+
+def test_model_fallback_is_not_used_when_the_grammar_reads_two_parties() -> None:
+    """The clause's grammar names two parties; the model's other ORG in the clause (a regulator
+    the preamble mentions) is no party."""
+    text = (
+        "LICENSE AGREEMENT\n\nThis License Agreement is made between Lark Brewing Inc. (\"Lark\") and Quill "
+        "Networks Ltd. (\"Quill\"), as filed with the Securities and Exchange Commission.\n\n1. License."
+    )
+    assert set(_bound_spans(text)) == {"Lark Brewing Inc.", "Quill Networks Ltd."}
