@@ -125,6 +125,9 @@ def _model_name_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]
 # How much of a "between"/"among" window the model's fallback reads as the party clause.
 _MODEL_CLAUSE_CHARS = 600
 _MODEL_NAMES_LIMIT = 4
+_MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
+_NO_CLAUSE_AFTER_BETWEEN = re.compile(r"(?i)(?:between|among)\s+(?:the\s+|such\s+|any\s+)?(?:parties|party|us|you|them)\b")
+_MODEL_CLAUSE_END = re.compile(r"\.[ \t]+(?=[A-Z])|\n[ \t]*\n")
 
 
 def _model_clause_names(
@@ -134,10 +137,20 @@ def _model_clause_names(
     opening pages, at most ``_MODEL_CLAUSE_CHARS``), each with its label; a name with a legal form
     that starts there is read whole ("Acme Holdings, Inc." for the model's "Acme Holdings").
     Not a quoted or defined term."""
-    clauses = [w for w in between_windows(text) if w[0] < OPENING_CHARS]
+    # ("the entire agreement between the parties": a "between" that names no one opens no clause.)
+    clauses = [
+        w for w in between_windows(text)
+        if w[0] < OPENING_CHARS and not _NO_CLAUSE_AFTER_BETWEEN.match(text, w[0], w[1])
+    ]
     if not clauses:
         return []
     start, end = clauses[0][0], min(clauses[0][1], clauses[0][0] + _MODEL_CLAUSE_CHARS)
+    # The clause ends at its sentence's end ("Inc. and" is no sentence end) or a blank line.
+    for stop in _MODEL_CLAUSE_END.finditer(text, start, end):
+        if stop.group().startswith(".") and re.search(r"(?:\b[\w]{1,4}|\.\w+)$", text[start : stop.start()]):
+            continue
+        end = stop.start()
+        break
     found: list[tuple[NameSpan, str]] = []
     for ent_start, ent_end, label in sorted(model_spans):
         if len(found) >= _MODEL_NAMES_LIMIT:
@@ -661,6 +674,11 @@ def _parties(
     if len(parties) < 2 and model_spans:
         for name, label in _model_clause_names(text, model_spans, defined_terms):
             if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
+                continue
+            # The model also tags capitalised prose ("Support Services", "unfair competition"): a
+            # name holds a capitalised word the document never writes in lower case.
+            raw_words = [w for w in re.findall(r"[\w'’]+", name.text) if w.casefold() not in _MODEL_JOINERS]
+            if not any(w[:1].isupper() and w.casefold() not in common_words for w in raw_words):
                 continue
             words = set(name_words(name.text))
             if any(words <= k or k <= words for k in known):

@@ -386,3 +386,27 @@ def test_model_fallback_is_not_used_when_the_grammar_reads_two_parties() -> None
         "Networks Ltd. (\"Quill\"), as filed with the Securities and Exchange Commission.\n\n1. License."
     )
     assert set(_bound_spans(text)) == {"Lark Brewing Inc.", "Quill Networks Ltd."}
+
+
+def test_model_fallback_refuses_capitalised_prose() -> None:
+    """"Support Services" is tagged ORG by the model, but the document writes both words in lower
+    case: prose, not a name. The other party still comes from the model."""
+    text = (
+        "SUPPORT AGREEMENT\n\nThis Agreement is made between the following parties: the customer, namely Tellus "
+        "Health Partners, for Support Services and Product Maintenance.\n\n1. Support services. The vendor "
+        "provides support services and product maintenance."
+    )
+    assert _bound_spans(text) == {"Tellus Health Partners": "Tellus Health Partners"}
+
+
+def test_model_fallback_reads_no_clause_from_between_the_parties() -> None:
+    """"the entire agreement between the parties" opens no party clause, so the model's ORG in
+    the shouted prose after it ("UNFAIR COMPETITION") is no party (tune: a supplier contract)."""
+    text = (
+        "SUPPLIER CONTRACT\n\n1. By execution of this Supplier Contract (\"Contract\"), Acme Supply Inc. "
+        "(\"Supplier\") agrees that all trademarks are owned by the Licensor.\n\n5. This Contract is the entire "
+        "agreement between the parties and shall supersede any purchase order.\n\n7. VIOLATION OF THIS AGREEMENT "
+        "BY SUPPLIER MAY RESULT IN PROSECUTION FOR PLAYBOY PROPERTIES INFRINGEMENT, UNFAIR COMPETITION AND "
+        "OTHER CAUSES OF ACTION."
+    )
+    assert _bound_spans(text) == {"Acme Supply Inc.": "Acme Supply Inc. (\"Supplier\")"}
