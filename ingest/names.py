@@ -109,7 +109,8 @@ _DASH_TRADE_NAME = re.compile(r"[ \t]+[-–—][ \t]+(?:(?:dba|d/b/a)[ \t]+)?(?=
 def _dash_trade_match(text: str, pos: int, limit: int | None = None) -> re.Match[str] | None:
     """The dash that opens a trade name at ``pos``, when the name before it ends in a legal form."""
     match = _DASH_TRADE_NAME.match(text, pos, len(text) if limit is None else limit)
-    if match is None or not ends_in_legal_suffix(text[:pos]):
+    # (Only the name's tail is read: a legal form is a few characters long.)
+    if match is None or not ends_in_legal_suffix(text[max(0, pos - 80) : pos]):
         return None
     return match
 
