@@ -57,6 +57,7 @@ from ingest.names import (
     name_before,
     party_name_forms,
     party_name_problem,
+    slot_name_at,
 )
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
@@ -109,6 +110,68 @@ def _person_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]]) -
     return spans
 
 
+def _model_name_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The model's ORG and PERSON entities in the opening pages, as (start, end, label)."""
+    spans = []
+    for doc, (offset, _) in zip(docs, chunk_spans, strict=True):
+        if offset >= OPENING_CHARS:
+            break
+        spans.extend(
+            (offset + e.start_char, offset + e.end_char, e.label_) for e in doc.ents if e.label_ in ("ORG", "PERSON")
+        )
+    return spans
+
+
+# How much of a "between"/"among" window the model's fallback reads as the party clause.
+_MODEL_CLAUSE_CHARS = 600
+_MODEL_NAMES_LIMIT = 4
+_MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
+_NO_CLAUSE_AFTER_BETWEEN = re.compile(r"(?i)(?:between|among)\s+(?:the\s+|such\s+|any\s+)?(?:parties|party|us|you|them)\b")
+_MODEL_CLAUSE_END = re.compile(r"\.[ \t]+(?=[A-Z])|\n[ \t]*\n")
+
+
+def _model_clause_names(
+    text: str, model_spans: Sequence[tuple[int, int, str]], defined_terms: frozenset[str]
+) -> list[tuple[NameSpan, str]]:
+    """The model's ORG/PERSON entities inside the first party clause ("between ..." in the
+    opening pages, at most ``_MODEL_CLAUSE_CHARS``), each with its label; a name with a legal form
+    that starts there is read whole ("Acme Holdings, Inc." for the model's "Acme Holdings").
+    Not a quoted or defined term."""
+    # ("the entire agreement between the parties": a "between" that names no one opens no clause.)
+    clauses = [
+        w for w in between_windows(text)
+        if w[0] < OPENING_CHARS and not _NO_CLAUSE_AFTER_BETWEEN.match(text, w[0], w[1])
+    ]
+    if not clauses:
+        return []
+    start, end = clauses[0][0], min(clauses[0][1], clauses[0][0] + _MODEL_CLAUSE_CHARS)
+    # The clause ends at its sentence's end ("Inc. and" is no sentence end) or a blank line.
+    for stop in _MODEL_CLAUSE_END.finditer(text, start, end):
+        if stop.group().startswith(".") and re.search(r"(?:\b[\w]{1,4}|\.\w+)$", text[start : stop.start()]):
+            continue
+        end = stop.start()
+        break
+    found: list[tuple[NameSpan, str]] = []
+    for ent_start, ent_end, label in sorted(model_spans):
+        if len(found) >= _MODEL_NAMES_LIMIT:
+            break
+        if ent_start < start or ent_end > end:
+            continue
+        raw = text[ent_start:ent_end]
+        lead = re.match(r"(?i)the\s+", raw)
+        begin = ent_start + (lead.end() if lead else 0)
+        if re.search(r"[\"“”']\s*$", text[max(0, begin - 2) : begin]):
+            continue
+        name = name_at(text, begin, end)
+        if name is None or name.end < ent_end or not ends_in_legal_suffix(name.text):
+            stripped = text[begin:ent_end].rstrip(" ,.;:")
+            name = NameSpan(stripped, begin, begin + len(stripped))
+        if not name.text or name.text.casefold() in defined_terms or len(name_words(name.text)) == 0:
+            continue
+        found.append((name, "PERSON" if label == "PERSON" and not has_legal_suffix(name.text) else "ORG"))
+    return found
+
+
 def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:
     is_person = any(s < name.end and name.start < e for s, e in person_spans)
     return "PERSON" if is_person and not has_legal_suffix(name.text) else "ORG"
@@ -128,7 +191,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[position:end])
         if enumerator:
             position += enumerator.end()
-        first = name_at(straight, position, end)
+        first = slot_name_at(straight, position, end)
         if first is None:
             # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
             # a redacted first party; the names after it still count.
@@ -152,7 +215,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         after = connector.end()
         enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[after:end])
-        second = name_at(straight, after + (enumerator.end() if enumerator else 0), end)
+        second = slot_name_at(straight, after + (enumerator.end() if enumerator else 0), end)
         if second is not None:
             names.append(second)
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
@@ -395,7 +458,12 @@ def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
 
 # "For and on behalf of      BC TEL": the party a signatory signs for, on the same line or the
 # next non-empty one. Columns of blocks sit on one line, three or more spaces apart.
-_ON_BEHALF = re.compile(r"(?i:(?:signed[ \t]+)?for[ \t]+and[ \t]+on[ \t]+behalf[ \t]+of)[ \t]*:?[ \t]*(?:\n\s*)?")
+# A column whose phrase ends its line may carry the name below a signature rule ("For and on
+# behalf of\n\n   ------\n\n   IXNET Limited"): blank lines and rule lines are skipped.
+_ON_BEHALF = re.compile(
+    r"(?i:(?:signed[ \t]+)?for[ \t]+and[ \t]+on[ \t]+behalf[ \t]+of)[ \t]*:?[ \t]*"
+    r"(?:\n(?:[ \t]*(?:[-_=]{3,}[ \t]*)?\n)*[ \t]*)?"
+)
 _COLUMN_GAP = re.compile(r"[ \t]{3,}|\n")
 
 
@@ -511,7 +579,10 @@ def _folded(name: str) -> str:
 
 
 def _parties(
-    text: str, definitions: Sequence[Definition], person_spans: Sequence[tuple[int, int]]
+    text: str,
+    definitions: Sequence[Definition],
+    person_spans: Sequence[tuple[int, int]],
+    model_spans: Sequence[tuple[int, int, str]] = (),
 ) -> list[Party]:
     parties: dict[str, Party] = {}
     common_words = lowercase_words(text)
@@ -598,6 +669,24 @@ def _parties(
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
             known.append(words)
+    # The grammar read fewer than two parties from a text with a party clause: the model's
+    # ORG/PERSON entities inside that clause are the candidates, under the same filters.
+    if len(parties) < 2 and model_spans:
+        for name, label in _model_clause_names(text, model_spans, defined_terms):
+            if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
+                continue
+            # The model also tags capitalised prose ("Support Services", "unfair competition"): a
+            # name holds a capitalised word the document never writes in lower case.
+            raw_words = [w for w in re.findall(r"[\w'’]+", name.text) if w.casefold() not in _MODEL_JOINERS]
+            if not any(w[:1].isupper() and w.casefold() not in common_words for w in raw_words):
+                continue
+            words = set(name_words(name.text))
+            if any(words <= k or k <= words for k in known):
+                continue
+            entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
+            if entity_id not in parties:
+                parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
+                known.append(words)
     found = list(parties.values())
     # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
     # LIMITED" are those parties' short names, not two more parties.
@@ -711,6 +800,7 @@ def annotate_document(
         text,
         definitions if title else [d for d in definitions if _in_between_window(d, text)],
         person_spans,
+        _model_name_spans(docs, chunk_spans),
     ) if is_agreement else []
     party_labels = {p.entity_id: p.label for p in parties}
     # The antecedents' labels decide ORG vs PERSON ids for their terms.

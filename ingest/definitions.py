@@ -296,6 +296,17 @@ def _strength(pos: int, windows: list[tuple[int, int]]) -> int:
     return 1 if pos < OPENING_CHARS else 0
 
 
+_RECITAL_OPENING = re.compile(r"[\s,;]*(?:and\s+)?(?:WHEREAS|Whereas)\b[\s,:]*(?:the\s+)?")
+
+
+def _in_recital_predicate(text: str, name_start: int) -> bool:
+    """Whether the name at ``name_start`` stands inside a "WHEREAS" recital, after its first words
+    (so not as the recital's subject)."""
+    begin = clause_start(text, name_start, max(0, name_start - 700))
+    opening = _RECITAL_OPENING.match(text, begin, name_start)
+    return opening is not None and re.search(r"\b[a-z]+\b", text[opening.end() : name_start]) is not None
+
+
 def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> list[Definition]:
     """ "Party A (Shipper): ZTO Express Co., Ltd." in the opening pages."""
     found: list[Definition] = []
@@ -338,6 +349,11 @@ def find_definitions(text: str) -> list[Definition]:
             is_alias = is_alias and (
                 site.quoted or ends_in_legal_suffix(name.text) or len(name_words(name.text)) >= 2
             )
+            # "WHEREAS, COFS has an existing Capitan Reef Aquifer ("CRA") water well": a name
+            # defined inside a recital's predicate is a thing the recital talks about, not a party
+            # (the recital's subject, "WHEREAS, Acme ("Acme") owns ...", still may be one).
+            if is_alias and not has_legal_suffix(name.text):
+                is_alias = not _in_recital_predicate(straight, name.start)
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight, windows))
     return sorted(definitions, key=lambda d: (d.term_start, d.term))

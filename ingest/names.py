@@ -100,12 +100,31 @@ _TRADE_NAME = re.compile(
 )
 
 
+# A trade name after a dash, only right after a legal form ("Emirates Telecommunications
+# Corporation - ETISALAT", "Acme Inc. – dba Acme Direct"): before a legal form a dash joins the
+# words of one name ("MEZZANINE PARTNERS - OFFSHORE ... FUND II, L.P.").
+_DASH_TRADE_NAME = re.compile(r"[ \t]+[-–—][ \t]+(?:(?:dba|d/b/a)[ \t]+)?(?=[A-Z0-9])", re.I)
+
+
+def _dash_trade_match(text: str, pos: int, limit: int | None = None) -> re.Match[str] | None:
+    """The dash that opens a trade name at ``pos``, when the name before it ends in a legal form."""
+    match = _DASH_TRADE_NAME.match(text, pos, len(text) if limit is None else limit)
+    # (Only the name's tail is read: a legal form is a few characters long.)
+    if match is None or not ends_in_legal_suffix(text[max(0, pos - 80) : pos]):
+        return None
+    return match
+
+
 def trade_name_split(name: str) -> tuple[str, str] | None:
     """("695014 B.C. Ltd.", "Galaxy Telecom") for "695014 B.C. Ltd. dba Galaxy Telecom"."""
     match = _TRADE_NAME.search(name)
     if match is None or match.start() == 0 or match.end() == len(name):
+        for dash in _DASH_TRADE_NAME.finditer(name):
+            if dash.start() > 0 and dash.end() < len(name) and ends_in_legal_suffix(name[: dash.start()]):
+                return name[: dash.start()], name[dash.end() :]
         return None
-    return name[: match.start()].rstrip(" ,"), name[match.end() :]
+    # ("Acme Inc. - dba Beta Shop": the dash before "dba" is no part of the legal name.)
+    return name[: match.start()].rstrip(" ,-–—"), name[match.end() :]
 
 
 @lru_cache(maxsize=1)
@@ -212,6 +231,20 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         trade_name = _trim(text, after.start(), after.end()) if after else None
         if trade_name is not None:
             return NameSpan(text[plain.start : trade_name.end], plain.start, trade_name.end)
+    # "Emirates Telecommunications Corporation - ETISALAT": a trade name after a dash, only when
+    # it closes the name's run (the line, a parenthesis or a comma follows), so a dash that opens
+    # prose ("Acme Inc. - Exhibit A to ...") is not read as one.
+    dash = _dash_trade_match(text, plain.end, limit)
+    if dash:
+        after = _name_regex().match(text, dash.end(), limit)
+        trade_name = _trim(text, after.start(), after.end()) if after else None
+        if (
+            trade_name is not None
+            and not ends_in_legal_suffix(trade_name.text)
+            and len(trade_name.text.split()) <= 4
+            and re.match(r"[ \t]*(?:$|\n|[,;(]|[ \t]{3})", text[trade_name.end : limit] or "\n")
+        ):
+            return NameSpan(text[plain.start : trade_name.end], plain.start, trade_name.end)
     # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
     # the registered name.
     of_place = re.match(r"[ \t]+of[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+and\b|\s*$)", text[plain.end : limit])
@@ -238,6 +271,70 @@ def _inner_word_name(text: str, pos: int, limit: int) -> NameSpan | None:
         return None
     # ("Acme Corp. and Beta LLC" is cut at the first form by ``_trim``, and so holds no inner word.)
     return candidate
+
+
+# Where a party clause's slot closes: punctuation, a parenthesis or the line's end.
+_SLOT_CLOSE = re.compile(r"[ \t]*(?:[.,;:(]|\n|$)")
+_SLOT_INNER_LIMIT = 2
+_SLOT_WORDS_LIMIT = 8
+_LOWER_CASE_NAME = re.compile(r"[a-z][\w&'’\-]*(?:\.(?:com|net|org|io)\b)?(?:[ \t]+[a-z][\w&'’\-]*(?:\.(?:com|net|org|io)\b)?){0,3}")
+# Words that start or fill prose in a party slot ("and its affiliates", "and each other").
+_NOT_SLOT_WORDS = frozenset(
+    "a an the its his her their our your each any all such other others certain one both either "
+    "neither this that these those it we you they us them me who which whose affiliates subsidiaries successors "
+    "assigns company parties party hereto thereto herein between among and or of".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _slot_name_regex() -> re.Pattern[str]:
+    """Capitalised words joined by up to ``_SLOT_INNER_LIMIT`` lower-case words of any kind:
+    "Petro data Management Services Limited"."""
+    suffix = _suffix_regex()
+    word = _word()
+    # ("Trip shareholders and Azul S.A.": "and" between lower-case words joins two names, not one.)
+    joint = r"(?:(?!(?:and|or|between|among|with|by|from)\b)[a-z][\w\-]*)"
+    words = rf"{word}(?:[ \t]+(?:{joint}[ \t]+){{0,{_SLOT_INNER_LIMIT}}}{word}){{0,11}}"
+    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
+    return re.compile(rf"{words}{tail}")
+
+
+def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
+    """The name that fills a party clause's slot at ``pos`` (right after "between", or the "and"
+    between two parties), where the slot itself says a name stands. Beyond ``name_at`` it reads
+    a name ending in a legal form across any lower-case inner words ("Petro data Management
+    Services Limited.,") and an all-lower-case name ("between AstroNutrition.com and deep
+    systems."), each only when the slot closes right after it (punctuation, a parenthesis or
+    the line's end). An all-lower-case name must also be written the same way elsewhere in the
+    document (a letterhead, a signature): one lower-case run alone is prose."""
+    plain = name_at(text, pos, limit)
+    if plain is not None and ends_in_legal_suffix(plain.text):
+        return plain
+    match = _slot_name_regex().match(text, pos, limit)
+    if match is not None:
+        wide = _trim(text, match.start(), match.end())
+        if (
+            wide is not None
+            and (plain is None or wide.end > plain.end)
+            and ends_in_legal_suffix(wide.text)
+            and len(wide.text.split()) <= _SLOT_WORDS_LIMIT
+            and not re.search(r"[a-z]", wide.text[:1])
+            and wide.text.split()[0].casefold() not in _party_role_words() | _NOT_NAME_WORDS
+            and _SLOT_CLOSE.match(text, wide.end, limit)
+        ):
+            return wide
+    if plain is not None:
+        return plain
+    lower = _LOWER_CASE_NAME.match(text, pos, limit)
+    if lower is None or not _SLOT_CLOSE.match(text, lower.end(), limit):
+        return None
+    words = lower.group().split()
+    if any(w.casefold() in _NOT_SLOT_WORDS or w.casefold() in _party_role_words() for w in words):
+        return None
+    written = re.compile(r"(?<![\w.])" + r"[ \t]+".join(re.escape(w) for w in words) + r"(?![\w])")
+    if sum(1 for _ in written.finditer(text)) < 2:
+        return None
+    return NameSpan(lower.group(), lower.start(), lower.end())
 
 
 def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
