@@ -82,6 +82,13 @@ DOCS = {
     "warehouse": _contract("Warehouse Agreement", "B & C General Warehouse Corporation LLC", "Orion Foods, Inc."),
     "audit": _contract("Audit Agreement", "Stratton, Cheeseman & Walsh-Nevada, Inc.", "Vega Mining Corp."),
     "cobrand": _contract("Co-Branding Agreement", "theglobe.com, Inc.", "The Boxlot Company"),
+    # A parent and its amendment with the same parties: the amendment never answers for it.
+    "supply": _contract("Supply Agreement", "Acme Inc.", "Beta LLC"),
+    "supply-amendment": (
+        "FIRST AMENDMENT TO SUPPLY AGREEMENT\n\nThis First Amendment to the Supply Agreement is made by and "
+        'between Acme Inc. ("Acme") and Beta LLC ("Beta").\n\nGoverning Law\n\n'
+        "This First Amendment shall be governed by the laws of the State of Utah.\n"
+    ),
 }
 
 
@@ -125,3 +132,27 @@ def test_a_lone_initial_fails_closed_with_its_reason(kb: KB) -> None:
         "What law governs the Warehouse Agreement between B, C General Warehouse Corporation LLC and Orion Foods, Inc.?"
     )
     assert (docs, result.failures) == (set(), ["'B' is not a name"])
+
+
+# -- an amendment named without an article, or by its owner ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "docs"),
+    [
+        # Both were read as "Supply Agreement" (the parent) before: an amendment answered for it.
+        ("Does Acme Inc.'s First Amendment to the Supply Agreement with Beta LLC cap liability?",
+         "First Amendment to the Supply Agreement", {"supply-amendment"}),
+        ("Does First Amendment to the Supply Agreement between Acme Inc. and Beta LLC cap liability?",
+         "First Amendment to the Supply Agreement", {"supply-amendment"}),
+        ("Does Amendment No. 2 to the Supply Agreement between Acme Inc. and Beta LLC cap liability?",
+         "Amendment No. 2 to the Supply Agreement", set()),
+        ("Does Acme Inc.'s Supply Agreement with Beta LLC cap liability?", "Supply Agreement", {"supply"}),
+    ],
+)
+def test_an_amendment_in_the_lead_is_the_subject_never_its_parent(
+    kb: KB, question: str, title: str, docs: set[str]
+) -> None:
+    found, _ = kb.docs(question)
+    assert parse_question(question).agreement_title == title
+    assert found == docs

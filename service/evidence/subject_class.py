@@ -502,6 +502,10 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
     title = g.get("title")
     if not title or not clean_title(title):
         return None
+    if re.search(question_patterns()["amendment_lead"], body[: m.start("title")], re.IGNORECASE):
+        # "... First Amendment to the Supply Agreement": the question is about the amendment,
+        # never the parent the title group caught; another structure reads the whole title.
+        return None
     failures: list[str] = []
     party_text = g.get("parties")
     title_end = m.end("title")
