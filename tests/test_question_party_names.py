@@ -78,7 +78,15 @@ def _contract(title: str, first: str, second: str) -> str:
     )
 
 
+# A consortium of 17 parties: one more than the question parser's bound.
+_WORDS = "Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec".split()
+CONSORTIUM = [f"{word} Cable Ltd." for word in _WORDS]
 DOCS = {
+    "consortium": (
+        "CONSTRUCTION AND MAINTENANCE AGREEMENT\n\nThis Construction and Maintenance Agreement is made by and among "
+        + ", ".join(f'{name} ("C{i}")' for i, name in enumerate(CONSORTIUM[:-1]))
+        + f' and {CONSORTIUM[-1]} ("C16").\n\nGoverning Law\n\nThis Agreement shall be governed by the laws of the State of Ohio.\n'
+    ),
     "warehouse": _contract("Warehouse Agreement", "B & C General Warehouse Corporation LLC", "Orion Foods, Inc."),
     "audit": _contract("Audit Agreement", "Stratton, Cheeseman & Walsh-Nevada, Inc.", "Vega Mining Corp."),
     "cobrand": _contract("Co-Branding Agreement", "theglobe.com, Inc.", "The Boxlot Company"),
@@ -156,3 +164,25 @@ def test_an_amendment_in_the_lead_is_the_subject_never_its_parent(
     found, _ = kb.docs(question)
     assert parse_question(question).agreement_title == title
     assert found == docs
+
+
+# -- the party bound: 16 names per question, and a bigger contract is reached by naming fewer ---------
+
+
+def test_a_contract_with_more_parties_than_the_bound_is_reached_by_naming_some_of_them(kb: KB) -> None:
+    # Decision (issue 9): the bound stays at 16 names, the same bound as a structured subject's
+    # ``parties``. Every named party must be bound, not every party named, so an analyst asks
+    # about a 17-party contract by naming the parties that matter; naming all 17 is refused
+    # with a reason that says so, never cut to a shorter list.
+    title = "Construction and Maintenance Agreement"
+    everyone = f"{', '.join(CONSORTIUM[:-1])} and {CONSORTIUM[-1]}"
+    docs, result = kb.docs(f"What law governs the {title} among {everyone}?")
+    assert (docs, result.failures) == (set(), ["too many party names (17 > 16); name at most 16"])
+    sixteen = f"{', '.join(CONSORTIUM[:15])} and {CONSORTIUM[16]}"
+    docs, result = kb.docs(f"What law governs the {title} among {sixteen}?")
+    assert (docs, result.failures) == ({"consortium"}, [])
+    docs, _ = kb.docs(f"What law governs the {title} between {CONSORTIUM[0]} and {CONSORTIUM[16]}?")
+    assert docs == {"consortium"}
+    # A party of the list that is not bound still fails the question.
+    docs, _ = kb.docs(f"What law governs the {title} between {CONSORTIUM[0]} and Romeo Cable Ltd.?")
+    assert docs == set()
