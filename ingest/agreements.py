@@ -442,10 +442,34 @@ def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
     aliases = title_aliases(text, heading)
     own = next((a for a in aliases if a.source == "self_name"), None)
     if own is None or set(name_words(own.text)) <= set(name_words(heading.text)):
-        return heading, aliases
+        return _with_identifier(heading, aliases)
     rest = [a for a in aliases if a is not own]
     rest.append(TitleAlias(" ".join(heading.text.split()), heading.start, heading.end, "heading"))
     return Title(own.text, own.start, own.end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
+
+
+# A contract identifier after the title on its heading line: "Contract Identification FT18150",
+# "Agreement No. 4471", "Contract Number 12-B". Two contracts of one title differ by it.
+_IDENTIFIER_REST = re.compile(
+    r"\s+(?:Contract|CONTRACT|Agreement|AGREEMENT)\s+(?:Identification|IDENTIFICATION|Number|NUMBER|No\.?|NO\.?|ID|#)"
+    r"\s*:?\s*[A-Z0-9][A-Za-z0-9.\-/]*"
+)
+
+
+def _with_identifier(heading: Title, aliases: list[TitleAlias]) -> tuple[Title, list[TitleAlias]]:
+    """The heading line is the title when all it adds to the heading is the contract's
+    identifier ("TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150"): the
+    identifier is part of the contract's name, and the bare heading stays an alias. Any other
+    continuation of the line (a party list, another document's name) stays an alias only."""
+    line = next((a for a in aliases if a.source == "heading_line" and a.start == heading.start), None)
+    if line is None:
+        return heading, aliases
+    bare = " ".join(heading.text.split())
+    if not line.text.startswith(bare) or _IDENTIFIER_REST.fullmatch(line.text, len(bare)) is None:
+        return heading, aliases
+    rest = [a for a in aliases if a is not line]
+    rest.append(TitleAlias(bare, heading.start, heading.end, "heading"))
+    return Title(line.text, line.start, line.end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
 
 
 def parent_amendment(title: Title, aliases: list[TitleAlias]) -> tuple[Amendment, int, int] | None:

@@ -47,17 +47,33 @@ def test_the_tail_of_another_filing_before_the_heading_is_not_the_title() -> Non
     assert " ".join(text[line.start : line.end].split()) == line.text
 
 
-def test_heading_line_alias_with_its_span() -> None:
+def test_a_contract_identifier_on_the_heading_line_is_part_of_the_title() -> None:
     text = (
         "Exhibit 99.12\n\nTRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150\n\n"
         "This Transportation Service Agreement (Agreement) is entered into by Great Lakes Gas LLC "
         "(Transporter) and Anr Pipeline Company (Shipper).\n"
     )
     title, aliases = agreement_names(text)
-    assert title is not None and title.text == "TRANSPORTATION SERVICE AGREEMENT"
-    assert [(a.text, a.source) for a in aliases] == [
-        ("TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150", "heading_line")
+    assert title is not None and title.text == "TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150"
+    assert text[title.start : title.end] == title.text
+    assert [(a.text, a.source, a.start, a.end) for a in aliases] == [
+        ("TRANSPORTATION SERVICE AGREEMENT", "heading", 15, 47)
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "heading"),
+    [
+        # A party list or a company name on the heading line is no identifier.
+        ("DISTRIBUTOR AGREEMENT BETWEEN NIMBUS TRADING AND ORION LABS", "DISTRIBUTOR AGREEMENT"),
+        ("JOINT FILING AGREEMENT Nimbus Trading, Inc.", "JOINT FILING AGREEMENT"),
+    ],
+)
+def test_any_other_heading_line_stays_an_alias(line: str, heading: str) -> None:
+    text = f"{line}\n\nThis Agreement is entered into by Nimbus Trading Inc. and Orion Labs LLC.\n"
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == heading
+    assert [(a.text, a.source) for a in aliases] == [(line, "heading_line")]
     assert text[aliases[0].start : aliases[0].end] == aliases[0].text
 
 
@@ -211,6 +227,9 @@ def test_an_alias_never_passes_with_a_party_that_is_not_bound(kb: KB) -> None:
 def test_heading_line_alias_is_exact_not_fuzzy(kb: KB) -> None:
     parties = "between Great Lakes Gas Transmission LLC and Anr Pipeline Company"
     docs, result = kb.docs(f"What law governs the TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150 {parties}?")
+    assert docs == {"transport"} and result.candidates[0].match == "title exact + parties"
+    # The bare heading is an alias: the same contract, exactly.
+    docs, result = kb.docs(f"What law governs the TRANSPORTATION SERVICE AGREEMENT {parties}?")
     assert docs == {"transport"} and result.candidates[0].match == "title alias + parties"
     # Another contract number is another contract: refused, whatever the parties.
     report = kb.ask(f"What law governs the TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18151 {parties}?")

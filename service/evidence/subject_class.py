@@ -221,6 +221,7 @@ def read_party_list(text: str) -> PartyList:
         if pieces:
             separators.append(separator)
         pieces.append(piece)
+    pieces, separators = _join_initials(pieces, separators)
     cap = limits()["parties"]
     if len(pieces) > cap:
         return PartyList([], [], [f"too many party names ({len(pieces)} > {cap}); name at most {cap}"])
@@ -229,6 +230,34 @@ def read_party_list(text: str) -> PartyList:
         if problem:
             failures.append(problem)
     return PartyList(pieces, separators, failures)
+
+
+def _is_initial(piece: str) -> bool:
+    """A piece with fewer than two letters ("B", "A.", "3"): no name on its own."""
+    return sum(c.isalpha() for c in piece) < 2
+
+
+def _join_initials(pieces: list[str], separators: list[str]) -> tuple[list[str], list[str]]:
+    """Re-attach an initial to the neighbour it is joined to by "&": "B & C General Warehouse
+    Corporation LLC", "A & B Co." are one name each, not a letter and a name. Only "&" joins
+    (a lone letter after "," or "and" stays a piece, which ``name_problem`` then refuses), and
+    the joined text is the question's own, so it must still be bound exactly."""
+    pieces, separators = list(pieces), list(separators)
+    i = 0
+    while len(pieces) > 1 and i < len(pieces):
+        if not _is_initial(pieces[i]):
+            i += 1
+            continue
+        if i + 1 < len(pieces) and separators[i].strip() == "&":
+            pieces[i : i + 2] = [f"{pieces[i]}{separators[i]}{pieces[i + 1]}"]
+            del separators[i]
+        elif i > 0 and separators[i - 1].strip() == "&":
+            pieces[i - 1 : i + 1] = [f"{pieces[i - 1]}{separators[i - 1]}{pieces[i]}"]
+            del separators[i - 1]
+            i -= 1
+        else:
+            i += 1
+    return pieces, separators
 
 
 def _strip_article(text: str) -> str:
@@ -404,6 +433,9 @@ def parse_question(question: str) -> SubjectClass:
     text = re.sub(r"\s+", " ", text).rstrip(" ?.!")
     body, period, jurisdiction = _cut_constraints(text)
     body = body.rstrip(" ?.!,")
+    # "X, LLC and its Affiliates's Supply Agreement": a description names no one, so it is
+    # dropped everywhere (not only inside a party list), and the owner is "X, LLC".
+    body = party_grammar().description.sub("", body)
     for structure in question_patterns()["_structures"]:
         m = structure["_re"].match(body)
         if not m:
@@ -469,6 +501,10 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
     # agreement_attribute
     title = g.get("title")
     if not title or not clean_title(title):
+        return None
+    if re.search(question_patterns()["amendment_lead"], body[: m.start("title")], re.IGNORECASE):
+        # "... First Amendment to the Supply Agreement": the question is about the amendment,
+        # never the parent the title group caught; another structure reads the whole title.
         return None
     failures: list[str] = []
     party_text = g.get("parties")
@@ -605,9 +641,9 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
 
 # -- parties named anywhere -----------------------------------------------------------------
 
-# A name's first word: capitalised, or lower case before a capital ("iBio", "e.l.f."); never
-# the inside of a word.
-_NAME_START = r"(?<![\w.&'-])(?:[A-Z0-9]|[a-z](?=[A-Z.]))"
+# A name's first word: capitalised, lower case before a capital ("iBio", "e.l.f."), or a
+# lower-case domain name ("theglobe.com"); never the inside of a word.
+_NAME_START = r"(?<![\w.&'-])(?:[A-Z0-9]|[a-z](?=[A-Z.])|[a-z](?=[a-z0-9-]*\.[a-z]{2,}\b))"
 # A capitalised run directly before a possessive "'s" / "'" ("Acme Holdings's", "Omega Retail'").
 _POSSESSIVE = re.compile(
     _NAME_START + r"[\w.&-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&-]*)*(?:'s|')(?!\w)"
