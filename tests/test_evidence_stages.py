@@ -308,3 +308,36 @@ def test_a_generic_attribute_naming_a_clause_type_becomes_an_open_question(quest
     assert with_clause_type(sc, question).attribute == attribute
     governing = SubjectClass(understood=True, kind="agreement_attribute", attribute="governing_law")
     assert with_clause_type(governing, question) is governing
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute", "after"),
+    [
+        # A clause type that lists the phrasebook's attribute in its "refines" takes the question.
+        ("What exceptions to the non-compete apply in the RESELLER AGREEMENT?", "non_compete", "question"),
+        ("Is the license in the RESELLER AGREEMENT irrevocable?", "license_grant", "question"),
+        ("Which claims are excluded from the limitation of liability in the RESELLER AGREEMENT?", "cap_on_liability", "question"),
+        ("Is intellectual property assigned to the counterparty in the RESELLER AGREEMENT?", "anti_assignment", "question"),
+        # The attribute itself, or a clause type that does not refine it, keeps the attribute.
+        ("Is there a non-compete in the RESELLER AGREEMENT?", "non_compete", "non_compete"),
+        ("Can a party assign the RESELLER AGREEMENT?", "anti_assignment", "anti_assignment"),
+        ("Is termination for convenience allowed under the RESELLER AGREEMENT?", "termination_for_convenience", "termination_for_convenience"),
+    ],
+)
+def test_a_clause_type_that_refines_the_attribute_takes_the_question(question: str, attribute: str, after: str) -> None:
+    from service.evidence.machine import with_clause_type
+
+    sc = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
+                      agreement_title="RESELLER AGREEMENT", attribute=attribute, attribute_label=attribute)
+    out = with_clause_type(sc, question)
+    assert out.attribute == after
+    assert out.attribute_label == ("the answer to the question" if after == "question" else attribute)
+
+
+def test_clause_types_refine_only_known_attributes() -> None:
+    from service.evidence.data import clause_types, cues
+
+    refined = {c.key: c.refines for c in clause_types() if c.refines}
+    assert set().union(*refined.values()) <= set(cues().attributes)
+    assert refined["competitive_restriction_exception"] == frozenset({"exclusivity", "non_compete"})
+    assert "termination" not in refined  # the generic termination type never takes a known attribute
