@@ -341,3 +341,12 @@ def test_clause_types_refine_only_known_attributes() -> None:
     assert set().union(*refined.values()) <= set(cues().attributes)
     assert refined["competitive_restriction_exception"] == frozenset({"exclusivity", "non_compete"})
     assert "termination" not in refined  # the generic termination type never takes a known attribute
+
+
+def test_question_words_leave_out_words_every_contract_holds() -> None:
+    """The lexical and BM25 signals never count "party", "shall" or "agreement": a sentence is
+    not relevant for being contract prose."""
+    assert verify.question_words("Must a party provide transition services after termination of the Agreement?") == frozenset(
+        {"provide", "services", "termination", "transition"}
+    )
+    assert verify.question_words("Which party shall pay the fees under the agreement?") == frozenset({"pay", "fees"})
