@@ -350,3 +350,24 @@ def test_question_words_leave_out_words_every_contract_holds() -> None:
         {"provide", "services", "termination", "transition"}
     )
     assert verify.question_words("Which party shall pay the fees under the agreement?") == frozenset({"pay", "fees"})
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "cued"),
+    [
+        ("You shall not directly or indirectly contest the validity of the ownership of the Licensed Marks.", "covenant_not_to_sue", True),
+        ("Licensee agrees not to bring any claim or action challenging Licensor's patents.", "covenant_not_to_sue", True),
+        # Dispute resolution and severability are not covenants not to sue.
+        ("Any dispute arising out of this Agreement shall be settled by arbitration.", "covenant_not_to_sue", False),
+        ("If any provision is held invalid, the validity of the remaining provisions shall not be affected.", "covenant_not_to_sue", False),
+        ("The restrictions set forth above shall not apply to ownership of less than 5% of a public company.", "competitive_restriction_exception", True),
+        ("Notwithstanding the exclusivity above, Supplier may sell to existing customers.", "competitive_restriction_exception", True),
+        # A bare "notwithstanding" is not a carve-out from a restriction.
+        ("Notwithstanding the foregoing, either party may terminate upon notice.", "competitive_restriction_exception", False),
+    ],
+)
+def test_clause_type_text_cues_read_the_clause_not_a_common_word(sentence: str, key: str, cued: bool) -> None:
+    from service.evidence.data import clause_types
+
+    clause = next(c for c in clause_types() if c.key == key)
+    assert any(p.search(sentence) for p in clause.text_cues) is cued
