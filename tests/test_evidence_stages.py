@@ -388,3 +388,19 @@ def test_clause_type_text_cues_read_the_clause_not_a_common_word(sentence: str, 
 
     clause = next(c for c in clause_types() if c.key == key)
     assert any(p.search(sentence) for p in clause.text_cues) is cued
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cued"),
+    [
+        ("NETGEAR's agreement not to appoint additional distributors of NETGEAR Products in the Territory", True),
+        ("Licensor hereby grants to Licensee a royalty-free, exclusive, worldwide license to use the Marks.", True),
+        # "exclusive of" means "excluding"; an exclusive owner is ownership, not exclusive dealing.
+        ("Such rights and remedies are not intended to be exclusive of any other rights or remedies.", False),
+        ("Distributor acknowledges that Supplier is the exclusive owner of the Trademarks.", False),
+    ],
+)
+def test_exclusivity_cue_reads_exclusive_dealing(sentence: str, cued: bool) -> None:
+    from service.evidence.data import cues
+
+    assert any(p.search(sentence) for p in cues().attributes["exclusivity"].text_cues) is cued
