@@ -21,7 +21,7 @@ Reported on questions where the gate passed (state is not SUBJECT_NOT_FOUND):
   * hit rate (answerable questions): a cited unit overlaps a gold span of the asked contract;
   * abstention (questions CUAD marks as having no answer): ``sufficient`` is false;
   * purity: cited units from another document (must be 0);
-  * the calibration curve: for each sufficiency threshold (the best cited unit's support), the share of answerable questions that
+  * the calibration curve: for each relevance threshold, the share of answerable questions that
     would be sufficient, hit-and-sufficient, and the abstention on unanswerable ones;
   * query latency p50/p95.
 CUAD v1 is by The Atticus Project, CC BY 4.0.
@@ -64,7 +64,7 @@ TEMPLATES: dict[str, str] = {
     "Change Of Control": "What does the {title} between {parties} say about a change of control?",
     "License Grant": "What does the {title} between {parties} say about a license grant?",
 }
-THRESHOLDS = [round(0.2 + 0.025 * i, 3) for i in range(29)]  # 0.20 .. 0.90
+THRESHOLDS = [round(0.3 + 0.025 * i, 3) for i in range(21)]  # 0.30 .. 0.80
 
 
 def _hash(text: str) -> str:
@@ -322,11 +322,7 @@ def main(argv: list[str] | None = None) -> int:
                 hit = any(
                     e.doc_id == sid and any(e.char_start < g1 and g0 < e.char_end for g0, g1 in spans) for e in cited
                 )
-                # The sufficiency scale: a unit's support (the sufficiency model), else its relevance.
-                relevances = [
-                    e.attribute_match.get("support", e.attribute_match.get("relevance")) for e in cited
-                    if e.attribute_match.get("support", e.attribute_match.get("relevance")) is not None
-                ]
+                relevances = [e.attribute_match.get("relevance") for e in cited if e.attribute_match.get("relevance") is not None]
                 record = {
                     "doc": entry["doc_id"], "category": category, "question": question,
                     "gate_passed": report.state != "SUBJECT_NOT_FOUND",

@@ -82,19 +82,6 @@ def eligible_units(q: dict[str, Any], s: np.ndarray, floor: float, floor_known: 
     return q["states"] | ((s >= floor_known) & q["embedded"] & q["long"])
 
 
-SUPPORT: dict[bool, tuple[np.ndarray, float]] = {}  # open? -> (weights, bias): relevance.json "support"
-
-
-def support_of(q: dict[str, Any], rows: np.ndarray, relevance: np.ndarray) -> np.ndarray:
-    """The sufficiency scale of the given units: the logistic support model of the question's
-    kind (relevance.json "support"), else their relevance."""
-    model = SUPPORT.get(q["open"])
-    if model is None:
-        return relevance
-    weights, bias = model
-    return 1.0 / (1.0 + np.exp(-(q["X"][rows] @ weights + bias)))
-
-
 FLOOR_KNOWN: float | None = None
 FILL = False
 W_SUFF: np.ndarray | None = None  # sufficiency from its own weights (default: the relevance)
@@ -116,7 +103,7 @@ def replay(questions: list[dict[str, Any]], w: np.ndarray, floor: float) -> list
         # FILL: a known attribute's typed units first, units stating it by relevance after them.
         key = s[idx] + (10.0 * q["states"][idx] if FILL and not q["open"] else 0.0)
         order = idx[np.argsort(-key, kind="stable")][:MAX_EVIDENCE]
-        best = float((q["X"][order] @ W_SUFF).max()) if W_SUFF is not None else float(support_of(q, order, s[order]).max())
+        best = float((q["X"][order] @ W_SUFF).max()) if W_SUFF is not None else float(s[order].max())
         out.append((bool(q["gold"][order].any()), best))
     return out
 
@@ -162,7 +149,7 @@ def calibration(questions: list[dict[str, Any]], w: np.ndarray, floor: float) ->
     sufficient, abstention on unanswerable), both question sets together."""
     res = replay(questions, w, floor)
     out = []
-    for t in [round(0.2 + 0.025 * i, 3) for i in range(29)]:
+    for t in [round(0.3 + 0.025 * i, 3) for i in range(25)]:
         row: dict[str, Any] = {"threshold": t}
         for kind in ("known", "open"):
             pairs = [(q, r) for q, r in zip(questions, res) if q["open"] == (kind == "open")]
@@ -176,35 +163,6 @@ def calibration(questions: list[dict[str, Any]], w: np.ndarray, floor: float) ->
                 len(ans), len(una),
             )
         out.append(row)
-    return out
-
-
-def fit_sufficiency(questions: list[dict[str, Any]], w: np.ndarray, floor: float, l2: float = 1e-3,
-                    steps: int = 20000) -> dict[str, dict[str, Any]]:
-    """The support model, per kind (known attribute, open question): a logistic regression over
-    the signals of each question's best unit (by relevance, as replayed) against "CUAD marks the
-    question answerable", on questions with any evidence."""
-    out: dict[str, dict[str, Any]] = {}
-    for kind in ("known_attribute", "open_attribute"):
-        xs, ys = [], []
-        for q in questions:
-            if q["open"] != (kind == "open_attribute") or len(q["X"]) == 0:
-                continue
-            s = q["X"] @ w
-            idx = np.nonzero(eligible_units(q, s, floor, FLOOR_KNOWN))[0]
-            if len(idx) == 0:
-                continue
-            top = idx[np.argsort(-s[idx], kind="stable")][0]
-            xs.append(q["X"][top])
-            ys.append(0.0 if q["impossible"] else 1.0)
-        X, y = np.array(xs), np.array(ys)
-        Xb = np.hstack([X, np.ones((len(X), 1))])
-        beta = np.zeros(Xb.shape[1])
-        for _ in range(steps):
-            p = 1.0 / (1.0 + np.exp(-(Xb @ beta)))
-            beta -= 0.5 * (Xb.T @ (p - y) / len(y) + l2 * np.r_[beta[:-1], 0.0])
-        out[kind] = {"weights": {f: round(float(b), 3) for f, b in zip(FEATURES, beta[:-1])},
-                     "bias": round(float(beta[-1]), 3), "questions": len(y)}
     return out
 
 
@@ -260,9 +218,6 @@ def main() -> int:
     parser.add_argument("--search", action="store_true")
     parser.add_argument("--by-category", action="store_true")
     parser.add_argument("--calibration", action="store_true")
-    parser.add_argument("--fit-sufficiency", action="store_true",
-                        help="fit the support model (relevance.json 'support') and print it")
-    parser.add_argument("--no-support", action="store_true", help="sufficiency from the best relevance (the old scale)")
     parser.add_argument("--suff-weights", type=Path, default=None)
     parser.add_argument("--floor", type=float, default=None, help="an open question's evidence floor")
     parser.add_argument("--fill", action="store_true", help="typed units rank before units stating by relevance")
@@ -280,13 +235,7 @@ def main() -> int:
         W_SUFF = np.array([float(json.loads(args.suff_weights.read_text())["weights"].get(f, 0.0)) for f in FEATURES])
     FILL = args.fill
     FLOOR_KNOWN = args.floor_known if args.floor_known is not None else raw.get("evidence_floor_known")
-    if not args.no_support:
-        for kind, model in raw.get("support", {}).items():
-            if isinstance(model, dict) and "weights" in model:
-                SUPPORT[kind == "open_attribute"] = (np.array([float(model["weights"][f]) for f in FEATURES]), float(model["bias"]))
     questions = load_dump(args.dump)
-    if args.fit_sufficiency:
-        print(json.dumps(fit_sufficiency(questions, w, floor), indent=2))
     print("given", dict(zip(FEATURES, w.round(3))), figures(questions, w, floor, tk, to))
     if args.calibration:
         for row in calibration(questions, w, floor):

@@ -240,25 +240,8 @@ def test_relevance_model_is_linear_in_its_signals() -> None:
     model = relevance_model()
     assert model.score(0.5, None, False, 0.0) == pytest.approx((model.w_question + model.w_description) * 0.5)
     assert model.score(0.0, 0.0, True, 2.0) == pytest.approx(model.w_cue + model.w_retrieval)  # retrieval clipped to 1
-    assert 0 < model.evidence_floor < 1
-    assert 0 < model.sufficient(True) < 1
+    assert 0 < model.evidence_floor <= model.sufficient(True) < 1
     assert 0 < model.sufficient(False) < 1
-
-
-def test_support_is_the_logistic_sufficiency_model_of_the_kind() -> None:
-    """Sufficiency reads the eight signals with weights of its own per kind (a probability);
-    without a support model it is the relevance itself."""
-    import math
-    from dataclasses import replace
-
-    model = replace(relevance_model(), support_known=((1.0, 0, 0, 2.0, 0, 0, 0, 0), -1.0), support_open=None)
-    signals = model.signals(0.5, None, True, 3.0, 0.2, bm25=0.5, context=0.1, length=2.0)
-    assert signals == (0.5, 0.5, 0.2, 1.0, 1.0, 0.5, 0.1, 1.0)  # description falls back; clipped to [0, 1]
-    assert model.support(False, signals, 0.9) == pytest.approx(1 / (1 + math.exp(-(0.5 + 2.0 - 1.0))))
-    assert model.support(True, signals, 0.9) == 0.9
-    loaded = relevance_model()
-    assert loaded.support_known is not None and loaded.support_open is not None
-    assert len(loaded.support_known[0]) == len(loaded.support_open[0]) == 8
 
 
 # -- question shapes ------------------------------------------------------------------------------

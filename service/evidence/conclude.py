@@ -225,7 +225,7 @@ def assess(
     # Sufficient: a claim, and (except for a role held through a registry binding) a supporting
     # unit whose relevance reaches the threshold calibrated on the tune split. Instruction-like
     # units never support anything (verify.assess_units), so they can never make it true.
-    best = max((u.support for u in supporting if not u.injection), default=0.0)
+    best = max((u.relevance for u in supporting if not u.injection), default=0.0)
     role = sc.kind == "entity_role"
     threshold = relevance_model().sufficient(sc.attribute == OPEN_ATTRIBUTE)
     sufficient = bool(sc.understood and claims and (role or best >= threshold))

@@ -14,7 +14,6 @@ on the tune split of the CUAD dev set (``bench/fit_relevance.py``, ``bench/cuad_
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,46 +37,9 @@ class RelevanceModel:
     evidence_floor_known: float | None
     sufficient_known: float  # a known attribute's answer is sufficient from here (best unit)
     sufficient_open: float  # an open attribute's answer is sufficient from here (best unit)
-    # Sufficiency reads the same eight signals with weights of its own, per kind (known, open):
-    # the relevance ranks units within one question (its BM25 and retrieval terms are
-    # normalised to the question's best unit, so the top unit always gets them), while
-    # sufficiency must tell a question the contract answers from one it does not. A logistic
-    # model fitted on tune questions (answerable or not, bench/fit_relevance.py
-    # --fit-sufficiency); None: the best unit's relevance decides, as before.
-    support_known: tuple[tuple[float, ...], float] | None = None
-    support_open: tuple[tuple[float, ...], float] | None = None
 
     def sufficient(self, open_attribute: bool) -> float:
         return self.sufficient_open if open_attribute else self.sufficient_known
-
-    def support(self, open_attribute: bool, signals: tuple[float, ...], relevance: float) -> float:
-        """How strongly one unit answers the question (the sufficiency scale): the logistic
-        sufficiency model of its kind over ``signals`` (``SIGNALS`` order), else ``relevance``."""
-        model = self.support_open if open_attribute else self.support_known
-        if model is None:
-            return relevance
-        weights, bias = model
-        z = bias + sum(w * x for w, x in zip(weights, signals, strict=True))
-        return 1.0 / (1.0 + math.exp(-z))
-
-    @staticmethod
-    def signals(
-        sim_question: float,
-        sim_description: float | None,
-        cue: bool,
-        retrieval: float,
-        lexical: float = 0.0,
-        *,
-        bm25: float = 0.0,
-        context: float = 0.0,
-        length: float = 0.0,
-    ) -> tuple[float, ...]:
-        """The eight signals in ``SIGNALS`` order, clipped as ``score`` reads them."""
-        clip = lambda v: max(0.0, min(1.0, v))  # noqa: E731
-        return (
-            sim_question, sim_question if sim_description is None else sim_description, clip(lexical),
-            1.0 if cue else 0.0, clip(retrieval), clip(bm25), context, clip(length),
-        )
 
     def score(
         self,
@@ -106,15 +68,6 @@ class RelevanceModel:
         )
 
 
-SIGNALS = ("question", "description", "lexical", "cue", "retrieval", "bm25", "context", "length")
-
-
-def _support_model(raw: dict | None) -> tuple[tuple[float, ...], float] | None:
-    if raw is None:
-        return None
-    return tuple(float(raw["weights"][k]) for k in SIGNALS), float(raw["bias"])
-
-
 @lru_cache(maxsize=1)
 def relevance_model() -> RelevanceModel:
     raw = load("relevance.json")
@@ -133,6 +86,4 @@ def relevance_model() -> RelevanceModel:
         evidence_floor_known=float(raw["evidence_floor_known"]) if raw.get("evidence_floor_known") is not None else None,
         sufficient_known=float(raw["sufficient"]["known_attribute"]),
         sufficient_open=float(raw["sufficient"]["open_attribute"]),
-        support_known=_support_model(raw.get("support", {}).get("known_attribute")),
-        support_open=_support_model(raw.get("support", {}).get("open_attribute")),
     )

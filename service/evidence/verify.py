@@ -295,9 +295,6 @@ class Assessed:
     attribute_match: dict[str, Any]
     value: dict[str, Any] | None
     injection: bool
-    # How strongly the unit answers the question on the sufficiency scale
-    # (``RelevanceModel.support``): conclude.py compares the best with the threshold.
-    support: float = 0.0
     # A known attribute's unit that states it by relevance alone, its typed rule having turned
     # it away: cited after the units the rule accepted.
     by_relevance: bool = False
@@ -488,15 +485,10 @@ def assess_units(
             cue = next((p.pattern for p in targets.text_cues if p.search(unit.excerpt)), None)
         lexical = _overlap(unit, targets.words) / len(targets.words) if targets.words else 0.0
         n_words = len(_WORDS.findall(unit.excerpt))
-        signals = model.signals(
-            sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk, lexical,
-            bm25=bm25[index], context=context[index], length=min(n_words, LENGTH_WORDS) / LENGTH_WORDS,
-        )
         relevance = model.score(
             sim_q, sim_d, cue is not None, unit.chunk_score / max_chunk, lexical,
             bm25=bm25[index], context=context[index], length=min(n_words, LENGTH_WORDS) / LENGTH_WORDS,
         )
-        support = model.support(attribute is None and not role, signals, relevance)
         short = n_words < data.min_words
         if role:
             states = cue is not None
@@ -523,7 +515,6 @@ def assess_units(
         match = {"cue": cue, "similarity": round(sim_d if sim_d is not None else sim_q, 4),
                  "question_similarity": round(sim_q, 4), "lexical": round(lexical, 4),
                  "bm25": round(bm25[index], 4), "context": round(context[index], 4), "relevance": round(relevance, 4),
-                 "support": round(support, 4),
                  **({"stated_by": "relevance"} if relevance_only else {})}
         injection = is_instruction_like(unit.excerpt)
         reason = v.reason
@@ -547,7 +538,7 @@ def assess_units(
                 unit=unit, candidate=v.candidate, reason=reason, states_attribute=states and reason is None,
                 relevance=round(relevance, 6), score=round(relevance, 6), confidence=confidence,
                 attribute_match=match, value=value if reason is None else None, injection=injection,
-                by_relevance=relevance_only, support=round(support, 6),
+                by_relevance=relevance_only,
             )
         )
     return out
