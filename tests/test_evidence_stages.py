@@ -316,11 +316,12 @@ def test_a_generic_attribute_naming_a_clause_type_becomes_an_open_question(quest
         # A clause type that lists the phrasebook's attribute in its "refines" takes the question.
         ("What exceptions to the non-compete apply in the RESELLER AGREEMENT?", "non_compete", "question"),
         ("Is the license in the RESELLER AGREEMENT irrevocable?", "license_grant", "question"),
-        ("Which claims are excluded from the limitation of liability in the RESELLER AGREEMENT?", "cap_on_liability", "question"),
         ("Is intellectual property assigned to the counterparty in the RESELLER AGREEMENT?", "anti_assignment", "question"),
         # The attribute itself, or a clause type that does not refine it, keeps the attribute.
         ("Is there a non-compete in the RESELLER AGREEMENT?", "non_compete", "non_compete"),
         ("Can a party assign the RESELLER AGREEMENT?", "anti_assignment", "anti_assignment"),
+        # The carve-outs from a liability cap are written in the cap clause itself.
+        ("Which claims are excluded from the limitation of liability in the RESELLER AGREEMENT?", "cap_on_liability", "cap_on_liability"),
         ("Is termination for convenience allowed under the RESELLER AGREEMENT?", "termination_for_convenience", "termination_for_convenience"),
     ],
 )
@@ -387,3 +388,19 @@ def test_exclusivity_cue_reads_exclusive_dealing(sentence: str, cued: bool) -> N
     from service.evidence.data import cues
 
     assert any(p.search(sentence) for p in cues().attributes["exclusivity"].text_cues) is cued
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cued"),
+    [
+        ("Upon expiration of this Agreement, Distributor may sell off any remaining inventory of the Products.", True),
+        ("Supplier shall continue to provide maintenance services for twelve months.", True),
+        # A survival list is boilerplate, not a service after termination.
+        ("The provisions of Sections 4, 5 and 9 shall survive the termination of this Agreement.", False),
+    ],
+)
+def test_post_termination_cue_reads_duties_not_survival_lists(sentence: str, cued: bool) -> None:
+    from service.evidence.data import clause_types
+
+    clause = next(c for c in clause_types() if c.key == "post_termination_services")
+    assert any(p.search(sentence) for p in clause.text_cues) is cued
