@@ -64,7 +64,7 @@ TEMPLATES: dict[str, str] = {
     "Change Of Control": "What does the {title} between {parties} say about a change of control?",
     "License Grant": "What does the {title} between {parties} say about a license grant?",
 }
-THRESHOLDS = [round(0.3 + 0.025 * i, 3) for i in range(21)]  # 0.30 .. 0.80
+THRESHOLDS = [round(0.3 + 0.025 * i, 3) for i in range(27)]  # 0.30 .. 0.95
 
 
 def _hash(text: str) -> str:

@@ -149,7 +149,7 @@ def calibration(questions: list[dict[str, Any]], w: np.ndarray, floor: float) ->
     sufficient, abstention on unanswerable), both question sets together."""
     res = replay(questions, w, floor)
     out = []
-    for t in [round(0.3 + 0.025 * i, 3) for i in range(25)]:
+    for t in [round(0.3 + 0.025 * i, 3) for i in range(27)]:
         row: dict[str, Any] = {"threshold": t}
         for kind in ("known", "open"):
             pairs = [(q, r) for q, r in zip(questions, res) if q["open"] == (kind == "open")]

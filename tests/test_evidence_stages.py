@@ -308,3 +308,99 @@ def test_a_generic_attribute_naming_a_clause_type_becomes_an_open_question(quest
     assert with_clause_type(sc, question).attribute == attribute
     governing = SubjectClass(understood=True, kind="agreement_attribute", attribute="governing_law")
     assert with_clause_type(governing, question) is governing
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute", "after"),
+    [
+        # A clause type that lists the phrasebook's attribute in its "refines" takes the question.
+        ("What exceptions to the non-compete apply in the RESELLER AGREEMENT?", "non_compete", "question"),
+        ("Is the license in the RESELLER AGREEMENT irrevocable?", "license_grant", "question"),
+        ("Is intellectual property assigned to the counterparty in the RESELLER AGREEMENT?", "anti_assignment", "question"),
+        # The attribute itself, or a clause type that does not refine it, keeps the attribute.
+        ("Is there a non-compete in the RESELLER AGREEMENT?", "non_compete", "non_compete"),
+        ("Can a party assign the RESELLER AGREEMENT?", "anti_assignment", "anti_assignment"),
+        # The carve-outs from a liability cap are written in the cap clause itself.
+        ("Which claims are excluded from the limitation of liability in the RESELLER AGREEMENT?", "cap_on_liability", "cap_on_liability"),
+        ("Is termination for convenience allowed under the RESELLER AGREEMENT?", "termination_for_convenience", "termination_for_convenience"),
+    ],
+)
+def test_a_clause_type_that_refines_the_attribute_takes_the_question(question: str, attribute: str, after: str) -> None:
+    from service.evidence.machine import with_clause_type
+
+    sc = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
+                      agreement_title="RESELLER AGREEMENT", attribute=attribute, attribute_label=attribute)
+    out = with_clause_type(sc, question)
+    assert out.attribute == after
+    assert out.attribute_label == ("the answer to the question" if after == "question" else attribute)
+
+
+def test_clause_types_refine_only_known_attributes() -> None:
+    from service.evidence.data import clause_types, cues
+
+    refined = {c.key: c.refines for c in clause_types() if c.refines}
+    assert set().union(*refined.values()) <= set(cues().attributes)
+    assert refined["competitive_restriction_exception"] == frozenset({"exclusivity", "non_compete"})
+    assert "termination" not in refined  # the generic termination type never takes a known attribute
+
+
+def test_question_words_leave_out_words_every_contract_holds() -> None:
+    """The lexical and BM25 signals never count "party", "shall" or "agreement": a sentence is
+    not relevant for being contract prose."""
+    assert verify.question_words("Must a party provide transition services after termination of the Agreement?") == frozenset(
+        {"provide", "services", "termination", "transition"}
+    )
+    assert verify.question_words("Which party shall pay the fees under the agreement?") == frozenset({"pay", "fees"})
+
+
+@pytest.mark.parametrize(
+    ("sentence", "key", "cued"),
+    [
+        ("You shall not directly or indirectly contest the validity of the ownership of the Licensed Marks.", "covenant_not_to_sue", True),
+        ("Licensee agrees not to bring any claim or action challenging Licensor's patents.", "covenant_not_to_sue", True),
+        # Dispute resolution and severability are not covenants not to sue.
+        ("Any dispute arising out of this Agreement shall be settled by arbitration.", "covenant_not_to_sue", False),
+        ("If any provision is held invalid, the validity of the remaining provisions shall not be affected.", "covenant_not_to_sue", False),
+        ("The restrictions set forth above shall not apply to ownership of less than 5% of a public company.", "competitive_restriction_exception", True),
+        ("Notwithstanding the exclusivity above, Supplier may sell to existing customers.", "competitive_restriction_exception", True),
+        # A bare "notwithstanding" is not a carve-out from a restriction.
+        ("Notwithstanding the foregoing, either party may terminate upon notice.", "competitive_restriction_exception", False),
+    ],
+)
+def test_clause_type_text_cues_read_the_clause_not_a_common_word(sentence: str, key: str, cued: bool) -> None:
+    from service.evidence.data import clause_types
+
+    clause = next(c for c in clause_types() if c.key == key)
+    assert any(p.search(sentence) for p in clause.text_cues) is cued
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cued"),
+    [
+        ("NETGEAR's agreement not to appoint additional distributors of NETGEAR Products in the Territory", True),
+        ("Licensor hereby grants to Licensee a royalty-free, exclusive, worldwide license to use the Marks.", True),
+        # "exclusive of" means "excluding"; an exclusive owner is ownership, not exclusive dealing.
+        ("Such rights and remedies are not intended to be exclusive of any other rights or remedies.", False),
+        ("Distributor acknowledges that Supplier is the exclusive owner of the Trademarks.", False),
+    ],
+)
+def test_exclusivity_cue_reads_exclusive_dealing(sentence: str, cued: bool) -> None:
+    from service.evidence.data import cues
+
+    assert any(p.search(sentence) for p in cues().attributes["exclusivity"].text_cues) is cued
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cued"),
+    [
+        ("Upon expiration of this Agreement, Distributor may sell off any remaining inventory of the Products.", True),
+        ("Supplier shall continue to provide maintenance services for twelve months.", True),
+        # A survival list is boilerplate, not a service after termination.
+        ("The provisions of Sections 4, 5 and 9 shall survive the termination of this Agreement.", False),
+    ],
+)
+def test_post_termination_cue_reads_duties_not_survival_lists(sentence: str, cued: bool) -> None:
+    from service.evidence.data import clause_types
+
+    clause = next(c for c in clause_types() if c.key == "post_termination_services")
+    assert any(p.search(sentence) for p in clause.text_cues) is cued

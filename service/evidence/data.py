@@ -100,6 +100,10 @@ class ClauseType:
     question_cues: tuple[re.Pattern[str], ...]
     text_cues: tuple[re.Pattern[str], ...]
     query: str
+    # Known attributes (attribute_cues.json) this type narrows: a question the phrasebook reads
+    # as one of them but that names this type ("carve-outs from the non-compete") asks about
+    # this type.
+    refines: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -112,6 +116,7 @@ def clause_types() -> tuple[ClauseType, ...]:
             question_cues=_compile(entry["question_cues"]),
             text_cues=_compile(entry["text_cues"]),
             query=entry.get("query", ""),
+            refines=frozenset(entry.get("refines", ())),
         )
         for key, entry in raw["types"].items()
     )

@@ -59,14 +59,17 @@ GENERIC_ATTRIBUTES = frozenset({"obligations"})  # known attributes that only sa
 
 
 def with_clause_type(sc: SubjectClass, question: str) -> SubjectClass:
-    """A question the phrasebook reads as a generic attribute ("obligations", matched by words
-    such as "must" or "commitment") but that names a clause type of
-    ``service/data/clause_types.json`` ("a minimum purchase commitment", "transition services
-    after termination") is an open question about that clause type: its description, cues and
-    search words fit the question better than a party's duties in general."""
-    if sc.kind != "agreement_attribute" or sc.attribute not in GENERIC_ATTRIBUTES:
+    """A question the phrasebook reads as a known attribute but that names a narrower clause type
+    of ``service/data/clause_types.json`` is an open question about that clause type: its
+    description, cues and search words fit the question better. That holds for a generic
+    attribute ("obligations", matched by words such as "must" or "commitment": "a minimum
+    purchase commitment", "transition services after termination") and for an attribute the
+    clause type names in its ``refines`` ("carve-outs from the non-compete" is not the
+    non-compete; "is the licence irrevocable" is not the licence grant)."""
+    if sc.kind != "agreement_attribute" or sc.attribute is None or sc.attribute == conclude.OPEN_ATTRIBUTE:
         return sc
-    if open_clause_type(replace(sc, attribute=conclude.OPEN_ATTRIBUTE), query_question(sc, question)) is None:
+    clause = open_clause_type(replace(sc, attribute=conclude.OPEN_ATTRIBUTE), query_question(sc, question))
+    if clause is None or (sc.attribute not in GENERIC_ATTRIBUTES and sc.attribute not in clause.refines):
         return sc
     return replace(
         sc, attribute=conclude.OPEN_ATTRIBUTE, attribute_label="the answer to the question",

@@ -77,6 +77,11 @@ def _search_words() -> tuple[int, int, frozenset[str]]:
     return int(raw["max_words"]), int(raw["question_words"]), generic
 
 
+def generic_words() -> frozenset[str]:
+    """Stop words and the words nearly every contract chunk holds, never searched for."""
+    return _search_words()[2]
+
+
 def bm25_words(question: str, attribute_words: str) -> str:
     """The BM25 words of an evidence search: the question's own content words first (at most
     ``question_words``), then the attribute's search words, at most ``max_words`` in all, without

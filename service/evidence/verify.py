@@ -30,7 +30,7 @@ from service.evidence.data import Attribute, cues
 from service.evidence.gate import Candidate
 from service.evidence.relevance import relevance_model
 from service.evidence.subject_class import SubjectClass
-from service.evidence.units import Unit
+from service.evidence.units import Unit, generic_words
 from service.evidence.values import extract_value
 
 EMBED_MAX_UNITS = 32
@@ -44,8 +44,12 @@ _QUESTION_WORDS = frozenset(
 
 @lru_cache(maxsize=1)
 def _stopwords() -> frozenset[str]:
-    """The stop words BM25 drops (shared with both stores), plus question words."""
-    return stopwords() | _QUESTION_WORDS
+    """The stop words BM25 drops (shared with both stores), question words, and the words
+    nearly every contract sentence holds (``relevance.json: search.generic_words``: "party",
+    "shall", "agreement"): in the lexical and BM25 signals they only reward sentences for being
+    contract prose ("Either Party may be referred to as 'Party'" for "Must a party provide
+    transition services?")."""
+    return stopwords() | _QUESTION_WORDS | generic_words()
 
 _WORDS = re.compile(r"\w+")
 _YEAR = re.compile(r"\b(19\d{2}|20\d{2})\b")
