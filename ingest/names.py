@@ -60,37 +60,32 @@ def _word() -> str:
     return _WORD.replace("_QUALIFIER_AHEAD", rf",?[ \t]*(?i:{_suffix_regex()})")
 
 
+def _words_then_legal_forms(joint: str) -> re.Pattern[str]:
+    """Up to 12 capitalised words, each two joined by ``joint``, then any legal forms
+    (", Inc."; several: "Co., Ltd."). The name readers below differ only in their joint."""
+    word = _word()
+    tail = rf"(?:\s*,?\s*(?i:{_suffix_regex()})\.?)*"
+    return re.compile(rf"{word}(?:{joint}{word}){{0,11}}{tail}")
+
+
 @lru_cache(maxsize=1)
 def _name_regex() -> re.Pattern[str]:
-    suffix = _suffix_regex()
-    word = _word()
-    words = rf"{word}(?:{_GAP}(?:{_CONNECTOR}{_GAP})?{word}){{0,11}}"
-    # ", Inc." after the words; several ("Co., Ltd.").
-    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
-    return re.compile(rf"{words}{tail}")
+    return _words_then_legal_forms(rf"{_GAP}(?:{_CONNECTOR}{_GAP})?")
 
 
 @lru_cache(maxsize=1)
 def _comma_name_regex() -> re.Pattern[str]:
     """Like ``_name_regex`` but words may also be joined by a comma: "Stratton, Cheeseman &
     Walsh-Nevada, Inc.". Only used when the result ends in a legal suffix (see ``name_at``)."""
-    suffix = _suffix_regex()
-    word = _word()
-    words = rf"{word}(?:,?{_GAP}(?:{_CONNECTOR}{_GAP})?{word}){{0,11}}"
-    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
-    return re.compile(rf"{words}{tail}")
+    return _words_then_legal_forms(rf",?{_GAP}(?:{_CONNECTOR}{_GAP})?")
 
 
 @lru_cache(maxsize=1)
 def _inner_word_name_regex() -> re.Pattern[str]:
     """Like ``_name_regex`` but capitalised words may also be joined by one or two lower-case
     ``_INNER_WORD``s ("Pay at Home Corp."). Only used when the result ends in a legal form."""
-    suffix = _suffix_regex()
-    word = _word()
     joint = rf"(?:{_CONNECTOR}|{_INNER_WORD})"
-    words = rf"{word}(?:[ \t]+(?:{joint}[ \t]+){{0,{_INNER_WORDS_LIMIT}}}{word}){{0,11}}"
-    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
-    return re.compile(rf"{words}{tail}")
+    return _words_then_legal_forms(rf"[ \t]+(?:{joint}[ \t]+){{0,{_INNER_WORDS_LIMIT}}}")
 
 
 # A second name joined to a party's name: a trade or former name, or the principal an agent
@@ -290,13 +285,9 @@ _NOT_SLOT_WORDS = frozenset(
 def _slot_name_regex() -> re.Pattern[str]:
     """Capitalised words joined by up to ``_SLOT_INNER_LIMIT`` lower-case words of any kind:
     "Petro data Management Services Limited"."""
-    suffix = _suffix_regex()
-    word = _word()
     # ("Trip shareholders and Azul S.A.": "and" between lower-case words joins two names, not one.)
     joint = r"(?:(?!(?:and|or|between|among|with|by|from)\b)[a-z][\w\-]*)"
-    words = rf"{word}(?:[ \t]+(?:{joint}[ \t]+){{0,{_SLOT_INNER_LIMIT}}}{word}){{0,11}}"
-    tail = rf"(?:\s*,?\s*(?i:{suffix})\.?)*"
-    return re.compile(rf"{words}{tail}")
+    return _words_then_legal_forms(rf"[ \t]+(?:{joint}[ \t]+){{0,{_SLOT_INNER_LIMIT}}}")
 
 
 def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
