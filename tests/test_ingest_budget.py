@@ -161,3 +161,17 @@ def test_annotation_processes_run_with_the_worker_blas_budget(tmp_path, embedder
     one = nlp_pool._get_pool(1, 1)  # a new budget: a new pool
     assert nlp_pool._pool_shape == (1, 1)
     assert one.submit(nlp_pool._blas_threads_in_child).result(60) == [1]
+
+
+@pytest.mark.parametrize("cores,accepted", [("0", False), ("1", True), ("64", True), ("65", False)])
+def test_the_worker_budget_is_bounded(tmp_path, monkeypatch: pytest.MonkeyPatch, cores, accepted):
+    """ATTEST_INGEST_WORKER_CORES drives thread pools, so it has a bound (1..64), checked when the
+    settings load, with the setting named in the error."""
+    from pydantic import ValidationError
+
+    monkeypatch.setenv("ATTEST_INGEST_WORKER_CORES", cores)
+    if accepted:
+        assert Settings(data_dir=tmp_path).ingest_worker_cores == int(cores)
+    else:
+        with pytest.raises(ValidationError, match="ingest_worker_cores"):
+            Settings(data_dir=tmp_path)
