@@ -9,7 +9,8 @@ between uploaders round-robin (the principal with the fewest running jobs, then 
 longest ago), so a small document is not stuck behind another principal's large ones. Each job
 runs :meth:`Ingestor.ingest_bytes` within ``Settings.ingest_job_seconds``.
 
-On start, jobs left ``running`` by a killed process are queued again (a rerun is idempotent:
+On start, and every ``OWNER_CHECK_SECONDS`` in every running worker, jobs left ``running`` by a
+killed process are queued again (a rerun is idempotent:
 chunk ids are deterministic and a revision only becomes current after all its chunks are
 written); after ``MAX_ATTEMPTS`` they are marked ``failed`` with the reason, and a job whose
 upload file has gone is failed too; either way its document is marked ``failed`` and the
@@ -18,7 +19,7 @@ upload file has gone is failed too; either way its document is marked ``failed``
 
 Two adapters implement the :class:`JobQueue` port: :class:`JobStore` here (SQLite, the embedded
 default: the API's worker or ``attest worker`` processes on the machine that holds the data dir;
-a claimed job carries its process's owner id, and a restart requeues only the running jobs of
+a claimed job carries its process's owner id, and recovery requeues only the running jobs of
 owners that are gone, see :meth:`JobStore.recover`) and
 :class:`service.api.jobs_elastic.ElasticJobQueue` (a jobs index with leases, for several API
 replicas and workers). :func:`open_job_queue` picks the one the store uses. The bytes live in the
