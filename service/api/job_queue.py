@@ -69,10 +69,11 @@ class JobQueue(Protocol):
     longer holds the job (its lease expired and another worker took it over, or recovery failed
     it); ``still_holds`` asks that before the worker writes the job's outcome on its document.
     ``lease_seconds`` is None for a queue without leases; otherwise the worker calls
-    ``renew_leases`` well within it. ``recover`` may run at any time, and every live worker runs it each ``recover_seconds``
-    (``periodic=True``): it hands the jobs of dead workers to live ones and fails the jobs
-    nobody can finish; its ``before_fail`` is told each such job before the queue shows it
-    failed, while recovery holds the job, so no worker claims it in between.
+    ``renew_leases`` well within it. ``recover`` may run at any time, and every live worker
+    runs it each ``recover_seconds`` (``periodic=True``): it hands the jobs of dead workers to
+    live ones and fails the jobs nobody can finish; its ``before_fail`` is told each such job
+    before the queue shows it failed, while recovery holds the job, so no worker claims it in
+    between.
 
     ``add(upload=...)`` stores the staged file in ``upload_store`` *before* it records the job,
     so a job never exists without its bytes; ``read_upload`` returns them checked against the
