@@ -634,7 +634,8 @@ class IngestWorker:
 
     def stop(self, timeout: float = 30.0) -> None:
         """Stop claiming jobs and wait up to ``timeout`` s for running ones. A job still running
-        then is left ``running`` and resumes at the next start."""
+        then is left ``running``: once this process has exited, a live worker's periodic
+        recovery (or the next start) runs it again."""
         self._stop.set()
         self.notify()
         for thread in self._threads:
