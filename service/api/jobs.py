@@ -9,7 +9,8 @@ between uploaders round-robin (the principal with the fewest running jobs, then 
 longest ago), so a small document is not stuck behind another principal's large ones. Each job
 runs :meth:`Ingestor.ingest_bytes` within ``Settings.ingest_job_seconds``.
 
-On start, jobs left ``running`` by a killed process are queued again (a rerun is idempotent:
+On start, and every ``OWNER_CHECK_SECONDS`` in every running worker, jobs left ``running`` by a
+killed process are queued again (a rerun is idempotent:
 chunk ids are deterministic and a revision only becomes current after all its chunks are
 written); after ``MAX_ATTEMPTS`` they are marked ``failed`` with the reason, and a job whose
 upload file has gone is failed too; either way its document is marked ``failed`` and the
@@ -18,7 +19,7 @@ upload file has gone is failed too; either way its document is marked ``failed``
 
 Two adapters implement the :class:`JobQueue` port: :class:`JobStore` here (SQLite, the embedded
 default: the API's worker or ``attest worker`` processes on the machine that holds the data dir;
-a claimed job carries its process's owner id, and a restart requeues only the running jobs of
+a claimed job carries its process's owner id, and recovery requeues only the running jobs of
 owners that are gone, see :meth:`JobStore.recover`) and
 :class:`service.api.jobs_elastic.ElasticJobQueue` (a jobs index with leases, for several API
 replicas and workers). :func:`open_job_queue` picks the one the store uses. The bytes live in the
@@ -62,6 +63,10 @@ from service.api.upload_store import (
 
 log = structlog.get_logger(__name__)
 
+# How often a live worker looks for running jobs of dead owners on the SQLite queue: one query
+# on the running jobs and one non-blocking flock per other owner, so a killed worker's job waits
+# at most this long (plus a poll) for a live peer.
+OWNER_CHECK_SECONDS = 5.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -154,10 +159,12 @@ class JobStore:
     owner id. The kernel drops the lock when the process dies, so "is this running job's owner
     gone" is a non-blocking lock attempt, with no lease to renew."""
 
-    lease_seconds: float | None = None  # recovery happens when an ingesting process starts
+    lease_seconds: float | None = None  # no leases: a dead owner is found through its flock
 
     def __init__(self, data_dir: Path, *, uploads: Path | None = None,
-                 upload_store: UploadStore | None = None) -> None:
+                 upload_store: UploadStore | None = None,
+                 recover_seconds: float = OWNER_CHECK_SECONDS) -> None:
+        self.recover_seconds = recover_seconds
         self.data_dir = Path(data_dir)
         self.upload_store: UploadStore = upload_store or LocalUploadStore(
             Path(uploads) if uploads is not None else self.data_dir / "uploads"
@@ -384,6 +391,13 @@ class JobStore:
     def renew_leases(self) -> int:
         return 0
 
+    def still_holds(self, job_id: str) -> bool:
+        """Whether this process still runs the job (recovery may have failed it meanwhile)."""
+        row = self._db().execute(
+            "SELECT 1 FROM jobs WHERE job_id=? AND state='running' AND owner=?", (job_id, self.owner)
+        ).fetchone()
+        return row is not None
+
     def cancel_for_document(self, doc_id: str, reason: str) -> int:
         """On delete: cancel the document's queued jobs and drop their bytes. A running job is not
         touched here: the store refuses its writes once the document is deleted."""
@@ -407,62 +421,85 @@ class JobStore:
             release_quietly(self.upload_store, job.upload_ref())
         return len(cancelled)
 
-    def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]:
-        """After a restart: requeue interrupted jobs, fail those out of attempts or bytes.
+    def recover(
+        self, before_fail: Callable[[Job], None] | None = None, *, periodic: bool = False
+    ) -> dict[str, Any]:
+        """Requeue the running jobs of owners that are gone (a killed worker), and fail the jobs
+        nobody can finish: out of attempts, or bytes gone. A running job whose owner process is
+        alive (this one or another worker on this data dir) is left alone. Returns the counts
+        and, under ``failed_jobs``, the jobs it failed (the audit must be told).
+
+        At a start every queued job's bytes are checked too. ``periodic`` is the pass every
+        live worker runs each ``recover_seconds``: only running jobs are read (as many as the
+        workers' threads) and each other owner costs one non-blocking ``flock`` attempt, so a
+        dead worker's job is taken over by a live one without waiting for a restart.
+
         ``before_fail`` is told each job (as it will read: ``failed``, with the reason) before
-        the queue shows it failed, so its document can show the failure first. A running job
-        whose owner process is alive (another worker on this data dir) is not interrupted and is
-        left alone. Returns the counts and, under ``failed_jobs``, the jobs it failed (the audit
-        must be told)."""
+        the queue shows it failed, so its document can show the failure first. Recovery first
+        makes the job its own (``running`` under this process's owner, through an update
+        conditioned on the state and owner it read) and tells ``before_fail`` only then: a job
+        a peer claimed since is left to that peer, and no peer claims it before it is failed.
+        Requeues are conditioned the same way, so two workers recovering at once requeue a
+        job once."""
         db = self._db()
-        requeued = failed = 0
-        failed_ids: list[str] = []
-        # Which bytes are gone is asked, and the documents told, before the write transaction
-        # (an object store answers over the network; the store may take a while). A job a live
-        # peer claims meanwhile is left alone in the transaction (its owner check); that peer then
-        # writes its document's status as it goes.
-        active = "SELECT * FROM jobs WHERE state IN ('queued','running') ORDER BY seq"
-        rows = db.execute(active).fetchall()
-        missing = self._missing_uploads(rows)
-        reasons: dict[str, str] = {}
+        self._hold_owner_lock()  # a job recovery holds must not look abandoned to a peer
+        states = "('running')" if periodic else "('queued','running')"
+        rows = db.execute(f"SELECT * FROM jobs WHERE state IN {states} ORDER BY seq").fetchall()
+        gone: dict[str | None, bool] = {self.owner: False}
+        interrupted = []
         for row in rows:
-            if row["state"] == JobState.RUNNING and not self._owner_gone(row["owner"]):
-                continue  # a live worker is running it
+            if row["state"] == JobState.RUNNING:
+                if row["owner"] not in gone:
+                    gone[row["owner"]] = self._owner_gone(row["owner"])
+                if not gone[row["owner"]]:
+                    continue  # a live worker is running it
+            interrupted.append(row)
+        if not interrupted:
+            return {"requeued": 0, "failed": 0, "failed_jobs": []}
+        # Which bytes are gone is asked outside any write transaction (an object store answers
+        # over the network).
+        missing = self._missing_uploads(interrupted)
+        reasons: dict[str, str] = {}
+        for row in interrupted:
             if row["job_id"] in missing:
                 reasons[row["job_id"]] = "upload file missing after restart; upload the document again"
             elif row["state"] == JobState.RUNNING and row["attempts"] >= MAX_ATTEMPTS:
                 reasons[row["job_id"]] = f"interrupted {row['attempts']} times; giving up"
-            if row["job_id"] in reasons and before_fail is not None:
+        requeued = 0
+        held: list[sqlite3.Row] = []
+        with immediate(db):
+            now = utc_now()
+            for row in interrupted:
+                unchanged = ("WHERE job_id=? AND state=? AND owner IS ? AND attempts=?",
+                             (row["job_id"], row["state"], row["owner"], row["attempts"]))
+                if row["job_id"] in reasons:
+                    taken = db.execute("UPDATE jobs SET state='running', owner=?, updated_at=? "
+                                       + unchanged[0], (self.owner, now, *unchanged[1]))
+                    if taken.rowcount:
+                        held.append(row)
+                elif row["state"] == JobState.RUNNING:
+                    requeued += db.execute("UPDATE jobs SET state='queued', updated_at=? "
+                                           + unchanged[0], (now, *unchanged[1])).rowcount
+        for row in held:
+            if before_fail is not None:
                 job = self._job(row)
                 job.state, job.error = JobState.FAILED, reasons[row["job_id"]]
                 before_fail(job)
-        gone_owners: set[str] = set()
+        failed_ids: list[str] = []
         with immediate(db):
             now = utc_now()
-            for row in db.execute(active).fetchall():
-                if row["state"] == JobState.RUNNING:
-                    if not self._owner_gone(row["owner"]):
-                        continue  # a live worker is running it
-                    if row["owner"] is not None:
-                        gone_owners.add(row["owner"])
-                reason = reasons.get(row["job_id"])
-                if reason is not None:
-                    db.execute(
-                        "UPDATE jobs SET state='failed', error=?, updated_at=? WHERE job_id=?",
-                        (reason, now, row["job_id"]),
-                    )
-                    failed += 1
+            for row in held:
+                if db.execute(
+                    "UPDATE jobs SET state='failed', error=?, updated_at=? "
+                    "WHERE job_id=? AND state='running' AND owner=?",
+                    (reasons[row["job_id"]], now, row["job_id"], self.owner),
+                ).rowcount:
                     failed_ids.append(row["job_id"])
-                elif row["state"] == JobState.RUNNING:
-                    db.execute(
-                        "UPDATE jobs SET state='queued', updated_at=? WHERE job_id=?",
-                        (now, row["job_id"]),
-                    )
-                    requeued += 1
-        for owner in gone_owners - {self.owner}:  # none of their jobs is running any more
-            (self._owners / f"{owner}.lock").unlink(missing_ok=True)
+        for owner, is_gone in gone.items():  # none of their jobs is running any more
+            if is_gone and owner is not None:
+                (self._owners / f"{owner}.lock").unlink(missing_ok=True)
         failed_jobs = [job for job in (self.get(i) for i in failed_ids) if job is not None]
-        return {"requeued": requeued, "failed": failed, "failed_jobs": failed_jobs}
+        return {"requeued": requeued, "failed": len(failed_jobs), "failed_jobs": failed_jobs}
 
     def _missing_uploads(self, rows: list[sqlite3.Row]) -> set[str]:
         """Job ids whose bytes the upload store does not have. A store that cannot answer
@@ -558,26 +595,35 @@ class IngestWorker:
             thread = threading.Thread(target=self._loop, name=f"attest-ingest-{n}", daemon=True)
             self._threads.append(thread)
             thread.start()
-        if self.jobs.lease_seconds:
-            beat = threading.Thread(target=self._heartbeat, name="attest-ingest-lease", daemon=True)
-            self._threads.append(beat)
-            beat.start()
+        beat = threading.Thread(target=self._heartbeat, name="attest-ingest-lease", daemon=True)
+        self._threads.append(beat)
+        beat.start()
         self.notify()
 
     def _heartbeat(self) -> None:
-        """Renew this process's leases every third of the lease; once a lease, fail the jobs
-        that dead workers left without attempts (another worker may do it first: harmless)."""
-        assert self.jobs.lease_seconds
-        period = self.jobs.lease_seconds / 3
-        next_recover = time.monotonic() + self.jobs.lease_seconds
+        """Renew this process's leases every third of the lease (a queue with leases); every
+        ``recover_seconds`` run the queue's periodic recovery, which hands a dead worker's job
+        to the live ones (another worker may do it first: harmless) and fails the jobs dead
+        workers left without attempts or bytes."""
+        lease = self.jobs.lease_seconds
+        every = self.jobs.recover_seconds
+        period = min(lease / 3, every) if lease else every
+        next_recover = time.monotonic() + every
         while not self._stop.wait(period):
             try:
-                self.jobs.renew_leases()
+                if lease:
+                    self.jobs.renew_leases()
                 if time.monotonic() >= next_recover:
-                    next_recover = time.monotonic() + self.jobs.lease_seconds
-                    for job in self.jobs.recover(before_fail=self._settle_recovered)["failed_jobs"]:
+                    next_recover = time.monotonic() + every
+                    recovered = self.jobs.recover(before_fail=self._settle_recovered, periodic=True)
+                    if recovered["requeued"] or recovered["failed"]:
+                        log.info("ingest_jobs_recovered", requeued=recovered["requeued"],
+                                 failed=recovered["failed"], periodic=True)
+                    for job in recovered["failed_jobs"]:
                         self._release(job)
                         self._recovered(job)
+                    if recovered["requeued"]:
+                        self.notify()  # an idle thread takes the dead worker's job now
             except Exception as exc:  # noqa: BLE001 - an outage: the next beat tries again
                 log.error("ingest_lease_renewal_failed", error_type=type(exc).__name__, exc_info=exc)
 
@@ -588,7 +634,8 @@ class IngestWorker:
 
     def stop(self, timeout: float = 30.0) -> None:
         """Stop claiming jobs and wait up to ``timeout`` s for running ones. A job still running
-        then is left ``running`` and resumes at the next start."""
+        then is left ``running``: once this process has exited, a live worker's periodic
+        recovery (or the next start) runs it again."""
         self._stop.set()
         self.notify()
         for thread in self._threads:
@@ -650,7 +697,11 @@ class IngestWorker:
                 status = result["status"]
             # The document first, then the job: whoever sees the job finished sees the
             # document's final status (the pipeline recorded a success or its own failure
-            # already; ``settle`` records the rest).
+            # already; ``settle`` records the rest). Only while this worker holds the job: once
+            # another worker took it over (or recovery failed it), that one tells the document.
+            if not self.jobs.still_holds(job.job_id):
+                log.warning("ingest_job_lost_lease", doc_id=job.doc_id, status=status)
+                return
             self._settle(job, result)
             if self.jobs.finish(job.job_id, state, result=result, error=result.get("error")) is False:
                 # The lease expired and another worker took the job over: it reports it.

@@ -119,6 +119,7 @@ class ElasticJobQueue:
         self.upload_store: UploadStore = upload_store or LocalUploadStore(Path(uploads_dir))
         self.uploads = self.upload_store.staging
         self.lease_seconds = float(lease_seconds)
+        self.recover_seconds = self.lease_seconds  # how often a live worker runs recover
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         # job_id -> (seq_no, primary_term) of this process's last write of a job it holds.
         self._held: dict[str, tuple[int, int]] = {}
@@ -451,11 +452,21 @@ class ElasticJobQueue:
                     self._release(self._job(hit["_source"]).upload_ref())
         return cancelled
 
-    def recover(self, before_fail: Callable[[Job], None] | None = None) -> dict[str, Any]:
+    def recover(
+        self, before_fail: Callable[[Job], None] | None = None, *, periodic: bool = False
+    ) -> dict[str, Any]:
         """Fail the jobs no worker can finish: leases that expired with no attempts left, and
         expired or queued jobs whose upload is gone. Other expired jobs are not touched here:
         :meth:`claim` takes them over. Safe to run in every worker at any time.
-        ``before_fail`` is told each job before it is failed (see ``JobStore.recover``)."""
+        ``before_fail`` is told each job before it is failed (see ``JobStore.recover``); a
+        ``periodic`` pass (every ``recover_seconds``, one lease) does the same work.
+
+        Recovery first takes the job's lease itself, through the version it read
+        (``if_seq_no``/``if_primary_term``), and only then tells ``before_fail``: a worker that
+        claimed the job, or a holder that renewed its lease, since that read wins and the job is
+        left alone, and once recovery holds the job nobody can claim it or write it until it is
+        failed. So a document is never marked failed for a job another worker goes on running.
+        If this process dies in between, its lease expires and the job is recovered again."""
         now = _now_ms()
         query = {"bool": {"should": [
             {"term": {"state": JobState.QUEUED}},
@@ -470,14 +481,39 @@ class ElasticJobQueue:
                 reason = "upload file missing; upload the document again"
             elif source["state"] == JobState.RUNNING and source["attempts"] >= MAX_ATTEMPTS:
                 reason = f"interrupted {source['attempts']} times; giving up"
-            if reason is None:
+            if reason is None or not self._hold_for_recovery(hit):
                 continue
             job = self._job(dict(source, state=JobState.FAILED, error=reason))
-            if before_fail is not None:
-                before_fail(job)
-            if self._set_if_unchanged(hit, state=JobState.FAILED, error=reason, lease_expires_ms=None):
-                failed_jobs.append(job)
+            try:
+                if before_fail is not None:
+                    before_fail(job)
+                if self._update_held(job.job_id, state=JobState.FAILED, error=reason,
+                                     lease_expires_ms=None):
+                    failed_jobs.append(job)
+            finally:
+                with self._lock:
+                    self._held.pop(job.job_id, None)
         return {"requeued": 0, "failed": len(failed_jobs), "failed_jobs": failed_jobs}
+
+    def _hold_for_recovery(self, hit: dict[str, Any]) -> bool:
+        """Lease a job recovery is about to fail, if nobody wrote it since ``hit`` was read.
+        Its attempts and claim time stay as they were: recovery is not an attempt."""
+        from elasticsearch import ConflictError
+
+        source = dict(hit["_source"], state=JobState.RUNNING, lease_owner=self.owner,
+                      lease_expires_ms=_now_ms() + int(self.lease_seconds * 1000), updated_at=utc_now())
+        try:
+            version = self._write(source, hit["_seq_no"], hit["_primary_term"])
+        except ConflictError:
+            return False  # claimed, renewed or cancelled meanwhile: its holder goes on
+        with self._lock:
+            self._held[source["job_id"]] = version
+        return True
+
+    def still_holds(self, job_id: str) -> bool:
+        """Whether this process still holds the job; renews its lease, so the holder has a whole
+        lease for the document write that follows (``IngestWorker`` asks before settling)."""
+        return self._update_held(job_id, lease_expires_ms=_now_ms() + int(self.lease_seconds * 1000))
 
     def _upload_exists(self, job: Job) -> bool:
         """Whether the job's bytes are stored; a store that cannot answer counts as yes (an
@@ -492,5 +528,5 @@ class ElasticJobQueue:
 
 
 for _name in ("add", "get", "for_document", "depth", "counts", "claim", "renew_leases",
-              "set_stage", "finish", "cancel_for_document", "recover"):
+              "set_stage", "finish", "cancel_for_document", "recover", "still_holds"):
     setattr(ElasticJobQueue, _name, _translate_es_errors(getattr(ElasticJobQueue, _name)))

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from ingest.settings import get_settings
+from service.cli.options import CollectionFilter, DocIdFilter
 from service.cli.output import print_json
 
 
@@ -70,12 +71,8 @@ def ask(
         str | None,
         typer.Option("--subject", help="Structured subject class as JSON (takes precedence over the question)."),
     ] = None,
-    doc_id: Annotated[
-        list[str] | None, typer.Option("--doc-id", help="Restrict to this document (repeatable).")
-    ] = None,
-    collection: Annotated[
-        list[str] | None, typer.Option("--collection", help="Restrict to this collection (repeatable).")
-    ] = None,
+    doc_id: DocIdFilter = None,
+    collection: CollectionFilter = None,
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="ISO date: evidence must not post-date it.")
     ] = None,

@@ -91,7 +91,9 @@ def ingest(
     ] = False,
 ) -> int:
     """Ingest files and folders; print each document's final status."""
-    from ingest.embedder import default_embedder
+    from threadpoolctl import threadpool_limits
+
+    from ingest.embedder import ingest_embedder
     from ingest.errors import EXIT_CODES, ConflictError, InvalidInputError
     from ingest.pipeline import Ingestor, default_doc_id
     from ingest.store import open_store
@@ -118,10 +120,13 @@ def ingest(
     for target in targets:
         if target.skip is not None and not as_json:
             sys.stdout.write(f"{target.path}: skipped ({target.skip})\n")
-    with progress_on_stderr("ingesting", total=len(files)) as tracker:
+    # One ingest worker's budget (ATTEST_INGEST_WORKER_CORES), as in `attest worker`: the
+    # ingest model's session and BLAS, not the all-core, spin-waiting query session.
+    with progress_on_stderr("ingesting", total=len(files)) as tracker, \
+            threadpool_limits(limits=settings.ingest_worker_cores, user_api="blas"):
         current = ""
         ingestor = Ingestor(
-            store, default_embedder(), settings,
+            store, ingest_embedder(), settings,
             on_stage=lambda stage: tracker.step(len(results), len(files), f"{current} ({stage})"),
         )
         for target in files:

@@ -10,18 +10,15 @@ from typing import Annotated
 import typer
 
 from ingest.settings import get_settings
+from service.cli.options import CollectionFilter, DocIdFilter
 from service.cli.output import print_json
 
 
 def search_command(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to search for.", show_default=False)],
     k: Annotated[int, typer.Option("--k", help="How many hits to return.")] = 10,
-    doc_id: Annotated[
-        list[str] | None, typer.Option("--doc-id", help="Restrict to this document (repeatable).")
-    ] = None,
-    collection: Annotated[
-        list[str] | None, typer.Option("--collection", help="Restrict to this collection (repeatable).")
-    ] = None,
+    doc_id: DocIdFilter = None,
+    collection: CollectionFilter = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
 ) -> int:
     """Hybrid BM25 + kNN search fused by RRF."""

@@ -32,6 +32,7 @@ from ingest.store.port import Principal, Store
 from service.evidence import table
 from service.evidence.data import cues, load, question_patterns
 from service.evidence.models import Claim, EvidenceItem
+from service.evidence.risk_signals import RiskSignal
 from service.evidence.states import State, Tracker
 from service.evidence.subject_class import SubjectClass, detect_attribute, named_parties
 
@@ -171,7 +172,7 @@ def answer_class_question(
         tracker.advance(State.CANDIDATE_SUBJECT_DISCOVERED, "0 candidate(s): none")
         tracker.advance(State.SUBJECT_NOT_FOUND, reason)
         actions = [f"The question's subject could not be read, so no subject was looked up: {reason}."]
-        return ClassAnswer(sc, [], [], [], False, ["subject_not_found"], actions, [])
+        return ClassAnswer(sc, [], [], [], False, [RiskSignal.SUBJECT_NOT_FOUND], actions, [])
     with store.snapshot():
         members = table.class_members(store, principal, cq.type)
         scanned = members[:MAX_CLASS_SCAN]
@@ -192,7 +193,7 @@ def answer_class_question(
                 "Name what to compare, e.g. 'Which agreements are governed by Delaware law?'; known attributes: "
                 + ", ".join(table.agreement_attributes()) + "."
             ] if scanned else [f"No {cq.type} is visible to you: ingest the agreements or ask for access."]
-            risks = ["subject_not_found"] + ([] if cq.attribute else ["question_not_understood"])
+            risks = [RiskSignal.SUBJECT_NOT_FOUND] + ([] if cq.attribute else [RiskSignal.QUESTION_NOT_UNDERSTOOD])
             return ClassAnswer(sc, [], [], [], False, sorted(risks), actions, [])
         cells = [
             (s, table.compute_cell(s, cq.attribute, principal, store=store, embedder=embedder, settings=settings))
@@ -224,13 +225,13 @@ def answer_class_question(
     risks: set[str] = set()
     actions: list[str] = []
     if len(members) > len(scanned):
-        risks.add("class_scan_truncated")
+        risks.add(RiskSignal.CLASS_SCAN_TRUNCATED)
         actions.append(
             f"Only the first {len(scanned)} of {len(members)} agreements were examined; use `attest table` or "
             "GET /v1/table to page through all of them."
         )
     if len(matching) > MAX_CLASS_EVIDENCE:
-        risks.add("evidence_truncated")
+        risks.add(RiskSignal.EVIDENCE_TRUNCATED)
     not_stated = [s.name for s, c in cells if not c.sufficient]
     if not_stated:
         actions.append(
@@ -239,5 +240,5 @@ def answer_class_question(
         )
     sufficient = bool(claims)
     if not sufficient:
-        risks.add("insufficient_evidence")
+        risks.add(RiskSignal.INSUFFICIENT_EVIDENCE)
     return ClassAnswer(sc, rows, evidence, claims, sufficient, sorted(risks), actions, candidates)

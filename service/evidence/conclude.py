@@ -34,6 +34,7 @@ from service.evidence.models import (
     EvidenceItem,
     RejectedEvidence,
 )
+from service.evidence.risk_signals import RiskSignal
 from service.evidence.subject_class import SubjectClass
 from service.evidence.relevance import relevance_model
 from service.evidence.verify import Assessed
@@ -234,14 +235,14 @@ def assess(
     attribute = data.attributes.get(sc.attribute or "")
     subject_names = ", ".join(c.subject.name for c in candidates)
     if not sc.understood:
-        risks.add("question_not_understood")
+        risks.add(RiskSignal.QUESTION_NOT_UNDERSTOOD)
         actions.append(
             "Rephrase the question (e.g. 'What law governs the <agreement title> between <party A> and "
             "<party B>?', 'Who is the founder of <entity>?') or pass a structured `subject` with kind "
             "and attribute; supported attributes: " + ", ".join(sorted(data.attributes)) + "."
         )
     if not sufficient:
-        risks.add("insufficient_evidence")
+        risks.add(RiskSignal.INSUFFICIENT_EVIDENCE)
         if sc.understood:
             if sc.kind == "entity_role":
                 missing = data.role_attribute["missing"].format(role=sc.role, parent=sc.parent_entity)
@@ -255,7 +256,7 @@ def assess(
             else:
                 actions.append(f"Ingest {missing} for {subject_names}: no retrieved passage states the {sc.attribute_label}.")
     if conflicts:
-        risks.add("conflicting_evidence")
+        risks.add(RiskSignal.CONFLICTING_EVIDENCE)
         for conflict in conflicts:
             values = "; ".join(f"{v.value.get('value')} ({', '.join(v.evidence_ids)})" for v in conflict.values)
             actions.append(
@@ -263,7 +264,7 @@ def assess(
                 "and check for a later amendment or superseding document; the conflict was not resolved."
             )
     if sufficient and sc.kind != "agreement_attribute" and len({u.doc_id for u in supporting}) == 1:
-        risks.add("single_source")
+        risks.add(RiskSignal.SINGLE_SOURCE)
         actions.append(
             f"Corroborate with an independent document (only {supporting[0].doc_id} states this), "
             "e.g. a filing, register extract or board minutes."
@@ -273,27 +274,27 @@ def assess(
         r.id for r, u in zip(rejected, failed) if u.injection
     ]
     if flagged:
-        risks.add("possible_prompt_injection")
+        risks.add(RiskSignal.POSSIBLE_PROMPT_INJECTION)
         actions.append(
             f"Review passages {', '.join(flagged)}: they contain instruction-like text, which was treated as document data and not followed."
         )
     if len(candidates) > 1 and sc.kind == "agreement_attribute":
         # Duplicate filings or executed copies: separate candidates, never merged.
-        risks.add("multiple_candidates")
+        risks.add(RiskSignal.MULTIPLE_CANDIDATES)
     if len(candidates) > 1 and sc.kind != "entity_role":
-        risks.add("ambiguous_subject")
+        risks.add(RiskSignal.AMBIGUOUS_SUBJECT)
         actions.append(
             "Several subjects passed the gate (" + ", ".join(c.subject_id for c in candidates)
             + "); name the parties or restrict scope.doc_ids to choose one."
         )
-    if not sufficient or conflicts or "possible_prompt_injection" in risks:
+    if not sufficient or conflicts or RiskSignal.POSSIBLE_PROMPT_INJECTION in risks:
         confidence = Confidence.LOW
     else:
         needs_value = attribute is not None and attribute.value_type != "presence"
         strong = any(
             u.confidence == Confidence.HIGH and (not needs_value or u.value is not None) for u in supporting
         ) or (sc.kind == "entity_role" and any(str(u.attribute_match.get("cue", "")).startswith("relation") for u in supporting))
-        confidence = Confidence.HIGH if strong and "single_source" not in risks else Confidence.MEDIUM
+        confidence = Confidence.HIGH if strong and RiskSignal.SINGLE_SOURCE not in risks else Confidence.MEDIUM
     return sufficient, confidence, sorted(risks), actions
 
 

@@ -33,6 +33,7 @@ from service.evidence.models import (
     Scope,
     TraceStep,
 )
+from service.evidence.risk_signals import RiskSignal
 from service.evidence.states import State, Tracker
 from service.evidence.subject_class import SubjectClass, identify
 
@@ -182,9 +183,9 @@ def run_evidence_query(
 
         report.narrative = narrate(report, settings)
         if report.narrative.error:
-            report.risk_signals = sorted({*report.risk_signals, "generator_unavailable"})
+            report.risk_signals = sorted({*report.risk_signals, RiskSignal.GENERATOR_UNAVAILABLE})
         elif report.narrative.dropped_sentences:
-            report.risk_signals = sorted({*report.risk_signals, "uncited_generated_text"})
+            report.risk_signals = sorted({*report.risk_signals, RiskSignal.UNCITED_GENERATED_TEXT})
     return report
 
 
@@ -201,7 +202,7 @@ def _not_found_report(
     return _report(
         request, request_id, tracker, sc, candidates, [], [], [], [],
         sufficient=False, confidence=Confidence.LOW,
-        risks=sorted({"subject_not_found", *(() if sc.understood else ("question_not_understood",))}),
+        risks=sorted({RiskSignal.SUBJECT_NOT_FOUND, *(() if sc.understood else (RiskSignal.QUESTION_NOT_UNDERSTOOD,))}),
         actions=conclude.not_found_actions(sc, result),
     )
 
@@ -319,10 +320,10 @@ def _answer_registry(
     tracker.advance(State.EVIDENCE_EXTRACTION, f"{len(answer.evidence)} binding source span(s)")
     tracker.advance(State.EVIDENCE_VERIFIED, "each binding ties its subject to the asked subject explicitly")
     sufficient = bool(answer.claims)
-    risks = [] if sufficient else ["insufficient_evidence"]
+    risks = [] if sufficient else [RiskSignal.INSUFFICIENT_EVIDENCE]
     actions = [] if sufficient else [f"The registry holds no {rq.ask.replace('_', ' ')} binding for {rq.target}: ingest the documents that state it."]
     if len(result.candidates) > 1:
-        risks.append("ambiguous_subject")
+        risks.append(RiskSignal.AMBIGUOUS_SUBJECT)
         actions.append("Several subjects passed the gate (" + ", ".join(c.subject_id for c in result.candidates) + ").")
     tracker.advance(State.CONCLUDED, f"{len(answer.claims)} claim(s) from registry bindings, sufficient={str(sufficient).lower()}")
     return _report(

@@ -195,7 +195,7 @@ def test_a_job_failed_at_recovery_shows_failed_only_after_its_document(app):
         _wait_finished(jobs, job_id)
     finally:
         worker.stop()
-    assert seen == [("queued", "failed")]
+    assert seen == [("running", "failed")]  # held by recovery, not yet failed
     body = app.get(f"/v1/documents/{doc_id}", headers=ALICE).json()
     reason = body["jobs"][0]["error"]
     assert reason.startswith("upload file missing") and reason.endswith("upload the document again")
