@@ -20,10 +20,11 @@ no two chunks share a vector (exact duplicates degrade an HNSW graph; see bench/
 Texts are real legal sentences, so BM25 sees CUAD's term statistics. The sum of sentence vectors
 stands in for the embedding of the joined text: close, not equal (say so with the figures).
 
-Elasticsearch is loaded with ``ElasticStore.import_documents`` (batches of 10,000 chunks, one
-visibility switch each, ``_bulk`` requests of 2,000) inside ``IndexAdmin.loading()`` (no
-scheduled refresh and no replica while loading, restored after); ``--per-document`` writes
-through the port instead. Each Elasticsearch row also reports the per-query visibility read
+Both stores are loaded with the port's ``import_documents`` (batches of 10,000 chunks, one
+visibility switch each): SQLite writes a batch in one transaction; Elasticsearch in ``_bulk``
+requests of 2,000, inside ``IndexAdmin.loading()`` (no scheduled refresh and no replica while
+loading, restored after). ``--per-document`` writes through ``save_document``,
+``write_revision`` and ``activate_revision`` instead (three transactions per document on SQLite). Each Elasticsearch row also reports the per-query visibility read
 (``es_visibility_read``: the generation GET, and the documents sweep it replaced), Elasticsearch's
 own ``took`` (BM25 + kNN requests of each query) against Attest's retrieval time, and how many
 distinct questions' filtered kNN fell back to an exact search (``exact_knn_share`` of
@@ -167,7 +168,7 @@ class QuietLock:
 
 def grow(store, first_doc: int, last_doc: int, texts, vectors, noise: float, quiet: QuietLock,
          bulk: bool = False, batch_chunks: int = 10_000) -> None:
-    if bulk:  # Elasticsearch: large batches, one visibility switch each (import_documents)
+    if bulk:  # large batches, one visibility switch each (import_documents)
         with quiet.hold(exclusive=False):
             store.import_documents(
                 (synth_document(n, texts, vectors, noise) for n in range(first_doc, last_doc)),
@@ -310,9 +311,9 @@ def main() -> None:
     parser.add_argument("--es-prefix", default="attest-scale", help="es: index prefix (dropped first)")
     parser.add_argument("--shards", type=int, help="es: primaries of the chunks index")
     parser.add_argument("--per-document", action="store_true",
-                        help="es: write each document through the port (save, write, activate) "
-                             "instead of import_documents in large batches with refresh off "
-                             "and no replica during the load")
+                        help="write each document through the port (save, write, activate) "
+                             "instead of import_documents in large batches (es: with refresh "
+                             "off and no replica during the load)")
     parser.add_argument("--keep", action="store_true",
                         help="es: keep the indexes at the end (default: drop them, disk is shared)")
     parser.add_argument("--resume", action="store_true",
@@ -320,8 +321,8 @@ def main() -> None:
                              "hold (a run with --keep, or one stopped mid-build); sizes they "
                              "already pass are measured once, at their actual size")
     parser.add_argument("--batch-chunks", type=int, default=10_000,
-                        help="es: chunks per import_documents batch (one visibility switch and "
-                             "one refresh each)")
+                        help="chunks per import_documents batch (one visibility switch each; "
+                             "es: and one refresh; sqlite: one transaction)")
     parser.add_argument("--force-merge", type=int, metavar="N",
                         help="es: force-merge the chunks index to N segments after each "
                              "growth step, before measuring (timed)")
@@ -380,6 +381,9 @@ def main() -> None:
             with store.admin.loading():
                 grow(store, docs, target_docs, texts, vectors, args.noise, quiet, bulk=True,
                      batch_chunks=args.batch_chunks)
+        elif not args.per_document:
+            grow(store, docs, target_docs, texts, vectors, args.noise, quiet, bulk=True,
+                 batch_chunks=args.batch_chunks)
         else:
             grow(store, docs, target_docs, texts, vectors, args.noise, quiet)
         added = (target_docs - docs) * CHUNKS_PER_DOC

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import numpy as np
+import pytest
 
 from ingest.store.port import Principal, SearchFilters
 from ingest.store.sqlite import SqliteStore
@@ -142,4 +143,30 @@ def test_windowed_bm25_falls_back_on_a_tie_at_the_window_edge(tmp_path, monkeypa
     outcomes.clear()
     assert ids(store.bm25("delaware", everyone, 5)) == sorted(made)
     assert outcomes[0] is not None  # a window (5, factor 1) holding every match is exact
+    store.close()
+
+
+def test_import_documents_is_one_transaction_per_batch(tmp_path) -> None:
+    from ingest.store.port import StoreError
+    from tests.test_store_contract import _import_item
+
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    generation = store.registry_generation()
+    gen_row = "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'"
+    before = store._db().execute(gen_row).fetchone()[0]
+    items = [_import_item(d, "r", [f"{d} one", f"{d} two"], [axis(0), axis(1)]) for d in "abc"]
+    assert store.import_documents(items, batch_chunks=4) == 6  # a + b, then c
+    assert store._db().execute(gen_row).fetchone()[0] == before + 2  # one switch per batch
+    assert len(live(store)) == 6 and live(store) == joined(store)
+    assert store.registry_generation() != generation
+    # A batch naming a document twice is rolled back whole: d, written before the repeat, too.
+    repeat = [_import_item("d", "r", ["d one"], [axis(2)]), _import_item("d", "r2", ["d two"], [axis(3)])]
+    with pytest.raises(StoreError, match="^bulk write failed: document d already exists; "
+                       "import_documents only creates documents$"):
+        store.import_documents(repeat)
+    assert store.get_document("d") is None and store.revision_text("d", "r") is None
+    assert len(live(store)) == 6 and live(store) == joined(store)
+    with pytest.raises(StoreError, match="^batch_chunks must be at least 1, got 0$"):
+        store.import_documents(items[:1], batch_chunks=0)
+    assert store.import_documents([_import_item("e", "r", ["e one"], [axis(4)])], batch_chunks=1) == 1
     store.close()

@@ -490,3 +490,70 @@ def test_audit_seq_grows_and_time_bounds_are_inclusive(store):
                                          until="2026-01-03T00:00:00.000+00:00"))
     assert [e["request_id"] for e in window] == ["q1", "q2"]
     assert [e["request_id"] for e in store.list_audit(AuditQuery(offset=1, limit=1))] == ["q1"]
+
+
+def _import_item(doc_id, revision, texts, vectors, acl=("*",)):
+    """One (record, revision, text, chunks) item of ``import_documents``."""
+    chunks, text = make_chunks(doc_id, revision, texts, vectors, acl)
+    record = DocumentRecord(
+        doc_id=doc_id, status="indexing", stage="indexing", error=None, current_revision=None,
+        title=f"Title {doc_id}", filename=f"{doc_id}.txt", acl=list(acl),
+        collection="contracts", metadata={}, updated_at="2026-01-01T00:00:00.000+00:00",
+    )
+    return record, revision, text, chunks
+
+
+def test_import_documents_makes_new_documents_current_under_their_acl(store):
+    a = _import_item("a", "ra", ["escrow release one", "escrow release two"], [axis(0), axis(1)], ["alice"])
+    b = _import_item("b", "rb", ["escrow release three", "escrow release four"], [axis(0, 2), axis(3)], ["legal"])
+    c = _import_item("c", "rc", ["escrow release five"], [axis(0, 4)], ["bob"])
+    # Batches of at least 3 chunks: a + b, then c.
+    assert store.import_documents([a, b, c], batch_chunks=3) == 5
+    everyone = SearchFilters(principal=OPERATOR)
+    assert sorted(ids(store.bm25("escrow release", everyone, 10))) == sorted(
+        ch.chunk_id for item in (a, b, c) for ch in item[3])
+    # The ACL is a condition of both queries, exactly as for documents written through the port.
+    alice, bob = SearchFilters(principal=ALICE), SearchFilters(principal=BOB)
+    assert sorted(ids(store.bm25("escrow", alice, 10))) == sorted(
+        ch.chunk_id for item in (a, b) for ch in item[3])
+    assert ids(store.knn(np.array(axis(0)), alice, 2)) == [a[3][0].chunk_id, b[3][0].chunk_id]
+    assert ids(store.bm25("escrow", bob, 10)) == [c[3][0].chunk_id]
+    assert ids(store.knn(np.array(axis(0)), bob, 10)) == [c[3][0].chunk_id]
+    assert store.visible_document("a", BOB) is None
+    docs, total = store.list_documents(BOB)
+    assert ([d.doc_id for d in docs], total) == (["c"], 1)
+    for record, revision, text, chunks in (a, b, c):
+        doc = store.get_document(record.doc_id)
+        assert (doc.status, doc.current_revision, doc.acl, doc.collection) == (
+            "indexed", revision, record.acl, "contracts")
+        assert [(r.revision, r.status, r.n_chunks) for r in doc.revisions] == [
+            (revision, "current", len(chunks))]
+        stored = store.revision_text(record.doc_id, revision)
+        assert stored == text
+        back = store.revision_chunks(record.doc_id, revision)
+        assert [ch.chunk_id for ch in back] == [ch.chunk_id for ch in chunks]
+        assert all(stored[ch.char_start:ch.char_end] == ch.text for ch in back)
+
+
+def test_import_documents_never_overwrites_an_existing_document(store):
+    from ingest.store.port import StoreError
+
+    kept = _import_item("kept", "r1", ["lease renewal terms"], [axis(0)])
+    store.import_documents([kept])
+    newcomer = _import_item("new", "r1", ["novation terms here"], [axis(1)])
+    again = _import_item("kept", "r2", ["other words entirely"], [axis(2)])
+    with pytest.raises(StoreError, match="bulk write failed"):
+        store.import_documents([newcomer, again])
+    everyone = SearchFilters(principal=OPERATOR)
+    # The existing document is untouched: its revision, text and search results.
+    assert store.get_document("kept").current_revision == "r1"
+    assert ids(store.bm25("lease renewal", everyone, 10)) == [kept[3][0].chunk_id]
+    assert store.bm25("other words entirely", everyone, 10) == []
+    assert store.revision_text("kept", "r2") is None
+    # The other document of the failing batch is wholly current or wholly absent.
+    hits = ids(store.bm25("novation", everyone, 10))
+    doc = store.get_document("new")
+    if doc is None:
+        assert hits == []
+    else:
+        assert (doc.current_revision, hits) == ("r1", [newcomer[3][0].chunk_id])

@@ -8,7 +8,7 @@ retry overwrites.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ContextManager, Protocol, Sequence
+from typing import Any, ContextManager, Iterable, Protocol, Sequence
 
 import numpy as np
 
@@ -165,6 +165,25 @@ class Store(Protocol):
         sees a mix of the two revisions. The superseded revision stays readable through
         :meth:`revision_text` / :meth:`revision_chunks`. Raises :class:`StoreError` when the
         revision was never written."""
+
+    def import_documents(
+        self,
+        items: Iterable[tuple[DocumentRecord, str, str, Sequence[Chunk]]],
+        *,
+        batch_chunks: int = 10_000,
+    ) -> int:
+        """Bulk load of **new** documents for loads where a switch per document would dominate
+        (``bench/scale.py``; ingestion goes through :meth:`write_revision` and
+        :meth:`activate_revision`). ``items`` are (record, revision, text, chunks); each document
+        ends ``indexed`` with ``revision`` current (revision status ``current``), its ACL and
+        collection governing every search path, its chunks' offsets slicing ``text`` as for
+        :meth:`revision_text`. Documents are made current in batches of about
+        ``batch_chunks`` chunks, one visibility switch each: a search sees a document wholly or
+        not at all. A document id that already exists raises :class:`StoreError` ("bulk write
+        failed") and that document is left untouched; the batches before stay current, and
+        every other document of the failing batch is either wholly current or absent (SQLite
+        rolls the batch back; Elasticsearch settles each document to what it wrote). Returns
+        the number of chunks written."""
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove the document from every path: search, registry, document listing and
