@@ -1,9 +1,20 @@
 """Load on POST /v1/evidence/query over real HTTP, against the in-process pipeline, in one run.
 
-    PYTHONPATH=. /work/venv/bin/python bench/api_load.py [--clients 8] [--requests 48] [--seconds 60]
+    PYTHONPATH=. .venv/bin/python bench/api_load.py [--clients 8] [--requests 48] [--seconds 60]
         [--workers N]   # serve with `attest serve --workers N` (N processes) in a subprocess
         [--es-url URL [--es-prefix P]]   # on Elasticsearch instead of SQLite (indexes dropped after)
         [--data-dir D]   # SQLite: ingest into D once, reuse it on later runs (default: a fresh temp dir)
+        [--attest PATH]   # with --workers: serve with this `attest` executable (another checkout's code)
+
+The issue-14 goal (8 clients / 1 client >= 1.7) in one command; the two client counts run back to
+back against the same server, each `--requests` requests, and the last line prints the ratio:
+
+    nice -n 10 .venv/bin/python bench/api_load.py --clients 1,8 --requests 200 --workers 2 \
+        --repeat 3 --data-dir /tmp/attest-load-data
+
+Each phase also reports the CPU seconds the server processes, this client process and the whole
+box (every process, from /proc/stat) used, and the load average, so a figure taken on a shared
+machine can be read against what else was running.
 
 The CUAD samples in ``samples/cuad`` are ingested into a fresh SQLite store (or, with
 ``--es-url``, fresh Elasticsearch indexes under their own prefix); the app then runs
@@ -25,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -54,10 +66,131 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def group_cpu_seconds(pgid: int | None) -> float:
+    """CPU seconds (user + system) used so far by the live processes of process group ``pgid``
+    (the served ``attest serve`` and its worker processes); 0 without one."""
+    if pgid is None:
+        return 0.0
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # fields after the name: state ppid pgrp ... utime stime
+            total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+def box_busy_seconds() -> float:
+    """CPU seconds every process on the machine used so far (all cores, /proc/stat)."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return (sum(values[:8]) - idle) / TICKS
+
+
+@dataclass
+class Phase:
+    clients: int
+    latencies: list[float]
+    errors: list[str]
+    states: dict[str, int]
+    wall: float
+    server_cpu: float  # seconds, server processes
+    client_cpu: float  # seconds, this process (the client threads)
+    box_cpu: float  # seconds, every process on the machine
+    load: tuple[float, float]  # 1-minute load average before and after
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies) / self.wall if self.wall else 0.0
+
+    @property
+    def p50(self) -> float:
+        return percentile(self.latencies, 50) if self.latencies else 0.0
+
+    def summary(self) -> dict[str, object]:
+        n = len(self.latencies) or 1
+        return {
+            "clients": self.clients,
+            "requests_ok": len(self.latencies),
+            "errors": len(self.errors),
+            "states": self.states,
+            "http_wall_s": round(self.wall, 2),
+            "http_throughput_rps": round(self.throughput, 2),
+            "http_p50_ms": round(self.p50 * 1000, 1),
+            "http_p95_ms": round(percentile(self.latencies, 95) * 1000, 1) if self.latencies else None,
+            "http_p99_ms": round(percentile(self.latencies, 99) * 1000, 1) if self.latencies else None,
+            "server_cpu_ms_per_request": round(self.server_cpu / n * 1000, 2),
+            "client_cpu_ms_per_request": round(self.client_cpu / n * 1000, 2),
+            # Cores busy on average: ours (server + client) and the whole box's (others too).
+            "cores_busy_ours": round((self.server_cpu + self.client_cpu) / self.wall, 2) if self.wall else None,
+            "cores_busy_box": round(self.box_cpu / self.wall, 2) if self.wall else None,
+            "share_of_box_cpu_ours": round((self.server_cpu + self.client_cpu) / self.box_cpu, 2)
+            if self.box_cpu else None,
+            "load_1min_before_after": [round(v, 2) for v in self.load],
+        }
+
+
+def run_phase(base: str, clients: int, requests: int, seconds: float, server_pgid: int | None) -> Phase:
+    """``clients`` threads send evidence queries (round robin over QUESTIONS) until ``requests``
+    are answered or ``seconds`` pass."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    states: dict[str, int] = {}
+    lock = threading.Lock()
+    counter = iter(range(10**9))
+    deadline = time.monotonic() + seconds
+
+    def client() -> None:
+        with httpx.Client(base_url=base, timeout=120, headers={"Authorization": f"Bearer {KEY}"}) as http:
+            while time.monotonic() < deadline:
+                with lock:
+                    n = next(counter)
+                if n >= requests:
+                    return
+                start = time.perf_counter()
+                r = http.post("/v1/evidence/query", json={"question": QUESTIONS[n % len(QUESTIONS)]})
+                elapsed = time.perf_counter() - start
+                with lock:
+                    if r.status_code != 200:
+                        errors.append(f"{r.status_code}: {r.text[:200]}")
+                    else:
+                        latencies.append(elapsed)
+                        state = r.json()["state"]
+                        states[state] = states.get(state, 0) + 1
+
+    load_before = os.getloadavg()[0]
+    server0, client0, box0 = group_cpu_seconds(server_pgid), time.process_time(), box_busy_seconds()
+    wall = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - wall
+    return Phase(
+        clients, latencies, errors, states, wall,
+        server_cpu=group_cpu_seconds(server_pgid) - server0,
+        client_cpu=time.process_time() - client0,
+        box_cpu=box_busy_seconds() - box0,
+        load=(load_before, os.getloadavg()[0]),
+    )
+
+
 @contextmanager
-def serve_processes(data_dir: Path, settings, workers: int, es: dict[str, str] | None = None) -> Iterator[str]:
-    """``attest serve --workers N`` on a free port over ``data_dir``; stopped (SIGTERM to the
-    process group it leads) when the block ends."""
+def serve_processes(data_dir: Path, settings, workers: int, es: dict[str, str] | None = None,
+                    attest: Path | None = None) -> Iterator[tuple[str, int]]:
+    """``attest serve --workers N`` on a free port over ``data_dir`` (with the ``attest``
+    executable given, by default the one beside this Python); yields the base URL and the server's process group, and stops it
+    (SIGTERM to that group) when the block ends."""
     from service.api.server import free_port
 
     port = free_port()
@@ -65,7 +198,7 @@ def serve_processes(data_dir: Path, settings, workers: int, es: dict[str, str] |
            "ATTEST_LOG_LEVEL": "WARNING", **(es or {})}
     if not es:
         env.pop("ATTEST_ELASTICSEARCH_URL", None)
-    attest = Path(sys.executable).with_name("attest")
+    attest = attest or Path(sys.executable).with_name("attest")
     proc = subprocess.Popen([str(attest), "serve", "--port", str(port), "--workers", str(workers)],
                             env=env, start_new_session=True, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -81,17 +214,33 @@ def serve_processes(data_dir: Path, settings, workers: int, es: dict[str, str] |
                 raise RuntimeError("attest serve did not start")
             time.sleep(0.5)
         with httpx.Client(base_url=base, timeout=300, headers={"Authorization": f"Bearer {KEY}"}) as http:
-            for q in QUESTIONS * workers:  # warm every process (models load lazily)
+            for q in QUESTIONS * workers * 2:  # warm every process (models load lazily)
                 http.post("/v1/evidence/query", json={"question": q})
-        yield base
+        yield base, proc.pid
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(60)
 
 
+@contextmanager
+def in_thread(app) -> Iterator[tuple[str, None]]:
+    from service.api.server import serve_in_thread
+
+    with serve_in_thread(app) as base:
+        yield base, None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--clients", default="8",
+                        help="client threads; a comma list (1,8) runs each back to back against "
+                             "the same server and prints the throughput ratio of the last to the first")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run the --clients list this many times (one ratio per repetition)")
+    parser.add_argument("--attest", type=Path,
+                        help="with --workers: the `attest` executable to serve with (default: the "
+                             "one beside this Python), e.g. an older commit's, to compare code in "
+                             "the same run window")
     parser.add_argument("--requests", type=int, default=48)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=0,
@@ -111,7 +260,6 @@ def main() -> int:
     from ingest.store.port import Principal
     from ingest.store.sqlite import SqliteStore
     from service.api import create_app
-    from service.api.server import serve_in_thread
     from service.evidence.machine import run_evidence_query
     from service.evidence.models import EvidenceRequest
     from service.logs import configure_logging
@@ -146,74 +294,58 @@ def main() -> int:
     for q in QUESTIONS:  # warm-up: model sessions, caches
         run_evidence_query(EvidenceRequest(question=q), principal, store=store, embedder=embedder, settings=settings)
 
-    latencies: list[float] = []
-    errors: list[str] = []
-    states: dict[str, int] = {}
-    lock = threading.Lock()
-    counter = iter(range(10**9))
     app = create_app(settings, store=store, embedder=embedder)
-    server = serve_processes(data_dir, settings, args.workers, es_env) if args.workers else serve_in_thread(app)
-    with server as base:
-        deadline = time.monotonic() + args.seconds
-
-        def client() -> None:
-            with httpx.Client(base_url=base, timeout=120, headers={"Authorization": f"Bearer {KEY}"}) as http:
-                while time.monotonic() < deadline:
-                    with lock:
-                        n = next(counter)
-                    if n >= args.requests:
-                        return
-                    start = time.perf_counter()
-                    r = http.post("/v1/evidence/query", json={"question": QUESTIONS[n % len(QUESTIONS)]})
-                    elapsed = time.perf_counter() - start
-                    with lock:
-                        if r.status_code != 200:
-                            errors.append(f"{r.status_code}: {r.text[:200]}")
-                        else:
-                            latencies.append(elapsed)
-                            state = r.json()["state"]
-                            states[state] = states.get(state, 0) + 1
-
-        wall = time.perf_counter()
-        threads = [threading.Thread(target=client) for _ in range(args.clients)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        wall = time.perf_counter() - wall
+    server = (serve_processes(data_dir, settings, args.workers, es_env, args.attest)
+              if args.workers else in_thread(app))
+    client_counts = [int(c) for c in str(args.clients).split(",")]
+    phases: list[Phase] = []
+    with server as (base, server_pgid):
+        for _ in range(args.repeat):
+            for clients in client_counts:
+                phase = run_phase(base, clients, args.requests, args.seconds, server_pgid)
+                phases.append(phase)
+                print(json.dumps(phase.summary()), flush=True)
 
     in_process: list[float] = []
-    for n in range(min(len(latencies), 4 * len(QUESTIONS)) or len(QUESTIONS)):
+    for n in range(4 * len(QUESTIONS)):
         request = EvidenceRequest(question=QUESTIONS[n % len(QUESTIONS)])
         start = time.perf_counter()
         run_evidence_query(request, principal, store=store, embedder=embedder, settings=settings)
         in_process.append(time.perf_counter() - start)
 
     ms = lambda s: s * 1000  # noqa: E731
-    throughput = len(latencies) / wall if wall else 0.0
     inproc_p50 = statistics.median(in_process)
     inproc_mean = statistics.fmean(in_process)
-    report = {
+    first = [p for p in phases if p.clients == client_counts[0]]
+    report: dict[str, object] = {
         "store": "elasticsearch" if args.es_url else "sqlite",
         "workers": args.workers,
-        "clients": args.clients,
-        "requests_ok": len(latencies),
-        "errors": len(errors),
-        "states": states,
-        "http_wall_s": round(wall, 2),
-        "http_throughput_rps": round(throughput, 2),
-        "http_p50_ms": round(ms(percentile(latencies, 50)), 1),
-        "http_p95_ms": round(ms(percentile(latencies, 95)), 1),
-        "http_p99_ms": round(ms(percentile(latencies, 99)), 1),
+        "attest": str(args.attest or Path(sys.executable).with_name("attest")),
         "inprocess_runs": len(in_process),
         "inprocess_p50_ms": round(ms(inproc_p50), 1),
         "inprocess_mean_ms": round(ms(inproc_mean), 1),
-        "ratio_http_p50_to_inprocess_p50": round(percentile(latencies, 50) / inproc_p50, 2),
-        "ratio_http_throughput_to_inprocess_serial": round(throughput * inproc_mean, 2),
+        "ratio_http_p50_to_inprocess_p50": round(first[-1].p50 / inproc_p50, 2) if first[-1].latencies else None,
+        "ratio_http_throughput_to_inprocess_serial": round(first[-1].throughput * inproc_mean, 2),
     }
+    if len(client_counts) > 1:
+        # One ratio per repetition: the phases of a repetition ran back to back (minutes apart
+        # at most), so a change in the box's load touches both sides of a ratio about equally.
+        low, high = client_counts[0], client_counts[-1]
+        ratios = []
+        for rep in range(args.repeat):
+            run = phases[rep * len(client_counts):(rep + 1) * len(client_counts)]
+            ratios.append(run[-1].throughput / run[0].throughput if run[0].throughput else 0.0)
+        report[f"throughput_ratio_{high}_to_{low}_per_repeat"] = [round(r, 2) for r in ratios]
+        report[f"throughput_ratio_{high}_to_{low}_median"] = round(statistics.median(ratios), 2)
     print(json.dumps(report, indent=2))
+    errors = [e for p in phases for e in p.errors]
     if errors:
         print("first errors:", *errors[:5], sep="\n  ")
+    if len(client_counts) > 1:
+        print(f"RATIO throughput {client_counts[-1]} clients / {client_counts[0]} client(s): "
+              f"{report[f'throughput_ratio_{client_counts[-1]}_to_{client_counts[0]}_median']} "
+              f"(median of {args.repeat}; per repeat "
+              f"{report[f'throughput_ratio_{client_counts[-1]}_to_{client_counts[0]}_per_repeat']})")
     if args.es_url:
         store.drop_all()
         # The served processes' ingest queue index is not a store kind (jobs_elastic.py).

@@ -30,10 +30,10 @@ from ingest.deadline import deadline_error, deadline_passed
 from ingest.sqlite_db import connect, immediate
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import RevisionStatus
+from ingest.store.sqlite_audit import AuditGroupCommit
 from ingest.store.sqlite_registry import RecordCache
 # Backend-neutral helpers, shared with the Elasticsearch adapter.
 from ingest.store.common import (
-    chain_entry,
     merge_subject_records,
     name_key,
     query_words,
@@ -360,6 +360,7 @@ class SqliteStore:
         # /readyz reads it through ping(), so a store that cannot append to the audit is
         # not ready even though it still answers reads.
         self.write_failed = False
+        self._audit = AuditGroupCommit(self.path, busy_timeout, self._audit_written)
         self._local = threading.local()
         self._vectors = VectorMatrix()
         # kNN row masks per (principal's tokens, matrix view, acl_version): see _visible_rows.
@@ -449,6 +450,7 @@ class SqliteStore:
     def close(self) -> None:
         self._scorer.shutdown(wait=False)
         self._term_filler.shutdown(wait=True, cancel_futures=True)
+        self._audit.close()
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
@@ -1318,35 +1320,16 @@ class SqliteStore:
 
     # -- audit ----------------------------------------------------------------------------
     def append_audit(self, entry: dict[str, Any]) -> None:
+        """Returns once the entry is committed with an fsync (``synchronous=FULL``), in one
+        transaction with the entries other threads of this process append meanwhile (group
+        commit, ``sqlite_audit.py``): an audit entry is on disk before the answer it records
+        is sent, and concurrent answers share the fsync."""
         at = entry.get("at") or utc_now()
         body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
-        # The store runs synchronous=NORMAL (a commit survives a process crash, not a power
-        # loss); an audit entry must be on disk before the answer it records is sent, so its
-        # commit alone fsyncs the write-ahead log (about 4 ms on the shared box).
-        self._db().execute("PRAGMA synchronous=FULL")
-        try:
-            self._append_audit(at, body, entry)
-        finally:
-            self._db().execute("PRAGMA synchronous=NORMAL")
+        self._audit.append(at, body, entry)
 
-    def _append_audit(self, at: str, body: dict[str, Any], entry: dict[str, Any]) -> None:
-        with self._write() as db:
-            # Inside the write transaction: the previous entry cannot change under us.
-            last = db.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
-            prev_hash = (last["hash"] or "") if last else ""
-            chained = chain_entry(prev_hash, {**body, "at": at})
-            db.execute(
-                "INSERT INTO audit(at, request_id, principal, action, entry, hash) "
-                "VALUES (?,?,?,?,?,?)",
-                (
-                    at,
-                    entry.get("request_id", ""),
-                    entry.get("principal", ""),
-                    entry.get("action", ""),
-                    json.dumps(chained, sort_keys=True),
-                    chained["hash"],
-                ),
-            )
+    def _audit_written(self, ok: bool) -> None:
+        self.write_failed = not ok
 
     def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:
         where, args = ["1"], []

@@ -1,0 +1,172 @@
+"""Group commit of audit entries for the SQLite store.
+
+An audit entry must be on disk before the answer it records is sent, so its commit runs under
+``synchronous=FULL`` (one fsync of the write-ahead log, about 4 ms on the shared box). One
+transaction and one fsync per entry made concurrent requests queue behind the one SQLite writer,
+each paying its own fsync, and a waiter in another process or thread polls for the write lock
+with SQLite's sleeping busy handler. Here the entries of concurrent requests in one process share
+a transaction:
+
+- A caller queues its entry. If no thread of this process is committing audit entries, the caller
+  becomes the *leader*: it takes every queued entry (up to :data:`MAX_BATCH`), writes them in one
+  ``BEGIN IMMEDIATE`` transaction (reading the chain's last hash inside it, so entries of another
+  process are chained correctly: the write lock serialises the batches of all processes) and
+  commits with one fsync. Then it wakes the callers of that batch and, if entries queued up
+  meanwhile, hands the leadership to the oldest one's caller, whose own entry is in the next batch
+  (no thread serves other requests' entries for long).
+- Every caller returns only after the batch holding its entry has committed, and raises if that
+  batch failed: an answer is never sent without its entry, and a failed write fails every request
+  of the batch (none of their entries were written: the transaction rolled back).
+
+The batch runs on a connection of its own (``synchronous=FULL`` always, no request-deadline
+progress handler: one request's deadline must not abort other requests' entries). A caller past
+its deadline is still answered 503 by the API's deadline middleware while its entry commits.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ingest.sqlite_db import connect, immediate
+from ingest.store.common import chain_entry
+
+__all__ = ["AuditGroupCommit", "MAX_BATCH"]
+
+# Entries per transaction at most: bounds how long one batch holds the write lock (each entry is
+# one INSERT of a few KB of JSON; the evidence bundle is the large part).
+MAX_BATCH = 64
+
+
+@dataclass
+class _Queued:
+    row: tuple[str, dict[str, Any], dict[str, Any]]  # (at, body without chain fields, entry)
+    wake: threading.Event = field(default_factory=threading.Event)
+    committed: bool = False
+    error: BaseException | None = None
+    leads: bool = False  # handed the leadership by the previous batch's leader
+
+
+class AuditGroupCommit:
+    """Queues audit entries and commits them in groups (see the module docstring).
+
+    ``on_result(ok)`` is called after every committed batch (True) and every batch that failed
+    for want of the database (False): the store keeps its ``write_failed`` flag, which
+    ``/readyz`` reads. ``batches`` and ``entries`` count committed batches and entries."""
+
+    def __init__(self, path: Path, busy_timeout: float, on_result: Callable[[bool], None]) -> None:
+        self.path = path
+        self.busy_timeout = busy_timeout
+        self._on_result = on_result
+        self._lock = threading.Lock()  # guards _queue and _leading
+        self._queue: list[_Queued] = []
+        self._leading = False
+        self._db: sqlite3.Connection | None = None  # used by the current leader only
+        self.batches = 0
+        self.entries = 0
+
+    def append(self, at: str, body: dict[str, Any], entry: dict[str, Any]) -> None:
+        """Return once ``entry`` is committed and on disk; raise the sqlite3 error of its batch."""
+        queued = _Queued((at, body, entry))
+        with self._lock:
+            self._queue.append(queued)
+            lead = not self._leading
+            self._leading = True
+        if lead:
+            self._lead_one_batch()
+        while not queued.committed and queued.error is None:
+            queued.wake.wait()
+            queued.wake.clear()
+            if queued.leads and not queued.committed and queued.error is None:
+                queued.leads = False
+                self._lead_one_batch()
+        if queued.error is not None:
+            raise queued.error
+
+    def queued(self) -> int:
+        """Entries waiting for a batch (for tests)."""
+        with self._lock:
+            return len(self._queue)
+
+    def close(self) -> None:
+        with self._lock:
+            db, self._db = self._db, None
+        if db is not None:
+            db.close()
+
+    # -- the leader ---------------------------------------------------------------------------
+    def _lead_one_batch(self) -> None:
+        with self._lock:
+            batch = self._queue[:MAX_BATCH]
+            del self._queue[:MAX_BATCH]
+        try:
+            errors: list[BaseException | None] = list(self._commit([q.row for q in batch]))
+            self._on_result(True)
+        except BaseException as exc:  # noqa: BLE001 - handed to every caller of the batch
+            errors = [exc] * len(batch)
+            if isinstance(exc, sqlite3.OperationalError):
+                self._on_result(False)
+        with self._lock:
+            for q, error in zip(batch, errors):
+                q.committed, q.error = error is None, error
+            written = errors.count(None)
+            if written:
+                self.batches += 1
+                self.entries += written
+            successor = self._queue[0] if self._queue else None
+            if successor is None:
+                self._leading = False
+            else:
+                successor.leads = True
+        for q in batch:
+            q.wake.set()
+        if successor is not None:
+            successor.wake.set()
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            # Leaders are different threads, one at a time (the _leading flag), hence
+            # check_same_thread=False; the settings are those of ingest.sqlite_db.connect.
+            db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
+                                 check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            self._db = db
+        return self._db
+
+    def _commit(self, rows: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> list[Exception | None]:
+        """Write ``rows`` in one transaction; return each row's own error (an entry that cannot
+        be serialised is left out of the chain and fails only its caller). A sqlite3 error
+        rolls the whole batch back and is raised."""
+        db = self._connection()
+        errors: list[Exception | None] = []
+        try:
+            with immediate(db):
+                # Inside the write transaction: no other process can append meanwhile.
+                last = db.execute("SELECT hash FROM audit ORDER BY seq DESC LIMIT 1").fetchone()
+                prev_hash = (last[0] or "") if last else ""
+                for at, body, entry in rows:
+                    try:
+                        chained = chain_entry(prev_hash, {**body, "at": at})
+                        text = json.dumps(chained, sort_keys=True)
+                    except (TypeError, ValueError) as exc:
+                        errors.append(exc)
+                        continue
+                    db.execute(
+                        "INSERT INTO audit(at, request_id, principal, action, entry, hash) "
+                        "VALUES (?,?,?,?,?,?)",
+                        (at, entry.get("request_id", ""), entry.get("principal", ""),
+                         entry.get("action", ""), text, chained["hash"]),
+                    )
+                    prev_hash = chained["hash"]
+                    errors.append(None)
+        except sqlite3.Error:
+            if db.in_transaction:  # a COMMIT that failed leaves the transaction open
+                db.execute("ROLLBACK")
+            raise
+        return errors
