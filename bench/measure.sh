@@ -21,9 +21,9 @@
 #                    0: one step at a time; 2: also the two tune stores side by side (3 processes)
 #   ATTEST_CUAD_DIR     CUAD dev directory (default /work/shared/eval/cuad-dev)
 #
-# Run time on the shared 2-core box (load 6-9, 7 engineers), run in parallel (the default):
-# measured step by step on dafc41c: tune ~45 min (cuad ingests ~35 min of it, pdf 8, ner 10,
-# gate 3), report ~15 min; MEASURE_DOCS=1 ~7 min. On an idle box expect about half.
+# Run time: measured on dafc41c while 7 engineers shared the 2-core box (load 6-16): tune ~45 min
+# (cuad ingests ~35 of it, pdf 8, ner 10, gate 3), report ~15 min; MEASURE_DOCS=1 took 7 min at
+# load 14 but 14 s on the idle box, so an idle full run is far shorter (not timed whole).
 # Exit status: 0 when every step succeeded, 1 when one failed (its row says FAILED and names
 # its log), 2 on bad arguments.
 set -uo pipefail
