@@ -2,6 +2,7 @@
 
     python bench/cuad_eval.py --split tune|report [--docs N] [--data-dir DIR] [--no-ingest]
                               [--questions template,phrasings] [--out report.json] [--ingest-only]
+                              [--categories "Effective Date,Agreement Date"]
 
 The split is fixed: ``../shared/eval/cuad-dev/splits.json`` (tune on ``tune``; ``report`` is run
 once, at the end, for the reported figure). Contracts of the split are taken in sha256(doc_id)
@@ -224,10 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cuad", type=Path, default=DEFAULT_CUAD)
     parser.add_argument("--out", type=Path, default=None, help="write the JSON report here")
     parser.add_argument("--ingest-only", action="store_true", help="ingest the contracts, ask nothing")
+    parser.add_argument("--categories", default="",
+                        help="ask only these CUAD categories (comma-separated, any case): for quick iteration")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every assessed unit's relevance signals and gold overlap here (JSON lines), for fitting")
     args = parser.parse_args(argv)
     sets = [s.strip() for s in args.questions.split(",") if s.strip()]
+    only = {c.strip().casefold() for c in args.categories.split(",") if c.strip()}
 
     import ingest.nlp_model  # noqa: F401 - sets the no-telemetry environment first
     from ingest.embedder import MiniLMEmbedder
@@ -303,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         revision_text = store.revision_text(sid, doc.current_revision) if doc and doc.current_revision else ""
         file_text = (args.cuad / entry["doc_file"]).read_text(encoding="utf-8", errors="replace")
         for row in sorted(qa[entry["doc_id"]], key=lambda r: r["category"]):
+            if only and row["category"].casefold() not in only:
+                continue
             for qset in sets:
                 if qset == "template":
                     category = template_key.get(row["category"].casefold())

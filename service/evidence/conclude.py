@@ -115,24 +115,43 @@ def _item_fields(unit: Assessed, item_id: str, retrieved_at: str) -> dict[str, A
     }
 
 
-def prefer_independent(units: Sequence[Assessed]) -> list[Assessed]:
+VALUE_FIRST_TYPES = frozenset({"date"})  # attributes whose answer is a date the clause states
+
+
+def value_first(sc: SubjectClass) -> bool:
+    """Whether a unit stating a value of the asked attribute ranks above one that does not: for
+    date-valued attributes (effective date, agreement date) the preamble's "dated as of
+    <date>" is the canonical evidence, and the many clauses that merely use the defined term
+    ("within 30 days after the Effective Date") carry its text cue but no date."""
+    attribute = cues().attributes.get(sc.attribute or "")
+    return attribute is not None and attribute.value_type in VALUE_FIRST_TYPES
+
+
+def prefer_independent(units: Sequence[Assessed], *, values_first: bool = False) -> list[Assessed]:
     """Best unit of every document first, then the second of every document, ...: independent
     sources rank above a second passage of the same one. A unit a known attribute's typed rule
-    accepted ranks above one accepted by relevance alone (``by_relevance``). Ties: score,
-    document, offset."""
-    by_score = sorted(units, key=lambda u: (u.by_relevance, -u.score, u.sort_key))
+    accepted ranks above one accepted by relevance alone (``by_relevance``); with
+    ``values_first`` (``value_first``), a unit stating a value ranks above one that does not.
+    Ties: score, document, offset."""
+
+    def rank(u: Assessed) -> tuple[bool, bool, float, tuple[str, str, int, int]]:
+        return (u.by_relevance, values_first and u.value is None, -u.score, u.sort_key)
+
+    by_score = sorted(units, key=rank)
     position: dict[str, int] = defaultdict(int)
     keyed = []
     for u in by_score:
-        keyed.append((position[u.doc_id], u.by_relevance, -u.score, u.sort_key, u))
+        keyed.append((position[u.doc_id], *rank(u), u))
         position[u.doc_id] += 1
-    return [k[-1] for k in sorted(keyed, key=lambda k: k[:4])]
+    return [k[-1] for k in sorted(keyed, key=lambda k: k[:5])]
 
 
 def build_evidence(
-    units: Sequence[Assessed], retrieved_at: str
+    units: Sequence[Assessed], retrieved_at: str, *, values_first: bool = False
 ) -> tuple[list[Assessed], list[EvidenceItem], list[Assessed], list[RejectedEvidence]]:
-    supporting = prefer_independent([u for u in units if u.reason is None and u.states_attribute])[:MAX_EVIDENCE]
+    supporting = prefer_independent(
+        [u for u in units if u.reason is None and u.states_attribute], values_first=values_first
+    )[:MAX_EVIDENCE]
     # Verification failures first (they explain what was turned away), then off-attribute ones.
     failed = sorted(
         (u for u in units if u.reason is not None),

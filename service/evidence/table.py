@@ -167,7 +167,7 @@ def compute_cell(
     question = f"What does the agreement say about its {spec.label}?"
     found = collect(sc, [candidate], principal, Scope(doc_ids=list(candidate.doc_ids)), question,
                     store=store, embedder=embedder, settings=settings, embed_cap=CELL_EMBED_CAP)
-    supporting, evidence, failed, rejected = conclude.build_evidence(found.assessed, "")
+    supporting, evidence, failed, rejected = conclude.build_evidence(found.assessed, "", values_first=conclude.value_first(sc))
     claims, conflicts = conclude.build_claims(sc, supporting, evidence)
     sufficient, _, _, _ = conclude.assess(sc, supporting, claims, conflicts, evidence, failed, rejected, [candidate])
     if not sufficient:
