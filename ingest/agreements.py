@@ -225,11 +225,89 @@ def _own_heading(text: str) -> Title | None:
 def find_title(text: str) -> Title | None:
     """The contract's title: the heading that opens its preamble (``_own_heading``), else the
     first heading-like title in the opening text (``_first_heading``); extended to the
-    contract's own name for itself and to an amendment heading above it."""
+    contract's own name for itself and to an amendment heading above it. An amendment heading
+    among the opening lines (``amendment_heading``) wins over any title that is no amendment:
+    the agreement an amendment names in its prose ("Reference is made to that certain Wireless
+    Content License Agreement") is its parent, never its own name."""
     title = _own_heading(text) or _first_heading(text)
-    if title is None:
-        return None
-    return _with_amendment_head(text, _with_self_name(text, title))
+    if title is not None:
+        title = _with_amendment_head(text, _with_self_name(text, title))
+    if title is not None and amendment_of(title.text) is not None:
+        return title
+    return amendment_heading(text) or title
+
+
+# The opening lines an amendment heading is looked for in, and how many words such a line has
+# at most: a heading, not prose.
+_AMENDMENT_HEADING_LINES = 6
+_HEADING_LINE_WORDS = 12
+# "TO", "TO THE", "of that": a line that only joins an amendment heading to its parent's title.
+_JOINING_LINE = re.compile(r"(?:to|of)(?:[ \t]+(?:the|that))?", re.IGNORECASE)
+# A parent's title on a heading line of its own: ends in an agreement word, optionally followed
+# by its identifier ("Wireless Content License Agreement Number 12965").
+_PARENT_LINE = re.compile(
+    r"(?:(?:to|of)[ \t]+(?:(?:the|that)[ \t]+)?)?(?P<title>.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w.\-/]*)?)"
+)
+_HEADING_CONNECTORS = frozenset("a an and as at by for from in into of on or the to under upon with".split())
+
+
+def _heading_words(line: str) -> bool:
+    """A heading line: at most ``_HEADING_LINE_WORDS`` words, each capitalised, a number or a
+    connector word; no sentence ("This Amendment is made ...")."""
+    words = line.split()
+    if not words or len(words) > _HEADING_LINE_WORDS:
+        return False
+    for word in words:
+        letters = [c for c in word if c.isalpha()]
+        if letters and not letters[0].isupper() and word.strip("(),.:;\"'").casefold() not in _HEADING_CONNECTORS:
+            return False
+    return not _NOT_HEADING_WORDS - {"to", "the", "under", "by", "with"} & {w.casefold() for w in words}
+
+
+def _opening_lines(text: str) -> list[tuple[int, str]]:
+    """(start, stripped line) of the first non-empty lines, up to the first line of prose."""
+    lines: list[tuple[int, str]] = []
+    for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
+        stripped = match.group().strip()
+        if not stripped:
+            continue
+        if len(lines) == _AMENDMENT_HEADING_LINES or not _heading_words(stripped):
+            break
+        lines.append((match.start() + match.group().index(stripped), stripped))
+    return lines
+
+
+def amendment_heading(text: str) -> Title | None:
+    """An amendment's own heading among the opening heading lines (before any prose):
+    "AMENDMENT NO. 1", "FIRST AMENDMENT", "ADDENDUM NO. 2 TO", with the lines that continue it
+    into its parent's title ("TO THE" / "WIRELESS CONTENT LICENSE AGREEMENT", or the parent's
+    title on the next heading line). A heading is one title even when it is not one line: the
+    title spans its lines, with white space collapsed. Only the "amends" words count (a
+    "SCHEDULE A" line atop an exhibit is page furniture), and the line must name the amendment
+    itself: a number or ordinal, a joining "to"/"of", or an all-caps line ("ADDENDUM")."""
+    lines = _opening_lines(text)
+    for index, (start, line) in enumerate(lines):
+        amendment = amendment_of(line)
+        if amendment is None or amendment.relation != "amends":
+            continue
+        names_itself = amendment.number is not None or line.isupper() or amendment.parent is not None
+        if not names_itself and not re.search(r"(?i)\b(?:to|of)$", line):
+            continue
+        end = start + len(line)
+        if amendment.parent is None:
+            for next_start, next_line in lines[index + 1 :]:
+                if _JOINING_LINE.fullmatch(next_line):
+                    continue
+                parent = _PARENT_LINE.fullmatch(next_line)
+                if parent is not None and amendment_of(parent.group("title")) is None:
+                    end = next_start + len(next_line)
+                break
+        if end == start + len(line) and re.search(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", line):
+            # "AMENDMENT NO. 1 TO" with no parent's title below it: the amendment alone.
+            end = start + len(re.sub(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", "", line))
+        return Title(" ".join(text[start:end].split()), start, end)
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -472,14 +550,54 @@ def _with_identifier(heading: Title, aliases: list[TitleAlias]) -> tuple[Title, 
     return Title(line.text, line.start, line.end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
 
 
-def parent_amendment(title: Title, aliases: list[TitleAlias]) -> tuple[Amendment, int, int] | None:
+def parent_amendment(
+    title: Title, aliases: list[TitleAlias], text: str | None = None
+) -> tuple[Amendment, int, int] | None:
     """What an amendment says about itself and where: read from its title, else from the first
     alias that is an amendment title ("First Amendment" titled, "AMENDMENT 1 TO DEVELOPMENT
     AGREEMENT" its heading). One naming the parent is preferred, so the ``amends`` binding is
-    not lost; the span is the name it was read from."""
+    not lost; the span is the name it was read from. When no name of it names the parent, the
+    opening prose right after the title may (``prose_parent``, with ``text``): the span is then
+    the parent's name in that prose."""
     read = [
         (amendment, start, end)
         for name, start, end in [(title.text, title.start, title.end), *((a.text, a.start, a.end) for a in aliases)]
         if (amendment := amendment_of(name)) is not None
     ]
-    return next((r for r in read if r[0].parent), read[0] if read else None)
+    named = next((r for r in read if r[0].parent), None)
+    if named is not None or not read or text is None:
+        return named or (read[0] if read else None)
+    parent = prose_parent(text, title)
+    if parent is None:
+        return read[0]
+    amendment = read[0][0]
+    return Amendment(amendment.relation, amendment.word, amendment.number, parent.text), parent.start, parent.end
+
+
+# How far after an amendment's title its prose may name the agreement it amends.
+_PROSE_PARENT_CHARS = 600
+# 'Reference is hereby made to that certain fully executed Wireless Content License Agreement
+# Number 12965', 'This Amendment ... amends the Supply Agreement': a capitalised agreement name
+# right after "to"/"of"/"amends" (and "that certain", "the", "executed"), with its number.
+_PROSE_PARENT = re.compile(
+    r"\b(?:to|of|amends|amending|under)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
+    r"(?:(?:fully[ \t]+)?executed[ \t]+)?"
+    r"(?P<title>(?:[A-Z][\w&'’\-/.]*[ \t]+(?:(?:and|of|for|to)[ \t]+)?){0,8}"
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w\-/]*)?)(?![\w])"
+)
+
+
+def prose_parent(text: str, title: Title) -> Title | None:
+    """The agreement an amendment's opening prose says it amends, in its first sentence after
+    the title ("Reference is made to that certain X Agreement ...", "This Amendment amends the
+    X Agreement"): None when that sentence names no capitalised agreement, or only "this
+    Agreement"/"the Agreement" (a defined term names no parent)."""
+    window = text[title.end : min(len(text), title.end + _PROSE_PARENT_CHARS)]
+    for match in _PROSE_PARENT.finditer(window):
+        words = match.group("title").split()
+        if len(words) < 2:
+            continue  # "to the Agreement": the defined term, not a name
+        start = title.end + match.start("title")
+        return Title(" ".join(words), start, start + len(match.group("title")))
+    return None
