@@ -24,6 +24,11 @@ _HEADING_LINES = 5
 _HEADING_TITLE = re.compile(
     r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}[\w&'’\-/,]+){0,8}?[ \t]{1,3}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
 )
+# "General Terms and Conditions" is a contract's title too, on a heading line of its own.
+_TERMS_HEADING = re.compile(
+    r"[A-Z][\w&'’\-/.]*(?:[ \t]{1,3}[\w&'’\-/.,]+){0,12}?[ \t]{1,3}"
+    r"(?:Terms[ \t]+and[ \t]+Conditions|TERMS[ \t]+AND[ \t]+CONDITIONS|Terms[ \t]+of[ \t]+Service|TERMS[ \t]+OF[ \t]+SERVICE)"
+)
 _NOT_HEADING_WORDS = frozenset(
     "this the these that is are was be to by between among with made hereby shall will under per".split()
 )
@@ -104,6 +109,15 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         qualifier = _TRAILING_QUALIFIER.match(head, start + len(raw))
         if qualifier and rank <= 1:
             raw = head[start : qualifier.end()]
+        if rank >= 2:
+            # "of the Master Services Agreement": a run in prose starts at its first capital, and
+            # one the words before it say is another document ("... made a part of the Master
+            # Services Agreement") is no title of this one.
+            lead = re.match(r"(?:[a-z]+[ \t]+)+", raw)
+            if lead is not None:
+                start, raw = start + lead.end(), raw[lead.end() :]
+            if _names_another_document(head, start) and amendment_of(raw) is None:
+                return
         title, dropped = _strip_noise(raw.strip())
         # "Jiangsu Telecom Contract No.: JS120": a reference number's label, not a title.
         if _NUMBER_LABEL.match(head, start + len(raw)):
@@ -114,6 +128,8 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         begin = start + (len(raw) - len(raw.lstrip())) + dropped
         found.append((rank, begin, Title(title, begin, begin + len(title))))
 
+    for start, end in _split_caps_headings(head):
+        add(0, start, " ".join(head[start:end].split()))
     line_start = 0
     headings = 0
     for line in head.split("\n"):
@@ -127,6 +143,13 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             add(1, line_start + line.index(column), column)
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
+        elif (
+            stripped
+            and headings < _HEADING_LINES
+            and _TERMS_HEADING.fullmatch(stripped)
+            and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
+        ):
+            add(1, line_start + line.index(stripped), stripped)
         elif (
             stripped
             and headings < _HEADING_LINES
@@ -144,6 +167,37 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         add(2, match.start(1), match.group(1))
     for match in _THIS_TITLE.finditer(head):
         add(3, match.start(1), match.group(1))
+    return found
+
+
+# A caps heading split over lines: "MASTER SERVICES\nAGREEMENT", "EXCLUSIVE DISTRIBUTION AND\nSUPPLY
+# AGREEMENT", "LICENSE, DEVELOPMENT\nAND COMMERCIALIZATION AGREEMENT". Joined only where one line
+# cannot stand alone: the last line is the agreement word alone or starts with a joining word,
+# or the line before it ends with one (or with a comma, "&" or "-").
+_CAPS_LINE = re.compile(rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,10}}{_CAPS_WORD}")
+_JOINING_START = re.compile(r"(?:AND|OF|FOR|TO|ON|IN|&)[ \t]")
+_JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|,|&|-)$")
+_SPLIT_HEADING_LINES = 3
+
+
+def _split_caps_headings(head: str) -> list[tuple[int, int]]:
+    """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
+    ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above)."""
+    lines = [(m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip()) for m in re.finditer(r"[^\n]+", head)]
+    lines = [(start, line) for start, line in lines if line]
+    found: list[tuple[int, int]] = []
+    for index, (start, line) in enumerate(lines):
+        if not re.search(r"(?:AGREEMENT|CONTRACT)$", line) or not _CAPS_LINE.fullmatch(line):
+            continue
+        first = index
+        while first > 0 and index - first + 1 < _SPLIT_HEADING_LINES:
+            previous = lines[first - 1][1]
+            joined_here = _JOINING_START.match(lines[first][1]) or lines[first][1] in ("AGREEMENT", "CONTRACT")
+            if not _CAPS_LINE.fullmatch(previous) or not (joined_here or _JOINING_END.search(previous)):
+                break
+            first -= 1
+        if first < index:
+            found.append((lines[first][0], start + len(line)))
     return found
 
 
@@ -229,12 +283,39 @@ def find_title(text: str) -> Title | None:
     among the opening lines (``amendment_heading``) wins over any title that is no amendment:
     the agreement an amendment names in its prose ("Reference is made to that certain Wireless
     Content License Agreement") is its parent, never its own name."""
-    title = _own_heading(text) or _first_heading(text)
+    title = _own_heading(text) or self_label(text) or _first_heading(text)
     if title is not None:
         title = _with_amendment_head(text, _with_self_name(text, title))
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
+
+
+# 'This Exhibit B is entered into as of ...': a document that names itself by its label.
+_LABEL = r"(?:EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix)"
+_LABEL_ID = r"[\"'‘’“]?[A-Z0-9][\w.\-]{0,5}[\"'‘’”]?"
+_SELF_LABEL = re.compile(
+    rf"\b(?:THIS|This)[ \t]+({_LABEL}[ \t]+{_LABEL_ID})[ \t]+(?:is|IS)[ \t]+(?:hereby[ \t]+)?"
+    r"(?:made|entered[ \t]+into|executed|dated)\b"
+)
+_LABEL_HEADING = re.compile(rf"{_LABEL}(?:[ \t]+{_LABEL_ID})?")
+
+
+def self_label(text: str) -> Title | None:
+    """An exhibit, schedule or addendum that is a contract of its own and says so in its
+    preamble ('This Exhibit B is entered into ... by and between ...'): its title is the label
+    heading right before that sentence when it has the same words ("EXHIBIT 'B'"), else the
+    label the sentence gives. Only in the opening (``PREAMBLE_CLAUSE_CHARS``)."""
+    match = _SELF_LABEL.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS))
+    if match is None:
+        return None
+    label = " ".join(name_words(match.group(1)))
+    before = text[max(0, match.start() - 200) : match.start()]
+    offset = match.start() - len(before)
+    for heading in _LABEL_HEADING.finditer(before):
+        if " ".join(name_words(heading.group())) == label and not before[heading.end() :].strip():
+            return Title(heading.group(), offset + heading.start(), offset + heading.end())
+    return Title(match.group(1), match.start(1), match.end(1))
 
 
 # The opening lines an amendment heading is looked for in, and how many words such a line has
