@@ -24,6 +24,11 @@ _HEADING_LINES = 5
 _HEADING_TITLE = re.compile(
     r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}[\w&'’\-/,]+){0,8}?[ \t]{1,3}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
 )
+# "General Terms and Conditions" is a contract's title too, on a heading line of its own.
+_TERMS_HEADING = re.compile(
+    r"[A-Z][\w&'’\-/.]*(?:[ \t]{1,3}[\w&'’\-/.,]+){0,12}?[ \t]{1,3}"
+    r"(?:Terms[ \t]+and[ \t]+Conditions|TERMS[ \t]+AND[ \t]+CONDITIONS|Terms[ \t]+of[ \t]+Service|TERMS[ \t]+OF[ \t]+SERVICE)"
+)
 _NOT_HEADING_WORDS = frozenset(
     "this the these that is are was be to by between among with made hereby shall will under per".split()
 )
@@ -104,6 +109,15 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         qualifier = _TRAILING_QUALIFIER.match(head, start + len(raw))
         if qualifier and rank <= 1:
             raw = head[start : qualifier.end()]
+        if rank >= 2:
+            # "of the Master Services Agreement": a run in prose starts at its first capital, and
+            # one the words before it say is another document ("... made a part of the Master
+            # Services Agreement") is no title of this one.
+            lead = re.match(r"(?:[a-z]+[ \t]+)+", raw)
+            if lead is not None:
+                start, raw = start + lead.end(), raw[lead.end() :]
+            if _names_another_document(head, start) and amendment_of(raw) is None:
+                return
         title, dropped = _strip_noise(raw.strip())
         # "Jiangsu Telecom Contract No.: JS120": a reference number's label, not a title.
         if _NUMBER_LABEL.match(head, start + len(raw)):
@@ -114,6 +128,8 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         begin = start + (len(raw) - len(raw.lstrip())) + dropped
         found.append((rank, begin, Title(title, begin, begin + len(title))))
 
+    for start, end in _split_caps_headings(head):
+        add(0, start, " ".join(head[start:end].split()))
     line_start = 0
     headings = 0
     for line in head.split("\n"):
@@ -127,6 +143,13 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             add(1, line_start + line.index(column), column)
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
+        elif (
+            stripped
+            and headings < _HEADING_LINES
+            and _TERMS_HEADING.fullmatch(stripped)
+            and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
+        ):
+            add(1, line_start + line.index(stripped), stripped)
         elif (
             stripped
             and headings < _HEADING_LINES
@@ -144,6 +167,37 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         add(2, match.start(1), match.group(1))
     for match in _THIS_TITLE.finditer(head):
         add(3, match.start(1), match.group(1))
+    return found
+
+
+# A caps heading split over lines: "MASTER SERVICES\nAGREEMENT", "EXCLUSIVE DISTRIBUTION AND\nSUPPLY
+# AGREEMENT", "LICENSE, DEVELOPMENT\nAND COMMERCIALIZATION AGREEMENT". Joined only where one line
+# cannot stand alone: the last line is the agreement word alone or starts with a joining word,
+# or the line before it ends with one (or with a comma, "&" or "-").
+_CAPS_LINE = re.compile(rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,10}}{_CAPS_WORD}")
+_JOINING_START = re.compile(r"(?:AND|OF|FOR|TO|ON|IN|&)[ \t]")
+_JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|,|&|-)$")
+_SPLIT_HEADING_LINES = 3
+
+
+def _split_caps_headings(head: str) -> list[tuple[int, int]]:
+    """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
+    ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above)."""
+    lines = [(m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip()) for m in re.finditer(r"[^\n]+", head)]
+    lines = [(start, line) for start, line in lines if line]
+    found: list[tuple[int, int]] = []
+    for index, (start, line) in enumerate(lines):
+        if not re.search(r"(?:AGREEMENT|CONTRACT)$", line) or not _CAPS_LINE.fullmatch(line):
+            continue
+        first = index
+        while first > 0 and index - first + 1 < _SPLIT_HEADING_LINES:
+            previous = lines[first - 1][1]
+            joined_here = _JOINING_START.match(lines[first][1]) or lines[first][1] in ("AGREEMENT", "CONTRACT")
+            if not _CAPS_LINE.fullmatch(previous) or not (joined_here or _JOINING_END.search(previous)):
+                break
+            first -= 1
+        if first < index:
+            found.append((lines[first][0], start + len(line)))
     return found
 
 
@@ -225,11 +279,116 @@ def _own_heading(text: str) -> Title | None:
 def find_title(text: str) -> Title | None:
     """The contract's title: the heading that opens its preamble (``_own_heading``), else the
     first heading-like title in the opening text (``_first_heading``); extended to the
-    contract's own name for itself and to an amendment heading above it."""
-    title = _own_heading(text) or _first_heading(text)
-    if title is None:
+    contract's own name for itself and to an amendment heading above it. An amendment heading
+    among the opening lines (``amendment_heading``) wins over any title that is no amendment:
+    the agreement an amendment names in its prose ("Reference is made to that certain Wireless
+    Content License Agreement") is its parent, never its own name."""
+    title = _own_heading(text) or self_label(text) or _first_heading(text)
+    if title is not None:
+        title = _with_amendment_head(text, _with_self_name(text, title))
+    if title is not None and amendment_of(title.text) is not None:
+        return title
+    return amendment_heading(text) or title
+
+
+# 'This Exhibit B is entered into as of ...': a document that names itself by its label.
+_LABEL = r"(?:EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix)"
+_LABEL_ID = r"[\"'‘’“]?[A-Z0-9][\w.\-]{0,5}[\"'‘’”]?"
+_SELF_LABEL = re.compile(
+    rf"\b(?:THIS|This)[ \t]+({_LABEL}[ \t]+{_LABEL_ID})[ \t]+(?:is|IS)[ \t]+(?:hereby[ \t]+)?"
+    r"(?:made|entered[ \t]+into|executed|dated)\b"
+)
+_LABEL_HEADING = re.compile(rf"{_LABEL}(?:[ \t]+{_LABEL_ID})?")
+
+
+def self_label(text: str) -> Title | None:
+    """An exhibit, schedule or addendum that is a contract of its own and says so in its
+    preamble ('This Exhibit B is entered into ... by and between ...'): its title is the label
+    heading right before that sentence when it has the same words ("EXHIBIT 'B'"), else the
+    label the sentence gives. Only in the opening (``PREAMBLE_CLAUSE_CHARS``)."""
+    match = _SELF_LABEL.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS))
+    if match is None:
         return None
-    return _with_amendment_head(text, _with_self_name(text, title))
+    label = " ".join(name_words(match.group(1)))
+    before = text[max(0, match.start() - 200) : match.start()]
+    offset = match.start() - len(before)
+    for heading in _LABEL_HEADING.finditer(before):
+        if " ".join(name_words(heading.group())) == label and not before[heading.end() :].strip():
+            return Title(heading.group(), offset + heading.start(), offset + heading.end())
+    return Title(match.group(1), match.start(1), match.end(1))
+
+
+# The opening lines an amendment heading is looked for in, and how many words such a line has
+# at most: a heading, not prose.
+_AMENDMENT_HEADING_LINES = 6
+_HEADING_LINE_WORDS = 12
+# "TO", "TO THE", "of that": a line that only joins an amendment heading to its parent's title.
+_JOINING_LINE = re.compile(r"(?:to|of)(?:[ \t]+(?:the|that))?", re.IGNORECASE)
+# A parent's title on a heading line of its own: ends in an agreement word, optionally followed
+# by its identifier ("Wireless Content License Agreement Number 12965").
+_PARENT_LINE = re.compile(
+    r"(?:(?:to|of)[ \t]+(?:(?:the|that)[ \t]+)?)?(?P<title>.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w.\-/]*)?)"
+)
+_HEADING_CONNECTORS = frozenset("a an and as at by for from in into of on or the to under upon with".split())
+
+
+def _heading_words(line: str) -> bool:
+    """A heading line: at most ``_HEADING_LINE_WORDS`` words, each capitalised, a number or a
+    connector word; no sentence ("This Amendment is made ...")."""
+    words = line.split()
+    if not words or len(words) > _HEADING_LINE_WORDS:
+        return False
+    for word in words:
+        letters = [c for c in word if c.isalpha()]
+        if letters and not letters[0].isupper() and word.strip("(),.:;\"'").casefold() not in _HEADING_CONNECTORS:
+            return False
+    return not _NOT_HEADING_WORDS - {"to", "the", "under", "by", "with"} & {w.casefold() for w in words}
+
+
+def _opening_lines(text: str) -> list[tuple[int, str]]:
+    """(start, stripped line) of the first non-empty lines, up to the first line of prose."""
+    lines: list[tuple[int, str]] = []
+    for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
+        stripped = match.group().strip()
+        if not stripped:
+            continue
+        if len(lines) == _AMENDMENT_HEADING_LINES or not _heading_words(stripped):
+            break
+        lines.append((match.start() + match.group().index(stripped), stripped))
+    return lines
+
+
+def amendment_heading(text: str) -> Title | None:
+    """An amendment's own heading among the opening heading lines (before any prose):
+    "AMENDMENT NO. 1", "FIRST AMENDMENT", "ADDENDUM NO. 2 TO", with the lines that continue it
+    into its parent's title ("TO THE" / "WIRELESS CONTENT LICENSE AGREEMENT", or the parent's
+    title on the next heading line). A heading is one title even when it is not one line: the
+    title spans its lines, with white space collapsed. Only the "amends" words count (a
+    "SCHEDULE A" line atop an exhibit is page furniture), and the line must name the amendment
+    itself: a number or ordinal, a joining "to"/"of", or an all-caps line ("ADDENDUM")."""
+    lines = _opening_lines(text)
+    for index, (start, line) in enumerate(lines):
+        amendment = amendment_of(line)
+        if amendment is None or amendment.relation != "amends":
+            continue
+        names_itself = amendment.number is not None or line.isupper() or amendment.parent is not None
+        if not names_itself and not re.search(r"(?i)\b(?:to|of)$", line):
+            continue
+        end = start + len(line)
+        if amendment.parent is None:
+            for next_start, next_line in lines[index + 1 :]:
+                if _JOINING_LINE.fullmatch(next_line):
+                    continue
+                parent = _PARENT_LINE.fullmatch(next_line)
+                if parent is not None and amendment_of(parent.group("title")) is None:
+                    end = next_start + len(next_line)
+                break
+        if end == start + len(line) and re.search(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", line):
+            # "AMENDMENT NO. 1 TO" with no parent's title below it: the amendment alone.
+            end = start + len(re.sub(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", "", line))
+        return Title(" ".join(text[start:end].split()), start, end)
+    return None
 
 
 @lru_cache(maxsize=1)
@@ -472,14 +631,54 @@ def _with_identifier(heading: Title, aliases: list[TitleAlias]) -> tuple[Title, 
     return Title(line.text, line.start, line.end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
 
 
-def parent_amendment(title: Title, aliases: list[TitleAlias]) -> tuple[Amendment, int, int] | None:
+def parent_amendment(
+    title: Title, aliases: list[TitleAlias], text: str | None = None
+) -> tuple[Amendment, int, int] | None:
     """What an amendment says about itself and where: read from its title, else from the first
     alias that is an amendment title ("First Amendment" titled, "AMENDMENT 1 TO DEVELOPMENT
     AGREEMENT" its heading). One naming the parent is preferred, so the ``amends`` binding is
-    not lost; the span is the name it was read from."""
+    not lost; the span is the name it was read from. When no name of it names the parent, the
+    opening prose right after the title may (``prose_parent``, with ``text``): the span is then
+    the parent's name in that prose."""
     read = [
         (amendment, start, end)
         for name, start, end in [(title.text, title.start, title.end), *((a.text, a.start, a.end) for a in aliases)]
         if (amendment := amendment_of(name)) is not None
     ]
-    return next((r for r in read if r[0].parent), read[0] if read else None)
+    named = next((r for r in read if r[0].parent), None)
+    if named is not None or not read or text is None:
+        return named or (read[0] if read else None)
+    parent = prose_parent(text, title)
+    if parent is None:
+        return read[0]
+    amendment = read[0][0]
+    return Amendment(amendment.relation, amendment.word, amendment.number, parent.text), parent.start, parent.end
+
+
+# How far after an amendment's title its prose may name the agreement it amends.
+_PROSE_PARENT_CHARS = 600
+# 'Reference is hereby made to that certain fully executed Wireless Content License Agreement
+# Number 12965', 'This Amendment ... amends the Supply Agreement': a capitalised agreement name
+# right after "to"/"of"/"amends" (and "that certain", "the", "executed"), with its number.
+_PROSE_PARENT = re.compile(
+    r"\b(?:to|of|amends|amending|under)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
+    r"(?:(?:fully[ \t]+)?executed[ \t]+)?"
+    r"(?P<title>(?:[A-Z][\w&'’\-/.]*[ \t]+(?:(?:and|of|for|to)[ \t]+)?){0,8}"
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w\-/]*)?)(?![\w])"
+)
+
+
+def prose_parent(text: str, title: Title) -> Title | None:
+    """The agreement an amendment's opening prose says it amends, in its first sentence after
+    the title ("Reference is made to that certain X Agreement ...", "This Amendment amends the
+    X Agreement"): None when that sentence names no capitalised agreement, or only "this
+    Agreement"/"the Agreement" (a defined term names no parent)."""
+    window = text[title.end : min(len(text), title.end + _PROSE_PARENT_CHARS)]
+    for match in _PROSE_PARENT.finditer(window):
+        words = match.group("title").split()
+        if len(words) < 2:
+            continue  # "to the Agreement": the defined term, not a name
+        start = title.end + match.start("title")
+        return Title(" ".join(words), start, start + len(match.group("title")))
+    return None

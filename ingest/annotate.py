@@ -971,7 +971,7 @@ def _subjects(
     scan_end = min(len(text), DATE_SCAN_CHARS)
     signed = agreement_date(text, 0, scan_end)
     effective = effective_date(text, 0, scan_end)
-    read = parent_amendment(title, list(title_aliases)) if title else None
+    read = parent_amendment(title, list(title_aliases), text) if title else None
     amendment = read[0] if read else None
     agreement_bindings: list[Binding] = []
     if read is not None and read[0].parent:
@@ -985,7 +985,7 @@ def _subjects(
                 role=None,
                 doc_id=doc_id,
                 revision=revision,
-                char_start=read[1],  # the title (or alias) that names the parent
+                char_start=read[1],  # the title, alias or opening prose that names the parent
                 char_end=read[2],
             )
         )

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import pytest
 
-from ingest.agreements import agreement_names, amendment_of, find_title, parent_amendment, title_aliases
+from ingest.agreements import agreement_names, amendment_heading, amendment_of, find_title, parent_amendment, title_aliases
 from tests.kb import KB, OPERATOR, ingested_kb
 
 # -- ingest: which heading is the title, and the aliases ----------------------------------------
@@ -157,6 +157,93 @@ def test_a_bare_amendment_number_is_read() -> None:
     assert amendment is not None and (amendment.number, amendment.parent) == ("2", "MANUFACTURING AND SUPPLY AGREEMENT")
 
 
+# -- amendments: the heading is the amendment's own, over several lines or none -------------------
+
+# Shaped like CUAD's GluMobile amendment: the heading names only the amendment, and the opening
+# prose names the agreement it amends. That agreement is the parent, never the title.
+PROSE_PARENT = (
+    "AMENDMENT NO. 1\n\nDated as of November 11, 2005\n\n"
+    "Reference is hereby made to that certain fully executed Wireless Content License Agreement Number "
+    '12965 dated as of December 16, 2004 ("Agreement"), between Northwind Media Inc. ("Licensor") and '
+    'Quasar Games, Inc. ("Licensee").\n\nThe parties agree to modify the Agreement as follows:\n\n'
+    "1. GOVERNING LAW\n\nThis Amendment shall be governed by the laws of the State of California.\n"
+)
+
+
+def test_an_amendment_heading_alone_is_the_title_not_the_parent_its_prose_names() -> None:
+    title, aliases = agreement_names(PROSE_PARENT)
+    assert title is not None and (title.text, title.start, title.end) == ("AMENDMENT NO. 1", 0, 15)
+    assert all("Wireless" not in a.text for a in aliases)
+    amendment, start, end = parent_amendment(title, aliases, PROSE_PARENT)  # type: ignore[misc]
+    assert (amendment.relation, amendment.number) == ("amends", "1")
+    assert amendment.parent == "Wireless Content License Agreement Number 12965"
+    assert PROSE_PARENT[start:end] == "Wireless Content License Agreement Number 12965"
+    # Without the text, only the names are read: an amendment with no parent.
+    assert parent_amendment(title, aliases) == (amendment_of("AMENDMENT NO. 1"), 0, 15)
+
+
+def test_a_defined_term_in_the_prose_names_no_parent() -> None:
+    text = "FIRST AMENDMENT\n\nThis First Amendment amends the Agreement between Acme Inc. and Beta LLC.\n"
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "FIRST AMENDMENT"
+    assert parent_amendment(title, aliases, text) == (amendment_of("FIRST AMENDMENT"), 0, 15)
+
+
+def test_an_amendment_heading_over_several_lines_is_one_title() -> None:
+    text = (
+        "AMENDMENT NO. 2\n\nTO THE\n\nWIRELESS CONTENT LICENSE AGREEMENT\n\n"
+        "This Amendment is made as of May 1, 2006 between Northwind Media Inc. and Quasar Games, Inc.\n"
+    )
+    title = find_title(text)
+    assert title is not None and " ".join(title.text.split()) == "AMENDMENT NO. 2 TO THE WIRELESS CONTENT LICENSE AGREEMENT"
+    assert (title.start, title.end) == (0, 59)
+    amendment = amendment_of(title.text)
+    assert amendment is not None and (amendment.number, amendment.parent) == ("2", "WIRELESS CONTENT LICENSE AGREEMENT")
+    # The parent's title on the next heading line, with no "to" between: still one title.
+    text = (
+        "Exhibit 10.9\nFirst Amendment\nWireless Content License Agreement Number 12965\n\n"
+        "Reference is made to that certain Wireless Content License Agreement Number 12965.\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "First Amendment Wireless Content License Agreement Number 12965"
+    assert text[title.start : title.end] == "First Amendment\nWireless Content License Agreement Number 12965"
+    amendment = amendment_of(title.text)
+    assert amendment is not None and amendment.parent == "Wireless Content License Agreement Number 12965"
+
+
+def test_a_dangling_to_is_not_part_of_an_amendment_title() -> None:
+    text = "ADDENDUM NO. 3 TO\n\nDated March 1, 2001\n\nThis Addendum is made between Acme Inc. and Beta LLC.\n"
+    title = find_title(text)
+    assert title is not None and (title.text, title.start, title.end) == ("ADDENDUM NO. 3", 0, 14)
+
+
+def test_schedules_and_clause_headings_are_no_amendment_heading() -> None:
+    # A "Schedule A" line atop a contract is page furniture, and "2. Amendment" in the body a clause.
+    text = "Schedule A\n\nSUPPLY AGREEMENT\n\nThis Supply Agreement is made between Acme Inc. and Beta LLC.\n"
+    title = find_title(text)
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
+    text = "SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Acme Inc. and Beta LLC.\n\n2. Amendment\n"
+    title = find_title(text)
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
+    # Prose before it: an amendment mentioned in a letter is not this document's heading.
+    text = "Dear Sir, we write about the contract of May.\nAMENDMENT NO. 1\nTO THE SUPPLY AGREEMENT\n"
+    assert amendment_heading(text) is None
+
+
+def test_the_cuad_glu_mobile_amendment_is_titled_as_an_amendment() -> None:
+    from tests.helpers import cuad_dev_dir
+
+    name = "GluMobileInc_20070319_S-1A_EX-10.09_436630_EX-10.09_Content License Agreement2.txt"
+    path = cuad_dev_dir() / "contracts_txt" / name
+    if not path.exists():
+        pytest.skip(f"{name} not in this CUAD copy")
+    text = path.read_text(encoding="utf-8")
+    title, aliases = agreement_names(text)
+    assert title is not None and (title.text, title.start) == ("AMENDMENT NO. 1", 0)
+    read = parent_amendment(title, aliases, text)
+    assert read is not None and read[0].parent == "Wireless Content License Agreement Number 12965"
+
+
 # -- the gate: aliases match exactly, with every party bound -------------------------------------
 
 DOCS = {
@@ -184,6 +271,7 @@ DOCS = {
         'and between Cargo Grain, Incorporated ("Cargo") and Amber Bio S.A.S. ("Amber").\n\nGoverning Law\n\n'
         "This First Amendment shall be governed by the laws of the State of Minnesota.\n"
     ),
+    "prose-parent": PROSE_PARENT,
 }
 
 
@@ -276,3 +364,25 @@ def test_an_amendment_titled_by_its_preamble_keeps_its_number_and_heading(kb: KB
     (agreement,) = kb.store.find_subjects(OPERATOR, subject_ids=["agreement:first amendment@first-amendment"], limit=5)
     amends = [b for b in agreement.bindings if b.relation == "amends"]
     assert [(b.object_id, b.char_start, b.char_end) for b in amends] == [("agreement:development agreement", 0, 36)]
+
+
+def test_an_amendment_named_only_in_its_heading_never_answers_for_its_parent(kb: KB) -> None:
+    parties = "between Northwind Media Inc. and Quasar Games, Inc."
+    # The parent its prose names is another agreement: never this amendment.
+    for title in ("Wireless Content License Agreement", "Wireless Content License Agreement Number 12965"):
+        docs, _ = kb.docs(f"What law governs the {title} {parties}?")
+        assert docs == set(), title
+    # The amendment itself, by its heading or with the parent its prose names.
+    for title in ("Amendment No. 1", "First Amendment", "Amendment No. 1 to the Wireless Content License Agreement Number 12965"):
+        docs, _ = kb.docs(f"What law governs the {title} {parties}?")
+        assert docs == {"prose-parent"}, title
+    # Another number, or another parent, is another amendment.
+    for title in ("Amendment No. 2", "Amendment No. 1 to the Supply Agreement"):
+        docs, _ = kb.docs(f"What law governs the {title} {parties}?")
+        assert docs == set(), title
+    (agreement,) = kb.store.find_subjects(OPERATOR, subject_ids=["agreement:amendment no 1@prose-parent"], limit=5)
+    amends = [b for b in agreement.bindings if b.relation == "amends"]
+    assert [(b.object_id, b.object_name) for b in amends] == [
+        ("agreement:wireless content license agreement number 12965", "Wireless Content License Agreement Number 12965")
+    ]
+    assert PROSE_PARENT[amends[0].char_start : amends[0].char_end] == amends[0].object_name

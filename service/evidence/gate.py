@@ -58,7 +58,7 @@ from service.evidence.subject_class import (
     limits,
     party_grammar,
 )
-from service.evidence.titles import amendment_key, clean_title, expand_abbreviations, known_agreement_kind
+from service.evidence.titles import amendment_key, clean_title, expand_abbreviations, known_agreement_kind, parent_key
 
 REGISTRY_LIMIT = 10_000
 SUGGESTION_SCAN = 2_000  # registry subjects compared with an unresolved name
@@ -226,11 +226,15 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     if amendment_q is not None:
         # "First Amendment" (no parent named) is "AMENDMENT 1 TO DEVELOPMENT AGREEMENT" when
         # every named party is bound to it: same word, same number, the same parent if named.
+        # A title that names no parent ("AMENDMENT NO. 1") has the parent ingest read from the
+        # amendment's opening prose, if any (attributes.amendment.parent, cited by ``amends``).
+        recorded = agreement.attributes.get("amendment")
+        recorded_parent = parent_key(recorded.get("parent")) if isinstance(recorded, dict) else None
         for name in comparable:
             amendment_a = keys[name]
             assert amendment_a is not None
             same = amendment_q.word == amendment_a.word and amendment_q.number is not None
-            if same and amendment_q.parent in (None, amendment_a.parent):
+            if same and amendment_q.parent in (None, amendment_a.parent or recorded_parent):
                 return "amendment number"
         return None
     kind_q = known_agreement_kind(sc.agreement_title or "")

@@ -60,10 +60,17 @@ def amendment_key(title: str) -> AmendmentKey | None:
     if number is None:
         match = _NUMBER.search(title)
         number = _number(match.group("number")) if match else None
-    if parent is not None:
-        parent = _PARENT.sub("", parent) if _PARENT.match(parent) else parent
-    parent_words = expand_abbreviations(clean_title(parent)) if parent else None
-    return AmendmentKey(amendment.word, number, parent_words or None)
+    return AmendmentKey(amendment.word, number, parent_key(parent))
+
+
+def parent_key(parent: str | None) -> str | None:
+    """A parent agreement's title as an amendment key holds it: words without a leading number
+    or article, abbreviations expanded ("No. 1 to the Development Agreement" -> "development
+    agreement"); None for no parent."""
+    if parent is None:
+        return None
+    parent = _PARENT.sub("", parent) if _PARENT.match(parent) else parent
+    return expand_abbreviations(clean_title(parent)) or None
 
 
 def known_agreement_kind(title: str) -> str | None:
