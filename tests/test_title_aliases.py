@@ -386,3 +386,62 @@ def test_an_amendment_named_only_in_its_heading_never_answers_for_its_parent(kb:
         ("agreement:wireless content license agreement number 12965", "Wireless Content License Agreement Number 12965")
     ]
     assert PROSE_PARENT[amends[0].char_start : amends[0].char_end] == amends[0].object_name
+
+
+# -- the title grammar: headings over lines, terms-and-conditions headings, self-labelled exhibits --
+
+
+def test_a_caps_heading_split_over_two_lines_is_one_title() -> None:
+    text = (
+        "MASTER SERVICES\nAGREEMENT\n\n"
+        'This Agreement is entered into as of March 1, 2020 by and between Acme Corp. ("Acme") and Beta LLC.\n'
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "MASTER SERVICES AGREEMENT"
+    assert text[title.start : title.end] == "MASTER SERVICES\nAGREEMENT"
+
+
+def test_a_heading_line_ending_in_and_joins_the_next_line() -> None:
+    text = (
+        "EXCLUSIVE DISTRIBUTION AND\nSUPPLY AGREEMENT\n\n"
+        "This Agreement is made on June 2, 2019 between Acme Corp. and Beta LLC.\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "EXCLUSIVE DISTRIBUTION AND SUPPLY AGREEMENT"
+    assert (title.start, title.end) == (0, len("EXCLUSIVE DISTRIBUTION AND\nSUPPLY AGREEMENT"))
+
+
+def test_two_caps_lines_that_each_stand_alone_are_not_joined() -> None:
+    text = "CONFIDENTIAL\nLICENSE AGREEMENT\n\nThis Agreement is made on June 2, 2019 between Acme Corp. and Beta LLC.\n"
+    title = find_title(text)
+    assert title is not None and title.text == "LICENSE AGREEMENT"
+    assert text[title.start : title.end] == "LICENSE AGREEMENT"
+
+
+def test_a_general_terms_and_conditions_heading_line_is_the_title() -> None:
+    text = (
+        "Cloud Platform General Terms and Conditions\n\n"
+        "These terms govern the use of the platform by the customer named in the order form.\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "Cloud Platform General Terms and Conditions"
+    assert text[title.start : title.end] == title.text
+
+
+def test_an_exhibit_that_is_entered_into_as_a_contract_is_titled_by_its_label_heading() -> None:
+    text = (
+        "EXHIBIT \"B\"\n\n"
+        'This Exhibit "B" is entered into as of May 5, 2018 by and between Acme Corp. and Beta LLC, '
+        "and sets out the marketing services.\n"
+    )
+    title = find_title(text)
+    assert title is not None and text[title.start : title.end] == 'EXHIBIT "B"'
+
+
+def test_an_agreement_named_in_prose_as_another_document_is_never_the_title() -> None:
+    text = (
+        "This statement of work is made a part of the Master Services Agreement dated January 1, 2019 "
+        "between Acme Corp. and Beta LLC, and describes the services below.\n"
+    )
+    title = find_title(text)
+    assert title is None or "Master Services Agreement" not in title.text
