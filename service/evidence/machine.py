@@ -34,9 +34,7 @@ from service.evidence.models import (
     TraceStep,
 )
 from service.evidence.risk_signals import RiskSignal
-from service.evidence.routing import Route, route_by_meaning
 from service.evidence.states import State, Tracker
-from service.evidence.verify import description_vector
 from service.evidence.subject_class import SubjectClass, identify
 
 
@@ -78,26 +76,6 @@ def with_clause_type(sc: SubjectClass, question: str) -> SubjectClass:
         sc, attribute=conclude.OPEN_ATTRIBUTE, attribute_label="the answer to the question",
         pattern=sc.pattern or "open_attribute",
     )
-
-
-def with_meaning_route(sc: SubjectClass, question: str, embedder: Embedder) -> tuple[SubjectClass, Route | None]:
-    """An open question that neither the phrasebook nor a clause type's cues read, routed to the
-    known attribute nearest in meaning (``routing.py``). The question vector is the one the
-    relevance model uses (same text, same cache entry), so routing embeds nothing extra."""
-    if sc.kind != "agreement_attribute" or sc.attribute != conclude.OPEN_ATTRIBUTE:
-        return sc, None
-    asked = query_question(sc, question)
-    has_clause = open_clause_type(sc, asked) is not None
-    if has_clause:
-        return sc, None
-    vector = description_vector(embedder, "question", asked or sc.attribute_label or "-")
-    return route_by_meaning(sc, vector, embedder, has_clause_type=False)
-
-
-def _route_detail(route: Route | None) -> str:
-    if route is None:
-        return ""
-    return f"; nearest description {route.target} (cosine {route.similarity:.3f}, margin {route.margin:.3f})"
 
 
 def _named(sc: SubjectClass) -> str:
@@ -155,8 +133,7 @@ def run_evidence_query(
                 store=store, embedder=embedder, settings=settings,
             )
     sc = with_clause_type(with_open_attribute(identify(request)), request.question)
-    sc, route = with_meaning_route(sc, request.question, embedder)
-    tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, _class_detail(sc) + _route_detail(route))
+    tracker.advance(State.SUBJECT_CLASS_IDENTIFIED, _class_detail(sc))
     scope = request.scope
     with store.snapshot():  # registry and search see one state of the index
         result = gate.discover(store, principal, sc, scope)
