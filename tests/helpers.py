@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import struct
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +29,19 @@ def cuad_dev_dir() -> Path:
     if not path.is_dir():
         pytest.skip(f"CUAD dev set not present at {path}")
     return path
+
+
+def stop_processes(procs: list[subprocess.Popen], timeout: float = 40) -> None:
+    """SIGTERM every process still running (a worker drains its job), SIGKILL it after
+    ``timeout`` seconds; always reaps, so a test leaves no worker behind."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def tiny_pdf(pages: list[str]) -> "pikepdf.Pdf":

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import _ES_URL_AT_START, ES_URL_ENV, REPO
+from tests.helpers import stop_processes
 from tests.s3_fixtures import aws_env, s3_env_vars, s3_overrides, s3_server  # noqa: F401 - fixture
 
 KEY = "ops-key-0123456789abcdefgh"
@@ -395,14 +396,7 @@ def test_a_worker_killed_mid_job_is_replaced_by_the_other_without_duplicates(tmp
         assert len({c.chunk_id for c in chunks}) == len(chunks)
         assert uploads["left"]() == []  # released by the job's finisher
     finally:
-        for proc, _ in workers:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=40)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        stop_processes([proc for proc, _ in workers])
 
 
 def test_the_queue_bound_refuses_the_job_past_it_and_keeps_the_upload(make_queue):

@@ -80,11 +80,13 @@ from ingest.store.port import (
     DocumentDeleted,
     DocumentNotFound,
     EmbeddingModelMismatch,
+    ImportItem,
     Principal,
     RankedId,
     SearchFilters,
     StoreError,
     StoreUnavailable,
+    import_batches,
 )
 # Shared with the SQLite adapter so that the same records give the same answers: the name and
 # role keys, the query words, and the merge of per-document subject records.
@@ -826,7 +828,7 @@ class ElasticStore:
 
     def import_documents(
         self,
-        items: Iterable[tuple[DocumentRecord, str, str, Sequence[Chunk]]],
+        items: Iterable[ImportItem],
         *,
         batch_chunks: int = 10_000,
         request_chunks: int = 2_000,
@@ -842,9 +844,8 @@ class ElasticStore:
         written."""
         self._ensure()
         written = 0
-        batch: list[tuple[DocumentRecord, str, str, Sequence[Chunk]]] = []
 
-        def flush() -> None:
+        def flush(batch: list[ImportItem]) -> None:
             held = self.lease.acquire("*import*")
             gen = held.gen + 1
             ops: list[dict[str, Any]] = []
@@ -883,14 +884,9 @@ class ElasticStore:
                 raise
             self.lease.publish(held)
 
-        for item in items:
-            batch.append(item)
-            written += len(item[3])
-            if sum(len(chunks) for *_, chunks in batch) >= batch_chunks:
-                flush()
-                batch = []
-        if batch:
-            flush()
+        for batch in import_batches(items, batch_chunks):
+            flush(batch)
+            written += sum(len(chunks) for *_, chunks in batch)
         return written
 
     def _drop_written(self, doc_id: str, revision: str) -> None:

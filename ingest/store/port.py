@@ -8,7 +8,7 @@ retry overwrites.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ContextManager, Iterable, Protocol, Sequence
+from typing import Any, ContextManager, Iterable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -51,6 +51,28 @@ class DocumentDeleted(StoreError, ConflictError):
 
 class EmbeddingModelMismatch(StoreError, ConflictError):
     """Raised when the configured embedding model differs from the one the index was built with."""
+
+
+# One item of a bulk load (``Store.import_documents``): (record, revision, text, chunks).
+ImportItem = tuple[DocumentRecord, str, str, Sequence[Chunk]]
+
+
+def import_batches(items: Iterable[ImportItem], batch_chunks: int) -> Iterator[list[ImportItem]]:
+    """``items`` cut into batches of about ``batch_chunks`` chunks (a batch ends at the first
+    item that reaches the bound; a document is never split), in order. Both stores' bulk loads
+    make one batch one visibility switch."""
+    if batch_chunks < 1:
+        raise StoreError(f"batch_chunks must be at least 1, got {batch_chunks}")
+    batch: list[ImportItem] = []
+    size = 0
+    for item in items:
+        batch.append(item)
+        size += len(item[3])
+        if size >= batch_chunks:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,12 +45,14 @@ from ingest.store.port import (
     DocumentDeleted,
     DocumentNotFound,
     EmbeddingModelMismatch,
+    ImportItem,
     Principal,
     RankedId,
     SearchFilters,
     StoreCorrupt,
     StoreError,
     StoreUnavailable,
+    import_batches,
 )
 from ingest.store.sqlite_terms import TermScores
 from ingest.store.sqlite_vectors import VectorMatrix, VectorView, prune_log, single_threaded_blas
@@ -745,7 +747,7 @@ class SqliteStore:
 
     def import_documents(
         self,
-        items: Iterable[tuple[DocumentRecord, str, str, Sequence[Chunk]]],
+        items: Iterable[ImportItem],
         *,
         batch_chunks: int = 10_000,
     ) -> int:
@@ -756,12 +758,9 @@ class SqliteStore:
         small ones per document (``bench/scale.py``: 256 chunks/s through the port). A
         document id that exists, or comes twice, rolls its whole batch back with
         :class:`StoreError`; batches before it stay. Returns the chunks written."""
-        if batch_chunks < 1:
-            raise StoreError(f"batch_chunks must be at least 1, got {batch_chunks}")
         written = 0
-        batch: list[tuple[DocumentRecord, str, str, Sequence[Chunk]]] = []
 
-        def flush() -> None:
+        def flush(batch: list[ImportItem]) -> None:
             with self._write() as db:
                 seen: set[str] = set()
                 for record, revision, text, chunks in batch:
@@ -791,14 +790,9 @@ class SqliteStore:
                     self._replace_acl(db, doc_id, record.acl)
                 self._bump_generation(db)
 
-        for item in items:
-            batch.append(item)
-            written += len(item[3])
-            if sum(len(chunks) for *_, chunks in batch) >= batch_chunks:
-                flush()
-                batch = []
-        if batch:
-            flush()
+        for batch in import_batches(items, batch_chunks):
+            flush(batch)
+            written += sum(len(chunks) for *_, chunks in batch)
         return written
 
     def _insert_subject(

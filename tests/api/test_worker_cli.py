@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.api.conftest import ALICE, ALICE_TEXT, REPO, upload, wait_for
+from tests.helpers import stop_processes
 
 
 def test_worker_threads_outside_their_bound_are_refused(capsys):
@@ -115,11 +116,4 @@ def test_a_killed_workers_job_is_finished_by_a_running_peer_without_a_restart(tm
         assert len({c.chunk_id for c in chunks}) == len(chunks)
         assert not (uploads / f"job-{job_id}").exists()
     finally:
-        for proc, _ in workers:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=40)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        stop_processes([proc for proc, _ in workers])
