@@ -150,19 +150,26 @@ def test_the_api_answers_503_deadline_exceeded_and_its_thread_stops_at_the_deadl
         assert again.json()["total"] == 0
 
 
-def test_an_audit_append_commits_with_a_full_sync_and_the_store_goes_back_to_normal(tmp_path):
-    """An answer's audit entry is on disk before the answer is sent: its commit runs under
-    ``synchronous=FULL`` (the write-ahead log is fsynced); every other write keeps NORMAL."""
+def test_an_audit_append_commits_with_a_full_sync_and_the_store_stays_normal(tmp_path):
+    """An answer's audit entry is on disk before the answer is sent: audit batches commit on a
+    connection of their own under ``synchronous=FULL`` (the write-ahead log is fsynced;
+    ``sqlite_audit.AuditGroupCommit``); the store's own connection, used by every other write,
+    keeps NORMAL and runs no audit statement."""
     store = SqliteStore(tmp_path / "attest.sqlite3")
     db = store._db()
-    statements: list[str] = []
-    db.set_trace_callback(statements.append)
+    on_store: list[str] = []
+    db.set_trace_callback(on_store.append)
     store.append_audit({"action": "evidence_query", "request_id": "r1", "principal": "alice"})
     db.set_trace_callback(None)
-    full = statements.index("PRAGMA synchronous=FULL")
-    commit = statements.index("COMMIT")
-    assert full < statements.index("BEGIN IMMEDIATE") < commit
-    assert statements[commit + 1:] == ["PRAGMA synchronous=NORMAL"]
-    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL again
+    assert not [s for s in on_store if "audit" in s.casefold() or "synchronous" in s.casefold()]
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    audit_db = store._audit._connection()
+    assert audit_db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    on_audit: list[str] = []
+    audit_db.set_trace_callback(on_audit.append)
+    store.append_audit({"action": "evidence_query", "request_id": "r2", "principal": "alice"})
+    audit_db.set_trace_callback(None)
+    assert on_audit[0] == "BEGIN IMMEDIATE" and on_audit[-1] == "COMMIT"
     assert [e["action"] for e in store.list_audit(AuditQuery(request_id="r1"))] == ["evidence_query"]
+    assert [e["action"] for e in store.list_audit(AuditQuery(request_id="r2"))] == ["evidence_query"]
     store.close()
