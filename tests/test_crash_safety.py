@@ -36,6 +36,17 @@ CHILD = textwrap.dedent(
         if stage == kill_at:
             time.sleep(60)  # the parent kills us here
 
+    if kill_at == "in_transaction":
+        # Deterministic, whatever the write speed: stop inside the open write transaction,
+        # after the chunks are inserted and before the commit.
+        insert_chunks = SqliteStore._insert_chunks
+
+        def insert_then_wait(*args, **kwargs):
+            insert_chunks(*args, **kwargs)
+            on_stage("in_transaction")
+
+        SqliteStore._insert_chunks = staticmethod(insert_then_wait)
+
     store = SqliteStore(db)
     Ingestor(store, MiniLMEmbedder(), Settings(), annotate=False, on_stage=on_stage).ingest_path(
         source, doc_id="contract")
@@ -80,7 +91,7 @@ def run_child_until(db: Path, source: Path, marker: str, kill_at: str, delay: fl
     [
         ("extracting", "extracting", 0.0),
         ("indexing", "none", 0.3),  # killed while annotating/embedding
-        ("writing", "none", 0.05),  # killed inside the write transaction
+        ("in_transaction", "in_transaction", 0.0),  # killed inside the write transaction
         ("written", "written", 0.0),  # written but not yet switched to current
     ],
 )
