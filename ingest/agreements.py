@@ -146,17 +146,11 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         elif (
             stripped
             and headings < _HEADING_LINES
-            and _TERMS_HEADING.fullmatch(stripped)
+            and (_TERMS_HEADING.fullmatch(stripped) or _HEADING_TITLE.fullmatch(stripped))
             and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
         ):
-            add(1, line_start + line.index(stripped), stripped)
-        elif (
-            stripped
-            and headings < _HEADING_LINES
-            and _HEADING_TITLE.fullmatch(stripped)
-            and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
-        ):
-            # "Maintenance and support contract" alone on one of the first lines: a heading.
+            # "Maintenance and support contract" or "... General Terms and Conditions" alone on
+            # one of the first lines: a heading.
             add(1, line_start + line.index(stripped), stripped)
         if stripped:
             headings += 1
