@@ -557,3 +557,19 @@ def test_import_documents_never_overwrites_an_existing_document(store):
         assert hits == []
     else:
         assert (doc.current_revision, hits) == ("r1", [newcomer[3][0].chunk_id])
+
+
+def test_import_documents_batch_bound_is_refused_below_one_and_taken_at_one(store):
+    """``batch_chunks`` is a bound on both stores (``port.import_batches``): 0 is refused before
+    anything is written; 1 makes every document its own batch."""
+    from ingest.store.port import StoreError
+
+    first = _import_item("one", "r1", ["lease renewal terms"], [axis(0)])
+    second = _import_item("two", "r1", ["novation terms here"], [axis(1)])
+    with pytest.raises(StoreError, match="batch_chunks must be at least 1, got 0"):
+        store.import_documents([first], batch_chunks=0)
+    assert store.get_document("one") is None
+    assert store.import_documents([first, second], batch_chunks=1) == 2
+    everyone = SearchFilters(principal=OPERATOR)
+    assert ids(store.bm25("novation", everyone, 10)) == [second[3][0].chunk_id]
+    assert store.get_document("one").current_revision == "r1"
