@@ -94,6 +94,29 @@ def test_callers_that_arrive_during_a_commit_share_the_next_one(tmp_path: Path) 
     store.close()
 
 
+
+def test_a_batch_takes_at_most_max_batch_entries(tmp_path: Path) -> None:
+    """The bound of one transaction: MAX_BATCH + 1 callers queued behind a leader commit as one
+    batch of MAX_BATCH and one of 1, all on one chain."""
+    from ingest.store.sqlite_audit import MAX_BATCH
+
+    store = SqliteStore(tmp_path / "attest.sqlite3")
+    holder = _hold_write_lock(store.path)
+    leader = _leader_waiting_on_lock(store, 0)
+    followers = [_Appender(store, _entry(n)) for n in range(1, MAX_BATCH + 2)]
+    for f in followers:
+        f.start()
+    _wait_until(lambda: store._audit.queued() == MAX_BATCH + 1)
+    holder.execute("ROLLBACK")
+    for t in [leader, *followers]:
+        t.join(30)
+    assert [t.outcome for t in [leader, *followers]] == [None] * (MAX_BATCH + 2)
+    assert (store._audit.batches, store._audit.entries) == (3, MAX_BATCH + 2)
+    entries = store.list_audit(AuditQuery(limit=1000))
+    report = verify_audit_chain(entries)
+    assert (report["ok"], report["checked"]) == (True, MAX_BATCH + 2)
+    store.close()
+
 def test_a_failed_batch_fails_every_caller_in_it_and_writes_nothing(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "attest.sqlite3", busy_timeout=1.0)
     holder = _hold_write_lock(store.path)
