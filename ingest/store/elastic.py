@@ -9,7 +9,9 @@ Indexes (``mappings/{kind}.v{N}.json``), each ``{prefix}-{kind}-v{N}`` behind th
 * ``chunks``     one per ``chunk_id``: text (``standard`` analyzer), filter keywords, ``rev_key``
   and the 384-dim ``dense_vector`` (HNSW, cosine). The embedding model is in the index ``_meta``.
 * ``subjects``   one per (doc_id, revision, subject_id): name norms, and bindings as ``nested``.
-* ``audit``      append-only, ``op_type=create`` with a monotonically increasing ``seq``.
+* ``audit``      append-only, ``op_type=create`` with a monotonically increasing ``seq``; one
+  hash chain for all writer processes through a conditionally written head document
+  (``AUDIT_HEAD_ID``, see ``append_audit``).
 
 **Atomic revision visibility** (``ingest/store/es_visibility.py``). Every chunk and subject
 copy carries its own visibility, versioned by one generation number: a search reads the
@@ -104,6 +106,10 @@ _log = structlog.get_logger(__name__)
 _PAGE = 1000  # search_after page size for id sweeps and state loads
 _TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
 _MAX_WINDOW = 10000  # index.max_result_window default
+# The audit chain's head: one document in the audit index holding the last audit document; every
+# append moves it with a conditional write, so concurrent writer processes extend one chain.
+AUDIT_HEAD_ID = "chain-head"
+AUDIT_APPEND_ATTEMPTS = 200  # conflicting appends one append survives before it gives up
 # A revision's source and its copies as (kind, _id, source): ElasticStore._revision_sources.
 _RevisionSources = tuple[dict[str, Any], list[tuple[str, str, dict[str, Any]]]]
 
@@ -223,10 +229,8 @@ class ElasticStore:
         self._ready = False
         self._ready_lock = threading.Lock()
         self._local = threading.local()
-        self._audit_lock = threading.Lock()
-        self._audit_last = 0
         self._chain_lock = threading.Lock()
-        self._chain_last: str | None = None
+        self._audit_stored = -1  # seq of the last audit document this process created
         self._exclude_vectors_param: bool | None = None
         # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
@@ -1312,50 +1316,78 @@ class ElasticStore:
         return merge_subject_records(records, limit)
 
     # -- audit ----------------------------------------------------------------------------
-    def _next_seq(self) -> int:
-        with self._audit_lock:
-            self._audit_last = max(time.time_ns() // 1000, self._audit_last + 1)
-            return self._audit_last
+    def _chain_head(self) -> tuple[dict[str, Any] | None, tuple[int, int] | None]:
+        """The audit document the chain ends with and the head document's version (seq_no,
+        primary_term) to move it from; (last entry, None) on an index without a head yet (new,
+        or written by a version without one), (None, None) on an empty log."""
+        from elasticsearch import NotFoundError
+
+        try:
+            got = self.es.get(index=self.alias("audit"), id=AUDIT_HEAD_ID, realtime=True)
+        except NotFoundError:
+            self.es.indices.refresh(index=self.alias("audit"))
+            hits = self._search(
+                index=self.alias("audit"), size=1, sort=[{"seq": "desc"}],
+                query={"bool": {"must_not": [{"ids": {"values": [AUDIT_HEAD_ID]}}]}},
+                track_total_hits=False,
+            ).body["hits"]["hits"]
+            return (hits[0]["_source"] if hits else None), None
+        return got["_source"]["head"], (got["_seq_no"], got["_primary_term"])
+
+    def _store_audit_doc(self, doc: dict[str, Any]) -> None:
+        """Create the audit document the head names, once (its id is its seq: a second create,
+        by whoever completes an append another writer left half done, is a no-op)."""
+        from elasticsearch import ConflictError
+
+        try:
+            # list_audit refreshes before it reads; the API path does not wait.
+            self.es.create(index=self.alias("audit"), id=str(doc["seq"]), document=doc, refresh=False)
+        except ConflictError:
+            pass  # already written, the same document: the head fixes its content
 
     def append_audit(self, entry: dict[str, Any]) -> None:
+        """One chain for every writer process: an append moves the head document
+        (``AUDIT_HEAD_ID``, which holds the whole last audit document) with a write conditioned
+        on the version it read (``if_seq_no``/``if_primary_term``), retried on conflict, and
+        then creates the entry under its ``seq``. Before moving the head, an appender creates the
+        entry the head holds if it is missing (its writer died between the two writes), so the
+        log never misses a link and never holds one twice."""
         from elasticsearch import ConflictError
 
         self._ensure()
         at = entry.get("at") or utc_now()
         body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
-        # The hash chain links the entries this process writes, in seq order; several writer
-        # processes on one index each continue from the last entry they saw (README, audit).
-        with self._chain_lock:
-            if self._chain_last is None:
-                self.es.indices.refresh(index=self.alias("audit"))
-                hits = self._search(
-                    index=self.alias("audit"), size=1, sort=[{"seq": "desc"}],
-                    source=["entry.hash"], track_total_hits=False,
-                ).body["hits"]["hits"]
-                self._chain_last = (hits[0]["_source"].get("entry") or {}).get("hash", "") if hits else ""
-            chained = chain_entry(self._chain_last, {**body, "at": at})
-            for _ in range(100):
-                seq = self._next_seq()
+        with self._chain_lock:  # this process's appenders take turns: conflicts only across processes
+            for _ in range(AUDIT_APPEND_ATTEMPTS):
+                last, version = self._chain_head()
+                if last is not None and last["seq"] != self._audit_stored:
+                    self._store_audit_doc(last)  # complete an append its writer left half done
+                prev_hash = (last.get("entry") or {}).get("hash", "") if last else ""
+                seq = max(time.time_ns() // 1000, (last["seq"] + 1) if last else 0)
+                doc = {
+                    "seq": seq,
+                    "at": at,
+                    "request_id": entry.get("request_id", ""),
+                    "principal": entry.get("principal", ""),
+                    "action": entry.get("action", ""),
+                    "entry": chain_entry(prev_hash, {**body, "at": at}),
+                }
                 try:
-                    self.es.create(
-                        index=self.alias("audit"),
-                        id=str(seq),
-                        document={
-                            "seq": seq,
-                            "at": at,
-                            "request_id": entry.get("request_id", ""),
-                            "principal": entry.get("principal", ""),
-                            "action": entry.get("action", ""),
-                            "entry": chained,
-                        },
-                        # list_audit refreshes before it reads; the API path does not wait.
-                        refresh=False,
-                    )
-                    self._chain_last = chained["hash"]
-                    return
+                    if version is None:
+                        self.es.create(index=self.alias("audit"), id=AUDIT_HEAD_ID,
+                                       document={"head": doc}, refresh=False)
+                    else:
+                        self.es.index(index=self.alias("audit"), id=AUDIT_HEAD_ID,
+                                      document={"head": doc}, if_seq_no=version[0],
+                                      if_primary_term=version[1], refresh=False)
                 except ConflictError:
-                    continue  # another process took this sequence number: take the next one
-        raise StoreError("could not append to the audit log: sequence conflicts")
+                    continue  # another writer appended first: link to its entry instead
+                self._store_audit_doc(doc)
+                self._audit_stored = seq
+                return
+        raise StoreError(
+            f"could not append to the audit log: {AUDIT_APPEND_ATTEMPTS} conflicting appends"
+        )
 
     def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:
         self._ensure()
@@ -1372,7 +1404,8 @@ class ElasticStore:
             if query.until:
                 bounds["lte"] = query.until
             clauses.append({"range": {"at": bounds}})
-        es_query = {"bool": {"filter": clauses}}
+        es_query = {"bool": {"filter": clauses,
+                             "must_not": [{"ids": {"values": [AUDIT_HEAD_ID]}}]}}  # not an entry
         if query.limit <= 0:
             return []
         if query.offset + query.limit <= _MAX_WINDOW:
