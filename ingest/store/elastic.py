@@ -843,9 +843,10 @@ class ElasticStore:
         batch of about ``batch_chunks`` chunks is one visibility switch: its documents,
         revisions and copies (current from the next generation) are written in ``_bulk``
         requests of ``request_chunks`` actions, refreshed, and the generation is published.
-        Documents are created, never overwritten: an existing id fails the batch, whose
-        documents are then settled to what the documents index says. Returns the chunks
-        written."""
+        Everything is created, never overwritten: a batch with an existing id is refused before
+        any write, and a batch whose bulk fails (an id created meanwhile, a document the index
+        rejects) is undone, so it keeps none of its documents (``_undo_import``). Returns the
+        chunks written."""
         self._ensure()
         written = 0
 
@@ -872,26 +873,51 @@ class ElasticStore:
                                 "updated_at": record.updated_at or utc_now(),
                                 "current_revision": revision, "rev_key": key,
                                 "incarnation": incarnation}})
-                ops.append({"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
+                ops.append({"_op_type": "create", "_index": self.alias("revisions"), "_id": key,
                             "_source": revision_source})
                 for kind, _id, source in copies:
                     source.update(fresh_copy_fields(acl, record.collection))
                     source.update(vis_from=gen, vis_to=NEVER)
                     ops.append({"_op_type": "create", "_index": self.alias(kind), "_id": _id,
                                 "_source": source})
+            succeeded: list[tuple[str, str]] = []
             try:
-                bulk_write(self.es, [*ops, *documents], refresh=True, chunk_size=request_chunks)
-            except BaseException:
-                for record, *_ in batch:  # the truth decides what the generation shows
-                    self._settle(record.doc_id, held)
-                self.lease.publish(held)
+                bulk_write(self.es, [*ops, *documents], refresh=True, chunk_size=request_chunks,
+                           succeeded=succeeded)
+            except BaseException as exc:
+                self._undo_import(batch, succeeded, held)
+                if isinstance(exc, StoreError):
+                    raise StoreError(f"{exc.message}; none of the batch's {len(batch)} "
+                                     "documents was kept") from exc
                 raise
             self.lease.publish(held)
 
         for batch in import_batches(items, batch_chunks):
+            existing = self.es.mget(index=self.alias("documents"), ids=[r.doc_id for r, *_ in batch],
+                                    source=False, realtime=True)["docs"]
+            taken = sorted(d["_id"] for d in existing if d.get("found"))
+            if taken:  # refused before anything of the batch is written
+                raise StoreError(f"Elasticsearch bulk write failed: import_documents only creates "
+                                 f"documents; already stored: {', '.join(taken[:5])}")
             flush(batch)
             written += sum(len(chunks) for *_, chunks in batch)
         return written
+
+    def _undo_import(self, batch: list[ImportItem], succeeded: list[tuple[str, str]], held: Any) -> None:
+        """A failed import batch keeps none of its documents: delete every item its bulk wrote
+        (the documents first, so no document outlives its copies), settle what searches see from
+        the documents index, publish. Nothing it did not write is touched (every item was a
+        create). If the undo itself fails (the cluster went away), the leftovers are not
+        current: their documents are settled to what the documents index says."""
+        documents = self.es.indices.get_alias(name=self.alias("documents")).body
+        ops = [{"_op_type": "delete", "_index": index, "_id": _id}
+               for index, _id in sorted(succeeded, key=lambda s: (s[0] not in documents, s))]
+        try:
+            bulk_write(self.es, ops, refresh=True)
+        finally:
+            for record, *_ in batch:  # the truth decides what the generation shows
+                self._settle(record.doc_id, held)
+            self.lease.publish(held)
 
     def _drop_written(self, doc_id: str, revision: str) -> None:
         query = {"bool": {"filter": [{"term": {"rev_key": rev_key(doc_id, revision)}}]}}
