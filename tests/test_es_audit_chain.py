@@ -44,12 +44,12 @@ import os, sys
 sys.path.insert(0, sys.argv[3])
 from ingest.store.elastic import ElasticStore
 store = ElasticStore(sys.argv[1], prefix=sys.argv[2])
-complete = store._store_audit_doc
-def killed_after_the_head_moved(doc):
-    if doc["request_id"] == "orphan":
+complete = store._store_audit_docs
+def killed_after_the_head_moved(docs):
+    if docs[-1]["request_id"] == "orphan":
         os._exit(9)
-    complete(doc)
-store._store_audit_doc = killed_after_the_head_moved
+    complete(docs)
+store._store_audit_docs = killed_after_the_head_moved
 store.append_audit({"request_id": "orphan", "principal": "crash", "action": "search"})
 """
 

@@ -56,7 +56,7 @@ import threading
 import time
 import uuid
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -110,6 +110,17 @@ _MAX_WINDOW = 10000  # index.max_result_window default
 # append moves it with a conditional write, so concurrent writer processes extend one chain.
 AUDIT_HEAD_ID = "chain-head"
 AUDIT_APPEND_ATTEMPTS = 200  # conflicting appends one append survives before it gives up
+AUDIT_MAX_BATCH = 32  # audit entries one head move carries (the head document holds them all)
+
+
+@dataclass(slots=True)
+class _PendingAudit:
+    """One caller's audit entry waiting for its batch's leader (``ElasticStore.append_audit``)."""
+
+    entry: dict[str, Any]
+    body: dict[str, Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
 # A revision's source and its copies as (kind, _id, source): ElasticStore._revision_sources.
 _RevisionSources = tuple[dict[str, Any], list[tuple[str, str, dict[str, Any]]]]
 
@@ -229,8 +240,12 @@ class ElasticStore:
         self._ready = False
         self._ready_lock = threading.Lock()
         self._local = threading.local()
-        self._chain_lock = threading.Lock()
+        self._chain_lock = threading.Lock()  # held by the one batch leader of this process
+        self._audit_queue_lock = threading.Lock()
+        self._audit_queue: list[_PendingAudit] = []  # appends waiting for a leader, in order
         self._audit_stored = -1  # seq of the last audit document this process created
+        # (batch, version) of the head this process wrote last; only the leader reads or sets it.
+        self._audit_head: tuple[list[dict[str, Any]], tuple[int, int]] | None = None
         self._exclude_vectors_param: bool | None = None
         # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
@@ -1342,10 +1357,11 @@ class ElasticStore:
         return merge_subject_records(records, limit)
 
     # -- audit ----------------------------------------------------------------------------
-    def _chain_head(self) -> tuple[dict[str, Any] | None, tuple[int, int] | None]:
-        """The audit document the chain ends with and the head document's version (seq_no,
-        primary_term) to move it from; (last entry, None) on an index without a head yet (new,
-        or written by a version without one), (None, None) on an empty log."""
+    def _chain_head(self) -> tuple[list[dict[str, Any]], tuple[int, int] | None]:
+        """The audit documents of the last append batch (the chain ends with the last one) and
+        the head document's version (seq_no, primary_term) to move it from; ([last entry],
+        None) on an index without a head yet (new, or written by a version without one),
+        ([], None) on an empty log."""
         from elasticsearch import NotFoundError
 
         try:
@@ -1357,60 +1373,90 @@ class ElasticStore:
                 query={"bool": {"must_not": [{"ids": {"values": [AUDIT_HEAD_ID]}}]}},
                 track_total_hits=False,
             ).body["hits"]["hits"]
-            return (hits[0]["_source"] if hits else None), None
-        return got["_source"]["head"], (got["_seq_no"], got["_primary_term"])
+            return [hits[0]["_source"]] if hits else [], None
+        return got["_source"]["batch"], (got["_seq_no"], got["_primary_term"])
 
-    def _store_audit_doc(self, doc: dict[str, Any]) -> None:
-        """Create the audit document the head names, once (its id is its seq: a second create,
-        by whoever completes an append another writer left half done, is a no-op)."""
-        from elasticsearch import ConflictError
-
-        try:
-            # list_audit refreshes before it reads; the API path does not wait.
-            self.es.create(index=self.alias("audit"), id=str(doc["seq"]), document=doc, refresh=False)
-        except ConflictError:
-            pass  # already written, the same document: the head fixes its content
+    def _store_audit_docs(self, docs: list[dict[str, Any]]) -> None:
+        """Create the audit documents a head names, once each (an id is its seq: a second
+        create, by whoever completes a batch another writer left half done, is a no-op)."""
+        # list_audit refreshes before it reads; the API path does not wait.
+        bulk_write(self.es, ({"_op_type": "create", "_index": self.alias("audit"),
+                              "_id": str(doc["seq"]), "_source": doc} for doc in docs),
+                   refresh=False, conflicts=[])  # a 409: already written, the same document
 
     def append_audit(self, entry: dict[str, Any]) -> None:
-        """One chain for every writer process: an append moves the head document
-        (``AUDIT_HEAD_ID``, which holds the whole last audit document) with a write conditioned
-        on the version it read (``if_seq_no``/``if_primary_term``), retried on conflict, and
-        then creates the entry under its ``seq``. Before moving the head, an appender creates the
-        entry the head holds if it is missing (its writer died between the two writes), so the
-        log never misses a link and never holds one twice."""
-        from elasticsearch import ConflictError
-
+        """One chain for every writer process, with group commit inside a process. The
+        callers waiting meanwhile form a batch (at most ``AUDIT_MAX_BATCH``); its leader moves
+        the head document (``AUDIT_HEAD_ID``, which holds the batch's audit documents) with a
+        write conditioned on the version it read (``if_seq_no``/``if_primary_term``), retried
+        on conflict, and then creates the entries under their ``seq``. Before moving the head,
+        a leader creates the entries the head holds if they are missing (their writer died
+        between the two writes), so the log never misses a link and never holds one twice."""
         self._ensure()
         at = entry.get("at") or utc_now()
         body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
-        with self._chain_lock:  # this process's appenders take turns: conflicts only across processes
-            for _ in range(AUDIT_APPEND_ATTEMPTS):
-                last, version = self._chain_head()
-                if last is not None and last["seq"] != self._audit_stored:
-                    self._store_audit_doc(last)  # complete an append its writer left half done
-                prev_hash = (last.get("entry") or {}).get("hash", "") if last else ""
-                seq = max(time.time_ns() // 1000, (last["seq"] + 1) if last else 0)
-                doc = {
-                    "seq": seq,
-                    "at": at,
-                    "request_id": entry.get("request_id", ""),
-                    "principal": entry.get("principal", ""),
-                    "action": entry.get("action", ""),
-                    "entry": chain_entry(prev_hash, {**body, "at": at}),
-                }
+        mine = _PendingAudit(entry, {**body, "at": at})
+        with self._audit_queue_lock:
+            self._audit_queue.append(mine)
+        while not mine.done.is_set():
+            with self._chain_lock:  # one leader per process: conflicts only across processes
+                if mine.done.is_set():
+                    break
+                with self._audit_queue_lock:
+                    batch = self._audit_queue[:AUDIT_MAX_BATCH]
+                    del self._audit_queue[:AUDIT_MAX_BATCH]
                 try:
-                    if version is None:
-                        self.es.create(index=self.alias("audit"), id=AUDIT_HEAD_ID,
-                                       document={"head": doc}, refresh=False)
-                    else:
-                        self.es.index(index=self.alias("audit"), id=AUDIT_HEAD_ID,
-                                      document={"head": doc}, if_seq_no=version[0],
-                                      if_primary_term=version[1], refresh=False)
-                except ConflictError:
-                    continue  # another writer appended first: link to its entry instead
-                self._store_audit_doc(doc)
-                self._audit_stored = seq
-                return
+                    self._append_batch(batch)
+                except BaseException as exc:  # every caller of the batch gets the error
+                    for pending in batch:
+                        pending.error = exc
+                finally:
+                    for pending in batch:
+                        pending.done.set()
+        if mine.error is not None:
+            raise mine.error
+
+    def _append_batch(self, batch: list["_PendingAudit"]) -> None:
+        from elasticsearch import ConflictError
+
+        cached, self._audit_head = self._audit_head, None
+        for _ in range(AUDIT_APPEND_ATTEMPTS):
+            # The head this process wrote last, if it wrote the last one (else the conditional
+            # write below conflicts and the head is read): one request less per batch.
+            last_batch, version = cached or self._chain_head()
+            cached = None
+            if last_batch and last_batch[-1]["seq"] != self._audit_stored:
+                self._store_audit_docs(last_batch)  # complete a batch its writer left half done
+            last = last_batch[-1] if last_batch else None
+            prev_hash = (last.get("entry") or {}).get("hash", "") if last else ""
+            prev_seq = last["seq"] if last else 0
+            docs = []
+            for pending in batch:
+                seq = max(time.time_ns() // 1000, prev_seq + 1)
+                chained = chain_entry(prev_hash, pending.body)
+                docs.append({
+                    "seq": seq,
+                    "at": pending.body["at"],
+                    "request_id": pending.entry.get("request_id", ""),
+                    "principal": pending.entry.get("principal", ""),
+                    "action": pending.entry.get("action", ""),
+                    "entry": chained,
+                })
+                prev_hash, prev_seq = chained["hash"], seq
+            try:
+                if version is None:
+                    moved = self.es.create(index=self.alias("audit"), id=AUDIT_HEAD_ID,
+                                           document={"batch": docs}, refresh=False)
+                else:
+                    moved = self.es.index(index=self.alias("audit"), id=AUDIT_HEAD_ID,
+                                          document={"batch": docs}, if_seq_no=version[0],
+                                          if_primary_term=version[1], refresh=False)
+            except ConflictError:
+                continue  # another writer appended first: link to its entries instead
+            self._store_audit_docs(docs)
+            self._audit_stored = docs[-1]["seq"]
+            self._audit_head = (docs, (moved["_seq_no"], moved["_primary_term"]))
+            return
         raise StoreError(
             f"could not append to the audit log: {AUDIT_APPEND_ATTEMPTS} conflicting appends"
         )
