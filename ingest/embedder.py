@@ -15,6 +15,8 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from ingest.deadline import check_deadline
+
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2@onnx-int8"
 DIMENSION = 384
 WINDOW = 256  # word pieces, [CLS] and [SEP] included
@@ -114,6 +116,9 @@ class MiniLMEmbedder:
         # Batches of similar length waste less work on padding; the order is restored below.
         order = sorted(range(len(texts)), key=lambda i: (len(encodings[i].ids), i))
         for start in range(0, len(order), self.batch_size):
+            # A request's deadline (none outside a request) is checked between batches, so an
+            # abandoned request stops after at most one batch instead of embedding them all.
+            check_deadline()
             batch = order[start : start + self.batch_size]
             width = max(len(encodings[i].ids) for i in batch)
             ids = np.zeros((len(batch), width), dtype=np.int64)

@@ -29,6 +29,9 @@ from ingest.clock import utc_now
 log = structlog.get_logger(__name__)
 
 StageHook = Callable[[str], None]
+# Called before the pipeline writes a failure on the document; raises (an ``AttestError``) to stop
+# the job without that write (an ingest worker that no longer holds the job).
+HoldCheck = Callable[[], None]
 
 # The spaCy pipeline is one cached object shared by every ingest worker; spaCy does not promise
 # that concurrent calls on one Language are safe, so annotation runs one document at a time
@@ -121,12 +124,18 @@ class Ingestor:
         *,
         annotate: bool = True,
         on_stage: StageHook | None = None,
+        check_held: HoldCheck | None = None,
     ) -> None:
+        """``on_stage(stage)`` is called *before* the document is written at ``stage``
+        (``received``, ``extracting``, ``indexing``, ``writing``, ``written``) and
+        ``check_held()`` before a failure is written on it: either may raise an ``AttestError``
+        to stop the job before that write (a worker that lost its job writes nothing more)."""
         self.store = store
         self.embedder = embedder
         self.settings = settings
         self.annotate = annotate
         self.on_stage = on_stage or (lambda stage: None)
+        self.check_held = check_held or (lambda: None)
 
     def ingest_path(
         self,
@@ -354,8 +363,8 @@ class Ingestor:
         record.status = stage
         record.error = None
         record.updated_at = utc_now()
+        self.on_stage(stage)  # first: a worker that lost its job stops before the write
         self.store.save_document(record)
-        self.on_stage(stage)
 
     def _record_failure(
         self, record: DocumentRecord, revision: str, stage: str, reason: str
@@ -365,6 +374,7 @@ class Ingestor:
         record.error = reason
         record.updated_at = utc_now()
         try:
+            self.check_held()
             self.store.save_document(record)
         except DocumentDeleted:
             log.info("ingest_cancelled", doc_id=record.doc_id, stage=stage, reason="document deleted")

@@ -9,7 +9,9 @@ Indexes (``mappings/{kind}.v{N}.json``), each ``{prefix}-{kind}-v{N}`` behind th
 * ``chunks``     one per ``chunk_id``: text (``standard`` analyzer), filter keywords, ``rev_key``
   and the 384-dim ``dense_vector`` (HNSW, cosine). The embedding model is in the index ``_meta``.
 * ``subjects``   one per (doc_id, revision, subject_id): name norms, and bindings as ``nested``.
-* ``audit``      append-only, ``op_type=create`` with a monotonically increasing ``seq``.
+* ``audit``      append-only, ``op_type=create`` with a monotonically increasing ``seq``; one
+  hash chain for all writer processes through a conditionally written head document
+  (``AUDIT_HEAD_ID``, see ``append_audit``).
 
 **Atomic revision visibility** (``ingest/store/es_visibility.py``). Every chunk and subject
 copy carries its own visibility, versioned by one generation number: a search reads the
@@ -54,7 +56,7 @@ import threading
 import time
 import uuid
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -104,6 +106,21 @@ _log = structlog.get_logger(__name__)
 _PAGE = 1000  # search_after page size for id sweeps and state loads
 _TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
 _MAX_WINDOW = 10000  # index.max_result_window default
+# The audit chain's head: one document in the audit index holding the last audit document; every
+# append moves it with a conditional write, so concurrent writer processes extend one chain.
+AUDIT_HEAD_ID = "chain-head"
+AUDIT_APPEND_ATTEMPTS = 200  # conflicting appends one append survives before it gives up
+AUDIT_MAX_BATCH = 32  # audit entries one head move carries (the head document holds them all)
+
+
+@dataclass(slots=True)
+class _PendingAudit:
+    """One caller's audit entry waiting for its batch's leader (``ElasticStore.append_audit``)."""
+
+    entry: dict[str, Any]
+    body: dict[str, Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
 # A revision's source and its copies as (kind, _id, source): ElasticStore._revision_sources.
 _RevisionSources = tuple[dict[str, Any], list[tuple[str, str, dict[str, Any]]]]
 
@@ -223,10 +240,12 @@ class ElasticStore:
         self._ready = False
         self._ready_lock = threading.Lock()
         self._local = threading.local()
-        self._audit_lock = threading.Lock()
-        self._audit_last = 0
-        self._chain_lock = threading.Lock()
-        self._chain_last: str | None = None
+        self._chain_lock = threading.Lock()  # held by the one batch leader of this process
+        self._audit_queue_lock = threading.Lock()
+        self._audit_queue: list[_PendingAudit] = []  # appends waiting for a leader, in order
+        self._audit_stored = -1  # seq of the last audit document this process created
+        # (batch, version) of the head this process wrote last; only the leader reads or sets it.
+        self._audit_head: tuple[list[dict[str, Any]], tuple[int, int]] | None = None
         self._exclude_vectors_param: bool | None = None
         # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
@@ -839,9 +858,10 @@ class ElasticStore:
         batch of about ``batch_chunks`` chunks is one visibility switch: its documents,
         revisions and copies (current from the next generation) are written in ``_bulk``
         requests of ``request_chunks`` actions, refreshed, and the generation is published.
-        Documents are created, never overwritten: an existing id fails the batch, whose
-        documents are then settled to what the documents index says. Returns the chunks
-        written."""
+        Everything is created, never overwritten: a batch with an existing id is refused before
+        any write, and a batch whose bulk fails (an id created meanwhile, a document the index
+        rejects) is undone, so it keeps none of its documents (``_undo_import``). Returns the
+        chunks written."""
         self._ensure()
         written = 0
 
@@ -868,26 +888,51 @@ class ElasticStore:
                                 "updated_at": record.updated_at or utc_now(),
                                 "current_revision": revision, "rev_key": key,
                                 "incarnation": incarnation}})
-                ops.append({"_op_type": "index", "_index": self.alias("revisions"), "_id": key,
+                ops.append({"_op_type": "create", "_index": self.alias("revisions"), "_id": key,
                             "_source": revision_source})
                 for kind, _id, source in copies:
                     source.update(fresh_copy_fields(acl, record.collection))
                     source.update(vis_from=gen, vis_to=NEVER)
                     ops.append({"_op_type": "create", "_index": self.alias(kind), "_id": _id,
                                 "_source": source})
+            succeeded: list[tuple[str, str]] = []
             try:
-                bulk_write(self.es, [*ops, *documents], refresh=True, chunk_size=request_chunks)
-            except BaseException:
-                for record, *_ in batch:  # the truth decides what the generation shows
-                    self._settle(record.doc_id, held)
-                self.lease.publish(held)
+                bulk_write(self.es, [*ops, *documents], refresh=True, chunk_size=request_chunks,
+                           succeeded=succeeded)
+            except BaseException as exc:
+                self._undo_import(batch, succeeded, held)
+                if isinstance(exc, StoreError):
+                    raise StoreError(f"{exc.message}; none of the batch's {len(batch)} "
+                                     "documents was kept") from exc
                 raise
             self.lease.publish(held)
 
         for batch in import_batches(items, batch_chunks):
+            existing = self.es.mget(index=self.alias("documents"), ids=[r.doc_id for r, *_ in batch],
+                                    source=False, realtime=True)["docs"]
+            taken = sorted(d["_id"] for d in existing if d.get("found"))
+            if taken:  # refused before anything of the batch is written
+                raise StoreError(f"Elasticsearch bulk write failed: import_documents only creates "
+                                 f"documents; already stored: {', '.join(taken[:5])}")
             flush(batch)
             written += sum(len(chunks) for *_, chunks in batch)
         return written
+
+    def _undo_import(self, batch: list[ImportItem], succeeded: list[tuple[str, str]], held: Any) -> None:
+        """A failed import batch keeps none of its documents: delete every item its bulk wrote
+        (the documents first, so no document outlives its copies), settle what searches see from
+        the documents index, publish. Nothing it did not write is touched (every item was a
+        create). If the undo itself fails (the cluster went away), the leftovers are not
+        current: their documents are settled to what the documents index says."""
+        documents = self.es.indices.get_alias(name=self.alias("documents")).body
+        ops = [{"_op_type": "delete", "_index": index, "_id": _id}
+               for index, _id in sorted(succeeded, key=lambda s: (s[0] not in documents, s))]
+        try:
+            bulk_write(self.es, ops, refresh=True)
+        finally:
+            for record, *_ in batch:  # the truth decides what the generation shows
+                self._settle(record.doc_id, held)
+            self.lease.publish(held)
 
     def _drop_written(self, doc_id: str, revision: str) -> None:
         query = {"bool": {"filter": [{"term": {"rev_key": rev_key(doc_id, revision)}}]}}
@@ -1312,50 +1357,109 @@ class ElasticStore:
         return merge_subject_records(records, limit)
 
     # -- audit ----------------------------------------------------------------------------
-    def _next_seq(self) -> int:
-        with self._audit_lock:
-            self._audit_last = max(time.time_ns() // 1000, self._audit_last + 1)
-            return self._audit_last
+    def _chain_head(self) -> tuple[list[dict[str, Any]], tuple[int, int] | None]:
+        """The audit documents of the last append batch (the chain ends with the last one) and
+        the head document's version (seq_no, primary_term) to move it from; ([last entry],
+        None) on an index without a head yet (new, or written by a version without one),
+        ([], None) on an empty log."""
+        from elasticsearch import NotFoundError
+
+        try:
+            got = self.es.get(index=self.alias("audit"), id=AUDIT_HEAD_ID, realtime=True)
+        except NotFoundError:
+            self.es.indices.refresh(index=self.alias("audit"))
+            hits = self._search(
+                index=self.alias("audit"), size=1, sort=[{"seq": "desc"}],
+                query={"bool": {"must_not": [{"ids": {"values": [AUDIT_HEAD_ID]}}]}},
+                track_total_hits=False,
+            ).body["hits"]["hits"]
+            return [hits[0]["_source"]] if hits else [], None
+        return got["_source"]["batch"], (got["_seq_no"], got["_primary_term"])
+
+    def _store_audit_docs(self, docs: list[dict[str, Any]]) -> None:
+        """Create the audit documents a head names, once each (an id is its seq: a second
+        create, by whoever completes a batch another writer left half done, is a no-op)."""
+        # list_audit refreshes before it reads; the API path does not wait.
+        bulk_write(self.es, ({"_op_type": "create", "_index": self.alias("audit"),
+                              "_id": str(doc["seq"]), "_source": doc} for doc in docs),
+                   refresh=False, conflicts=[])  # a 409: already written, the same document
 
     def append_audit(self, entry: dict[str, Any]) -> None:
-        from elasticsearch import ConflictError
-
+        """One chain for every writer process, with group commit inside a process. The
+        callers waiting meanwhile form a batch (at most ``AUDIT_MAX_BATCH``); its leader moves
+        the head document (``AUDIT_HEAD_ID``, which holds the batch's audit documents) with a
+        write conditioned on the version it read (``if_seq_no``/``if_primary_term``), retried
+        on conflict, and then creates the entries under their ``seq``. Before moving the head,
+        a leader creates the entries the head holds if they are missing (their writer died
+        between the two writes), so the log never misses a link and never holds one twice."""
         self._ensure()
         at = entry.get("at") or utc_now()
         body = {k: v for k, v in entry.items() if k not in ("prev_hash", "hash", "seq")}
-        # The hash chain links the entries this process writes, in seq order; several writer
-        # processes on one index each continue from the last entry they saw (README, audit).
-        with self._chain_lock:
-            if self._chain_last is None:
-                self.es.indices.refresh(index=self.alias("audit"))
-                hits = self._search(
-                    index=self.alias("audit"), size=1, sort=[{"seq": "desc"}],
-                    source=["entry.hash"], track_total_hits=False,
-                ).body["hits"]["hits"]
-                self._chain_last = (hits[0]["_source"].get("entry") or {}).get("hash", "") if hits else ""
-            chained = chain_entry(self._chain_last, {**body, "at": at})
-            for _ in range(100):
-                seq = self._next_seq()
+        mine = _PendingAudit(entry, {**body, "at": at})
+        with self._audit_queue_lock:
+            self._audit_queue.append(mine)
+        while not mine.done.is_set():
+            with self._chain_lock:  # one leader per process: conflicts only across processes
+                if mine.done.is_set():
+                    break
+                with self._audit_queue_lock:
+                    batch = self._audit_queue[:AUDIT_MAX_BATCH]
+                    del self._audit_queue[:AUDIT_MAX_BATCH]
                 try:
-                    self.es.create(
-                        index=self.alias("audit"),
-                        id=str(seq),
-                        document={
-                            "seq": seq,
-                            "at": at,
-                            "request_id": entry.get("request_id", ""),
-                            "principal": entry.get("principal", ""),
-                            "action": entry.get("action", ""),
-                            "entry": chained,
-                        },
-                        # list_audit refreshes before it reads; the API path does not wait.
-                        refresh=False,
-                    )
-                    self._chain_last = chained["hash"]
-                    return
-                except ConflictError:
-                    continue  # another process took this sequence number: take the next one
-        raise StoreError("could not append to the audit log: sequence conflicts")
+                    self._append_batch(batch)
+                except BaseException as exc:  # every caller of the batch gets the error
+                    for pending in batch:
+                        pending.error = exc
+                finally:
+                    for pending in batch:
+                        pending.done.set()
+        if mine.error is not None:
+            raise mine.error
+
+    def _append_batch(self, batch: list["_PendingAudit"]) -> None:
+        from elasticsearch import ConflictError
+
+        cached, self._audit_head = self._audit_head, None
+        for _ in range(AUDIT_APPEND_ATTEMPTS):
+            # The head this process wrote last, if it wrote the last one (else the conditional
+            # write below conflicts and the head is read): one request less per batch.
+            last_batch, version = cached or self._chain_head()
+            cached = None
+            if last_batch and last_batch[-1]["seq"] != self._audit_stored:
+                self._store_audit_docs(last_batch)  # complete a batch its writer left half done
+            last = last_batch[-1] if last_batch else None
+            prev_hash = (last.get("entry") or {}).get("hash", "") if last else ""
+            prev_seq = last["seq"] if last else 0
+            docs = []
+            for pending in batch:
+                seq = max(time.time_ns() // 1000, prev_seq + 1)
+                chained = chain_entry(prev_hash, pending.body)
+                docs.append({
+                    "seq": seq,
+                    "at": pending.body["at"],
+                    "request_id": pending.entry.get("request_id", ""),
+                    "principal": pending.entry.get("principal", ""),
+                    "action": pending.entry.get("action", ""),
+                    "entry": chained,
+                })
+                prev_hash, prev_seq = chained["hash"], seq
+            try:
+                if version is None:
+                    moved = self.es.create(index=self.alias("audit"), id=AUDIT_HEAD_ID,
+                                           document={"batch": docs}, refresh=False)
+                else:
+                    moved = self.es.index(index=self.alias("audit"), id=AUDIT_HEAD_ID,
+                                          document={"batch": docs}, if_seq_no=version[0],
+                                          if_primary_term=version[1], refresh=False)
+            except ConflictError:
+                continue  # another writer appended first: link to its entries instead
+            self._store_audit_docs(docs)
+            self._audit_stored = docs[-1]["seq"]
+            self._audit_head = (docs, (moved["_seq_no"], moved["_primary_term"]))
+            return
+        raise StoreError(
+            f"could not append to the audit log: {AUDIT_APPEND_ATTEMPTS} conflicting appends"
+        )
 
     def list_audit(self, query: AuditQuery) -> list[dict[str, Any]]:
         self._ensure()
@@ -1372,7 +1476,8 @@ class ElasticStore:
             if query.until:
                 bounds["lte"] = query.until
             clauses.append({"range": {"at": bounds}})
-        es_query = {"bool": {"filter": clauses}}
+        es_query = {"bool": {"filter": clauses,
+                             "must_not": [{"ids": {"values": [AUDIT_HEAD_ID]}}]}}  # not an entry
         if query.limit <= 0:
             return []
         if query.offset + query.limit <= _MAX_WINDOW:

@@ -37,6 +37,7 @@ def bulk_write(
     refresh: Any,
     conflicts: list[dict[str, Any]] | None = None,
     chunk_size: int = BULK_CHUNK,
+    succeeded: list[tuple[str, str]] | None = None,
 ) -> int:
     """Send ``actions`` (``elasticsearch.helpers`` format: ``_op_type``, ``_index``, ``_id``,
     ``_source`` or ``doc``) through ``helpers.streaming_bulk`` in requests of ``BULK_CHUNK``.
@@ -46,7 +47,9 @@ def bulk_write(
     each request, ``False`` does neither. A delete of a missing document is not an error (a
     retried delete); any other failed item raises :class:`StoreError` after the whole stream was
     sent. With ``conflicts`` given, a version conflict (409: a conditional write lost a race) is
-    appended there instead of failing. Returns the number of actions written."""
+    appended there instead of failing. With ``succeeded`` given, the (concrete index, id) of every
+    item written is appended there (what a caller undoes when the stream failed). Returns the
+    number of actions written."""
     from elasticsearch import helpers
 
     touched: set[str] = set()
@@ -69,9 +72,11 @@ def bulk_write(
         **per_request,
     ):
         written += 1
-        if ok:
-            continue
         op, result = next(iter(item.items()))
+        if ok:
+            if succeeded is not None:
+                succeeded.append((result["_index"], result["_id"]))
+            continue
         if op == "delete" and result.get("status") == 404:
             continue
         if conflicts is not None and result.get("status") == 409:

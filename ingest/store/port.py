@@ -201,11 +201,12 @@ class Store(Protocol):
         collection governing every search path, its chunks' offsets slicing ``text`` as for
         :meth:`revision_text`. Documents are made current in batches of about
         ``batch_chunks`` chunks, one visibility switch each: a search sees a document wholly or
-        not at all. A document id that already exists raises :class:`StoreError` ("bulk write
-        failed") and that document is left untouched; the batches before stay current, and
-        every other document of the failing batch is either wholly current or absent (SQLite
-        rolls the batch back; Elasticsearch settles each document to what it wrote). Returns
-        the number of chunks written."""
+        not at all. A document id that already exists, or a document the store rejects, raises
+        :class:`StoreError` ("bulk write failed") and that existing document is left untouched;
+        the batches before stay current, and the failing batch keeps none of its documents:
+        none is visible or stored afterwards (SQLite rolls the batch back; Elasticsearch refuses
+        a batch with an existing id before writing and deletes what a failed bulk wrote).
+        Returns the number of chunks written."""
 
     def delete_document(self, doc_id: str) -> bool:
         """Remove the document from every path: search, registry, document listing and

@@ -13,7 +13,7 @@ from ingest.settings import Settings
 from ingest.clock import utc_now
 from ingest.statuses import DocStatus, IngestOutcome
 from ingest.store.port import Store
-from service.api.jobs import Job
+from service.api.jobs import Job, JobHold
 
 
 class IngestContext(Protocol):
@@ -26,13 +26,16 @@ class IngestContext(Protocol):
     def require_ingest_embedder(self) -> Embedder: ...
 
 
-def job_runner(ctx: IngestContext) -> Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]:
+def job_runner(ctx: IngestContext) -> Callable[[Job, bytes, Any], dict[str, Any]]:
     from ingest.pipeline import Ingestor
 
-    def run(job: Job, data: bytes, on_stage: Callable[[str], None]) -> dict[str, Any]:
+    def run(job: Job, data: bytes, hold: JobHold | Callable[[str], None]) -> dict[str, Any]:
+        # Every write of the document is preceded by a conditional write of the job (its
+        # stage) or a check that this worker still holds it: a worker that lost the job stops.
+        # (A plain stage callback, outside a queue, checks nothing.)
         ingestor = Ingestor(
             ctx.require_store(), ctx.require_ingest_embedder(), ctx.settings,
-            on_stage=on_stage,
+            on_stage=hold, check_held=hold.check if isinstance(hold, JobHold) else None,
         )
         result = ingestor.ingest_bytes(
             data,

@@ -11,17 +11,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
-from ingest.errors import UnavailableError
+from ingest.errors import ConflictError, UnavailableError
 from ingest.settings import Settings
 from service.api.upload_store import UploadRef, UploadStore, staging_dir
 
-__all__ = ["MAX_ATTEMPTS", "Job", "JobQueue", "QueueFull", "uploads_dir"]
+__all__ = ["MAX_ATTEMPTS", "Job", "JobLost", "JobQueue", "QueueFull", "uploads_dir"]
 
 MAX_ATTEMPTS = 3
 
 
 class QueueFull(UnavailableError):
     """Raised by :meth:`JobStore.add` when ``ingest_queue_size`` jobs are already waiting."""
+
+
+class JobLost(ConflictError):
+    """Raised inside a running job when its worker no longer holds it (another worker took it
+    over, or recovery failed it): the pipeline stops before its next write of the document."""
 
 
 @dataclass(slots=True)
@@ -65,9 +70,11 @@ class Job:
 class JobQueue(Protocol):
     """The ingest queue port (SQLite: :class:`JobStore`; Elasticsearch: ``ElasticJobQueue``).
 
-    ``claim`` hands a job to exactly one worker; ``finish`` returns False when the claimer no
-    longer holds the job (its lease expired and another worker took it over, or recovery failed
-    it); ``still_holds`` asks that before the worker writes the job's outcome on its document.
+    ``claim`` hands a job to exactly one worker. Every later write of the job by its worker is
+    conditional on still holding it: ``set_stage`` and ``finish`` return False, and write
+    nothing, when the claimer no longer holds the job (another worker took it over, or recovery
+    failed it); ``still_holds`` asks that before the worker writes on the job's document, and
+    the worker stops the job (:class:`JobLost`) at the first refusal.
     ``lease_seconds`` is None for a queue without leases; otherwise the worker calls
     ``renew_leases`` well within it. ``recover`` may run at any time, and every live worker
     runs it each ``recover_seconds`` (``periodic=True``): it hands the jobs of dead workers to
@@ -90,9 +97,9 @@ class JobQueue(Protocol):
     def depth(self) -> int: ...
     def counts(self) -> dict[str, int]: ...
     def claim(self) -> Job | None: ...
-    def set_stage(self, job_id: str, stage: str) -> None: ...
+    def set_stage(self, job_id: str, stage: str) -> bool: ...
     def finish(self, job_id: str, state: str, *, result: dict[str, Any] | None = None,
-               error: str | None = None) -> bool | None: ...
+               error: str | None = None) -> bool: ...
     def renew_leases(self) -> int: ...
     def still_holds(self, job_id: str) -> bool: ...
     def cancel_for_document(self, doc_id: str, reason: str) -> int: ...

@@ -49,6 +49,7 @@ from ingest.statuses import DocStatus, IngestOutcome, JobState
 from service.api.job_queue import (  # the port; re-exported for the queue's users
     MAX_ATTEMPTS,
     Job,
+    JobLost,
     JobQueue,
     QueueFull,
     uploads_dir,
@@ -367,17 +368,25 @@ class JobStore:
                 )
         return self.get(row["job_id"]) if row is not None else None
 
-    def set_stage(self, job_id: str, stage: str) -> None:
-        self._db().execute(
-            "UPDATE jobs SET stage=?, updated_at=? WHERE job_id=?", (stage, utc_now(), job_id)
-        )
+    # Every write of a claimed job is conditioned on this process still running it: once a peer
+    # requeued it (this owner looked gone) or recovery failed it, the old holder writes nothing.
+    _HELD = "job_id=? AND state='running' AND owner=?"
+
+    def set_stage(self, job_id: str, stage: str) -> bool:
+        """Record the job's progress; False (nothing written) when this process no longer
+        holds the job."""
+        return self._db().execute(
+            f"UPDATE jobs SET stage=?, updated_at=? WHERE {self._HELD}",
+            (stage, utc_now(), job_id, self.owner),
+        ).rowcount == 1
 
     def finish(
         self, job_id: str, state: str, *, result: dict[str, Any] | None = None, error: str | None = None
-    ) -> None:
-        self._db().execute(
+    ) -> bool:
+        """End a held job; False (nothing written) when this process no longer holds it."""
+        return self._db().execute(
             "UPDATE jobs SET state=?, result=?, error=?, updated_at=?, "
-            "stage=COALESCE(?, stage) WHERE job_id=?",
+            f"stage=COALESCE(?, stage) WHERE {self._HELD}",
             (
                 state,
                 json.dumps(result, sort_keys=True) if result is not None else None,
@@ -385,8 +394,9 @@ class JobStore:
                 utc_now(),
                 (result or {}).get("stage"),
                 job_id,
+                self.owner,
             ),
-        )
+        ).rowcount == 1
 
     def renew_leases(self) -> int:
         return 0
@@ -537,7 +547,31 @@ class JobStore:
             self.upload_path(job.revision).unlink(missing_ok=True)
 
 
-JobRunner = Callable[[Job, bytes, Callable[[str], None]], dict[str, Any]]
+class JobHold:
+    """What a running job's pipeline reports to and asks its queue: called with a stage, it
+    records the job's progress; ``check()`` asks whether the worker still holds the job. Both
+    raise :class:`JobLost` once the job is another worker's (or recovery failed it), so the
+    pipeline stops before its next write of the document (``Ingestor`` calls them before each
+    write)."""
+
+    def __init__(self, jobs: JobQueue, job: Job) -> None:
+        self.jobs = jobs
+        self.job = job
+
+    def __call__(self, stage: str) -> None:
+        if not self.jobs.set_stage(self.job.job_id, stage):
+            raise self._lost(stage)
+
+    def check(self) -> None:
+        if not self.jobs.still_holds(self.job.job_id):
+            raise self._lost(None)
+
+    def _lost(self, stage: str | None) -> JobLost:
+        log.warning("ingest_job_lost", doc_id=self.job.doc_id, stage=stage)
+        return JobLost(f"job {self.job.job_id} is no longer held by this worker; stopped")
+
+
+JobRunner = Callable[[Job, bytes, JobHold], dict[str, Any]]
 JobDone = Callable[[Job, dict[str, Any]], None]
 
 
@@ -676,7 +710,9 @@ class IngestWorker:
                           "error": f"{prefix}{exc.message}"}
             else:
                 try:
-                    result = self.run_job(job, data, lambda stage: self.jobs.set_stage(job.job_id, stage))
+                    result = self.run_job(job, data, JobHold(self.jobs, job))
+                except JobLost:
+                    return  # another worker holds the job (or recovery failed it): it reports
                 except AttestError as exc:
                     # Not the document's fault (a store outage, a configuration error): the
                     # job ends failed with the reason; the traceback goes to the log.

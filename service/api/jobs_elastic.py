@@ -10,9 +10,11 @@ third of ``ingest_lease_seconds``, and at every stage change). A worker that die
 and once the lease has expired the job is claimable again: another worker takes it over (one
 attempt more; after ``MAX_ATTEMPTS`` it is failed with the reason by :meth:`recover`). Every
 later write of the job by its holder is conditional on the sequence number of its own last
-write, so a worker that lost its lease (paused past the expiry) can no longer finish the job it
-no longer holds. Re-running an interrupted job is idempotent: chunk ids are deterministic and a
-revision becomes current only after all its chunks are written.
+write, so a worker that lost its lease (paused past the expiry) can no longer write the job it
+no longer holds: not its stage, not its outcome; and since the pipeline writes the job's stage
+(or asks ``still_holds``) before each write of the document, it stops writing the document too
+(``service.api.jobs.JobHold``). Re-running an interrupted job is idempotent: chunk ids are
+deterministic and a revision becomes current only after all its chunks are written.
 
 **One running job per document.** After a claim (written with ``refresh``), the claimer looks
 for another live running job of the same document; if there is one it gives its claim back
@@ -409,9 +411,12 @@ class ElasticJobQueue:
                 kept += 1
         return kept
 
-    def set_stage(self, job_id: str, stage: str) -> None:
-        self._update_held(job_id, stage=stage,
-                          lease_expires_ms=_now_ms() + int(self.lease_seconds * 1000))
+    def set_stage(self, job_id: str, stage: str) -> bool:
+        """Record the job's progress and renew its lease; False (nothing written) once the
+        lease is lost. The renewal gives the holder a whole lease for the document write that
+        follows (``Ingestor`` writes the document after the stage)."""
+        return self._update_held(job_id, stage=stage,
+                                 lease_expires_ms=_now_ms() + int(self.lease_seconds * 1000))
 
     def finish(
         self, job_id: str, state: str, *, result: dict[str, Any] | None = None, error: str | None = None
