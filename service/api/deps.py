@@ -1,4 +1,10 @@
-"""FastAPI dependencies as ``Annotated`` aliases, so handlers read like prose."""
+"""FastAPI dependencies as ``Annotated`` aliases, so handlers read like prose.
+
+Every dependency here is ``async def``: they only read attributes and never block. FastAPI runs a
+plain ``def`` dependency in its thread pool, one thread hop (a queue put, a wake-up, a GIL
+hand-off) per dependency per request; the evidence route had six of them, about 10 % of a
+server process's CPU under 8 clients (docs/ARCHITECTURE.md, "Per-request overhead").
+"""
 
 from __future__ import annotations
 
@@ -18,30 +24,30 @@ from service.api.jobs import JobQueue
 _bearer = HTTPBearer(auto_error=False, description="An API key from ATTEST_API_KEYS.")
 
 
-def get_context(request: Request) -> ApiContext:
+async def get_context(request: Request) -> ApiContext:
     return request.app.state.ctx
 
 
 Context = Annotated[ApiContext, Depends(get_context)]
 
 
-def get_app_settings(ctx: Context) -> Settings:
+async def get_app_settings(ctx: Context) -> Settings:
     return ctx.settings
 
 
-def get_store(ctx: Context) -> Store:
+async def get_store(ctx: Context) -> Store:
     return ctx.require_store()
 
 
-def get_embedder(ctx: Context) -> Embedder:
+async def get_embedder(ctx: Context) -> Embedder:
     return ctx.require_embedder()
 
 
-def get_jobs(ctx: Context) -> JobQueue:
+async def get_jobs(ctx: Context) -> JobQueue:
     return ctx.require_jobs()
 
 
-def get_request_id(request: Request) -> str:
+async def get_request_id(request: Request) -> str:
     return request_id_of(request)
 
 
@@ -107,7 +113,7 @@ class Auditor:
         )
 
 
-def get_auditor(
+async def get_auditor(
     request: Request, store: StoreDep, request_id: RequestId, principal: CurrentPrincipal
 ) -> Auditor:
     client_id = request.scope.get("state", {}).get("client_request_id")
