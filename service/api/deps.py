@@ -1,10 +1,4 @@
-"""FastAPI dependencies as ``Annotated`` aliases, so handlers read like prose.
-
-Every dependency here is ``async def``: they only read attributes and never block. FastAPI runs a
-plain ``def`` dependency in its thread pool, one thread hop (a queue put, a wake-up, a GIL
-hand-off) per dependency per request; the evidence route had six of them, about 10 % of a
-server process's CPU under 8 clients (docs/ARCHITECTURE.md, "Per-request overhead").
-"""
+"""FastAPI dependencies as ``Annotated`` aliases, so handlers read like prose."""
 
 from __future__ import annotations
 
@@ -24,30 +18,30 @@ from service.api.jobs import JobQueue
 _bearer = HTTPBearer(auto_error=False, description="An API key from ATTEST_API_KEYS.")
 
 
-async def get_context(request: Request) -> ApiContext:
+def get_context(request: Request) -> ApiContext:
     return request.app.state.ctx
 
 
 Context = Annotated[ApiContext, Depends(get_context)]
 
 
-async def get_app_settings(ctx: Context) -> Settings:
+def get_app_settings(ctx: Context) -> Settings:
     return ctx.settings
 
 
-async def get_store(ctx: Context) -> Store:
+def get_store(ctx: Context) -> Store:
     return ctx.require_store()
 
 
-async def get_embedder(ctx: Context) -> Embedder:
+def get_embedder(ctx: Context) -> Embedder:
     return ctx.require_embedder()
 
 
-async def get_jobs(ctx: Context) -> JobQueue:
+def get_jobs(ctx: Context) -> JobQueue:
     return ctx.require_jobs()
 
 
-async def get_request_id(request: Request) -> str:
+def get_request_id(request: Request) -> str:
     return request_id_of(request)
 
 
@@ -113,7 +107,7 @@ class Auditor:
         )
 
 
-async def get_auditor(
+def get_auditor(
     request: Request, store: StoreDep, request_id: RequestId, principal: CurrentPrincipal
 ) -> Auditor:
     client_id = request.scope.get("state", {}).get("client_request_id")
