@@ -52,7 +52,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -88,9 +88,14 @@ TICKS = os.sysconf("SC_CLK_TCK")
 def group_cpu_seconds(pgid: int | None) -> float:
     """CPU seconds (user + system) used so far by the live processes of process group ``pgid``
     (the served ``attest serve`` and its worker processes); 0 without one."""
+    return sum(process_cpu_seconds(pgid).values())
+
+
+def process_cpu_seconds(pgid: int | None) -> dict[int, float]:
+    """CPU seconds used so far by each live process of process group ``pgid``."""
     if pgid is None:
-        return 0.0
-    total = 0
+        return {}
+    out: dict[int, float] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -100,8 +105,16 @@ def group_cpu_seconds(pgid: int | None) -> float:
         except OSError:
             continue
         if int(fields[2]) == pgid:  # fields after the name: state ppid pgrp ... utime stime
-            total += int(fields[11]) + int(fields[12])
-    return total / TICKS
+            out[int(entry)] = (int(fields[11]) + int(fields[12])) / TICKS
+    return out
+
+
+def busiest_shares(before: dict[int, float], after: dict[int, float]) -> list[float]:
+    """Each server process's share of the server's CPU in a phase, largest first: with 8
+    clients on 2 processes both should be busy (uvicorn's shared socket once gave one all)."""
+    used = {pid: after[pid] - before.get(pid, 0.0) for pid in after}
+    total = sum(used.values())
+    return sorted((round(v / total, 2) for v in used.values() if v > 0), reverse=True) if total else []
 
 
 def box_busy_seconds() -> float:
@@ -123,6 +136,7 @@ class Phase:
     client_cpu: float  # seconds, this process (the client threads)
     box_cpu: float  # seconds, every process on the machine
     load: tuple[float, float]  # 1-minute load average before and after
+    process_shares: list[float] = field(default_factory=list)  # server processes' CPU shares
 
     @property
     def throughput(self) -> float:
@@ -152,6 +166,7 @@ class Phase:
             "share_of_box_cpu_ours": round((self.server_cpu + self.client_cpu) / self.box_cpu, 2)
             if self.box_cpu else None,
             "load_1min_before_after": [round(v, 2) for v in self.load],
+            "server_process_cpu_shares": self.process_shares,
         }
 
 
@@ -166,10 +181,12 @@ def run_phase(base: str, clients: int, requests: int, seconds: float, server_pgi
     lock = threading.Lock()
     counters = {"warm": iter(range(10**9)), "timed": iter(range(10**9))}
     marks: dict[str, float] = {}
+    per0: dict[int, float] = {}
 
     def start_timing() -> None:  # the barrier's action: every client is warm
         marks["load"] = os.getloadavg()[0]
-        marks["server"], marks["client"] = group_cpu_seconds(server_pgid), time.process_time()
+        per0.update(process_cpu_seconds(server_pgid))
+        marks["server"], marks["client"] = sum(per0.values()), time.process_time()
         marks["box"], marks["wall"] = box_busy_seconds(), time.perf_counter()
         marks["deadline"] = time.monotonic() + seconds
 
@@ -204,9 +221,11 @@ def run_phase(base: str, clients: int, requests: int, seconds: float, server_pgi
     for t in threads:
         t.join()
     wall = time.perf_counter() - marks["wall"]
+    per1 = process_cpu_seconds(server_pgid)
     return Phase(
         clients, latencies, errors, states, wall,
-        server_cpu=group_cpu_seconds(server_pgid) - marks["server"],
+        process_shares=busiest_shares(per0, per1),
+        server_cpu=sum(per1.values()) - marks["server"],
         client_cpu=time.process_time() - marks["client"],
         box_cpu=box_busy_seconds() - marks["box"],
         load=(marks["load"], os.getloadavg()[0]),
@@ -247,16 +266,17 @@ def run_phase_go(loadgen: Path, base: str, clients: int, requests: int, seconds:
         proc.kill()
         raise SystemExit(f"loadgen warm-up failed: {warm.get('errors', ['no answer'])[:3]}")
     load_before = os.getloadavg()[0]
-    server0, box0 = group_cpu_seconds(server_pgid), box_busy_seconds()
+    per0, box0 = process_cpu_seconds(server_pgid), box_busy_seconds()
     proc.stdin.write("go\n")
     proc.stdin.flush()
     result = json.loads(proc.stdout.readline())
-    server1, box1, load_after = group_cpu_seconds(server_pgid), box_busy_seconds(), os.getloadavg()[0]
+    per1, box1, load_after = process_cpu_seconds(server_pgid), box_busy_seconds(), os.getloadavg()[0]
     proc.wait(30)
     return Phase(
         clients, result["latencies_s"], result["errors"], result["states"], result["wall_s"],
-        server_cpu=server1 - server0, client_cpu=result["cpu_s"], box_cpu=box1 - box0,
-        load=(load_before, load_after),
+        server_cpu=sum(per1.values()) - sum(per0.values()), client_cpu=result["cpu_s"],
+        box_cpu=box1 - box0, load=(load_before, load_after),
+        process_shares=busiest_shares(per0, per1),
     )
 
 
@@ -440,7 +460,8 @@ def main() -> int:
               f"{med('http_p50_ms'):.1f} ms, CPU per request server {med('server_cpu_ms_per_request'):.2f} ms "
               f"+ client {med('client_cpu_ms_per_request'):.2f} ms, cores busy ours "
               f"{med('cores_busy_ours'):.2f} / box {med('cores_busy_box'):.2f}, "
-              f"load {min(loads):.2f}-{max(loads):.2f}, errors {sum(int(r['errors']) for r in runs)}")
+              f"load {min(loads):.2f}-{max(loads):.2f}, errors {sum(int(r['errors']) for r in runs)}, "
+              f"server processes' CPU shares {[r['server_process_cpu_shares'] for r in runs]}")
     if len(client_counts) > 1:
         print(f"RATIO throughput {client_counts[-1]} clients / {client_counts[0]} client(s): "
               f"{report[f'throughput_ratio_{client_counts[-1]}_to_{client_counts[0]}_median']} "
