@@ -23,7 +23,7 @@ The client. In production the clients are other machines; here they share the se
 The old client (threads of this Python process, httpx) spent 0.9-2.5 ms of CPU per request,
 more at 8 clients than at 1, on the two cores the server needs: it measured itself. The default
 client is ``bench/loadgen`` (Go, standard library only, one goroutine and one keep-alive connection
-per client, pre-encoded bodies, GOMAXPROCS 1): about 0.4 ms per request. Both clients send the
+per client, pre-encoded bodies, GOMAXPROCS 1): 0.2-0.35 ms per request. Both clients send the
 same question mix (request n asks QUESTIONS[n % 8]) and make ``--warmup`` untimed requests over
 the phase's own connections before the counters start, so 1 and 8 clients meet equally warm
 caches (the query-embedding cache, SQLite pages) and already-open connections.

@@ -105,7 +105,7 @@ class Settings(BaseSettings):
         description="attest serve: API worker processes (one ingest worker among them).",
     )
     api_evidence_threads: int = Field(
-        2, ge=1, le=64,
+        4, ge=1, le=64,
         description="Evidence queries computed at once per API process; more wait (GIL-bound work).",
     )
     embed_threads: int | None = Field(

@@ -54,9 +54,8 @@ def evidence_query(
     _, dumped = answer_and_dump(body, principal, audit, store=store, embedder=embedder, settings=settings)
     # The report is a validated EvidenceReport already. Returned as a model, FastAPI would
     # validate it again and serialise it through its own encoder (about 1 ms of a request's
-    # 10 ms of CPU); the same JSON, rendered from the one model_dump the audit entry is built
-    # from, costs 0.1 ms (docs/ARCHITECTURE.md, "Per-request overhead"). response_model keeps
-    # the OpenAPI schema.
+    # 10 ms of CPU); the same JSON is rendered from the model_dump the audit entry is built from
+    # (docs/ARCHITECTURE.md, "Per-request overhead"). response_model keeps the OpenAPI schema.
     return JSONResponse(dumped)
 
 
@@ -65,10 +64,10 @@ def evidence_slots(limit: int) -> threading.BoundedSemaphore:
     """The process's bound on evidence machines computing at once (``api_evidence_threads``).
 
     The machine is mostly Python (it holds the GIL); the route's thread pool would run up to 40
-    of them in one process, which only take turns on one core while every GIL hand-off costs CPU
-    and stretches every request. A small bound keeps the core busy (a machine waiting on SQLite
-    or onnxruntime lets the next one run) and lets the others wait without CPU. The audit commit
-    is outside the bound: its fsync releases the GIL and must not hold a slot."""
+    of them in one process, taking turns on one core, each holding its memory, every one slower.
+    A few (a machine waiting on SQLite or onnxruntime lets another run) keep the core busy; the
+    others wait without CPU, up to their deadline. The audit commit is outside the bound: its
+    fsync releases the GIL and must not hold a slot."""
     return threading.BoundedSemaphore(limit)
 
 
