@@ -308,9 +308,19 @@ def serve_processes(data_dir: Path, settings, workers: int, es: dict[str, str] |
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("attest serve did not start")
             time.sleep(0.5)
-        with httpx.Client(base_url=base, timeout=300, headers={"Authorization": f"Bearer {KEY}"}) as http:
-            for q in QUESTIONS * workers * 2:  # warm every process (models load lazily)
-                http.post("/v1/evidence/query", json={"question": q})
+        def warm() -> None:
+            with httpx.Client(base_url=base, timeout=300, headers={"Authorization": f"Bearer {KEY}"}) as http:
+                for q in QUESTIONS:
+                    http.post("/v1/evidence/query", json={"question": q})
+
+        # Warm every process (models and data files load lazily; each has its own query-embedding
+        # cache): 4 connections per process at once, each asking every question, so that
+        # whichever process a connection lands on has seen all of them before any phase.
+        warmers = [threading.Thread(target=warm) for _ in range(4 * workers)]
+        for t in warmers:
+            t.start()
+        for t in warmers:
+            t.join()
         yield base, proc.pid
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
