@@ -5,6 +5,9 @@
         [--es-url URL [--es-prefix P]]   # on Elasticsearch instead of SQLite (indexes dropped after)
         [--data-dir D]   # SQLite: ingest into D once, reuse it on later runs (default: a fresh temp dir)
         [--attest PATH]   # with --workers: serve with this `attest` executable (another checkout's code)
+        [--client go|httpx]   # go (default): bench/loadgen, built here by `go build` (stdlib only);
+                              # httpx: the old client, threads of this Python process
+        [--warmup N]   # untimed requests before every phase over its own connections (default 16)
 
 The issue-14 goal (8 clients / 1 client >= 1.7) in one command; the two client counts run back to
 back against the same server, each `--requests` requests, and the last line prints the ratio:
@@ -15,6 +18,19 @@ back against the same server, each `--requests` requests, and the last line prin
 Each phase also reports the CPU seconds the server processes, this client process and the whole
 box (every process, from /proc/stat) used, and the load average, so a figure taken on a shared
 machine can be read against what else was running.
+
+The client. In production the clients are other machines; here they share the server's cores.
+The old client (threads of this Python process, httpx) spent 0.9-2.5 ms of CPU per request,
+more at 8 clients than at 1, on the two cores the server needs: it measured itself. The default
+client is ``bench/loadgen`` (Go, standard library only, one goroutine and one keep-alive connection
+per client, pre-encoded bodies, GOMAXPROCS 1): 0.2-0.35 ms per request. Both clients send the
+same question mix (request n asks QUESTIONS[n % 8]) and make ``--warmup`` untimed requests over
+the phase's own connections before the counters start, so 1 and 8 clients meet equally warm
+caches (the query-embedding cache, SQLite pages) and already-open connections.
+
+The last lines print, per client count, the medians over the repeats of throughput, p50, CPU per
+request of the server processes and of the client, cores busy (ours / the whole box) and the load
+average, then ``RATIO``.
 
 The CUAD samples in ``samples/cuad`` are ingested into a fresh SQLite store (or, with
 ``--es-url``, fresh Elasticsearch indexes under their own prefix); the app then runs
@@ -36,7 +52,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -72,9 +88,14 @@ TICKS = os.sysconf("SC_CLK_TCK")
 def group_cpu_seconds(pgid: int | None) -> float:
     """CPU seconds (user + system) used so far by the live processes of process group ``pgid``
     (the served ``attest serve`` and its worker processes); 0 without one."""
+    return sum(process_cpu_seconds(pgid).values())
+
+
+def process_cpu_seconds(pgid: int | None) -> dict[int, float]:
+    """CPU seconds used so far by each live process of process group ``pgid``."""
     if pgid is None:
-        return 0.0
-    total = 0
+        return {}
+    out: dict[int, float] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -84,8 +105,16 @@ def group_cpu_seconds(pgid: int | None) -> float:
         except OSError:
             continue
         if int(fields[2]) == pgid:  # fields after the name: state ppid pgrp ... utime stime
-            total += int(fields[11]) + int(fields[12])
-    return total / TICKS
+            out[int(entry)] = (int(fields[11]) + int(fields[12])) / TICKS
+    return out
+
+
+def busiest_shares(before: dict[int, float], after: dict[int, float]) -> list[float]:
+    """Each server process's share of the server's CPU in a phase, largest first: with 8
+    clients on 2 processes both should be busy (uvicorn's shared socket once gave one all)."""
+    used = {pid: after[pid] - before.get(pid, 0.0) for pid in after}
+    total = sum(used.values())
+    return sorted((round(v / total, 2) for v in used.values() if v > 0), reverse=True) if total else []
 
 
 def box_busy_seconds() -> float:
@@ -107,6 +136,7 @@ class Phase:
     client_cpu: float  # seconds, this process (the client threads)
     box_cpu: float  # seconds, every process on the machine
     load: tuple[float, float]  # 1-minute load average before and after
+    process_shares: list[float] = field(default_factory=list)  # server processes' CPU shares
 
     @property
     def throughput(self) -> float:
@@ -136,52 +166,117 @@ class Phase:
             "share_of_box_cpu_ours": round((self.server_cpu + self.client_cpu) / self.box_cpu, 2)
             if self.box_cpu else None,
             "load_1min_before_after": [round(v, 2) for v in self.load],
+            "server_process_cpu_shares": self.process_shares,
         }
 
 
-def run_phase(base: str, clients: int, requests: int, seconds: float, server_pgid: int | None) -> Phase:
-    """``clients`` threads send evidence queries (round robin over QUESTIONS) until ``requests``
-    are answered or ``seconds`` pass."""
+def run_phase(base: str, clients: int, requests: int, seconds: float, server_pgid: int | None,
+              warmup: int) -> Phase:
+    """The old client (``--client httpx``): ``clients`` threads of this process send evidence
+    queries (round robin over QUESTIONS) until ``requests`` are answered or ``seconds`` pass.
+    First ``warmup`` untimed requests over the same connections; the counters start after them."""
     latencies: list[float] = []
     errors: list[str] = []
     states: dict[str, int] = {}
     lock = threading.Lock()
-    counter = iter(range(10**9))
-    deadline = time.monotonic() + seconds
+    counters = {"warm": iter(range(10**9)), "timed": iter(range(10**9))}
+    marks: dict[str, float] = {}
+    per0: dict[int, float] = {}
+
+    def start_timing() -> None:  # the barrier's action: every client is warm
+        marks["load"] = os.getloadavg()[0]
+        per0.update(process_cpu_seconds(server_pgid))
+        marks["server"], marks["client"] = sum(per0.values()), time.process_time()
+        marks["box"], marks["wall"] = box_busy_seconds(), time.perf_counter()
+        marks["deadline"] = time.monotonic() + seconds
+
+    barrier = threading.Barrier(clients, action=start_timing)
+
+    def send(http: httpx.Client, part: str, total: int, record: bool) -> None:
+        while part == "warm" or time.monotonic() < marks["deadline"]:
+            with lock:
+                n = next(counters[part])
+            if n >= total:
+                return
+            start = time.perf_counter()
+            r = http.post("/v1/evidence/query", json={"question": QUESTIONS[n % len(QUESTIONS)]})
+            elapsed = time.perf_counter() - start
+            with lock:
+                if r.status_code != 200:
+                    errors.append(f"{part} {r.status_code}: {r.text[:200]}")
+                elif record:
+                    latencies.append(elapsed)
+                    state = r.json()["state"]
+                    states[state] = states.get(state, 0) + 1
 
     def client() -> None:
         with httpx.Client(base_url=base, timeout=120, headers={"Authorization": f"Bearer {KEY}"}) as http:
-            while time.monotonic() < deadline:
-                with lock:
-                    n = next(counter)
-                if n >= requests:
-                    return
-                start = time.perf_counter()
-                r = http.post("/v1/evidence/query", json={"question": QUESTIONS[n % len(QUESTIONS)]})
-                elapsed = time.perf_counter() - start
-                with lock:
-                    if r.status_code != 200:
-                        errors.append(f"{r.status_code}: {r.text[:200]}")
-                    else:
-                        latencies.append(elapsed)
-                        state = r.json()["state"]
-                        states[state] = states.get(state, 0) + 1
+            send(http, "warm", warmup, record=False)
+            barrier.wait()
+            send(http, "timed", requests, record=True)
 
-    load_before = os.getloadavg()[0]
-    server0, client0, box0 = group_cpu_seconds(server_pgid), time.process_time(), box_busy_seconds()
-    wall = time.perf_counter()
     threads = [threading.Thread(target=client) for _ in range(clients)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    wall = time.perf_counter() - wall
+    wall = time.perf_counter() - marks["wall"]
+    per1 = process_cpu_seconds(server_pgid)
     return Phase(
         clients, latencies, errors, states, wall,
-        server_cpu=group_cpu_seconds(server_pgid) - server0,
-        client_cpu=time.process_time() - client0,
-        box_cpu=box_busy_seconds() - box0,
-        load=(load_before, os.getloadavg()[0]),
+        process_shares=busiest_shares(per0, per1),
+        server_cpu=sum(per1.values()) - marks["server"],
+        client_cpu=time.process_time() - marks["client"],
+        box_cpu=box_busy_seconds() - marks["box"],
+        load=(marks["load"], os.getloadavg()[0]),
+    )
+
+
+def build_loadgen() -> Path:
+    """Build bench/loadgen (Go, standard library only, no network) into a temporary directory."""
+    out = Path(tempfile.mkdtemp(prefix="attest-loadgen-")) / "loadgen"
+    env = {**os.environ, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "CGO_ENABLED": "0"}
+    try:
+        subprocess.run(["go", "build", "-o", str(out), "."], cwd=REPO / "bench" / "loadgen",
+                       env=env, check=True, capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise SystemExit("--client go needs the Go toolchain (`go` on PATH); "
+                         "or run with --client httpx (the old Python client)") from exc
+    except subprocess.CalledProcessError as exc:
+        raise SystemExit(f"go build of bench/loadgen failed:\n{exc.stderr}") from exc
+    return out
+
+
+def run_phase_go(loadgen: Path, base: str, clients: int, requests: int, seconds: float,
+                 server_pgid: int | None, warmup: int) -> Phase:
+    """The cheap client (``--client go``): the same phase as :func:`run_phase`, sent by
+    bench/loadgen (one goroutine and one keep-alive connection per client, pre-encoded bodies).
+    Its CPU is the loadgen process's own (getrusage), over the timed part only."""
+    config = {
+        "base": base, "key": KEY, "path": "/v1/evidence/query",
+        "bodies": [json.dumps({"question": q}) for q in QUESTIONS],
+        "clients": clients, "requests": requests, "warmup": warmup, "seconds": seconds,
+    }
+    proc = subprocess.Popen([str(loadgen)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(config) + "\n")
+    proc.stdin.flush()
+    warm = json.loads(proc.stdout.readline() or "{}")
+    if not warm.get("warm"):
+        proc.kill()
+        raise SystemExit(f"loadgen warm-up failed: {warm.get('errors', ['no answer'])[:3]}")
+    load_before = os.getloadavg()[0]
+    per0, box0 = process_cpu_seconds(server_pgid), box_busy_seconds()
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    result = json.loads(proc.stdout.readline())
+    per1, box1, load_after = process_cpu_seconds(server_pgid), box_busy_seconds(), os.getloadavg()[0]
+    proc.wait(30)
+    return Phase(
+        clients, result["latencies_s"], result["errors"], result["states"], result["wall_s"],
+        server_cpu=sum(per1.values()) - sum(per0.values()), client_cpu=result["cpu_s"],
+        box_cpu=box1 - box0, load=(load_before, load_after),
+        process_shares=busiest_shares(per0, per1),
     )
 
 
@@ -213,9 +308,19 @@ def serve_processes(data_dir: Path, settings, workers: int, es: dict[str, str] |
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("attest serve did not start")
             time.sleep(0.5)
-        with httpx.Client(base_url=base, timeout=300, headers={"Authorization": f"Bearer {KEY}"}) as http:
-            for q in QUESTIONS * workers * 2:  # warm every process (models load lazily)
-                http.post("/v1/evidence/query", json={"question": q})
+        def warm() -> None:
+            with httpx.Client(base_url=base, timeout=300, headers={"Authorization": f"Bearer {KEY}"}) as http:
+                for q in QUESTIONS:
+                    http.post("/v1/evidence/query", json={"question": q})
+
+        # Warm every process (models and data files load lazily; each has its own query-embedding
+        # cache): 4 connections per process at once, each asking every question, so that
+        # whichever process a connection lands on has seen all of them before any phase.
+        warmers = [threading.Thread(target=warm) for _ in range(4 * workers)]
+        for t in warmers:
+            t.start()
+        for t in warmers:
+            t.join()
         yield base, proc.pid
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -241,6 +346,13 @@ def main() -> int:
                         help="with --workers: the `attest` executable to serve with (default: the "
                              "one beside this Python), e.g. an older commit's, to compare code in "
                              "the same run window")
+    parser.add_argument("--client", choices=("go", "httpx"), default="go",
+                        help="go (default): bench/loadgen, built here with `go build`, a cheap "
+                             "client so the figure measures the server; httpx: the old client, "
+                             "threads of this Python process (1-2.5 ms of CPU per request)")
+    parser.add_argument("--warmup", type=int, default=2 * len(QUESTIONS),
+                        help="untimed requests before every phase, over the phase's own "
+                             "connections (the same for every client count)")
     parser.add_argument("--requests", type=int, default=48)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=0,
@@ -299,10 +411,16 @@ def main() -> int:
               if args.workers else in_thread(app))
     client_counts = [int(c) for c in str(args.clients).split(",")]
     phases: list[Phase] = []
+    loadgen = build_loadgen() if args.client == "go" else None
     with server as (base, server_pgid):
         for _ in range(args.repeat):
             for clients in client_counts:
-                phase = run_phase(base, clients, args.requests, args.seconds, server_pgid)
+                if loadgen is not None:
+                    phase = run_phase_go(loadgen, base, clients, args.requests, args.seconds,
+                                         server_pgid, args.warmup)
+                else:
+                    phase = run_phase(base, clients, args.requests, args.seconds, server_pgid,
+                                      args.warmup)
                 phases.append(phase)
                 print(json.dumps(phase.summary()), flush=True)
 
@@ -320,6 +438,7 @@ def main() -> int:
     report: dict[str, object] = {
         "store": "elasticsearch" if args.es_url else "sqlite",
         "workers": args.workers,
+        "client": args.client,
         "attest": str(args.attest or Path(sys.executable).with_name("attest")),
         "inprocess_runs": len(in_process),
         "inprocess_p50_ms": round(ms(inproc_p50), 1),
@@ -341,6 +460,18 @@ def main() -> int:
     errors = [e for p in phases for e in p.errors]
     if errors:
         print("first errors:", *errors[:5], sep="\n  ")
+    print(f"client {args.client}, server {report['attest']} --workers {args.workers}, "
+          f"{os.cpu_count()} cores; per phase (medians over {args.repeat} repeat(s)):")
+    for clients in client_counts:
+        runs = [p.summary() for p in phases if p.clients == clients]
+        med = lambda key: statistics.median(float(r[key]) for r in runs)  # noqa: E731
+        loads = [v for r in runs for v in r["load_1min_before_after"]]
+        print(f"  {clients} client(s): {med('http_throughput_rps'):.1f} req/s, p50 "
+              f"{med('http_p50_ms'):.1f} ms, CPU per request server {med('server_cpu_ms_per_request'):.2f} ms "
+              f"+ client {med('client_cpu_ms_per_request'):.2f} ms, cores busy ours "
+              f"{med('cores_busy_ours'):.2f} / box {med('cores_busy_box'):.2f}, "
+              f"load {min(loads):.2f}-{max(loads):.2f}, errors {sum(int(r['errors']) for r in runs)}, "
+              f"server processes' CPU shares {[r['server_process_cpu_shares'] for r in runs]}")
     if len(client_counts) > 1:
         print(f"RATIO throughput {client_counts[-1]} clients / {client_counts[0]} client(s): "
               f"{report[f'throughput_ratio_{client_counts[-1]}_to_{client_counts[0]}_median']} "

@@ -104,6 +104,10 @@ class Settings(BaseSettings):
         1, ge=1, le=32,
         description="attest serve: API worker processes (one ingest worker among them).",
     )
+    api_evidence_threads: int = Field(
+        4, ge=1, le=64,
+        description="Evidence queries computed at once per API process; more wait (GIL-bound work).",
+    )
     embed_threads: int | None = Field(
         None, ge=1, le=64,
         description="onnxruntime intra-op threads per process (default: every core).",

@@ -8,6 +8,13 @@ every small response then costs about 40 ms of idle wait. asyncio turns Nagle of
 on sockets it created; ``attest serve --workers N`` listens on a socket that uvicorn bound itself
 (``socket.socket(family)``, protocol 0), whose accepted connections kept Nagle on. Measured with
 ``bench/api_load.py --clients 1 --workers 2``: see docs/ARCHITECTURE.md, "API overhead".
+
+One listening socket per worker process (:func:`serve_workers`). uvicorn's ``--workers N`` shares
+one socket between its processes, and each process's event loop accepts every connection that is
+waiting when it wakes up: the 8 keep-alive connections of ``bench/api_load.py --clients 8`` all
+went to one process (measured: the other used no CPU), so a second process added nothing. With
+``SO_REUSEPORT`` each process listens on its own socket and the kernel spreads new connections
+over them by a hash of the client's address and port, as a load balancer would.
 """
 
 from __future__ import annotations
@@ -23,7 +30,10 @@ from typing import Any, Iterator
 from fastapi import FastAPI
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-__all__ = ["HTTP_PROTOCOL", "NoDelayHTTPProtocol", "free_port", "serve_in_thread", "served_app"]
+__all__ = [
+    "HTTP_PROTOCOL", "NoDelayHTTPProtocol", "ReusePortAddress", "free_port", "reuse_port_socket",
+    "serve_in_thread", "serve_workers", "served_app",
+]
 
 # uvicorn's ``http`` option as an import string: the child processes of ``--workers N`` import it.
 HTTP_PROTOCOL = "service.api.server:NoDelayHTTPProtocol"
@@ -52,6 +62,55 @@ def served_app() -> FastAPI:
     settings = get_settings()
     configure_logging(settings.log_level, stream=sys.stdout)
     return create_app(settings)
+
+
+def reuse_port_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` with ``SO_REUSEPORT`` (not yet listening): every
+    worker process binds one, and the kernel balances new connections between the listening
+    ones."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+class ReusePortAddress:
+    """What uvicorn's process supervisor hands each worker process in place of a shared socket:
+    unpickled in the (spawned) worker, it becomes that worker's own :func:`reuse_port_socket`.
+    A worker that dies is replaced the same way."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
+        return reuse_port_socket, (self.host, self.port)
+
+
+def serve_workers(host: str, port: int, workers: int, **options: Any) -> None:
+    """``attest serve --workers N``: uvicorn's process supervisor (health checks, restarts,
+    signals) over N processes that each listen on their own ``SO_REUSEPORT`` socket (see the
+    module docstring). The parent keeps one bound, never-listening socket of the group: the port
+    is taken (a clear error now if it is not free), and it receives no connections."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    holder = reuse_port_socket(host, port)  # raises OSError (address in use) before any worker
+    try:
+        config = uvicorn.Config(
+            "service.api.server:served_app", factory=True, workers=workers, host=host,
+            port=port, http=HTTP_PROTOCOL, **options,
+        )
+        Multiprocess(config, sockets=[ReusePortAddress(host, port)]).run()  # type: ignore[list-item]
+    finally:
+        holder.close()
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -34,7 +34,7 @@ def serve(
     from ingest.settings import get_settings
     from service.api.app import create_app
     from service.api.auth import KeyConfigError, bootstrap_path, create_bootstrap_key, keys_configured
-    from service.api.server import HTTP_PROTOCOL
+    from service.api.server import HTTP_PROTOCOL, serve_workers
     from service.logs import configure_logging
 
     settings = get_settings()
@@ -67,11 +67,16 @@ def serve(
         except KeyConfigError as exc:
             sys.stderr.write(f"error: {exc}\n")
             return 2
-        uvicorn.run(
-            "service.api.server:served_app", factory=True, workers=workers, host=host,
-            port=port, log_config=None, access_log=False, http=HTTP_PROTOCOL,
-            timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
-        )
+        # One SO_REUSEPORT socket per process: with uvicorn's one shared socket, every
+        # connection of a burst went to whichever process woke first (service/api/server.py).
+        try:
+            serve_workers(
+                host, port, workers, log_config=None, access_log=False,
+                timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
+            )
+        except OSError as exc:
+            sys.stderr.write(f"error: cannot listen on {host}:{port}: {exc.strerror}\n")
+            return 2
         return 0
     try:
         app = create_app(settings)

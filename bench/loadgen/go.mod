@@ -1,0 +1,3 @@
+module attest/bench/loadgen
+
+go 1.22
