@@ -17,12 +17,14 @@ from ingest.embedder import Embedder
 from ingest.settings import Settings
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
-from service.evidence.data import ClauseType, clause_type_for, cues
+from service.evidence.data import ClauseType, asked_value_type, clause_type_for, cues
 from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
 
 
-def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: ClauseType | None) -> verify.Targets:
+def _targets(
+    sc: SubjectClass, query_question: str, embedder: Embedder, clause: ClauseType | None, whole_question: str = ""
+) -> verify.Targets:
     """The question's vector (always) and a description vector (a known attribute's, or the
     clause type an open question asks about), both cached per process and model: the same
     question asked twice embeds once."""
@@ -41,7 +43,7 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: 
     topic = attribute.query if attribute is not None else (clause.query if clause is not None else "")
     return verify.Targets(
         question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else (),
-        topic_words=verify.question_words(topic),
+        topic_words=verify.question_words(topic), value_type=open_value_type(sc, whole_question),
     )
 
 
@@ -61,6 +63,13 @@ def open_clause_type(sc: SubjectClass, query_question: str) -> ClauseType | None
     """The clause type an open question asks about (``service/data/clause_types.json``), if any:
     question-side expansion for the words analysts use."""
     return clause_type_for(query_question) if sc.attribute == conclude.OPEN_ATTRIBUTE else None
+
+
+def open_value_type(sc: SubjectClass, question: str) -> str | None:
+    """The value type an open question asks for in its own words (``date`` for "what is the start
+    date of ...", "when did ... begin"), read from the whole question: the question is not
+    reinterpreted, its answer is only typed. Known attributes keep their own value type."""
+    return asked_value_type(question) if sc.attribute == conclude.OPEN_ATTRIBUTE and question else None
 
 
 def query_question(sc: SubjectClass, question: str) -> str:
@@ -122,7 +131,7 @@ def collect(
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
     vectors = unit_vectors(verified, sc, asked, embedder, embed_cap)
-    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, asked, embedder, clause))
+    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, asked, embedder, clause, question))
     return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
 
 
