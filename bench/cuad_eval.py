@@ -355,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
                             "states": a.states_attribute, "gold": any(a.char_start < g1 and g0 < a.char_end for g0, g1 in spans),
                             "retrieval": round(a.unit.chunk_score / top, 4), "rank": a.unit.chunk_rank,
                             "words": len(a.excerpt.split()), "value": a.value is not None,
+                            "by_relevance": a.by_relevance, "excerpt": a.excerpt[:300],
                             **{k: v for k, v in a.attribute_match.items()},
                         } for a in last_assessed],
                     }) + "\n")

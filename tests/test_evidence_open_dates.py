@@ -108,3 +108,29 @@ def test_two_stated_dates_of_an_open_question_are_no_conflict() -> None:
     supporting, evidence, _, _ = conclude.build_evidence(strong, "", values_first=True)
     claims, conflicts = conclude.build_claims(OPEN, supporting, evidence)
     assert len(claims) == 2 and conflicts == []
+
+
+# -- the subject phrase leaves the asked words (collect.query_question) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("parties", "question", "asked", "clause"),
+    [
+        # "and its affiliates" belongs to the party's name: it is not a question about affiliates.
+        (["Wireless Links Inc", "Jaguar Investments, Inc"],
+         "Must a party provide transition services after the DISTRIBUTOR AGREEMENT between Wireless Links Inc "
+         "and Jaguar Investments, Inc. and its affiliates ends?",
+         "Must a party provide transition services after ends?", "post_termination_services"),
+        # A question that asks about affiliates keeps the word.
+        (["Acme Inc", "Beta LLC"],
+         "Can the licensee's affiliates use the license under the DISTRIBUTOR AGREEMENT between Acme Inc and Beta LLC?",
+         "Can the licensee's affiliates use the license ?", "affiliate_license"),
+    ],
+)
+def test_query_question_removes_a_partys_affiliates_phrase(parties: list[str], question: str, asked: str, clause: str) -> None:
+    from service.evidence.collect import open_clause_type, query_question
+
+    sc = replace(OPEN, agreement_title="DISTRIBUTOR AGREEMENT", parties=parties, names=[])
+    assert query_question(sc, question) == asked
+    found = open_clause_type(sc, query_question(sc, question))
+    assert found is not None and found.key == clause

@@ -82,6 +82,9 @@ def query_question(sc: SubjectClass, question: str) -> str:
     for name in sorted([sc.agreement_title or "", *sc.parties, *sc.names], key=len, reverse=True):
         if name:
             out = re.sub(re.escape(name), "\x00", out, flags=re.IGNORECASE)
+    # "<party> and its affiliates" names the party's group: part of the subject phrase, not of
+    # what is asked (left behind, "affiliates" would read as a question about affiliates).
+    out = re.sub(r"\x00[.,]?\s*,?\s*(?:and|&)\s+(?:its|their)\s+(?:respective\s+)?(?:affiliates|subsidiaries)\b", "\x00", out, flags=re.IGNORECASE)
     # The words that only joined the names go with them ("in the _ between _ and _" -> "in"):
     # left behind they are noise to the relevance model.
     out = re.sub(r"(?:\b(?:the|this|that|an?|between|among|with|by|and|or|of|to|under|in)\s+|[,&]\s*)*\x00", "\x00", out, flags=re.IGNORECASE)
