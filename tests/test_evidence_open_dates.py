@@ -158,3 +158,19 @@ def test_query_question_keeps_the_question_words_the_parser_read_as_names(
     assert query_question(sc, question) == asked
     found = open_clause_type(sc, asked)
     assert (found.key if found else None) == clause
+
+
+@pytest.mark.parametrize(
+    ("asked", "clause"),
+    [
+        ("What duties remain once is over?", "post_termination_services"),
+        ("Which licences lapse once expires?", "post_termination_services"),
+        ("What obligations continue after termination ?", "post_termination_services"),
+        ("Can either party terminate early?", "termination"),
+    ],
+)
+def test_once_the_agreement_is_over_asks_for_post_termination_duties(asked: str, clause: str) -> None:
+    from service.evidence.data import clause_type_for
+
+    found = clause_type_for(asked)
+    assert found is not None and found.key == clause
