@@ -14,7 +14,8 @@ Two question sets, each question naming the agreement by its CUAD document name 
 parties:
   * ``template``: the phrasebook's own shapes for the 15 categories it covered (issue 10's
     baseline);
-  * ``phrasings``: ``bench/data/cuad_phrasings.json``, analyst wording for all 41 categories.
+  * ``phrasings``: ``bench/data/cuad_phrasings.json`` (or ``--phrasings FILE``), analyst wording
+    for all 41 categories.
     Phrasings have a fixed split too: ``report_indexes`` are used only with ``--split report``.
     One phrasing per (contract, category), chosen by sha256.
 
@@ -113,9 +114,9 @@ def phrasing_question(template: str, entry: dict[str, Any]) -> str:
     return text[0].upper() + text[1:]
 
 
-def phrasings_for(split: str) -> dict[str, list[str]]:
-    raw = json.loads(PHRASINGS.read_text(encoding="utf-8"))
-    report = set(raw["report_indexes"])
+def phrasings_for(split: str, path: Path = PHRASINGS) -> dict[str, list[str]]:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    report = set(raw.get("report_indexes", ()))
     keep = (lambda i: i in report) if split == "report" else (lambda i: i not in report)
     return {cat: [p for i, p in enumerate(ps) if keep(i)] for cat, ps in raw["categories"].items()}
 
@@ -227,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ingest-only", action="store_true", help="ingest the contracts, ask nothing")
     parser.add_argument("--categories", default="",
                         help="ask only these CUAD categories (comma-separated, any case): for quick iteration")
+    parser.add_argument("--phrasings", type=Path, default=PHRASINGS,
+                        help="the phrasings file (default bench/data/cuad_phrasings.json); "
+                             "bench/data/cuad_fresh_phrasings.json holds phrasings written after tuning, for validation")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every assessed unit's relevance signals and gold overlap here (JSON lines), for fitting")
     args = parser.parse_args(argv)
@@ -250,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         row = json.loads(line)
         qa[row["doc_id"]].append(row)
     template_key = {c.casefold(): c for c in TEMPLATES}
-    phrasings = phrasings_for(args.split)
+    phrasings = phrasings_for(args.split, args.phrasings)
     phrasing_key = {c.casefold(): c for c in phrasings}
 
     data_dir = args.data_dir or Path("/tmp/attest-cuad-eval")
@@ -351,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
                             "states": a.states_attribute, "gold": any(a.char_start < g1 and g0 < a.char_end for g0, g1 in spans),
                             "retrieval": round(a.unit.chunk_score / top, 4), "rank": a.unit.chunk_rank,
                             "words": len(a.excerpt.split()), "value": a.value is not None,
+                            "by_relevance": a.by_relevance, "excerpt": a.excerpt[:300],
                             **{k: v for k, v in a.attribute_match.items()},
                         } for a in last_assessed],
                     }) + "\n")

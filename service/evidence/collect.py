@@ -15,14 +15,17 @@ import numpy as np
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
+from ingest.store.common import stopwords
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
-from service.evidence.data import ClauseType, clause_type_for, cues
+from service.evidence.data import ClauseType, asked_value_type, clause_type_for, cues
 from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
 
 
-def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: ClauseType | None) -> verify.Targets:
+def _targets(
+    sc: SubjectClass, query_question: str, embedder: Embedder, clause: ClauseType | None, whole_question: str = ""
+) -> verify.Targets:
     """The question's vector (always) and a description vector (a known attribute's, or the
     clause type an open question asks about), both cached per process and model: the same
     question asked twice embeds once."""
@@ -41,7 +44,7 @@ def _targets(sc: SubjectClass, query_question: str, embedder: Embedder, clause: 
     topic = attribute.query if attribute is not None else (clause.query if clause is not None else "")
     return verify.Targets(
         question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else (),
-        topic_words=verify.question_words(topic),
+        topic_words=verify.question_words(topic), value_type=open_value_type(sc, whole_question),
     )
 
 
@@ -63,6 +66,28 @@ def open_clause_type(sc: SubjectClass, query_question: str) -> ClauseType | None
     return clause_type_for(query_question) if sc.attribute == conclude.OPEN_ATTRIBUTE else None
 
 
+def open_value_type(sc: SubjectClass, question: str) -> str | None:
+    """The value type an open question asks for in its own words (``date`` for "what is the start
+    date of ...", "when did ... begin"), read from the whole question: the question is not
+    reinterpreted, its answer is only typed. Known attributes keep their own value type."""
+    return asked_value_type(question) if sc.attribute == conclude.OPEN_ATTRIBUTE and question else None
+
+
+# Auxiliaries that open a question and are no stop words of the search.
+_AUXILIARIES = frozenset({"must", "may", "might", "shall", "should", "could", "would", "did", "was", "were", "has", "have", "upon"})
+
+
+def _without_question_words(name: str) -> str:
+    """A name without the function words it starts with ("What", "On", "After", "Must"): the
+    subject parser lists a capitalised run at the start of the question as a name ("After the
+    Endorsement Agreement"), but the question word is part of what is asked, never of the
+    subject, so it stays in the asked words."""
+    words = name.split()
+    while words and (words[0].casefold() in stopwords() or words[0].casefold() in _AUXILIARIES):
+        words.pop(0)
+    return " ".join(words)
+
+
 def query_question(sc: SubjectClass, question: str) -> str:
     """The question without the agreement title and party names: the search is already confined
     to the agreement's document, where those names are in nearly every chunk and would only drown
@@ -70,9 +95,12 @@ def query_question(sc: SubjectClass, question: str) -> str:
     if sc.kind != "agreement_attribute" and sc.attribute != conclude.OPEN_ATTRIBUTE:
         return question
     out = question
-    for name in sorted([sc.agreement_title or "", *sc.parties, *sc.names], key=len, reverse=True):
+    for name in sorted({_without_question_words(n) for n in (sc.agreement_title or "", *sc.parties, *sc.names)}, key=lambda n: (-len(n), n)):
         if name:
             out = re.sub(re.escape(name), "\x00", out, flags=re.IGNORECASE)
+    # "<party> and its affiliates" names the party's group: part of the subject phrase, not of
+    # what is asked (left behind, "affiliates" would read as a question about affiliates).
+    out = re.sub(r"\x00[.,]?\s*,?\s*(?:and|&)\s+(?:its|their)\s+(?:respective\s+)?(?:affiliates|subsidiaries)\b", "\x00", out, flags=re.IGNORECASE)
     # The words that only joined the names go with them ("in the _ between _ and _" -> "in"):
     # left behind they are noise to the relevance model.
     out = re.sub(r"(?:\b(?:the|this|that|an?|between|among|with|by|and|or|of|to|under|in)\s+|[,&]\s*)*\x00", "\x00", out, flags=re.IGNORECASE)
@@ -122,7 +150,7 @@ def collect(
     extracted = units.extract_units(hits)
     verified = verify.verify_units(extracted, sc, candidates, scope.as_of if scope else None)
     vectors = unit_vectors(verified, sc, asked, embedder, embed_cap)
-    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, asked, embedder, clause))
+    assessed = verify.assess_units(verified, vectors, sc, _targets(sc, asked, embedder, clause, question))
     return Findings(len(searches), len(hits), len({h.chunk.doc_id for h in hits}), len(extracted), assessed)
 
 

@@ -118,13 +118,19 @@ def _item_fields(unit: Assessed, item_id: str, retrieved_at: str) -> dict[str, A
 VALUE_FIRST_TYPES = frozenset({"date"})  # attributes whose answer is a date the clause states
 
 
-def value_first(sc: SubjectClass) -> bool:
+def value_first(sc: SubjectClass, question: str = "") -> bool:
     """Whether a unit stating a value of the asked attribute ranks above one that does not: for
     date-valued attributes (effective date, agreement date) the preamble's "dated as of
     <date>" is the canonical evidence, and the many clauses that merely use the defined term
-    ("within 30 days after the Effective Date") carry its text cue but no date."""
+    ("within 30 days after the Effective Date") carry its text cue but no date. The same holds
+    for an open question that asks for a date in its own words ("what is the start date of
+    ...": ``collect.open_value_type``; ``question`` is the whole question)."""
     attribute = cues().attributes.get(sc.attribute or "")
-    return attribute is not None and attribute.value_type in VALUE_FIRST_TYPES
+    if attribute is not None:
+        return attribute.value_type in VALUE_FIRST_TYPES
+    from service.evidence.collect import open_value_type  # collect imports this module
+
+    return open_value_type(sc, question) in VALUE_FIRST_TYPES
 
 
 def prefer_independent(units: Sequence[Assessed], *, values_first: bool = False) -> list[Assessed]:
@@ -196,7 +202,8 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Seq
         if sc.kind == "entity_role" and c.parent is not None:
             statement = f"{c.subject.name} is {label} of {c.parent.name}"
         elif sc.attribute == OPEN_ATTRIBUTE:
-            statement = f"{c.subject.name}: the cited passage(s) answer the question"
+            stated = f"; the date they state: {_display(value)}" if value and value["type"] == "date" else ""
+            statement = f"{c.subject.name}: the cited passage(s) answer the question{stated}"
         elif value and value["type"] != "presence":
             statement = f"{label} of {c.subject.name}: {_display(value)}"
         else:
@@ -216,6 +223,10 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Seq
         # of a medium-confidence passage is too weak to claim the documents disagree.
         strong = {ids[id(u)] for u in supporting if u.confidence == Confidence.HIGH}
         for claim in claims:
+            # An open question's dates are what each cited passage states (a contract states
+            # several): they are reported, never set against each other as a conflict.
+            if sc.attribute == OPEN_ATTRIBUTE:
+                continue
             if claim.value and claim.value["type"] != "presence" and strong & set(claim.evidence_ids):
                 by_subject[(claim.subject_id, claim.attribute)].append(claim)
         for (subject_id, attribute), group in sorted(by_subject.items()):

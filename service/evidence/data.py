@@ -128,3 +128,17 @@ def clause_type_for(question: str) -> ClauseType | None:
         if any(p.search(question) for p in clause.question_cues):
             return clause
     return None
+
+
+@lru_cache(maxsize=1)
+def _date_questions() -> tuple[str, tuple[re.Pattern[str], ...]]:
+    raw = load("clause_types.json")["date_questions"]
+    return raw["value_type"], _compile(raw["question_cues"])
+
+
+def asked_value_type(question: str) -> str | None:
+    """The value type an open question asks for, read from its own words ("what is the start
+    date", "when did it begin"): only ``date`` today (``date_questions`` of clause_types.json).
+    ``question`` is the question without the agreement title and party names."""
+    value_type, patterns = _date_questions()
+    return value_type if any(p.search(question.strip()) for p in patterns) else None

@@ -165,7 +165,7 @@ def run_evidence_query(
         f"{len(assessed) - n_subject_ok} rejected",
     )
 
-    supporting, evidence, failed, rejected = conclude.build_evidence(assessed, retrieved_at, values_first=conclude.value_first(sc))
+    supporting, evidence, failed, rejected = conclude.build_evidence(assessed, retrieved_at, values_first=conclude.value_first(sc, request.question))
     claims, conflicts = conclude.build_claims(sc, supporting, evidence)
     sufficient, confidence, risks, actions = conclude.assess(
         sc, supporting, claims, conflicts, evidence, failed, rejected, result.candidates

@@ -278,6 +278,9 @@ class Targets:
     words: frozenset[str] = frozenset()  # the question's content words (lexical signal)
     text_cues: tuple[re.Pattern[str], ...] = ()  # an open question's clause type's text cues
     topic_words: frozenset[str] = frozenset()  # the attribute's or clause type's search words (BM25 signal)
+    # The value type an open question asks for in its own words ("what is the start date":
+    # ``date``; data.asked_value_type): a unit that states the attribute is read for it.
+    value_type: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,11 +358,14 @@ def _attribute_cue(unit: Unit, attribute: Attribute, candidate: Candidate | None
     return cue
 
 
-def _value(unit: Unit, sc: SubjectClass, attribute: Attribute | None, candidate: Candidate | None) -> dict[str, Any] | None:
+def _value(
+    unit: Unit, sc: SubjectClass, attribute: Attribute | None, candidate: Candidate | None, asked_type: str | None = None
+) -> dict[str, Any] | None:
     if sc.kind == "entity_role" and candidate is not None:
         return {"type": "entity", "value": candidate.subject_id, "name": candidate.subject.name}
     if attribute is None:
-        return None
+        # An open question that asks for a typed value (a date) gets the value the unit states.
+        return extract_value(asked_type, unit.excerpt, list(unit.entity_ids), None) if asked_type else None
     # A relation ingest bound to this very subject beats reading the text again.
     for r in unit.relations:
         if (
@@ -520,7 +526,7 @@ def assess_units(
         reason = v.reason
         value = None
         if reason is None and states:
-            value = _value(unit, sc, attribute, v.candidate)
+            value = _value(unit, sc, attribute, v.candidate, targets.value_type)
             if value is None and attribute is not None and attribute.value_required:
                 states, confidence = False, Confidence.LOW
                 reason = (
