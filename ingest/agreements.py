@@ -25,10 +25,24 @@ _HEADING_TITLE = re.compile(
     r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}[\w&'’\-/,]+){0,8}?[ \t]{1,3}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
 )
 # "General Terms and Conditions" is a contract's title too, on a heading line of its own.
+# The words before are optional, and a short "of Sale" / "for Services" may follow ("Terms and
+# Conditions of Sale").
 _TERMS_HEADING = re.compile(
-    r"[A-Z][\w&'’\-/.]*(?:[ \t]{1,3}[\w&'’\-/.,]+){0,12}?[ \t]{1,3}"
+    r"(?:[A-Z][\w&'’\-/.]*(?:[ \t]{1,3}[\w&'’\-/.,]+){0,12}?[ \t]{1,3})?"
     r"(?:Terms[ \t]+and[ \t]+Conditions|TERMS[ \t]+AND[ \t]+CONDITIONS|Terms[ \t]+of[ \t]+Service|TERMS[ \t]+OF[ \t]+SERVICE)"
+    r"(?:[ \t]{1,3}(?:of|for|OF|FOR)[ \t]{1,3}[A-Z][\w&'’\-]*(?:[ \t]{1,3}[A-Z][\w&'’\-]*){0,3})?"
 )
+# A title that starts with the agreement word, on a heading line of its own: "AGREEMENT AND PLAN
+# OF MERGER", "Agreement for the Provision of Cleaning Services". The words after the joining
+# word are capitalised or connectors, and the line ends in a capitalised word. Only where the
+# agreement word opens the line: "Cooperation Agreement on Mobile Game Business" is titled
+# "Cooperation Agreement" by the caps/heading runs, the way CUAD names such contracts.
+_LEADING_AGREEMENT = re.compile(
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}(?:AND|FOR|OF|ON|and|for|of|on)"
+    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
+)
+# Words that make a line prose, not a heading starting with "Agreement".
+_LEADING_AGREEMENT_PROSE = frozenset("is are was be shall will made hereby between among this these that".split())
 _NOT_HEADING_WORDS = frozenset(
     "this the these that is are was be to by between among with made hereby shall will under per".split()
 )
@@ -145,6 +159,15 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             add(0, line_start + line.index(stripped), stripped)
         elif (
             stripped
+            and _LEADING_AGREEMENT.fullmatch(stripped)
+            and not _LEADING_AGREEMENT_PROSE & set(stripped.casefold().split())
+            and (stripped.isupper() or headings < _HEADING_LINES)
+        ):
+            # "AGREEMENT AND PLAN OF MERGER": a caps line anywhere in the opening, a title-case
+            # one among the first lines.
+            add(0 if stripped.isupper() else 1, line_start + line.index(stripped), stripped)
+        elif (
+            stripped
             and headings < _HEADING_LINES
             and (_TERMS_HEADING.fullmatch(stripped) or _HEADING_TITLE.fullmatch(stripped))
             and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
@@ -170,7 +193,8 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
 # or the line before it ends with one (or with a comma, "&" or "-").
 _CAPS_LINE = re.compile(rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,10}}{_CAPS_WORD}")
 _JOINING_START = re.compile(r"(?:AND|OF|FOR|TO|ON|IN|&)[ \t]")
-_JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|,|&|-)$")
+# "AMENDED AND RESTATED" / "FORM OF" above the rest of the heading cannot stand alone either.
+_JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|(?:^|[ \t])RESTATED|,|&|-)$")
 _SPLIT_HEADING_LINES = 3
 
 
@@ -237,8 +261,16 @@ def has_agreement_preamble(text: str) -> bool:
 
 def _first_heading(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
-    "AGREEMENT", else the earliest title-case one, else "This <X> Agreement"."""
-    candidates = _candidates(text[:TITLE_SCAN_CHARS])
+    "AGREEMENT", else the earliest title-case one, else "This <X> Agreement". Nothing after the
+    paragraph of the contract's preamble clause counts: a heading there opens a section
+    ("ENTIRE AGREEMENT"), it does not name the contract."""
+    scan_end = TITLE_SCAN_CHARS
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    if preamble is not None:
+        paragraph_end = re.compile(r"\n[ \t]*\n").search(text, preamble.end())
+        if paragraph_end is not None:
+            scan_end = min(scan_end, paragraph_end.start())
+    candidates = _candidates(text[:scan_end])
     if not candidates:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
@@ -277,12 +309,46 @@ def find_title(text: str) -> Title | None:
     among the opening lines (``amendment_heading``) wins over any title that is no amendment:
     the agreement an amendment names in its prose ("Reference is made to that certain Wireless
     Content License Agreement") is its parent, never its own name."""
-    title = _own_heading(text) or self_label(text) or _first_heading(text)
+    title = _own_heading(text) or self_label(text) or _first_heading(text) or _self_named(text) or _bare_heading(text)
     if title is not None:
         title = _with_amendment_head(text, _with_self_name(text, title))
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
+
+
+def _self_named(text: str) -> Title | None:
+    """With no heading, the contract's own name for itself in its preamble: 'This Agreement for
+    the Supply of Goods (the "Agreement") is made ...' (``_SELF_NAME``), when it holds an
+    agreement word and at least two words."""
+    match = _SELF_NAME.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS))
+    if match is None:
+        return None
+    words = match.group(1).split()
+    if not 2 <= len(words) <= 14 or not re.search(r"\b(?:AGREEMENT|Agreement|CONTRACT|Contract)\b", match.group(1)):
+        return None
+    return Title(match.group(1), match.start(1), match.end(1))
+
+
+# The agreement word alone on one of the first lines: "AGREEMENT" above "THIS AGREEMENT is made".
+_BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
+
+
+def _bare_heading(text: str) -> Title | None:
+    """The agreement word alone on one of the first ``_HEADING_LINES`` lines, when nothing else
+    titles the contract: the title is then that heading, with its span, not a fallback name."""
+    seen = 0
+    for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
+        stripped = match.group().strip()
+        if not stripped:
+            continue
+        if _BARE_HEADING.fullmatch(stripped):
+            start = match.start() + match.group().index(stripped)
+            return Title(stripped, start, start + len(stripped))
+        seen += 1
+        if seen == _HEADING_LINES:
+            break
+    return None
 
 
 # 'This Exhibit B is entered into as of ...': a document that names itself by its label.
@@ -353,6 +419,12 @@ def _opening_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
+@lru_cache(maxsize=1)
+def _own_heading_words() -> frozenset[str]:
+    """Schedule-like words whose heading titles a contract of its own ("STATEMENT OF WORK NO. 4")."""
+    return frozenset(load_json("agreement_kinds.json")["own_heading_words"])
+
+
 def amendment_heading(text: str) -> Title | None:
     """An amendment's own heading among the opening heading lines (before any prose):
     "AMENDMENT NO. 1", "FIRST AMENDMENT", "ADDENDUM NO. 2 TO", with the lines that continue it
@@ -364,7 +436,7 @@ def amendment_heading(text: str) -> Title | None:
     lines = _opening_lines(text)
     for index, (start, line) in enumerate(lines):
         amendment = amendment_of(line)
-        if amendment is None or amendment.relation != "amends":
+        if amendment is None or (amendment.relation != "amends" and amendment.word not in _own_heading_words()):
             continue
         names_itself = amendment.number is not None or line.isupper() or amendment.parent is not None
         if not names_itself and not re.search(r"(?i)\b(?:to|of)$", line):
@@ -393,7 +465,7 @@ def _amendment_head() -> re.Pattern[str]:
     words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
     ordinals = "|".join(re.escape(w) for w in data["ordinals"])
     return re.compile(
-        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:(?:No\.?|Number|#)\s*)?[0-9]+[A-Za-z]?)?\s+(?:to|of)(?:\s+the)?\s*$",
+        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:(?:No\.?|Number|#)\s*)?[0-9]+[A-Za-z]?|\s+(?-i:[A-Z]))?\s+(?:to|of)(?:\s+the)?\s*$",
         re.IGNORECASE,
     )
 
@@ -433,8 +505,10 @@ def _amendment_regex() -> re.Pattern[str]:
     return re.compile(
         rf"^\s*(?:(?P<ordinal>{ordinals})\s+)?(?P<word>{words})\b"
         # "AMENDMENT NO. 2", "AMENDMENT #2" and "AMENDMENT 1 TO ..." (a bare number) alike.
-        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b)?"
-        r"(?:\s+(?:(?:to|of)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
+        # "SCHEDULE A TO ...": a single capital letter is the id too (never "a"/"to" in prose).
+        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b|\s+(?P<letter>(?-i:[A-Z]))(?![\w'’.]))?"
+        # "STATEMENT OF WORK NO. 4 UNDER THE MASTER SERVICES AGREEMENT" names its parent too.
+        r"(?:\s+(?:(?:to|of|under)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
         re.IGNORECASE | re.DOTALL,
     )
 
@@ -451,7 +525,7 @@ def amendment_of(title: str) -> Amendment | None:
     parent = match.group("parent")
     if parent is not None and not re.search(r"(?i)\b(?:agreement|contract|lease|license|licence|plan|arrangement)s?\b", parent):
         parent = None
-    number = match.group("number") or (match.group("ordinal") or "").casefold() or None
+    number = match.group("number") or match.group("letter") or (match.group("ordinal") or "").casefold() or None
     return Amendment(relations[word], word, number, parent)
 
 
@@ -602,10 +676,11 @@ def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
 
 
 # A contract identifier after the title on its heading line: "Contract Identification FT18150",
-# "Agreement No. 4471", "Contract Number 12-B". Two contracts of one title differ by it.
+# "Agreement No. 4471", "Contract Number 12-B", or a number right after the title ("MASTER
+# PURCHASE AGREEMENT NO. 2020-117"; it holds a digit). Two contracts of one title differ by it.
 _IDENTIFIER_REST = re.compile(
-    r"\s+(?:Contract|CONTRACT|Agreement|AGREEMENT)\s+(?:Identification|IDENTIFICATION|Number|NUMBER|No\.?|NO\.?|ID|#)"
-    r"\s*:?\s*[A-Z0-9][A-Za-z0-9.\-/]*"
+    r"\s+(?:(?:Contract|CONTRACT|Agreement|AGREEMENT)\s+(?:Identification|IDENTIFICATION|Number|NUMBER|No\.?|NO\.?|ID|#)"
+    r"\s*:?\s*[A-Z0-9][A-Za-z0-9.\-/]*|(?:Number|NUMBER|No\.|NO\.|#)\s*(?=[A-Za-z0-9.\-/]*[0-9])[A-Z0-9][A-Za-z0-9.\-/]*)"
 )
 
 

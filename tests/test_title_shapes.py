@@ -1,0 +1,146 @@
+"""Agreement title shapes that ``bench/title_shapes.py`` found failing (issue 9, titles on
+contracts Attest has never seen): each with its exact title, the exact span it was read from,
+and, for documents under a parent agreement, the ``amends`` / ``schedule_of`` reading. The last
+tests ingest a statement of work into a real KB and check that it never answers for its parent."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+from ingest.agreements import agreement_names, amendment_of, find_title, parent_amendment
+from tests.kb import KB, OPERATOR, ingested_kb
+
+PREAMBLE = (
+    ' (the "Agreement") is entered into as of March 1, 2021 by and between Halcyon Systems, Inc. ("Halcyon") '
+    'and Brookfield Analytics LLC ("Brookfield").\n\nRECITALS\n\nWHEREAS, Halcyon develops software.\n'
+)
+
+
+def _title(text: str) -> tuple[str, int, int]:
+    title, _ = agreement_names(text)
+    assert title is not None
+    return title.text, title.start, title.end
+
+
+def test_a_terms_and_conditions_heading_with_a_tail_is_the_title() -> None:
+    text = "Terms and Conditions of Sale\n\n1. Acceptance. These terms govern every sale by Halcyon Systems, Inc.\n"
+    assert _title(text) == ("Terms and Conditions of Sale", 0, 28)
+    # Capitals throughout, with words before it, alike.
+    text = "STANDARD TERMS AND CONDITIONS FOR SERVICES\n\n1. Scope. These terms apply to all orders.\n"
+    assert _title(text) == ("STANDARD TERMS AND CONDITIONS FOR SERVICES", 0, 42)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["AGREEMENT AND PLAN OF MERGER", "AGREEMENT FOR THE SUPPLY OF GOODS", "Agreement for the Provision of Cleaning Services"],
+)
+def test_a_heading_that_starts_with_the_agreement_word_is_the_title(heading: str) -> None:
+    text = f"Exhibit 2.1\n\n{heading}\n\nThis Agreement{PREAMBLE}"
+    assert _title(text) == (heading, 13, 13 + len(heading))
+
+
+def test_an_agreement_word_inside_a_heading_line_keeps_the_short_title() -> None:
+    # "X Agreement on Y": the caps and heading runs give "X Agreement" (CUAD's own naming); only
+    # a line that opens with the agreement word is read to its end.
+    text = "Cooperation Agreement on Mobile Game Business\n\nThe parties hereby agree as follows.\n"
+    assert _title(text) == ("Cooperation Agreement", 0, 21)
+
+
+def test_a_prose_line_starting_with_agreement_is_no_heading() -> None:
+    text = "Agreement is made on June 1, 2020 between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n"
+    assert find_title(text) is None
+
+
+def test_amended_and_restated_above_the_heading_joins_it() -> None:
+    text = "AMENDED AND RESTATED\nSTRATEGIC ALLIANCE AGREEMENT\n\nThis Amended and Restated Strategic Alliance Agreement" + PREAMBLE
+    title, aliases = agreement_names(text)
+    assert title is not None and title.text == "AMENDED AND RESTATED STRATEGIC ALLIANCE AGREEMENT"
+    assert (title.start, title.end) == (0, 49)
+    # The preamble's name is the same title in other case: no alias, and never the title.
+    assert aliases == []
+
+
+def test_a_number_right_after_the_heading_is_part_of_the_title() -> None:
+    text = "MASTER PURCHASE AGREEMENT NO. 2020-117\n\nThis Master Purchase Agreement" + PREAMBLE
+    title, aliases = agreement_names(text)
+    assert title is not None and (title.text, title.start, title.end) == ("MASTER PURCHASE AGREEMENT NO. 2020-117", 0, 38)
+    assert ("MASTER PURCHASE AGREEMENT", "heading", 0, 25) in [(a.text, a.source, a.start, a.end) for a in aliases]
+
+
+def test_a_number_without_a_digit_or_behind_a_label_colon_is_not_part_of_the_title() -> None:
+    title, _ = agreement_names("SUPPLY AGREEMENT NO. FINAL\n\nThis Supply Agreement" + PREAMBLE)
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
+
+
+def test_without_a_heading_the_preamble_name_for_itself_is_the_title() -> None:
+    text = "This Agreement for the Supply of Goods" + PREAMBLE
+    assert _title(text) == ("Agreement for the Supply of Goods", 5, 38)
+
+
+def test_the_bare_agreement_heading_is_the_title_with_its_span() -> None:
+    text = "\n   AGREEMENT\n\nTHIS AGREEMENT is made this 4th day of June, 2015 by and between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n"
+    assert _title(text) == ("AGREEMENT", 4, 13)
+
+
+def test_a_section_heading_after_the_preamble_paragraph_is_no_title() -> None:
+    text = (
+        'THIS AGREEMENT is made as of January 1, 2016 between Halcyon Systems, Inc. ("Halcyon") and Brookfield'
+        ' Analytics LLC ("Brookfield").\n\nTERM\n\nThe term is one year.\n\nENTIRE AGREEMENT\n\nThis is the whole agreement.\n'
+    )
+    title, aliases = agreement_names(text)
+    assert title is None and aliases == []
+    # A heading inside the preamble's own paragraph still counts.
+    text = "THIS SOFTWARE LICENSE AGREEMENT" + PREAMBLE
+    assert _title(text) == ("SOFTWARE LICENSE AGREEMENT", 5, 31)
+
+
+def test_a_lettered_schedule_names_its_parent() -> None:
+    text = "SCHEDULE A TO MASTER SERVICES AGREEMENT\n\nPRICING\n\n1. Fees. Customer shall pay the fees below.\n"
+    title, aliases = agreement_names(text)
+    assert title is not None and (title.text, title.start, title.end) == ("SCHEDULE A TO MASTER SERVICES AGREEMENT", 0, 39)
+    read = parent_amendment(title, aliases, text)
+    assert read is not None
+    assert (read[0].relation, read[0].number, read[0].parent, read[1], read[2]) == (
+        "schedule_of", "A", "MASTER SERVICES AGREEMENT", 0, 39,
+    )
+    # "to" is no schedule's letter, and a lower-case letter is prose.
+    assert amendment_of("Schedule to the Supply Agreement").number is None  # type: ignore[union-attr]
+    assert amendment_of("Schedule a to the Supply Agreement").number is None  # type: ignore[union-attr]
+
+
+SOW = (
+    "STATEMENT OF WORK NO. 4\n\nThis Statement of Work No. 4 is entered into under the Master Services"
+    " Agreement dated January 1, 2020 between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n\n"
+    "1. Services. Brookfield shall deliver monthly analytics reports.\n\n2. Governing Law. This Statement of Work"
+    " is governed by the laws of the State of New York.\n"
+)
+
+
+def test_a_statement_of_work_is_titled_by_its_heading_and_bound_to_the_parent_its_prose_names() -> None:
+    title, aliases = agreement_names(SOW)
+    assert title is not None and (title.text, title.start, title.end) == ("STATEMENT OF WORK NO. 4", 0, 23)
+    read = parent_amendment(title, aliases, SOW)
+    assert read is not None
+    assert (read[0].relation, read[0].word, read[0].number, read[0].parent) == (
+        "schedule_of", "statement of work", "4", "Master Services Agreement",
+    )
+    assert SOW[read[1] : read[2]] == "Master Services Agreement"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
+    yield from ingested_kb(tmp_path_factory, embedder, "title-shapes-kb", {"sow": SOW})
+
+
+def test_a_statement_of_work_never_answers_for_its_parent(kb: KB) -> None:
+    parties = "between Halcyon Systems, Inc. and Brookfield Analytics LLC"
+    docs, _ = kb.docs(f"What law governs the Master Services Agreement {parties}?")
+    assert docs == set()
+    (agreement,) = kb.store.find_subjects(OPERATOR, type="agreement", limit=5)
+    assert agreement.name == "STATEMENT OF WORK NO. 4"
+    bindings = [(b.relation, b.object_id, SOW[b.char_start : b.char_end]) for b in agreement.bindings if b.relation == "schedule_of"]
+    assert bindings == [("schedule_of", "agreement:master services agreement", "Master Services Agreement")]
+    docs, _ = kb.docs(f"What law governs the Statement of Work No. 4 {parties}?")
+    assert docs == {"sow"}
