@@ -4,6 +4,13 @@ a tuned figure; each FAIL line is a shape to fix with a unit test in
 ``tests/test_title_shapes.py``.
 
     PYTHONPATH=. python bench/title_shapes.py
+    PYTHONPATH=. python bench/title_shapes.py --tune-half A   # or B: CUAD tune, see below
+
+``--tune-half A|B`` checks a title change against over-fitting, without the NLP pipeline: the
+sorted ``tune`` ids of ``$ATTEST_CUAD_DIR/splits.json`` are split even/odd into halves A and B;
+it prints title accuracy on that half (``agreement_names`` against CUAD's document name, compared
+as ``bench/ner_eval.py`` does) and the per-contract misses of half A only. Look at A, keep a
+change only if B does not drop. The ``report`` split is never read here.
 
 A case passes when ``agreement_names`` gives exactly the expected title (white space collapsed),
 the title's span holds that text, and, for amendments, addenda and schedules, the ``amends`` /
@@ -251,7 +258,33 @@ def check(text: str, title: str | None, relation: tuple[str, str | None] | None)
     return None
 
 
+def tune_half(half: str) -> int:
+    """Title accuracy on half ``half`` of the CUAD tune list (see the module docstring)."""
+    import json
+    import os
+
+    from ingest.text import name_words
+
+    cuad = Path(os.environ.get("ATTEST_CUAD_DIR", Path(__file__).resolve().parents[2] / "shared" / "eval" / "cuad-dev"))
+    tune = sorted(json.loads((cuad / "splits.json").read_text(encoding="utf-8"))["tune"])
+    members = set(tune[0::2] if half == "A" else tune[1::2])
+    rows = [json.loads(line) for line in (cuad / "contracts_index.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = sorted((r for r in rows if r["doc_id"] in members), key=lambda r: r["doc_id"])
+    correct = 0
+    for row in rows:
+        title, _ = agreement_names((cuad / row["doc_file"]).read_text(encoding="utf-8"))
+        got = title.text if title else "Agreement"  # the registry's fallback name, as ner_eval scores it
+        if name_words(got) == name_words(row["document_name"]):
+            correct += 1
+        elif half == "A":
+            print(f"MISS {row['doc_id']}: want {row['document_name']!r} got {got!r}")
+    print(f"tune half {half}: title accuracy {correct / max(1, len(rows)):.3f} ({correct}/{len(rows)})")
+    return 0
+
+
 def main() -> int:
+    if len(sys.argv) == 3 and sys.argv[1] == "--tune-half" and sys.argv[2] in ("A", "B"):
+        return tune_half(sys.argv[2])
     failures = 0
     for name, (text, title, relation) in sorted(CASES.items()):
         problem = check(text, title, relation)
