@@ -221,6 +221,26 @@ CASES: dict[str, tuple[str, str | None, tuple[str, str | None] | None]] = {
         " Analytics LLC (\"Brookfield\").\n\nTERM\n\nThe term is one year.\n\nENTIRE AGREEMENT\n\nThis is the"
         " whole agreement.\n",
         None, None),
+    "memorandum_of_understanding": (
+        "Exhibit 10.9\n\nMEMORANDUM OF UNDERSTANDING\n\nThis Memorandum of Understanding (the \"MOU\") is entered into"
+        " as of May 2, 2019 by and between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n",
+        "MEMORANDUM OF UNDERSTANDING", None),
+    "letter_of_intent": (
+        "LETTER OF INTENT\n\nMarch 3, 2020\n\nDear Mr. Patel:\n\nThis letter sets out the terms on which Halcyon"
+        " Systems, Inc. proposes to acquire Brookfield Analytics LLC.\n",
+        "LETTER OF INTENT", None),
+    "office_lease": (
+        "OFFICE LEASE\n\nThis Office Lease (this \"Lease\") is made as of April 1, 2017 between Harbor Point"
+        " Properties LLC (\"Landlord\") and Halcyon Systems, Inc. (\"Tenant\").\n\n1. PREMISES.\n",
+        "OFFICE LEASE", None),
+    "guaranty": (
+        "GUARANTY\n\nThis Guaranty is made as of June 1, 2018 by Halcyon Holdings, Inc. in favor of Brookfield"
+        " Analytics LLC.\n",
+        "GUARANTY", None),
+    "license_section_after_preamble_no_title": (
+        "This instrument is made on June 1, 2018 between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n"
+        "GRANT OF LICENSE\n\nHalcyon grants Brookfield a licence.\n",
+        None, None),
     # Negative shapes: the first caps line is not the title.
     "letterhead_first": (
         "BROOKFIELD ANALYTICS LLC\n12 Park Avenue, New York, NY 10016\n\nDATA LICENSE AGREEMENT\n\n"

@@ -309,7 +309,10 @@ def find_title(text: str) -> Title | None:
     among the opening lines (``amendment_heading``) wins over any title that is no amendment:
     the agreement an amendment names in its prose ("Reference is made to that certain Wireless
     Content License Agreement") is its parent, never its own name."""
-    title = _own_heading(text) or self_label(text) or _first_heading(text) or _self_named(text) or _bare_heading(text)
+    title = (
+        _own_heading(text) or self_label(text) or _first_heading(text) or _self_named(text) or _bare_heading(text)
+        or _instrument_heading(text)
+    )
     if title is not None:
         title = _with_amendment_head(text, _with_self_name(text, title))
     if title is not None and amendment_of(title.text) is not None:
@@ -343,6 +346,34 @@ def _bare_heading(text: str) -> Title | None:
         if not stripped:
             continue
         if _BARE_HEADING.fullmatch(stripped):
+            start = match.start() + match.group().index(stripped)
+            return Title(stripped, start, start + len(stripped))
+        seen += 1
+        if seen == _HEADING_LINES:
+            break
+    return None
+
+
+@lru_cache(maxsize=1)
+def _instrument_title() -> re.Pattern[str]:
+    words = load_json("agreement_kinds.json")["instrument_titles"]
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?:[A-Z][\w&'’\-/]*[ \t]{{1,3}}){{0,4}}(?i:{alternatives})")
+
+
+def _instrument_heading(text: str) -> Title | None:
+    """A contract titled without an agreement word ("MEMORANDUM OF UNDERSTANDING", "OFFICE
+    LEASE", "GUARANTY": ``instrument_titles``), when nothing else titles it: a heading line of
+    its own among the first ``_HEADING_LINES`` lines, before the first preamble clause, all
+    capitalised words ("GRANT OF LICENSE" after the preamble opens a section)."""
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
+    seen = 0
+    for match in re.finditer(r"[^\n]+", text[:limit]):
+        stripped = match.group().strip()
+        if not stripped:
+            continue
+        if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and stripped.split()[-1][:1].isupper():
             start = match.start() + match.group().index(stripped)
             return Title(stripped, start, start + len(stripped))
         seen += 1

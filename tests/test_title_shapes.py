@@ -144,3 +144,28 @@ def test_a_statement_of_work_never_answers_for_its_parent(kb: KB) -> None:
     assert bindings == [("schedule_of", "agreement:master services agreement", "Master Services Agreement")]
     docs, _ = kb.docs(f"What law governs the Statement of Work No. 4 {parties}?")
     assert docs == {"sow"}
+
+
+@pytest.mark.parametrize(
+    ("opening", "title", "start"),
+    [
+        ("Exhibit 10.9\n\nMEMORANDUM OF UNDERSTANDING\n\nThis Memorandum of Understanding is entered into as of May 2, 2019"
+         " by and between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n", "MEMORANDUM OF UNDERSTANDING", 14),
+        ("OFFICE LEASE\n\nThis Office Lease is made as of April 1, 2017 between Harbor Point Properties LLC and Halcyon"
+         " Systems, Inc.\n", "OFFICE LEASE", 0),
+        ("Letter of Intent\n\nMarch 3, 2020\n\nDear Mr. Patel:\n\nThis letter sets out the proposed terms.\n", "Letter of Intent", 0),
+    ],
+)
+def test_a_contract_titled_without_an_agreement_word_is_titled_by_its_heading(opening: str, title: str, start: int) -> None:
+    assert _title(opening) == (title, start, start + len(title))
+
+
+def test_an_instrument_word_after_the_preamble_or_in_prose_is_no_title() -> None:
+    after = (
+        "This instrument is made on June 1, 2018 between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n"
+        "GRANT OF LICENSE\n\nHalcyon grants Brookfield a licence.\n"
+    )
+    assert agreement_names(after) == (None, [])
+    # A heading that ends in "Agreement" wins over an instrument line above it.
+    text = "SOFTWARE LICENSE\n\nSOFTWARE LICENSE AGREEMENT\n\nThis Software License Agreement" + PREAMBLE
+    assert _title(text) == ("SOFTWARE LICENSE AGREEMENT", 18, 44)
