@@ -241,6 +241,42 @@ CASES: dict[str, tuple[str, str | None, tuple[str, str | None] | None]] = {
         "This instrument is made on June 1, 2018 between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n"
         "GRANT OF LICENSE\n\nHalcyon grants Brookfield a licence.\n",
         None, None),
+    "title_case_split_no_self_name": (
+        "Master Software License and\nServices Agreement\n\nThis Agreement" + _PREAMBLE + _BODY,
+        "Master Software License and Services Agreement", None),
+    "exhibit_dash_title": (
+        "EXHIBIT 10.4 - SUPPLY AGREEMENT\n\nThis Agreement" + _PREAMBLE + _BODY,
+        "SUPPLY AGREEMENT", None),
+    "cover_letter_then_agreement": (
+        "March 1, 2020\n\nDear Ms. Ortiz:\n\nEnclosed is your copy of the executed Supply Agreement. Please keep it"
+        " with your records.\n\nSincerely,\n\nJohn Reed\n\n\nVENDOR SUPPLY AGREEMENT\n\nThis Vendor Supply Agreement"
+        + _PREAMBLE + _BODY,
+        "VENDOR SUPPLY AGREEMENT", None),
+    "caps_preamble_agreement_for": (
+        "THIS AGREEMENT FOR MANAGEMENT SERVICES (this \"Agreement\") is made as of July 1, 2015 between Halcyon"
+        " Systems, Inc. and Brookfield Analytics LLC.\n",
+        "AGREEMENT FOR MANAGEMENT SERVICES", None),
+    "heading_dated_same_line": (
+        "LICENSE AGREEMENT dated as of March 1, 2021\n\nThis Agreement" + _PREAMBLE + _BODY,
+        "LICENSE AGREEMENT", None),
+    "year_in_heading": (
+        "2019 SALES AGENCY AGREEMENT\n\nThis Agreement" + _PREAMBLE + _BODY,
+        "2019 SALES AGENCY AGREEMENT", None),
+    "contract_for_services": (
+        "CONTRACT FOR SERVICES\n\nThis Contract" + _PREAMBLE.replace("Agreement", "Contract") + _BODY,
+        "CONTRACT FOR SERVICES", None),
+    "heading_then_between_lowercase_lines": (
+        "CONSULTING AGREEMENT\n\nbetween\n\nHalcyon Systems, Inc.\n\nand\n\nJane Ortiz\n\nThis Consulting Agreement"
+        + _PREAMBLE + _BODY,
+        "CONSULTING AGREEMENT", None),
+    "amendment_with_date_line_and_parent_in_prose": (
+        "FIRST AMENDMENT\n\nDated as of June 1, 2020\n\nReference is made to that certain Distribution Agreement"
+        " dated January 1, 2018 between Halcyon Systems, Inc. and Brookfield Analytics LLC.\n",
+        "FIRST AMENDMENT", ("amends", "Distribution Agreement")),
+    "amendment_title_case_preamble_only": (
+        "This First Amendment to Services Agreement (this \"Amendment\") is made as of June 1, 2020 between"
+        " Halcyon Systems, Inc. and Brookfield Analytics LLC.\n",
+        "First Amendment to Services Agreement", ("amends", "Services Agreement")),
     # Negative shapes: the first caps line is not the title.
     "letterhead_first": (
         "BROOKFIELD ANALYTICS LLC\n12 Park Avenue, New York, NY 10016\n\nDATA LICENSE AGREEMENT\n\n"

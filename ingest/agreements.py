@@ -132,7 +132,12 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
                 start, raw = start + lead.end(), raw[lead.end() :]
             if _names_another_document(head, start) and amendment_of(raw) is None:
                 return
-        title, dropped = _strip_noise(raw.strip())
+        if re.match(r"(?:19|20)[0-9]{2}[ \t]+[A-Z]", raw.strip()) and not head[head.rfind("\n", 0, start) + 1 : start].strip():
+            # "2019 SALES AGENCY AGREEMENT" opening its line: the year is part of the title, not a
+            # page number.
+            title, dropped = raw.strip(), 0
+        else:
+            title, dropped = _strip_noise(raw.strip())
         # "Jiangsu Telecom Contract No.: JS120": a reference number's label, not a title.
         if _NUMBER_LABEL.match(head, start + len(raw)):
             return
@@ -198,20 +203,41 @@ _JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|(?:^|[ \t])RESTA
 _SPLIT_HEADING_LINES = 3
 
 
+# The same in title case, among the first lines only (title-case lines further down are prose
+# more often than headings): "Master Software License and\nServices Agreement".
+_TITLE_CASE_LINE = re.compile(r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/.]*,?|and|of|for|the|to|on|in|&|-))*,?")
+_TITLE_CASE_JOINING_START = re.compile(r"(?:and|of|for|to|on|in|&)[ \t]")
+_TITLE_CASE_JOINING_END = re.compile(r"(?:[ \t](?:and|of|for|to|on|in|the)|,|&|-)$")
+_TITLE_CASE_SPLIT_LINES = 8
+
+
 def _split_caps_headings(head: str) -> list[tuple[int, int]]:
     """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
-    ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above)."""
+    ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above); and of
+    title-case headings so split, ending in Agreement or Contract, among the first
+    ``_TITLE_CASE_SPLIT_LINES`` non-empty lines."""
     lines = [(m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip()) for m in re.finditer(r"[^\n]+", head)]
     lines = [(start, line) for start, line in lines if line]
     found: list[tuple[int, int]] = []
     for index, (start, line) in enumerate(lines):
-        if not re.search(r"(?:AGREEMENT|CONTRACT)$", line) or not _CAPS_LINE.fullmatch(line):
+        if re.search(r"(?:AGREEMENT|CONTRACT)$", line) and _CAPS_LINE.fullmatch(line):
+            line_shape, joining_start, joining_end, words = _CAPS_LINE, _JOINING_START, _JOINING_END, ("AGREEMENT", "CONTRACT")
+        elif (
+            index < _TITLE_CASE_SPLIT_LINES
+            and re.search(r"(?:Agreement|Contract)$", line)
+            and _TITLE_CASE_LINE.fullmatch(line)
+            and not line.isupper()
+        ):
+            line_shape, joining_start, joining_end, words = (
+                _TITLE_CASE_LINE, _TITLE_CASE_JOINING_START, _TITLE_CASE_JOINING_END, ("Agreement", "Contract"),
+            )
+        else:
             continue
         first = index
         while first > 0 and index - first + 1 < _SPLIT_HEADING_LINES:
             previous = lines[first - 1][1]
-            joined_here = _JOINING_START.match(lines[first][1]) or lines[first][1] in ("AGREEMENT", "CONTRACT")
-            if not _CAPS_LINE.fullmatch(previous) or not (joined_here or _JOINING_END.search(previous)):
+            joined_here = joining_start.match(lines[first][1]) or lines[first][1] in words
+            if not line_shape.fullmatch(previous) or not (joined_here or joining_end.search(previous)):
                 break
             first -= 1
         if first < index:

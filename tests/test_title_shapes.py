@@ -169,3 +169,21 @@ def test_an_instrument_word_after_the_preamble_or_in_prose_is_no_title() -> None
     # A heading that ends in "Agreement" wins over an instrument line above it.
     text = "SOFTWARE LICENSE\n\nSOFTWARE LICENSE AGREEMENT\n\nThis Software License Agreement" + PREAMBLE
     assert _title(text) == ("SOFTWARE LICENSE AGREEMENT", 18, 44)
+
+
+def test_a_title_case_heading_split_over_two_lines_is_one_title() -> None:
+    text = "Master Software License and\nServices Agreement\n\nThis Agreement" + PREAMBLE
+    title, _ = agreement_names(text)
+    assert title is not None and title.text == "Master Software License and Services Agreement"
+    assert (title.start, title.end) == (0, 46) and text[title.start : title.end] == "Master Software License and\nServices Agreement"
+    # Two title-case lines that each stand alone are not joined.
+    text = "Halcyon Systems Confidential\nServices Agreement\n\nThis Agreement" + PREAMBLE
+    assert _title(text) == ("Services Agreement", 29, 47)
+
+
+def test_a_year_opening_the_heading_line_is_part_of_the_title() -> None:
+    text = "2019 SALES AGENCY AGREEMENT\n\nThis Agreement" + PREAMBLE
+    assert _title(text) == ("2019 SALES AGENCY AGREEMENT", 0, 27)
+    # A page number before the heading is not.
+    text = "2 SALES AGENCY AGREEMENT\n\nThis Agreement" + PREAMBLE
+    assert _title(text) == ("SALES AGENCY AGREEMENT", 2, 24)
