@@ -277,6 +277,22 @@ CASES: dict[str, tuple[str, str | None, tuple[str, str | None] | None]] = {
         "This First Amendment to Services Agreement (this \"Amendment\") is made as of June 1, 2020 between"
         " Halcyon Systems, Inc. and Brookfield Analytics LLC.\n",
         "First Amendment to Services Agreement", ("amends", "Services Agreement")),
+    "bare_agreement_then_for_line": (
+        "AGREEMENT\nFOR THE PROVISION OF CONSULTING SERVICES\n\nThis Agreement" + _PREAMBLE + _BODY,
+        "AGREEMENT FOR THE PROVISION OF CONSULTING SERVICES", None),
+    "possessive_in_heading": (
+        "MANUFACTURER’S REPRESENTATIVE AGREEMENT\n\nThis Agreement" + _PREAMBLE + _BODY,
+        "MANUFACTURER’S REPRESENTATIVE AGREEMENT", None),
+    "english_cover_page_and_contents": (
+        "DATED 1 MAY 2015\n\n(1) HALCYON SYSTEMS LIMITED\n\n(2) BROOKFIELD ANALYTICS LIMITED\n\n\nDISTRIBUTION"
+        " AGREEMENT\n\n\nCONTENTS\n\nClause\n1. Definitions and interpretation  1\n2. Appointment  4\n3. Entire"
+        " agreement  12\n4. Governing law  13\n\nTHIS AGREEMENT is dated 1 May 2015\n\nPARTIES\n\n(1) HALCYON"
+        " SYSTEMS LIMITED incorporated in England (\"Supplier\")\n(2) BROOKFIELD ANALYTICS LIMITED (\"Distributor\")\n",
+        "DISTRIBUTION AGREEMENT", None),
+    "contents_unnumbered_caps_entries": (
+        "CONTENTS\n\nTERM OF AGREEMENT    3\nENTIRE AGREEMENT    9\n\n\nDISTRIBUTION AGREEMENT\n\nThis Distribution"
+        " Agreement" + _PREAMBLE + _BODY,
+        "DISTRIBUTION AGREEMENT", None),
     # Negative shapes: the first caps line is not the title.
     "letterhead_first": (
         "BROOKFIELD ANALYTICS LLC\n12 Park Avenue, New York, NY 10016\n\nDATA LICENSE AGREEMENT\n\n"

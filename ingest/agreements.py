@@ -242,6 +242,16 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
             first -= 1
         if first < index:
             found.append((lines[first][0], start + len(line)))
+    # "AGREEMENT\nFOR THE PROVISION OF CONSULTING SERVICES": the agreement word alone, continued
+    # by a caps line that starts with a joining word (never "BETWEEN": that opens the party list).
+    for (start, line), (next_start, next_line) in zip(lines, lines[1:]):
+        if (
+            line in ("AGREEMENT", "CONTRACT")
+            and _CAPS_LINE.fullmatch(next_line)
+            and re.match(r"(?:AND|FOR|OF|ON)[ \t]", next_line)
+            and _LEADING_AGREEMENT.fullmatch(f"{line} {next_line}")
+        ):
+            found.append((start, next_start + len(next_line)))
     return found
 
 

@@ -187,3 +187,13 @@ def test_a_year_opening_the_heading_line_is_part_of_the_title() -> None:
     # A page number before the heading is not.
     text = "2 SALES AGENCY AGREEMENT\n\nThis Agreement" + PREAMBLE
     assert _title(text) == ("SALES AGENCY AGREEMENT", 2, 24)
+
+
+def test_the_agreement_word_alone_continued_by_a_joining_caps_line_is_one_title() -> None:
+    text = "AGREEMENT\nFOR THE PROVISION OF CONSULTING SERVICES\n\nThis Agreement" + PREAMBLE
+    title, _ = agreement_names(text)
+    assert title is not None and title.text == "AGREEMENT FOR THE PROVISION OF CONSULTING SERVICES"
+    assert (title.start, title.end) == (0, 50)
+    # "BETWEEN" below it opens the party list, not the title.
+    text = "AGREEMENT\nBETWEEN HALCYON SYSTEMS, INC. AND BROOKFIELD ANALYTICS LLC\n\nTHIS AGREEMENT is made on June 1, 2020.\n"
+    assert _title(text) == ("AGREEMENT", 0, 9)
