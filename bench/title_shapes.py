@@ -294,6 +294,12 @@ CASES: dict[str, tuple[str, str | None, tuple[str, str | None] | None]] = {
         " Agreement" + _PREAMBLE + _BODY,
         "DISTRIBUTION AGREEMENT", None),
     # Negative shapes: the first caps line is not the title.
+    "terms_and_conditions_subheading": (
+        "MASTER SERVICES AGREEMENT\n\nTERMS AND CONDITIONS\n\nThis Master Services Agreement" + _PREAMBLE + _BODY,
+        "MASTER SERVICES AGREEMENT", None),
+    "general_terms_subheading": (
+        "EQUIPMENT LEASE AGREEMENT\n\nGeneral Terms and Conditions\n\nThis Equipment Lease Agreement" + _PREAMBLE + _BODY,
+        "EQUIPMENT LEASE AGREEMENT", None),
     "letterhead_first": (
         "BROOKFIELD ANALYTICS LLC\n12 Park Avenue, New York, NY 10016\n\nDATA LICENSE AGREEMENT\n\n"
         "This Data License Agreement" + _PREAMBLE + _BODY,

@@ -326,7 +326,8 @@ def _own_heading(text: str) -> Title | None:
     if preamble is None:
         return None
     floor = max(0, preamble.start() - _HEADING_TO_PREAMBLE_CHARS)
-    for rank, _, candidate in sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start)):
+    candidates = sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start))
+    for rank, _, candidate in candidates:
         if rank > 1 or candidate.end < floor:
             continue
         if re.search(r"(?:THIS|This)\s+$", text[max(0, candidate.start - 8) : candidate.start]):
@@ -334,8 +335,24 @@ def _own_heading(text: str) -> Title | None:
         extended = _with_amendment_head(text, candidate)
         if extended == candidate and _names_another_document(text, candidate.start):
             continue
-        return extended
+        return _agreement_heading_above(text, extended, candidates)
     return None
+
+
+_AGREEMENT_WORD = re.compile(r"\b(?:AGREEMENT|Agreement|agreement|CONTRACT|Contract|contract)\b")
+
+
+def _agreement_heading_above(text: str, heading: Title, candidates: list[tuple[int, int, Title]]) -> Title:
+    """A "TERMS AND CONDITIONS" heading (no agreement word) right under an agreement heading,
+    only blank space between them, is a sub-heading: "MASTER SERVICES AGREEMENT\n\nTERMS AND
+    CONDITIONS" is titled by the first."""
+    if _AGREEMENT_WORD.search(heading.text):
+        return heading
+    above = [
+        c for rank, _, c in candidates
+        if rank <= 1 and c.end <= heading.start and not text[c.end : heading.start].strip() and _AGREEMENT_WORD.search(c.text)
+    ]
+    return min(above, key=lambda c: (c.start, -c.end)) if above else heading
 
 
 def find_title(text: str) -> Title | None:

@@ -197,3 +197,13 @@ def test_the_agreement_word_alone_continued_by_a_joining_caps_line_is_one_title(
     # "BETWEEN" below it opens the party list, not the title.
     text = "AGREEMENT\nBETWEEN HALCYON SYSTEMS, INC. AND BROOKFIELD ANALYTICS LLC\n\nTHIS AGREEMENT is made on June 1, 2020.\n"
     assert _title(text) == ("AGREEMENT", 0, 9)
+
+
+@pytest.mark.parametrize("sub_heading", ["TERMS AND CONDITIONS", "General Terms and Conditions"])
+def test_a_terms_and_conditions_sub_heading_under_the_agreement_heading_is_not_the_title(sub_heading: str) -> None:
+    text = f"MASTER SERVICES AGREEMENT\n\n{sub_heading}\n\nThis Master Services Agreement" + PREAMBLE
+    title, aliases = agreement_names(text)
+    assert title is not None and (title.text, title.start, title.end) == ("MASTER SERVICES AGREEMENT", 0, 25)
+    # Alone above the preamble it is the title.
+    text = f"{sub_heading}\n\nThis Agreement" + PREAMBLE
+    assert _title(text) == (sub_heading, 0, len(sub_heading))
