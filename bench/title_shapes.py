@@ -293,6 +293,15 @@ CASES: dict[str, tuple[str, str | None, tuple[str, str | None] | None]] = {
         "CONTENTS\n\nTERM OF AGREEMENT    3\nENTIRE AGREEMENT    9\n\n\nDISTRIBUTION AGREEMENT\n\nThis Distribution"
         " Agreement" + _PREAMBLE + _BODY,
         "DISTRIBUTION AGREEMENT", None),
+    "edgar_header_block": (
+        "<DOCUMENT>\n<TYPE>EX-10.1\n<SEQUENCE>2\n<FILENAME>ex10-1.txt\n<DESCRIPTION>LICENSE AGREEMENT\n<TEXT>\n\n"
+        "EXCLUSIVE LICENSE AGREEMENT\n\nThis Exclusive License Agreement" + _PREAMBLE + _BODY,
+        "EXCLUSIVE LICENSE AGREEMENT", None),
+    "letter_amendment_re": (
+        "HALCYON SYSTEMS, INC.\n\nJune 2, 2020\n\nMr. Raj Patel\n18 Elm Road\nBoston, MA 02110\n\nRe: First"
+        " Amendment to Consulting Agreement\n\nDear Mr. Patel:\n\nThis letter amends the Consulting Agreement"
+        " dated January 4, 2019 between Halcyon Systems, Inc. and you.\n",
+        "First Amendment to Consulting Agreement", ("amends", "Consulting Agreement")),
     # Negative shapes: the first caps line is not the title.
     "terms_and_conditions_subheading": (
         "MASTER SERVICES AGREEMENT\n\nTERMS AND CONDITIONS\n\nThis Master Services Agreement" + _PREAMBLE + _BODY,
