@@ -142,8 +142,14 @@ def test_a_statement_of_work_never_answers_for_its_parent(kb: KB) -> None:
     assert agreement.name == "STATEMENT OF WORK NO. 4"
     bindings = [(b.relation, b.object_id, SOW[b.char_start : b.char_end]) for b in agreement.bindings if b.relation == "schedule_of"]
     assert bindings == [("schedule_of", "agreement:master services agreement", "Master Services Agreement")]
-    docs, _ = kb.docs(f"What law governs the Statement of Work No. 4 {parties}?")
-    assert docs == {"sow"}
+    # Through the whole evidence machine: the parent is refused, the statement of work found.
+    report = kb.ask(f"What law governs the Master Services Agreement {parties}?")
+    assert report.state == "SUBJECT_NOT_FOUND" and report.candidate_subjects == []
+    report = kb.ask(f"What law governs the Statement of Work No. 4 {parties}?")
+    assert report.state == "CONCLUDED"
+    assert [c.subject_id for c in report.candidate_subjects] == ["agreement:statement of work no 4@sow"]
+    report = kb.ask(f"What law governs the Statement of Work No. 5 {parties}?")
+    assert report.state == "SUBJECT_NOT_FOUND" and report.candidate_subjects == []
 
 
 @pytest.mark.parametrize(
