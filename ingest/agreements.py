@@ -295,6 +295,9 @@ def has_agreement_preamble(text: str) -> bool:
     return _PREAMBLE_CLAUSE.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS)) is not None
 
 
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
 def _first_heading(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
     "AGREEMENT", else the earliest title-case one, else "This <X> Agreement". Nothing after the
@@ -303,7 +306,7 @@ def _first_heading(text: str) -> Title | None:
     scan_end = TITLE_SCAN_CHARS
     preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
     if preamble is not None:
-        paragraph_end = re.compile(r"\n[ \t]*\n").search(text, preamble.end())
+        paragraph_end = _BLANK_LINE.search(text, preamble.end())
         if paragraph_end is not None:
             scan_end = min(scan_end, paragraph_end.start())
     candidates = _candidates(text[:scan_end])
