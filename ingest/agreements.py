@@ -25,10 +25,24 @@ _HEADING_TITLE = re.compile(
     r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}[\w&'’\-/,]+){0,8}?[ \t]{1,3}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
 )
 # "General Terms and Conditions" is a contract's title too, on a heading line of its own.
+# The words before are optional, and a short "of Sale" / "for Services" may follow ("Terms and
+# Conditions of Sale").
 _TERMS_HEADING = re.compile(
-    r"[A-Z][\w&'’\-/.]*(?:[ \t]{1,3}[\w&'’\-/.,]+){0,12}?[ \t]{1,3}"
+    r"(?:[A-Z][\w&'’\-/.]*(?:[ \t]{1,3}[\w&'’\-/.,]+){0,12}?[ \t]{1,3})?"
     r"(?:Terms[ \t]+and[ \t]+Conditions|TERMS[ \t]+AND[ \t]+CONDITIONS|Terms[ \t]+of[ \t]+Service|TERMS[ \t]+OF[ \t]+SERVICE)"
+    r"(?:[ \t]{1,3}(?:of|for|OF|FOR)[ \t]{1,3}[A-Z][\w&'’\-]*(?:[ \t]{1,3}[A-Z][\w&'’\-]*){0,3})?"
 )
+# A title that starts with the agreement word, on a heading line of its own: "AGREEMENT AND PLAN
+# OF MERGER", "Agreement for the Provision of Cleaning Services". The words after the joining
+# word are capitalised or connectors, and the line ends in a capitalised word. Only where the
+# agreement word opens the line: "Cooperation Agreement on Mobile Game Business" is titled
+# "Cooperation Agreement" by the caps/heading runs, the way CUAD names such contracts.
+_LEADING_AGREEMENT = re.compile(
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}(?:AND|FOR|OF|ON|and|for|of|on)"
+    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
+)
+# Words that make a line prose, not a heading starting with "Agreement".
+_LEADING_AGREEMENT_PROSE = frozenset("is are was be shall will made hereby between among this these that".split())
 _NOT_HEADING_WORDS = frozenset(
     "this the these that is are was be to by between among with made hereby shall will under per".split()
 )
@@ -118,7 +132,12 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
                 start, raw = start + lead.end(), raw[lead.end() :]
             if _names_another_document(head, start) and amendment_of(raw) is None:
                 return
-        title, dropped = _strip_noise(raw.strip())
+        if re.match(r"(?:19|20)[0-9]{2}[ \t]+[A-Z]", raw.strip()) and not head[head.rfind("\n", 0, start) + 1 : start].strip():
+            # "2019 SALES AGENCY AGREEMENT" opening its line: the year is part of the title, not a
+            # page number.
+            title, dropped = raw.strip(), 0
+        else:
+            title, dropped = _strip_noise(raw.strip())
         # "Jiangsu Telecom Contract No.: JS120": a reference number's label, not a title.
         if _NUMBER_LABEL.match(head, start + len(raw)):
             return
@@ -143,6 +162,15 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             add(1, line_start + line.index(column), column)
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
+        elif (
+            stripped
+            and _LEADING_AGREEMENT.fullmatch(stripped)
+            and not _LEADING_AGREEMENT_PROSE & set(stripped.casefold().split())
+            and (stripped.isupper() or headings < _HEADING_LINES)
+        ):
+            # "AGREEMENT AND PLAN OF MERGER": a caps line anywhere in the opening, a title-case
+            # one among the first lines.
+            add(0 if stripped.isupper() else 1, line_start + line.index(stripped), stripped)
         elif (
             stripped
             and headings < _HEADING_LINES
@@ -170,28 +198,60 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
 # or the line before it ends with one (or with a comma, "&" or "-").
 _CAPS_LINE = re.compile(rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,10}}{_CAPS_WORD}")
 _JOINING_START = re.compile(r"(?:AND|OF|FOR|TO|ON|IN|&)[ \t]")
-_JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|,|&|-)$")
+# "AMENDED AND RESTATED" / "FORM OF" above the rest of the heading cannot stand alone either.
+_JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|(?:^|[ \t])RESTATED|,|&|-)$")
 _SPLIT_HEADING_LINES = 3
+
+
+# The same in title case, among the first lines only (title-case lines further down are prose
+# more often than headings): "Master Software License and\nServices Agreement".
+_TITLE_CASE_LINE = re.compile(r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/.]*,?|and|of|for|the|to|on|in|&|-))*,?")
+_TITLE_CASE_JOINING_START = re.compile(r"(?:and|of|for|to|on|in|&)[ \t]")
+_TITLE_CASE_JOINING_END = re.compile(r"(?:[ \t](?:and|of|for|to|on|in|the)|,|&|-)$")
+_TITLE_CASE_SPLIT_LINES = 8
 
 
 def _split_caps_headings(head: str) -> list[tuple[int, int]]:
     """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
-    ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above)."""
+    ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above); and of
+    title-case headings so split, ending in Agreement or Contract, among the first
+    ``_TITLE_CASE_SPLIT_LINES`` non-empty lines."""
     lines = [(m.start() + len(m.group()) - len(m.group().lstrip()), m.group().strip()) for m in re.finditer(r"[^\n]+", head)]
     lines = [(start, line) for start, line in lines if line]
     found: list[tuple[int, int]] = []
     for index, (start, line) in enumerate(lines):
-        if not re.search(r"(?:AGREEMENT|CONTRACT)$", line) or not _CAPS_LINE.fullmatch(line):
+        if re.search(r"(?:AGREEMENT|CONTRACT)$", line) and _CAPS_LINE.fullmatch(line):
+            line_shape, joining_start, joining_end, words = _CAPS_LINE, _JOINING_START, _JOINING_END, ("AGREEMENT", "CONTRACT")
+        elif (
+            index < _TITLE_CASE_SPLIT_LINES
+            and re.search(r"(?:Agreement|Contract)$", line)
+            and _TITLE_CASE_LINE.fullmatch(line)
+            and not line.isupper()
+        ):
+            line_shape, joining_start, joining_end, words = (
+                _TITLE_CASE_LINE, _TITLE_CASE_JOINING_START, _TITLE_CASE_JOINING_END, ("Agreement", "Contract"),
+            )
+        else:
             continue
         first = index
         while first > 0 and index - first + 1 < _SPLIT_HEADING_LINES:
             previous = lines[first - 1][1]
-            joined_here = _JOINING_START.match(lines[first][1]) or lines[first][1] in ("AGREEMENT", "CONTRACT")
-            if not _CAPS_LINE.fullmatch(previous) or not (joined_here or _JOINING_END.search(previous)):
+            joined_here = joining_start.match(lines[first][1]) or lines[first][1] in words
+            if not line_shape.fullmatch(previous) or not (joined_here or joining_end.search(previous)):
                 break
             first -= 1
         if first < index:
             found.append((lines[first][0], start + len(line)))
+    # "AGREEMENT\nFOR THE PROVISION OF CONSULTING SERVICES": the agreement word alone, continued
+    # by a caps line that starts with a joining word (never "BETWEEN": that opens the party list).
+    for (start, line), (next_start, next_line) in zip(lines, lines[1:]):
+        if (
+            line in ("AGREEMENT", "CONTRACT")
+            and _CAPS_LINE.fullmatch(next_line)
+            and re.match(r"(?:AND|FOR|OF|ON)[ \t]", next_line)
+            and _LEADING_AGREEMENT.fullmatch(f"{line} {next_line}")
+        ):
+            found.append((start, next_start + len(next_line)))
     return found
 
 
@@ -235,10 +295,21 @@ def has_agreement_preamble(text: str) -> bool:
     return _PREAMBLE_CLAUSE.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS)) is not None
 
 
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
 def _first_heading(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
-    "AGREEMENT", else the earliest title-case one, else "This <X> Agreement"."""
-    candidates = _candidates(text[:TITLE_SCAN_CHARS])
+    "AGREEMENT", else the earliest title-case one, else "This <X> Agreement". Nothing after the
+    paragraph of the contract's preamble clause counts: a heading there opens a section
+    ("ENTIRE AGREEMENT"), it does not name the contract."""
+    scan_end = TITLE_SCAN_CHARS
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    if preamble is not None:
+        paragraph_end = _BLANK_LINE.search(text, preamble.end())
+        if paragraph_end is not None:
+            scan_end = min(scan_end, paragraph_end.start())
+    candidates = _candidates(text[:scan_end])
     if not candidates:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
@@ -258,7 +329,8 @@ def _own_heading(text: str) -> Title | None:
     if preamble is None:
         return None
     floor = max(0, preamble.start() - _HEADING_TO_PREAMBLE_CHARS)
-    for rank, _, candidate in sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start)):
+    candidates = sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start))
+    for rank, _, candidate in candidates:
         if rank > 1 or candidate.end < floor:
             continue
         if re.search(r"(?:THIS|This)\s+$", text[max(0, candidate.start - 8) : candidate.start]):
@@ -266,8 +338,24 @@ def _own_heading(text: str) -> Title | None:
         extended = _with_amendment_head(text, candidate)
         if extended == candidate and _names_another_document(text, candidate.start):
             continue
-        return extended
+        return _agreement_heading_above(text, extended, candidates)
     return None
+
+
+_AGREEMENT_WORD = re.compile(r"\b(?:AGREEMENT|Agreement|agreement|CONTRACT|Contract|contract)\b")
+
+
+def _agreement_heading_above(text: str, heading: Title, candidates: list[tuple[int, int, Title]]) -> Title:
+    """A "TERMS AND CONDITIONS" heading (no agreement word) right under an agreement heading,
+    only blank space between them, is a sub-heading: "MASTER SERVICES AGREEMENT\n\nTERMS AND
+    CONDITIONS" is titled by the first."""
+    if _AGREEMENT_WORD.search(heading.text):
+        return heading
+    above = [
+        c for rank, _, c in candidates
+        if rank <= 1 and c.end <= heading.start and not text[c.end : heading.start].strip() and _AGREEMENT_WORD.search(c.text)
+    ]
+    return min(above, key=lambda c: (c.start, -c.end)) if above else heading
 
 
 def find_title(text: str) -> Title | None:
@@ -277,12 +365,77 @@ def find_title(text: str) -> Title | None:
     among the opening lines (``amendment_heading``) wins over any title that is no amendment:
     the agreement an amendment names in its prose ("Reference is made to that certain Wireless
     Content License Agreement") is its parent, never its own name."""
-    title = _own_heading(text) or self_label(text) or _first_heading(text)
+    title = (
+        _own_heading(text) or self_label(text) or _first_heading(text) or _self_named(text) or _bare_heading(text)
+        or _instrument_heading(text)
+    )
     if title is not None:
         title = _with_amendment_head(text, _with_self_name(text, title))
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
+
+
+def _self_named(text: str) -> Title | None:
+    """With no heading, the contract's own name for itself in its preamble: 'This Agreement for
+    the Supply of Goods (the "Agreement") is made ...' (``_SELF_NAME``), when it holds an
+    agreement word and at least two words."""
+    match = _SELF_NAME.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS))
+    if match is None:
+        return None
+    words = match.group(1).split()
+    if not 2 <= len(words) <= 14 or not re.search(r"\b(?:AGREEMENT|Agreement|CONTRACT|Contract)\b", match.group(1)):
+        return None
+    return Title(match.group(1), match.start(1), match.end(1))
+
+
+# The agreement word alone on one of the first lines: "AGREEMENT" above "THIS AGREEMENT is made".
+_BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
+
+
+def _bare_heading(text: str) -> Title | None:
+    """The agreement word alone on one of the first ``_HEADING_LINES`` lines, when nothing else
+    titles the contract: the title is then that heading, with its span, not a fallback name."""
+    seen = 0
+    for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
+        stripped = match.group().strip()
+        if not stripped:
+            continue
+        if _BARE_HEADING.fullmatch(stripped):
+            start = match.start() + match.group().index(stripped)
+            return Title(stripped, start, start + len(stripped))
+        seen += 1
+        if seen == _HEADING_LINES:
+            break
+    return None
+
+
+@lru_cache(maxsize=1)
+def _instrument_title() -> re.Pattern[str]:
+    words = load_json("agreement_kinds.json")["instrument_titles"]
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?:[A-Z][\w&'’\-/]*[ \t]{{1,3}}){{0,4}}(?i:{alternatives})")
+
+
+def _instrument_heading(text: str) -> Title | None:
+    """A contract titled without an agreement word ("MEMORANDUM OF UNDERSTANDING", "OFFICE
+    LEASE", "GUARANTY": ``instrument_titles``), when nothing else titles it: a heading line of
+    its own among the first ``_HEADING_LINES`` lines, before the first preamble clause, all
+    capitalised words ("GRANT OF LICENSE" after the preamble opens a section)."""
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
+    seen = 0
+    for match in re.finditer(r"[^\n]+", text[:limit]):
+        stripped = match.group().strip()
+        if not stripped:
+            continue
+        if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and stripped.split()[-1][:1].isupper():
+            start = match.start() + match.group().index(stripped)
+            return Title(stripped, start, start + len(stripped))
+        seen += 1
+        if seen == _HEADING_LINES:
+            break
+    return None
 
 
 # 'This Exhibit B is entered into as of ...': a document that names itself by its label.
@@ -353,6 +506,12 @@ def _opening_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
+@lru_cache(maxsize=1)
+def _own_heading_words() -> frozenset[str]:
+    """Schedule-like words whose heading titles a contract of its own ("STATEMENT OF WORK NO. 4")."""
+    return frozenset(load_json("agreement_kinds.json")["own_heading_words"])
+
+
 def amendment_heading(text: str) -> Title | None:
     """An amendment's own heading among the opening heading lines (before any prose):
     "AMENDMENT NO. 1", "FIRST AMENDMENT", "ADDENDUM NO. 2 TO", with the lines that continue it
@@ -364,7 +523,7 @@ def amendment_heading(text: str) -> Title | None:
     lines = _opening_lines(text)
     for index, (start, line) in enumerate(lines):
         amendment = amendment_of(line)
-        if amendment is None or amendment.relation != "amends":
+        if amendment is None or (amendment.relation != "amends" and amendment.word not in _own_heading_words()):
             continue
         names_itself = amendment.number is not None or line.isupper() or amendment.parent is not None
         if not names_itself and not re.search(r"(?i)\b(?:to|of)$", line):
@@ -393,7 +552,7 @@ def _amendment_head() -> re.Pattern[str]:
     words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
     ordinals = "|".join(re.escape(w) for w in data["ordinals"])
     return re.compile(
-        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:(?:No\.?|Number|#)\s*)?[0-9]+[A-Za-z]?)?\s+(?:to|of)(?:\s+the)?\s*$",
+        rf"[ \t]*(?:(?:{ordinals})\s+)?(?:{words})(?:\s*(?:(?:No\.?|Number|#)\s*)?[0-9]+[A-Za-z]?|\s+(?-i:[A-Z]))?\s+(?:to|of)(?:\s+the)?\s*$",
         re.IGNORECASE,
     )
 
@@ -433,8 +592,10 @@ def _amendment_regex() -> re.Pattern[str]:
     return re.compile(
         rf"^\s*(?:(?P<ordinal>{ordinals})\s+)?(?P<word>{words})\b"
         # "AMENDMENT NO. 2", "AMENDMENT #2" and "AMENDMENT 1 TO ..." (a bare number) alike.
-        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b)?"
-        r"(?:\s+(?:(?:to|of)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
+        # "SCHEDULE A TO ...": a single capital letter is the id too (never "a"/"to" in prose).
+        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b|\s+(?P<letter>(?-i:[A-Z]))(?![\w'’.]))?"
+        # "STATEMENT OF WORK NO. 4 UNDER THE MASTER SERVICES AGREEMENT" names its parent too.
+        r"(?:\s+(?:(?:to|of|under)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
         re.IGNORECASE | re.DOTALL,
     )
 
@@ -451,7 +612,7 @@ def amendment_of(title: str) -> Amendment | None:
     parent = match.group("parent")
     if parent is not None and not re.search(r"(?i)\b(?:agreement|contract|lease|license|licence|plan|arrangement)s?\b", parent):
         parent = None
-    number = match.group("number") or (match.group("ordinal") or "").casefold() or None
+    number = match.group("number") or match.group("letter") or (match.group("ordinal") or "").casefold() or None
     return Amendment(relations[word], word, number, parent)
 
 
@@ -602,10 +763,11 @@ def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
 
 
 # A contract identifier after the title on its heading line: "Contract Identification FT18150",
-# "Agreement No. 4471", "Contract Number 12-B". Two contracts of one title differ by it.
+# "Agreement No. 4471", "Contract Number 12-B", or a number right after the title ("MASTER
+# PURCHASE AGREEMENT NO. 2020-117"; it holds a digit). Two contracts of one title differ by it.
 _IDENTIFIER_REST = re.compile(
-    r"\s+(?:Contract|CONTRACT|Agreement|AGREEMENT)\s+(?:Identification|IDENTIFICATION|Number|NUMBER|No\.?|NO\.?|ID|#)"
-    r"\s*:?\s*[A-Z0-9][A-Za-z0-9.\-/]*"
+    r"\s+(?:(?:Contract|CONTRACT|Agreement|AGREEMENT)\s+(?:Identification|IDENTIFICATION|Number|NUMBER|No\.?|NO\.?|ID|#)"
+    r"\s*:?\s*[A-Z0-9][A-Za-z0-9.\-/]*|(?:Number|NUMBER|No\.|NO\.|#)\s*(?=[A-Za-z0-9.\-/]*[0-9])[A-Z0-9][A-Za-z0-9.\-/]*)"
 )
 
 

@@ -14,11 +14,11 @@ _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 # The number an amendment title gives itself: "No. 2", "Number II", "#3", or a bare number
 # right after the word ("AMENDMENT 1 TO ..."); an ordinal word before it is read by amendment_of.
 _NUMBER = re.compile(
-    r"\b(?:amendment|addendum|supplement|schedule|annex|appendix|side\s+letter)\s*"
+    r"\b(?:amendment|addendum|supplement|schedule|annex|appendix|side\s+letter|statement\s+of\s+work|work\s+order)\s*"
     r"(?:(?:no\.?|number|#)\s*)?(?P<number>[0-9]+|[ivxlc]+)\b",
     re.IGNORECASE,
 )
-_PARENT = re.compile(r"^\s*(?:(?:no\.?|number|#)\s*)?(?:[0-9]+|[ivxlc]+)\b\s*(?:(?:to|of)\s+)?(?:the\s+)?", re.IGNORECASE)
+_PARENT = re.compile(r"^\s*(?:(?:no\.?|number|#)\s*)?(?:[0-9]+|[ivxlc]+)\b\s*(?:(?:to|of|under)\s+)?(?:the\s+)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
