@@ -1,0 +1,241 @@
+"""Binding by the agreement's own text (issue 9): a question's party name that the extraction did
+not split out passes the gate only when the agreement's recorded party clause (preamble, Parties
+section, signature block) names it in a party slot, exactly after the registry's normalisation,
+and the report cites that slot. Places, addresses, parents after "a subsidiary of", agents after
+"c/o", principals after "on behalf of" and signatories are never party slots.
+
+The clause and slot readers are tested on text; the gate on a real SQLite store filled by the
+real ingest pipeline (spaCy, MiniLM). Nothing is mocked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ingest.party_clauses import PREAMBLE, SIGNATURE_BLOCK, clause_records, party_clauses
+from service.evidence import gate
+from service.evidence.party_slots import find_party
+from tests.kb import KB, OPERATOR, ingested_kb
+
+RESELLER = (
+    "RESELLER AGREEMENT\n\nThis Reseller Agreement (\"Agreement\") is made and entered into as of July 31, 2019 by and "
+    "between Vayyar Imaging Ltd., having its principal place of business at 3 Avraham Giron St., Yehud 5621717, Israel "
+    "(\"Supplier\"), and Inde Living Holdings, Inc., a wholly owned subsidiary of Gamma Group plc, having its principal "
+    "place of business at 1462 Rudder Lane, Knoxville, TN 37919, c/o Delta Management LLC (\"Reseller\").\n\n"
+    "1. Governing Law. This Agreement shall be governed by the laws of the State of New York.\n\n"
+    "IN WITNESS WHEREOF, the Parties have executed this Agreement as of the Effective Date.\n\n"
+    "VAYYAR IMAGING LTD.\nBy: /s/ Raviv Melamed\nName: Raviv Melamed\nTitle: Chief Executive Officer\n\n"
+    "INDE LIVING HOLDINGS, INC.\nBy: /s/ Robert Forrest\nName: Robert Forrest\nTitle: Chief Executive Officer\n"
+)
+SUPPLY = (
+    "SUPPLY AGREEMENT\n\nThis Supply Agreement is made by and between Establishment Labs, S.A, a company of Costa Rica, "
+    "and 695014 B.C. Ltd. dba Galaxy Telecom, a British Columbia company, and The University of Iowa, on behalf of "
+    "Hawkeye Research Fund.\n\n1. Governing Law. This Agreement shall be governed by the laws of the State of Iowa.\n"
+)
+LICENSE = (
+    "LICENSE AGREEMENT\n\nTHIS LICENSE AGREEMENT is made between e.l.f. Beauty, Inc., and its Licensee, Marathon "
+    "Partners L.P., and F. Hoffmann-La Roche Ltd, a subsidiary of Roche Holding AG.\n\n"
+    "1. Governing Law. This Agreement shall be governed by the laws of Switzerland.\n"
+)
+IP = (
+    "INTELLECTUAL PROPERTY AGREEMENT\n\nThis Intellectual Property Agreement is entered into in ShenZhen on February "
+    "08, 2007 between the following two parties:\n\nParty A: JingWei HengTong Technology (ShenZhen) Co., Ltd. "
+    "Registration Address: Room 1605 B, Tianan Hi-tech Plaza Tower A, Futian District, Shenzhen, China\n\n"
+    "Party B: ShenZhen JingWei Communication Co., Ltd. Registration Address: Tianxiang Building Block A 13th, Futian "
+    "District, Shenzhen.\n\n1. Governing Law. This Agreement shall be governed by the laws of the People's Republic "
+    "of China.\n"
+)
+
+
+def _clause(text: str, source: str) -> dict:
+    return next(c for c in clause_records(text) if c["source"] == source)
+
+
+# -- the clauses recorded at ingest ----------------------------------------------------------------
+
+
+def test_preamble_and_signature_block_are_recorded_with_their_spans() -> None:
+    clauses = party_clauses(RESELLER)
+    assert [c.source for c in clauses] == [PREAMBLE, SIGNATURE_BLOCK]
+    preamble, signature = clauses
+    # The preamble is its one sentence (never cut at "St." or "Inc."); the signature
+    # block runs from the last "IN WITNESS WHEREOF" to the end of this short text.
+    # (Its "." before a numbered section: the section break ends it, one line break in.)
+    assert (preamble.start, preamble.end) == (RESELLER.index("This Reseller"), RESELLER.index("\n1. Governing"))
+    assert (signature.start, signature.end) == (RESELLER.index("IN WITNESS"), len(RESELLER))
+    record = _clause(RESELLER, PREAMBLE)
+    assert record["text"] == RESELLER[preamble.start : preamble.end]
+
+
+def test_a_parties_section_is_recorded() -> None:
+    text = "DEED\n\nPARTIES\n\n(1) ACME LIMITED of 1 High Street; and\n(2) BETA GMBH.\n\nRECITALS\n\n(A) ...\n"
+    (clause,) = [c for c in party_clauses(text) if c.source == "parties_section"]
+    assert text[clause.start : clause.end] == "\n\n(1) ACME LIMITED of 1 High Street; and\n(2) BETA GMBH.\n\n"
+    record = next(c for c in clause_records(text) if c["source"] == "parties_section")
+    slot = find_party(record, "Beta GmbH")
+    assert slot is not None and (slot.start, slot.end) == (text.index("BETA GMBH."), text.index("BETA GMBH.") + 10)
+
+
+def test_a_text_without_a_party_clause_records_none() -> None:
+    # "between the parties" names no one; no "IN WITNESS WHEREOF", no "Parties" heading.
+    assert party_clauses("Meeting notes.\n\nThe budget was agreed between the parties.\n") == []
+
+
+# -- party slots -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "slot"),
+    [
+        (SUPPLY, "The University of Iowa", "The University of Iowa"),
+        (SUPPLY, "Establishment Labs, S.A", "Establishment Labs, S.A"),
+        (SUPPLY, "695014 B.C. Ltd. dba Galaxy Telecom", "695014 B.C. Ltd. dba Galaxy Telecom"),
+        (LICENSE, "e.l.f. Beauty, Inc.", "e.l.f. Beauty, Inc."),
+        (LICENSE, "F. Hoffmann-La Roche Ltd", "F. Hoffmann-La Roche Ltd"),
+        # Exact after normalisation: the legal form may be left out, never a word of the name.
+        (RESELLER, "Inde Living Holdings", "Inde Living Holdings, Inc."),
+        (IP, "JingWei HengTong Technology", "JingWei HengTong Technology"),
+    ],
+)
+def test_a_name_in_a_party_slot_is_found_with_its_exact_span(text: str, name: str, slot: str) -> None:
+    found = find_party(_clause(text, PREAMBLE), name)
+    assert found is not None
+    start = text.index(slot)
+    assert (found.source, found.start, found.end, found.text) == (PREAMBLE, start, start + len(slot), slot)
+
+
+def test_the_signing_company_of_a_signature_block_is_a_slot() -> None:
+    found = find_party(_clause(RESELLER, SIGNATURE_BLOCK), "Inde Living Holdings, Inc.")
+    start = RESELLER.index("INDE LIVING HOLDINGS, INC.")
+    assert found is not None and (found.source, found.start, found.end) == (SIGNATURE_BLOCK, start, start + 26)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        (RESELLER, "Knoxville"),  # a city inside an address
+        (RESELLER, "Yehud"),
+        (RESELLER, "Israel"),  # a country
+        (RESELLER, "Rudder Lane"),  # a street
+        (RESELLER, "Gamma Group plc"),  # the parent after "a subsidiary of"
+        (RESELLER, "Delta Management LLC"),  # an agent after "c/o"
+        (RESELLER, "Raviv Melamed"),  # a signatory
+        (RESELLER, "Robert Forrest"),
+        (RESELLER, "Chief Executive Officer"),  # a signatory's title
+        (SUPPLY, "Hawkeye Research Fund"),  # the principal after "on behalf of"
+        (SUPPLY, "Costa Rica"),  # after "a company of"
+        (SUPPLY, "Galaxy Telecom"),  # a trade name alone, after "dba"
+        (SUPPLY, "Labs"),  # a word of a name
+        (LICENSE, "Roche Holding AG"),
+        (LICENSE, "Beauty, Inc."),  # the name without its first word
+        (LICENSE, "Switzerland"),
+        (IP, "Futian District"),
+        (IP, "Shenzhen"),
+        (IP, "Tianan Hi-tech Plaza Tower A"),
+        (IP, "Hoffmann-La Roche"),  # a name of another contract
+    ],
+)
+def test_non_party_names_of_the_party_clause_are_never_slots(text: str, name: str) -> None:
+    assert all(find_party(clause, name) is None for clause in clause_records(text))
+
+
+def test_two_names_joined_in_one_slot_are_not_one_party() -> None:
+    text = "AGREEMENT\n\nThis Agreement is made between Acme Inc. and Beta LLC (\"Parties\").\n"
+    assert find_party(_clause(text, PREAMBLE), "Acme Inc. and Beta LLC") is None
+    assert find_party(_clause(text, PREAMBLE), "Beta LLC") is not None
+
+
+# -- the gate on a real store ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
+    yield from ingested_kb(
+        tmp_path_factory, embedder, "party-clause-kb",
+        {"reseller": RESELLER, "supply": SUPPLY, "license": LICENSE, "ip": IP},
+    )
+
+
+def _revision(kb: KB, doc_id: str) -> str:
+    (agreement,) = [
+        a for a in kb.store.find_subjects(OPERATOR, type="agreement", limit=100) if gate._docs_of(a) == (doc_id,)
+    ]
+    return agreement.mentions[0]["revision"]
+
+
+@pytest.mark.parametrize(
+    ("question", "doc_id", "text", "name"),
+    [
+        (
+            "What law governs the Supply Agreement between Establishment Labs, S.A and 695014 B.C. Ltd. dba Galaxy "
+            "Telecom and The University of Iowa?",
+            "supply", SUPPLY, "The University of Iowa",
+        ),
+        (
+            "What law governs the License Agreement between e.l.f. Beauty, Inc. and F. Hoffmann-La Roche Ltd?",
+            "license", LICENSE, "e.l.f. Beauty, Inc.",
+        ),
+        (
+            "What law governs the Intellectual Property Agreement between JingWei HengTong Technology and ShenZhen "
+            "JingWei Communication Co., Ltd.?",
+            "ip", IP, "JingWei HengTong Technology",
+        ),
+    ],
+)
+def test_a_party_named_by_the_party_clause_passes_and_cites_its_slot(
+    kb: KB, question: str, doc_id: str, text: str, name: str
+) -> None:
+    docs, result = kb.docs(question)
+    assert docs == {doc_id}
+    (candidate,) = result.candidates
+    assert candidate.match.endswith(" + party clause")
+    by_clause = [p for p in candidate.parties if p["source"]["binding"] == "party_clause"]
+    start = text.index(name)
+    assert by_clause == [{
+        "subject_id": None, "name": name, "roles": [], "aliases": [],
+        "source": {
+            "binding": "party_clause", "clause": PREAMBLE, "doc_id": doc_id, "revision": _revision(kb, doc_id),
+            "char_start": start, "char_end": start + len(name), "text": name,
+        },
+    }]
+    # Extracted parties cite their own party_to binding the same way.
+    assert all(p["source"]["binding"] == "party_to" and p["source"]["doc_id"] == doc_id for p in candidate.parties
+               if p not in by_clause)
+    view = gate.candidate_view(candidate)
+    assert view["class_attributes"]["parties"][-1]["source"]["char_start"] == start
+    # The report keeps the clauses' spans, not their text.
+    assert all(set(c) == {"source", "char_start", "char_end"} for c in view["class_attributes"]["attributes"]["party_clauses"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Knoxville?",
+        "What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Gamma Group plc?",
+        "What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Delta Management LLC?",
+        "What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Raviv Melamed?",
+        "What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Israel?",
+        "What law governs the Supply Agreement between Establishment Labs, S.A and Hawkeye Research Fund?",
+        "What law governs the Supply Agreement between Establishment Labs, S.A and Costa Rica?",
+        "What law governs the Intellectual Property Agreement between JingWei HengTong Technology and Futian District?",
+        # A party of another contract in the KB, with this contract's title.
+        "What law governs the License Agreement between e.l.f. Beauty, Inc. and The University of Iowa?",
+        "What law governs the Supply Agreement between The University of Iowa and Vayyar Imaging Ltd.?",
+    ],
+)
+def test_non_party_names_are_refused_by_the_gate(kb: KB, question: str) -> None:
+    docs, result = kb.docs(question)
+    assert docs == set()
+    assert result.rejected and all(
+        "nor a party slot of its party clause naming it" in r["reason"] or "does not match" in r["reason"]
+        for r in result.rejected
+    )
+
+
+def test_the_refusal_reason_names_the_unbound_party(kb: KB) -> None:
+    _, result = kb.docs("What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Knoxville?")
+    assert result.rejected == [{
+        "subject_id": "agreement:reseller agreement@reseller",
+        "reason": "no party_to binding to this agreement for 'Knoxville' (nor a party slot of its party clause naming it)",
+    }]
