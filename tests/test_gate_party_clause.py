@@ -140,6 +140,19 @@ def test_non_party_names_of_the_party_clause_are_never_slots(text: str, name: st
     assert all(find_party(clause, name) is None for clause in clause_records(text))
 
 
+def test_a_name_is_read_up_to_the_bound_and_refused_past_it() -> None:
+    from service.evidence.party_slots import MAX_NAME_CHARS
+
+    name = "Acme " + "X" * (MAX_NAME_CHARS - 10) + " Inc."
+    assert len(name) == MAX_NAME_CHARS
+    text = f"AGREEMENT\n\nThis Agreement is made between {name} and Beta LLC.\n"
+    found = find_party(_clause(text, PREAMBLE), name)
+    assert found is not None and (found.start, found.end) == (text.index("Acme"), text.index("Acme") + MAX_NAME_CHARS)
+    longer = name.replace("Acme", "Acmes")
+    text = text.replace("Acme", "Acmes")
+    assert find_party(_clause(text, PREAMBLE), longer) is None
+
+
 def test_two_names_joined_in_one_slot_are_not_one_party() -> None:
     text = "AGREEMENT\n\nThis Agreement is made between Acme Inc. and Beta LLC (\"Parties\").\n"
     assert find_party(_clause(text, PREAMBLE), "Acme Inc. and Beta LLC") is None

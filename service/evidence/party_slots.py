@@ -94,11 +94,22 @@ def find_party(clause: dict[str, Any], name: str) -> ClauseName | None:
     return None
 
 
+@lru_cache(maxsize=512)
+def _token_index(text: str) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], frozenset[str]]:
+    """A clause's tokens, words and word set, read once per clause text (a clause is at most a
+    few thousand characters, and one gate call may try many names on the same clauses)."""
+    tokens = tuple(_tokens(text))
+    words = tuple(t[0] for t in tokens)
+    return tokens, words, frozenset(words)
+
+
 def _occurrences(text: str, keys: list[str]) -> list[tuple[int, int]]:
     """Every span of ``text`` whose normalised form is one of ``keys``: the key's words, maybe
     after leading words/honorifics and before legal forms. Longest first, then leftmost."""
-    tokens = _tokens(text)
-    words = [t[0] for t in tokens]
+    tokens, words_t, vocabulary = _token_index(text)
+    if not any(set(key.split()) <= vocabulary for key in keys):
+        return []
+    words = list(words_t)
     lex = lexicons()
     leading = lex.leading_words | lex.honorifics
     found: set[tuple[int, int]] = set()
