@@ -153,6 +153,30 @@ def test_a_name_is_read_up_to_the_bound_and_refused_past_it() -> None:
     assert find_party(_clause(text, PREAMBLE), longer) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        # Shapes found by the adversarial bench on CUAD tune (written anew here): a clause word,
+        # the agreement's own name, a legal form alone, a role, a group's defined term, a state
+        # before its legal form, half of a name joined by "and", a "between" in a definition.
+        ("AGREEMENT\n\nBY AND BETWEEN ACME INC. (\"Acme\") AND BETA LLC (\"Beta\").\n", "By"),
+        ("THIS CO-BRANDING AGREEMENT (the \"Agreement\") is made between Acme Inc. and Beta LLC.\n", "This Co-Branding Agreement"),
+        ("THIS AGREEMENT is made between Acme Private Ltd. (\"Acme\") and Beta LLC.\n", "Ltd"),
+        ("IN WITNESS WHEREOF, the parties have signed.\n\nThe COMPANY\nBy: /s/ A. Person\n", "Company"),
+        ("IN WITNESS WHEREOF, the parties have signed.\n\nFlorida limited\nBy: /s/ A. Person\n", "Florida"),
+        (
+            "This Amendment is made among (1) Veoneer AB, and (2) Nissin Kogyo Co., Ltd. and Nissin Holding Inc. "
+            "(together, the Nissin Parties), as an amendment.\n", "Nissin Parties",
+        ),
+        ("This Agreement is made between LOUISVILLE GAS AND ELECTRIC COMPANY and Acme Inc.\n", "Louisville Gas"),
+        ("This Agreement is made between LOUISVILLE GAS AND ELECTRIC COMPANY and Acme Inc.\n", "Electric Company"),
+        ("\"Services\" means the services provided between SEV and DCL (\"Parties\") under the plan.\n", "SEV"),
+    ],
+)
+def test_words_that_are_no_party_name_are_never_slots(text: str, name: str) -> None:
+    assert all(find_party(clause, name) is None for clause in clause_records(text))
+
+
 def test_two_names_joined_in_one_slot_are_not_one_party() -> None:
     text = "AGREEMENT\n\nThis Agreement is made between Acme Inc. and Beta LLC (\"Parties\").\n"
     assert find_party(_clause(text, PREAMBLE), "Acme Inc. and Beta LLC") is None

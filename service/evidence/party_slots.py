@@ -28,8 +28,9 @@ from functools import lru_cache
 from typing import Any
 
 from ingest.lexicons import lexicons
+from ingest.names import party_name_problem
 from ingest.normalize import normalise_jurisdiction, normalise_org, normalise_person
-from ingest.party_clauses import PARTIES_SECTION, SIGNATURE_BLOCK
+from ingest.party_clauses import PARTIES_SECTION, PREAMBLE, SIGNATURE_BLOCK
 from service.evidence.data import load
 
 MAX_NAME_CHARS = 200
@@ -86,6 +87,8 @@ def find_party(clause: dict[str, Any], name: str) -> ClauseName | None:
     source = str(clause.get("source") or "")
     if not text or not name.strip() or len(name) > MAX_NAME_CHARS:
         return None
+    if source == PREAMBLE and not _opens_a_contract(text):
+        return None
     keys = [k for k in dict.fromkeys((normalise_org(name), normalise_person(name))) if k]
     for start, end in _occurrences(text, keys):
         ok = _signature_slot(text, start, end) if source == SIGNATURE_BLOCK else _clause_slot(text, start, end, source)
@@ -139,6 +142,47 @@ def _occurrences(text: str, keys: list[str]) -> list[tuple[int, int]]:
     return sorted(found, key=lambda se: (-(se[1] - se[0]), se[0]))
 
 
+_KEYWORD = re.compile(r"(?i)\b(?:between|among|amongst)\b")
+_CONTRACT_WORDS = re.compile(
+    r"(?i)\b(?:agreement|contract|amendment|addendum|deed|memorandum|made|entered|dated|executed|concluded|signed)\b"
+)
+
+
+def _opens_a_contract(text: str) -> bool:
+    """A preamble says what it makes before its "between" ("This Agreement is made ... between"),
+    or the "between" opens it ("between\n\nACME ..."): a "between" in a definition ("between
+    SEV and DCL") or in prose is no party clause."""
+    keyword = _KEYWORD.search(text)
+    if keyword is None:
+        return bool(_CONTRACT_WORDS.search(text))
+    lead = text[: keyword.start()]
+    return not lead.strip() or bool(_CONTRACT_WORDS.search(lead))
+
+
+# A slot is never only these: a determiner or clause word ("This Agreement", "By"), a party role
+# ("The COMPANY", "Licensee") or a legal form alone ("Ltd.").
+_NOT_A_NAME_START = frozenset({"this", "that", "these", "those", "such", "said", "each", "any", "all", "by", "between", "among", "and", "its", "their", "his", "her"})
+
+
+def _not_a_name(slot: str) -> bool:
+    if party_name_problem(slot) is not None:
+        return True
+    words = [w for w, _, _ in _tokens(slot)]
+    if not words or words[0] in _NOT_A_NAME_START:
+        return True
+    lex = lexicons()
+    roles = {r.casefold() for r in lex.party_roles} | set(lex.non_party_terms)
+    suffix_words = {w for suffix in lex.strippable_suffixes for w in suffix}
+    generic = roles | suffix_words | _data().joiners | lex.leading_words | {"party", "parties", "undersigned"}
+    if all(w in generic for w in words) or " ".join(words) in roles:
+        return True
+    # A group's defined term ("the Nissin Parties", "the Sellers") names no one party.
+    if words[-1] in ("party", "parties") or (words[-1].endswith("s") and words[-1][:-1] in roles):
+        return True
+    key = normalise_org(slot)
+    return bool(normalise_jurisdiction(key)) or key in roles
+
+
 _ENUMERATOR_END = re.compile(r"(?:\(\s*(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\s*\)|(?<![\w.])\d{1,2}[.)])\s*$")
 _WORD_END = re.compile(r"([\w/]+)\W*$")
 _LEGAL_WORD = re.compile(r"\w+")
@@ -165,13 +209,17 @@ def _joins_two_names(slot: str) -> bool:
 
 def _clause_slot(text: str, start: int, end: int, source: str) -> bool:
     slot = text[start:end]
-    if not _name_like(slot) or _is_place(slot) or _is_address(slot) or _joins_two_names(slot):
+    if not _name_like(slot) or _is_place(slot) or _is_address(slot) or _joins_two_names(slot) or _not_a_name(slot):
         return False
     left = _left_boundary(text, start, source)
     if left is None:
         return False
     right_ok, marked = _right_boundary(text, start, end)
     if not right_ok or _address_follows(text, end):
+        return False
+    if re.match(r"\s*(?:and|AND|And)\b", text[end:]) and not _ends_in_legal_form(slot):
+        # "LOUISVILLE GAS and ELECTRIC COMPANY": without its own legal form a name before "and"
+        # may be the first half of one name, never taken as a party on its own.
         return False
     # After a bare "," (a list of names, or a city after a company) only a slot that shows it is
     # a party counts: its own legal form, a definition, or a ", a ..." description after it.
@@ -207,7 +255,9 @@ def _left_boundary(text: str, start: int, source: str) -> str | None:
         # ('hereinafter referred to as "Licensor" and PLAN_B MEDIA AG').
         if not prior or prior[-1] in ",;)\"”":
             return "list"
-        return "and" if _left_element_is_name(prior) else None
+        # A bare "and" follows a whole party only when that party ends in its legal form ("Acme
+        # Inc. and Beta"); "LOUISVILLE GAS AND ELECTRIC COMPANY" is one name.
+        return "and" if _left_element_is_name(prior) and _ends_in_legal_form(prior) else None
     if before.endswith(","):
         # A list of names ("among Alpha Inc., Beta LLC, ..."): the item before is a whole party,
         # ending in its legal form or its definition's ")"; "Stratton, Cheeseman ..." is one name.
@@ -324,11 +374,13 @@ def _signature_slot(text: str, start: int, end: int) -> bool:
         return False
     if not _name_like(cell_text.rstrip(":")) or _is_place(slot) or _is_address(slot) or _joins_two_names(slot):
         return False
+    if _not_a_name(slot):
+        return False
     # The slot is the whole cell, or one of names set side by side on it, each closed by its
     # legal form ("Vayyar Imaging Ltd. IndeLiving Holdings, Inc.").
     head = text[cell[0] : start].strip()
     tail = text[end : cell[1]].strip().rstrip(":")
-    if head and not _ends_in_legal_form(head):
+    if head and (not _ends_in_legal_form(head) or head.endswith(",")):
         return False
     if tail and not (_ends_in_legal_form(slot) and tail[0] not in ",(" ):
         return False
