@@ -105,6 +105,15 @@ def test_a_name_in_a_party_slot_is_found_with_its_exact_span(text: str, name: st
     assert (found.source, found.start, found.end, found.text) == (PREAMBLE, start, start + len(slot), slot)
 
 
+def test_the_fund_a_general_partner_signs_for_is_a_slot() -> None:
+    text = (
+        "IN WITNESS WHEREOF, the parties have signed.\n\nBETA FUND L.P.\nBy: its General Partner\n"
+        "ACME MANAGEMENT LLC\nBy: /s/ Jane Roe\nName: Jane Roe\n"
+    )
+    found = find_party(_clause(text, SIGNATURE_BLOCK), "Beta Fund L.P.")
+    assert found is not None and (found.start, found.end) == (text.index("BETA FUND"), text.index("BETA FUND") + 14)
+
+
 def test_the_signing_company_of_a_signature_block_is_a_slot() -> None:
     found = find_party(_clause(RESELLER, SIGNATURE_BLOCK), "Inde Living Holdings, Inc.")
     start = RESELLER.index("INDE LIVING HOLDINGS, INC.")
@@ -171,6 +180,12 @@ def test_a_name_is_read_up_to_the_bound_and_refused_past_it() -> None:
         ("This Agreement is made between LOUISVILLE GAS AND ELECTRIC COMPANY and Acme Inc.\n", "Louisville Gas"),
         ("This Agreement is made between LOUISVILLE GAS AND ELECTRIC COMPANY and Acme Inc.\n", "Electric Company"),
         ("\"Services\" means the services provided between SEV and DCL (\"Parties\") under the plan.\n", "SEV"),
+        # A signatory and an entity signing for a party are no parties.
+        ("This Agreement is made by Acme Inc. and executed by John Smith, its President.\n", "John Smith"),
+        (
+            "IN WITNESS WHEREOF, the parties have signed.\n\nBETA FUND L.P.\nBy: its General Partner\n"
+            "ACME MANAGEMENT LLC\nBy: /s/ Jane Roe\nName: Jane Roe\n", "Acme Management LLC",
+        ),
     ],
 )
 def test_words_that_are_no_party_name_are_never_slots(text: str, name: str) -> None:

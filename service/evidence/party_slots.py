@@ -384,6 +384,14 @@ def _signature_slot(text: str, start: int, end: int) -> bool:
         return False
     if tail and not (_ends_in_legal_form(slot) and tail[0] not in ",(" ):
         return False
+    # A company signing for another ("By: its General Partner\nACME MANAGEMENT LLC\nBy: ..."):
+    # the line before it signs or names a capacity, so it is an agent, not the party.
+    previous = [ln.strip() for ln in text[:line_start].split("\n") if ln.strip()]
+    if previous and (
+        re.match(r"(?i)by\b", previous[-1])
+        or re.search(r"(?i)\b(?:general partner|manager|agent|attorney|trustee|on behalf of|for and on behalf)\b", previous[-1])
+    ):
+        return False
     following = text[line_end:].lstrip("\n")
     for nxt in following.split("\n")[:4]:
         stripped = nxt.strip()
