@@ -105,6 +105,21 @@ def test_a_name_in_a_party_slot_is_found_with_its_exact_span(text: str, name: st
     assert (found.source, found.start, found.end, found.text) == (PREAMBLE, start, start + len(slot), slot)
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "slot"),
+    [
+        (
+            "CONSULTING AGREEMENT\n\nThis Consulting Agreement is entered into by and between\n\nKiromic, Inc.\n\n"
+            "and\n\nNIGEL CROCKETT\n\n1. Services.\n", "Nigel Crockett", "NIGEL CROCKETT",
+        ),
+        ("LICENSE\n\nBETWEEN:\n\nACME HOLDINGS LIMITED\n\nAND:\n\nJOHN SMITH, an individual\n\nWHEREAS ...", "John Smith", "JOHN SMITH"),
+    ],
+)
+def test_a_laid_out_preamble_names_its_parties_line_by_line(text: str, name: str, slot: str) -> None:
+    found = find_party(_clause(text, PREAMBLE), name)
+    assert found is not None and (found.start, found.end) == (text.index(slot), text.index(slot) + len(slot))
+
+
 def test_the_fund_a_general_partner_signs_for_is_a_slot() -> None:
     text = (
         "IN WITNESS WHEREOF, the parties have signed.\n\nBETA FUND L.P.\nBy: its General Partner\n"

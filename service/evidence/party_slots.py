@@ -249,8 +249,9 @@ def _left_boundary(text: str, start: int, source: str) -> str | None:
         return "list"
     if re.search(r"\bParty\s+(?:[A-Z]|\d{1,2}|One|Two|Three)\s*:$", before):
         return "list"  # "Party A: JingWei ... Co., Ltd."
-    if re.search(r"(?i)\band$", before):
-        prior = before[:-3].rstrip()
+    joined = re.search(r"(?i)\band\s*:?$", before)  # "and", or "AND:" in a laid-out preamble
+    if joined:
+        prior = before[: joined.start()].rstrip()
         # ", and" / "; and" / "), and", or after a definition closed by its quote
         # ('hereinafter referred to as "Licensor" and PLAN_B MEDIA AG').
         if not prior or prior[-1] in ",;)\"”":
