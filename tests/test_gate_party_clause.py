@@ -195,6 +195,7 @@ def test_a_name_is_read_up_to_the_bound_and_refused_past_it() -> None:
         ("This Agreement is made between LOUISVILLE GAS AND ELECTRIC COMPANY and Acme Inc.\n", "Louisville Gas"),
         ("This Agreement is made between LOUISVILLE GAS AND ELECTRIC COMPANY and Acme Inc.\n", "Electric Company"),
         ("\"Services\" means the services provided between SEV and DCL (\"Parties\") under the plan.\n", "SEV"),
+        ("Between: Acme Inc., of Ft. Lauderdale;\n\nAnd:\n\nA Seminole Indian Company to be formed by J. Doe\n", "A Seminole Indian Company"),
         # A signatory and an entity signing for a party are no parties.
         ("This Agreement is made by Acme Inc. and executed by John Smith, its President.\n", "John Smith"),
         (

@@ -159,9 +159,10 @@ def _opens_a_contract(text: str) -> bool:
     return not lead.strip() or bool(_CONTRACT_WORDS.search(lead))
 
 
-# A slot is never only these: a determiner or clause word ("This Agreement", "By"), a party role
+# A slot never starts with an article or determiner ("A Seminole Indian Company to be formed", "This
+# Agreement") or a clause word ("By"), and is never only a party role
 # ("The COMPANY", "Licensee") or a legal form alone ("Ltd.").
-_NOT_A_NAME_START = frozenset({"this", "that", "these", "those", "such", "said", "each", "any", "all", "by", "between", "among", "and", "its", "their", "his", "her"})
+_NOT_A_NAME_START = frozenset({"a", "an", "this", "that", "these", "those", "such", "said", "each", "any", "all", "by", "between", "among", "and", "its", "their", "his", "her"})
 
 
 def _not_a_name(slot: str) -> bool:
