@@ -186,7 +186,6 @@ def _not_a_name(slot: str) -> bool:
 
 _ENUMERATOR_END = re.compile(r"(?:\(\s*(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\s*\)|(?<![\w.])\d{1,2}[.)])\s*$")
 _WORD_END = re.compile(r"([\w/]+)\W*$")
-_LEGAL_WORD = re.compile(r"\w+")
 
 
 # Words that go on with the same party after its legal form: "Inc., d/b/a ...", "Inc. of ...".
