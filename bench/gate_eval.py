@@ -183,7 +183,6 @@ class Tally:
     passed: int = 0
     misses: list[str] = field(default_factory=list)
     causes: dict[str, int] = field(default_factory=dict)  # in-KB misses by cause (miss_cause)
-    by_clause: int = 0  # passes that needed a binding by the party clause's own text
 
     @property
     def rate(self) -> float:
@@ -222,15 +221,6 @@ def gate_docs(store: SqliteStore, text: str) -> tuple[set[str], str]:
         + [f"failure {f}" for f in getattr(result, "failures", [])[:2]]
     )
     return docs, f"title={sc.agreement_title!r} parties={sc.parties} {why}"
-
-
-def _via_party_clause(store: SqliteStore, text: str, doc_id: str) -> bool:
-    """Whether the candidate for ``doc_id`` passed only with a party bound by its party clause."""
-    from service.evidence import gate
-    from service.evidence.subject_class import parse_question
-
-    result = gate.discover(store, Principal.local_operator(), parse_question(text), None)
-    return any("party clause" in c.match for c in result.candidates if doc_id in c.doc_ids)
 
 
 MISS_CAUSES = {
@@ -306,7 +296,6 @@ def evaluate(
                 stray.passed += int(not docs)
             if row["doc_id"] in docs:
                 in_kb.passed += 1
-                in_kb.by_clause += int(_via_party_clause(store, asked, row["doc_id"]))
             else:
                 cause = miss_cause(store, row, asked)
                 in_kb.causes[cause] = in_kb.causes.get(cause, 0) + 1
@@ -430,17 +419,23 @@ def _bound_keys(store: SqliteStore, agreement_id: str) -> set[str]:
     return keys
 
 
-def evaluate_adversarial(store: SqliteStore, rows: Sequence[dict], kb_rows: Sequence[dict]) -> tuple[Tally, Tally]:
+def evaluate_adversarial(
+    store: SqliteStore, rows: Sequence[dict], kb_rows: Sequence[dict]
+) -> tuple[Tally, Tally, Tally]:
     """Questions about agreements the KB does not hold, built to make binding by the party
     clause's own text accept a non-party; every one must be refused (no candidate at all):
     (a) this contract's title and first CUAD party with a party of another in-KB contract
         (the next ``ADVERSARIAL_OTHERS`` in sorted order), never a party of this one;
     (b) this contract's title and first CUAD party with a capitalised run of its own recorded
         party clauses that is no party: neither a CUAD party nor a name bound by ``party_to``.
-    Only contracts whose in-KB question passes are used (otherwise a refusal proves nothing)."""
+    Only contracts whose in-KB question passes are used (otherwise a refusal proves nothing).
+    The third tally is the party-slot reader (``party_slots.find_party``, binding by the party
+    clause's own text, not used by the gate): a pass is an adversarial name it finds in no slot of
+    the contract's recorded party clauses, i.e. one the gate would still refuse if it used it."""
     from service.evidence import gate
+    from service.evidence.party_slots import find_party
 
-    others, own = Tally(), Tally()
+    others, own, slots = Tally(), Tally(), Tally()
     kb = [r for r in kb_rows if not held_out(r["doc_id"])]
     principal = Principal.local_operator()
     for row in rows:
@@ -459,22 +454,32 @@ def evaluate_adversarial(store: SqliteStore, rows: Sequence[dict], kb_rows: Sequ
             if row["doc_id"] in gate._docs_of(a)
         ]
         bound = set().union(*(_bound_keys(store, a.subject_id) for a in agreements)) if agreements else set()
+        clauses = [c for a in agreements for c in (a.attributes.get("party_clauses") or [])]
+
+        def slot_check(asked: str, name: str) -> None:
+            slots.asked += 1
+            if any(find_party(c, name) for c in clauses):
+                slots.misses.append(f"{asked} -> a party slot names {name!r}")
+            else:
+                slots.passed += 1
+
         position = next(i for i, r in enumerate(kb) if r["doc_id"] == row["doc_id"])
         for other in [kb[(position + k) % len(kb)] for k in range(1, ADVERSARIAL_OTHERS + 1)]:
             for name in gold_parties(other)[:1]:
                 if gate._keys(name) & (gold | bound):
                     continue
                 others.expect_refused(store, question(title, [parties[0], name]))
+                slot_check(question(title, [parties[0], name]), name)
         runs: set[str] = set()
-        for agreement in agreements:
-            for clause in agreement.attributes.get("party_clauses") or []:
-                for match in _CAPITALISED_RUN.finditer(str(clause.get("text") or "")):
-                    run = match.group().strip(" .,;:'’")
-                    if sum(c.isalpha() for c in run) >= 2 and not gate._keys(run) & (gold | bound):
-                        runs.add(run)
+        for clause in clauses:
+            for match in _CAPITALISED_RUN.finditer(str(clause.get("text") or "")):
+                run = match.group().strip(" .,;:'’")
+                if sum(c.isalpha() for c in run) >= 2 and not gate._keys(run) & (gold | bound):
+                    runs.add(run)
         for run in sorted(runs):
             own.expect_refused(store, question(title, [parties[0], run]))
-    return others, own
+            slot_check(question(title, [parties[0], run]), run)
+    return others, own, slots
 
 
 def main() -> int:
@@ -506,10 +511,7 @@ def main() -> int:
         ingested = [r for r in rows if not held_out(r["doc_id"])]
     in_kb, not_in_kb, issue, stray = evaluate(store, rows, all_rows)
     print(f"gate on cuad-dev/{args.split}: {len(ingested)} contracts in the KB, {len(rows) - len(ingested)} held out")
-    print(
-        f"  in-KB pass (names verbatim in the text) {in_kb.rate:.3f} ({in_kb.passed}/{in_kb.asked}); "
-        f"{in_kb.by_clause} of the passes bind a party by the party clause's own text"
-    )
+    print(f"  in-KB pass (names verbatim in the text) {in_kb.rate:.3f} ({in_kb.passed}/{in_kb.asked})")
     clean = in_kb.asked - stray.asked
     print(
         f"  in-KB pass without questions refused by design (stray punctuation in CUAD's names, more "
@@ -530,13 +532,14 @@ def main() -> int:
             f"stray quote refused {reg_quoted.rate:.3f} ({reg_quoted.passed}/{reg_quoted.asked})"
         )
     if args.adversarial:
-        others, own = evaluate_adversarial(store, rows, all_rows)
+        others, own, slots = evaluate_adversarial(store, rows, all_rows)
         print(
             f"adversarial (must be refused): (a) another contract's party {others.rate:.3f} "
             f"({others.passed}/{others.asked}), (b) a non-party name of the contract's own party clause "
-            f"{own.rate:.3f} ({own.passed}/{own.asked})"
+            f"{own.rate:.3f} ({own.passed}/{own.asked}); party-slot reader (not used by the gate) finds "
+            f"none of them in a slot {slots.rate:.3f} ({slots.passed}/{slots.asked})"
         )
-        for miss in (others.misses + own.misses)[: args.show_misses]:
+        for miss in (others.misses + own.misses + slots.misses)[: args.show_misses]:
             print("    [adversarial]", miss[:400])
     if args.phrasings:
         shapes = evaluate_phrasings(store, rows)

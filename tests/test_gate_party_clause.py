@@ -1,8 +1,9 @@
-"""Binding by the agreement's own text (issue 9): a question's party name that the extraction did
-not split out passes the gate only when the agreement's recorded party clause (preamble, Parties
-section, signature block) names it in a party slot, exactly after the registry's normalisation,
-and the report cites that slot. Places, addresses, parents after "a subsidiary of", agents after
-"c/o", principals after "on behalf of" and signatories are never party slots.
+"""Binding by the agreement's own text (issue 9): the party clauses recorded at ingest (preamble,
+Parties section, signature block) and the party-slot reader that finds a name in them exactly,
+after the registry's normalisation. Places, addresses, parents after "a subsidiary of", agents
+after "c/o", principals after "on behalf of" and signatories are never party slots. The gate does
+not bind by the reader (it is not safe enough yet, see bench/gate_eval.py --adversarial): a name
+only the party clause names is refused, and every party of a candidate cites its party_to span.
 
 The clause and slot readers are tested on text; the gate on a real SQLite store filled by the
 real ingest pipeline (spaCy, MiniLM). Nothing is mocked."""
@@ -225,55 +226,48 @@ def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
     )
 
 
-def _revision(kb: KB, doc_id: str) -> str:
-    (agreement,) = [
-        a for a in kb.store.find_subjects(OPERATOR, type="agreement", limit=100) if gate._docs_of(a) == (doc_id,)
-    ]
-    return agreement.mentions[0]["revision"]
-
-
-@pytest.mark.parametrize(
-    ("question", "doc_id", "text", "name"),
-    [
-        (
-            "What law governs the Supply Agreement between Establishment Labs, S.A and 695014 B.C. Ltd. dba Galaxy "
-            "Telecom and The University of Iowa?",
-            "supply", SUPPLY, "The University of Iowa",
-        ),
-        (
-            "What law governs the License Agreement between e.l.f. Beauty, Inc. and F. Hoffmann-La Roche Ltd?",
-            "license", LICENSE, "e.l.f. Beauty, Inc.",
-        ),
-        (
-            "What law governs the Intellectual Property Agreement between JingWei HengTong Technology and ShenZhen "
-            "JingWei Communication Co., Ltd.?",
-            "ip", IP, "JingWei HengTong Technology",
-        ),
-    ],
-)
-def test_a_party_named_by_the_party_clause_passes_and_cites_its_slot(
-    kb: KB, question: str, doc_id: str, text: str, name: str
-) -> None:
+def test_a_name_only_the_party_clause_names_is_still_refused(kb: KB) -> None:
+    # The slot reader finds "JingWei HengTong Technology" in the preamble (tested above), but the
+    # gate does not bind by the party clause's text: on the held-out report split the adversarial
+    # bench found 2 of 723 non-party names in a slot (bench/gate_eval.py --adversarial), so it is
+    # not safe to answer on. The extracted name is the longer one, which the question does not say.
+    question = (
+        "What law governs the Intellectual Property Agreement between JingWei HengTong Technology and ShenZhen "
+        "JingWei Communication Co., Ltd.?"
+    )
     docs, result = kb.docs(question)
-    assert docs == {doc_id}
-    (candidate,) = result.candidates
-    assert candidate.match.endswith(" + party clause")
-    by_clause = [p for p in candidate.parties if p["source"]["binding"] == "party_clause"]
-    start = text.index(name)
-    assert by_clause == [{
-        "subject_id": None, "name": name, "roles": [], "aliases": [],
-        "source": {
-            "binding": "party_clause", "clause": PREAMBLE, "doc_id": doc_id, "revision": _revision(kb, doc_id),
-            "char_start": start, "char_end": start + len(name), "text": name,
-        },
+    assert docs == set()
+    assert result.rejected == [{
+        "subject_id": "agreement:intellectual property agreement@ip",
+        "reason": "no party_to binding to this agreement for 'JingWei HengTong Technology'",
     }]
-    # Extracted parties cite their own party_to binding the same way.
-    assert all(p["source"]["binding"] == "party_to" and p["source"]["doc_id"] == doc_id for p in candidate.parties
-               if p not in by_clause)
+
+
+def test_every_party_of_a_candidate_cites_its_party_to_binding(kb: KB) -> None:
+    docs, result = kb.docs(
+        "What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Inde Living Holdings, Inc.?"
+    )
+    assert docs == {"reseller"}
+    (candidate,) = result.candidates
+    party_bindings = {
+        party.subject_id: binding
+        for party in kb.store.find_subjects(OPERATOR, relation="party_to", parent_id=candidate.subject_id, limit=100)
+        for binding in sorted(party.bindings, key=lambda b: b.char_start)[:1]
+        if binding.relation == "party_to"
+    }
+    assert candidate.parties and {p["subject_id"] for p in candidate.parties} == set(party_bindings)
+    for party in candidate.parties:
+        binding = party_bindings[party["subject_id"]]
+        assert party["source"] == {
+            "binding": "party_to", "doc_id": "reseller", "revision": binding.revision,
+            "char_start": binding.char_start, "char_end": binding.char_end,
+        }
     view = gate.candidate_view(candidate)
-    assert view["class_attributes"]["parties"][-1]["source"]["char_start"] == start
-    # The report keeps the clauses' spans, not their text.
-    assert all(set(c) == {"source", "char_start", "char_end"} for c in view["class_attributes"]["attributes"]["party_clauses"])
+    # The report keeps the party clauses' spans, not their text.
+    assert view["class_attributes"]["attributes"]["party_clauses"] == [
+        {"source": PREAMBLE, "char_start": RESELLER.index("This Reseller"), "char_end": RESELLER.index("\n1. Governing")},
+        {"source": SIGNATURE_BLOCK, "char_start": RESELLER.index("IN WITNESS"), "char_end": len(RESELLER)},
+    ]
 
 
 @pytest.mark.parametrize(
@@ -296,8 +290,7 @@ def test_non_party_names_are_refused_by_the_gate(kb: KB, question: str) -> None:
     docs, result = kb.docs(question)
     assert docs == set()
     assert result.rejected and all(
-        "nor a party slot of its party clause naming it" in r["reason"] or "does not match" in r["reason"]
-        for r in result.rejected
+        r["reason"].startswith("no party_to binding") or "does not match" in r["reason"] for r in result.rejected
     )
 
 
@@ -305,5 +298,5 @@ def test_the_refusal_reason_names_the_unbound_party(kb: KB) -> None:
     _, result = kb.docs("What law governs the Reseller Agreement between Vayyar Imaging Ltd. and Knoxville?")
     assert result.rejected == [{
         "subject_id": "agreement:reseller agreement@reseller",
-        "reason": "no party_to binding to this agreement for 'Knoxville' (nor a party slot of its party clause naming it)",
+        "reason": "no party_to binding to this agreement for 'Knoxville'",
     }]

@@ -52,7 +52,6 @@ from ingest.store.port import Principal, Store
 from service.evidence.data import question_patterns
 from service.evidence.models import Scope
 from service.evidence.near_misses import near_misses
-from service.evidence.party_slots import find_party
 from service.evidence.subject_class import (
     SubjectClass,
     _role_variants,
@@ -280,14 +279,7 @@ def _keys(name: str) -> set[str]:
 
 
 def _unbound_parties(pieces: list[str], segments: list[_Segment], bound_keys: set[str]) -> list[str]:
-    """Pieces of the question's party list that no ``party_to``-bound name accounts for."""
-    return _segmentation(pieces, segments, bound_keys)[0]
-
-
-def _segmentation(
-    pieces: list[str], segments: list[_Segment], bound_keys: set[str]
-) -> tuple[list[str], list[_Segment]]:
-    """(unbound pieces, bound segments used) of the best reading of the party list. Dynamic
+    """Pieces of the question's party list that no ``party_to``-bound name accounts for. Dynamic
     programming over the pieces, each step trying the (at most ``max_join``) segments that start
     there: linear in the number of pieces. The segmentation with the fewest unbound pieces wins,
     ties going to fewer, longer names."""
@@ -296,54 +288,16 @@ def _segmentation(
     for segment in segments:
         if _keys(segment.name) & bound_keys:
             starting.setdefault(segment.start, []).append(segment)
-    # best[i] = (unbound pieces, segments, missing, used) for pieces[i:]
-    Option = tuple[int, int, list[str], list[_Segment]]
-    best: list[Option] = [(0, 0, [], [])] * (n + 1)
+    # best[i] = (unbound pieces, segments) for pieces[i:]
+    best: list[tuple[int, int, list[str]]] = [(0, 0, [])] * (n + 1)
     for i in range(n - 1, -1, -1):
-        rest_unbound, rest_segments, rest_missing, rest_used = best[i + 1]
-        option: Option = (rest_unbound + 1, rest_segments + 1, [pieces[i], *rest_missing], rest_used)
+        rest_unbound, rest_segments, rest_missing = best[i + 1]
+        option = (rest_unbound + 1, rest_segments + 1, [pieces[i], *rest_missing])
         for segment in starting.get(i, []):
-            unbound, count, missing, used = best[segment.end]
-            option = min(option, (unbound, count + 1, missing, [segment, *used]), key=lambda o: (o[0], o[1]))
+            unbound, count, missing = best[segment.end]
+            option = min(option, (unbound, count + 1, missing), key=lambda o: (o[0], o[1]))
         best[i] = option
-    return best[0][2], best[0][3]
-
-
-def _clause_bindings(
-    agreement: Subject, segments: list[_Segment], bound_keys: set[str]
-) -> dict[str, dict[str, Any]]:
-    """Question names that no extracted ``party_to`` name accounts for but that the agreement's
-    own party clause names in a party slot (``ingest.party_clauses.find_party``: exact after the
-    registry's normalisation), each with the slot it fills as its source: {name: source}."""
-    clauses = agreement.attributes.get("party_clauses")
-    if not isinstance(clauses, list) or not clauses:
-        return {}
-    doc_id, revision = _agreement_revision(agreement)
-    found: dict[str, dict[str, Any]] = {}
-    for segment in segments:
-        if segment.name in found or _keys(segment.name) & bound_keys:
-            continue
-        for clause in clauses:
-            if not isinstance(clause, dict):
-                continue
-            slot = find_party(clause, segment.name)
-            if slot is not None:
-                found[segment.name] = {
-                    "binding": "party_clause", "clause": slot.source, "doc_id": doc_id, "revision": revision,
-                    "char_start": slot.start, "char_end": slot.end, "text": slot.text,
-                }
-                break
-    return found
-
-
-def _agreement_revision(agreement: Subject) -> tuple[str | None, str | None]:
-    """The document and revision the agreement's record (and so its party clauses) comes from."""
-    mentions = sorted(agreement.mentions, key=lambda m: (m["doc_id"], m.get("revision") or ""))
-    own = EntityId.parse(agreement.subject_id).doc_id
-    for mention in mentions:
-        if own is None or mention["doc_id"] == own:
-            return mention["doc_id"], mention.get("revision")
-    return own, None
+    return best[0][2]
 
 
 def _near_misses(
@@ -410,23 +364,14 @@ def gate_agreement(
         bound_keys: set[str] = set()
         for party, _ in party_bindings:
             bound_keys |= _party_keys(party)
+        # Binding by the party clause's own text (service/evidence/party_slots.py) is measured
+        # but not used here: on the held-out report split its adversarial bench accepted 2 of 723
+        # non-party names (bench/gate_eval.py --adversarial), so only party_to bindings count.
         missing = _unbound_parties(pieces, segments, bound_keys)
-        clause_bound: dict[str, dict[str, Any]] = {}
-        if missing:
-            # A name the extraction did not split out still binds when the agreement's own party
-            # clause names it in a party slot; the report cites that slot.
-            by_clause = _clause_bindings(agreement, segments, bound_keys)
-            clause_keys = {k for name in by_clause for k in _keys(name)}
-            missing, used = _segmentation(pieces, segments, bound_keys | clause_keys)
-            clause_bound = {
-                seg.name: by_clause[seg.name] for seg in used
-                if seg.name in by_clause and not _keys(seg.name) & bound_keys
-            }
         if missing:
             rejected.append({
                 "subject_id": agreement_id,
-                "reason": "no party_to binding to this agreement for " + ", ".join(repr(m) for m in missing)
-                + " (nor a party slot of its party clause naming it)",
+                "reason": "no party_to binding to this agreement for " + ", ".join(repr(m) for m in missing),
             })
             continue
         focus = focus_binding = None
@@ -439,12 +384,12 @@ def gate_agreement(
         candidates.append(
             Candidate(
                 agreement,
-                match + (" + parties" if sc.parties else "") + (" + party clause" if clause_bound else ""),
+                match + (" + parties" if sc.parties else ""),
                 focus,
                 focus_binding,
                 docs,
                 focus=focus,
-                parties=_party_list(party_bindings) + _clause_party_list(clause_bound),
+                parties=_party_list(party_bindings),
             )
         )
     if not pool and not unresolved:
@@ -508,15 +453,6 @@ def _party_list(party_bindings: list[tuple[Subject, Binding]]) -> list[dict[str,
         if binding.role and binding.role not in entry["roles"]:
             entry["roles"].append(binding.role)
     return [out[k] for k in sorted(out)]
-
-
-def _clause_party_list(clause_bound: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Parties bound by the party clause's own text: no registry subject of their own (the
-    extraction did not split them out), so no subject_id; the slot is the binding's source."""
-    return [
-        {"subject_id": None, "name": name, "roles": [], "aliases": [], "source": clause_bound[name]}
-        for name in sorted(clause_bound)
-    ]
 
 
 def gate_entity(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
@@ -643,8 +579,8 @@ def candidate_view(c: Candidate) -> dict[str, Any]:
 
 
 def _attributes_view(attributes: dict[str, Any]) -> dict[str, Any]:
-    """The subject's attributes for the report; party clauses by span only (their text is what
-    the gate read, and a cited party carries its own slot)."""
+    """The subject's attributes for the report; party clauses by span only (their text is
+    document text the report has no use for)."""
     out = dict(sorted(attributes.items()))
     clauses = out.get("party_clauses")
     if isinstance(clauses, list):
