@@ -271,7 +271,9 @@ def _key(row: dict) -> tuple[str, frozenset[str]]:
     return " ".join(name_words(row["document_name"])), frozenset(normalise_org(p) for p in gold_parties(row))
 
 
-def evaluate(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, Tally, Tally, Tally]:
+def evaluate(
+    store: SqliteStore, rows: Sequence[dict], kb_rows: Sequence[dict] | None = None
+) -> tuple[Tally, Tally, Tally, Tally]:
     from service.evidence.subject_class import parse_question
 
     in_kb, not_in_kb, issue, stray = Tally(), Tally(), Tally(), Tally()
@@ -310,7 +312,8 @@ def evaluate(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, Tally, Ta
             variants.append(question(title, parties, " / "))
         for asked in variants:
             not_in_kb.expect_refused(store, asked)
-    ingested_ids = {r["doc_id"] for r in ingested}
+    # The KB is the whole split even when only half of it is asked (--half).
+    ingested_ids = {r["doc_id"] for r in (kb_rows or rows) if not held_out(r["doc_id"])}
     for asked, about in ISSUE_QUESTIONS:
         issue.expect_only(store, asked, {d for d in ingested_ids if d.startswith(about)})
     return in_kb, not_in_kb, issue, stray
@@ -397,21 +400,116 @@ def evaluate_registry(store: SqliteStore, rows: Sequence[dict]) -> tuple[Tally, 
     return in_kb, not_in_kb, quoted
 
 
+# Capitalised runs of a party clause: the non-party names an adversary may take from it (places,
+# streets, parents after "a subsidiary of", agents, signatories, principals after "on behalf of").
+_CAPITALISED_RUN = re.compile(
+    r"[A-Z0-9][\w.'’&/-]*(?:[ \t]+(?:(?:of|the|de|du|la|&)[ \t]+)*[A-Z0-9][\w.'’&/-]*)*"
+)
+ADVERSARIAL_OTHERS = 3  # other contracts whose party names are asked with this contract's title
+
+
+def _bound_keys(store: SqliteStore, agreement_id: str) -> set[str]:
+    from service.evidence import gate
+
+    keys: set[str] = set()
+    for party in store.find_subjects(
+        Principal.local_operator(), relation="party_to", parent_id=agreement_id, limit=gate.REGISTRY_LIMIT
+    ):
+        keys |= gate._party_keys(party)
+    return keys
+
+
+def evaluate_adversarial(
+    store: SqliteStore, rows: Sequence[dict], kb_rows: Sequence[dict]
+) -> tuple[Tally, Tally, Tally]:
+    """Questions about agreements the KB does not hold, built to make binding by the party
+    clause's own text accept a non-party; every one must be refused (no candidate at all):
+    (a) this contract's title and first CUAD party with a party of another in-KB contract
+        (the next ``ADVERSARIAL_OTHERS`` in sorted order), never a party of this one;
+    (b) this contract's title and first CUAD party with a capitalised run of its own recorded
+        party clauses that is no party: neither a CUAD party nor a name bound by ``party_to``.
+    Only contracts whose in-KB question passes are used (otherwise a refusal proves nothing).
+    The third tally is the party-slot reader (``party_slots.find_party``, binding by the party
+    clause's own text, not used by the gate): a pass is an adversarial name it finds in no slot of
+    the contract's recorded party clauses, i.e. one the gate would still refuse if it used it."""
+    from service.evidence import gate
+    from service.evidence.party_slots import find_party
+
+    others, own, slots = Tally(), Tally(), Tally()
+    kb = [r for r in kb_rows if not held_out(r["doc_id"])]
+    principal = Principal.local_operator()
+    for row in rows:
+        if held_out(row["doc_id"]):
+            continue
+        text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
+        names = in_kb_question_names(row, text)
+        if names is None:
+            continue
+        title, parties = names
+        if row["doc_id"] not in gate_docs(store, question(title, parties))[0]:
+            continue
+        gold = {k for p in parties for k in gate._keys(p)}
+        agreements = [
+            a for a in store.find_subjects(principal, type="agreement", limit=gate.REGISTRY_LIMIT)
+            if row["doc_id"] in gate._docs_of(a)
+        ]
+        bound = set().union(*(_bound_keys(store, a.subject_id) for a in agreements)) if agreements else set()
+        clauses = [c for a in agreements for c in (a.attributes.get("party_clauses") or [])]
+
+        def slot_check(asked: str, name: str) -> None:
+            slots.asked += 1
+            if any(find_party(c, name) for c in clauses):
+                slots.misses.append(f"{asked} -> a party slot names {name!r}")
+            else:
+                slots.passed += 1
+
+        position = next(i for i, r in enumerate(kb) if r["doc_id"] == row["doc_id"])
+        for other in [kb[(position + k) % len(kb)] for k in range(1, ADVERSARIAL_OTHERS + 1)]:
+            for name in gold_parties(other)[:1]:
+                if gate._keys(name) & (gold | bound):
+                    continue
+                others.expect_refused(store, question(title, [parties[0], name]))
+                slot_check(question(title, [parties[0], name]), name)
+        runs: set[str] = set()
+        for clause in clauses:
+            for match in _CAPITALISED_RUN.finditer(str(clause.get("text") or "")):
+                run = match.group().strip(" .,;:'’")
+                if sum(c.isalpha() for c in run) >= 2 and not gate._keys(run) & (gold | bound):
+                    runs.add(run)
+        for run in sorted(runs):
+            own.expect_refused(store, question(title, [parties[0], run]))
+            slot_check(question(title, [parties[0], run]), run)
+    return others, own, slots
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "report"), required=True)
     parser.add_argument("--limit", type=int, default=None, help="first N contracts of the split")
+    parser.add_argument(
+        "--half", choices=("A", "B"), default=None,
+        help="only the even (A) or odd (B) positions of the sorted split: look at misses on A, check changes on B",
+    )
     parser.add_argument("--rebuild", action="store_true", help="ignore a cached store")
     parser.add_argument("--show-misses", type=int, default=0)
     parser.add_argument("--phrasings", action="store_true", help="also the varied phrasings of bench/data/gate_phrasings.json")
     parser.add_argument("--registry", action="store_true", help="also 'Who are the parties to ...' registry questions")
+    parser.add_argument(
+        "--adversarial", action="store_true",
+        help="also questions that pair a real party with another contract's party or a non-party name of the party clause",
+    )
     args = parser.parse_args()
     if not CUAD_DIR.is_dir():
         raise SystemExit(f"{CUAD_DIR} is absent")
     rows = split_rows(args.split)[: args.limit]
+    all_rows = list(rows)
     ingested = [r for r in rows if not held_out(r["doc_id"])]
+    # The KB is always the whole split (the same store); --half only picks the questions asked.
     store = build_store(ingested, args.split, args.rebuild)
-    in_kb, not_in_kb, issue, stray = evaluate(store, rows)
+    if args.half:
+        rows = rows[0 if args.half == "A" else 1 :: 2]
+        ingested = [r for r in rows if not held_out(r["doc_id"])]
+    in_kb, not_in_kb, issue, stray = evaluate(store, rows, all_rows)
     print(f"gate on cuad-dev/{args.split}: {len(ingested)} contracts in the KB, {len(rows) - len(ingested)} held out")
     print(f"  in-KB pass (names verbatim in the text) {in_kb.rate:.3f} ({in_kb.passed}/{in_kb.asked})")
     clean = in_kb.asked - stray.asked
@@ -433,6 +531,16 @@ def main() -> int:
             f"not-in-KB refused {reg_out.rate:.3f} ({reg_out.passed}/{reg_out.asked}), "
             f"stray quote refused {reg_quoted.rate:.3f} ({reg_quoted.passed}/{reg_quoted.asked})"
         )
+    if args.adversarial:
+        others, own, slots = evaluate_adversarial(store, rows, all_rows)
+        print(
+            f"adversarial (must be refused): (a) another contract's party {others.rate:.3f} "
+            f"({others.passed}/{others.asked}), (b) a non-party name of the contract's own party clause "
+            f"{own.rate:.3f} ({own.passed}/{own.asked}); party-slot reader (not used by the gate) finds "
+            f"none of them in a slot {slots.rate:.3f} ({slots.passed}/{slots.asked})"
+        )
+        for miss in (others.misses + own.misses + slots.misses)[: args.show_misses]:
+            print("    [adversarial]", miss[:400])
     if args.phrasings:
         shapes = evaluate_phrasings(store, rows)
         total_in, total_out = Tally(), Tally()

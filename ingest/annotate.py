@@ -61,6 +61,7 @@ from ingest.names import (
 )
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
+from ingest.party_clauses import clause_records
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -1008,6 +1009,10 @@ def _subjects(
                 "agreement_date": signed.iso if signed else None,
                 "effective_date": effective.iso if effective else None,
                 "parties": [p.entity_id for p in parties],
+                # Where the contract names its parties in its own words (preamble, Parties
+                # section, signature block), each span with its text: the gate reads a party
+                # name the extraction did not bind there, exactly (ingest/party_clauses.py).
+                "party_clauses": clause_records(text),
                 **(
                     {"amendment": {
                         "relation": amendment.relation, "word": amendment.word, "number": amendment.number,

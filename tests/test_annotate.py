@@ -129,7 +129,12 @@ def test_party_to_with_role_and_agreement_subject() -> None:
         "effective_date": None,
         "parties": ["org:acme holdings", "org:beta trading"],
         "title_aliases": [],
+        # The preamble, its one sentence, recorded for the gate's binding by the clause's text.
+        "party_clauses": [{
+            "source": "preamble", "char_start": 24, "char_end": 228, "text": PREAMBLE[24:228],
+        }],
     }
+    assert PREAMBLE[24:228].startswith("This Distribution") and PREAMBLE[24:228].endswith("(\u201cDistributor\u201d).")
     binding = next(b for b in subject(result, "org:beta trading").bindings if b.relation == "party_to")
     assert (binding.object_id, binding.object_name, binding.role, binding.doc_id, binding.revision) == (
         agreement_id, "DISTRIBUTION AGREEMENT", "Distributor", "doc-1", "rev-1",

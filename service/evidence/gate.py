@@ -364,6 +364,9 @@ def gate_agreement(
         bound_keys: set[str] = set()
         for party, _ in party_bindings:
             bound_keys |= _party_keys(party)
+        # Binding by the party clause's own text (service/evidence/party_slots.py) is measured
+        # but not used here: on the held-out report split its adversarial bench accepted 2 of 723
+        # non-party names (bench/gate_eval.py --adversarial), so only party_to bindings count.
         missing = _unbound_parties(pieces, segments, bound_keys)
         if missing:
             rejected.append({
@@ -434,11 +437,18 @@ def gate_agreement_readings(
 
 
 def _party_list(party_bindings: list[tuple[Subject, Binding]]) -> list[dict[str, Any]]:
+    """The agreement's extracted parties, each citing its first ``party_to`` binding's span."""
     out: dict[str, dict[str, Any]] = {}
     for party, binding in sorted(party_bindings, key=lambda pb: (pb[0].subject_id, pb[1].char_start)):
         entry = out.setdefault(
             party.subject_id,
-            {"subject_id": party.subject_id, "name": party.name, "roles": [], "aliases": list(party.aliases)},
+            {
+                "subject_id": party.subject_id, "name": party.name, "roles": [], "aliases": list(party.aliases),
+                "source": {
+                    "binding": "party_to", "doc_id": binding.doc_id, "revision": binding.revision,
+                    "char_start": binding.char_start, "char_end": binding.char_end,
+                },
+            },
         )
         if binding.role and binding.role not in entry["roles"]:
             entry["roles"].append(binding.role)
@@ -558,7 +568,7 @@ def candidate_view(c: Candidate) -> dict[str, Any]:
         "class_attributes": {
             "type": s.type,
             "aliases": list(s.aliases),
-            "attributes": dict(sorted(s.attributes.items())),
+            "attributes": _attributes_view(s.attributes),
             "gate_match": c.match,
             "documents": list(c.doc_ids),
             "parties": c.parties,
@@ -566,3 +576,15 @@ def candidate_view(c: Candidate) -> dict[str, Any]:
         "parent_entity_binding": binding,
         "source_location": location,
     }
+
+
+def _attributes_view(attributes: dict[str, Any]) -> dict[str, Any]:
+    """The subject's attributes for the report; party clauses by span only (their text is
+    document text the report has no use for)."""
+    out = dict(sorted(attributes.items()))
+    clauses = out.get("party_clauses")
+    if isinstance(clauses, list):
+        out["party_clauses"] = [
+            {k: c[k] for k in ("source", "char_start", "char_end") if k in c} for c in clauses if isinstance(c, dict)
+        ]
+    return out
