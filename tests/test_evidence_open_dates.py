@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from service.evidence import conclude, units, verify
-from service.evidence.collect import open_value_type
+from service.evidence.conclude import open_value_type
 from service.evidence.data import asked_value_type
 from service.evidence.subject_class import SubjectClass
 from service.retrieval import Hit

@@ -18,7 +18,7 @@ from ingest.settings import Settings
 from ingest.store.common import stopwords
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
-from service.evidence.data import ClauseType, asked_value_type, clause_type_for, cues
+from service.evidence.data import ClauseType, clause_type_for, cues
 from service.evidence.models import Scope
 from service.evidence.subject_class import SubjectClass
 
@@ -44,7 +44,7 @@ def _targets(
     topic = attribute.query if attribute is not None else (clause.query if clause is not None else "")
     return verify.Targets(
         question, vector, verify.question_words(query_question), clause.text_cues if clause is not None else (),
-        topic_words=verify.question_words(topic), value_type=open_value_type(sc, whole_question),
+        topic_words=verify.question_words(topic), value_type=conclude.open_value_type(sc, whole_question),
     )
 
 
@@ -64,13 +64,6 @@ def open_clause_type(sc: SubjectClass, query_question: str) -> ClauseType | None
     """The clause type an open question asks about (``service/data/clause_types.json``), if any:
     question-side expansion for the words analysts use."""
     return clause_type_for(query_question) if sc.attribute == conclude.OPEN_ATTRIBUTE else None
-
-
-def open_value_type(sc: SubjectClass, question: str) -> str | None:
-    """The value type an open question asks for in its own words (``date`` for "what is the start
-    date of ...", "when did ... begin"), read from the whole question: the question is not
-    reinterpreted, its answer is only typed. Known attributes keep their own value type."""
-    return asked_value_type(question) if sc.attribute == conclude.OPEN_ATTRIBUTE and question else None
 
 
 # Auxiliaries that open a question and are no stop words of the search.

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from ingest.errors import InternalError
 from ingest.statuses import Confidence
-from service.evidence.data import cues
+from service.evidence.data import asked_value_type, cues
 from service.evidence.gate import Candidate, GateResult
 from service.evidence.models import (
     AttributeConflict,
@@ -124,13 +124,18 @@ def value_first(sc: SubjectClass, question: str = "") -> bool:
     <date>" is the canonical evidence, and the many clauses that merely use the defined term
     ("within 30 days after the Effective Date") carry its text cue but no date. The same holds
     for an open question that asks for a date in its own words ("what is the start date of
-    ...": ``collect.open_value_type``; ``question`` is the whole question)."""
+    ...": ``open_value_type``; ``question`` is the whole question)."""
     attribute = cues().attributes.get(sc.attribute or "")
     if attribute is not None:
         return attribute.value_type in VALUE_FIRST_TYPES
-    from service.evidence.collect import open_value_type  # collect imports this module
-
     return open_value_type(sc, question) in VALUE_FIRST_TYPES
+
+
+def open_value_type(sc: SubjectClass, question: str) -> str | None:
+    """The value type an open question asks for in its own words (``date`` for "what is the start
+    date of ...", "when did ... begin"), read from the whole question: the question is not
+    reinterpreted, its answer is only typed. Known attributes keep their own value type."""
+    return asked_value_type(question) if sc.attribute == OPEN_ATTRIBUTE and question else None
 
 
 def prefer_independent(units: Sequence[Assessed], *, values_first: bool = False) -> list[Assessed]:
