@@ -261,8 +261,19 @@ def test_a_worker_that_cannot_reach_the_upload_store_fails_the_job_with_the_reas
     assert (body["status"], body["error"]) == ("failed", reason)
     assert [(j["state"], j["error"]) for j in body["jobs"]] == [("failed", reason)]
     assert body == api.get(f"/v1/documents/{accepted['doc_id']}", headers=ALICE).json()
-    audit = api.get("/v1/audit", headers=ADMIN, params={"request_id": accepted_request(api, accepted)}).json()
-    assert [(e["action"], e.get("status"), e.get("error")) for e in audit["entries"]][-1] == ("ingest", "failed", reason)
+    # The worker writes the job's audit entry after it ends the job (and drops its upload, which
+    # waits out the outage's connection errors): the entry follows the status, so wait for it.
+    entries = _wait_for_audit(api, accepted_request(api, accepted), "ingest")
+    assert [(e["action"], e.get("status"), e.get("error")) for e in entries][-1] == ("ingest", "failed", reason)
+
+
+def _wait_for_audit(client, request_id: str, action: str, timeout: float = 30.0) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    while True:
+        entries = client.get("/v1/audit", headers=ADMIN, params={"request_id": request_id}).json()["entries"]
+        if any(e["action"] == action for e in entries) or time.monotonic() > deadline:
+            return entries
+        time.sleep(0.1)
 
 
 def accepted_request(client, accepted: dict) -> str:
