@@ -108,7 +108,69 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "CORVUS FINANCE S.A R.L.": "CORVUS FINANCE S.A R.L., a company incorporated in Luxembourg (\"Corvus\")",
         },
     ),
+    # Another agreement's party clause that the preamble cites names no party of this one.
+    "cited_agreement_parties_are_not_parties": (
+        "AMENDMENT NO. 2\n\nThis Amendment No. 2 (this \"Amendment\") is entered into as of June 1, 2021 by and "
+        "between Solano Robotics, Inc., a Delaware corporation (\"Solano\"), and Petrel Motion GmbH (\"Petrel\"), "
+        "as an amendment to that certain Supply Agreement dated March 3, 2017 by and among Granby Automation "
+        "Corp. (\"Granby\"), Petrel Motion GmbH and Linwood Controls LLC (\"Linwood\") (the \"Supply "
+        "Agreement\").\n\nRECITALS\n",
+        {
+            "Solano Robotics, Inc.": "Solano Robotics, Inc., a Delaware corporation (\"Solano\")",
+            "Petrel Motion GmbH": "Petrel Motion GmbH (\"Petrel\")",
+        },
+    ),
+    # A company defined inside a recital's predicate, past the party clause, is a third party.
+    "recital_predicate_company_is_no_party": (
+        "JOINT VENTURE AGREEMENT\n\nThis Agreement is made between Ashgrove Metals Inc. (\"Ashgrove\") and "
+        "Brennan Alloys Ltd. (\"Brennan\").\n\nRECITALS\n\nWHEREAS, the parties operate the venture through "
+        "Ashgrove Brennan Castings Co., Ltd. (\"ABC\"), a company owned by both of them; and\n\nWHEREAS, ABC "
+        "buys ore from Kestrel Mining Pty Ltd (\"Kestrel\").\n\n1. Venture.\n",
+        {
+            "Ashgrove Metals Inc.": "Ashgrove Metals Inc. (\"Ashgrove\")",
+            "Brennan Alloys Ltd.": "Brennan Alloys Ltd. (\"Brennan\")",
+        },
+    ),
+    # Trade-name phrasings beyond dba: the legal name is the subject, the whole an alias.
+    "trading_as": (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Hartley Provisions Limited trading as Hartley's "
+        "Kitchen (\"Customer\") and Moorland Dairies Ltd (\"Supplier\").\n\n1. Supply.\n",
+        {
+            "Hartley Provisions Limited": "Hartley Provisions Limited trading as Hartley's Kitchen (\"Customer\")",
+            "Moorland Dairies Ltd": "Moorland Dairies Ltd (\"Supplier\")",
+        },
+    ),
+    "operating_with_the_service_name": (
+        "TRANSFER AGENCY AGREEMENT\n\nThis Agreement is made between Granite Peak Income Fund (the \"Client\") "
+        "and Keystone Registry Services LLC operating with the service name Keystone Shareholder Services (the "
+        "\"Agent\").\n\n1. Appointment.\n",
+        {
+            "Granite Peak Income Fund": "Granite Peak Income Fund (the \"Client\")",
+            "Keystone Registry Services LLC": "Keystone Registry Services LLC operating with the service name "
+            "Keystone Shareholder Services (the \"Agent\")",
+        },
+    ),
+    # "operating as escrow agent" is a role, no trade name.
+    "operating_as_a_role": (
+        "ESCROW AGREEMENT\n\nThis Agreement is made between Lindell Homes Inc. (\"Buyer\") and Castor Title "
+        "LLC, operating as escrow agent (\"Escrow Agent\").\n\n1. Escrow.\n",
+        {
+            "Lindell Homes Inc.": "Lindell Homes Inc. (\"Buyer\")",
+            "Castor Title LLC": "Castor Title LLC, operating as escrow agent (\"Escrow Agent\")",
+        },
+    ),
 }
+
+
+def test_trade_name_phrasings_give_the_legal_name_and_the_trade_name() -> None:
+    assert party_name_forms("Hartley Provisions Limited trading as Hartley's Kitchen") == [
+        "Hartley Provisions Limited trading as Hartley's Kitchen", "Hartley's Kitchen", "Hartley Provisions Limited",
+    ]
+    assert party_name_forms("Keystone Registry Services LLC operating with the service name Keystone Shareholder Services") == [
+        "Keystone Registry Services LLC operating with the service name Keystone Shareholder Services",
+        "Keystone Shareholder Services",
+        "Keystone Registry Services LLC",
+    ]
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
