@@ -316,12 +316,26 @@ class _PartyScope:
     cited_clauses: list[tuple[int, int]]
 
 
-# Words before a later "between"/"among" in its sentence that make it another agreement's clause.
-_CITED_AGREEMENT = re.compile(
-    r"\bthat\s+certain\b|\b(?:Agreement|Amendment|Indenture|Lease|Contract)\b[^.;()\"]{0,80}?"
-    r"\b(?:dated|entered\s+into)\b[^.;()\"]{0,80}?\bby\s+and\s+$",
-)
-_CITED_LOOKBACK = 300
+# Words before a later "between"/"among" in its sentence that make it another agreement's clause:
+# "that certain Supply Agreement dated ... by and among", "pursuant to an Indenture, dated as of
+# ... (the "Base Indenture"), between" (never "This Agreement, dated ..., is made between").
+_THAT_CERTAIN = re.compile(r"\bthat\s+certain\b", re.I)
+_CITED_DOCUMENT = re.compile(r"\b(?:agreement|amendment|indenture|lease|contract)\b", re.I)
+_CITED_DATED = re.compile(r"\b(?:dated|entered\s+into)\b", re.I)
+_SELF_REFERENCE = re.compile(r"\bthis\s+(?:[\w\-]+\s+){0,5}$", re.I)
+_CITED_LOOKBACK = 600
+
+
+def _cites_another_agreement(sentence: str) -> bool:
+    if _THAT_CERTAIN.search(sentence):
+        return True
+    # "This Agreement (the "Agreement"), dated as of ..., is made between": the document's own.
+    if re.match(r"\s*(?:\(?[A-Za-z0-9]{1,3}[.)]\s*)?this\b", sentence, re.I):
+        return False
+    return any(
+        _CITED_DATED.search(sentence, document.end()) and not _SELF_REFERENCE.search(sentence[: document.start()])
+        for document in _CITED_DOCUMENT.finditer(sentence)
+    )
 
 
 def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -332,7 +346,7 @@ def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int,
             break
         before = text[max(clauses[0][0], start - _CITED_LOOKBACK) : start]
         sentence = before[max((m.end() for m in _SENTENCE_BREAK.finditer(before)), default=0) :]
-        if _CITED_AGREEMENT.search(sentence):
+        if _cites_another_agreement(sentence):
             cited.append((start, end))
     return cited
 

@@ -120,6 +120,28 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "Petrel Motion GmbH": "Petrel Motion GmbH (\"Petrel\")",
         },
     ),
+    # A later "between" after "an Indenture, dated ... (the ...)," is that indenture's clause.
+    "cited_indenture_parties_are_not_parties": (
+        "REMARKETING AGREEMENT\n\nThis Remarketing Agreement is dated as of May 2, 2016, among Halden Financial, "
+        "Inc., a Delaware corporation (the \"Company\"), and Ridgeway Securities LLC (the \"Remarketing Agent\"). "
+        "The notes were issued by the Company pursuant to an Indenture, dated as of March 1, 2010 (the \"Base "
+        "Indenture\"), between the Company and Ironbridge Trust Company, N.A., as trustee (the \"Trustee\").\n\n"
+        "1. Remarketing.\n",
+        {
+            "Halden Financial, Inc.": "Halden Financial, Inc., a Delaware corporation (the \"Company\")",
+            "Ridgeway Securities LLC": "Ridgeway Securities LLC (the \"Remarketing Agent\")",
+        },
+    ),
+    # The document's own dated preamble after a heading that says "BETWEEN" is no cited clause.
+    "own_dated_preamble_after_a_between_heading": (
+        "AGREEMENT BETWEEN MARLOW COUNTY AND TEVA WATER\n\nThis Agreement (the \"Agreement\"), dated as of April 4, "
+        "2018, is made by and between Marlow County Water District (\"District\") and Teva Water Systems, Inc. "
+        "(\"Teva\").\n\n1. Services.\n",
+        {
+            "Marlow County Water District": "Marlow County Water District (\"District\")",
+            "Teva Water Systems, Inc.": "Teva Water Systems, Inc. (\"Teva\")",
+        },
+    ),
     # A company defined inside a recital's predicate, past the party clause, is a third party.
     "recital_predicate_company_is_no_party": (
         "JOINT VENTURE AGREEMENT\n\nThis Agreement is made between Ashgrove Metals Inc. (\"Ashgrove\") and "
