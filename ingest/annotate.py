@@ -315,7 +315,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 name = name_at(straight, position, match.start())
                 if name is None:
                     break
-                listed.extend(_joined_people(name) or [name])
+                listed.extend(_joined_people(name, straight) or [name])
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name.end, match.start())
                 separator = _LIST_SEPARATOR.match(straight, described.end() if described else name.end, match.start())
@@ -378,15 +378,20 @@ def _person_like(name: str) -> bool:
     )
 
 
-def _joined_people(name: NameSpan) -> list[NameSpan] | None:
+def _joined_people(name: NameSpan, text: str) -> list[NameSpan] | None:
     """ "Robert Klein and Susan Klein": the two people a name read across "and" holds, when both
-    sides are people's names; None otherwise ("Procter and Gamble" has one word a side)."""
+    sides are people's names; None otherwise ("Procter and Gamble" has one word a side). A word
+    the document also writes in lower case is no part of a person's name: "The Babcock and Wilcox
+    Company", "Federal Savings and Loan Association" stay one name."""
     joints = list(_PEOPLE_JOINT.finditer(name.text))
     if len(joints) != 1:
         return None
     joint = joints[0]
     left, right = name.text[: joint.start()], name.text[joint.end() :]
     if not (_person_like(left) and _person_like(right)):
+        return None
+    common = lowercase_words(text)
+    if any(w.casefold().strip(".") in common for w in (*left.split(), *right.split())):
         return None
     return [
         NameSpan(left, name.start, name.start + len(left)),
@@ -659,7 +664,7 @@ def _parties(
             continue
         party_terms.add(definition.term.casefold())
         # "Robert Klein and Susan Klein (together, the "Kleins")": two people, each a party.
-        for name in _joined_people(definition.name) or [definition.name]:
+        for name in _joined_people(definition.name, text) or [definition.name]:
             label = "PERSON" if name is not definition.name else _label_for(name, person_spans)
             entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
             if entity_id not in parties:
@@ -687,8 +692,8 @@ def _parties(
     ]
     names = [*names, *collective]
     # "between Verity, Inc. ... and Robert Klein and Susan Klein (together, ...)": two people.
-    names = [part for name in names for part in (_joined_people(name) or [name])]
-    collective = [part for name in collective for part in (_joined_people(name) or [name])]
+    names = [part for name in names for part in (_joined_people(name, text) or [name])]
+    collective = [part for name in collective for part in (_joined_people(name, text) or [name])]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):

@@ -329,13 +329,12 @@ _CITED_LOOKBACK = 600
 def _cites_another_agreement(sentence: str) -> bool:
     if _THAT_CERTAIN.search(sentence):
         return True
-    # "This Agreement (the "Agreement"), dated as of ..., is made between": the document's own.
-    if re.match(r"\s*(?:\(?[A-Za-z0-9]{1,3}[.)]\s*)?this\b", sentence, re.I):
+    # "This Agreement (the "Agreement"), dated as of ..., is made between", also after a heading
+    # run on the same line ("Amendment No:   GAS TRANSPORTATION AGREEMENT   THIS AGREEMENT is made
+    # and entered into ... by and between"): the document's own clause.
+    if any(_SELF_REFERENCE.search(sentence[: document.start()]) for document in _CITED_DOCUMENT.finditer(sentence)):
         return False
-    return any(
-        _CITED_DATED.search(sentence, document.end()) and not _SELF_REFERENCE.search(sentence[: document.start()])
-        for document in _CITED_DOCUMENT.finditer(sentence)
-    )
+    return any(_CITED_DATED.search(sentence, document.end()) for document in _CITED_DOCUMENT.finditer(sentence))
 
 
 def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int, int]]:

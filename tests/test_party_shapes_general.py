@@ -142,6 +142,31 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "Teva Water Systems, Inc.": "Teva Water Systems, Inc. (\"Teva\")",
         },
     ),
+    # An "and" inside a company's name whose words the document writes in lower case: one name.
+    "and_inside_a_company_name_is_no_pair_of_people": (
+        "SERVICES AGREEMENT\n\nThis Agreement is made between The Harlan and Merritt Company (the \"Company\") and "
+        "Ridgefield Savings and Loan Association (the \"Association\").\n\n1. Services. The company and the "
+        "association agree on savings and loan services.\n",
+        {
+            "The Harlan and Merritt Company": "The Harlan and Merritt Company (the \"Company\")",
+            "Ridgefield Savings and Loan Association": "Ridgefield Savings and Loan Association (the "
+            "\"Association\")",
+        },
+    ),
+    # The document's own preamble on one line with its heading words ("Amendment No:") is no cited clause.
+    "own_preamble_on_a_heading_line_after_a_between_heading": (
+        "EXHIBIT II   RATE AGREEMENT   BETWEEN KESTON POWER AND ORMOND GAS PIPELINE COMPANY\n\n  Service No: 4071 "
+        "Amendment No:   GAS TRANSPORTATION AGREEMENT   THIS AGREEMENT is made and entered into as of the 1st day "
+        "of May, 2004, by and between ORMOND GAS PIPELINE COMPANY, a Delaware Corporation, hereinafter referred to "
+        "as \"Transporter\" and KESTON POWER AND LIGHT COMPANY, a Kentucky Corporation, hereinafter referred to as "
+        "\"Shipper.\"   ARTICLE I - DEFINITIONS   1.1 The company supplies power and light.\n",
+        {
+            "ORMOND GAS PIPELINE COMPANY": "ORMOND GAS PIPELINE COMPANY, a Delaware Corporation, hereinafter "
+            "referred to as \"Transporter\"",
+            "KESTON POWER AND LIGHT COMPANY": "KESTON POWER AND LIGHT COMPANY, a Kentucky Corporation, hereinafter "
+            "referred to as \"Shipper.\"",
+        },
+    ),
     # A company defined inside a recital's predicate, past the party clause, is a third party.
     "recital_predicate_company_is_no_party": (
         "JOINT VENTURE AGREEMENT\n\nThis Agreement is made between Ashgrove Metals Inc. (\"Ashgrove\") and "
