@@ -211,7 +211,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         listed = _comma_list(straight, first.end, end)
         names.extend(listed)
         last = listed[-1] if listed else first
-        connector = _next_party_joiner(straight, last.end, min(end, last.end + 400))
+        connector = _AND.search(straight, last.end, min(end, last.end + 400))
         if connector is None:
             continue
         after = connector.end()
@@ -223,20 +223,6 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
     return names
-
-
-def _next_party_joiner(text: str, position: int, end: int) -> re.Match[str] | None:
-    """The next "and"/"&" after ``position`` that joins two parties, not one inside a name
-    ("c/o Pruitt & Lang LLP", "Smith and Wesson Corp." are one name each)."""
-    for connector in _AND.finditer(text, position, end):
-        # The capitalised run the connector follows, from the last comma, parenthesis or line.
-        run = re.search(r"(?:^|[,;(\n])[ \t]*(?:c/o[ \t]+)?([A-Z0-9][^,;()\n]*)$", text[position : connector.start() + 1])
-        if run is not None:
-            inner = name_at(text, position + run.start(1), end)
-            if inner is not None and inner.end > connector.end():
-                continue
-        return connector
-    return None
 
 
 _COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
@@ -315,7 +301,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 name = name_at(straight, position, match.start())
                 if name is None:
                     break
-                listed.extend(_joined_people(name, straight) or [name])
+                listed.append(name)
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name.end, match.start())
                 separator = _LIST_SEPARATOR.match(straight, described.end() if described else name.end, match.start())
@@ -359,44 +345,6 @@ def _undersigned_windows(text: str) -> list[tuple[int, int]]:
 def _personal_name(name: str) -> bool:
     words = name.split()
     return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
-
-
-_PERSON_WORD = re.compile(r"[A-Z][a-z]+(?:[\-'’][A-Z]?[a-z]+)*|[A-Z]\.|[A-Z][A-Z]+(?:[\-'’][A-Z]+)*")
-_PEOPLE_JOINT = re.compile(r"[ \t]+(?:and|AND|&)[ \t\n]+")
-
-
-def _person_like(name: str) -> bool:
-    """Two to four words of a person's name ("Robert Klein", "Emma J. Castellanos", "TASHA
-    MORGAN-REED"), the first and last written out; no legal form."""
-    words = name.split()
-    return (
-        2 <= len(words) <= 4
-        and all(_PERSON_WORD.fullmatch(w) for w in words)
-        and not words[0].endswith(".")
-        and not words[-1].endswith(".")
-        and not has_legal_suffix(name)
-    )
-
-
-def _joined_people(name: NameSpan, text: str) -> list[NameSpan] | None:
-    """ "Robert Klein and Susan Klein": the two people a name read across "and" holds, when both
-    sides are people's names; None otherwise ("Procter and Gamble" has one word a side). A word
-    the document also writes in lower case is no part of a person's name: "The Babcock and Wilcox
-    Company", "Federal Savings and Loan Association" stay one name."""
-    joints = list(_PEOPLE_JOINT.finditer(name.text))
-    if len(joints) != 1:
-        return None
-    joint = joints[0]
-    left, right = name.text[: joint.start()], name.text[joint.end() :]
-    if not (_person_like(left) and _person_like(right)):
-        return None
-    common = lowercase_words(text)
-    if any(w.casefold().strip(".") in common for w in (*left.split(), *right.split())):
-        return None
-    return [
-        NameSpan(left, name.start, name.start + len(left)),
-        NameSpan(right, name.start + joint.end(), name.end),
-    ]
 
 
 _AND_WORD = re.compile(r"(?:^|[\s,])(?:and|AND)\s+")
@@ -663,14 +611,13 @@ def _parties(
         ):
             continue
         party_terms.add(definition.term.casefold())
-        # "Robert Klein and Susan Klein (together, the "Kleins")": two people, each a party.
-        for name in _joined_people(definition.name, text) or [definition.name]:
-            label = "PERSON" if name is not definition.name else _label_for(name, person_spans)
-            entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
-            if entity_id not in parties:
-                parties[entity_id] = Party(
-                    entity_id, label, name, definition.term, name.start, definition.paren_end,
-                )
+        label = _label_for(definition.name, person_spans)
+        entity_id = entity_id_for(label, party_name_forms(definition.name.text)[-1])
+        if entity_id not in parties:
+            parties[entity_id] = Party(
+                entity_id, label, definition.name, definition.term,
+                definition.name.start, definition.paren_end,
+            )
         # "Charles Webb & Company, a Division of Keefe, Bruyette & Woods, Inc. (the "Agent")": the
         # division the contract names is a party, next to the company it belongs to.
         division = _division_before(text, definition.name)
@@ -691,9 +638,6 @@ def _parties(
         *_named_group_names(text, windows),
     ]
     names = [*names, *collective]
-    # "between Verity, Inc. ... and Robert Klein and Susan Klein (together, ...)": two people.
-    names = [part for name in names for part in (_joined_people(name, text) or [name])]
-    collective = [part for name in collective for part in (_joined_people(name, text) or [name])]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
