@@ -33,6 +33,7 @@ from ingest.definitions import (
     Definition,
     between_windows,
     clause_start,
+    leading_connectors,
     find_definitions,
     preamble_windows,
 )
@@ -250,7 +251,17 @@ def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
 
 # A group definition closing a list of parties: "A LLC, B L.P. and Jane Roe (collectively, the
 # "Sellers")". Only in the preamble windows: elsewhere such groups are goods or losses.
-_COLLECTIVE = re.compile(r"\(\s*(?:each\s+and\s+)?collectively,?\s+(?:the\s+)?\"")
+# Also the "Party"/"Parties" definition that closes a list: "A LLC and B Inc. (each a "Party" and
+# together the "Parties")", "(individually a "Party")", "(together, the "Kleins")".
+_COLLECTIVE = re.compile(
+    r"\(\s*(?:(?:each|individually|severally)(?:\s+(?:and|or)\s+(?:collectively|together|jointly))?"
+    r"|collectively|together|jointly),?\s+(?:(?:the|a|an)\s+)?\""
+)
+# "This Supply Agreement is entered into by A LLC and B Inc. (each ...": the list starts after "by".
+_LIST_MADE_BY = re.compile(
+    r"(?i)(?:this|the)\b[^()\"\n]{0,120}?\b(?:made|entered\s+into|executed|signed)\b[^()\"\n]{0,80}?"
+    r"\bby[ \t\n]+(?:and[ \t\n]+(?:between|among)[ \t\n]+)?"
+)
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
 _COLLECTIVE_LIMIT = 16
 # (The last name's description runs up to the group definition: "..., a Delaware corporation (collectively".)
@@ -278,6 +289,11 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
             # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)").
             begin = clause_start(straight, match.start(), max(start, straight.rfind(")", start, match.start()) + 1))
             position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
+            made_by = _LIST_MADE_BY.match(straight, position, match.start())
+            position = made_by.end() if made_by else position
+            # ", on the other hand, and Robert Klein and Susan Klein (together, ...": filler first.
+            filler = leading_connectors(straight, position, match.start())
+            position = filler if filler is not None else position
             # A recital states the group: "WHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively".
             recital = re.match(r"(?:WHEREAS|Whereas)[ \t,]+", straight[position : match.start()])
             position += recital.end() if recital else 0

@@ -87,6 +87,9 @@ def preamble_windows(text: str) -> list[tuple[int, int]]:
     """Spans that introduce the parties: from each "between"/"among" in the opening pages up to
     the recitals (or a fixed window)."""
     windows = between_windows(text)
+    # A party clause ends where it cites another agreement's own party clause.
+    cited = [start for start, _ in _cited_clauses(text, windows)]
+    windows = [(start, min([end, *(c for c in cited if c > start)])) for start, end in windows if start not in cited]
     # A letter agreement's parties come before any "between" ("Acme Corp. (the "Company") ...
     # hereby confirm their agreement with ..."): when the first "between" is past the opening
     # pages, the opening is a party window too.
@@ -201,6 +204,17 @@ def _antecedent(
     return before
 
 
+# (``^`` does not match at a ``pos`` inside the text: the same pattern without it.)
+_CONNECTORS_AT = re.compile(_LEADING_CONNECTORS.pattern.removeprefix("^"), _LEADING_CONNECTORS.flags)
+
+
+def leading_connectors(text: str, pos: int, end: int) -> int | None:
+    """Where a name may start after the connectors and filler at ``pos`` (", and", "on the other
+    hand,", "(b)"), or None when there are none."""
+    lead = _CONNECTORS_AT.match(text, pos, end)
+    return lead.end() if lead and lead.end() > pos else None
+
+
 def _clean_term(raw: str, raw_start: int) -> tuple[str, int, int] | None:
     stripped = raw.lstrip()
     start = raw_start + len(raw) - len(stripped)
@@ -290,10 +304,78 @@ def _looks_like_name(name: str) -> bool:
     return 1 <= len(words) <= 5 and all(w[:1].isupper() or w[:1].isdigit() or w == "&" for w in words)
 
 
-def _strength(pos: int, windows: list[tuple[int, int]]) -> int:
-    if _in_windows(pos, windows):
+@dataclass(frozen=True, slots=True)
+class _PartyScope:
+    """Where a definition may name a party: the preamble windows, the opening pages up to the
+    recitals that close the first party clause, and never inside another agreement's party
+    clause that the preamble cites ("as an amendment to that certain Joint Venture Agreement
+    dated ... by and among Autoliv ASP, Inc. ("Autoliv ASP") ... (the "JV Agreement")")."""
+
+    windows: list[tuple[int, int]]
+    recitals_start: int | None
+    cited_clauses: list[tuple[int, int]]
+
+
+# Words before a later "between"/"among" in its sentence that make it another agreement's clause:
+# "that certain Supply Agreement dated ... by and among", "pursuant to an Indenture, dated as of
+# ... (the "Base Indenture"), between" (never "This Agreement, dated ..., is made between").
+_THAT_CERTAIN = re.compile(r"\bthat\s+certain\b", re.I)
+_CITED_DOCUMENT = re.compile(r"\b(?:agreement|amendment|indenture|lease|contract)\b", re.I)
+_CITED_DATED = re.compile(r"\b(?:dated|entered\s+into)\b", re.I)
+_SELF_REFERENCE = re.compile(r"\bthis\s+(?:[\w\-]+\s+){0,5}$", re.I)
+_CITED_LOOKBACK = 600
+
+
+def _cites_another_agreement(sentence: str) -> bool:
+    if _THAT_CERTAIN.search(sentence):
+        return True
+    # "This Agreement (the "Agreement"), dated as of ..., is made between", also after a heading
+    # run on the same line ("Amendment No:   GAS TRANSPORTATION AGREEMENT   THIS AGREEMENT is made
+    # and entered into ... by and between"): the document's own clause.
+    if any(_SELF_REFERENCE.search(sentence[: document.start()]) for document in _CITED_DOCUMENT.finditer(sentence)):
+        return False
+    return any(_CITED_DATED.search(sentence, document.end()) for document in _CITED_DOCUMENT.finditer(sentence))
+
+
+def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The between-windows after the first that open another agreement's party clause."""
+    cited: list[tuple[int, int]] = []
+    for start, end in clauses[1:]:
+        if start >= OPENING_CHARS:
+            break
+        before = text[max(clauses[0][0], start - _CITED_LOOKBACK) : start]
+        sentence = before[max((m.end() for m in _SENTENCE_BREAK.finditer(before)), default=0) :]
+        if _cites_another_agreement(sentence):
+            cited.append((start, end))
+    return cited
+
+
+def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) -> _PartyScope:
+    clauses = between_windows(text)
+    recitals_start = None
+    if clauses and clauses[0][0] < OPENING_CHARS:
+        marker = _PREAMBLE_END.match(text, clauses[0][1])
+        recitals_start = clauses[0][1] if marker else None
+    cited: list[tuple[int, int]] = []
+    for start, end in _cited_clauses(text, clauses):
+        # The cited clause ends where the cited agreement is defined ("(the "JV Agreement")").
+        closing = next(
+            (site.end for site in sites if start < site.start < end and any(names_a_document(t) for t, _, _ in site.terms)),
+            end,
+        )
+        cited.append((start, closing))
+    return _PartyScope(windows, recitals_start, cited)
+
+
+def _strength(pos: int, scope: _PartyScope) -> int:
+    if _in_windows(pos, scope.cited_clauses):
+        return 0
+    # Past the recitals that close the party clause, a defined company is a third party the
+    # recitals talk about ("WHEREAS, ... through Veoneer Nissin Brake Systems Japan, Co., Ltd.").
+    after_recitals = scope.recitals_start is not None and pos >= scope.recitals_start
+    if _in_windows(pos, [w for w in scope.windows if not (after_recitals and w[0] >= scope.recitals_start)]):
         return 2
-    return 1 if pos < OPENING_CHARS else 0
+    return 1 if pos < OPENING_CHARS and not after_recitals else 0
 
 
 _RECITAL_OPENING = re.compile(r"[\s,;]*(?:and\s+)?(?:WHEREAS|Whereas)\b[\s,:]*(?:the\s+)?")
@@ -305,6 +387,18 @@ def _in_recital_predicate(text: str, name_start: int) -> bool:
     begin = clause_start(text, name_start, max(0, name_start - 700))
     opening = _RECITAL_OPENING.match(text, begin, name_start)
     return opening is not None and re.search(r"\b[a-z]+\b", text[opening.end() : name_start]) is not None
+
+
+_RECITAL_SUBJECT = re.compile(
+    r"[\s,;]*(?:and\s+)?(?:(?:WHEREAS|Whereas)\b[\s,:]*)?(?:\(?[A-Za-z0-9]{1,3}[.)][ \t]*)?(?:the\s+)?$"
+)
+
+
+def _recital_subject(text: str, name_start: int) -> bool:
+    """Whether the name at ``name_start`` opens its clause (a recital's subject, "WHEREAS, Jane
+    Roe ("Roe") is ..."), not its predicate ("... through Acme Co., Ltd. ("AC")")."""
+    begin = clause_start(text, name_start, max(0, name_start - 700))
+    return _RECITAL_SUBJECT.fullmatch(text, begin, name_start) is not None
 
 
 def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> list[Definition]:
@@ -339,9 +433,18 @@ def find_definitions(text: str) -> list[Definition]:
     windows = preamble_windows(straight)
     definitions: list[Definition] = []
     last_site_end = 0
-    for site in _sites(straight):
-        strength = _strength(site.start, windows)
+    sites = _sites(straight)
+    scope = _party_scope(straight, windows, sites)
+    for site in sites:
+        strength = _strength(site.start, scope)
         name = _antecedent(straight, site.start, last_site_end, tuple(t for t, _, _ in site.terms))
+        # A recital's subject may still define a party the clause names by role ("... and the
+        # Seller. WHEREAS, Jane Quill Roe ("Roe") is the Seller").
+        if (
+            strength == 0 and name is not None and site.start < OPENING_CHARS
+            and not _in_windows(site.start, scope.cited_clauses) and _recital_subject(straight, name.start)
+        ):
+            strength = 1
         last_site_end = site.end
         for term, start, end in site.terms:
             is_alias = name is not None and _accept(term, name.text, strength)

@@ -90,8 +90,13 @@ def _inner_word_name_regex() -> re.Pattern[str]:
 
 # A second name joined to a party's name: a trade or former name, or the principal an agent
 # signs for ("Wells Fargo Bank on behalf of ... Trust").
+# Also the trade-name phrasings "trading as" / "t/a" (British), "operating as" and "operating
+# (with|under) the (service|trade|business) name".
 _TRADE_NAME = re.compile(
-    r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|doing\s+business\s+as|(?:acting\s+)?on\s+behalf\s+of)\s+(?=[A-Z0-9])", re.I
+    r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|t/a|doing\s+business\s+as|trading\s+as|operating\s+as"
+    r"|operating\s+(?:with|under)\s+the\s+(?:service|trade|business)\s+name"
+    r"|(?:acting\s+)?on\s+behalf\s+of)\s+(?=[A-Z0-9])",
+    re.I,
 )
 
 
@@ -218,6 +223,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             plain = inner
     if plain is None:
         return None
+    wider = _of_the_name(text, plain, limit)
+    if wider is not None:
+        return wider
     # "Global Music International, Inc. d/b/a Independent Music Network": the trade name
     # belongs to the party's name as written.
     trade = _TRADE_NAME.match(text, plain.end, limit)
@@ -247,6 +255,40 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         end = plain.end + of_place.end()
         return NameSpan(text[plain.start : end], plain.start, end)
     return plain
+
+
+# "of the" between two capitalised runs of one institution's name.
+_OF_THE = re.compile(r"[ \t]+of[ \t]+the[ \t]+(?=[A-Z])")
+_OF_THE_BEFORE = re.compile(r"[ \t]+of[ \t]+the[ \t]+$")
+
+
+@lru_cache(maxsize=1)
+def _of_the_words() -> tuple[frozenset[str], frozenset[str]]:
+    data = load_json("party_filters.json")
+    return frozenset(data["of_the_heads"]), frozenset(data["of_the_institutions"])
+
+
+def _joins_over_of_the(left: str, right: str) -> bool:
+    """Whether "<left> of the <right>" is one institution's name: the left run ends in a
+    governing body or an institution's head ("The Regents", "Bank"), or the right run holds an
+    institution word ("... Leland Stanford Junior University"). A name with a legal form never
+    continues this way ("Acme Inc. of the one part")."""
+    if has_legal_suffix(left):
+        return False
+    heads, institutions = _of_the_words()
+    last = left.split()[-1].casefold().strip(".,")
+    return last in heads or any(w.casefold().strip(".,") in institutions for w in right.split())
+
+
+def _of_the_name(text: str, plain: NameSpan, limit: int) -> NameSpan | None:
+    """"The Regents of the University of California" for the plain reading "The Regents"."""
+    joint = _OF_THE.match(text, plain.end, limit)
+    if joint is None:
+        return None
+    right = name_at(text, joint.end(), limit)
+    if right is None or not _joins_over_of_the(plain.text, right.text):
+        return None
+    return NameSpan(text[plain.start : right.end], plain.start, right.end)
 
 
 def _inner_word_name(text: str, pos: int, limit: int) -> NameSpan | None:
@@ -335,6 +377,12 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
     for match in _name_regex().finditer(text, start, end):
         if text[match.end() : end].strip(" \t\n,") == "":
             best = _trim(text, match.start(), match.end())
+    if best is not None and (joint := _OF_THE_BEFORE.search(text, start, best.start)) is not None:
+        # "... between the Board of Regents of the University of Westland System (": read from
+        # its end the name is "University of Westland System"; the run before "of the" joins it.
+        left = name_before(text, joint.start(), window)
+        if left is not None and _joins_over_of_the(left.text, best.text):
+            return NameSpan(text[left.start : best.end], left.start, best.end)
     if best is not None and ends_in_legal_suffix(best.text):
         # "Made in Nature, LLC" read from its end is "Nature, LLC": the name runs back over
         # lower-case inner words to a capitalised start on the same line.
@@ -349,8 +397,9 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
 def party_name_forms(name: str) -> list[str]:
     """The ways a party's name as written is also spelled, whitespace collapsed: the whole, the
     legal name without a trade name ("695014 B.C. Ltd." of "... dba Galaxy Telecom") and the
-    trade name, and the legal form without a jurisdiction ("Alliance Bancorp, Inc." of "... of
-    Pennsylvania"). The last entry is the legal name the entity id is made from."""
+    trade name, the legal form without a jurisdiction ("Alliance Bancorp, Inc." of "... of
+    Pennsylvania") and a person's name without an honorific ("Alan P. Whitmore" of "Dr. Alan P.
+    Whitmore"). The last entry is the legal name the entity id is made from."""
     whole = " ".join(name.split())
     forms = [whole]
     legal = whole
@@ -362,6 +411,16 @@ def party_name_forms(name: str) -> list[str]:
     if of_place and ends_in_legal_suffix(of_place.group(1)):
         forms.append(legal)
         legal = of_place.group(1)
+    # "Dr. Alan P. Whitmore": the person is also asked for without the honorific.
+    honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
+    if (
+        honorific is not None
+        and honorific.group(1).casefold() in _party_filters().honorifics
+        and not has_legal_suffix(legal)
+        and len(legal[honorific.end() :].split()) >= 2
+    ):
+        forms.append(legal)
+        legal = legal[honorific.end() :]
     # No form without a parenthesised qualifier: "Columbia Laboratories (Bermuda) Ltd." and
     # "Columbia Laboratories Ltd." are different companies, and an alias would let a question
     # about one pass on the other's agreement.
