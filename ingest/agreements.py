@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -393,20 +394,26 @@ def _self_named(text: str) -> Title | None:
 _BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
 
 
-def _bare_heading(text: str) -> Title | None:
-    """The agreement word alone on one of the first ``_HEADING_LINES`` lines, when nothing else
-    titles the contract: the title is then that heading, with its span, not a fallback name."""
+def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
+    """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]``, stripped, each with the
+    offset where its stripped text starts."""
     seen = 0
-    for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
+    for match in re.finditer(r"[^\n]+", text[:limit]):
         stripped = match.group().strip()
         if not stripped:
             continue
-        if _BARE_HEADING.fullmatch(stripped):
-            start = match.start() + match.group().index(stripped)
-            return Title(stripped, start, start + len(stripped))
+        yield match.start() + match.group().index(stripped), stripped
         seen += 1
         if seen == _HEADING_LINES:
-            break
+            return
+
+
+def _bare_heading(text: str) -> Title | None:
+    """The agreement word alone on one of the first ``_HEADING_LINES`` lines, when nothing else
+    titles the contract: the title is then that heading, with its span, not a fallback name."""
+    for start, stripped in _heading_lines(text, TITLE_SCAN_CHARS):
+        if _BARE_HEADING.fullmatch(stripped):
+            return Title(stripped, start, start + len(stripped))
     return None
 
 
@@ -424,17 +431,9 @@ def _instrument_heading(text: str) -> Title | None:
     capitalised words ("GRANT OF LICENSE" after the preamble opens a section)."""
     preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
     limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
-    seen = 0
-    for match in re.finditer(r"[^\n]+", text[:limit]):
-        stripped = match.group().strip()
-        if not stripped:
-            continue
+    for start, stripped in _heading_lines(text, limit):
         if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and stripped.split()[-1][:1].isupper():
-            start = match.start() + match.group().index(stripped)
             return Title(stripped, start, start + len(stripped))
-        seen += 1
-        if seen == _HEADING_LINES:
-            break
     return None
 
 
