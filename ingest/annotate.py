@@ -51,6 +51,7 @@ from ingest.entities import (
 from ingest.lexicons import is_instruction_like
 from ingest.names import (
     NameSpan,
+    after_non_party_lead,
     ends_in_legal_suffix,
     has_legal_suffix,
     lowercase_words,
@@ -138,7 +139,7 @@ def _model_clause_names(
     """The model's ORG/PERSON entities inside the first party clause ("between ..." in the
     opening pages, at most ``_MODEL_CLAUSE_CHARS``), each with its label; a name with a legal form
     that starts there is read whole ("Acme Holdings, Inc." for the model's "Acme Holdings").
-    Not a quoted or defined term."""
+    Not a quoted or defined term, nor a name after a non-party lead ("a subsidiary of")."""
     # ("the entire agreement between the parties": a "between" that names no one opens no clause.)
     clauses = [
         w for w in between_windows(text)
@@ -163,6 +164,10 @@ def _model_clause_names(
         lead = re.match(r"(?i)the\s+", raw)
         begin = ent_start + (lead.end() if lead else 0)
         if re.search(r"[\"“”']\s*$", text[max(0, begin - 2) : begin]):
+            continue
+        # "..., a subsidiary of Roche Holding AG": the parent, an agent or an addressee is named
+        # inside the clause but is no party (only the model's entities lack the grammar's slots).
+        if after_non_party_lead(text, begin):
             continue
         name = name_at(text, begin, end)
         if name is None or name.end < ent_end or not ends_in_legal_suffix(name.text):

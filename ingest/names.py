@@ -437,6 +437,7 @@ class _PartyFilters:
     address_words: frozenset[str]
     postal_codes: tuple[re.Pattern[str], ...]
     honorifics: frozenset[str]
+    non_party_lead: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -450,7 +451,19 @@ def _party_filters() -> _PartyFilters:
         government_prefixes=tuple(data["government_prefixes"]),
         address_words=frozenset(data["address_words"]),
         postal_codes=tuple(re.compile(p) for p in data["postal_codes"]),
+        non_party_lead=re.compile(
+            r"(?i)(?<![\w/])(?:"
+            + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["non_party_leads"], key=len, reverse=True))
+            + r")\s*:?\s*(?:the\s+)?$"
+        ),
     )
+
+
+def after_non_party_lead(text: str, start: int) -> bool:
+    """Whether the words right before ``start`` make the name there someone other than a party
+    ("a subsidiary of Roche Holding AG", "c/o Pruitt LLP", "represented by Jane Roe":
+    ``non_party_leads`` of party_filters.json)."""
+    return _party_filters().non_party_lead.search(text[max(0, start - 40) : start]) is not None
 
 
 @lru_cache(maxsize=1)

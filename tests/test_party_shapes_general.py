@@ -268,3 +268,40 @@ def test_probe_case_binds_exactly(case: str) -> None:
     Co., Ltd.; 695014 B.C. Ltd. dba Galaxy Telecom; NIGEL CROCKETT), negative shapes included."""
     missed, extra = probe_case(case)
     assert (missed, extra) == ([], [])
+
+
+# The grammar reads fewer than two parties here, so the model's entities in the clause are the
+# candidates: a parent after "a subsidiary of" / "an affiliate of", a representative, an addressee
+# after "c/o" are named in the clause but are no parties (each was bound before).
+_CLIENT_CLAUSE = (
+    "SERVICES AGREEMENT\n\nThis Services Agreement is made between Nordwind Analytics GmbH and its Client, "
+    "Harbor Point Capital LLC, {tail}.\n\n1. Services.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "parties", "never"),
+    [
+        (
+            "LICENSE AGREEMENT\n\nTHIS LICENSE AGREEMENT is made between e.l.f. Beauty, Inc., and its Licensee, "
+            "Marathon Partners L.P., and F. Hoffmann-La Roche Ltd, a subsidiary of Roche Holding AG.\n\n"
+            "1. Governing Law. This Agreement shall be governed by the laws of Switzerland.\n",
+            {"F. Hoffmann-La Roche Ltd", "Marathon Partners L.P."},
+            "Roche Holding AG",
+        ),
+        (_CLIENT_CLAUSE.format(tail="represented by Mario Cibelli"),
+         {"Nordwind Analytics GmbH", "Harbor Point Capital LLC"}, "Mario Cibelli"),
+        (_CLIENT_CLAUSE.format(tail="c/o Pruitt Lang LLP"),
+         {"Nordwind Analytics GmbH", "Harbor Point Capital LLC"}, "Pruitt Lang LLP"),
+        (_CLIENT_CLAUSE.format(tail="an affiliate of Bluewater Partners L.P"),
+         {"Nordwind Analytics GmbH", "Harbor Point Capital LLC"}, "Bluewater Partners"),
+    ],
+)
+def test_a_name_after_a_non_party_lead_is_never_bound_from_the_models_entities(
+    text: str, parties: set[str], never: str
+) -> None:
+    bound = _bound_spans(text)
+    assert parties <= set(bound)
+    for name in parties:
+        assert text[bound[name][0] : bound[name][1]].startswith(name)
+    assert [name for name in bound if never.casefold() in name.casefold()] == []
