@@ -11,13 +11,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from service.evidence import conclude, units, verify
+from service.evidence import conclude, verify
 from service.evidence.conclude import open_value_type
 from service.evidence.data import asked_value_type
 from service.evidence.subject_class import SubjectClass
-from service.retrieval import Hit
-from tests.test_evidence_stages import _agreement, _chunk
-from tests.test_evidence_value_first import MENTION, PREAMBLE
+from tests.test_evidence_value_first import MENTION, PREAMBLE, _dated_units
 
 OPEN = SubjectClass(understood=True, kind="agreement_attribute", subject_type="agreement",
                     agreement_title="RESELLER AGREEMENT", attribute="question", attribute_label="the answer to the question")
@@ -58,15 +56,7 @@ def test_only_open_questions_are_typed_by_their_words() -> None:
 
 
 def _units():
-    text = PREAMBLE + " " + MENTION
-    chunk = replace(
-        _chunk(), text=text, char_end=8 + len(text), line_end=3, entities=[],
-        sentences=[
-            {"char_start": 8, "char_end": 8 + len(PREAMBLE), "entity_ids": []},
-            {"char_start": 8 + len(PREAMBLE) + 1, "char_end": 8 + len(text), "entity_ids": []},
-        ],
-    )
-    return verify.verify_units(units.extract_units([Hit(chunk, 1.0, 1, 1)]), OPEN, [_agreement()], None)
+    return _dated_units(OPEN)
 
 
 def test_a_date_question_reads_the_stated_date_and_cites_it_first() -> None:
