@@ -197,3 +197,19 @@ def test_an_evidence_query_waiting_for_a_slot_past_its_deadline_is_refused_unaud
     finally:
         db.close()
     assert actions == {answered.headers["X-Request-ID"]: "evidence_query"}
+
+
+@pytest.mark.parametrize("threads,accepted", [("0", False), ("1", True), ("64", True), ("65", False)])
+def test_the_evidence_bound_is_bounded(tmp_path, monkeypatch: pytest.MonkeyPatch, threads, accepted):
+    """ATTEST_API_EVIDENCE_THREADS sizes each process's evidence slots, so it has a bound (1..64),
+    checked when the settings load, with the setting named in the error."""
+    from pydantic import ValidationError
+
+    from ingest.settings import Settings
+
+    monkeypatch.setenv("ATTEST_API_EVIDENCE_THREADS", threads)
+    if accepted:
+        assert Settings(data_dir=tmp_path).api_evidence_threads == int(threads)
+    else:
+        with pytest.raises(ValidationError, match="api_evidence_threads"):
+            Settings(data_dir=tmp_path)
