@@ -112,3 +112,47 @@ def test_a_writer_killed_between_head_and_entry_is_completed_by_the_next_append(
     finally:
         store.drop_all()
         store.close()
+
+
+def test_one_head_move_carries_at_most_audit_max_batch_entries():
+    """The bound of one head move: AUDIT_MAX_BATCH + 1 callers queued while the chain is held
+    commit as one batch of AUDIT_MAX_BATCH and one of 1, on one intact chain."""
+    import threading
+    import time
+
+    from ingest.store.elastic import AUDIT_MAX_BATCH
+
+    prefix = f"attest-test-{uuid.uuid4().hex[:10]}"
+    store = _store(prefix)
+    sizes: list[int] = []
+    append_batch = store._append_batch
+
+    def counted(batch):  # a spy on the real method: records the size, writes as before
+        sizes.append(len(batch))
+        append_batch(batch)
+
+    store._append_batch = counted  # type: ignore[method-assign]
+    try:
+        store.append_audit({"request_id": "first", "principal": "setup", "action": "search"})
+        sizes.clear()
+        callers = [
+            threading.Thread(target=store.append_audit,
+                             args=({"request_id": f"q{n}", "principal": "setup", "action": "search"},))
+            for n in range(AUDIT_MAX_BATCH + 1)
+        ]
+        with store._chain_lock:  # every caller queues behind the held chain
+            for caller in callers:
+                caller.start()
+            deadline = time.monotonic() + 30
+            while len(store._audit_queue) < AUDIT_MAX_BATCH + 1 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert len(store._audit_queue) == AUDIT_MAX_BATCH + 1
+        for caller in callers:
+            caller.join(60)
+        assert sizes == [AUDIT_MAX_BATCH, 1]
+        entries = list(_entries(store))
+        report = verify_audit_chain(entries)
+        assert (report["ok"], report["checked"]) == (True, AUDIT_MAX_BATCH + 2)
+    finally:
+        store.drop_all()
+        store.close()
