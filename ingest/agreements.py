@@ -82,7 +82,8 @@ def _strip_noise(title: str) -> tuple[str, int]:
         changed = False
         # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1".
         stripped = re.sub(
-            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b[.:]?|[-–:.,])[ \t]*",
+            # ("APPENDIX 2 TO MASTER LICENSE AGREEMENT" names its parent: a schedule's own title.)
+            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
             "", title,
         )
         if stripped != title:
@@ -236,9 +237,18 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
             continue
         first = index
         while first > 0 and index - first + 1 < _SPLIT_HEADING_LINES:
-            previous = lines[first - 1][1]
+            previous_start, previous = lines[first - 1]
             joined_here = joining_start.match(lines[first][1]) or lines[first][1] in words
-            if not line_shape.fullmatch(previous) or not (joined_here or joining_end.search(previous)):
+            # "INTELLECTUAL PROPERTY\nCROSS-LICENSE AND\nTECHNOLOGY TRANSFER AGREEMENT",
+            # "MASTER\nFRANCHISE\nAGREEMENT": a line right above a heading already split over
+            # lines (no blank line between) continues it, unless it is page furniture or a name.
+            tight = (
+                first < index
+                and head.count("\n", previous_start + len(previous), lines[first][0]) == 1
+                and _strip_noise(previous)[1] == 0
+                and not _ends_in_legal_form(previous)
+            )
+            if not line_shape.fullmatch(previous) or not (joined_here or joining_end.search(previous) or tight):
                 break
             first -= 1
         if first < index:
@@ -254,6 +264,13 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
         ):
             found.append((start, next_start + len(next_line)))
     return found
+
+
+def _ends_in_legal_form(line: str) -> bool:
+    """Whether a line ends in a company's legal form ("NORTHWIND TECHNOLOGIES CORP."): a name, not
+    part of a title."""
+    words = tuple(name_words(line))
+    return any(len(words) > len(suffix) and words[-len(suffix) :] == suffix for suffix in lexicons().strippable_suffixes)
 
 
 _CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")
@@ -569,7 +586,8 @@ def _with_amendment_head(text: str, title: Title) -> Title:
         head = _amendment_head().match(text, start, title.start)
         if head is not None:
             begin = start + len(head.group()) - len(head.group().lstrip())
-            return Title(text[begin : title.end], begin, title.end)
+            # A heading over lines is one title: white space collapsed, the span covers the lines.
+            return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     return title
 
 
@@ -588,11 +606,14 @@ def _amendment_regex() -> re.Pattern[str]:
     data = load_json("agreement_kinds.json")
     words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
     ordinals = "|".join(re.escape(w) for w in data["ordinals"])
+    spelled = "|".join(re.escape(w) for w in data["number_words"])
     return re.compile(
         rf"^\s*(?:(?P<ordinal>{ordinals})\s+)?(?P<word>{words})\b"
         # "AMENDMENT NO. 2", "AMENDMENT #2" and "AMENDMENT 1 TO ..." (a bare number) alike.
         # "SCHEDULE A TO ...": a single capital letter is the id too (never "a"/"to" in prose).
-        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b|\s+(?P<letter>(?-i:[A-Z]))(?![\w'’.]))?"
+        # "Amendment Number Two": a spelled number only after "No." / "Number".
+        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b"
+        rf"|\s*(?:No\.?|Number)\s*(?P<spelled>{spelled})\b|\s+(?P<letter>(?-i:[A-Z]))(?![\w'’.]))?"
         # "STATEMENT OF WORK NO. 4 UNDER THE MASTER SERVICES AGREEMENT" names its parent too.
         r"(?:\s+(?:(?:to|of|under)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
         re.IGNORECASE | re.DOTALL,
@@ -611,7 +632,10 @@ def amendment_of(title: str) -> Amendment | None:
     parent = match.group("parent")
     if parent is not None and not re.search(r"(?i)\b(?:agreement|contract|lease|license|licence|plan|arrangement)s?\b", parent):
         parent = None
-    number = match.group("number") or match.group("letter") or (match.group("ordinal") or "").casefold() or None
+    number = (
+        match.group("number") or (match.group("spelled") or "").casefold() or match.group("letter")
+        or (match.group("ordinal") or "").casefold() or None
+    )
     return Amendment(relations[word], word, number, parent)
 
 
@@ -813,10 +837,11 @@ def parent_amendment(
 # How far after an amendment's title its prose may name the agreement it amends.
 _PROSE_PARENT_CHARS = 600
 # 'Reference is hereby made to that certain fully executed Wireless Content License Agreement
-# Number 12965', 'This Amendment ... amends the Supply Agreement': a capitalised agreement name
-# right after "to"/"of"/"amends" (and "that certain", "the", "executed"), with its number.
+# Number 12965', 'This Amendment ... amends the Supply Agreement', 'issued under and governed by
+# the Master Services Agreement': a capitalised agreement name right after "to"/"of"/"amends"/
+# "governed by" (and "that certain", "the", "executed"), with its number.
 _PROSE_PARENT = re.compile(
-    r"\b(?:to|of|amends|amending|under)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
+    r"\b(?:to|of|amends|amending|under|governed[ \t]+by)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
     r"(?:(?:fully[ \t]+)?executed[ \t]+)?"
     r"(?P<title>(?:[A-Z][\w&'’\-/.]*[ \t]+(?:(?:and|of|for|to)[ \t]+)?){0,8}"
     r"(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
