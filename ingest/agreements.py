@@ -34,14 +34,23 @@ _TERMS_HEADING = re.compile(
     r"(?:[ \t]{1,3}(?:of|for|OF|FOR)[ \t]{1,3}[A-Z][\w&'’\-]*(?:[ \t]{1,3}[A-Z][\w&'’\-]*){0,3})?"
 )
 # A title that starts with the agreement word, on a heading line of its own: "AGREEMENT AND PLAN
-# OF MERGER", "Agreement for the Provision of Cleaning Services". The words after the joining
+# OF MERGER", "Agreement for the Provision of Cleaning Services", "AGREEMENT REGARDING JOINT FILING". The words after the joining
 # word are capitalised or connectors, and the line ends in a capitalised word. Only where the
 # agreement word opens the line: "Cooperation Agreement on Mobile Game Business" is titled
 # "Cooperation Agreement" by the caps/heading runs, the way CUAD names such contracts.
 _LEADING_AGREEMENT = re.compile(
-    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}(?:AND|FOR|OF|ON|and|for|of|on)"
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
+    r"(?:AND|FOR|OF|ON|REGARDING|CONCERNING|RELATING[ \t]+TO|and|for|of|on|[Rr]egarding|[Cc]oncerning|[Rr]elating[ \t]+to)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
+# A title that goes on after its agreement word with "AND" and at most four more words, none a
+# name (no digits, commas or full stops): "SEPARATION AGREEMENT AND GENERAL RELEASE", "Settlement
+# Agreement and Mutual Release". As a whole line only (after a letter's "RE:" label).
+_AGREEMENT_AND_TAIL = re.compile(
+    rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,8}}AGREEMENT[ \t]{{1,3}}AND(?:[ \t]{{1,3}}[A-Z][A-Z'’\-]*){{1,4}}"
+    r"|(?:[A-Z][\w'’\-]*[ \t]{1,3}){0,8}Agreement[ \t]{1,3}and(?:[ \t]{1,3}[A-Z][a-z'’\-]*){1,4}"
+)
+_SUBJECT_LABEL = re.compile(r"(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*")
 # Words that make a line prose, not a heading starting with "Agreement".
 _LEADING_AGREEMENT_PROSE = frozenset("is are was be shall will made hereby between among this these that".split())
 _NOT_HEADING_WORDS = frozenset(
@@ -155,6 +164,13 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
     headings = 0
     for line in head.split("\n"):
         stripped = line.strip()
+        # "RE: SEPARATION AGREEMENT AND GENERAL RELEASE": a heading line (or a letter's subject
+        # line) that goes on after the agreement word with "AND" and a few more title words is
+        # one title.
+        subject = _SUBJECT_LABEL.match(stripped)
+        tail = _AGREEMENT_AND_TAIL.fullmatch(stripped, subject.end() if subject else 0)
+        if tail is not None and not _NOT_HEADING_WORDS & set(tail.group().casefold().split()):
+            add(0, line_start + line.index(stripped) + tail.start(), tail.group())
         # "Maintenance and support contract            for SICAP(R) modules": a heading in the
         # first column of a laid-out line.
         column = re.split(r"[ \t]{4,}", stripped, maxsplit=1)[0]
@@ -295,6 +311,24 @@ def _with_self_name(text: str, title: Title) -> Title:
     return title
 
 
+# "... COMPANY AGREEMENT\nOF\nHARBOR POINT HOLDINGS, LLC": "OF" and a company's name (caps, ending
+# in its legal form) after a caps heading, on its line or the next two lines.
+_ENTITY_TAIL = re.compile(r"[ \t]*\n?[ \t]*OF[ \t]*\n?[ \t]*(?P<name>[A-Z][A-Z0-9&.,'’\- ]{2,80}?)[ \t]*(?=\n|$)")
+
+
+def _with_entity(text: str, title: Title) -> Title:
+    """A caps agreement heading extended to the company it is the agreement *of*: "LIMITED
+    LIABILITY COMPANY AGREEMENT OF HARBOR POINT HOLDINGS, LLC", "AGREEMENT OF LIMITED PARTNERSHIP
+    OF ACME FUND, L.P." (the entity's own agreement is named by it). Only a name that ends in a
+    legal form, so "... AGREEMENT OF SALE" stays as it is."""
+    if not title.text.isupper() or not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
+        return title
+    tail = _ENTITY_TAIL.match(text, title.end)
+    if tail is None or not _ends_in_legal_form(tail.group("name")) or len(tail.group("name").split()) > 10:
+        return title
+    return Title(" ".join(text[title.start : tail.end("name")].split()), title.start, tail.end("name"))
+
+
 # A contract's opening sentence without a heading: "This Agreement is made ... between", "The
 # undersigned hereby agree", "... have agreed as follows". A memo or letter that merely mentions
 # an agreement ("the agreement between Acme and Beta expires") has none of these.
@@ -383,15 +417,43 @@ def find_title(text: str) -> Title | None:
     among the opening lines (``amendment_heading``) wins over any title that is no amendment:
     the agreement an amendment names in its prose ("Reference is made to that certain Wireless
     Content License Agreement") is its parent, never its own name."""
+    if not_a_contract(text):
+        return None
     title = (
         _own_heading(text) or self_label(text) or _first_heading(text) or _self_named(text) or _bare_heading(text)
         or _instrument_heading(text)
     )
     if title is not None:
-        title = _with_amendment_head(text, _with_self_name(text, title))
+        title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
+
+
+# How far into a document an announcement sentence ("... today announced ...") marks a press release.
+_ANNOUNCEMENT_CHARS = 1_000
+
+
+@lru_cache(maxsize=1)
+def _not_contract() -> tuple[frozenset[str], re.Pattern[str]]:
+    data = load_json("agreement_kinds.json")
+    phrases = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in data["not_contract_phrases"])
+    return frozenset(data["not_contract_headings"]), re.compile(rf"\b(?:{phrases})\b", re.IGNORECASE)
+
+
+def not_a_contract(text: str) -> bool:
+    """A memo or a press release, not a contract: before any contract preamble clause, one of the
+    first ``_HEADING_LINES`` lines is a memo / press-release heading ("MEMORANDUM", "FOR
+    IMMEDIATE RELEASE", ``not_contract_headings``), or the opening announces ("... today
+    announced that it has entered into a Distribution Agreement"). Its headline or subject line
+    names an agreement it reports on, never itself."""
+    headings, announcement = _not_contract()
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
+    for _, stripped in _heading_lines(text, limit):
+        if " ".join(stripped.rstrip(":").casefold().split()) in headings:
+            return True
+    return announcement.search(text, 0, min(limit, _ANNOUNCEMENT_CHARS)) is not None
 
 
 def _self_named(text: str) -> Title | None:
@@ -438,19 +500,41 @@ def _bare_heading(text: str) -> Title | None:
 def _instrument_title() -> re.Pattern[str]:
     words = load_json("agreement_kinds.json")["instrument_titles"]
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?:[A-Z][\w&'’\-/]*[ \t]{{1,3}}){{0,4}}(?i:{alternatives})")
+    # Up to 8 capitalised words or numbers before: "NORTHWIND TECHNOLOGIES CORP. 2010 STOCK INCENTIVE PLAN".
+    return re.compile(rf"(?:[A-Z0-9][\w&'’\-/.]*[ \t]{{1,3}}){{0,8}}(?i:{alternatives})")
+
+
+# How far after an instrument heading the text must speak of itself by a word of it.
+_INSTRUMENT_SELF_CHARS = 600
+
+
+def _speaks_of_itself(text: str, heading: Title) -> bool:
+    """'This Office Lease', 'This letter', '(the "Plan")', 'under this contract': the text after an
+    instrument heading names itself by a word of it (or as a contract), so the heading titles this document, not the subject of a
+    memo ("Office Lease" over a note about a lease)."""
+    words = "|".join(re.escape(w) for w in heading.text.split() if len(w) > 2 and w[:1].isalpha())
+    if not words:
+        return False
+    own = re.compile(
+        rf"\bThis[ \t]+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)",
+        re.IGNORECASE,
+    )
+    return own.search(text, heading.end, min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)) is not None
 
 
 def _instrument_heading(text: str) -> Title | None:
     """A contract titled without an agreement word ("MEMORANDUM OF UNDERSTANDING", "OFFICE
-    LEASE", "GUARANTY": ``instrument_titles``), when nothing else titles it: a heading line of
-    its own among the first ``_HEADING_LINES`` lines, before the first preamble clause, all
-    capitalised words ("GRANT OF LICENSE" after the preamble opens a section)."""
+    LEASE", "GUARANTY", "... STOCK INCENTIVE PLAN": ``instrument_titles``), when nothing else
+    titles it: a heading line of its own among the first ``_HEADING_LINES`` lines, before the
+    first preamble clause, all capitalised words ("GRANT OF LICENSE" after the preamble opens a
+    section), when the text has a preamble clause or speaks of itself by a word of the heading
+    (``_speaks_of_itself``)."""
     preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
     limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
     for start, stripped in _heading_lines(text, limit):
         if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and stripped.split()[-1][:1].isupper():
-            return Title(stripped, start, start + len(stripped))
+            title = Title(stripped, start, start + len(stripped))
+            return title if preamble is not None or _speaks_of_itself(text, title) else None
     return None
 
 
