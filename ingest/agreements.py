@@ -738,11 +738,56 @@ def agreement_kind(title: str) -> str:
     return "other"
 
 
+# 'under the Master Services Agreement dated June 1, 2018': a date right after another
+# agreement's name (the words before the name refer to it: "to the", "under", "governed by the",
+# "that certain") is that agreement's date, not this one's.
+_NAME_THEN_DATED = re.compile(
+    r"(?P<name>(?:[A-Z][\w&'’\-/.]*[ \t]+(?:(?:and|of|for|to)[ \t]+)?){0,8}(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[\w\-/]+)?)[ \t]*(?:\([^()\n]{0,60}\)[ \t]*)?,?\s+"
+    r"(?:dated|made|entered\s+into|executed|effective)(?:\s+(?:as\s+of|on))?\s*$"
+)
+_OTHER_DOCUMENT_LEAD = re.compile(r"\b(?:to|of|under|by|with|that|certain|said|such)\s+(?:the\s+)?$", re.IGNORECASE)
+# 'This First Amendment to Lease dated as of June 1, 2020': the date of the amendment the
+# sentence is about, though the name right before it is the parent's.
+_THIS_AMENDMENT_TO = re.compile(
+    r"\b(?:THIS|This)\s+(?:[\w.#]+\s+){0,4}?(?:amendment|addendum|supplement|statement\s+of\s+work|work\s+order)"
+    r"(?:\s*(?:No\.?|Number|#)?\s*[0-9A-Z]+)?\s+(?:to|of|under)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_OWN_DATE_LATER = re.compile(
+    r"\b(?:is|are)\s+(?:hereby\s+)?(?:made|entered\s+into|dated|executed)(?:\s+and\s+entered\s+into)?"
+    r"(?:\s+(?:as\s+of|on|effective(?:\s+as\s+of)?))?\s+(?:the\s+)?[0-9A-Z]",
+)
+_OWN_DATE_LATER_CHARS = 250
+
+
+def _another_agreements_date(text: str, start: int, date_start: int) -> bool:
+    """Whether the date at ``date_start`` is dated by another agreement's name right before it
+    (``_NAME_THEN_DATED``), so a statement of work without a date of its own never takes its
+    parent's."""
+    before = text[max(start, date_start - 240) : date_start]
+    match = _NAME_THEN_DATED.search(before)
+    if match is None:
+        return False
+    lead = before[: match.start("name")]
+    if _OTHER_DOCUMENT_LEAD.search(lead) is None:
+        return False
+    if _THIS_AMENDMENT_TO.search(lead) is None:
+        return True
+    # "This Amendment No. 2 to the Supply Agreement dated May 1, 2010 ... is made as of June 2,
+    # 2020": the sentence dates the amendment itself later on; without that, the date is its own.
+    return _OWN_DATE_LATER.search(text, date_start, min(len(text), date_start + _OWN_DATE_LATER_CHARS)) is not None
+
+
 def agreement_date(text: str, start: int, end: int) -> DateSpan | None:
-    """The first date in the opening that follows "dated", "made", "as of", ... closely."""
+    """The first date in the opening that follows "dated", "made", "as of", ... closely, and is
+    not another agreement's date ('entered into under the Master Services Agreement dated June 1,
+    2018'; ``_another_agreements_date``)."""
     for span in dates_in(text, start, end):
         before = text[max(start, span.start - 80) : span.start]
-        if _DATED.search(before):
+        if _DATED.search(before) and not _another_agreements_date(text, start, span.start):
             return span
     return None
 
