@@ -425,6 +425,10 @@ def find_title(text: str) -> Title | None:
     )
     if title is not None:
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
+    if title is not None:
+        # A title is its words: a run laid out with wide gaps or over lines is stored with its
+        # white space collapsed (the span still covers the original text).
+        title = Title(" ".join(title.text.split()), title.start, title.end)
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
