@@ -513,14 +513,17 @@ _INSTRUMENT_SELF_CHARS = 600
 
 
 def _speaks_of_itself(text: str, heading: Title) -> bool:
-    """'This Office Lease', 'This letter', '(the "Plan")', 'under this contract': the text after an
-    instrument heading names itself by a word of it (or as a contract), so the heading titles this document, not the subject of a
+    """'This Office Lease', 'This letter', '(the "Plan")', 'under this contract', 'the undersigned
+    hereby': the text after an instrument heading names itself by a word of it (or as a
+    contract) or speaks as an instrument, so the heading titles this document, not the subject of a
     memo ("Office Lease" over a note about a lease)."""
     words = "|".join(re.escape(w) for w in heading.text.split() if len(w) > 2 and w[:1].isalpha())
     if not words:
         return False
     own = re.compile(
-        rf"\bThis[ \t]+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)",
+        rf"\bThis[ \t]+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)"
+        # An instrument's own wording: "the undersigned hereby guarantees", "dated as of ... between".
+        r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b",
         re.IGNORECASE,
     )
     return own.search(text, heading.end, min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)) is not None

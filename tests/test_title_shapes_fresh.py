@@ -128,6 +128,11 @@ def test_an_instrument_heading_needs_the_text_to_speak_of_itself_by_it() -> None
     assert _title(lease) == ("Office Lease", 0, 12)
     rider = "ENDORSEMENT\n\nEffective Date: July 1, 2019\n\nAll other terms of this contract remain unchanged.\n"
     assert _title(rider) == ("ENDORSEMENT", 0, 11)
+    # An instrument's own wording says the same.
+    guarantee = "GUARANTEE\n\nIn consideration of the Lender extending credit, the undersigned hereby guarantees the debt.\n"
+    assert _title(guarantee) == ("GUARANTEE", 0, 9)
+    indenture = "INDENTURE\n\ndated as of May 1, 2019\n\nbetween Northwind Technologies Corp. and Harbor Bank, N.A.\n"
+    assert _title(indenture) == ("INDENTURE", 0, 9)
 
 
 def test_a_compensation_plan_is_titled_with_its_company_and_year() -> None:
