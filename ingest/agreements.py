@@ -883,6 +883,11 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     line_start = text.rfind("\n", 0, title.start) + 1
     if rest is not None and not text[line_start : title.start].strip():
         add(title.start, rest.end(), "heading_line")
+    # "LIMITED LIABILITY COMPANY AGREEMENT OF HARBOR POINT HOLDINGS, LLC" (``_with_entity``) is
+    # also its heading without the entity's name.
+    entity = re.match(r"(.*\b(?:AGREEMENT|CONTRACT))\s+OF\s+\S", text[title.start : title.end], re.DOTALL)
+    if entity is not None and _ends_in_legal_form(title.text):
+        add(title.start, title.start + len(entity.group(1)), "heading")
     # "FORM OF FRANCHISE AGREEMENT" is also the FRANCHISE AGREEMENT it is a form of.
     form = _FORM_OF.match(title.text)
     if form is not None:

@@ -176,6 +176,11 @@ def test_a_heading_is_extended_to_the_entity_it_is_the_agreement_of() -> None:
     assert _title(text) == (
         "AMENDED AND RESTATED LIMITED LIABILITY COMPANY AGREEMENT OF HARBOR POINT HOLDINGS, LLC", 0, 86,
     )
+    # The heading without the entity stays one of its names.
+    _, aliases = agreement_names(text)
+    assert [(a.text, a.start, a.end, a.source) for a in aliases if a.source == "heading"] == [
+        ("AMENDED AND RESTATED LIMITED LIABILITY COMPANY AGREEMENT", 0, 56, "heading"),
+    ]
     text = "LIMITED PARTNERSHIP AGREEMENT OF HARBOR POINT FUND, L.P.\n\nThis Agreement" + PREAMBLE
     assert _title(text) == ("LIMITED PARTNERSHIP AGREEMENT OF HARBOR POINT FUND, L.P.", 0, 56)
     # No legal form: not an entity.
