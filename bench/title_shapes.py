@@ -5,6 +5,12 @@ a tuned figure; each FAIL line is a shape to fix with a unit test in
 
     PYTHONPATH=. python bench/title_shapes.py
     PYTHONPATH=. python bench/title_shapes.py --tune-half A   # or B: CUAD tune, see below
+    PYTHONPATH=. python bench/title_shapes.py --fresh         # the second probe, see below
+
+``--fresh`` scores ``bench/data/title_shapes_fresh.json`` instead: 52 more openings written (for
+issue 9, stop 14) from general knowledge of SEC exhibit contracts before any CUAD text was read
+and before the title code changed, so its first score was an honest estimate of unseen shapes
+(see the closing note for the score before and after; once fixed against, it is a probe again).
 
 ``--tune-half A|B`` checks a title change against over-fitting, without the NLP pipeline: the
 sorted ``tune`` ids of ``$ATTEST_CUAD_DIR/splits.json`` are split even/odd into halves A and B;
@@ -369,15 +375,27 @@ def tune_half(half: str) -> int:
     return 0
 
 
+def fresh_cases() -> dict[str, tuple[str, str | None, tuple[str, str | None] | None]]:
+    """The held-out openings of ``bench/data/title_shapes_fresh.json``, in the shape of ``CASES``."""
+    import json
+
+    data = json.loads((Path(__file__).resolve().parent / "data" / "title_shapes_fresh.json").read_text(encoding="utf-8"))
+    return {
+        case["name"]: (case["text"], case["title"], tuple(case["relation"]) if case["relation"] else None)  # type: ignore[misc]
+        for case in data["cases"]
+    }
+
+
 def main() -> int:
     if len(sys.argv) == 3 and sys.argv[1] == "--tune-half" and sys.argv[2] in ("A", "B"):
         return tune_half(sys.argv[2])
+    cases = fresh_cases() if sys.argv[1:] == ["--fresh"] else CASES
     failures = 0
-    for name, (text, title, relation) in sorted(CASES.items()):
+    for name, (text, title, relation) in sorted(cases.items()):
         problem = check(text, title, relation)
         failures += problem is not None
         print(f"{'OK  ' if problem is None else 'FAIL'} {name}" + (f" want {title!r} {relation!r}, got {problem}" if problem else ""))
-    print(f"{len(CASES) - failures}/{len(CASES)} openings titled exactly")
+    print(f"{len(cases) - failures}/{len(cases)} openings titled exactly")
     return 0
 
 

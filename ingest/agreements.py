@@ -34,14 +34,23 @@ _TERMS_HEADING = re.compile(
     r"(?:[ \t]{1,3}(?:of|for|OF|FOR)[ \t]{1,3}[A-Z][\w&'’\-]*(?:[ \t]{1,3}[A-Z][\w&'’\-]*){0,3})?"
 )
 # A title that starts with the agreement word, on a heading line of its own: "AGREEMENT AND PLAN
-# OF MERGER", "Agreement for the Provision of Cleaning Services". The words after the joining
+# OF MERGER", "Agreement for the Provision of Cleaning Services", "AGREEMENT REGARDING JOINT FILING". The words after the joining
 # word are capitalised or connectors, and the line ends in a capitalised word. Only where the
 # agreement word opens the line: "Cooperation Agreement on Mobile Game Business" is titled
 # "Cooperation Agreement" by the caps/heading runs, the way CUAD names such contracts.
 _LEADING_AGREEMENT = re.compile(
-    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}(?:AND|FOR|OF|ON|and|for|of|on)"
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
+    r"(?:AND|FOR|OF|ON|REGARDING|CONCERNING|RELATING[ \t]+TO|and|for|of|on|[Rr]egarding|[Cc]oncerning|[Rr]elating[ \t]+to)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
+# A title that goes on after its agreement word with "AND" and at most four more words, none a
+# name (no digits, commas or full stops): "SEPARATION AGREEMENT AND GENERAL RELEASE", "Settlement
+# Agreement and Mutual Release". As a whole line only (after a letter's "RE:" label).
+_AGREEMENT_AND_TAIL = re.compile(
+    rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,8}}AGREEMENT[ \t]{{1,3}}AND(?:[ \t]{{1,3}}[A-Z][A-Z'’\-]*){{1,4}}"
+    r"|(?:[A-Z][\w'’\-]*[ \t]{1,3}){0,8}Agreement[ \t]{1,3}and(?:[ \t]{1,3}[A-Z][a-z'’\-]*){1,4}"
+)
+_SUBJECT_LABEL = re.compile(r"(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*")
 # Words that make a line prose, not a heading starting with "Agreement".
 _LEADING_AGREEMENT_PROSE = frozenset("is are was be shall will made hereby between among this these that".split())
 _NOT_HEADING_WORDS = frozenset(
@@ -82,7 +91,8 @@ def _strip_noise(title: str) -> tuple[str, int]:
         changed = False
         # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1".
         stripped = re.sub(
-            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b[.:]?|[-–:.,])[ \t]*",
+            # ("APPENDIX 2 TO MASTER LICENSE AGREEMENT" names its parent: a schedule's own title.)
+            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
             "", title,
         )
         if stripped != title:
@@ -154,6 +164,13 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
     headings = 0
     for line in head.split("\n"):
         stripped = line.strip()
+        # "RE: SEPARATION AGREEMENT AND GENERAL RELEASE": a heading line (or a letter's subject
+        # line) that goes on after the agreement word with "AND" and a few more title words is
+        # one title.
+        subject = _SUBJECT_LABEL.match(stripped)
+        tail = _AGREEMENT_AND_TAIL.fullmatch(stripped, subject.end() if subject else 0)
+        if tail is not None and not _NOT_HEADING_WORDS & set(tail.group().casefold().split()):
+            add(0, line_start + line.index(stripped) + tail.start(), tail.group())
         # "Maintenance and support contract            for SICAP(R) modules": a heading in the
         # first column of a laid-out line.
         column = re.split(r"[ \t]{4,}", stripped, maxsplit=1)[0]
@@ -236,9 +253,18 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
             continue
         first = index
         while first > 0 and index - first + 1 < _SPLIT_HEADING_LINES:
-            previous = lines[first - 1][1]
+            previous_start, previous = lines[first - 1]
             joined_here = joining_start.match(lines[first][1]) or lines[first][1] in words
-            if not line_shape.fullmatch(previous) or not (joined_here or joining_end.search(previous)):
+            # "INTELLECTUAL PROPERTY\nCROSS-LICENSE AND\nTECHNOLOGY TRANSFER AGREEMENT",
+            # "MASTER\nFRANCHISE\nAGREEMENT": a line right above a heading already split over
+            # lines (no blank line between) continues it, unless it is page furniture or a name.
+            tight = (
+                first < index
+                and head.count("\n", previous_start + len(previous), lines[first][0]) == 1
+                and _strip_noise(previous)[1] == 0
+                and not _ends_in_legal_form(previous)
+            )
+            if not line_shape.fullmatch(previous) or not (joined_here or joining_end.search(previous) or tight):
                 break
             first -= 1
         if first < index:
@@ -254,6 +280,13 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
         ):
             found.append((start, next_start + len(next_line)))
     return found
+
+
+def _ends_in_legal_form(line: str) -> bool:
+    """Whether a line ends in a company's legal form ("NORTHWIND TECHNOLOGIES CORP."): a name, not
+    part of a title."""
+    words = tuple(name_words(line))
+    return any(len(words) > len(suffix) and words[-len(suffix) :] == suffix for suffix in lexicons().strippable_suffixes)
 
 
 _CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")
@@ -276,6 +309,24 @@ def _with_self_name(text: str, title: Title) -> Title:
     if len(own) > len(heading) and len(own) <= 14 and own[: len(heading)] == heading:
         return Title(match.group(1), match.start(1), match.end(1))
     return title
+
+
+# "... COMPANY AGREEMENT\nOF\nHARBOR POINT HOLDINGS, LLC": "OF" and a company's name (caps, ending
+# in its legal form) after a caps heading, on its line or the next two lines.
+_ENTITY_TAIL = re.compile(r"[ \t]*\n?[ \t]*OF[ \t]*\n?[ \t]*(?P<name>[A-Z][A-Z0-9&.,'’\- ]{2,80}?)[ \t]*(?=\n|$)")
+
+
+def _with_entity(text: str, title: Title) -> Title:
+    """A caps agreement heading extended to the company it is the agreement *of*: "LIMITED
+    LIABILITY COMPANY AGREEMENT OF HARBOR POINT HOLDINGS, LLC", "AGREEMENT OF LIMITED PARTNERSHIP
+    OF ACME FUND, L.P." (the entity's own agreement is named by it). Only a name that ends in a
+    legal form, so "... AGREEMENT OF SALE" stays as it is."""
+    if not title.text.isupper() or not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
+        return title
+    tail = _ENTITY_TAIL.match(text, title.end)
+    if tail is None or not _ends_in_legal_form(tail.group("name")) or len(tail.group("name").split()) > 10:
+        return title
+    return Title(" ".join(text[title.start : tail.end("name")].split()), title.start, tail.end("name"))
 
 
 # A contract's opening sentence without a heading: "This Agreement is made ... between", "The
@@ -366,15 +417,47 @@ def find_title(text: str) -> Title | None:
     among the opening lines (``amendment_heading``) wins over any title that is no amendment:
     the agreement an amendment names in its prose ("Reference is made to that certain Wireless
     Content License Agreement") is its parent, never its own name."""
+    if not_a_contract(text):
+        return None
     title = (
         _own_heading(text) or self_label(text) or _first_heading(text) or _self_named(text) or _bare_heading(text)
         or _instrument_heading(text)
     )
     if title is not None:
-        title = _with_amendment_head(text, _with_self_name(text, title))
+        title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
+    if title is not None:
+        # A title is its words: a run laid out with wide gaps or over lines is stored with its
+        # white space collapsed (the span still covers the original text).
+        title = Title(" ".join(title.text.split()), title.start, title.end)
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
+
+
+# How far into a document an announcement sentence ("... today announced ...") marks a press release.
+_ANNOUNCEMENT_CHARS = 1_000
+
+
+@lru_cache(maxsize=1)
+def _not_contract() -> tuple[frozenset[str], re.Pattern[str]]:
+    data = load_json("agreement_kinds.json")
+    phrases = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in data["not_contract_phrases"])
+    return frozenset(data["not_contract_headings"]), re.compile(rf"\b(?:{phrases})\b", re.IGNORECASE)
+
+
+def not_a_contract(text: str) -> bool:
+    """A memo or a press release, not a contract: before any contract preamble clause, one of the
+    first ``_HEADING_LINES`` lines is a memo / press-release heading ("MEMORANDUM", "FOR
+    IMMEDIATE RELEASE", ``not_contract_headings``), or the opening announces ("... today
+    announced that it has entered into a Distribution Agreement"). Its headline or subject line
+    names an agreement it reports on, never itself."""
+    headings, announcement = _not_contract()
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
+    for _, stripped in _heading_lines(text, limit):
+        if " ".join(stripped.rstrip(":").casefold().split()) in headings:
+            return True
+    return announcement.search(text, 0, min(limit, _ANNOUNCEMENT_CHARS)) is not None
 
 
 def _self_named(text: str) -> Title | None:
@@ -421,19 +504,44 @@ def _bare_heading(text: str) -> Title | None:
 def _instrument_title() -> re.Pattern[str]:
     words = load_json("agreement_kinds.json")["instrument_titles"]
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?:[A-Z][\w&'’\-/]*[ \t]{{1,3}}){{0,4}}(?i:{alternatives})")
+    # Up to 8 capitalised words or numbers before: "NORTHWIND TECHNOLOGIES CORP. 2010 STOCK INCENTIVE PLAN".
+    return re.compile(rf"(?:[A-Z0-9][\w&'’\-/.]*[ \t]{{1,3}}){{0,8}}(?i:{alternatives})")
+
+
+# How far after an instrument heading the text must speak of itself by a word of it.
+_INSTRUMENT_SELF_CHARS = 600
+
+
+def _speaks_of_itself(text: str, heading: Title) -> bool:
+    """'This Office Lease', 'This letter', '(the "Plan")', 'under this contract', 'the undersigned
+    hereby': the text after an instrument heading names itself by a word of it (or as a
+    contract) or speaks as an instrument, so the heading titles this document, not the subject of a
+    memo ("Office Lease" over a note about a lease)."""
+    words = "|".join(re.escape(w) for w in heading.text.split() if len(w) > 2 and w[:1].isalpha())
+    if not words:
+        return False
+    own = re.compile(
+        rf"\bThis[ \t]+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)"
+        # An instrument's own wording: "the undersigned hereby guarantees", "dated as of ... between".
+        r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b",
+        re.IGNORECASE,
+    )
+    return own.search(text, heading.end, min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)) is not None
 
 
 def _instrument_heading(text: str) -> Title | None:
     """A contract titled without an agreement word ("MEMORANDUM OF UNDERSTANDING", "OFFICE
-    LEASE", "GUARANTY": ``instrument_titles``), when nothing else titles it: a heading line of
-    its own among the first ``_HEADING_LINES`` lines, before the first preamble clause, all
-    capitalised words ("GRANT OF LICENSE" after the preamble opens a section)."""
+    LEASE", "GUARANTY", "... STOCK INCENTIVE PLAN": ``instrument_titles``), when nothing else
+    titles it: a heading line of its own among the first ``_HEADING_LINES`` lines, before the
+    first preamble clause, all capitalised words ("GRANT OF LICENSE" after the preamble opens a
+    section), when the text has a preamble clause or speaks of itself by a word of the heading
+    (``_speaks_of_itself``)."""
     preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
     limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
     for start, stripped in _heading_lines(text, limit):
         if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and stripped.split()[-1][:1].isupper():
-            return Title(stripped, start, start + len(stripped))
+            title = Title(stripped, start, start + len(stripped))
+            return title if preamble is not None or _speaks_of_itself(text, title) else None
     return None
 
 
@@ -569,7 +677,8 @@ def _with_amendment_head(text: str, title: Title) -> Title:
         head = _amendment_head().match(text, start, title.start)
         if head is not None:
             begin = start + len(head.group()) - len(head.group().lstrip())
-            return Title(text[begin : title.end], begin, title.end)
+            # A heading over lines is one title: white space collapsed, the span covers the lines.
+            return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     return title
 
 
@@ -588,11 +697,14 @@ def _amendment_regex() -> re.Pattern[str]:
     data = load_json("agreement_kinds.json")
     words = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["amendment_words"], key=len, reverse=True))
     ordinals = "|".join(re.escape(w) for w in data["ordinals"])
+    spelled = "|".join(re.escape(w) for w in data["number_words"])
     return re.compile(
         rf"^\s*(?:(?P<ordinal>{ordinals})\s+)?(?P<word>{words})\b"
         # "AMENDMENT NO. 2", "AMENDMENT #2" and "AMENDMENT 1 TO ..." (a bare number) alike.
         # "SCHEDULE A TO ...": a single capital letter is the id too (never "a"/"to" in prose).
-        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b|\s+(?P<letter>(?-i:[A-Z]))(?![\w'’.]))?"
+        # "Amendment Number Two": a spelled number only after "No." / "Number".
+        r"(?:\s*(?:(?:No\.?|Number|#)\s*)?(?P<number>[0-9]+[A-Za-z]?)\b"
+        rf"|\s*(?:No\.?|Number)\s*(?P<spelled>{spelled})\b|\s+(?P<letter>(?-i:[A-Z]))(?![\w'’.]))?"
         # "STATEMENT OF WORK NO. 4 UNDER THE MASTER SERVICES AGREEMENT" names its parent too.
         r"(?:\s+(?:(?:to|of|under)\s+)?(?:the\s+|that\s+)?(?P<parent>\S.*?))?\s*$",
         re.IGNORECASE | re.DOTALL,
@@ -611,7 +723,10 @@ def amendment_of(title: str) -> Amendment | None:
     parent = match.group("parent")
     if parent is not None and not re.search(r"(?i)\b(?:agreement|contract|lease|license|licence|plan|arrangement)s?\b", parent):
         parent = None
-    number = match.group("number") or match.group("letter") or (match.group("ordinal") or "").casefold() or None
+    number = (
+        match.group("number") or (match.group("spelled") or "").casefold() or match.group("letter")
+        or (match.group("ordinal") or "").casefold() or None
+    )
     return Amendment(relations[word], word, number, parent)
 
 
@@ -630,11 +745,56 @@ def agreement_kind(title: str) -> str:
     return "other"
 
 
+# 'under the Master Services Agreement dated June 1, 2018': a date right after another
+# agreement's name (the words before the name refer to it: "to the", "under", "governed by the",
+# "that certain") is that agreement's date, not this one's.
+_NAME_THEN_DATED = re.compile(
+    r"(?P<name>(?:[A-Z][\w&'’\-/.]*[ \t]+(?:(?:and|of|for|to)[ \t]+)?){0,8}(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[\w\-/]+)?)[ \t]*(?:\([^()\n]{0,60}\)[ \t]*)?,?\s+"
+    r"(?:dated|made|entered\s+into|executed|effective)(?:\s+(?:as\s+of|on))?\s*$"
+)
+_OTHER_DOCUMENT_LEAD = re.compile(r"\b(?:to|of|under|by|with|that|certain|said|such)\s+(?:the\s+)?$", re.IGNORECASE)
+# 'This First Amendment to Lease dated as of June 1, 2020': the date of the amendment the
+# sentence is about, though the name right before it is the parent's.
+_THIS_AMENDMENT_TO = re.compile(
+    r"\b(?:THIS|This)\s+(?:[\w.#]+\s+){0,4}?(?:amendment|addendum|supplement|statement\s+of\s+work|work\s+order)"
+    r"(?:\s*(?:No\.?|Number|#)?\s*[0-9A-Z]+)?\s+(?:to|of|under)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_OWN_DATE_LATER = re.compile(
+    r"\b(?:is|are)\s+(?:hereby\s+)?(?:made|entered\s+into|dated|executed)(?:\s+and\s+entered\s+into)?"
+    r"(?:\s+(?:as\s+of|on|effective(?:\s+as\s+of)?))?\s+(?:the\s+)?[0-9A-Z]",
+)
+_OWN_DATE_LATER_CHARS = 250
+
+
+def _another_agreements_date(text: str, start: int, date_start: int) -> bool:
+    """Whether the date at ``date_start`` is dated by another agreement's name right before it
+    (``_NAME_THEN_DATED``), so a statement of work without a date of its own never takes its
+    parent's."""
+    before = text[max(start, date_start - 240) : date_start]
+    match = _NAME_THEN_DATED.search(before)
+    if match is None:
+        return False
+    lead = before[: match.start("name")]
+    if _OTHER_DOCUMENT_LEAD.search(lead) is None:
+        return False
+    if _THIS_AMENDMENT_TO.search(lead) is None:
+        return True
+    # "This Amendment No. 2 to the Supply Agreement dated May 1, 2010 ... is made as of June 2,
+    # 2020": the sentence dates the amendment itself later on; without that, the date is its own.
+    return _OWN_DATE_LATER.search(text, date_start, min(len(text), date_start + _OWN_DATE_LATER_CHARS)) is not None
+
+
 def agreement_date(text: str, start: int, end: int) -> DateSpan | None:
-    """The first date in the opening that follows "dated", "made", "as of", ... closely."""
+    """The first date in the opening that follows "dated", "made", "as of", ... closely, and is
+    not another agreement's date ('entered into under the Master Services Agreement dated June 1,
+    2018'; ``_another_agreements_date``)."""
     for span in dates_in(text, start, end):
         before = text[max(start, span.start - 80) : span.start]
-        if _DATED.search(before):
+        if _DATED.search(before) and not _another_agreements_date(text, start, span.start):
             return span
     return None
 
@@ -723,6 +883,11 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     line_start = text.rfind("\n", 0, title.start) + 1
     if rest is not None and not text[line_start : title.start].strip():
         add(title.start, rest.end(), "heading_line")
+    # "LIMITED LIABILITY COMPANY AGREEMENT OF HARBOR POINT HOLDINGS, LLC" (``_with_entity``) is
+    # also its heading without the entity's name.
+    entity = re.match(r"(.*\b(?:AGREEMENT|CONTRACT))\s+OF\s+\S", text[title.start : title.end], re.DOTALL)
+    if entity is not None and _ends_in_legal_form(title.text):
+        add(title.start, title.start + len(entity.group(1)), "heading")
     # "FORM OF FRANCHISE AGREEMENT" is also the FRANCHISE AGREEMENT it is a form of.
     form = _FORM_OF.match(title.text)
     if form is not None:
@@ -813,10 +978,11 @@ def parent_amendment(
 # How far after an amendment's title its prose may name the agreement it amends.
 _PROSE_PARENT_CHARS = 600
 # 'Reference is hereby made to that certain fully executed Wireless Content License Agreement
-# Number 12965', 'This Amendment ... amends the Supply Agreement': a capitalised agreement name
-# right after "to"/"of"/"amends" (and "that certain", "the", "executed"), with its number.
+# Number 12965', 'This Amendment ... amends the Supply Agreement', 'issued under and governed by
+# the Master Services Agreement': a capitalised agreement name right after "to"/"of"/"amends"/
+# "governed by" (and "that certain", "the", "executed"), with its number.
 _PROSE_PARENT = re.compile(
-    r"\b(?:to|of|amends|amending|under)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
+    r"\b(?:to|of|amends|amending|under|governed[ \t]+by)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
     r"(?:(?:fully[ \t]+)?executed[ \t]+)?"
     r"(?P<title>(?:[A-Z][\w&'’\-/.]*[ \t]+(?:(?:and|of|for|to)[ \t]+)?){0,8}"
     r"(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"

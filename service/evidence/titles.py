@@ -40,9 +40,12 @@ def _number(text: str | None) -> int | None:
         return int(text)
     from ingest.lexicons import load_json
 
-    ordinals = load_json("agreement_kinds.json")["ordinals"]
+    kinds = load_json("agreement_kinds.json")
+    ordinals = kinds["ordinals"]
     if text in ordinals:
         return ordinals.index(text) % 10 + 1  # "first".."tenth", then "1st".."10th"
+    if text in kinds["number_words"]:
+        return kinds["number_words"].index(text) + 1  # "Amendment Number Two"
     if all(c in _ROMAN for c in text):
         values = [_ROMAN[c] for c in text]
         return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
