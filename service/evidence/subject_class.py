@@ -300,13 +300,36 @@ def detect_attribute(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _lead_words() -> frozenset[str]:
+    """Words a capitalised run may start with that are never part of a name: question words,
+    auxiliaries, prepositions and the words a question goes on with (``_not_name_words``),
+    determiners, and the search's stop words ("After the Endorsement Agreement" names the
+    "Endorsement Agreement"; "What's" names nothing)."""
+    from ingest.store.common import stopwords
+
+    return _not_name_words() | stopwords() | frozenset(
+        "between among according pursuant please its their this that these those any all each both either neither".split()
+    )
+
+
+def _is_lead_word(word: str) -> bool:
+    """A leading word to drop from a name span. An all-caps word ("US Bank", "IT") is kept: it
+    may be the name itself, and a stop word in capitals is rarer than such a name."""
+    bare = re.sub(r"(?:'s|'re|'d|'ll|'ve|'m|’s)$", "", word)
+    if bare.isupper() and len(bare) > 1:
+        return False
+    return bare.casefold() in _lead_words()
+
+
 def find_names(question: str) -> list[str]:
-    """Capitalised name spans, without leading question words: what an un-understood question
-    can still be gated on."""
+    """Capitalised name spans, without the words before the name ("What", "After the", "Must"):
+    what an un-understood question can still be gated on, and what the search drops as the
+    subject phrase (``collect.query_question``)."""
     names = []
     for match in question_patterns()["_name_span"].finditer(question):
         words = match.group(0).split()
-        while words and words[0].casefold() in _QUESTION_WORDS:
+        while words and _is_lead_word(words[0]):
             words = words[1:]
         span = re.sub(r"(?:'s|’s)$", "", " ".join(words)).strip(" ?.,;:") if words else ""
         if span and span not in names:
