@@ -670,7 +670,8 @@ def main() -> int:
             f"not-in-KB refused {total_out.rate:.3f} ({total_out.passed}/{total_out.asked})"
         )
         for shape, (inside, outside) in shapes.items():
-            for miss in (inside.misses + outside.misses)[: args.show_misses]:
+            # Not-in-KB misses first: each is an answer about the wrong subject.
+            for miss in (outside.misses + inside.misses)[: args.show_misses]:
                 print(f"    [fresh: {shape}]", miss[:400])
     return 0
 

@@ -271,26 +271,43 @@ def party_readings(text: str) -> tuple[list[PartyList], int]:
     name rarely holds a continuation word, so the true end is most often the first). Returns the
     readings and where the earliest one ends in ``text`` (the question's own words follow)."""
     cap = limits()["party_readings"]
-    ends = [m.start() for m in party_grammar().continuation.finditer(text) if m.start() > 0]
-    ends = sorted(set(ends))[: cap - 1]
+    cuts = {m.start(): m.group() for m in party_grammar().continuation.finditer(text) if m.start() > 0}
+    ends = sorted(cuts)[: cap - 1]
     readings = [read_party_list(text)]
     for end in reversed(ends):
-        reading = read_party_list(text[:end])
-        if _names_accounted_for(text[end:], reading.pieces):
+        reading = _with_names_left_out(read_party_list(text[:end]), text[end:], re.search(r"[,;:\u2013\u2014-]", cuts[end]) is not None)
+        if reading is not None:
             readings.append(reading)
     return readings, (ends[0] if ends else len(text))
 
 
-def _names_accounted_for(rest: str, pieces: list[str]) -> bool:
-    """Whether every capitalised name in the words a reading leaves out refers to one of its
-    pieces ("... and Beta LLC without Beta's consent"). A name that does not ("Back to Basics,
-    Inc. and Omega LLC" cut at "to") makes the reading drop a named party, so it is no reading."""
-    words = [set(name_words(p)) for p in pieces]
+def _with_names_left_out(reading: PartyList, rest: str, clause_break: bool) -> PartyList | None:
+    """The reading, when every capitalised name in the words it leaves out refers to one of its
+    pieces ("... and Beta LLC without Beta's consent"). A name that does not makes the reading
+    drop a named party: after a clause break (the cut at ", must", "; does", " - can") the name
+    is added as one more party that must be bound too ("... with NETGEAR, Inc., must Ingram
+    Micro buy ...": "Ingram Micro"); after a plain space the reading is no reading ("Back to
+    Basics, Inc. and Omega LLC" cut at "to"). None also when such a name is unreadable or the
+    parties would exceed the limit."""
+    words = [set(name_words(p)) for p in reading.pieces]
+    pieces, separators = list(reading.pieces), list(reading.separators)
     for name in find_names(rest):
         mentioned = set(name_words(name))
-        if mentioned and not any(mentioned <= w for w in words):
-            return False
-    return True
+        if not mentioned or any(mentioned <= w for w in words):
+            continue
+        if not clause_break:
+            return None
+        extra = read_party_list(name)
+        if extra.failures or not extra.pieces:
+            return None
+        for piece in extra.pieces:
+            if pieces:
+                separators.append("; ")
+            pieces.append(piece)
+            words.append(set(name_words(piece)))
+    if len(pieces) > limits()["parties"]:
+        return None
+    return PartyList(pieces, separators, list(reading.failures))
 
 
 def detect_attribute(text: str) -> str | None:
@@ -477,6 +494,9 @@ def parse_question(question: str) -> SubjectClass:
     # No known shape: the names it contains are all the gate has, so every party the question
     # names must be bound to the candidate (``gate.gate_names``), never dropped.
     named = named_parties(body)
+    titled = _named_agreement(text, period, jurisdiction, named)
+    if titled is not None:
+        return _check_subject_names(titled)
     return _check_subject_names(SubjectClass(
         understood=False,
         period=period,
@@ -487,6 +507,52 @@ def parse_question(question: str) -> SubjectClass:
         pattern=None,
         failures=list(named.failures),
     ))
+
+
+@lru_cache(maxsize=1)
+def _title_name() -> re.Pattern[str]:
+    """A name that ends in an agreement word or an instrument title ("Supply Agreement",
+    "DISTRIBUTOR AGREEMENT", "Guaranty", "Statement of Work No. 4")."""
+    from service.evidence.data import instrument_phrases
+
+    raw = question_patterns()
+    phrases = sorted({*(w.casefold() for w in raw["title_words"]), *instrument_phrases(raw)}, key=lambda p: (-len(p), p))
+    words = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
+    return re.compile(rf"(?:^|\s)(?:{words})(?:\s+(?:no\.?|number|#)\s*[0-9a-z]{{1,6}}\.?|\s+[0-9]{{1,4}})?$", re.IGNORECASE)
+
+
+def _named_agreement(
+    text: str, period: dict[str, str] | None, jurisdiction: str | None, named: PartyList
+) -> SubjectClass | None:
+    """A question of no known shape that still names an agreement ("City of X and Y Corp: does
+    their COOPERATION AGREEMENT ...", "Supply Agreement between A and B: which law governs?") is
+    an agreement question: gated on that exact title and every named party, never on a party
+    alone (the name-only gate passed any subject tied to the named parties, whatever agreement
+    the question named). Two different agreement names, or unreadable parties, fail closed."""
+    titles = [n for n in find_names(text) if _title_name().search(n)]
+    if not titles:
+        return None
+    failures = list(named.failures)
+    keys = {clean_title(t) for t in titles}
+    if len(keys) > 1:
+        failures.append("the question names more than one agreement: " + ", ".join(repr(t) for t in titles))
+    title = titles[0]
+    parties = [p for p in named.pieces if not _accounted_for(p, [title])] if not failures else []
+    separators = named.separators if len(parties) == len(named.pieces) else ["; "] * max(0, len(parties) - 1)
+    return SubjectClass(
+        understood=False,
+        kind="agreement_attribute",
+        subject_type="agreement",
+        agreement_title=title,
+        parties=parties,
+        party_separators=separators if not failures else [],
+        document_type=known_agreement_kind(title),
+        period=period,
+        jurisdiction=jurisdiction,
+        names=find_names(text),
+        pattern="named_agreement",
+        failures=failures,
+    )
 
 
 def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re.Match[str]) -> SubjectClass | None:
@@ -597,7 +663,7 @@ def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
     failures: list[str] = []
     for match in _LEAD_NAME.finditer(lead):
         words = match.group(0).split()
-        while words and words[0].casefold() in _QUESTION_WORDS:
+        while words and _is_lead_word(words[0]):  # "Can Acme Inc. terminate ...": "Acme Inc."
             words = words[1:]
         name = re.sub(r"(?:'s|’s)$", "", " ".join(words)).strip(" ,")
         words = name_words(name)
