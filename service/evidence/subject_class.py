@@ -291,20 +291,23 @@ def _with_names_left_out(reading: PartyList, rest: str, clause_break: bool) -> P
     parties would exceed the limit."""
     words = [set(name_words(p)) for p in reading.pieces]
     pieces, separators = list(reading.pieces), list(reading.separators)
-    for name in find_names(rest):
+    for match in _COMPANY_RUN.finditer(rest):
+        name = _trim_name(match.group(0))
         mentioned = set(name_words(name))
         if not mentioned or any(mentioned <= w for w in words):
             continue
         if not clause_break:
             return None
+        # The whole capitalised run, commas included ("Cutanea Life Sciences, Inc."), read
+        # like a listed one; a ';' keeps it apart from the list's own pieces.
         extra = read_party_list(name)
         if extra.failures or not extra.pieces:
             return None
-        for piece in extra.pieces:
-            if pieces:
-                separators.append("; ")
-            pieces.append(piece)
-            words.append(set(name_words(piece)))
+        if pieces:
+            separators.append("; ")
+        pieces.extend(extra.pieces)
+        separators.extend(extra.separators)
+        words.extend(set(name_words(p)) for p in extra.pieces)
     if len(pieces) > limits()["parties"]:
         return None
     return PartyList(pieces, separators, list(reading.failures))
@@ -317,26 +320,23 @@ def detect_attribute(text: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def _lead_words() -> frozenset[str]:
-    """Words a capitalised run may start with that are never part of a name: question words,
-    auxiliaries, prepositions and the words a question goes on with (``_not_name_words``),
-    determiners, and the search's stop words ("After the Endorsement Agreement" names the
-    "Endorsement Agreement"; "What's" names nothing)."""
-    from ingest.store.common import stopwords
-
-    return _not_name_words() | stopwords() | frozenset(
-        "between among according pursuant please its their this that these those any all each both either neither".split()
-    )
+_LEAD_EXTRA = frozenset(
+    "between among according pursuant please its their this that these those any all each both either neither".split()
+)
 
 
 def _is_lead_word(word: str) -> bool:
-    """A leading word to drop from a name span. An all-caps word ("US Bank", "IT") is kept: it
-    may be the name itself, and a stop word in capitals is rarer than such a name."""
-    bare = re.sub(r"(?:'s|'re|'d|'ll|'ve|'m|’s)$", "", word)
-    if bare.isupper() and len(bare) > 1:
-        return False
-    return bare.casefold() in _lead_words()
+    """A word a capitalised run may start with that is never part of a name: question words,
+    auxiliaries, prepositions and the words a question goes on with (``_not_name_words``),
+    determiners, in any case ("THE", "After"), and the search's stop words unless in capitals
+    ("US Bank", "IT": the name itself). "After the Endorsement Agreement" names the "Endorsement
+    Agreement"; "What's" names nothing."""
+    from ingest.store.common import stopwords
+
+    bare = re.sub(r"(?:'s|'re|'d|'ll|'ve|'m|’s)$", "", word).casefold()
+    if bare in _not_name_words() or bare in _LEAD_EXTRA:
+        return True
+    return bare in stopwords() and not (word.isupper() and len(word) > 1)
 
 
 def find_names(question: str) -> list[str]:
@@ -468,8 +468,19 @@ def _check_subject_names(sc: SubjectClass) -> SubjectClass:
     return sc
 
 
+def _unquote_titles(text: str) -> str:
+    """Drop a pair of double quotes around an agreement title ('the "Reseller Agreement" between
+    ...'): the title is read, and must match, exactly as without them. Any other quote stays, and
+    the parser refuses it as stray punctuation."""
+    def unquote(m: re.Match[str]) -> str:
+        inner = m.group(1)
+        return inner if inner == inner.strip() and _title_name().search(inner) else m.group(0)
+
+    return re.sub(r'"([^"]{1,200})"', unquote, text)
+
+
 def parse_question(question: str) -> SubjectClass:
-    text = straighten_quotes(question).strip()
+    text = _unquote_titles(straighten_quotes(question).strip())
     text = re.sub(r"\s+", " ", text).rstrip(" ?.!")
     body, period, jurisdiction = _cut_constraints(text)
     body = body.rstrip(" ?.!,")
@@ -645,7 +656,7 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
 
 
 # A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
-_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'-]*)*")
+_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'/-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'/-]*)*")
 
 
 def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
@@ -760,7 +771,7 @@ def _names_a_company(words: list[str]) -> bool:
 
 def _trim_name(span: str) -> str:
     words = span.split()
-    while words and re.sub(r"(?:'s|')$", "", words[0]).casefold() in _not_name_words():
+    while words and (re.sub(r"(?:'s|')$", "", words[0]).casefold() in _not_name_words() or _is_lead_word(words[0])):
         words = words[1:]
     return re.sub(r"(?:'s|')$", "", " ".join(words)).strip(" ,")
 
