@@ -64,3 +64,16 @@ def test_a_name_left_out_after_a_clause_break_is_one_more_party() -> None:
     assert [r["parties"] for r in sc.party_readings] == [["NETGEAR, Inc.", "must Ingram Micro buy minimum quantities"]]
     sc = parse_question("Does the Hosting Agreement between Back to Basics, Inc. and Omega LLC renew?")
     assert sc.parties == ["Back to Basics, Inc.", "Omega LLC"]
+
+
+def test_parties_named_outside_a_list_keep_their_separators() -> None:
+    # After "entered into by" (no party keyword), the names are read as named parties; the
+    # gate may re-join neighbours only across the question's own separators, never across "; ".
+    sc = parse_question(
+        "What law governs the GAS TRANSPORTATION AGREEMENT entered into by TENNESSEE GAS PIPELINE COMPANY and "
+        "LOUISVILLE GAS AND ELECTRIC COMPANY?"
+    )
+    assert sc.parties == ["TENNESSEE GAS PIPELINE COMPANY", "LOUISVILLE GAS", "ELECTRIC COMPANY"]
+    assert sc.party_separators == [" and ", " AND "]
+    sc = parse_question("Under the Supply Agreement with Omega LLC, does Zeta Corp pay?")
+    assert (sc.parties, sc.party_separators) == (["Omega LLC", "Zeta Corp"], ["; "])

@@ -860,11 +860,16 @@ def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> 
         return
     readings = [(sc.parties, sc.party_separators)] + [(r["parties"], r["separators"]) for r in sc.party_readings]
     for pieces, separators in readings:
-        for name in named.pieces:
+        previous = -2  # index in ``named.pieces`` of the piece added last
+        for i, name in enumerate(named.pieces):
             if not _accounted_for(name, pieces) and not (sc.name and _accounted_for(name, [sc.name])):
                 if pieces:
-                    separators.append("; ")
+                    # Neighbours in the question keep the separator between them, so the gate
+                    # may re-join them ("LOUISVILLE GAS AND ELECTRIC COMPANY" read after
+                    # "entered into by"); anything else stays a name of its own.
+                    separators.append(named.separators[i - 1] if previous == i - 1 else "; ")
                 pieces.append(name)
+                previous = i
 
 
 # At most this many title readings per question (one per later party keyword).
