@@ -130,3 +130,12 @@ def test_instrument_questions_pass_on_title_and_parties_and_refuse_otherwise(kb:
     ]
     report = kb.ask("What law governs the Guaranty between Acme Holdings, Inc. and Orion Labs LLC?")
     assert report.state == "SUBJECT_NOT_FOUND" and _subject_ids(report) == []
+
+
+@pytest.mark.slow
+def test_dash_joined_parties_before_an_instrument_title(kb: KB) -> None:
+    docs, _ = kb.docs("What law governs the Acme Holdings, Inc.\u2013Omega Retail LLC Guaranty?")
+    assert docs == {"guaranty"}
+    # A party the Guaranty does not bind: no reading passes, and the title as written is no title.
+    docs, _ = kb.docs("What law governs the Acme Holdings, Inc. - Orion Labs LLC Guaranty?")
+    assert docs == set()

@@ -77,3 +77,16 @@ def test_parties_named_outside_a_list_keep_their_separators() -> None:
     assert sc.party_separators == [" and ", " AND "]
     sc = parse_question("Under the Supply Agreement with Omega LLC, does Zeta Corp pay?")
     assert (sc.parties, sc.party_separators) == (["Omega LLC", "Zeta Corp"], ["; "])
+
+
+def test_two_parties_joined_by_a_dash_before_the_title_are_title_readings() -> None:
+    sc = parse_question("What does the PivX Corporation\u2013Detto Technologies Reseller Agreement say about exclusivity?")
+    # The title as written stays the main reading; the splits are tried first, exact title only.
+    assert (sc.agreement_title, sc.parties, sc.failures) == ("PivX Corporation\u2013Detto Technologies Reseller Agreement", [], [])
+    assert sc.title_readings == [
+        {"title": "Technologies Reseller Agreement", "parties": ["PivX Corporation", "Detto"], "separators": ["; "]},
+        {"title": "Reseller Agreement", "parties": ["PivX Corporation", "Detto Technologies"], "separators": ["; "]},
+        {"title": "Agreement", "parties": ["PivX Corporation", "Detto Technologies Reseller"], "separators": ["; "]},
+    ]
+    # Two dashes: no reading is guessed.
+    assert parse_question("What does the A Corp - B Corp - C Corp Reseller Agreement say?").title_readings == []

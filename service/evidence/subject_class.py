@@ -501,6 +501,7 @@ def parse_question(question: str) -> SubjectClass:
         if built.kind == "agreement_attribute":
             _bind_other_named_parties(built, body, m)
             _add_title_readings(built, body, m)
+            _add_dash_readings(built, m.group("title"))
         return _check_subject_names(built)
     # No known shape: the names it contains are all the gate has, so every party the question
     # names must be bound to the candidate (``gate.gate_names``), never dropped.
@@ -908,3 +909,40 @@ def _add_title_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
                         separators.append("; ")
                     pieces.append(name)
             sc.title_readings.append({"title": title, "parties": pieces, "separators": separators})
+
+
+# "the PivX Corporation–Detto Technologies Reseller Agreement": two parties joined by a dash
+# before the title. At most this many splits of the words after the dash are offered.
+_DASH = re.compile(r"\s*[\u2013\u2014]\s*|\s+-\s+")
+_DASH_READINGS = 6
+
+
+def _add_dash_readings(sc: SubjectClass, title: str) -> None:
+    """Readings of a title that opens with two party names joined by a dash ("A–B Supply
+    Agreement", "A - B Supply Agreement"): A, the first words after the dash and the rest as the
+    title, for each split. They go to ``title_readings``, which the gate passes only on an exact
+    title or alias match with every party (A, B and any other named one) bound; the title as
+    written stays the main reading. Only one dash, every part readable."""
+    if sc.failures or not title:
+        return
+    dashes = list(_DASH.finditer(title))
+    if len(dashes) != 1:
+        return
+    first = read_party_list(title[: dashes[0].start()].strip())
+    after = title[dashes[0].end() :].split()
+    if first.failures or not first.pieces:
+        return
+    for k in range(1, min(len(after) - 1, _DASH_READINGS) + 1):
+        second = read_party_list(" ".join(after[:k]))
+        rest = " ".join(after[k:])
+        if second.failures or not second.pieces or title_problem(rest) or not _title_name().search(rest):
+            continue
+        pieces = [*first.pieces, *second.pieces]
+        separators = [*first.separators, "; ", *second.separators]
+        for name in sc.parties:
+            if not _accounted_for(name, pieces):
+                separators.append("; ")
+                pieces.append(name)
+        if len(pieces) <= limits()["parties"]:
+            sc.title_readings.append({"title": rest, "parties": pieces, "separators": separators})
+
