@@ -1,6 +1,7 @@
 """The subject gate on CUAD dev: in-KB pass rate and not-in-KB refusals.
 
-    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--show-misses N] [--phrasings] [--registry]
+    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--half A|B] [--show-misses N] [--phrasings]
+        [--fresh-phrasings] [--registry] [--adversarial]
 
 For one split of ``../shared/eval/cuad-dev/splits.json`` a registry is built with the real ingest
 pipeline (extraction, chunking, spaCy annotation, ``write_revision``) into a SQLite store, with
@@ -31,6 +32,15 @@ to the <document_name> between <A> and <B>?" through the registry-question reade
 (``registry_questions.agreement_class``, then ``gate.discover`` as the machine runs it): in-KB
 pass, not-in-KB refusals, and refusals of the in-KB question with a stray quote before the
 party list (which once passed every agreement of that title).
+
+``--fresh-phrasings`` asks a held-out set of analyst phrasings (``bench/data/gate_fresh_phrasings.json``,
+27 shapes written before the question-side work of its stop and first scored on ``main``:
+"Under the X between A and B, ...", "In A's X with B", "For the X (A / B)", "the A–B X",
+possessives, the subject at the end, a party list first, quoted and lower-case titles, lower-case
+names, stray trailing punctuation, "/" and ";" lists, structured subjects through the API model)
+and prints in-KB pass and not-in-KB refusals per shape, and the in-KB pass of contracts whose party
+names hold a comma, "&", "of" or "d/b/a". Not-in-KB misses are listed first: each is an answer
+about the wrong subject.
 
 Stores are cached under ``$ATTEST_BENCH_CACHE`` (default ``~/.cache/attest-bench``), keyed by the
 split, the held-out rule and a hash of ``ingest/`` and ``ner_models/``, so an unchanged
