@@ -90,3 +90,16 @@ def test_two_parties_joined_by_a_dash_before_the_title_are_title_readings() -> N
     ]
     # Two dashes: no reading is guessed.
     assert parse_question("What does the A Corp - B Corp - C Corp Reseller Agreement say?").title_readings == []
+
+
+def test_possessive_shapes_are_bounded_by_the_number_of_possessives() -> None:
+    from service.evidence.subject_class import limits
+
+    assert limits()["possessive_markers"] == 4
+    at_bound = "Under Acme Inc.'s Supply Agreement with Beta LLC, is Beta LLC's duty Acme Inc.'s duty? Beta LLC's?"
+    sc = parse_question(at_bound)
+    assert (sc.pattern, sorted(sc.parties)) == ("agreement_attribute_possessive", ["Acme Inc.", "Beta LLC"])
+    # Past it, the shape is skipped (its backtracking grows with every "'s"); the owner is still
+    # a named party that must be bound.
+    sc = parse_question(at_bound + " Acme Inc.'s?")
+    assert (sc.pattern, sc.agreement_title, sorted(sc.parties)) == ("named_agreement", "Supply Agreement", ["Acme Inc.", "Beta LLC"])

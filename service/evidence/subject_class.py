@@ -487,7 +487,13 @@ def parse_question(question: str) -> SubjectClass:
     # "X, LLC and its Affiliates's Supply Agreement": a description names no one, so it is
     # dropped everywhere (not only inside a party list), and the owner is "X, LLC".
     body = party_grammar().description.sub("", body)
+    # The possessive shapes backtrack over every (start, owner end) pair: past a few "'s" they
+    # are skipped (a bound on work, not a guess: the owners are still named parties, each to be
+    # bound, on whatever path the question takes).
+    possessives = len(re.findall(r"(?:'s|')(?!\w)", body))
     for structure in question_patterns()["_structures"]:
+        if structure.get("possessive") and possessives > limits()["possessive_markers"]:
+            continue
         m = structure["_re"].match(body)
         if not m:
             continue
@@ -541,7 +547,8 @@ def _named_agreement(
     an agreement question: gated on that exact title and every named party, never on a party
     alone (the name-only gate passed any subject tied to the named parties, whatever agreement
     the question named). Two different agreement names, or unreadable parties, fail closed."""
-    titles = [n for n in find_names(text) if _title_name().search(n)]
+    # "Acme Inc.'s Supply Agreement": the owner is a named party (``named``), the title follows.
+    titles = [re.split(r"(?:'s|’s|')\s+", n)[-1] for n in find_names(text) if _title_name().search(n)]
     if not titles:
         return None
     failures = list(named.failures)
