@@ -103,3 +103,23 @@ def test_possessive_shapes_are_bounded_by_the_number_of_possessives() -> None:
     # a named party that must be bound.
     sc = parse_question(at_bound + " Acme Inc.'s?")
     assert (sc.pattern, sc.agreement_title, sorted(sc.parties)) == ("named_agreement", "Supply Agreement", ["Acme Inc.", "Beta LLC"])
+
+
+@pytest.mark.parametrize(
+    ("question", "parties"),
+    [
+        # A name outside the title without a legal form was dropped: the title was looked up alone.
+        ("Is exclusivity granted to Detto Technologies under the Reseller Agreement?", ["Detto Technologies"]),
+        ("Is exclusivity granted to Kathy Whitworth under the Endorsement Agreement?", ["Kathy Whitworth"]),
+        ("What does the Supply Agreement say about Detto Technologies?", ["Detto Technologies"]),
+        # Clause words, defined roles and jurisdictions name no party.
+        ("Under Section 5 of the Supply Agreement between Acme Inc and Beta LLC, must the Licensee pay?",
+         ["Acme Inc", "Beta LLC"]),
+        ("Does New York law govern the Supply Agreement between Acme Inc and Beta LLC?", ["Acme Inc", "Beta LLC"]),
+        # Words of a listed name are that name.
+        ("Under the Supply Agreement between Acme Inc and Beta LLC, may Beta terminate?", ["Acme Inc", "Beta LLC"]),
+    ],
+)
+def test_every_other_capitalised_name_is_a_party(question: str, parties: list[str]) -> None:
+    sc = parse_question(question)
+    assert (sc.parties, sc.failures) == (parties, [])

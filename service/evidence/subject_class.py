@@ -294,7 +294,7 @@ def _with_names_left_out(reading: PartyList, rest: str, clause_break: bool) -> P
     for match in _COMPANY_RUN.finditer(rest):
         name = _trim_name(match.group(0))
         mentioned = set(name_words(name))
-        if not mentioned or any(mentioned <= w for w in words):
+        if not mentioned or any(mentioned <= w for w in words) or _names_no_party(name):
             continue
         if not clause_break:
             return None
@@ -849,6 +849,43 @@ def _accounted_for(name: str, pieces: list[str]) -> bool:
     return bool(mentioned) and any(mentioned <= set(name_words(p)) for p in pieces)
 
 
+@lru_cache(maxsize=1)
+def _not_party_words() -> frozenset[str]:
+    return frozenset(w.casefold() for w in question_patterns()["not_party_words"])
+
+
+def _names_no_party(name: str) -> bool:
+    """A capitalised run made only of ``not_party_words`` and numbers, or a known jurisdiction."""
+    words = name_words(name)
+    return all(w in _not_party_words() or w.isdigit() for w in words) or bool(normalise_jurisdiction(name))
+
+
+def _other_names(outside: str) -> PartyList:
+    """Every capitalised run outside an agreement question's title ("Detto Technologies" in "Is
+    exclusivity granted to Detto Technologies under ..."), read like a listed name, whether or
+    not it holds a legal form: a name the gate cannot account for is never dropped. Runs made
+    only of ``not_party_words`` (clause words, defined roles, months: "Section 5", "Licensee",
+    "Effective Date") and known jurisdictions ("New York") name no party."""
+    pieces: list[str] = []
+    separators: list[str] = []
+    failures: list[str] = []
+    for match in _COMPANY_RUN.finditer(outside):
+        name = _trim_name(match.group(0))
+        words = name_words(name)
+        if sum(c.isalpha() for c in name) < 2 or not words:
+            continue
+        if _names_no_party(name):
+            continue
+        read = read_party_list(name)
+        failures.extend(f for f in read.failures if f not in failures)
+        if read.pieces and not read.failures:
+            if pieces:
+                separators.append("; ")
+            pieces.extend(read.pieces)
+            separators.extend(read.separators)
+    return PartyList(pieces, separators, failures)
+
+
 def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
     """Parties an agreement question names outside its title and party list ("... the Supply
     Agreement, signed by Zeta Corp", "... say about Zeta Corp's duties") must be bound like
@@ -866,8 +903,22 @@ def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> 
     if named.failures:
         sc.failures.extend(named.failures)
         return
+    others = _other_names(outside)
+    if others.failures:
+        sc.failures.extend(others.failures)
+        return
     readings = [(sc.parties, sc.party_separators)] + [(r["parties"], r["separators"]) for r in sc.party_readings]
     for pieces, separators in readings:
+        # Every other capitalised name must be bound too ("Is exclusivity granted to Detto
+        # Technologies under the Reseller Agreement?" once looked the title up alone), unless
+        # its words are all words of the listed names or of the focus party.
+        listed = {w for p in [*pieces, *([sc.name] if sc.name else []), *named.pieces] for w in name_words(p)}
+        for name in others.pieces:
+            if not set(name_words(name)) <= listed:
+                if pieces:
+                    separators.append("; ")
+                pieces.append(name)
+                listed |= set(name_words(name))
         previous = -2  # index in ``named.pieces`` of the piece added last
         for i, name in enumerate(named.pieces):
             if not _accounted_for(name, pieces) and not (sc.name and _accounted_for(name, [sc.name])):
