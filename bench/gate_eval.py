@@ -1,6 +1,7 @@
 """The subject gate on CUAD dev: in-KB pass rate and not-in-KB refusals.
 
-    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--show-misses N] [--phrasings] [--registry]
+    PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--half A|B] [--show-misses N] [--phrasings]
+        [--fresh-phrasings] [--registry] [--adversarial]
 
 For one split of ``../shared/eval/cuad-dev/splits.json`` a registry is built with the real ingest
 pipeline (extraction, chunking, spaCy annotation, ``write_revision``) into a SQLite store, with
@@ -31,6 +32,15 @@ to the <document_name> between <A> and <B>?" through the registry-question reade
 (``registry_questions.agreement_class``, then ``gate.discover`` as the machine runs it): in-KB
 pass, not-in-KB refusals, and refusals of the in-KB question with a stray quote before the
 party list (which once passed every agreement of that title).
+
+``--fresh-phrasings`` asks a held-out set of analyst phrasings (``bench/data/gate_fresh_phrasings.json``,
+27 shapes written before the question-side work of its stop and first scored on ``main``:
+"Under the X between A and B, ...", "In A's X with B", "For the X (A / B)", "the A–B X",
+possessives, the subject at the end, a party list first, quoted and lower-case titles, lower-case
+names, stray trailing punctuation, "/" and ";" lists, structured subjects through the API model)
+and prints in-KB pass and not-in-KB refusals per shape, and the in-KB pass of contracts whose party
+names hold a comma, "&", "of" or "d/b/a". Not-in-KB misses are listed first: each is an answer
+about the wrong subject.
 
 Stores are cached under ``$ATTEST_BENCH_CACHE`` (default ``~/.cache/attest-bench``), keyed by the
 split, the held-out rule and a hash of ``ingest/`` and ``ner_models/``, so an unchanged
@@ -365,6 +375,92 @@ def evaluate_phrasings(store: SqliteStore, rows: Sequence[dict]) -> dict[str, tu
     return out
 
 
+FRESH_PHRASINGS = REPO / "bench" / "data" / "gate_fresh_phrasings.json"
+
+
+def _fresh_fields(title: str, parties: Sequence[str]) -> dict[str, str]:
+    comma = " and ".join(parties) if len(parties) < 3 else ", ".join(parties[:-1]) + ", and " + parties[-1]
+    return {
+        "title": title, "title_lower": title.lower(), "title_upper": title.upper(),
+        "a": parties[0], "b": " and ".join(parties[1:]), "all": " and ".join(parties),
+        "all_comma": comma, "all_slash": " / ".join(parties),
+        "a_lower": parties[0].lower(), "b_lower": " and ".join(parties[1:]).lower(),
+        "all_lower": " and ".join(parties).lower(),
+    }
+
+
+def fresh_questions(title: str, parties: Sequence[str]) -> list[tuple[str, str, dict | None]]:
+    """(shape, question, structured subject or None) for every template of
+    bench/data/gate_fresh_phrasings.json; shapes naming {a}/{b} are left out for one party."""
+    shapes = json.loads(FRESH_PHRASINGS.read_text())["shapes"]
+    fields = _fresh_fields(title, parties)
+    out: list[tuple[str, str, dict | None]] = []
+    for shape, templates in shapes.items():
+        for template in templates:
+            if isinstance(template, dict):
+                spec = dict(template["subject"])
+                spec["agreement_title"] = spec["agreement_title"].format(**fields)
+                spec["parties"] = {
+                    "all": list(parties), "all_reversed": list(reversed(parties)), "a_lower": [parties[0].lower()],
+                }[spec["parties"]]
+                out.append((shape, template["question"], spec))
+                continue
+            if len(parties) < 2 and re.search(r"\{(?:a|b|a_lower|b_lower)\}", template):
+                continue
+            out.append((shape, template.format(**fields), None))
+    return out
+
+
+def gate_docs_structured(store: SqliteStore, asked: str, spec: dict) -> tuple[set[str], str]:
+    from service.evidence import gate
+    from service.evidence.models import SubjectSpec
+    from service.evidence.subject_class import from_spec
+
+    sc = from_spec(SubjectSpec(**spec))
+    result = gate.discover(store, Principal.local_operator(), sc, None)
+    docs = {d for c in result.candidates for d in c.doc_ids}
+    why = "; ".join([f"unresolved {u!r}" for u in result.unresolved[:3]] + [f"failure {f}" for f in result.failures[:2]])
+    return docs, f"{asked} subject={spec} {why}"
+
+
+_HARD_NAME = re.compile(r",|&|\bof\b|\bd/?b/?a\b", re.IGNORECASE)
+
+
+def evaluate_fresh(store: SqliteStore, rows: Sequence[dict]) -> tuple[dict[str, tuple[Tally, Tally]], Tally]:
+    """Per shape of the held-out phrasings: (in-KB passes, not-in-KB refusals), over the same
+    contracts as ``evaluate_phrasings``; and the in-KB tally of the contracts whose party names
+    hold a comma, "&", "of" or "d/b/a"."""
+    out: dict[str, tuple[Tally, Tally]] = {}
+    hard = Tally()
+    ingested_keys = {_key(r) for r in rows if not held_out(r["doc_id"])}
+    for row in rows:
+        text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
+        title, parties = row["document_name"].strip(), gold_parties(row)
+        if not parties:
+            continue
+        inside = not held_out(row["doc_id"])
+        if inside and in_kb_question_names(row, text) is None:
+            continue
+        if not inside and _key(row) in ingested_keys:
+            continue
+        for shape, asked, spec in fresh_questions(title, parties):
+            in_kb, not_in_kb = out.setdefault(shape, (Tally(), Tally()))
+            try:
+                docs, why = gate_docs_structured(store, asked, spec) if spec else gate_docs(store, asked)
+            except ValueError as exc:  # a structured subject the API itself rejects (pydantic)
+                docs, why = set(), f"{asked}: rejected by the API model: {str(exc)[:120]}"
+            tally = in_kb if inside else not_in_kb
+            tally.asked += 1
+            ok = row["doc_id"] in docs if inside else not docs
+            tally.passed += int(ok)
+            if not ok:
+                tally.misses.append(f"{asked} -> {sorted(docs)[:2]} {why}")
+            if inside and any(_HARD_NAME.search(p) for p in parties):
+                hard.asked += 1
+                hard.passed += int(ok)
+    return out, hard
+
+
 def registry_docs(store: SqliteStore, text: str) -> set[str]:
     from service.evidence import gate
     from service.evidence.registry_questions import agreement_class, parse_registry_question
@@ -493,6 +589,10 @@ def main() -> int:
     parser.add_argument("--rebuild", action="store_true", help="ignore a cached store")
     parser.add_argument("--show-misses", type=int, default=0)
     parser.add_argument("--phrasings", action="store_true", help="also the varied phrasings of bench/data/gate_phrasings.json")
+    parser.add_argument(
+        "--fresh-phrasings", action="store_true",
+        help="also the held-out analyst phrasings of bench/data/gate_fresh_phrasings.json",
+    )
     parser.add_argument("--registry", action="store_true", help="also 'Who are the parties to ...' registry questions")
     parser.add_argument(
         "--adversarial", action="store_true",
@@ -561,6 +661,28 @@ def main() -> int:
         for shape, (inside, outside) in shapes.items():
             for miss in (inside.misses + outside.misses)[: args.show_misses]:
                 print(f"    [{shape}]", miss[:400])
+    if args.fresh_phrasings:
+        shapes, hard = evaluate_fresh(store, rows)
+        total_in, total_out = Tally(), Tally()
+        print("held-out phrasings (bench/data/gate_fresh_phrasings.json):")
+        for shape, (inside, outside) in shapes.items():
+            total_in.asked += inside.asked
+            total_in.passed += inside.passed
+            total_out.asked += outside.asked
+            total_out.passed += outside.passed
+            print(
+                f"  {shape}: in-KB pass {inside.rate:.3f} ({inside.passed}/{inside.asked}), "
+                f"not-in-KB refused {outside.rate:.3f} ({outside.passed}/{outside.asked})"
+            )
+        print(f"  party names with ',', '&', 'of' or 'd/b/a': in-KB pass {hard.rate:.3f} ({hard.passed}/{hard.asked})")
+        print(
+            f"  all held-out shapes: in-KB pass {total_in.rate:.3f} ({total_in.passed}/{total_in.asked}), "
+            f"not-in-KB refused {total_out.rate:.3f} ({total_out.passed}/{total_out.asked})"
+        )
+        for shape, (inside, outside) in shapes.items():
+            # Not-in-KB misses first: each is an answer about the wrong subject.
+            for miss in (outside.misses + inside.misses)[: args.show_misses]:
+                print(f"    [fresh: {shape}]", miss[:400])
     return 0
 
 

@@ -129,13 +129,15 @@ def test_query_question_removes_a_partys_affiliates_phrase(parties: list[str], q
 @pytest.mark.parametrize(
     ("names", "question", "asked", "clause"),
     [
-        # The parser lists the capitalised run at the start as a name; the question word stays.
-        (["After the Endorsement Agreement", "SQUARE TWO GOLF INC and KATHY WHITWORTH"],
+        # The parser never lists the question words that open a capitalised run as (part of) a
+        # name, so they stay in the asked words.
+        (["Endorsement Agreement", "SQUARE TWO GOLF INC and KATHY WHITWORTH"],
          "After the Endorsement Agreement between SQUARE TWO GOLF INC and KATHY WHITWORTH terminates, what must each party still do?",
          "After terminates, what must each party still do?", "post_termination_services"),
-        (["What"], "What's the start date of the Endorsement Agreement between SQUARE TWO GOLF INC and KATHY WHITWORTH?",
+        (["Endorsement Agreement", "SQUARE TWO GOLF INC and KATHY WHITWORTH"],
+         "What's the start date of the Endorsement Agreement between SQUARE TWO GOLF INC and KATHY WHITWORTH?",
          "What's the start date ?", None),
-        (["Must"], "Must a party provide transition services after the Endorsement Agreement ends?",
+        (["Endorsement Agreement"], "Must a party provide transition services after the Endorsement Agreement ends?",
          "Must a party provide transition services after ends?", "post_termination_services"),
     ],
 )
@@ -143,8 +145,11 @@ def test_query_question_keeps_the_question_words_the_parser_read_as_names(
     names: list[str], question: str, asked: str, clause: str | None
 ) -> None:
     from service.evidence.collect import open_clause_type, query_question
+    from service.evidence.subject_class import parse_question
 
-    sc = replace(OPEN, agreement_title="Endorsement Agreement", parties=["SQUARE TWO GOLF INC", "KATHY WHITWORTH"], names=names)
+    parsed = parse_question(question).names
+    assert parsed == names
+    sc = replace(OPEN, agreement_title="Endorsement Agreement", parties=["SQUARE TWO GOLF INC", "KATHY WHITWORTH"], names=parsed)
     assert query_question(sc, question) == asked
     found = open_clause_type(sc, asked)
     assert (found.key if found else None) == clause

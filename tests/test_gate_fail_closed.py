@@ -55,11 +55,21 @@ def test_unshaped_question_with_unknown_parties_is_refused(kb: KB) -> None:
 
 
 def test_unshaped_refusal_names_the_parties_in_the_trace(kb: KB) -> None:
-    report = kb.ask("Supply Agreement with Zeta Corp: which law governs?")
+    report = kb.ask("Zeta Corp's filings: which law governs?")
     _refused(report)
     assert report.trace[-1].detail == (
         "no registry subject passed the hard gate: none is tied to every named party ('Zeta Corp')"
     )
+
+
+def test_unshaped_question_naming_an_agreement_is_gated_on_its_title(kb: KB) -> None:
+    # A question of no known shape that names an agreement is an agreement question: its exact
+    # title and every named party (``subject_class._named_agreement``), never a party alone.
+    sc = parse_question("Supply Agreement with Zeta Corp: which law governs?")
+    assert (sc.pattern, sc.agreement_title, sc.parties) == ("named_agreement", "Supply Agreement", ["Zeta Corp"])
+    report = kb.ask("Supply Agreement with Zeta Corp: which law governs?")
+    _refused(report)
+    assert report.trace[-1].detail == "no registry subject passed the hard gate"
     assert (
         "No subject named 'Zeta Corp' is visible to you in the registry: check the spelling or the exact legal "
         "name, or ingest a document that names Zeta Corp."
@@ -99,15 +109,16 @@ def test_structured_party_with_a_curly_quote_is_refused() -> None:
 def test_unshaped_question_with_bound_parties_passes(kb: KB) -> None:
     report = kb.ask("Supply Agreement between Acme Holdings, Inc. and Omega Retail LLC: which law governs?")
     assert [c.subject_id for c in report.candidate_subjects] == [SUPPLY]
-    assert report.candidate_subjects[0].class_attributes["gate_match"] == "name only + every named party bound"
+    # Gated on the title it names and every party (``_named_agreement``), not on the names only.
+    assert report.candidate_subjects[0].class_attributes["gate_match"] == "title exact + parties"
 
 
 @pytest.mark.parametrize(
     ("question", "parties"),
     [
         ("Supply Agreement with Zeta Corp: which law governs?", ["Zeta Corp"]),
-        # The possessive run takes the comma-joined words before it: both must be bound.
-        ("Governing law of Supply Agreement, Zeta Corp's copy", ["Supply Agreement", "Zeta Corp"]),
+        # The agreement it names is its title (``_named_agreement``); the owner must be bound.
+        ("Governing law of Supply Agreement, Zeta Corp's copy", ["Zeta Corp"]),
         ("What law governs the Supply Agreement, signed by Zeta Corp?", ["Zeta Corp"]),
         ("What does the Supply Agreement say about Zeta Corp's duties?", ["Zeta Corp"]),
     ],

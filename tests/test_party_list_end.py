@@ -124,15 +124,18 @@ def test_stray_punctuation_still_fails_closed(question: str, failure: str) -> No
     assert sc.parties == [] and sc.party_readings == []
 
 
-def test_the_slash_name_is_read_whole_in_every_reading() -> None:
+def test_a_spaced_slash_separates_and_stays_rejoinable_in_every_reading() -> None:
+    # " / " separates like "and"; its separator is kept, so the gate may re-join "Blackstone /
+    # GSO Long-Short Credit Income Fund" and must then bind it exactly.
     sc = parse_question(
         "Can a party assign the Service Agreement For Transfer Agent Services between Blackstone / GSO "
         "Long-Short Credit Income Fund and Mellon Investor Services LLC without consent?"
     )
     assert sc.agreement_title == "Service Agreement For Transfer Agent Services"
-    assert sc.parties == ["Blackstone / GSO Long-Short Credit Income Fund", "Mellon Investor Services LLC"]
+    assert sc.parties == ["Blackstone", "GSO Long-Short Credit Income Fund", "Mellon Investor Services LLC"]
+    assert sc.party_separators == [" / ", " and "]
     assert [r["parties"] for r in sc.party_readings] == [
-        ["Blackstone / GSO Long-Short Credit Income Fund", "Mellon Investor Services LLC without consent"]
+        ["Blackstone", "GSO Long-Short Credit Income Fund", "Mellon Investor Services LLC without consent"]
     ]
 
 

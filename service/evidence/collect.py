@@ -15,7 +15,6 @@ import numpy as np
 
 from ingest.embedder import Embedder
 from ingest.settings import Settings
-from ingest.store.common import stopwords
 from ingest.store.port import Principal, Store
 from service.evidence import conclude, gate, units, verify
 from service.evidence.data import ClauseType, clause_type_for, cues
@@ -66,21 +65,6 @@ def open_clause_type(sc: SubjectClass, query_question: str) -> ClauseType | None
     return clause_type_for(query_question) if sc.attribute == conclude.OPEN_ATTRIBUTE else None
 
 
-# Auxiliaries that open a question and are no stop words of the search.
-_AUXILIARIES = frozenset({"must", "may", "might", "shall", "should", "could", "would", "did", "was", "were", "has", "have", "upon"})
-
-
-def _without_question_words(name: str) -> str:
-    """A name without the function words it starts with ("What", "On", "After", "Must"): the
-    subject parser lists a capitalised run at the start of the question as a name ("After the
-    Endorsement Agreement"), but the question word is part of what is asked, never of the
-    subject, so it stays in the asked words."""
-    words = name.split()
-    while words and (words[0].casefold() in stopwords() or words[0].casefold() in _AUXILIARIES):
-        words.pop(0)
-    return " ".join(words)
-
-
 def query_question(sc: SubjectClass, question: str) -> str:
     """The question without the agreement title and party names: the search is already confined
     to the agreement's document, where those names are in nearly every chunk and would only drown
@@ -88,7 +72,7 @@ def query_question(sc: SubjectClass, question: str) -> str:
     if sc.kind != "agreement_attribute" and sc.attribute != conclude.OPEN_ATTRIBUTE:
         return question
     out = question
-    for name in sorted({_without_question_words(n) for n in (sc.agreement_title or "", *sc.parties, *sc.names)}, key=lambda n: (-len(n), n)):
+    for name in sorted({sc.agreement_title or "", *sc.parties, *sc.names}, key=lambda n: (-len(n), n)):
         if name:
             out = re.sub(re.escape(name), "\x00", out, flags=re.IGNORECASE)
     # "<party> and its affiliates" names the party's group: part of the subject phrase, not of

@@ -77,11 +77,58 @@ def cues() -> Cues:
     )
 
 
+def instrument_phrases(raw: dict[str, Any]) -> list[str]:
+    """Titles of contracts without an agreement word ("Guaranty", "Statement of Work",
+    "Memorandum of Understanding"): ingest's own lists in ``ner_models/agreement_kinds.json``
+    (``instrument_titles``, ``amendment_words``, ``own_heading_words``: the titles the registry
+    can hold) and the question side's ``instrument_titles`` of question_patterns.json. Longest
+    first, so "promissory note" wins over "note"."""
+    from ingest.lexicons import load_json
+
+    kinds = load_json("agreement_kinds.json")
+    phrases = {
+        " ".join(p.casefold().split())
+        for key in ("instrument_titles", "amendment_words", "own_heading_words")
+        for p in kinds.get(key, ())
+    } | {" ".join(p.casefold().split()) for p in raw["instrument_titles"]}
+    return sorted((p for p in phrases if p), key=lambda p: (-len(p), p))
+
+
+def instrument_title_regex(raw: dict[str, Any]) -> str:
+    """The end of an instrument title in a question (the ``{instrument_title}`` of a structure):
+    an instrument phrase, optionally numbered ("Amendment No. 2", "Work Order 3"), either
+    capitalised ("Guaranty", "MEMORANDUM OF UNDERSTANDING": case-sensitive) or in lower case
+    right before a party keyword ("the guaranty between ..."), and never followed by a capitalised
+    word ("the Plan Administrator" is no title). A common noun ("the license granted", "the
+    guarantee period") is thus no title."""
+    function_words = {"of", "and", "to", "for", "on", "in", "under", "the", "&"}
+
+    def capitalised(phrase: str) -> str:
+        words = []
+        for word in phrase.split():
+            if word in function_words:
+                words.append(f"(?i:{re.escape(word)})")
+            else:
+                words.append(f"(?:{re.escape(word[0].upper())}(?i:{re.escape(word[1:])}))")
+        return r"\s+".join(words)
+
+    phrases = instrument_phrases(raw)
+    number = r"(?:\s+(?:no\.?|number|#)\s*[0-9a-z]{1,6}\b\.?|\s+[0-9]{1,4}\b)?"
+    caps = "|".join(capitalised(p) for p in phrases)
+    lower = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
+    keyword = r"(?=\s*,?\s*(?:by\s+and\s+between|by\s+and\s+among|between|among|with)\s)"
+    return (
+        rf"(?:(?-i:\b(?:{caps})){number}|\b(?:{lower}){number}{keyword})(?-i:(?!\s+[A-Z0-9]))"
+    )
+
+
 @lru_cache(maxsize=1)
 def question_patterns() -> dict[str, Any]:
     raw = load("question_patterns.json")
+    instrument = instrument_title_regex(raw)
     raw["_structures"] = [
-        {**s, "_re": re.compile(s["regex"], re.IGNORECASE)} for s in raw["structures"]
+        {**s, "_re": re.compile(s["regex"].replace("{instrument_title}", instrument), re.IGNORECASE)}
+        for s in raw["structures"]
     ]
     raw["_period"] = _compile([c["regex"] for c in raw["constraints"]["period"]])
     raw["_jurisdiction"] = tuple(

@@ -271,26 +271,46 @@ def party_readings(text: str) -> tuple[list[PartyList], int]:
     name rarely holds a continuation word, so the true end is most often the first). Returns the
     readings and where the earliest one ends in ``text`` (the question's own words follow)."""
     cap = limits()["party_readings"]
-    ends = [m.start() for m in party_grammar().continuation.finditer(text) if m.start() > 0]
-    ends = sorted(set(ends))[: cap - 1]
+    cuts = {m.start(): m.group() for m in party_grammar().continuation.finditer(text) if m.start() > 0}
+    ends = sorted(cuts)[: cap - 1]
     readings = [read_party_list(text)]
     for end in reversed(ends):
-        reading = read_party_list(text[:end])
-        if _names_accounted_for(text[end:], reading.pieces):
+        reading = _with_names_left_out(read_party_list(text[:end]), text[end:], re.search(r"[,;:\u2013\u2014-]", cuts[end]) is not None)
+        if reading is not None:
             readings.append(reading)
     return readings, (ends[0] if ends else len(text))
 
 
-def _names_accounted_for(rest: str, pieces: list[str]) -> bool:
-    """Whether every capitalised name in the words a reading leaves out refers to one of its
-    pieces ("... and Beta LLC without Beta's consent"). A name that does not ("Back to Basics,
-    Inc. and Omega LLC" cut at "to") makes the reading drop a named party, so it is no reading."""
-    words = [set(name_words(p)) for p in pieces]
-    for name in find_names(rest):
+def _with_names_left_out(reading: PartyList, rest: str, clause_break: bool) -> PartyList | None:
+    """The reading, when every capitalised name in the words it leaves out refers to one of its
+    pieces ("... and Beta LLC without Beta's consent"). A name that does not makes the reading
+    drop a named party: after a clause break (the cut at ", must", "; does", " - can") the name
+    is added as one more party that must be bound too ("... with NETGEAR, Inc., must Ingram
+    Micro buy ...": "Ingram Micro"); after a plain space the reading is no reading ("Back to
+    Basics, Inc. and Omega LLC" cut at "to"). None also when such a name is unreadable or the
+    parties would exceed the limit."""
+    words = [set(name_words(p)) for p in reading.pieces]
+    pieces, separators = list(reading.pieces), list(reading.separators)
+    for match in _COMPANY_RUN.finditer(rest):
+        name = _trim_name(match.group(0))
         mentioned = set(name_words(name))
-        if mentioned and not any(mentioned <= w for w in words):
-            return False
-    return True
+        if not mentioned or any(mentioned <= w for w in words) or _names_no_party(name):
+            continue
+        if not clause_break:
+            return None
+        # The whole capitalised run, commas included ("Cutanea Life Sciences, Inc."), read
+        # like a listed one; a ';' keeps it apart from the list's own pieces.
+        extra = read_party_list(name)
+        if extra.failures or not extra.pieces:
+            return None
+        if pieces:
+            separators.append("; ")
+        pieces.extend(extra.pieces)
+        separators.extend(extra.separators)
+        words.extend(set(name_words(p)) for p in extra.pieces)
+    if len(pieces) > limits()["parties"]:
+        return None
+    return PartyList(pieces, separators, list(reading.failures))
 
 
 def detect_attribute(text: str) -> str | None:
@@ -300,13 +320,33 @@ def detect_attribute(text: str) -> str | None:
     return None
 
 
+_LEAD_EXTRA = frozenset(
+    "between among according pursuant please its their this that these those any all each both either neither".split()
+)
+
+
+def _is_lead_word(word: str) -> bool:
+    """A word a capitalised run may start with that is never part of a name: question words,
+    auxiliaries, prepositions and the words a question goes on with (``_not_name_words``),
+    determiners, in any case ("THE", "After"), and the search's stop words unless in capitals
+    ("US Bank", "IT": the name itself). "After the Endorsement Agreement" names the "Endorsement
+    Agreement"; "What's" names nothing."""
+    from ingest.store.common import stopwords
+
+    bare = re.sub(r"(?:'s|'re|'d|'ll|'ve|'m|’s)$", "", word).casefold()
+    if bare in _not_name_words() or bare in _LEAD_EXTRA:
+        return True
+    return bare in stopwords() and not (word.isupper() and len(word) > 1)
+
+
 def find_names(question: str) -> list[str]:
-    """Capitalised name spans, without leading question words: what an un-understood question
-    can still be gated on."""
+    """Capitalised name spans, without the words before the name ("What", "After the", "Must"):
+    what an un-understood question can still be gated on, and what the search drops as the
+    subject phrase (``collect.query_question``)."""
     names = []
     for match in question_patterns()["_name_span"].finditer(question):
         words = match.group(0).split()
-        while words and words[0].casefold() in _QUESTION_WORDS:
+        while words and _is_lead_word(words[0]):
             words = words[1:]
         span = re.sub(r"(?:'s|’s)$", "", " ".join(words)).strip(" ?.,;:") if words else ""
         if span and span not in names:
@@ -428,15 +468,32 @@ def _check_subject_names(sc: SubjectClass) -> SubjectClass:
     return sc
 
 
+def _unquote_titles(text: str) -> str:
+    """Drop a pair of double quotes around an agreement title ('the "Reseller Agreement" between
+    ...'): the title is read, and must match, exactly as without them. Any other quote stays, and
+    the parser refuses it as stray punctuation."""
+    def unquote(m: re.Match[str]) -> str:
+        inner = m.group(1)
+        return inner if inner == inner.strip() and _title_name().search(inner) else m.group(0)
+
+    return re.sub(r'"([^"]{1,200})"', unquote, text)
+
+
 def parse_question(question: str) -> SubjectClass:
-    text = straighten_quotes(question).strip()
+    text = _unquote_titles(straighten_quotes(question).strip())
     text = re.sub(r"\s+", " ", text).rstrip(" ?.!")
     body, period, jurisdiction = _cut_constraints(text)
     body = body.rstrip(" ?.!,")
     # "X, LLC and its Affiliates's Supply Agreement": a description names no one, so it is
     # dropped everywhere (not only inside a party list), and the owner is "X, LLC".
     body = party_grammar().description.sub("", body)
+    # The possessive shapes backtrack over every (start, owner end) pair: past a few "'s" they
+    # are skipped (a bound on work, not a guess: the owners are still named parties, each to be
+    # bound, on whatever path the question takes).
+    possessives = len(re.findall(r"(?:'s|')(?!\w)", body))
     for structure in question_patterns()["_structures"]:
+        if structure.get("possessive") and possessives > limits()["possessive_markers"]:
+            continue
         m = structure["_re"].match(body)
         if not m:
             continue
@@ -450,10 +507,14 @@ def parse_question(question: str) -> SubjectClass:
         if built.kind == "agreement_attribute":
             _bind_other_named_parties(built, body, m)
             _add_title_readings(built, body, m)
+            _add_dash_readings(built, m.group("title"))
         return _check_subject_names(built)
     # No known shape: the names it contains are all the gate has, so every party the question
     # names must be bound to the candidate (``gate.gate_names``), never dropped.
     named = named_parties(body)
+    titled = _named_agreement(text, period, jurisdiction, named)
+    if titled is not None:
+        return _check_subject_names(titled)
     return _check_subject_names(SubjectClass(
         understood=False,
         period=period,
@@ -464,6 +525,53 @@ def parse_question(question: str) -> SubjectClass:
         pattern=None,
         failures=list(named.failures),
     ))
+
+
+@lru_cache(maxsize=1)
+def _title_name() -> re.Pattern[str]:
+    """A name that ends in an agreement word or an instrument title ("Supply Agreement",
+    "DISTRIBUTOR AGREEMENT", "Guaranty", "Statement of Work No. 4")."""
+    from service.evidence.data import instrument_phrases
+
+    raw = question_patterns()
+    phrases = sorted({*(w.casefold() for w in raw["title_words"]), *instrument_phrases(raw)}, key=lambda p: (-len(p), p))
+    words = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
+    return re.compile(rf"(?:^|\s)(?:{words})(?:\s+(?:no\.?|number|#)\s*[0-9a-z]{{1,6}}\.?|\s+[0-9]{{1,4}})?$", re.IGNORECASE)
+
+
+def _named_agreement(
+    text: str, period: dict[str, str] | None, jurisdiction: str | None, named: PartyList
+) -> SubjectClass | None:
+    """A question of no known shape that still names an agreement ("City of X and Y Corp: does
+    their COOPERATION AGREEMENT ...", "Supply Agreement between A and B: which law governs?") is
+    an agreement question: gated on that exact title and every named party, never on a party
+    alone (the name-only gate passed any subject tied to the named parties, whatever agreement
+    the question named). Two different agreement names, or unreadable parties, fail closed."""
+    # "Acme Inc.'s Supply Agreement": the owner is a named party (``named``), the title follows.
+    titles = [re.split(r"(?:'s|’s|')\s+", n)[-1] for n in find_names(text) if _title_name().search(n)]
+    if not titles:
+        return None
+    failures = list(named.failures)
+    keys = {clean_title(t) for t in titles}
+    if len(keys) > 1:
+        failures.append("the question names more than one agreement: " + ", ".join(repr(t) for t in titles))
+    title = titles[0]
+    parties = [p for p in named.pieces if not _accounted_for(p, [title])] if not failures else []
+    separators = named.separators if len(parties) == len(named.pieces) else ["; "] * max(0, len(parties) - 1)
+    return SubjectClass(
+        understood=False,
+        kind="agreement_attribute",
+        subject_type="agreement",
+        agreement_title=title,
+        parties=parties,
+        party_separators=separators if not failures else [],
+        document_type=known_agreement_kind(title),
+        period=period,
+        jurisdiction=jurisdiction,
+        names=find_names(text),
+        pattern="named_agreement",
+        failures=failures,
+    )
 
 
 def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re.Match[str]) -> SubjectClass | None:
@@ -556,7 +664,7 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
 
 
 # A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
-_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'-]*)*")
+_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'/-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'/-]*)*")
 
 
 def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
@@ -574,7 +682,7 @@ def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
     failures: list[str] = []
     for match in _LEAD_NAME.finditer(lead):
         words = match.group(0).split()
-        while words and words[0].casefold() in _QUESTION_WORDS:
+        while words and _is_lead_word(words[0]):  # "Can Acme Inc. terminate ...": "Acme Inc."
             words = words[1:]
         name = re.sub(r"(?:'s|’s)$", "", " ".join(words)).strip(" ,")
         words = name_words(name)
@@ -671,7 +779,7 @@ def _names_a_company(words: list[str]) -> bool:
 
 def _trim_name(span: str) -> str:
     words = span.split()
-    while words and re.sub(r"(?:'s|')$", "", words[0]).casefold() in _not_name_words():
+    while words and (re.sub(r"(?:'s|')$", "", words[0]).casefold() in _not_name_words() or _is_lead_word(words[0])):
         words = words[1:]
     return re.sub(r"(?:'s|')$", "", " ".join(words)).strip(" ,")
 
@@ -741,6 +849,43 @@ def _accounted_for(name: str, pieces: list[str]) -> bool:
     return bool(mentioned) and any(mentioned <= set(name_words(p)) for p in pieces)
 
 
+@lru_cache(maxsize=1)
+def _not_party_words() -> frozenset[str]:
+    return frozenset(w.casefold() for w in question_patterns()["not_party_words"])
+
+
+def _names_no_party(name: str) -> bool:
+    """A capitalised run made only of ``not_party_words`` and numbers, or a known jurisdiction."""
+    words = name_words(name)
+    return all(w in _not_party_words() or w.isdigit() for w in words) or bool(normalise_jurisdiction(name))
+
+
+def _other_names(outside: str) -> PartyList:
+    """Every capitalised run outside an agreement question's title ("Detto Technologies" in "Is
+    exclusivity granted to Detto Technologies under ..."), read like a listed name, whether or
+    not it holds a legal form: a name the gate cannot account for is never dropped. Runs made
+    only of ``not_party_words`` (clause words, defined roles, months: "Section 5", "Licensee",
+    "Effective Date") and known jurisdictions ("New York") name no party."""
+    pieces: list[str] = []
+    separators: list[str] = []
+    failures: list[str] = []
+    for match in _COMPANY_RUN.finditer(outside):
+        name = _trim_name(match.group(0))
+        words = name_words(name)
+        if sum(c.isalpha() for c in name) < 2 or not words:
+            continue
+        if _names_no_party(name):
+            continue
+        read = read_party_list(name)
+        failures.extend(f for f in read.failures if f not in failures)
+        if read.pieces and not read.failures:
+            if pieces:
+                separators.append("; ")
+            pieces.extend(read.pieces)
+            separators.extend(read.separators)
+    return PartyList(pieces, separators, failures)
+
+
 def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
     """Parties an agreement question names outside its title and party list ("... the Supply
     Agreement, signed by Zeta Corp", "... say about Zeta Corp's duties") must be bound like
@@ -758,13 +903,32 @@ def _bind_other_named_parties(sc: SubjectClass, body: str, m: re.Match[str]) -> 
     if named.failures:
         sc.failures.extend(named.failures)
         return
+    others = _other_names(outside)
+    if others.failures:
+        sc.failures.extend(others.failures)
+        return
     readings = [(sc.parties, sc.party_separators)] + [(r["parties"], r["separators"]) for r in sc.party_readings]
     for pieces, separators in readings:
-        for name in named.pieces:
-            if not _accounted_for(name, pieces) and not (sc.name and _accounted_for(name, [sc.name])):
+        # Every other capitalised name must be bound too ("Is exclusivity granted to Detto
+        # Technologies under the Reseller Agreement?" once looked the title up alone), unless
+        # its words are all words of the listed names or of the focus party.
+        listed = {w for p in [*pieces, *([sc.name] if sc.name else []), *named.pieces] for w in name_words(p)}
+        for name in others.pieces:
+            if not set(name_words(name)) <= listed:
                 if pieces:
                     separators.append("; ")
                 pieces.append(name)
+                listed |= set(name_words(name))
+        previous = -2  # index in ``named.pieces`` of the piece added last
+        for i, name in enumerate(named.pieces):
+            if not _accounted_for(name, pieces) and not (sc.name and _accounted_for(name, [sc.name])):
+                if pieces:
+                    # Neighbours in the question keep the separator between them, so the gate
+                    # may re-join them ("LOUISVILLE GAS AND ELECTRIC COMPANY" read after
+                    # "entered into by"); anything else stays a name of its own.
+                    separators.append(named.separators[i - 1] if previous == i - 1 else "; ")
+                pieces.append(name)
+                previous = i
 
 
 # At most this many title readings per question (one per later party keyword).
@@ -803,3 +967,40 @@ def _add_title_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
                         separators.append("; ")
                     pieces.append(name)
             sc.title_readings.append({"title": title, "parties": pieces, "separators": separators})
+
+
+# "the PivX Corporation–Detto Technologies Reseller Agreement": two parties joined by a dash
+# before the title. At most this many splits of the words after the dash are offered.
+_DASH = re.compile(r"\s*[\u2013\u2014]\s*|\s+-\s+")
+_DASH_READINGS = 6
+
+
+def _add_dash_readings(sc: SubjectClass, title: str) -> None:
+    """Readings of a title that opens with two party names joined by a dash ("A–B Supply
+    Agreement", "A - B Supply Agreement"): A, the first words after the dash and the rest as the
+    title, for each split. They go to ``title_readings``, which the gate passes only on an exact
+    title or alias match with every party (A, B and any other named one) bound; the title as
+    written stays the main reading. Only one dash, every part readable."""
+    if sc.failures or not title:
+        return
+    dashes = list(_DASH.finditer(title))
+    if len(dashes) != 1:
+        return
+    first = read_party_list(title[: dashes[0].start()].strip())
+    after = title[dashes[0].end() :].split()
+    if first.failures or not first.pieces:
+        return
+    for k in range(1, min(len(after) - 1, _DASH_READINGS) + 1):
+        second = read_party_list(" ".join(after[:k]))
+        rest = " ".join(after[k:])
+        if second.failures or not second.pieces or title_problem(rest) or not _title_name().search(rest):
+            continue
+        pieces = [*first.pieces, *second.pieces]
+        separators = [*first.separators, "; ", *second.separators]
+        for name in sc.parties:
+            if not _accounted_for(name, pieces):
+                separators.append("; ")
+                pieces.append(name)
+        if len(pieces) <= limits()["parties"]:
+            sc.title_readings.append({"title": rest, "parties": pieces, "separators": separators})
+

@@ -164,5 +164,5 @@ def test_question_with_a_party_keyword_in_every_phrase_fails_fast(kb) -> None:
 def test_documented_limits_match_the_data() -> None:
     from service.evidence.data import question_patterns
 
-    assert question_patterns()["limits"] == {"parties": MAX_PARTIES, "name_chars": 200, "names": MAX_NAMES, "party_readings": 6}
+    assert question_patterns()["limits"] == {"parties": MAX_PARTIES, "name_chars": 200, "names": MAX_NAMES, "party_readings": 6, "possessive_markers": 4}
     assert (models.MAX_PARTIES, models.MAX_NAME_CHARS) == (MAX_PARTIES, 200)
