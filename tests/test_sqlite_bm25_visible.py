@@ -57,6 +57,8 @@ def test_scores_are_fts5s_when_the_principal_sees_the_whole_index(tmp_path) -> N
              "governing law is Delaware", "exclusive license granted to the licensee"]
     for n, text in enumerate(texts):
         add(store, f"d{n}", "r1", [text, f"{text} again and royalties royalties"])
+    # Lengths of 1, 2 and 3 varint bytes in FTS5's docsize (below 128, 16,384 and above).
+    add(store, "long", "r1", ["royalties notice " + "filler " * 300, "licensee " + "word " * 17_000])
     db = store._db()
     for words in (["royalties"], ["licensee", "notice", "royalties", "termination"], ["delaware", "law"]):
         match = " OR ".join(f'"{w}"' for w in words)

@@ -61,6 +61,28 @@ def _varint(blob: bytes) -> int:
     return value
 
 
+def _byte_sql(i: int) -> str:
+    """Byte ``i`` of ``d.sz`` as an integer, in SQL (SQLite has no blob-to-int function)."""
+    digit = "(instr('0123456789ABCDEF', substr(hex(d.sz), {}, 1)) - 1)"
+    return f"({digit.format(2 * i + 1)} * 16 + {digit.format(2 * i + 2)})"
+
+
+# The varint of a one-column docsize record, for records of 1-3 bytes (up to 2,097,151 tokens).
+_LENGTH_SQL = (
+    f"CASE length(d.sz) WHEN 1 THEN {_byte_sql(0)} "
+    f"WHEN 2 THEN ({_byte_sql(0)} - 128) * 128 + {_byte_sql(1)} "
+    f"WHEN 3 THEN (({_byte_sql(0)} - 128) * 128 + {_byte_sql(1)} - 128) * 128 + {_byte_sql(2)} "
+    "ELSE 0 END"
+)
+
+
+def _csv_ints(text: str | None) -> np.ndarray:
+    """The integers of a ``group_concat`` (empty for NULL: no rows)."""
+    if not text:
+        return np.zeros(0, dtype=np.int64)
+    return np.array(text.split(","), dtype=np.int64)
+
+
 @dataclass(frozen=True, slots=True)
 class VisibleSet:
     """The current chunks a principal may read: rowids ascending, their lengths in tokens."""
@@ -99,15 +121,22 @@ class VisibleSets:
             if kept is not None:
                 self._kept.move_to_end(key)
                 return kept
-        rows = db.execute(
-            "SELECT l.rowid, d.sz FROM live_chunks l JOIN chunks_fts_docsize d ON d.id = l.rowid "
-            f"WHERE {acl_sql} ORDER BY l.rowid",
+        # Two comma-joined strings, parsed by numpy: one Python object per column instead of
+        # one per row (50k rows: about 95 -> 15 ms). docsize's varint is decoded in SQL.
+        rowids_csv, lengths_csv, long_ones = db.execute(
+            f"SELECT group_concat(l.rowid), group_concat({_LENGTH_SQL}), "
+            "sum(length(d.sz) > 3) FROM live_chunks l "
+            f"JOIN chunks_fts_docsize d ON d.id = l.rowid WHERE {acl_sql} ORDER BY l.rowid",
             acl_args,
-        ).fetchall()
-        found = VisibleSet(
-            rowids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
-            lengths=np.fromiter((_varint(r[1]) for r in rows), dtype=np.float64, count=len(rows)),
-        )
+        ).fetchone()
+        rowids, lengths = _csv_ints(rowids_csv), _csv_ints(lengths_csv).astype(np.float64)
+        if long_ones:  # a chunk of 2M tokens or more: never cut, but decode it exactly
+            sizes = dict(db.execute(
+                "SELECT id, sz FROM chunks_fts_docsize WHERE length(sz) > 3").fetchall())
+            for i in np.flatnonzero(np.isin(rowids, np.fromiter(sizes, dtype=np.int64))):
+                lengths[i] = _varint(sizes[int(rowids[i])])
+        order = np.argsort(rowids, kind="stable")  # group_concat keeps no promised order
+        found = VisibleSet(rowids=rowids[order], lengths=lengths[order])
         with self._lock:
             self._kept[key] = found
             while len(self._kept) > VIEW_CACHE:
@@ -133,12 +162,12 @@ class Postings:
                 if kept is not None:
                     self._words.move_to_end(term)
                     return kept
-        # One row per occurrence, in (doc, column, offset) order: counted here, not by a
-        # GROUP BY (which would sort them again in a temporary b-tree).
-        docs = np.fromiter(
-            (r[0] for r in db.execute("SELECT doc FROM chunks_fts_instances WHERE term = ?", (term,))),
-            dtype=np.int64,
-        )
+        # One row per occurrence, joined into one string in SQL and counted here: a Python
+        # tuple per occurrence cost 5x more ("agreement", 59k occurrences at 50k chunks: 84 ms
+        # -> 16 ms), and a GROUP BY would sort them again in a temporary b-tree.
+        docs = _csv_ints(db.execute(
+            "SELECT group_concat(doc) FROM chunks_fts_instances WHERE term = ?", (term,)
+        ).fetchone()[0])
         rowids, counts = np.unique(docs, return_counts=True)
         entry = (rowids, counts.astype(np.float64))
         with self._lock:
