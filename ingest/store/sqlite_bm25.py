@@ -49,38 +49,23 @@ def fts_term(word: str) -> str:
     return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
-def _varint(blob: bytes) -> int:
-    """The first SQLite varint of ``blob``: FTS5's ``docsize`` record of a one-column table."""
-    value = 0
-    for i, byte in enumerate(blob[:9]):
-        if i == 8:
-            return (value << 8) | byte
-        value = (value << 7) | (byte & 0x7F)
-        if byte < 0x80:
-            return value
-    return value
-
-
-def _byte_sql(i: int) -> str:
-    """Byte ``i`` of ``d.sz`` as an integer, in SQL (SQLite has no blob-to-int function)."""
-    digit = "(instr('0123456789ABCDEF', substr(hex(d.sz), {}, 1)) - 1)"
-    return f"({digit.format(2 * i + 1)} * 16 + {digit.format(2 * i + 2)})"
-
-
-# The varint of a one-column docsize record, for records of 1-3 bytes (up to 2,097,151 tokens).
-_LENGTH_SQL = (
-    f"CASE length(d.sz) WHEN 1 THEN {_byte_sql(0)} "
-    f"WHEN 2 THEN ({_byte_sql(0)} - 128) * 128 + {_byte_sql(1)} "
-    f"WHEN 3 THEN (({_byte_sql(0)} - 128) * 128 + {_byte_sql(1)} - 128) * 128 + {_byte_sql(2)} "
-    "ELSE 0 END"
-)
+def _varints(records: bytes) -> np.ndarray:
+    """The SQLite varints of the concatenated ``docsize`` records of a one-column FTS5 table:
+    one varint per record, each that chunk's length in tokens. Big-endian groups of 7 bits;
+    every byte but a varint's last has its high bit set, so the last bytes mark the ends."""
+    raw = np.frombuffer(records, dtype=np.uint8).astype(np.int64)
+    if not raw.size:
+        return np.zeros(0, dtype=np.float64)
+    last = raw < 0x80
+    varint = np.concatenate(([0], np.cumsum(last[:-1])))  # which varint each byte belongs to
+    later = np.flatnonzero(last)[varint] - np.arange(raw.size)  # bytes after it in its varint
+    return np.bincount(varint, weights=(raw & 0x7F) * np.exp2(7 * later))
 
 
 def _csv_ints(text: str | None) -> np.ndarray:
     """The integers of a ``group_concat`` (empty for NULL: no rows)."""
-    if not text:
-        return np.zeros(0, dtype=np.int64)
-    return np.array(text.split(","), dtype=np.int64)
+    # numpy's text parser: 30x faster than int() per item (59k items: 13 -> 0.6 ms).
+    return np.fromstring(text or "", dtype=np.int64, sep=",")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,21 +106,19 @@ class VisibleSets:
             if kept is not None:
                 self._kept.move_to_end(key)
                 return kept
-        # Two comma-joined strings, parsed by numpy: one Python object per column instead of
-        # one per row (50k rows: about 95 -> 15 ms). docsize's varint is decoded in SQL.
-        rowids_csv, lengths_csv, long_ones = db.execute(
-            f"SELECT group_concat(l.rowid), group_concat({_LENGTH_SQL}), "
-            "sum(length(d.sz) > 3) FROM live_chunks l "
-            f"JOIN chunks_fts_docsize d ON d.id = l.rowid WHERE {acl_sql} ORDER BY l.rowid",
+        # Aggregated in SQL into two strings (the rowids; the docsize records in hex) and
+        # decoded by numpy: one Python object per column instead of one per row (50k rows:
+        # about 95 ms as rows, 30 ms as strings).
+        rowids_csv, records_hex = db.execute(
+            "SELECT group_concat(l.rowid), group_concat(hex(d.sz), '') "
+            f"FROM live_chunks l JOIN chunks_fts_docsize d ON d.id = l.rowid WHERE {acl_sql}",
             acl_args,
         ).fetchone()
-        rowids, lengths = _csv_ints(rowids_csv), _csv_ints(lengths_csv).astype(np.float64)
-        if long_ones:  # a chunk of 2M tokens or more: never cut, but decode it exactly
-            sizes = dict(db.execute(
-                "SELECT id, sz FROM chunks_fts_docsize WHERE length(sz) > 3").fetchall())
-            for i in np.flatnonzero(np.isin(rowids, np.fromiter(sizes, dtype=np.int64))):
-                lengths[i] = _varint(sizes[int(rowids[i])])
-        order = np.argsort(rowids, kind="stable")  # group_concat keeps no promised order
+        rowids = _csv_ints(rowids_csv)
+        lengths = _varints(bytes.fromhex(records_hex or ""))
+        if lengths.size != rowids.size:  # not one varint per record: not a one-column docsize
+            raise sqlite3.DatabaseError("chunks_fts_docsize holds records of an unexpected shape")
+        order = np.argsort(rowids, kind="stable")  # group_concat promises no order
         found = VisibleSet(rowids=rowids[order], lengths=lengths[order])
         with self._lock:
             self._kept[key] = found
