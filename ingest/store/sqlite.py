@@ -1,4 +1,5 @@
-"""The embedded store: one SQLite file in WAL mode, FTS5 BM25, and exact kNN in numpy.
+"""The embedded store: one SQLite file in WAL mode, BM25 over the FTS5 index with each
+principal's own statistics (``sqlite_bm25.py``), and exact kNN in numpy.
 
 Visibility is decided in SQL: a chunk is searchable when its revision is the document's
 ``current_revision`` and one of the document's ACL tokens belongs to the principal. Switching a
@@ -236,7 +237,7 @@ END;
 #   records of sqlite_registry.py;
 # - acl_version: every ACL row written or removed; kNN's per-principal row masks;
 # - terms_version: every chunk row written or removed, i.e. every change of FTS5's statistics;
-#   the document frequencies that BM25 pruning reads.
+#   the per-word postings that per-principal BM25 reads (sqlite_bm25.py).
 _COUNTER_TRIGGERS: tuple[tuple[str, str, str], ...] = (
     ("registry_generation", "registry_generation_subject_insert", "AFTER INSERT ON subjects"),
     ("registry_generation", "registry_generation_subject_update", "AFTER UPDATE ON subjects"),
@@ -281,7 +282,7 @@ def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
 
 
 # Long queries (more than BM25_MAX_TERMS words) without a doc filter are pruned: words found in
-# more than BM25_MAX_DF_SHARE of the chunks are dropped (FTS5's IDF gives them next to nothing,
+# more than BM25_MAX_DF_SHARE of the principal's visible chunks are dropped (FTS5's IDF gives them next to nothing,
 # yet their posting lists are most of the work: CUAD questions OR-matched 54 % of a 50k-chunk
 # index), then the BM25_MAX_TERMS rarest words are kept (document frequency, then the word).
 # Both were chosen with bench/bm25_prune.py on the 50k bench index and the CUAD `tune` questions
@@ -315,7 +316,9 @@ def _interrupted_by_deadline(exc: sqlite3.Error) -> bool:
 
 
 def fts_query(words: Sequence[str]) -> str | None:
-    """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
+    """Quote every word so user input can never be FTS5 syntax; any word may match (OR).
+    BM25 itself no longer sends a MATCH (it reads postings by exact term): kept for
+    ``bench/bm25_prune.py``'s match counts."""
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words)
