@@ -326,7 +326,7 @@ ES_BM25_GAP = (
     "known gap on Elasticsearch only: its BM25 statistics (document count, document frequencies, "
     "average field length) are per shard and include chunks the principal cannot read, so the "
     "order of a principal's own hits can shift with other principals' documents "
-    "(docs/ARCHITECTURE.md, 'BM25 statistics per principal')"
+    "(docs/ARCHITECTURE-es.md, 'BM25 statistics: not yet per principal')"
 )
 
 
