@@ -143,3 +143,20 @@ def test_kept_visible_sets_are_bounded(tmp_path, monkeypatch) -> None:
             assert answers.setdefault(name, got) == got
             assert len(store._visible._kept) <= 2
     store.close()
+
+
+def test_kept_postings_are_bounded_and_follow_chunk_writes(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(sqlite_bm25, "CACHE_POSTINGS", 3)  # pairs kept: about one word here
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    add(store, "b", "r1", BOB_TEXTS)
+    everyone = SearchFilters(principal=OPERATOR)
+    first = scored(store, "retainer fee schedule notice", everyone)
+    assert scored(store, "retainer fee schedule notice", everyone) == first
+    kept = store._postings._words
+    assert store._postings._postings <= 3 or len(kept) == 1  # one word larger than the bound stays
+    assert sum(r.size for r, _ in kept.values()) == store._postings._postings
+    put(store, "c", "r1", ["retainer notice"], [axis(5)])  # written, not current: no score moves
+    assert scored(store, "retainer fee schedule notice", everyone) == first
+    assert store._postings._version == int(store._db().execute(
+        "SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])  # read again
+    store.close()
