@@ -160,3 +160,12 @@ def test_kept_postings_are_bounded_and_follow_chunk_writes(tmp_path, monkeypatch
     assert store._postings._version == int(store._db().execute(
         "SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])  # read again
     store.close()
+
+
+def test_a_tie_wider_than_one_id_lookup_still_breaks_on_chunk_id(tmp_path) -> None:
+    """Every row tied with the n-th score is looked up (in batches of 900 ids) before the cut."""
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    made = add(store, "d", "r1", ["escrow account"] * 1000)
+    ranked = store.bm25("escrow", SearchFilters(principal=OPERATOR), 3)
+    assert ids(ranked) == sorted(made)[:3] and len({r.score for r in ranked}) == 1
+    store.close()

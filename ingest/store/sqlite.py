@@ -282,9 +282,10 @@ def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
 
 
 # Long queries (more than BM25_MAX_TERMS words) without a doc filter are pruned: words found in
-# more than BM25_MAX_DF_SHARE of the principal's visible chunks are dropped (FTS5's IDF gives them next to nothing,
-# yet their posting lists are most of the work: CUAD questions OR-matched 54 % of a 50k-chunk
-# index), then the BM25_MAX_TERMS rarest words are kept (document frequency, then the word).
+# more than BM25_MAX_DF_SHARE of the principal's visible chunks are dropped (the IDF gives them
+# next to nothing, yet their posting lists are most of the work: CUAD questions OR-matched 54 %
+# of a 50k-chunk index), then the BM25_MAX_TERMS rarest words are kept (visible document
+# frequency, then the word).
 # Both were chosen with bench/bm25_prune.py on the 50k bench index and the CUAD `tune` questions
 # (latency against answer recall@50; docs/ARCHITECTURE.md, "Embedded store"). Short queries and
 # doc-filtered queries (the evidence path, whose cost follows the candidate documents) are never
