@@ -21,6 +21,7 @@ from common import CREDIT, percentile
 from search import questions
 
 import ingest.store.sqlite as sqlite_store
+from ingest.store.sqlite_bm25 import document_frequencies
 from ingest.store.common import query_words
 from ingest.store.port import Principal, SearchFilters
 
@@ -70,7 +71,13 @@ def main() -> None:
             times.append((time.perf_counter() - start) * 1000)
             keep10.append(len(set(got[:10]) & set(full[q][:10])) / max(1, len(full[q][:10])))
             keep50.append(len(set(got) & set(full[q])) / max(1, len(full[q])))
-            match = sqlite_store.fts_query(store._prune_words(query_words(q)))
+            with store.snapshot():  # the words kept for this principal's visible chunks
+                db = store._db()
+                terms_version, head, acl_version = store._bm25_state(db)
+                visible = store._visible_set(db, filters.principal, head, acl_version)
+                words = query_words(q)
+                df = document_frequencies(db, store._postings, terms_version, visible, words)
+                match = sqlite_store.fts_query(store._prune_words(words, df, visible.rows))
             matches.append(store._db().execute(
                 "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)).fetchone()[0])
         found = 0

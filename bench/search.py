@@ -263,12 +263,12 @@ def compare(store, baseline, embedder, queries: list[str], probe_writes: int,
 
 def cold_pass(store, baseline, embedder, vectors, filters, baseline_threads: int) -> None:
     """Each distinct question once, with the per-process BM25 caches of ``store`` emptied first
-    (as a write leaves them: the per-word scores and the document frequencies), so every word
-    is scored by FTS5 the first time a question has it; the kNN matrix and masks stay warm."""
-    if hasattr(store, "_terms"):
-        from ingest.store.sqlite_terms import TermScores
+    (as a write leaves them: the per-word postings and the principals' visible sets), so every
+    word is read from FTS5 the first time a question has it; the kNN matrix and masks stay warm."""
+    if hasattr(store, "_postings"):
+        from ingest.store.sqlite_bm25 import Postings, VisibleSets
 
-        store._terms, store._df = TermScores(), (-1, 0, {})
+        store._postings, store._visible = Postings(), VisibleSets()
     stages = {"before": [], "after": []}
     for number, q in enumerate(sorted(vectors)):
         for name in (("after", "before") if number % 2 == 0 else ("before", "after")):

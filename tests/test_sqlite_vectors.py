@@ -9,7 +9,6 @@ import threading
 import numpy as np
 import pytest
 
-import ingest.store.sqlite_terms as sqlite_terms
 import ingest.store.sqlite_vectors as sqlite_vectors
 from ingest.store.port import Principal, SearchFilters
 from ingest.store.sqlite import SqliteStore
@@ -173,76 +172,6 @@ def test_a_kept_visibility_mask_never_outlives_an_acl_change(tmp_path) -> None:
     store.close()
 
 
-def test_kept_document_frequencies_follow_chunk_writes(tmp_path, monkeypatch) -> None:
-    """Long queries drop words found in more than BM25_MAX_DF_SHARE of the chunks; the counts
-    are kept per process and must move with every chunk written or deleted."""
-    import ingest.store.sqlite as sqlite_store
-
-    monkeypatch.setattr(sqlite_store, "BM25_MIN_DF_CEILING", 0)
-    monkeypatch.setattr(sqlite_store, "BM25_MAX_DF_SHARE", 0.5)
-    monkeypatch.setattr(sqlite_store, "BM25_MAX_TERMS", 2)
-    store = SqliteStore(tmp_path / "s.sqlite3")
-    words = ["alpha", "beta", "gamma"]
-    for n in range(4):
-        put(store, f"d{n}", "r1", [f"alpha filler {n}"], vectors(1))
-        store.activate_revision(f"d{n}", "r1")
-    assert store._prune_words(words) == ["beta", "gamma"]  # alpha in 4 of 4 chunks: dropped
-    for n in range(4, 12):
-        put(store, f"d{n}", "r1", [f"beta gamma text {n}"], vectors(1))  # written, not activated
-    # FTS5 counts every written chunk: beta and gamma are now in 8 of 12, alpha in 4 of 12.
-    fresh = SqliteStore(store.path)
-    assert store._prune_words(words) == ["alpha"] == fresh._prune_words(words)
-    fresh.close()
-    for n in range(4, 12):
-        store.delete_document(f"d{n}")
-    assert store._prune_words(words) == ["beta", "gamma"]
-    store.close()
-
-
-def test_bm25_from_kept_word_scores_is_fts5s_own_bit_for_bit(tmp_path, monkeypatch) -> None:
-    """The unfiltered BM25 window sums per-word scores kept per process; every score must equal
-    FTS5's bm25() of the OR query exactly, before and after writes move the statistics."""
-    store = SqliteStore(tmp_path / "s.sqlite3")
-    texts = ["the licensee shall pay royalties quarterly", "royalties accrue on net sales",
-             "termination for convenience on notice", "notice of termination and royalties due",
-             "governing law is Delaware", "exclusive license granted to the licensee"]
-    for n, text in enumerate(texts):
-        put(store, f"d{n}", "r1", [text, f"{text} again and royalties"], vectors(2))
-        store.activate_revision(f"d{n}", "r1")
-    db = store._db()
-    words = ["royalties", "termination", "licensee", "absentword", "notice"]
-
-    def fts5(match_words: list[str]) -> dict[int, float]:
-        match = " OR ".join(f'"{w}"' for w in match_words)
-        return {r[0]: r[1] for r in db.execute(
-            "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,))}
-
-    def assembled(match_words: list[str]) -> dict[int, float]:
-        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
-        rowids, ranks = store._terms.ranked(db, version, match_words)
-        assert store._terms.missing(version, match_words) == []  # now kept
-        return dict(zip(rowids.tolist(), ranks.tolist()))
-
-    for order in (words, words[::-1], words[1:3]):
-        assert assembled(order) == fts5(order) and len(fts5(order)) > 4  # == on floats: exact
-    put(store, "d9", "r1", ["royalties royalties royalties"], vectors(1))  # new statistics
-    store.activate_revision("d9", "r1")
-    assert assembled(words) == fts5(words)
-    store.delete_document("d0")
-    assert assembled(words) == fts5(words)
-    everyone = SearchFilters(principal=OPERATOR)
-    store._terms = type(store._terms)()  # nothing kept: the first query runs FTS5's OR query
-    monkeypatch.setattr(sqlite_terms, "QUIET_SECONDS", 0.0)
-    cold = store.bm25("royalties notice termination", everyone, 3)
-    store._term_filler.submit(lambda: None).result()  # the helper has read the three words
-    version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
-    assert store._terms.missing(version, ["notice", "royalties", "termination"]) == []
-    warm = store.bm25("royalties notice termination", everyone, 3)
-    expected = sorted(fts5(["notice", "royalties", "termination"]).items(), key=lambda kv: kv[1])[:3]
-    assert cold == warm and [r.score for r in warm] == [-rank for _, rank in expected]
-    store.close()
-
-
 def test_a_large_matrix_scored_in_two_parts_ranks_as_one_product(tmp_path, monkeypatch) -> None:
     import ingest.store.sqlite as sqlite_store
 
@@ -258,21 +187,4 @@ def test_a_large_matrix_scored_in_two_parts_ranks_as_one_product(tmp_path, monke
         for got in (store.knn(q, everyone, 20), store.knn(q, everyone, 20)):  # ahead, then not
             assert ids(got) == ids(expected)
             assert np.allclose([r.score for r in got], [r.score for r in expected], rtol=0, atol=1e-6)
-    store.close()
-
-
-def test_words_are_read_only_once_the_index_is_quiet(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(sqlite_terms, "QUIET_SECONDS", 3600.0)  # writes "keep coming"
-    store = SqliteStore(tmp_path / "s.sqlite3")
-    put(store, "a", "r1", ["royalties due on notice"], vectors(1))
-    store.activate_revision("a", "r1")
-    everyone = SearchFilters(principal=OPERATOR)
-    first = store.bm25("royalties notice", everyone, 3)
-    store._term_filler.submit(lambda: None).result()
-    version = int(store._db().execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
-    assert store._terms.missing(version, ["notice", "royalties"]) == ["notice", "royalties"]
-    monkeypatch.setattr(sqlite_terms, "QUIET_SECONDS", 0.0)  # the index has been quiet
-    assert store.bm25("royalties notice", everyone, 3) == first
-    store._term_filler.submit(lambda: None).result()
-    assert store._terms.missing(version, ["notice", "royalties"]) == []
     store.close()

@@ -90,62 +90,6 @@ def test_knn_scored_ahead_is_used_only_for_the_same_matrix(tmp_path) -> None:
     store.close()
 
 
-def _windowed(store: SqliteStore, monkeypatch, window: int) -> list:
-    """Shrink the BM25 window to ``window`` and record what each windowed attempt returned."""
-    import ingest.store.sqlite as sqlite_store
-
-    monkeypatch.setattr(sqlite_store, "BM25_MIN_WINDOW", window)
-    monkeypatch.setattr(sqlite_store, "BM25_WINDOW_FACTOR", 1)
-    outcomes: list = []
-    original = SqliteStore._bm25_windowed
-
-    def spy(self, *args):  # type: ignore[no-untyped-def]
-        outcomes.append(original(self, *args))
-        return outcomes[-1]
-
-    monkeypatch.setattr(SqliteStore, "_bm25_windowed", spy)
-    return outcomes
-
-
-def test_windowed_bm25_falls_back_when_hidden_hits_fill_the_window(tmp_path, monkeypatch) -> None:
-    store = SqliteStore(tmp_path / "s.sqlite3")
-    for n in range(3):  # bob's chunks say "delivery" most often: FTS5 ranks them first
-        put(store, f"bob{n}", "r1", [f"delivery delivery delivery lot {n}"], [axis(0)], acl=["bob"])
-        store.activate_revision(f"bob{n}", "r1")
-    mine = []
-    for n in range(3):
-        chunks, _ = put(store, f"alice{n}", "r1", [f"delivery of lot {n} within thirty days"],
-                        [axis(1)], acl=["alice"])
-        store.activate_revision(f"alice{n}", "r1")
-        mine.append(chunks[0].chunk_id)
-    alice = SearchFilters(principal=Principal("alice"))
-    outcomes = _windowed(store, monkeypatch, 3)
-    assert ids(store.bm25("delivery", alice, 2)) == sorted(mine)[:2]  # equal scores: by chunk id
-    assert outcomes[0] is None  # the window (bob's three) proved nothing: the full query ran
-    outcomes.clear()
-    monkeypatch.setattr("ingest.store.sqlite.BM25_MIN_WINDOW", 10)
-    assert ids(store.bm25("delivery", alice, 2)) == sorted(mine)[:2]
-    assert outcomes[0] is not None  # the window held every match: answered from it
-    store.close()
-
-
-def test_windowed_bm25_falls_back_on_a_tie_at_the_window_edge(tmp_path, monkeypatch) -> None:
-    store = SqliteStore(tmp_path / "s.sqlite3")
-    made = []
-    for n in range(5):  # five identical texts: one BM25 score, order by chunk id
-        chunks, _ = put(store, f"d{n}", "r1", ["governing law of Delaware"], [axis(0)])
-        store.activate_revision(f"d{n}", "r1")
-        made.append(chunks[0].chunk_id)
-    everyone = SearchFilters(principal=OPERATOR)
-    outcomes = _windowed(store, monkeypatch, 3)
-    assert ids(store.bm25("delaware", everyone, 2)) == sorted(made)[:2]
-    assert outcomes == [None]  # the 2nd hit ties with the window's last: not provable
-    outcomes.clear()
-    assert ids(store.bm25("delaware", everyone, 5)) == sorted(made)
-    assert outcomes[0] is not None  # a window (5, factor 1) holding every match is exact
-    store.close()
-
-
 def test_import_documents_is_one_transaction_per_batch(tmp_path) -> None:
     from ingest.store.port import StoreError
     from tests.test_store_contract import _import_item

@@ -1,4 +1,5 @@
-"""The embedded store: one SQLite file in WAL mode, FTS5 BM25, and exact kNN in numpy.
+"""The embedded store: one SQLite file in WAL mode, BM25 over the FTS5 index with each
+principal's own statistics (``sqlite_bm25.py``), and exact kNN in numpy.
 
 Visibility is decided in SQL: a chunk is searchable when its revision is the document's
 ``current_revision`` and one of the document's ACL tokens belongs to the principal. Switching a
@@ -54,7 +55,8 @@ from ingest.store.port import (
     StoreUnavailable,
     import_batches,
 )
-from ingest.store.sqlite_terms import TermScores
+from ingest.store.sqlite_bm25 import Postings, VisibleSet, VisibleSets, document_frequencies
+from ingest.store.sqlite_bm25 import scores as bm25_scores
 from ingest.store.sqlite_vectors import VectorMatrix, VectorView, prune_log, single_threaded_blas
 
 _SCHEMA = """
@@ -216,8 +218,10 @@ END;
 CREATE TRIGGER IF NOT EXISTS live_log_removed AFTER DELETE ON live_chunks BEGIN
     INSERT INTO live_log(chunk_rowid) VALUES (old.rowid);
 END;
--- Document frequencies of the FTS terms, for pruning common query words (see fts_query).
+-- Document frequencies of the FTS terms (kept for files and tools that read it).
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
+-- Each word's chunks and frequencies, for BM25 over a principal's visible chunks (sqlite_bm25.py).
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_instances USING fts5vocab(chunks_fts, 'instance');
 CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit BEGIN
     SELECT RAISE(ABORT, 'audit log is append-only');
 END;
@@ -233,7 +237,7 @@ END;
 #   records of sqlite_registry.py;
 # - acl_version: every ACL row written or removed; kNN's per-principal row masks;
 # - terms_version: every chunk row written or removed, i.e. every change of FTS5's statistics;
-#   the document frequencies that BM25 pruning reads.
+#   the per-word postings that per-principal BM25 reads (sqlite_bm25.py).
 _COUNTER_TRIGGERS: tuple[tuple[str, str, str], ...] = (
     ("registry_generation", "registry_generation_subject_insert", "AFTER INSERT ON subjects"),
     ("registry_generation", "registry_generation_subject_update", "AFTER UPDATE ON subjects"),
@@ -278,24 +282,17 @@ def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
 
 
 # Long queries (more than BM25_MAX_TERMS words) without a doc filter are pruned: words found in
-# more than BM25_MAX_DF_SHARE of the chunks are dropped (FTS5's IDF gives them next to nothing,
-# yet their posting lists are most of the work: CUAD questions OR-matched 54 % of a 50k-chunk
-# index), then the BM25_MAX_TERMS rarest words are kept (document frequency, then the word).
+# more than BM25_MAX_DF_SHARE of the principal's visible chunks are dropped (the IDF gives them
+# next to nothing, yet their posting lists are most of the work: CUAD questions OR-matched 54 %
+# of a 50k-chunk index), then the BM25_MAX_TERMS rarest words are kept (visible document
+# frequency, then the word).
 # Both were chosen with bench/bm25_prune.py on the 50k bench index and the CUAD `tune` questions
 # (latency against answer recall@50; docs/ARCHITECTURE.md, "Embedded store"). Short queries and
 # doc-filtered queries (the evidence path, whose cost follows the candidate documents) are never
 # pruned.
 BM25_MAX_TERMS = 10
-BM25_RUN_GAP = 64  # rowids this close belong to one run of a document-filtered BM25 query
-BM25_MAX_RUNS = 16  # more runs than this: score rowid by rowid
 BM25_MAX_DF_SHARE = 0.05
 BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dropped for its df
-# Unfiltered BM25 ranks this many of FTS5's best matches before it checks their visibility
-# (see SqliteStore.bm25); a multiple of the depth asked for, so that invisible hits (other
-# principals' documents, old revisions) rarely leave fewer than ``n`` visible ones in it.
-BM25_WINDOW_FACTOR = 4
-BM25_MIN_WINDOW = 200
-DF_CACHE_WORDS = 50_000  # document frequencies kept per process before the cache starts over
 MASK_CACHE = 32  # kNN row masks kept per process (principals x matrix views)
 KNN_SPLIT_ROWS = 65_536  # matrices of at least this many rows are scored by two threads
 # Rows scored between two checks of the request deadline (a multiple of 1024; about 50 ms of one
@@ -320,7 +317,9 @@ def _interrupted_by_deadline(exc: sqlite3.Error) -> bool:
 
 
 def fts_query(words: Sequence[str]) -> str | None:
-    """Quote every word so user input can never be FTS5 syntax; any word may match (OR)."""
+    """Quote every word so user input can never be FTS5 syntax; any word may match (OR).
+    BM25 itself no longer sends a MATCH (it reads postings by exact term): kept for
+    ``bench/bm25_prune.py``'s match counts."""
     if not words:
         return None
     return " OR ".join(f'"{w}"' for w in words)
@@ -371,12 +370,10 @@ class SqliteStore:
         # kNN row masks per (principal's tokens, matrix view, acl_version): see _visible_rows.
         self._masks: OrderedDict[tuple[Any, ...], tuple[VectorView, np.ndarray]] = OrderedDict()
         self._masks_lock = threading.Lock()
-        self._terms = TermScores()  # per-word BM25 scores, for one terms_version
-        self._term_filler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attest-bm25-terms")
-        self._filling: set[str] = set()
-        self._filling_lock = threading.Lock()
-        # Document frequencies per FTS term, for one terms_version: see _prune_words.
-        self._df: tuple[int, int, dict[str, int]] = (-1, 0, {})
+        # BM25 statistics per principal (sqlite_bm25.py): each word's postings for one
+        # terms_version, and each principal view's visible chunks and their lengths.
+        self._postings = Postings()
+        self._visible = VisibleSets()
         single_threaded_blas()
         # Helper threads score a query against the vector matrix while the caller's thread runs
         # BM25 (numpy and SQLite both release the GIL): see prepare_knn. A large matrix is
@@ -407,7 +404,6 @@ class SqliteStore:
                     )
         except sqlite3.Error as exc:
             self._scorer.shutdown(wait=False)
-            self._term_filler.shutdown(wait=False)
             raise StoreUnavailable(f"cannot open the SQLite store at {self.path}: {exc}") from exc
 
     # -- connections ----------------------------------------------------------------------
@@ -454,7 +450,6 @@ class SqliteStore:
 
     def close(self) -> None:
         self._scorer.shutdown(wait=False)
-        self._term_filler.shutdown(wait=True, cancel_futures=True)
         self._audit.close()
         db = getattr(self._local, "db", None)
         if db is not None:
@@ -949,178 +944,85 @@ class SqliteStore:
             args.extend(filters.relation_keys)
         return (" AND ".join(where) or "1"), args
 
-    def _prune_words(self, words: list[str]) -> list[str]:
-        """Drop words in more than ``BM25_MAX_DF_SHARE`` of the chunks, then keep the
-        ``BM25_MAX_TERMS`` rarest (document frequency, then the word); queries of at most
-        ``BM25_MAX_TERMS`` words are kept whole. A word the vocabulary lacks counts as rarest:
-        it may still match after FTS5's diacritic folding, and costs nothing when it does not.
-        When every word is common, the rarest one stays, so a query never becomes empty."""
+    def _bm25_state(self, db: sqlite3.Connection) -> tuple[int, int, int]:
+        """(terms_version, live_log head, acl_version) in ``db``'s snapshot: the keys of the
+        kept postings and visible sets (sqlite_bm25.py)."""
+        row = db.execute(
+            "SELECT (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'terms_version'), "
+            "(SELECT max(seq) FROM live_log), "
+            "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'acl_version')"
+        ).fetchone()
+        return int(row[0] or 0), int(row[1] or 0), int(row[2] or 0)
+
+    def _visible_set(self, db: sqlite3.Connection, principal: Principal, live_head: int,
+                     acl_version: int) -> VisibleSet:
+        """The current chunks ``principal`` may read, with their lengths: the population of
+        that principal's BM25 statistics."""
+        view = None if principal.unrestricted else tuple(principal.acl_tokens())
+        acl_sql, acl_args = self._live_filter(SearchFilters(principal=principal), "l")
+        return self._visible.get(db, (view, live_head, acl_version), acl_sql, acl_args)
+
+    def _prune_words(self, words: list[str], df: dict[str, int], rows: int) -> list[str]:
+        """Drop words in more than ``BM25_MAX_DF_SHARE`` of the principal's visible chunks, then
+        keep the ``BM25_MAX_TERMS`` rarest (visible document frequency, then the word); queries
+        of at most ``BM25_MAX_TERMS`` words are kept whole. The counts are the principal's own,
+        so which words are kept does not depend on documents they cannot read. When every word
+        is common, the rarest one stays, so a query never becomes empty."""
         if len(words) <= BM25_MAX_TERMS:
             return words
-        db = self._db()
-        # fts5vocab counts a word's documents by reading its whole posting list (a few ms for
-        # the common words every CUAD question has), so the counts are kept per terms_version,
-        # which every chunk write or delete moves in its own transaction.
-        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
-        cached_version, rows, df = self._df
-        if cached_version != version or len(df) > DF_CACHE_WORDS:
-            rows = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] or 0
-            df = {}
-        missing = sorted(set(words) - df.keys())
-        if missing:
-            found = dict(db.execute(
-                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({','.join('?' * len(missing))})",
-                missing,
-            ).fetchall())
-            df.update({w: int(found.get(w, 0)) for w in missing})
-        self._df = (version, rows, df)
-        # max(rowid) bounds the row count from above (rowids are never below the count).
         ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
         ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
         kept = [w for w in ordered if df.get(w, 0) <= ceiling][:BM25_MAX_TERMS]
         return kept or ordered[:1]
 
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
+        """BM25 with the statistics (row count, document frequencies, average length) of the
+        chunks ``filters.principal`` may read only (sqlite_bm25.py): no score or order depends
+        on documents outside that set. Ties break on the chunk id."""
         words = query_words(query)
-        if not filters.doc_ids:
-            words = self._prune_words(words)
-        match = fts_query(words)
-        if match is None or n <= 0:
+        if not words or n <= 0:
             return []
-        live_sql, live_args = self._live_filter(filters, "l")
-        db = self._db()
-        if filters.doc_ids:
-            ranged = self._bm25_in_rowid_runs(db, match, live_sql, live_args, n)
-            if ranged is not None:
-                return ranged
-            # A subject/doc filter is pushed into FTS5: it scores only the rowids of the named
-            # documents' current chunks (FTS5 answers "rowid = ?" with a seek per rowid), instead
-            # of scoring every match in the index and dropping most of them afterwards.
-            rows = db.execute(
-                "WITH allowed AS MATERIALIZED (SELECT l.rowid AS rid, l.chunk_id FROM live_chunks l "
-                f"WHERE {live_sql}), "
-                "hits AS (SELECT a.chunk_id, bm25(chunks_fts) AS rank FROM allowed a "
-                "JOIN chunks_fts ON chunks_fts.rowid = a.rid WHERE chunks_fts MATCH ?) "
-                "SELECT chunk_id, rank FROM hits ORDER BY rank, chunk_id LIMIT ?",
-                [*live_args, match, n],
-            ).fetchall()
-        else:
-            rows = self._bm25_windowed(db, words, live_sql, live_args, n)
-            if rows is None:
-                # Scoring first lets FTS5 run alone; visibility is one rowid lookup per hit in
-                # the narrow live_chunks table (current revisions only) plus the filter subqueries.
-                rows = db.execute(
-                    "WITH hits AS (SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
-                    "WHERE chunks_fts MATCH ?) "
-                    "SELECT l.chunk_id, h.rank FROM hits h JOIN live_chunks l ON l.rowid = h.rid "
-                    f"WHERE {live_sql} ORDER BY h.rank, l.chunk_id LIMIT ?",
-                    [match, *live_args, n],
-                ).fetchall()
-        # bm25() is "lower is better"; expose "higher is better" like Elasticsearch.
-        return [RankedId(r[0], -float(r[1])) for r in rows]
-
-    def _bm25_in_rowid_runs(
-        self, db: sqlite3.Connection, match: str, live_sql: str, live_args: list[Any], n: int
-    ) -> list[RankedId] | None:
-        """BM25 over a few documents as FTS5 rowid ranges (``rowid BETWEEN``): a document's chunks
-        are written in one transaction, so their rowids form one run, and FTS5 seeks each word's
-        posting list once per run instead of once per chunk (per chunk and word cost seconds for
-        a 15-word query at 50k chunks). Scores are the same bm25() (index-wide statistics).
-        None when the allowed rowids fall into more than ``BM25_MAX_RUNS`` runs."""
-        allowed = dict(db.execute(f"SELECT l.rowid, l.chunk_id FROM live_chunks l WHERE {live_sql}", live_args).fetchall())
-        if not allowed:
-            return []
-        runs: list[list[int]] = []
-        for rid in sorted(allowed):
-            if runs and rid - runs[-1][1] <= BM25_RUN_GAP:
-                runs[-1][1] = rid
-            else:
-                runs.append([rid, rid])
-            if len(runs) > BM25_MAX_RUNS:
-                return None
-        scored: list[tuple[float, str]] = []
-        for lo, hi in runs:
-            for rid, rank in db.execute(
-                "SELECT rowid, bm25(chunks_fts) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?",
-                (match, lo, hi),
-            ):
-                if rid in allowed:
-                    scored.append((float(rank), allowed[rid]))
-        scored.sort()
-        return [RankedId(chunk_id, -rank) for rank, chunk_id in scored[:n]]
-
-    def _fill_terms_later(self, words: list[str]) -> None:
-        """Have the helper thread read and keep these words' scores (sqlite_terms.py), in its own
-        read transaction; a word already on its way is not asked for twice."""
-        with self._filling_lock:
-            words = [w for w in words if w not in self._filling]
-            self._filling.update(words)
-        if not words:
-            return
-
-        def fill() -> None:
-            try:
-                with self.snapshot():
-                    self._terms.fill(self._db(), words)
-            except (sqlite3.Error, StoreError) as exc:  # only a cache: the next query asks again
-                structlog.get_logger(__name__).warning("bm25_terms_fill_failed", error=str(exc))
-            finally:
-                with self._filling_lock:
-                    self._filling.difference_update(words)
-
-        try:
-            self._term_filler.submit(fill)
-        except RuntimeError:  # the store is closing
-            with self._filling_lock:
-                self._filling.difference_update(words)
-
-    def _bm25_windowed(
-        self, db: sqlite3.Connection, words: list[str], live_sql: str, live_args: list[Any], n: int
-    ) -> list[tuple[str, float]] | None:
-        """The unfiltered BM25 top ``n`` from a window of the best matches, or None when the
-        window cannot prove it (the caller then runs the full query).
-
-        Every match is ranked either way: by the kept per-word scores when all the words are
-        kept (sqlite_terms.py, bit for bit FTS5's bm25()), else by FTS5's OR query. What the
-        window saves is the visibility check (a live_chunks lookup and the ACL subquery) of
-        every match below the window, about 40 % of the query at 135k chunks. Exact: when the
-        window is the best ``w`` matches and
-        its ``n``-th visible hit ranks strictly better than the window's worst, no visible hit
-        outside the window (rank >= that worst) can enter the top ``n`` nor tie with it."""
-        window = max(BM25_WINDOW_FACTOR * n, BM25_MIN_WINDOW)
-        version = int(db.execute("SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])
-        missing = self._terms.missing(version, words)
-        if missing:
-            if self._terms.settled(version):
-                self._fill_terms_later(missing)
-            best = db.execute(  # one more than the window: fewer means the window holds every match
-                "SELECT rowid, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? "
-                "ORDER BY rank LIMIT ?",
-                (fts_query(words), window + 1),
-            ).fetchall()
-        else:
-            # Every match's bm25(), bit for bit FTS5's, from the kept per-word scores.
-            rowids, ranks = self._terms.ranked(db, version, words)
-            take = min(window + 1, rowids.size)
-            first = np.argpartition(ranks, take - 1)[:take] if take < rowids.size else np.arange(rowids.size)
-            first = first[np.lexsort((rowids[first], ranks[first]))]
-            best = [(int(rowids[i]), float(ranks[i])) for i in first]
-        if not best:
-            return []
-        rank_of = {r[0]: float(r[1]) for r in best}
-        # CROSS JOIN keeps the window as the outer loop: one rowid seek per windowed hit (left
-        # to itself, the planner may walk live_chunks by the ACL's doc ids instead).
-        visible = db.execute(
-            f"WITH w(rid) AS (VALUES {','.join(['(?)'] * len(rank_of))}) "
-            f"SELECT l.rowid, l.chunk_id FROM w CROSS JOIN live_chunks l ON l.rowid = w.rid "
-            f"WHERE {live_sql}",
-            [*rank_of, *live_args],
-        ).fetchall()
-        hits = sorted(((r[1], rank_of[r[0]]) for r in visible), key=lambda h: (h[1], h[0]))[:n]
-        complete = len(best) <= window
-        if complete or (len(hits) == n and hits[-1][1] < float(best[-1][1])):
-            return hits
-        return None
+        with self.snapshot():
+            db = self._db()
+            terms_version, live_head, acl_version = self._bm25_state(db)
+            visible = self._visible_set(db, filters.principal, live_head, acl_version)
+            if not visible.rows:
+                return []
+            if not filters.doc_ids:
+                df = document_frequencies(db, self._postings, terms_version, visible, words)
+                words = self._prune_words(words, df, visible.rows)
+            only_principal = not (filters.doc_ids or filters.collections or filters.entity_ids
+                                  or filters.relation_keys)
+            chunk_of: dict[int, str] | None = None
+            allowed = None
+            if not only_principal:
+                # The other filters narrow the candidates, never the statistics (as on
+                # Elasticsearch, where a filter does not change a score either).
+                live_sql, live_args = self._live_filter(filters, "l")
+                chunk_of = dict(db.execute(
+                    f"SELECT l.rowid, l.chunk_id FROM live_chunks l WHERE {live_sql}", live_args
+                ).fetchall())
+                if not chunk_of:
+                    return []
+                allowed = np.array(sorted(chunk_of), dtype=np.int64)
+            rowids, score = bm25_scores(db, self._postings, terms_version, visible, words, allowed)
+            if not rowids.size:
+                return []
+            take = min(n, rowids.size)
+            kth = np.partition(-score, take - 1)[take - 1]
+            top = np.flatnonzero(-score <= kth)  # every row tied with the n-th: exact tie-break
+            if chunk_of is None:
+                chunk_of = {}
+                wanted = rowids[top].tolist()
+                for start in range(0, len(wanted), 900):  # under SQLite's bound on variables
+                    part = wanted[start : start + 900]
+                    chunk_of.update(db.execute(
+                        f"SELECT rowid, chunk_id FROM live_chunks WHERE rowid IN ({','.join('?' * len(part))})",
+                        part,
+                    ).fetchall())
+        ranked = sorted(((float(score[i]), chunk_of[int(rowids[i])]) for i in top),
+                        key=lambda pair: (-pair[0], pair[1]))[:take]
+        return [RankedId(chunk_id, s) for s, chunk_id in ranked]
 
     def prepare_knn(
         self, vector: np.ndarray, filters: SearchFilters | None = None, n: int = 0
