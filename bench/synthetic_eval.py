@@ -17,10 +17,10 @@ folder. Against ``gold.json`` it prints:
 - **not-in-KB refusal**: the same question with one party swapped for an invented absent company
   or for a party of another synthetic contract, and with a stray ", D", "(" or "]" after the title.
   A pass is no candidate at all (``SUBJECT_NOT_FOUND``).
-- **governing-law answers** (unless ``--no-answers``): the first phrasing of every passed question
-  through ``run_evidence_query``; correct when the report is sufficient and its claims cite a span
-  of the right contract (or its executed copy) holding the gold governing-law phrase, and nothing
-  of another contract.
+- **governing-law answers** (unless ``--no-answers``): the first passed phrasing of every contract
+  through ``run_evidence_query``; printed twice: claims cite a span of the right contract (or its
+  executed copy) holding the gold governing-law phrase and nothing of another contract; and that
+  with the report ``sufficient``.
 - **duplicates**: two executed copies of one agreement are both candidates and the report carries
   ``multiple_candidates``; also how many other answers carry that signal.
 """
@@ -104,7 +104,8 @@ class Results:
     in_kb: Tally = field(default_factory=Tally)
     drift: Tally = field(default_factory=Tally)  # in-KB questions with no other contract's candidate
     not_in_kb: dict[str, Tally] = field(default_factory=dict)
-    answers: Tally = field(default_factory=Tally)
+    cites: Tally = field(default_factory=Tally)  # claims cite the right clause, nothing foreign
+    answers: Tally = field(default_factory=Tally)  # ... and the report is sufficient
     duplicates: Tally = field(default_factory=Tally)
     false_multiple: Tally = field(default_factory=Tally)  # non-duplicate answers without the signal
 
@@ -224,12 +225,12 @@ def score_answers(
         own = same_agreement(row)
         right = any(e.doc_id in own and phrase_in(row["governing_law"], e.excerpt) for e in cited)
         foreign = sorted({e.doc_id for e in cited if e.doc_id not in own})
-        ok = report.sufficient and right and not foreign
-        res.answers.add(
-            ok,
+        detail = (
             f"{doc}: {to_answer[doc]} -> sufficient={report.sufficient} cites "
-            f"{[(e.doc_id, e.excerpt[:80]) for e in cited[:2]]} foreign={foreign} risks={report.risk_signals}",
+            f"{[(e.doc_id, e.excerpt[:80]) for e in cited[:2]]} foreign={foreign} risks={report.risk_signals}"
         )
+        res.cites.add(right and not foreign, detail)
+        res.answers.add(report.sufficient and right and not foreign, detail)
         multiple = "multiple_candidates" in report.risk_signals
         if row.get("duplicate_of"):
             both = {c for cand in report.candidate_subjects for c in [cand.subject_id]}
@@ -267,7 +268,10 @@ def report_lines(res: Results, show_misses: bool) -> list[str]:
         out.append(f"  not-in-KB refused, {kind}: {tally.line()}")
     out.append(f"  not-in-KB refused, all: {total.line()}")
     if res.answers.asked:
-        out.append(f"  governing-law answer correct among passed questions {res.answers.line()}")
+        out.append(
+            f"  governing-law answers among passed questions: claims cite the right contract's clause "
+            f"{res.cites.line()}; and sufficient=true {res.answers.line()}"
+        )
         out.append(
             f"  duplicates: both copies candidates with multiple_candidates {res.duplicates.line()}; "
             f"other answers without a false multiple_candidates {res.false_multiple.line()}"
@@ -276,7 +280,7 @@ def report_lines(res: Results, show_misses: bool) -> list[str]:
         named = [("title", res.titles), ("party recall", res.recall), ("party precision", res.precision),
                  ("in-KB", res.in_kb), ("drift", res.drift)]
         named += [(f"not-in-KB {k}", t) for k, t in res.not_in_kb.items()]
-        named += [("answer", res.answers), ("duplicates", res.duplicates), ("false multiple", res.false_multiple)]
+        named += [("answer cites", res.cites), ("answer sufficient", res.answers), ("duplicates", res.duplicates), ("false multiple", res.false_multiple)]
         for name, tally in named:
             for miss in tally.misses:
                 out.append(f"    [{name}] {miss[:400]}")
