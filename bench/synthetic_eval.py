@@ -11,6 +11,8 @@ folder. Against ``gold.json`` it prints:
   ``name_words``: case, periods and white space aside).
 - **party recall / precision**: gold parties bound by ``party_to`` to the contract's agreement
   (keys as the gate compares them); bound party subjects that are a gold party.
+- **parents**: an amendment or statement of work is bound (``amends`` / ``schedule_of``) to the
+  agreement it names.
 - **in-KB gate pass**: "What law governs the <title> between <A> and <B>?" and three more
   phrasings; a pass is the contract among the candidates. Questions that also bring in another
   contract (not an executed copy of the same agreement) are counted as drift.
@@ -101,6 +103,7 @@ class Results:
     titles: Tally = field(default_factory=Tally)
     recall: Tally = field(default_factory=Tally)
     precision: Tally = field(default_factory=Tally)
+    parents: Tally = field(default_factory=Tally)  # amendments / SOWs bound to the parent they name
     in_kb: Tally = field(default_factory=Tally)
     drift: Tally = field(default_factory=Tally)  # in-KB questions with no other contract's candidate
     not_in_kb: dict[str, Tally] = field(default_factory=dict)
@@ -152,6 +155,14 @@ def score_registry(store: Any, rows: Sequence[dict[str, Any]], res: Results) -> 
         doc, agreements = doc_id(row), agreements_of(store, doc_id(row))
         titles = sorted(a.name for a in agreements)
         res.titles.add(words(row["title"]) in {words(t) for t in titles}, f"{doc}: title {row['title']!r}, registry {titles}")
+        if row.get("parent"):
+            links = sorted(
+                (b.relation, b.object_name) for a in agreements for b in a.bindings if b.relation in ("amends", "schedule_of")
+            )
+            res.parents.add(
+                any(words(name) == words(row["parent"]) for _, name in links),
+                f"{doc}: parent {row['parent']!r} not bound; amends/schedule_of bindings {links}",
+            )
         bound: list[Any] = []
         for agreement in agreements:
             bound += store.find_subjects(OPERATOR, relation="party_to", parent_id=agreement.subject_id, limit=gate.REGISTRY_LIMIT)
@@ -259,6 +270,7 @@ def report_lines(res: Results, show_misses: bool) -> list[str]:
     out = [
         f"  title accuracy {res.titles.line()}",
         f"  party recall (party_to) {res.recall.line()}, precision {res.precision.line()}",
+        f"  amendments / statements of work bound (amends, schedule_of) to the parent they name {res.parents.line()}",
         f"  in-KB gate pass ({len(IN_KB_PHRASINGS)} phrasings) {res.in_kb.line()}; passed without another contract {res.drift.line()}",
     ]
     total = Tally()
@@ -278,6 +290,7 @@ def report_lines(res: Results, show_misses: bool) -> list[str]:
         )
     if show_misses:
         named = [("title", res.titles), ("party recall", res.recall), ("party precision", res.precision),
+                 ("parent", res.parents),
                  ("in-KB", res.in_kb), ("drift", res.drift)]
         named += [(f"not-in-KB {k}", t) for k, t in res.not_in_kb.items()]
         named += [("answer cites", res.cites), ("answer sufficient", res.answers), ("duplicates", res.duplicates), ("false multiple", res.false_multiple)]
