@@ -27,6 +27,7 @@ from spacy.training import Example  # noqa: E402
 from spacy.util import compounding, fix_random_seed, minibatch  # noqa: E402
 
 from bench.ner_eval import CUAD_DIR, gold_party_names, load_index  # noqa: E402
+from ingest.nlp_model import PACKAGED_MODEL  # noqa: E402
 from ingest.party_model import LABEL, MODEL_DIR, model_windows  # noqa: E402
 from ingest.text import straighten_quotes  # noqa: E402
 
@@ -79,16 +80,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", choices=["A", "B"], help="train on tune half A or B only (honest check)")
     parser.add_argument("--out", type=Path, default=MODEL_DIR)
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument(
+        "--warm-start", action="store_true",
+        help="start from en_core_web_sm's NER (its weights and ORG/PERSON knowledge) instead of a blank one",
+    )
     args = parser.parse_args()
 
     fix_random_seed(SEED)
     rows = load_index(split="tune", half=args.half)
     nlp = spacy.blank("en")
-    nlp.add_pipe("ner")
+    if args.warm_start:
+        nlp.add_pipe("ner", source=spacy.load(PACKAGED_MODEL, exclude=["tok2vec", "tagger", "parser", "lemmatizer"]))
+        nlp.get_pipe("ner").add_label(LABEL)
+    else:
+        nlp.add_pipe("ner")
     examples, spans_total, dropped = build_examples(nlp, rows)
     print(f"{len(rows)} contracts, {len(examples)} windows, {spans_total} PARTY spans, {dropped} unaligned dropped")
-    optimizer = nlp.initialize(lambda: examples)
+    # A warm start keeps the packaged weights (the other labels are unlearned: every token outside
+    # a PARTY span is "O" in the examples).
+    optimizer = nlp.resume_training() if args.warm_start else nlp.initialize(lambda: examples)
     order = random.Random(SEED)
     started = time.perf_counter()
     for epoch in range(args.epochs):
