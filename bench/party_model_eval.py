@@ -8,7 +8,7 @@ saw. The grammar was tuned on all of tune, so its own figures are optimistic on 
 Compares, with ``bench/ner_eval.py``'s scoring (recall, recall on names written in the contract,
 precision): (a) the grammar alone; (b) the tagger alone (its candidates through
 ``party_name_problem``); (c) the union, the tagger's names added when the grammar found fewer
-than N parties (``--below``; 99 = always), through the same filters as in ingest.
+than N parties (``--below``; 99 = always), through the same filters as the grammar's spaCy fallback (``bench/party_tagger.py``).
 Data: cuad-dev tune (CUAD v1, CC BY 4.0, The Atticus Project).
 """
 
@@ -34,7 +34,7 @@ from bench.ner_eval import (  # noqa: E402
     paragraph_chunks,
     score_parties,
 )
-from ingest import party_model  # noqa: E402
+from bench import party_tagger  # noqa: E402
 from ingest.names import lowercase_words, party_name_problem  # noqa: E402
 from ingest.normalize import normalise_org  # noqa: E402
 
@@ -72,9 +72,9 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="print the union's misses (read half A only)")
     args = parser.parse_args()
 
-    tagger = spacy.load(args.model)
-    party_model.load_party_model = lambda model_dir="": tagger  # type: ignore[assignment]
-    party_model.tagged_names = lru_cache(maxsize=4)(party_model.tagged_names)  # type: ignore[assignment]
+    party_tagger.install_union(str(args.model), 0)
+    # Every mode reads the same tagged names of a text.
+    party_tagger.tagged_names = lru_cache(maxsize=4)(party_tagger.tagged_names)  # type: ignore[assignment]
     pipeline = _SameDocs(annotate.annotation_pipeline())
     annotate.annotation_pipeline = lambda: pipeline  # type: ignore[assignment]
 
@@ -86,12 +86,12 @@ def main() -> int:
         text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
         gold = gold_party_names(row["parties"])
         for below, result in results.items():
-            party_model.UNION_BELOW = below
+            party_tagger.UNION_BELOW = below
             annotations = annotate.annotate_document(text, paragraph_chunks(text), doc_id=row["doc_id"], revision="eval")
             score_parties(result, row["doc_id"], gold, _party_forms(annotations), text)
         common = lowercase_words(text)
         forms: dict[str, set[str]] = {}
-        for name in party_model.party_model_candidates(text):
+        for name in party_tagger.party_model_candidates(text):
             if not party_name_problem(name.text, common):
                 forms.setdefault(normalise_org(name.text), {normalise_org(name.text)})
         score_parties(alone, row["doc_id"], gold, forms, text)

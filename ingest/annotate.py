@@ -63,7 +63,6 @@ from ingest.names import (
 )
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
-from ingest import party_model
 from ingest.party_clauses import clause_records
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
@@ -706,23 +705,6 @@ def _parties(
             words = set(name_words(name.text))
             if any(words <= k or k <= words for k in known):
                 continue
-            entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
-            if entity_id not in parties:
-                parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
-                known.append(words)
-    # The trained party tagger (ingest/party_model.py) reads the opening and the signature block:
-    # when the grammar found few parties, its names are candidates under the same filters.
-    if len(parties) < party_model.UNION_BELOW:
-        for name in party_model.party_model_candidates(text, defined_terms):
-            if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
-                continue
-            raw_words = [w for w in re.findall(r"[\w'’]+", name.text) if w.casefold() not in _MODEL_JOINERS]
-            words = set(name_words(name.text))
-            if not any(w[:1].isupper() and w.casefold() not in common_words for w in raw_words) or any(
-                words <= k or k <= words for k in known
-            ):
-                continue
-            label = _label_for(name, person_spans)
             entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
             if entity_id not in parties:
                 parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)

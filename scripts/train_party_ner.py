@@ -1,6 +1,6 @@
-"""Trains the party-name tagger (``ingest/party_model.py``) from the cuad-dev tune contracts.
+"""Trains the party-name tagger (``bench/party_tagger.py``; tried for issue 9, not taken) from the cuad-dev tune contracts.
 
-    PYTHONPATH=. nice -n 10 python scripts/train_party_ner.py [--half A|B] [--out DIR] [--epochs N]
+    PYTHONPATH=. nice -n 10 python scripts/train_party_ner.py --out DIR [--half A|B] [--warm-start] [--epochs N]
 
 Data: ONLY the ``tune`` list of cuad-dev's splits.json (CUAD v1, CC BY 4.0, The Atticus
 Project); ``--half`` keeps tune half A or B (as ``bench/ner_eval.py --half``) for the honest check.
@@ -28,7 +28,7 @@ from spacy.util import compounding, fix_random_seed, minibatch  # noqa: E402
 
 from bench.ner_eval import CUAD_DIR, gold_party_names, load_index  # noqa: E402
 from ingest.nlp_model import PACKAGED_MODEL  # noqa: E402
-from ingest.party_model import LABEL, MODEL_DIR, model_windows  # noqa: E402
+from bench.party_tagger import LABEL, model_windows  # noqa: E402
 from ingest.text import straighten_quotes  # noqa: E402
 
 SEED = 0
@@ -79,7 +79,7 @@ def build_examples(nlp: spacy.Language, rows: list[dict]) -> tuple[list[Example]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", choices=["A", "B"], help="train on tune half A or B only (honest check)")
-    parser.add_argument("--out", type=Path, default=MODEL_DIR)
+    parser.add_argument("--out", type=Path, required=True, help="where the model is written")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument(
         "--warm-start", action="store_true",

@@ -1,11 +1,8 @@
-"""The trained party-name tagger: a small spaCy NER (one label, PARTY) read over a contract's
-opening and its signature block only.
-
-Trained by ``scripts/train_party_ner.py`` on the tune contracts of cuad-dev (CUAD v1, CC BY 4.0,
-The Atticus Project): the CUAD ``parties`` names, where the contract writes them, are the PARTY
-spans. The model files ship in the repository (``ner_models/party_ner/``) and are loaded once;
-nothing is downloaded. Its spans are candidates only: ``ingest/annotate.py`` passes them through
-the same false-party filters as every other source before one becomes a party.
+"""A trained party-name tagger (a small spaCy NER, one label PARTY) read over a contract's
+opening and signature block, and its union with the party grammar. Tried for issue 9 and not
+taken (docs/ARCHITECTURE.md, "Trained party tagger: tried and not taken"): nothing in ingest/
+uses it, no model ships. ``scripts/train_party_ner.py`` trains one from the cuad-dev tune
+contracts (CUAD v1, CC BY 4.0, The Atticus Project); ``bench/party_model_eval.py`` measures it.
 """
 
 from __future__ import annotations
@@ -23,7 +20,10 @@ from ingest.errors import InternalError
 from ingest.names import NameSpan, after_non_party_lead, ends_in_legal_suffix, name_at
 from ingest.text import name_words
 
-MODEL_DIR = Path(__file__).resolve().parents[1] / "ner_models" / "party_ner"
+import ingest.annotate as annotate
+from ingest.entities import entity_id_for
+from ingest.names import lowercase_words, party_name_forms, party_name_problem
+
 LABEL = "PARTY"
 # The party clause sits in the opening pages; a signature block follows "IN WITNESS WHEREOF".
 OPENING_CHARS = 5_000
@@ -71,12 +71,16 @@ def model_windows(text: str) -> list[tuple[int, int]]:
     return windows
 
 
+# The model the bench reads (``--model``).
+MODEL_DIR = ""
+
+
 @lru_cache(maxsize=1)
-def load_party_model(model_dir: str = str(MODEL_DIR)) -> Language:
-    """The tagger, loaded once. A missing or unreadable model is a clear error, never a download."""
+def load_party_model(model_dir: str) -> Language:
+    """The tagger, loaded once. A missing or unreadable model is a clear error."""
     if not (Path(model_dir) / "config.cfg").is_file():
         raise InternalError(
-            f"party-name model missing at {model_dir}: run scripts/train_party_ner.py or restore ner_models/party_ner/"
+            f"party-name model missing at {model_dir}: train one with scripts/train_party_ner.py"
         )
     try:
         return spacy.load(model_dir)
@@ -86,7 +90,7 @@ def load_party_model(model_dir: str = str(MODEL_DIR)) -> Language:
 
 def tagged_names(text: str, windows: Sequence[tuple[int, int]] | None = None) -> list[TaggedName]:
     """The tagger's PARTY spans over ``text`` (document offsets), in text order."""
-    nlp = load_party_model()
+    nlp = load_party_model(MODEL_DIR)
     pieces = list(windows if windows is not None else model_windows(text))
     found: list[TaggedName] = []
     for doc, (offset, _) in zip(nlp.pipe(text[s:e] for s, e in pieces), pieces, strict=True):
@@ -97,8 +101,8 @@ def tagged_names(text: str, windows: Sequence[tuple[int, int]] | None = None) ->
 
 
 # The tagged names are added to the grammar's parties when the grammar found fewer than this
-# many (bench/party_model_eval.py measured the choices on held-out tune halves).
-UNION_BELOW = 2
+# many (0: the grammar alone; a large number: always).
+UNION_BELOW = 0
 
 
 def party_model_candidates(text: str, defined_terms: frozenset[str] = frozenset()) -> list[NameSpan]:
@@ -125,3 +129,50 @@ def party_model_candidates(text: str, defined_terms: frozenset[str] = frozenset(
         if all(name != other for other in found):
             found.append(name)
     return found
+
+
+_grammar_parties = annotate._parties
+
+
+def union_parties(
+    text: str,
+    definitions: Sequence,
+    person_spans: Sequence[tuple[int, int]],
+    model_spans: Sequence[tuple[int, int, str]] = (),
+) -> list:
+    """``annotate._parties``, then, when it found fewer than ``UNION_BELOW`` parties, the tagger's
+    names under the same filters as the grammar's spaCy fallback: ``party_name_problem``, not a
+    party's defined term, a capitalised word the document never writes in lower case, not a
+    subset or superset of a found party's words. (Measured first as a hook inside ``_parties``,
+    commit 39e4fa6; installed by the bench so ingest/ stays as it is.)"""
+    parties = _grammar_parties(text, definitions, person_spans, model_spans)
+    if len(parties) >= UNION_BELOW:
+        return parties
+    common_words = lowercase_words(text)
+    party_terms = {d.term.casefold() for d in definitions if d.in_preamble and d.is_party_alias and d.name}
+    defined_terms = frozenset(d.term.casefold() for d in definitions)
+    known = [set(name_words(p.name.text)) for p in parties]
+    ids = {p.entity_id for p in parties}
+    for name in party_model_candidates(text, defined_terms):
+        if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
+            continue
+        raw_words = [w for w in re.findall(r"[\w'’]+", name.text) if w.casefold() not in annotate._MODEL_JOINERS]
+        words = set(name_words(name.text))
+        if not any(w[:1].isupper() and w.casefold() not in common_words for w in raw_words) or any(
+            words <= k or k <= words for k in known
+        ):
+            continue
+        label = annotate._label_for(name, person_spans)
+        entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
+        if entity_id not in ids:
+            parties.append(annotate.Party(entity_id, label, name, None, name.start, name.end))
+            ids.add(entity_id)
+            known.append(words)
+    return sorted(parties, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def install_union(model_dir: str, below: int) -> None:
+    """Makes ``annotate_document`` bind the union (the bench only)."""
+    global MODEL_DIR, UNION_BELOW
+    MODEL_DIR, UNION_BELOW = model_dir, below
+    annotate._parties = union_parties
