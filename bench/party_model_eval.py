@@ -1,6 +1,7 @@
 """The trained party tagger against the party grammar, on a held-out half of tune.
 
     PYTHONPATH=. python bench/party_model_eval.py --half B --model /tmp/party_ner_A [--below 2 3 99]
+    PYTHONPATH=. python bench/party_model_eval.py --shapes --model /tmp/party_ner_A
 
 Trains nothing: ``--model`` is a tagger trained by ``scripts/train_party_ner.py --half A`` (then
 evaluate on half B, and the other way round), so every figure is on contracts the tagger never
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -63,9 +65,25 @@ def line(label: str, r: CorpusResult) -> str:
     )
 
 
+def shapes(below: Sequence[int]) -> int:
+    """Per mode, how many probe clauses bind exactly (no name missed, none extra or forbidden)."""
+    from bench.party_shapes import CASES, probe_case
+
+    for mode in (0, *below):
+        party_tagger.UNION_BELOW = mode
+        failed = [name for name in sorted(CASES) if any(probe_case(name))]
+        label = "grammar" if mode == 0 else f"union below {mode}" if mode < 99 else "union always"
+        print(f"{label:<22} {len(CASES) - len(failed)}/{len(CASES)} exact; failing {failed}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=("A", "B"), required=True, help="the held-out tune half")
+    parser.add_argument("--half", choices=("A", "B"), help="the held-out tune half")
+    parser.add_argument(
+        "--shapes", action="store_true",
+        help="instead: bench/party_shapes.py's clauses (written from common forms, not CUAD), grammar vs union",
+    )
     parser.add_argument("--model", type=Path, required=True, help="a tagger trained on the other half")
     parser.add_argument("--below", type=int, nargs="+", default=[2, 3, 99])
     parser.add_argument("--limit", type=int, default=None, help="first N contracts (a smoke run)")
@@ -73,6 +91,10 @@ def main() -> int:
     args = parser.parse_args()
 
     party_tagger.install_union(str(args.model), 0)
+    if args.shapes:
+        return shapes(args.below)
+    if args.half is None:
+        parser.error("--half or --shapes")
     # Every mode reads the same tagged names of a text.
     party_tagger.tagged_names = lru_cache(maxsize=4)(party_tagger.tagged_names)  # type: ignore[assignment]
     pipeline = _SameDocs(annotate.annotation_pipeline())
