@@ -7,7 +7,7 @@ import pytest
 
 from ingest.agreements import agreement_date
 from ingest.quantities import dates_in, durations_in, money_in, number_from_words
-from service.evidence.values import date_in, duration_in
+from service.evidence.values import date_in, duration_in, jurisdiction_in
 from service.evidence.values import money_value
 
 
@@ -138,3 +138,32 @@ def test_number_phrase_bound() -> None:
     assert number_from_words("one hundred and twenty five thousand") == 125_000  # 6 words: read
     assert number_from_words("one " * 100) is None  # beyond the bound: not a number
     assert durations_in("one hundred and twenty-five thousand days")[0].iso == "P125000D"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("This Agreement shall be governed by the laws of the State of Texas.", "texas"),
+        ("This Agreement is governed by English law.", "england"),
+        ("This Agreement shall be subject to Swiss substantive law.", "switzerland"),
+        ("governed by and construed under New York law, without regard to", "new york"),
+        ("This Agreement Shall Be Governed By Delaware Law.", "delaware"),
+        # "laws of" is read first: the place named there wins over a demonym elsewhere.
+        ("English law notwithstanding, the laws of Ontario govern.", "ontario"),
+    ],
+)
+def test_jurisdiction_after_laws_of_or_before_law(text: str, expected: str) -> None:
+    assert jurisdiction_in(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "13. Governing Law. This Agreement",
+        "in accordance with applicable law",
+        "All notices shall be in the English language.",
+        "subject to Federal Law",
+    ],
+)
+def test_no_jurisdiction_without_a_known_place_before_law(text: str) -> None:
+    assert jurisdiction_in(text) is None

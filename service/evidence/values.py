@@ -20,13 +20,29 @@ _LAW_OF = re.compile(
 )
 
 
+# "governed by Delaware law", "English law", "Swiss substantive law": a place or its demonym right
+# before "law". Only the capitalised run ending at "law" is read, and only its known tail counts,
+# so "Governing Law" or "applicable law" state no place.
+_PLACE_LAW = re.compile(
+    r"(?P<place>\b[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+"
+    r"(?i:(?:substantive|internal|domestic)\s+)?(?i:laws?)\b"
+)
+
+
 def jurisdiction_in(text: str) -> str | None:
-    """The jurisdiction after 'laws of ...': the longest run of words the lexicon knows."""
+    """The jurisdiction after 'laws of ...' (the longest run of words the lexicon knows), else a
+    known place or demonym right before 'law' (the longest known tail of the run)."""
     known = lexicons().jurisdictions
     for m in _LAW_OF.finditer(text):
         words = name_words(m.group("place"))
         for n in range(len(words), 0, -1):
             key = " ".join(words[:n])
+            if key in known:
+                return known[key]
+    for m in _PLACE_LAW.finditer(text):
+        words = name_words(m.group("place"))
+        for n in range(len(words)):
+            key = " ".join(words[n:])
             if key in known:
                 return known[key]
     return None
