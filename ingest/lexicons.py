@@ -155,11 +155,11 @@ def _most_selective(required: list[frozenset[str]]) -> frozenset[str]:
 def _screened_injection_patterns() -> tuple[tuple[re.Pattern[str], tuple[tuple[str, ...], ...]], ...]:
     """Each injection pattern with its required word sets (``_required_words``), the most
     selective first: every match of the pattern contains a word of each set (none: no screen)."""
-    from re import _parser  # type: ignore[attr-defined]
-
     screened = []
     for pattern in injection_patterns():
         try:
+            from re import _parser  # type: ignore[attr-defined]
+
             required = _required_words(_parser.parse(pattern.pattern, pattern.flags))
         except Exception:  # noqa: BLE001 - a parser this module cannot read: no screen
             required = []

@@ -76,7 +76,9 @@ class _Checkpointer:
 
     def request(self) -> None:
         with self._lock:
-            if self._thread is None and not self._stop.is_set():
+            # Started on first use, and again in a forked child (the parent's thread is not there).
+            alive = self._thread is not None and self._thread.is_alive()
+            if not alive and not self._stop.is_set():
                 self._thread = threading.Thread(target=self._run, name="attest-wal-checkpoint",
                                                 daemon=True)
                 self._thread.start()
