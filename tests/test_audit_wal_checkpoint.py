@@ -3,7 +3,9 @@ step of an answer) never copies the write-ahead log into the database file; a th
 does, once ``CHECKPOINT_BYTES`` of entries were committed. Real SQLite files; nothing mocked.
 
 How it is seen: in WAL mode the database file itself changes only when a checkpoint copies the
-log into it, so its size after each append tells whether that append checkpointed."""
+log into it, so its size after each append tells whether that append checkpointed. The log's
+bound (``WAL_BOUND_BYTES``: the leader checkpoints itself when the background lost the race with
+the appends for that long) is tested on its own."""
 
 from __future__ import annotations
 
@@ -25,8 +27,10 @@ def _entry(n: int) -> dict[str, object]:
 
 
 def test_an_audit_append_never_checkpoints_the_wal(tmp_path: Path, monkeypatch):
-    # The background checkpointer is never asked here: only the appends could checkpoint.
+    # The background checkpointer is never asked here and the log's bound is out of reach: only
+    # the appends themselves could checkpoint (SQLite's automatic checkpoint did).
     monkeypatch.setattr(sqlite_audit, "CHECKPOINT_BYTES", 2**62, raising=False)
+    monkeypatch.setattr(sqlite_audit, "WAL_BOUND_BYTES", 2**62, raising=False)
     store = SqliteStore(tmp_path / "attest.sqlite3")
     try:
         store.append_audit(_entry(0))
@@ -66,3 +70,24 @@ def test_the_checkpointer_thread_copies_the_wal_after_checkpoint_bytes(tmp_path:
     finally:
         store.close()
     assert not any(t.name == "attest-wal-checkpoint" for t in threading.enumerate())
+
+
+def test_the_log_stays_within_its_bound_when_no_background_checkpoint_runs(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(sqlite_audit, "CHECKPOINT_BYTES", 2**62)  # the background never runs
+    monkeypatch.setattr(sqlite_audit, "WAL_BOUND_BYTES", 2**20)
+    store = SqliteStore(tmp_path / "attest.sqlite3")
+    wal = tmp_path / "attest.sqlite3-wal"
+    try:
+        sizes = []
+        for n in range(100):  # ~2.2 MB of entries, ~4.4 MB of log without a checkpoint
+            store.append_audit(_entry(n))
+            sizes.append(wal.stat().st_size)
+        assert store._audit.checkpointer.checkpoints == 0
+        assert store._audit.bounded >= 2  # the leader checkpointed, after its batch was answered
+        # Each bound checkpoint lets the next commit start the log over: the file never grows
+        # past the bound by more than the one batch that crossed it (an entry is ~12 pages).
+        assert max(sizes) < 2**20 + 64 * 4096
+        entries = store.list_audit(AuditQuery(limit=1000))
+        assert len(entries) == 100 and verify_audit_chain(entries)["ok"] is True
+    finally:
+        store.close()
