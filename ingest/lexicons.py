@@ -112,5 +112,81 @@ def injection_patterns() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p, re.IGNORECASE) for p in load_json("injection_patterns.json")["patterns"])
 
 
+def _required_words(parsed: Any) -> list[frozenset[str]]:
+    """What every match of the parsed regex ``parsed`` (a ``re._parser`` sequence) contains, as
+    sets of lowercased words: each match contains a word of every set (empty: nothing can be
+    read off, the pattern always runs). Read conservatively: a run of consecutive literal
+    characters, a group or repeat that cannot be skipped, an alternation each of whose
+    branches requires a word (its set: the union of each branch's most selective set)."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    required: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def close_run() -> None:
+        if run:
+            required.append(frozenset({"".join(run).lower()}))
+            run.clear()
+
+    for op, av in parsed:
+        if op is c.LITERAL:
+            run.append(chr(av))
+            continue
+        close_run()
+        if op is c.SUBPATTERN:
+            required.extend(_required_words(av[-1]))
+        elif op is c.BRANCH:
+            branches = [_required_words(branch) for branch in av[1]]
+            if all(branches):
+                required.append(frozenset().union(*(_most_selective(b) for b in branches)))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            required.extend(_required_words(av[2]))
+    close_run()
+    # Only ASCII words: the screen compares them with the lowercased text, which is exact
+    # for ASCII text only (IGNORECASE also matches e.g. "ſ" with "s"; see is_instruction_like).
+    return [words for words in required if all(w and w.isascii() for w in words)]
+
+
+def _most_selective(required: list[frozenset[str]]) -> frozenset[str]:
+    return max(required, key=lambda words: (min(map(len, words)), -len(words), sorted(words)))
+
+
+@lru_cache(maxsize=1)
+def _screened_injection_patterns() -> tuple[tuple[re.Pattern[str], tuple[tuple[str, ...], ...]], ...]:
+    """Each injection pattern with its required word sets (``_required_words``), the most
+    selective first: every match of the pattern contains a word of each set (none: no screen)."""
+    screened = []
+    for pattern in injection_patterns():
+        try:
+            from re import _parser  # type: ignore[attr-defined]
+
+            required = _required_words(_parser.parse(pattern.pattern, pattern.flags))
+        except Exception:  # noqa: BLE001 - a parser this module cannot read: no screen
+            required = []
+        ordered = sorted(required, key=lambda words: (-min(map(len, words)), len(words), sorted(words)))
+        screened.append((pattern, tuple(tuple(sorted(words)) for words in ordered)))
+    return tuple(screened)
+
+
 def is_instruction_like(text: str) -> bool:
-    return any(p.search(text) for p in injection_patterns())
+    """Whether any injection pattern matches ``text``. The same verdict as searching every
+    pattern, cheaper: most text (contract clauses) contains none of the words the patterns
+    require (``_required_words``: "ignore", "prompt", "instruction", ...), which a substring test
+    on the lowercased text rules out, so the regexes run only where a word occurs. Exact for
+    ASCII text; other text (where IGNORECASE matches "ſ" with "s", "ı" with "i") is searched
+    with every pattern, as before."""
+    if not text.isascii():
+        return any(p.search(text) for p in injection_patterns())
+    lowered = text.lower()
+    # Plain loops, no generators: this runs for every evidence unit of every answer.
+    for pattern, required in _screened_injection_patterns():
+        for words in required:
+            for word in words:
+                if word in lowered:
+                    break
+            else:
+                break  # a word set the pattern needs is absent: it cannot match
+        else:
+            if pattern.search(text):
+                return True
+    return False

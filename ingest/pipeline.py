@@ -128,8 +128,9 @@ class Ingestor:
     ) -> None:
         """``on_stage(stage)`` is called *before* the document is written at ``stage``
         (``received``, ``extracting``, ``indexing``, ``writing``, ``written``) and
-        ``check_held()`` before a failure is written on it: either may raise an ``AttestError``
-        to stop the job before that write (a worker that lost its job writes nothing more)."""
+        ``check_held()`` before a failure is written on it and between the chunk batches of
+        ``write_revision``: either may raise an ``AttestError`` to stop the job before that
+        write (a worker that lost its job writes nothing more)."""
         self.store = store
         self.embedder = embedder
         self.settings = settings
@@ -229,6 +230,7 @@ class Ingestor:
                 subjects=subjects,
                 info={"filename": filename, "mime": mime, "size": len(data)},
                 incarnation=record.incarnation,
+                check_held=self.check_held,  # between chunk batches: a lost job stops the write
             )
             self.on_stage("written")
             self.store.activate_revision(doc_id, revision, incarnation=record.incarnation)

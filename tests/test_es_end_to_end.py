@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 import uuid
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
@@ -100,12 +100,14 @@ class _Tee:
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
         incarnation: str | None = None,
+        check_held: Callable[[], None] | None = None,
     ) -> None:
         info = {**info, "created_at": info.get("created_at") or utc_now()}
         for store, own in ((self.primary, incarnation), (self.mirror, self.mirror_incarnations.get(doc_id))):
             store.write_revision(
                 doc_id, revision, text=text, chunks=copy.deepcopy(list(chunks)),
                 subjects=copy.deepcopy(list(subjects)), info=dict(info), incarnation=own,
+                check_held=check_held,
             )
 
     def activate_revision(self, doc_id: str, revision: str, *, incarnation: str | None = None) -> None:

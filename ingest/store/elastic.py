@@ -691,12 +691,16 @@ class ElasticStore:
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
         incarnation: str | None = None,
+        check_held: Callable[[], None] | None = None,
     ) -> None:
         """Write the revision's text, chunks and subjects, invisible to searches until a switch.
         A revision that has ever been current (a rewrite) keeps each copy's visibility and is
         written under the visibility lease; a new one is written with conditional operations
         (``create``, ``if_seq_no``), so that a switch of the same revision racing with it sends
-        it under the lease too instead of being overwritten."""
+        it under the lease too instead of being overwritten. ``check_held()`` runs before each
+        batch of ``BULK_CHUNK`` writes (one bulk request); what it raises stops the write there. What was
+        written stays: it is not current, and a new holder of the job writes the same ids and
+        content (deleting it could delete that holder's copies)."""
         self._ensure()
 
         def sources(document_incarnation: str) -> _RevisionSources:
@@ -705,10 +709,10 @@ class ElasticStore:
             )
 
         try:
-            self._write_revision(doc_id, revision, sources, incarnation, switching=False)
+            self._write_revision(doc_id, revision, sources, incarnation, check_held, switching=False)
         except _NeedsSwitch:
             with self._switch(doc_id):
-                self._write_revision(doc_id, revision, sources, incarnation, switching=True)
+                self._write_revision(doc_id, revision, sources, incarnation, check_held, switching=True)
 
     def _write_revision(
         self,
@@ -716,6 +720,7 @@ class ElasticStore:
         revision: str,
         sources: Callable[[str], _RevisionSources],
         incarnation: str | None,
+        check_held: Callable[[], None] | None,
         *,
         switching: bool,
     ) -> None:
@@ -770,7 +775,8 @@ class ElasticStore:
                         op.update(if_seq_no=hit["_seq_no"], if_primary_term=hit["_primary_term"])
                     ops.append(op)
         conflicts: list[dict[str, Any]] = []
-        bulk_write(self.es, ops, refresh=self.refresh, conflicts=None if switching else conflicts)
+        bulk_write(self.es, ops, refresh=self.refresh, conflicts=None if switching else conflicts,
+                   before_batch=check_held)
         if conflicts:
             raise _NeedsSwitch  # a switch of this revision wrote its copies meanwhile
         # A delete that ran while the bulk was written may have swept before our writes were

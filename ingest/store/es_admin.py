@@ -8,6 +8,7 @@ records do not share a module with cluster-level operations. ``ElasticStore`` de
 
 from __future__ import annotations
 
+import itertools
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
@@ -38,6 +39,7 @@ def bulk_write(
     conflicts: list[dict[str, Any]] | None = None,
     chunk_size: int = BULK_CHUNK,
     succeeded: list[tuple[str, str]] | None = None,
+    before_batch: Callable[[], None] | None = None,
 ) -> int:
     """Send ``actions`` (``elasticsearch.helpers`` format: ``_op_type``, ``_index``, ``_id``,
     ``_source`` or ``doc``) through ``helpers.streaming_bulk`` in requests of ``BULK_CHUNK``.
@@ -48,41 +50,55 @@ def bulk_write(
     retried delete); any other failed item raises :class:`StoreError` after the whole stream was
     sent. With ``conflicts`` given, a version conflict (409: a conditional write lost a race) is
     appended there instead of failing. With ``succeeded`` given, the (concrete index, id) of every
-    item written is appended there (what a caller undoes when the stream failed). Returns the
-    number of actions written."""
+    item written is appended there (what a caller undoes when the stream failed). With
+    ``before_batch`` given, the actions go in batches of ``chunk_size`` (one request each, unless
+    its byte bound splits it) and ``before_batch()`` runs before each batch, once the previous
+    batch's requests have returned; whatever it raises stops the stream there, the batches
+    before it written (a worker that lost its job stops: ``write_revision``). Returns the number
+    of actions written."""
     from elasticsearch import helpers
 
     touched: set[str] = set()
 
-    def tracked() -> Iterable[dict[str, Any]]:
-        for action in actions:
+    def tracked(batch: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+        for action in batch:
             touched.add(action["_index"])
             yield action
+
+    def batches() -> Iterator[Iterable[dict[str, Any]]]:
+        if before_batch is None:
+            yield actions
+            return
+        stream = iter(actions)
+        while batch := list(itertools.islice(stream, chunk_size)):
+            before_batch()
+            yield batch
 
     failures: list[dict[str, Any]] = []
     written = 0
     per_request = {"refresh": "wait_for"} if refresh == "wait_for" else {}
-    for ok, item in helpers.streaming_bulk(
-        es,
-        tracked(),
-        chunk_size=chunk_size,
-        max_chunk_bytes=100 * 2**20,
-        raise_on_error=False,
-        raise_on_exception=True,
-        **per_request,
-    ):
-        written += 1
-        op, result = next(iter(item.items()))
-        if ok:
-            if succeeded is not None:
-                succeeded.append((result["_index"], result["_id"]))
-            continue
-        if op == "delete" and result.get("status") == 404:
-            continue
-        if conflicts is not None and result.get("status") == 409:
-            conflicts.append(item)
-            continue
-        failures.append(item)
+    for batch in batches():
+        for ok, item in helpers.streaming_bulk(
+            es,
+            tracked(batch),
+            chunk_size=chunk_size,
+            max_chunk_bytes=100 * 2**20,
+            raise_on_error=False,
+            raise_on_exception=True,
+            **per_request,
+        ):
+            written += 1
+            op, result = next(iter(item.items()))
+            if ok:
+                if succeeded is not None:
+                    succeeded.append((result["_index"], result["_id"]))
+                continue
+            if op == "delete" and result.get("status") == 404:
+                continue
+            if conflicts is not None and result.get("status") == 409:
+                conflicts.append(item)
+                continue
+            failures.append(item)
     if refresh is True and touched:
         es.indices.refresh(index=",".join(sorted(touched)))
     if failures:

@@ -8,7 +8,7 @@ retry overwrites.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ContextManager, Iterable, Iterator, Protocol, Sequence
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -176,10 +176,15 @@ class Store(Protocol):
         chunks: Sequence[Chunk],
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
+        check_held: Callable[[], None] | None = None,
     ) -> None:
         """Write everything of one revision, not yet current: no search sees it until
         :meth:`activate_revision`. Idempotent: writing the same revision again replaces its
-        chunks and subjects (deterministic ids), never duplicates them."""
+        chunks and subjects (deterministic ids), never duplicates them. ``check_held()`` is
+        called between batches of chunk writes (at most ~500 chunks apart); whatever it raises
+        (``JobLost``: the worker lost its job) stops the write and propagates. SQLite then
+        commits nothing of the revision; Elasticsearch keeps the requests already written (not
+        current; a new holder writes the same ids and content)."""
 
     def activate_revision(self, doc_id: str, revision: str) -> None:
         """Atomically make ``revision`` current and the document ``indexed``. From then on the

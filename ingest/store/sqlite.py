@@ -21,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 import structlog
@@ -293,6 +293,9 @@ def _stored_metadata(doc_id: str, raw: str) -> dict[str, Any]:
 BM25_MAX_TERMS = 10
 BM25_MAX_DF_SHARE = 0.05
 BM25_MIN_DF_CEILING = 1000  # below this many matches a word is cheap: never dropped for its df
+# write_revision asks whether the worker still holds its job between batches of this many chunks
+# (and before the commit), the batch size of the Elasticsearch writer's requests.
+HOLD_CHECK_CHUNKS = 500
 MASK_CACHE = 32  # kNN row masks kept per process (principals x matrix views)
 KNN_SPLIT_ROWS = 65_536  # matrices of at least this many rows are scored by two threads
 # Rows scored between two checks of the request deadline (a multiple of 1024; about 50 ms of one
@@ -679,15 +682,24 @@ class SqliteStore:
         subjects: Sequence[SubjectRecord],
         info: dict[str, Any],
         incarnation: str | None = None,
+        check_held: Callable[[], None] | None = None,
     ) -> None:
+        """One write transaction. ``check_held()`` runs every ``HOLD_CHECK_CHUNKS`` chunks and
+        once more just before the commit; what it raises rolls the whole revision back (a
+        worker that lost its job commits nothing of it)."""
         with self._write() as db:
             self._check_alive(db, doc_id, incarnation)
             self._drop_revision(db, doc_id, revision)
             self._insert_revision(db, doc_id, revision, text, len(chunks), info,
                                   RevisionStatus.WRITTEN)
-            self._insert_chunks(db, doc_id, revision, chunks)
+            for start in range(0, len(chunks), HOLD_CHECK_CHUNKS):
+                if check_held is not None and start:
+                    check_held()
+                self._insert_chunks(db, doc_id, revision, chunks[start:start + HOLD_CHECK_CHUNKS])
             for subject in subjects:
                 self._insert_subject(db, doc_id, revision, subject)
+            if check_held is not None:
+                check_held()  # last: a job lost during the write commits nothing
 
     @staticmethod
     def _insert_revision(

@@ -12,8 +12,8 @@ attempt more; after ``MAX_ATTEMPTS`` it is failed with the reason by :meth:`reco
 later write of the job by its holder is conditional on the sequence number of its own last
 write, so a worker that lost its lease (paused past the expiry) can no longer write the job it
 no longer holds: not its stage, not its outcome; and since the pipeline writes the job's stage
-(or asks ``still_holds``) before each write of the document, it stops writing the document too
-(``service.api.jobs.JobHold``). Re-running an interrupted job is idempotent: chunk ids are
+(or asks ``still_holds``) before each write of the document, and ``write_revision`` asks between
+its chunk batches, it stops writing the document too (``service.api.jobs.JobHold``). Re-running an interrupted job is idempotent: chunk ids are
 deterministic and a revision becomes current only after all its chunks are written.
 
 **One running job per document.** After a claim (written with ``refresh``), the claimer looks
@@ -62,6 +62,9 @@ _KIND = "jobs"
 _VERSION = 1
 _PAGE = 1000  # bound of one search: candidates, running jobs, a document's queued jobs
 _CANDIDATES = 50  # queued jobs considered per claim
+# still_holds writes a renewal only once this fraction of the lease has passed since this
+# process's last write of the job (the heartbeat renews at the same period).
+RENEW_FRACTION = 1 / 3
 
 
 def job_id_for(doc_id: str, incarnation: str | None, revision: str, request_id: str) -> str:
@@ -123,8 +126,10 @@ class ElasticJobQueue:
         self.lease_seconds = float(lease_seconds)
         self.recover_seconds = self.lease_seconds  # how often a live worker runs recover
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        # job_id -> (seq_no, primary_term) of this process's last write of a job it holds.
+        # job_id -> (seq_no, primary_term) of this process's last write of a job it holds, and
+        # the monotonic time of that write (when its lease was last extended).
         self._held: dict[str, tuple[int, int]] = {}
+        self._written_at: dict[str, float] = {}
         self._lock = threading.Lock()
         self._ready = False
 
@@ -353,6 +358,7 @@ class ElasticJobQueue:
                 continue
             previous = dict(source)
             claimed = _now_ms()
+            written = time.monotonic()  # the lease below runs from no earlier than this
             source.update(state=JobState.RUNNING, attempts=int(source["attempts"]) + 1,
                           claimed_ms=claimed, lease_owner=self.owner,
                           lease_expires_ms=claimed + int(self.lease_seconds * 1000),
@@ -372,34 +378,49 @@ class ElasticJobQueue:
                 continue
             with self._lock:
                 self._held[source["job_id"]] = version
+                self._written_at[source["job_id"]] = written
             if expired:
                 log.info("ingest_job_taken_over", job_id=source["job_id"], doc_id=source["doc_id"],
                          previous_owner=previous.get("lease_owner"), attempts=source["attempts"])
             return self._job(source)
         return None
 
-    def _update_held(self, job_id: str, **changes: Any) -> bool:
-        """Change a job this process holds; False (and the job is dropped) if the lease was lost."""
+    def _update_held(self, job_id: str, *, renew_after: float = 0.0, **changes: Any) -> bool:
+        """Change a job this process holds; False (and the job is dropped) if the lease was lost.
+        The job is read first (real-time): any write by another process since this process's
+        last one (a takeover, a recovery) changed its version, and that alone is a loss. With
+        ``renew_after`` > 0 nothing is written unless that many seconds have passed since this
+        process's last write of the job (an unchanged version means the lease from that write
+        still holds)."""
         from elasticsearch import ConflictError
 
         with self._lock:
             version = self._held.get(job_id)
             if version is None:
                 return False
+            started = time.monotonic()
             got = self._get_raw(job_id)
             if got is None or (got[1], got[2]) != version or got[0].get("lease_owner") != self.owner:
-                self._held.pop(job_id, None)
+                self._drop_held(job_id)
                 log.warning("ingest_lease_lost", job_id=job_id)
                 return False
+            if renew_after and started - self._written_at.get(job_id, float("-inf")) < renew_after:
+                return True  # read back unchanged: still this process's, lease not yet due
             source = got[0]
             source.update(changes, updated_at=utc_now())
             try:
                 self._held[job_id] = self._write(source, *version)
             except ConflictError:
-                self._held.pop(job_id, None)
+                self._drop_held(job_id)
                 log.warning("ingest_lease_lost", job_id=job_id)
                 return False
+            # Measured from before the read: the lease written is at least that fresh.
+            self._written_at[job_id] = started
             return True
+
+    def _drop_held(self, job_id: str) -> None:
+        self._held.pop(job_id, None)
+        self._written_at.pop(job_id, None)
 
     def renew_leases(self) -> int:
         """Extend every lease this process holds; returns how many are still held."""
@@ -428,7 +449,7 @@ class ElasticJobQueue:
             changes["stage"] = result["stage"]  # type: ignore[index]
         done = self._update_held(job_id, **changes)
         with self._lock:
-            self._held.pop(job_id, None)
+            self._drop_held(job_id)
         return done
 
     def _set_if_unchanged(self, hit: dict[str, Any], **changes: Any) -> bool:
@@ -497,7 +518,7 @@ class ElasticJobQueue:
                     failed_jobs.append(job)
             finally:
                 with self._lock:
-                    self._held.pop(job.job_id, None)
+                    self._drop_held(job.job_id)
         return {"requeued": 0, "failed": len(failed_jobs), "failed_jobs": failed_jobs}
 
     def _hold_for_recovery(self, hit: dict[str, Any]) -> bool:
@@ -505,6 +526,7 @@ class ElasticJobQueue:
         Its attempts and claim time stay as they were: recovery is not an attempt."""
         from elasticsearch import ConflictError
 
+        written = time.monotonic()
         source = dict(hit["_source"], state=JobState.RUNNING, lease_owner=self.owner,
                       lease_expires_ms=_now_ms() + int(self.lease_seconds * 1000), updated_at=utc_now())
         try:
@@ -513,12 +535,19 @@ class ElasticJobQueue:
             return False  # claimed, renewed or cancelled meanwhile: its holder goes on
         with self._lock:
             self._held[source["job_id"]] = version
+            self._written_at[source["job_id"]] = written
         return True
 
     def still_holds(self, job_id: str) -> bool:
-        """Whether this process still holds the job; renews its lease, so the holder has a whole
-        lease for the document write that follows (``IngestWorker`` asks before settling)."""
-        return self._update_held(job_id, lease_expires_ms=_now_ms() + int(self.lease_seconds * 1000))
+        """Whether this process still holds the job: one real-time read, the job unchanged since
+        this process's last write. Renews the lease (one write) only once a third of it
+        (``RENEW_FRACTION``) has passed since that write, so the holder always has at least two
+        thirds of a lease for the document write that follows (``IngestWorker`` asks before
+        settling, ``write_revision`` between chunk batches). A takeover needs the lease expired,
+        i.e. a whole lease without a write by this process, and the taker's claim is a write:
+        the read sees its version, so a lost job is never reported held."""
+        return self._update_held(job_id, renew_after=RENEW_FRACTION * self.lease_seconds,
+                                 lease_expires_ms=_now_ms() + int(self.lease_seconds * 1000))
 
     def _upload_exists(self, job: Job) -> bool:
         """Whether the job's bytes are stored; a store that cannot answer counts as yes (an
