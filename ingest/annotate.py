@@ -445,6 +445,13 @@ def _names_with_forms_after(text: str, position: int, end: int) -> list[NameSpan
     return []
 
 
+def _shouted_name_word(word: str) -> bool:
+    """A capitalised word that can carry a name: two letters or more, no roman numeral, no
+    legal form ("I", "II", "L.P." carry none)."""
+    letters = re.sub(r"[^A-Za-z]", "", word)
+    return len(letters) >= 2 and re.fullmatch(r"[IVXL]+", letters) is None and not has_legal_suffix(word.rstrip(","))
+
+
 def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
     """The party's name in a name found before a "By:"/"/s/", or None when it is none."""
     # "Title: Authorized Signatory HPS MEZZANINE PARTNERS II, LLC": the shouted run is the name.
@@ -456,6 +463,9 @@ def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
                 first = index + 1
                 break
         if first == len(words) or (first and len(words) - first < 2):
+            first = 0
+        # "Greenfield Impact Fund I, L.P.": a roman numeral and the legal form are no shouted run.
+        if first and not any(_shouted_name_word(w.group()) for w in words[first:]):
             first = 0
     while first < len(words) and not words[first].group()[:1].isalpha():
         first += 1
