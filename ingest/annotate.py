@@ -63,7 +63,7 @@ from ingest.names import (
 )
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
-from ingest.party_clauses import clause_records
+from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -129,7 +129,7 @@ def _model_name_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]
 _MODEL_CLAUSE_CHARS = 600
 _MODEL_NAMES_LIMIT = 4
 _MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
-_NO_CLAUSE_AFTER_BETWEEN = re.compile(r"(?i)(?:between|among)\s+(?:the\s+|such\s+|any\s+)?(?:parties|party|us|you|them)\b")
+_INITIALISM_BEFORE = re.compile(r"(?<![\w.])[a-z](?:\.[a-z]){2,}\.[ \t]+$")
 _MODEL_CLAUSE_END = re.compile(r"\.[ \t]+(?=[A-Z])|\n[ \t]*\n")
 
 
@@ -143,7 +143,7 @@ def _model_clause_names(
     # ("the entire agreement between the parties": a "between" that names no one opens no clause.)
     clauses = [
         w for w in between_windows(text)
-        if w[0] < OPENING_CHARS and not _NO_CLAUSE_AFTER_BETWEEN.match(text, w[0], w[1])
+        if w[0] < OPENING_CHARS and not NO_PARTY_CLAUSE.match(text, w[0], w[1])
     ]
     if not clauses:
         return []
@@ -169,6 +169,10 @@ def _model_clause_names(
         # inside the clause but is no party (only the model's entities lack the grammar's slots).
         if after_non_party_lead(text, begin):
             continue
+        # "e.l.f. Beauty, Inc." tagged from "Beauty": the initialism before it opens the name.
+        initialism = _INITIALISM_BEFORE.search(text, max(start, begin - 24), begin)
+        if initialism is not None:
+            begin = initialism.start()
         name = name_at(text, begin, end)
         if name is None or name.end < ent_end or not ends_in_legal_suffix(name.text):
             stripped = text[begin:ent_end].rstrip(" ,.;:")

@@ -160,11 +160,17 @@ def _antecedent(
         segment_start, segment = segment_start + made_by.end(), segment[made_by.end() :]
     lead = _LEADING_CONNECTORS.match(segment)
     pos = segment_start + (lead.end() if lead else 0)
-    # ("between the City of Riverton, a municipal corporation ("City")": the article is no part
-    # of the name; a capitalised "The" may be: "The Regents of ...".)
-    article = re.match(r"(?:an?|A|An|the)\s+(?=[A-Z])", text[pos:paren_start])
+    article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
     if article:
         pos += article.end()
+    # "between the City of Riverton, a municipal corporation ("City")": a lower-case "the" right
+    # after "between"/"among" is no part of the name, when only a description ends the clause
+    # ("the difference between the Card Inventory Forecast less ... ("Penalty")" is prose).
+    the_party = _THE_AFTER_BETWEEN.match(text, pos, paren_start) if _BETWEEN_BEFORE.search(text[max(0, pos - 12) : pos]) else None
+    if the_party:
+        named = name_at(text, the_party.end(), paren_start)
+        if named is not None and _ONLY_DESCRIPTION.fullmatch(text, named.end, paren_start):
+            pos = the_party.end()
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
     # "THE FOREGOING IS UNDERSTOOD AND AGREED TO BY:   Cardlytics, Inc. ("Supplier")": a run of
     # capitalised prose is no name; the name is the one next to the parenthesis.
@@ -183,6 +189,8 @@ def _antecedent(
                 if start < leading.end:
                     break
                 after = name_at(text, start, paren_start)
+                if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
+                    continue
                 if after is not None and any(_is_name_derived(term, after.text) for term in terms):
                     return after
         return leading
@@ -191,6 +199,10 @@ def _antecedent(
     # ("..., and the Finley Family Irrevocable Trust dated May 1, 2009 (the "Trust")".)
     for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:the\s+(?=[A-Z]))?", segment))):
         after = name_at(text, segment_start + joiner.end(), paren_start)
+        # (After "and the" only a description may end the clause: "and the Department of the
+        # Treasury of ... (the "Department")" names no "Department".)
+        if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
+            continue
         if after is not None:
             return after
     before = name_before(text, paren_start)
@@ -209,6 +221,13 @@ def _antecedent(
                 company, position = found, found.end
         return company or before
     return before
+
+
+_BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
+_THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
+# What may stand between such a name and its definition: ", a municipal corporation", "dated May
+# 1, 2009" (a trust's deed).
+_ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*)?")
 
 
 # (``^`` does not match at a ``pos`` inside the text: the same pattern without it.)

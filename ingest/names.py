@@ -20,9 +20,13 @@ from ingest.normalize import normalise_jurisdiction
 # A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
 # capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway.
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD))"
 )
+# "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
+# capitalised word follows ("i.e.", "a.m." have two letters; "a.k.a." is a trade-name joiner).
+_DOTTED_LOWER = r"(?<![\w.])(?!(?:a\.k\.a|f\.k\.a|d\.b\.a)\.)[a-z](?:\.[a-z]){2,}\.(?=[ \t]+[A-Z])"
+_WORD = _WORD.replace("_DOTTED_LOWER", _DOTTED_LOWER)
 # Words that join the capitalised words of one name. A lone "-" or "/" too: "MEZZANINE PARTNERS -
 # OFFSHORE INVESTMENT MASTER FUND II, L.P.", "Blackstone / GSO Long-Short Credit Income Fund".
 _CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a|-|–|/)"
@@ -427,13 +431,9 @@ def party_name_forms(name: str) -> list[str]:
     trade name, the legal form without a jurisdiction ("Alliance Bancorp, Inc." of "... of
     Pennsylvania") and a person's name without an honorific ("Alan P. Whitmore" of "Dr. Alan P.
     Whitmore"). The last entry is the legal name the entity id is made from."""
-    # "Thunder-\nbird Logistics, Inc.": a word the line end hyphenated is one word, as written
-    # with its hyphen too.
-    rejoined = " ".join(_LINE_END_HYPHEN.sub("", name).split())
-    whole = " ".join(name.split())
+    # "Thunder-\nbird Logistics, Inc.": a word the line end hyphenated is one word.
+    whole = " ".join(_LINE_END_HYPHEN.sub("", name).split())
     forms = [whole]
-    if rejoined != whole:
-        forms, whole = [whole, rejoined], rejoined
     legal = whole
     split = trade_name_split(whole)
     if split:
