@@ -48,7 +48,7 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.lexicons import is_instruction_like
+from ingest.lexicons import is_instruction_like, lexicons
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
@@ -226,7 +226,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         after = connector.end()
         enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[after:end])
-        second = slot_name_at(straight, after + (enumerator.end() if enumerator else 0), end)
+        # "and its Licensee, Marathon Partners L.P.": the party's role, then its name.
+        role = _ROLE_APPOSITIVE.match(straight, after, end)
+        if role is not None and role.group(1) in lexicons().party_roles:
+            enumerator = role
+        second = slot_name_at(straight, after + (enumerator.end() - enumerator.start() if enumerator else 0), end)
         if second is not None:
             names.append(second)
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
@@ -235,6 +239,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     return names
 
 
+_ROLE_APPOSITIVE = re.compile(r"(?:its|their)[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]*")
 _COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
 _COMMA_LIST_LIMIT = 12
 
