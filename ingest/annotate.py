@@ -48,7 +48,7 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.lexicons import is_instruction_like
+from ingest.lexicons import is_instruction_like, lexicons
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
@@ -63,7 +63,7 @@ from ingest.names import (
 )
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
-from ingest.party_clauses import clause_records
+from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -129,7 +129,7 @@ def _model_name_spans(docs: Sequence[Doc], chunk_spans: Sequence[tuple[int, int]
 _MODEL_CLAUSE_CHARS = 600
 _MODEL_NAMES_LIMIT = 4
 _MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
-_NO_CLAUSE_AFTER_BETWEEN = re.compile(r"(?i)(?:between|among)\s+(?:the\s+|such\s+|any\s+)?(?:parties|party|us|you|them)\b")
+_INITIALISM_BEFORE = re.compile(r"(?<![\w.])[a-z](?:\.[a-z]){2,}\.[ \t]+$")
 _MODEL_CLAUSE_END = re.compile(r"\.[ \t]+(?=[A-Z])|\n[ \t]*\n")
 
 
@@ -143,7 +143,7 @@ def _model_clause_names(
     # ("the entire agreement between the parties": a "between" that names no one opens no clause.)
     clauses = [
         w for w in between_windows(text)
-        if w[0] < OPENING_CHARS and not _NO_CLAUSE_AFTER_BETWEEN.match(text, w[0], w[1])
+        if w[0] < OPENING_CHARS and not NO_PARTY_CLAUSE.match(text, w[0], w[1])
     ]
     if not clauses:
         return []
@@ -169,6 +169,10 @@ def _model_clause_names(
         # inside the clause but is no party (only the model's entities lack the grammar's slots).
         if after_non_party_lead(text, begin):
             continue
+        # "e.l.f. Beauty, Inc." tagged from "Beauty": the initialism before it opens the name.
+        initialism = _INITIALISM_BEFORE.search(text, max(start, begin - 24), begin)
+        if initialism is not None:
+            begin = initialism.start()
         name = name_at(text, begin, end)
         if name is None or name.end < ent_end or not ends_in_legal_suffix(name.text):
             stripped = text[begin:ent_end].rstrip(" ,.;:")
@@ -222,7 +226,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         after = connector.end()
         enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[after:end])
-        second = slot_name_at(straight, after + (enumerator.end() if enumerator else 0), end)
+        # "and its Licensee, Marathon Partners L.P.": the party's role, then its name.
+        role = _ROLE_APPOSITIVE.match(straight, after, end)
+        if role is not None and role.group(1) in lexicons().party_roles:
+            enumerator = role
+        second = slot_name_at(straight, after + (enumerator.end() - enumerator.start() if enumerator else 0), end)
         if second is not None:
             names.append(second)
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
@@ -231,6 +239,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     return names
 
 
+_ROLE_APPOSITIVE = re.compile(r"(?:its|their)[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]*")
 _COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
 _COMMA_LIST_LIMIT = 12
 
@@ -445,6 +454,13 @@ def _names_with_forms_after(text: str, position: int, end: int) -> list[NameSpan
     return []
 
 
+def _shouted_name_word(word: str) -> bool:
+    """A capitalised word that can carry a name: two letters or more, no roman numeral, no
+    legal form ("I", "II", "L.P." carry none)."""
+    letters = re.sub(r"[^A-Za-z]", "", word)
+    return len(letters) >= 2 and re.fullmatch(r"[IVXL]+", letters) is None and not has_legal_suffix(word.rstrip(","))
+
+
 def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
     """The party's name in a name found before a "By:"/"/s/", or None when it is none."""
     # "Title: Authorized Signatory HPS MEZZANINE PARTNERS II, LLC": the shouted run is the name.
@@ -456,6 +472,9 @@ def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
                 first = index + 1
                 break
         if first == len(words) or (first and len(words) - first < 2):
+            first = 0
+        # "Greenfield Impact Fund I, L.P.": a roman numeral and the legal form are no shouted run.
+        if first and not any(_shouted_name_word(w.group()) for w in words[first:]):
             first = 0
     while first < len(words) and not words[first].group()[:1].isalpha():
         first += 1

@@ -163,27 +163,46 @@ def _antecedent(
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
     if article:
         pos += article.end()
+    # "between the City of Riverton, a municipal corporation ("City")": a lower-case "the" right
+    # after "between"/"among" is no part of the name, when only a description ends the clause
+    # ("the difference between the Card Inventory Forecast less ... ("Penalty")" is prose).
+    the_party = _THE_AFTER_BETWEEN.match(text, pos, paren_start) if _BETWEEN_BEFORE.search(text[max(0, pos - 12) : pos]) else None
+    if the_party:
+        named = name_at(text, the_party.end(), paren_start)
+        if named is not None and _ONLY_DESCRIPTION.fullmatch(text, named.end, paren_start):
+            pos = the_party.end()
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
     # "THE FOREGOING IS UNDERSTOOD AND AGREED TO BY:   Cardlytics, Inc. ("Supplier")": a run of
     # capitalised prose is no name; the name is the one next to the parenthesis.
     if leading is not None and party_name_problem(leading.text) is not None:
-        leading = None
+        # "(2) Sarah Jane Whitmore of 14 Elm Road, Oxford OX2 6HA (the "Consultant")": "of" and a
+        # street number open the party's address; the name is the run before it.
+        at_address = re.search(r"[ \t]+of[ \t]+\d", leading.text)
+        short = name_at(text, leading.start, leading.start + at_address.start()) if at_address else None
+        leading = short if short is not None and party_name_problem(short.text) is None else None
     if leading is not None:
         # "between iBio Inc., ... and Beijing CC-Pharming Ltd. of Beijing ("CC-Pharming")": a term
         # derived from a later name in the clause belongs to that name, not the first one.
         if terms and not any(_is_name_derived(term, leading.text) for term in terms):
-            for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND|&)\s+", segment))):
+            for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND|&)\s+(?:the\s+(?=[A-Z]))?", segment))):
                 start = segment_start + joiner.end()
                 if start < leading.end:
                     break
                 after = name_at(text, start, paren_start)
+                if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
+                    continue
                 if after is not None and any(_is_name_derived(term, after.text) for term in terms):
                     return after
         return leading
     # "..., having a mailing address at ... and Nanophase Technologies Corporation, a ... ("NTC")"
     # ("&" joins words inside a name: "... agreement with Harlan Webb & Company ("Agent")".)
-    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+", segment))):
+    # ("..., and the Finley Family Irrevocable Trust dated May 1, 2009 (the "Trust")".)
+    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:the\s+(?=[A-Z]))?", segment))):
         after = name_at(text, segment_start + joiner.end(), paren_start)
+        # (After "and the" only a description may end the clause: "and the Department of the
+        # Treasury of ... (the "Department")" names no "Department".)
+        if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
+            continue
         if after is not None:
             return after
     before = name_before(text, paren_start)
@@ -202,6 +221,13 @@ def _antecedent(
                 company, position = found, found.end
         return company or before
     return before
+
+
+_BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
+_THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
+# What may stand between such a name and its definition: ", a municipal corporation", "dated May
+# 1, 2009" (a trust's deed).
+_ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*)?")
 
 
 # (``^`` does not match at a ``pos`` inside the text: the same pattern without it.)
@@ -401,6 +427,23 @@ def _recital_subject(text: str, name_start: int) -> bool:
     return _RECITAL_SUBJECT.fullmatch(text, begin, name_start) is not None
 
 
+# A recital about another agreement: "WHEREAS, Tessera Homes Inc. ("Borrower") has entered into a
+# Loan Agreement with Senior Lender, ... guaranteed by ... pursuant to a Guaranty dated ...".
+_RECITAL_CITES_AGREEMENT = re.compile(
+    r"\b(?:entered\s+into|(?:is|are)\s+(?:a\s+)?part(?:y|ies)\s+to|executed|issued)\s+(?:an?|that\s+certain|certain)\s"
+)
+_RECITAL_CLAUSE_END = re.compile(r";|\.\s+(?=[A-Z\"])|\n\s*\n")
+_RECITAL_READ_CHARS = 600
+
+
+def _recital_cites_agreement(text: str, name_end: int) -> bool:
+    """Whether the recital clause after a name tells of another agreement that name entered
+    into: its subject is that agreement's party, not this one's."""
+    limit = min(len(text), name_end + _RECITAL_READ_CHARS)
+    stop = _RECITAL_CLAUSE_END.search(text, name_end, limit)
+    return _RECITAL_CITES_AGREEMENT.search(text, name_end, stop.start() if stop else limit) is not None
+
+
 def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> list[Definition]:
     """ "Party A (Shipper): ZTO Express Co., Ltd." in the opening pages."""
     found: list[Definition] = []
@@ -417,10 +460,11 @@ def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> li
         name = name_at(straight, match.end(), limit)
         if name is None:
             continue
-        # "Party B: Jane Q. Consultant": a lettered party may be a person, named alone on its line.
+        # "Party B: Jane Q. Consultant": a party alone on its line may be a person.
         alone = re.fullmatch(r"[ \t.,;]*", straight[name.end : limit]) is not None
-        lettered = re.fullmatch(r"Party [A-D]", term) is not None
-        if not (has_legal_suffix(name.text) or (lettered and alone and _looks_like_name(name.text) and len(name.text.split()) >= 2)):
+        # A cover page's field alone on its line names the party in that role without a legal
+        # form too ("Licensee: Westshore Credit Union").
+        if not (has_legal_suffix(name.text) or (alone and _looks_like_name(name.text) and len(name.text.split()) >= 2)):
             continue
         found.append(
             Definition(term, match.start(1), match.start(1) + len(term), name.end, name, True, True)
@@ -443,6 +487,7 @@ def find_definitions(text: str) -> list[Definition]:
         if (
             strength == 0 and name is not None and site.start < OPENING_CHARS
             and not _in_windows(site.start, scope.cited_clauses) and _recital_subject(straight, name.start)
+            and not _recital_cites_agreement(straight, site.end)
         ):
             strength = 1
         last_site_end = site.end

@@ -17,10 +17,16 @@ from ingest.normalize import normalise_jurisdiction
 # "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
 # "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised
 # word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms).
+# A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
+# capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway.
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*]*|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD))"
 )
+# "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
+# capitalised word follows ("i.e.", "a.m." have two letters; "a.k.a." is a trade-name joiner).
+_DOTTED_LOWER = r"(?<![\w.])(?!(?:a\.k\.a|f\.k\.a|d\.b\.a)\.)[a-z](?:\.[a-z]){2,}\.(?=[ \t]+[A-Z])"
+_WORD = _WORD.replace("_DOTTED_LOWER", _DOTTED_LOWER)
 # Words that join the capitalised words of one name. A lone "-" or "/" too: "MEZZANINE PARTNERS -
 # OFFSHORE INVESTMENT MASTER FUND II, L.P.", "Blackstone / GSO Long-Short Credit Income Fund".
 _CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a|-|–|/)"
@@ -55,9 +61,23 @@ def _suffix_regex() -> str:
 
 
 @lru_cache(maxsize=1)
+def _split_suffix_regex() -> str:
+    """The legal forms whose later part starts in lower case ("S.à r.l.", "S. de R.L."): a word
+    never starts one of them, so the legal-form tail reads it whole instead of "S.à" as a word."""
+    forms = {
+        f[:-1] if f.endswith(".") and "." in f[:-1] else f
+        for f in load_json("legal_suffixes.json")["org_suffixes"]
+        if re.search(r"\s[a-zà-ÿ]", f)
+    }
+    alternatives = "|".join(re.escape(s).replace(r"\ ", r"\s*") for s in sorted(forms, key=lambda s: (-len(s), s)))
+    return rf"(?:{alternatives})\.?(?![\w])"
+
+
+@lru_cache(maxsize=1)
 def _word() -> str:
     # A parenthesised qualifier may also stand right before the legal form: "(MASTER), L.P.".
-    return _WORD.replace("_QUALIFIER_AHEAD", rf",?[ \t]*(?i:{_suffix_regex()})")
+    word = _WORD.replace("_QUALIFIER_AHEAD", rf",?[ \t]*(?i:{_suffix_regex()})")
+    return rf"(?!{_split_suffix_regex()}){word}"
 
 
 def _words_then_legal_forms(joint: str) -> re.Pattern[str]:
@@ -254,7 +274,15 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if of_place and ends_in_legal_suffix(plain.text) and normalise_jurisdiction(of_place.group(1)):
         end = plain.end + of_place.end()
         return NameSpan(text[plain.start : end], plain.start, end)
+    # "Thomas J. Whitaker, Jr.": a generational suffix closes a person's name (not a title that
+    # follows it: "John Roe, Sr. Vice President").
+    generation = _GENERATION.match(text, plain.end, limit)
+    if generation and not has_legal_suffix(plain.text) and len(plain.text.split()) >= 2:
+        return NameSpan(text[plain.start : generation.end()], plain.start, generation.end())
     return plain
+
+
+_GENERATION = re.compile(r",?[ \t]+(?:Jr|Sr|JR|SR)\.?(?![\w.])(?![ \t]+[A-Z][a-z])|,[ \t]+(?:II|III|IV)(?![\w.])")
 
 
 # "of the" between two capitalised runs of one institution's name.
@@ -394,13 +422,17 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
     return best
 
 
+_LINE_END_HYPHEN = re.compile(r"(?<=[a-z])-[ \t]*\n[ \t]*(?=[a-z])")
+
+
 def party_name_forms(name: str) -> list[str]:
     """The ways a party's name as written is also spelled, whitespace collapsed: the whole, the
     legal name without a trade name ("695014 B.C. Ltd." of "... dba Galaxy Telecom") and the
     trade name, the legal form without a jurisdiction ("Alliance Bancorp, Inc." of "... of
     Pennsylvania") and a person's name without an honorific ("Alan P. Whitmore" of "Dr. Alan P.
     Whitmore"). The last entry is the legal name the entity id is made from."""
-    whole = " ".join(name.split())
+    # "Thunder-\nbird Logistics, Inc.": a word the line end hyphenated is one word.
+    whole = " ".join(_LINE_END_HYPHEN.sub("", name).split())
     forms = [whole]
     legal = whole
     split = trade_name_split(whole)

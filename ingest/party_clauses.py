@@ -51,7 +51,9 @@ def _data() -> _Headings:
 # -- recording the clauses at ingest --------------------------------------------------------
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_NO_PARTIES = re.compile(r"(?i)(?:between|among)\s+(?:the\s+|such\s+|any\s+|each\s+)?(?:parties|party|us|you|them)\b")
+# "the entire agreement between the parties", "between each party": a "between" that names no
+# one opens no party clause (shared with the model fallback in ``ingest/annotate.py``).
+NO_PARTY_CLAUSE = re.compile(r"(?i)(?:between|among)\s+(?:the\s+|such\s+|any\s+|each\s+)?(?:parties|party|us|you|them)\b")
 _SECTION_END = re.compile(
     r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
@@ -64,7 +66,7 @@ def party_clauses(text: str) -> list[PartyClause]:
     its signature block, each when present, each at most ``CLAUSE_CHARS``/``SIGNATURE_CHARS``."""
     out: list[PartyClause] = []
     for start, _ in between_windows(text):
-        if start >= OPENING_CHARS or _NO_PARTIES.match(text, start):
+        if start >= OPENING_CHARS or NO_PARTY_CLAUSE.match(text, start):
             continue
         # The preamble is the paragraph holding the first "between": from its start (names may
         # come first: "ACME INC. and BETA LLC agree ...") to the recitals or the first section.
