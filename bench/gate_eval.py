@@ -56,7 +56,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -349,9 +349,10 @@ def phrasing_questions(title: str, parties: Sequence[str]) -> list[tuple[str, st
     return out
 
 
-def evaluate_phrasings(store: SqliteStore, rows: Sequence[dict]) -> dict[str, tuple[Tally, Tally]]:
-    """Per shape: (in-KB passes, not-in-KB refusals), over the same contracts as ``evaluate``."""
-    out: dict[str, tuple[Tally, Tally]] = {}
+def _phrasing_contracts(rows: Sequence[dict]) -> Iterator[tuple[dict, str, list[str], bool]]:
+    """(row, title, gold parties, in the KB) for the contracts the phrasing benches ask about:
+    in-KB contracts whose question names all appear in their text, and not-in-KB contracts whose
+    title and parties no ingested contract shares."""
     ingested_keys = {_key(r) for r in rows if not held_out(r["doc_id"])}
     for row in rows:
         text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
@@ -363,6 +364,13 @@ def evaluate_phrasings(store: SqliteStore, rows: Sequence[dict]) -> dict[str, tu
             continue
         if not inside and _key(row) in ingested_keys:
             continue
+        yield row, title, parties, inside
+
+
+def evaluate_phrasings(store: SqliteStore, rows: Sequence[dict]) -> dict[str, tuple[Tally, Tally]]:
+    """Per shape: (in-KB passes, not-in-KB refusals), over the same contracts as ``evaluate``."""
+    out: dict[str, tuple[Tally, Tally]] = {}
+    for row, title, parties, inside in _phrasing_contracts(rows):
         for shape, asked in phrasing_questions(title, parties):
             in_kb, not_in_kb = out.setdefault(shape, (Tally(), Tally()))
             docs, why = gate_docs(store, asked)
@@ -432,17 +440,7 @@ def evaluate_fresh(store: SqliteStore, rows: Sequence[dict]) -> tuple[dict[str, 
     hold a comma, "&", "of" or "d/b/a"."""
     out: dict[str, tuple[Tally, Tally]] = {}
     hard = Tally()
-    ingested_keys = {_key(r) for r in rows if not held_out(r["doc_id"])}
-    for row in rows:
-        text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
-        title, parties = row["document_name"].strip(), gold_parties(row)
-        if not parties:
-            continue
-        inside = not held_out(row["doc_id"])
-        if inside and in_kb_question_names(row, text) is None:
-            continue
-        if not inside and _key(row) in ingested_keys:
-            continue
+    for row, title, parties, inside in _phrasing_contracts(rows):
         for shape, asked, spec in fresh_questions(title, parties):
             in_kb, not_in_kb = out.setdefault(shape, (Tally(), Tally()))
             try:
