@@ -66,7 +66,7 @@ _MADE_BY = re.compile(
 )
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
-    "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty vs u.s e.g i.e".split()
+    "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty pvt pte sdn bhd vs u.s e.g i.e".split()
 )
 PREAMBLE_SCAN_CHARS = 15_000
 # How far before an address a party clause's company name is looked for.
