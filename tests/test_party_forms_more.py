@@ -51,6 +51,21 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "referred to as the \"Promoter\")",
         },
     ),
+    # "Pvt." / "Pte." / "Sdn." end no sentence: the name before the definition is the company,
+    # not the city that closes its address ("Bengaluru" alone is no party).
+    "pvt_ltd_city_without_postal_code": (
+        "SERVICES AGREEMENT\n\nThis Agreement is made BY AND BETWEEN\n\nKaveri Data Pvt. Ltd., a company "
+        "incorporated under the Companies Act, 2013, having its registered office at Residency Road, Bengaluru "
+        "(hereinafter referred to as the \"Provider\") of the ONE PART;\n\nAND\n\nLion City Components Pte. Ltd., "
+        "a company incorporated in Singapore (hereinafter referred to as the \"Client\") of the OTHER PART.\n\n"
+        "WHEREAS\n",
+        {
+            "Kaveri Data Pvt. Ltd.": "Kaveri Data Pvt. Ltd., a company incorporated under the Companies Act, 2013, "
+            "having its registered office at Residency Road, Bengaluru (hereinafter referred to as the \"Provider\")",
+            "Lion City Components Pte. Ltd.": "Lion City Components Pte. Ltd., a company incorporated in Singapore "
+            "(hereinafter referred to as the \"Client\")",
+        },
+    ),
     # The maker after "is made as of <date, with a comma> by", the beneficiary after "in favor of".
     "guaranty_made_by_in_favor_of": (
         "GUARANTY\n\nTHIS GUARANTY (this \"Guaranty\") is made as of March 9, 2021 by Tamarack Forge Holdings, "
