@@ -87,10 +87,10 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "Thornbury Commercial Finance plc": "Thornbury Commercial Finance plc (\"Beneficiary\")",
         },
     ),
-    # A note "made and given ... by" its maker "for the benefit of" its holder.
-    "note_made_and_given_for_the_benefit_of": (
-        "SECURED PROMISSORY NOTE\n\nTHIS SECURED PROMISSORY NOTE (this \"Note\") is made and given as of August "
-        "14, 2018 by Ridgeline Solar LLC, a Colorado limited liability company (\"Maker\"), for the benefit of "
+    # A note made by its maker "for the benefit of" its holder.
+    "note_made_by_for_the_benefit_of": (
+        "SECURED PROMISSORY NOTE\n\nTHIS SECURED PROMISSORY NOTE (this \"Note\") is made as of August 14, "
+        "2018 by Ridgeline Solar LLC, a Colorado limited liability company (\"Maker\"), for the benefit of "
         "Copperhead Capital Partners, L.P., a Delaware limited partnership (\"Holder\").\n\n1. Payment.\n",
         {
             "Ridgeline Solar LLC": "Ridgeline Solar LLC, a Colorado limited liability company (\"Maker\")",
@@ -98,9 +98,9 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "partnership (\"Holder\")",
         },
     ),
-    # "executed and delivered ... by"; the parent after "a wholly owned subsidiary of" is no party.
-    "guaranty_executed_and_delivered_subsidiary_of": (
-        "GUARANTY\n\nTHIS GUARANTY (this \"Guaranty\") is executed and delivered as of May 5, 2017 by Brannock "
+    # The parent after "a wholly owned subsidiary of" is no party.
+    "guaranty_made_by_subsidiary_of": (
+        "GUARANTY\n\nTHIS GUARANTY (this \"Guaranty\") is made as of May 5, 2017 by Brannock "
         "Tools, Inc., a wholly owned subsidiary of Corliss Group Holdings, Inc. (\"Guarantor\"), in favor of "
         "Eastlake Savings Bank (\"Lender\").\n\nRECITALS\n",
         {
