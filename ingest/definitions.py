@@ -57,10 +57,11 @@ _LEADING_CONNECTORS = re.compile(
 # ("COFS")": the clause after the title's definition opens with the verb, and the party follows "by".
 # A one-sided instrument names its maker the same way: "THIS GUARANTY (this "Guaranty") is made as
 # of October 3, 2019 by X ("Guarantor"), in favor of Y ("Lender")" (a note, a deed: the date may
-# hold a comma, only before its year). Wider verbs ("issued|granted|given|delivered by") added a
-# false party on tune half B and are not read.
+# hold a comma, only before its year; "made and given", "executed and delivered"). A lone
+# "issued|granted|given|delivered by" added a false party on tune half B and is not read.
 _MADE_BY = re.compile(
-    r"^\s*(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)(?:\s+and\s+entered\s+into)?"
+    r"^\s*(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)"
+    r"(?:\s+and\s+(?:entered\s+into|given|delivered))?"
     r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?(?:,\s*(?:19|20)\d{2})?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
     re.I,
 )

@@ -109,6 +109,24 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "Eastlake Savings Bank": "Eastlake Savings Bank (\"Lender\")",
         },
     ),
+    # "made and given ... by", "executed and delivered ... by": the same maker slot.
+    "note_made_and_given": (
+        "PROMISSORY NOTE\n\nTHIS PROMISSORY NOTE (this \"Note\") is made and given as of June 30, 2016 by "
+        "Larchmont Cabinetry, Inc. (\"Maker\"), in favor of Wexford Community Bank (\"Payee\").\n\n1. Payment.\n",
+        {
+            "Larchmont Cabinetry, Inc.": "Larchmont Cabinetry, Inc. (\"Maker\")",
+            "Wexford Community Bank": "Wexford Community Bank (\"Payee\")",
+        },
+    ),
+    "guaranty_executed_and_delivered": (
+        "GUARANTY\n\nTHIS GUARANTY (this \"Guaranty\") is executed and delivered as of July 1, 2015 by Ostrander "
+        "Mills LLC, an Ohio limited liability company (\"Guarantor\"), for the benefit of Greywater Leasing "
+        "Corp. (\"Lessor\").\n\nRECITALS\n",
+        {
+            "Ostrander Mills LLC": "Ostrander Mills LLC, an Ohio limited liability company (\"Guarantor\")",
+            "Greywater Leasing Corp.": "Greywater Leasing Corp. (\"Lessor\")",
+        },
+    ),
 }
 
 
