@@ -55,14 +55,19 @@ _LEADING_CONNECTORS = re.compile(
 )
 # "This Agreement ... (the "AGREEMENT") is entered into by the City of Fort Stockton, Texas, ...
 # ("COFS")": the clause after the title's definition opens with the verb, and the party follows "by".
+# A one-sided instrument names its maker the same way: "THIS GUARANTY (this "Guaranty") is made as
+# of October 3, 2019 by X ("Guarantor"), in favor of Y ("Lender")" (a note, a deed: the date may
+# hold a comma, only before its year; "made and given", "executed and delivered"). A lone
+# "issued|granted|given|delivered by" added a false party on tune half B and is not read.
 _MADE_BY = re.compile(
-    r"^\s*(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)(?:\s+and\s+entered\s+into)?"
-    r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
+    r"^\s*(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)"
+    r"(?:\s+and\s+(?:entered\s+into|given|delivered))?"
+    r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?(?:,\s*(?:19|20)\d{2})?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
     re.I,
 )
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
-    "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty vs u.s e.g i.e".split()
+    "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty pvt pte sdn bhd vs u.s e.g i.e".split()
 )
 PREAMBLE_SCAN_CHARS = 15_000
 # How far before an address a party clause's company name is looked for.
