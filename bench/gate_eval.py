@@ -576,6 +576,21 @@ def evaluate_adversarial(
     return others, own, slots
 
 
+def print_shapes(shapes: dict[str, tuple[Tally, Tally]]) -> tuple[Tally, Tally]:
+    """Print each shape's in-KB pass and not-in-KB refusal; returns the two totals."""
+    total_in, total_out = Tally(), Tally()
+    for shape, (inside, outside) in shapes.items():
+        total_in.asked += inside.asked
+        total_in.passed += inside.passed
+        total_out.asked += outside.asked
+        total_out.passed += outside.passed
+        print(
+            f"  {shape}: in-KB pass {inside.rate:.3f} ({inside.passed}/{inside.asked}), "
+            f"not-in-KB refused {outside.rate:.3f} ({outside.passed}/{outside.asked})"
+        )
+    return total_in, total_out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("tune", "report"), required=True)
@@ -641,17 +656,8 @@ def main() -> int:
             print("    [adversarial]", miss[:400])
     if args.phrasings:
         shapes = evaluate_phrasings(store, rows)
-        total_in, total_out = Tally(), Tally()
         print("varied phrasings (bench/data/gate_phrasings.json):")
-        for shape, (inside, outside) in shapes.items():
-            total_in.asked += inside.asked
-            total_in.passed += inside.passed
-            total_out.asked += outside.asked
-            total_out.passed += outside.passed
-            print(
-                f"  {shape}: in-KB pass {inside.rate:.3f} ({inside.passed}/{inside.asked}), "
-                f"not-in-KB refused {outside.rate:.3f} ({outside.passed}/{outside.asked})"
-            )
+        total_in, total_out = print_shapes(shapes)
         print(
             f"  all shapes: in-KB pass {total_in.rate:.3f} ({total_in.passed}/{total_in.asked}), "
             f"not-in-KB refused {total_out.rate:.3f} ({total_out.passed}/{total_out.asked})"
@@ -661,17 +667,8 @@ def main() -> int:
                 print(f"    [{shape}]", miss[:400])
     if args.fresh_phrasings:
         shapes, hard = evaluate_fresh(store, rows)
-        total_in, total_out = Tally(), Tally()
         print("held-out phrasings (bench/data/gate_fresh_phrasings.json):")
-        for shape, (inside, outside) in shapes.items():
-            total_in.asked += inside.asked
-            total_in.passed += inside.passed
-            total_out.asked += outside.asked
-            total_out.passed += outside.passed
-            print(
-                f"  {shape}: in-KB pass {inside.rate:.3f} ({inside.passed}/{inside.asked}), "
-                f"not-in-KB refused {outside.rate:.3f} ({outside.passed}/{outside.asked})"
-            )
+        total_in, total_out = print_shapes(shapes)
         print(f"  party names with ',', '&', 'of' or 'd/b/a': in-KB pass {hard.rate:.3f} ({hard.passed}/{hard.asked})")
         print(
             f"  all held-out shapes: in-KB pass {total_in.rate:.3f} ({total_in.passed}/{total_in.asked}), "
