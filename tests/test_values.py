@@ -167,3 +167,14 @@ def test_jurisdiction_after_laws_of_or_before_law(text: str, expected: str) -> N
 )
 def test_no_jurisdiction_without_a_known_place_before_law(text: str) -> None:
     assert jurisdiction_in(text) is None
+
+
+def test_a_page_of_capitalised_words_before_law_is_read_in_linear_time() -> None:
+    """The "<place> law" reader looks back at most four capitalised words before "law": a long
+    run of them (a shouted clause) costs one pass, not a pass per word."""
+    import time
+
+    text = "Governed By The Laws Of " + "Xyz " * 50_000 + "Law"
+    start = time.perf_counter()
+    assert jurisdiction_in(text) is None
+    assert time.perf_counter() - start < 3.0
