@@ -5,6 +5,12 @@ figure; each FAIL line is a shape to fix with a unit test in ``tests/test_party_
     PYTHONPATH=. python bench/party_shapes.py
     PYTHONPATH=. python bench/party_shapes.py --fresh
 
+``--file PATH`` scores any file of that shape (``{"about": ..., "cases": [{"id", "text", "parties",
+"not_parties", optional "title", optional "half"}]}``), for held-out sets kept outside the repo
+(real contract openings read from public filings, whose text is not ours to commit); with
+``--half A|B`` only the cases of that half. A case with a ``title`` also scores the agreement
+title (exact after white space is collapsed), in a line of its own.
+
 ``--fresh`` scores the held-out probe ``bench/data/party_shapes_fresh.json`` instead: clauses
 written (for issue 9, before reading any CUAD text) from how SEC-exhibit contracts of many
 jurisdictions name their parties. Nothing is tuned on the built-in cases alone; the fresh file's
@@ -111,10 +117,32 @@ CASES = {
 FRESH_PATH = Path(__file__).resolve().parent / "data" / "party_shapes_fresh.json"
 
 
-def load_fresh(path: Path = FRESH_PATH) -> dict[str, tuple[str, set[str], set[str]]]:
-    """The held-out probe's cases, keyed by id, in the shape of ``CASES``."""
+def load_fresh(path: Path = FRESH_PATH, half: str | None = None) -> dict[str, tuple[str, set[str], set[str]]]:
+    """The held-out probe's cases, keyed by id, in the shape of ``CASES`` (``half``: only the cases
+    whose "half" is that letter)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {c["id"]: (c["text"], set(c["parties"]), set(c["not_parties"])) for c in data["cases"]}
+    return {
+        c["id"]: (c["text"], set(c["parties"]), set(c.get("not_parties", ())))
+        for c in data["cases"]
+        if half is None or c.get("half") == half
+    }
+
+
+def load_titles(path: Path, half: str | None = None) -> dict[str, tuple[str, str]]:
+    """(text, expected title) of the cases of ``path`` that give a title."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        c["id"]: (c["text"], c["title"])
+        for c in data["cases"]
+        if c.get("title") and (half is None or c.get("half") == half)
+    }
+
+
+def title_of(text: str) -> str | None:
+    """The agreement title the annotation records for ``text``, white space collapsed."""
+    annotations = annotate_document(text, [(0, len(text))], doc_id="probe", revision="probe")
+    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    return " ".join(agreement.name.split()) if agreement else None
 
 
 def probe_case(name: str, cases: dict | None = None) -> tuple[list[str], list[str]]:
@@ -133,8 +161,20 @@ def probe_case(name: str, cases: dict | None = None) -> tuple[list[str], list[st
     return missed, sorted({*extra, *wrongly})
 
 
+def _option(argv: list[str], flag: str) -> str | None:
+    return argv[argv.index(flag) + 1] if flag in argv and argv.index(flag) + 1 < len(argv) else None
+
+
 def main(argv: list[str]) -> int:
-    cases = load_fresh() if "--fresh" in argv else CASES
+    path = _option(argv, "--file")
+    half = _option(argv, "--half")
+    if half not in (None, "A", "B"):
+        print("party_shapes.py: --half must be A or B", file=sys.stderr)
+        return 2
+    if path is not None:
+        cases = load_fresh(Path(path), half)
+    else:
+        cases = load_fresh() if "--fresh" in argv else CASES
     failures = 0
     gold_total = gold_bound = 0
     for name in sorted(cases):
@@ -146,6 +186,16 @@ def main(argv: list[str]) -> int:
         print(f"{'OK  ' if ok else 'FAIL'} {name} missed={missed} extra={extra}")
     print(f"{len(cases) - failures}/{len(cases)} shapes bound exactly; "
           f"party recall {gold_bound}/{gold_total}")
+    titles = load_titles(Path(path), half) if path is not None else {}
+    if titles:
+        correct = 0
+        for name, (text, want) in sorted(titles.items()):
+            got = title_of(text)
+            ok = got is not None and " ".join(want.split()).casefold() == got.casefold()
+            correct += ok
+            if not ok:
+                print(f"TITLE {name} want {want!r} got {got!r}")
+        print(f"titles {correct}/{len(titles)} exact")
     return 0
 
 
