@@ -43,8 +43,8 @@ names hold a comma, "&", "of" or "d/b/a". Not-in-KB misses are listed first: eac
 about the wrong subject.
 
 Stores are cached under ``$ATTEST_BENCH_CACHE`` (default ``~/.cache/attest-bench``), keyed by the
-split, the held-out rule and a hash of ``ingest/`` and ``ner_models/``, so an unchanged
-extractor reuses its store. CUAD v1: The Atticus Project, CC BY 4.0.
+split, the held-out rule and a hash of ``ingest/``, ``ner_models/`` and the spaCy model setting
+(``ATTEST_SPACY_MODEL``), so an unchanged extractor reuses its store. CUAD v1: The Atticus Project, CC BY 4.0.
 """
 
 from __future__ import annotations
@@ -95,7 +95,11 @@ def held_out(doc_id: str) -> bool:
 
 
 def code_fingerprint() -> str:
+    from ingest.settings import get_settings
+
     digest = hashlib.sha256()
+    # The model tags entities at ingest, so a store built with one model is no store of the other.
+    digest.update(f"spacy_model={get_settings().spacy_model}".encode())
     for folder in ("ingest", "ner_models"):
         for path in sorted((REPO / folder).rglob("*")):
             if path.is_file() and path.suffix in (".py", ".json", ".jsonl", ".txt"):
