@@ -1,0 +1,193 @@
+"""BM25 over what one principal may read, on Elasticsearch: the embedded store's formula with the
+principal's own statistics, computed client-side.
+
+Lucene scores a match with the shard's statistics (document count, each word's document
+frequency, average length) over every indexed copy: other principals' documents, old revisions
+and deleted copies not yet merged away. A principal's scores and order then moved with
+documents they cannot read (a side channel). The test node has no scripting module, so the
+scores cannot be changed inside Elasticsearch; instead:
+
+* **At ingest** each chunk copy gets its words as the embedded store's FTS5 index counts them
+  (:func:`term_fields`): ``text_tokens`` (its length in tokens, an integer with doc values),
+  ``text_terms`` (its distinct terms, a ``keyword`` field: one indexed term each) and
+  ``text_tf`` (term -> frequency, ``_source`` only). The tokenizer is SQLite's own
+  (``unicode61 remove_diacritics 2`` in a private in-memory FTS5 table), not a copy of it, so
+  lengths, terms and frequencies are exactly those of ``ingest/store/sqlite_bm25.py``.
+* **Statistics** (:func:`stats_request`): one ``size: 0`` search whose query is the principal's
+  visibility alone: ``track_total_hits`` gives N, a ``filters`` aggregation of one ``term`` on
+  ``text_terms`` per word gives each df, a ``sum`` of ``text_tokens`` the average length.
+  Aggregations run over the index's live documents that match, so old revisions, deleted copies
+  and other principals' documents count for nothing; they are also exact with several shards.
+* **Candidates** (:func:`candidates_request`): the matches of the request's filters, ordered by
+  a score that uses no collection statistics of Lucene's: a ``constant_score`` per word whose
+  boost is that word's IDF from the principal's statistics (so the order is the sum of the IDFs
+  of the words a chunk holds; ties by chunk id), at most ``window`` of them, with their length
+  and the frequencies of the query's words from ``_source``.
+* **Scores** (:func:`score`): FTS5's formula (``sqlite_bm25``: ``k1 = 1.2``, ``b = 0.75``,
+  ``idf = ln((N - df + 0.5) / (df + 0.5))`` at least 1e-6, summed per word in the given word
+  order), so a candidate's score is bitwise the embedded store's for the same visible set.
+
+Every match is scored when there are at most ``window`` of them (always the case for the
+contract suite and the evidence path's doc-filtered queries, whose window is the result-window
+limit); past that the window is an approximation, and :func:`window_is_exact` tells whether the
+top n is provably the exact one anyway (a chunk outside the window scores less than
+``(k1 + 1)`` times its IDF sum).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+# The embedded store's pruning limits and formula constants: one rule for both stores.
+from ingest.store.sqlite import BM25_MAX_DF_SHARE, BM25_MAX_TERMS, BM25_MIN_DF_CEILING
+from ingest.store.sqlite_bm25 import B, K1, MIN_IDF, fts_term
+
+# The embedded store's chunks_fts tokenizer (ingest/store/sqlite.py's schema): the terms, lengths
+# and frequencies written here must be the ones its BM25 reads (tests/test_es_bm25_visible.py
+# compares the scores of both stores on one corpus).
+FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+# First chunks mapping version whose copies carry the fields above (mappings/chunks.v2.json).
+TERMS_VERSION = 2
+# A keyword term longer than Lucene's limit (32,766 bytes) would fail the whole chunk: such a
+# "word" (a run of 8,192 letters) is left out of text_terms (mapping ignore_above) and so never
+# matches here, where the embedded store would find it.
+MAX_TERM_CHARS = 8191
+# Candidates scored per unfiltered query: a CUAD question of 10 words OR-matches thousands of
+# chunks at 50k; this many, best by their IDF sum, are scored exactly (bench/search.py).
+WINDOW = 1000
+# Candidates of a doc-filtered query (the evidence path's bounded document set): every match up
+# to index.max_result_window, so these are exact unless the documents hold more matches.
+DOC_FILTERED_WINDOW = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """The principal's statistics: visible chunks, their average length, df per word."""
+
+    rows: int
+    average_length: float
+    df: dict[str, int]
+
+    def idf(self, word: str) -> float:
+        df = self.df.get(word, 0)
+        idf = math.log((self.rows - df + 0.5) / (df + 0.5))
+        return idf if idf > 0.0 else MIN_IDF
+
+
+def term_fields(texts: Sequence[str]) -> list[dict[str, Any]]:
+    """Per text, the chunk copy's BM25 fields: ``text_tokens``, ``text_terms`` (sorted),
+    ``text_tf``, counted by SQLite's FTS5 with the embedded store's tokenizer (one private
+    in-memory table per call, so a batch costs one connection)."""
+    out: list[dict[str, Any]] = [{"text_tokens": 0, "text_terms": [], "text_tf": {}} for _ in texts]
+    if not texts:
+        return out
+    db = sqlite3.connect(":memory:")
+    try:
+        db.execute(f"CREATE VIRTUAL TABLE t USING fts5(text, tokenize='{FTS_TOKENIZE}')")
+        db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
+        db.executemany("INSERT INTO t(rowid, text) VALUES (?, ?)",
+                       ((i, text or "") for i, text in enumerate(texts)))
+        for doc, term, count in db.execute(
+            "SELECT doc, term, count(*) FROM v GROUP BY doc, term ORDER BY doc, term"
+        ):
+            fields = out[doc]
+            fields["text_tokens"] += count
+            fields["text_tf"][term] = count
+            fields["text_terms"].append(term)
+    finally:
+        db.close()
+    return out
+
+
+def stats_request(visibility: list[dict[str, Any]], terms: Sequence[str]) -> dict[str, Any]:
+    """The search body of the principal's statistics for ``terms`` (FTS terms, distinct):
+    ``visibility`` is the principal's visibility clauses only, never the request's other
+    filters (they narrow the candidates, not the statistics, as in the embedded store)."""
+    aggs: dict[str, Any] = {"tokens": {"sum": {"field": "text_tokens"}}}
+    if terms:
+        aggs["df"] = {"filters": {"filters": {t: {"term": {"text_terms": t}} for t in terms}}}
+    return {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": visibility}},
+            "aggs": aggs}
+
+
+def statistics(response: dict[str, Any], words: Sequence[str]) -> Statistics:
+    """The :class:`Statistics` of a :func:`stats_request` response, df keyed by query word."""
+    rows = int(response["hits"]["total"]["value"])
+    buckets = response["aggregations"].get("df", {}).get("buckets", {})
+    total = float(response["aggregations"]["tokens"]["value"] or 0.0)
+    return Statistics(
+        rows=rows,
+        average_length=total / rows if rows else 0.0,
+        df={w: int(buckets.get(fts_term(w), {}).get("doc_count", 0)) for w in words},
+    )
+
+
+def candidates_request(filters: list[dict[str, Any]], words: Sequence[str], stats: Statistics,
+                       window: int) -> dict[str, Any]:
+    """The search body of the candidates: chunks matching ``filters`` and at least one of
+    ``words`` (those the principal's statistics know), best first by the sum of their words'
+    IDFs (principal's statistics: constant scores, no Lucene statistics), ties by chunk id; at
+    most ``window``, counted exactly up to ``window + 1`` so the caller knows if all were
+    taken. ``_source`` holds only the length and the query words' frequencies."""
+    terms = sorted({fts_term(w): stats.idf(w) for w in words if stats.df.get(w, 0)}.items())
+    return {
+        "query": {"bool": {
+            "filter": filters,
+            "should": [{"constant_score": {"filter": {"term": {"text_terms": t}}, "boost": idf}}
+                       for t, idf in terms],
+            "minimum_should_match": 1,
+        }},
+        "sort": [{"_score": "desc"}, {"chunk_id": "asc"}],
+        "track_scores": True,
+        "size": window,
+        "track_total_hits": window + 1,
+        "_source": {"includes": ["chunk_id", "text_tokens", *(f"text_tf.{t}" for t, _ in terms)]},
+    }
+
+
+def prune_words(words: list[str], df: dict[str, int], rows: int) -> list[str]:
+    """The embedded store's pruning (``SqliteStore._prune_words``) on the principal's own
+    counts: a query of more than ``BM25_MAX_TERMS`` words drops those in more than
+    ``BM25_MAX_DF_SHARE`` of the visible chunks, then keeps the ``BM25_MAX_TERMS`` rarest
+    (df, then the word); the rarest stays when every word is common."""
+    if len(words) <= BM25_MAX_TERMS:
+        return words
+    ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
+    ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
+    kept = [w for w in ordered if df.get(w, 0) <= ceiling][:BM25_MAX_TERMS]
+    return kept or ordered[:1]
+
+
+def score(source: dict[str, Any], words: Sequence[str], stats: Statistics) -> float:
+    """A candidate's BM25 score (higher is better), term by term in ``words``' order, with the
+    principal's statistics: the same operations in the same order as ``sqlite_bm25.scores``,
+    so the float is the embedded store's bit for bit."""
+    tf = source.get("text_tf") or {}
+    length = float(source.get("text_tokens") or 0)
+    total = 0.0
+    for word in words:
+        if not stats.df.get(word, 0):
+            continue
+        freq = float(tf.get(fts_term(word), 0))
+        if not freq:
+            continue
+        total += stats.idf(word) * freq * (K1 + 1.0) / (
+            freq + K1 * (1.0 - B + B * length / stats.average_length))
+    return total
+
+
+def window_is_exact(ranked: Sequence[float], n: int, taken: int, exhaustive: bool,
+                    last_proxy: float) -> bool:
+    """Whether the top ``n`` of a window is the top ``n`` of every match: all matches were
+    taken, or the n-th best exact score beats what any chunk left out could reach. A left-out
+    chunk's IDF sum is at most ``last_proxy`` (the window's last), and each word adds less than
+    ``(k1 + 1)`` times its IDF, so it scores below ``(k1 + 1) * last_proxy`` (the proxy is a
+    float32 in Elasticsearch: a relative margin of 1e-5 covers its rounding)."""
+    if exhaustive:
+        return True
+    if taken < n or len(ranked) < n:
+        return False
+    return ranked[n - 1] > (K1 + 1.0) * last_proxy * (1.0 + 1e-5)
