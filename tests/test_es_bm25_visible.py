@@ -198,10 +198,32 @@ def test_term_fields_count_like_the_embedded_store() -> None:
     assert fields["text_tf"] == {"governing": 1, "law": 1, "delaware": 1, "don": 1, "t": 1,
                                  "pay": 1, "1": 1, "000": 1, "ecoles": 2}
     assert fields["text_terms"] == sorted(fields["text_tf"])
+    assert fields["text_tf_terms"] == ["ecoles#2"]
+    (many,) = es_bm25.term_fields(["fee " * 5 + "late late"])
+    assert many["text_tf_terms"] == ["fee#2", "fee#3", "fee#4", "fee#5", "late#2"]
     assert es_bm25.term_fields(["", "x"]) == [
-        {"text_tokens": 0, "text_terms": [], "text_tf": {}},
-        {"text_tokens": 1, "text_terms": ["x"], "text_tf": {"x": 1}},
+        {"text_tokens": 0, "text_terms": [], "text_tf": {}, "text_tf_terms": []},
+        {"text_tokens": 1, "text_terms": ["x"], "text_tf": {"x": 1}, "text_tf_terms": []},
     ]
+
+
+def test_frequencies_past_the_mark_cap_are_read_exactly(es_stores, tmp_path: Path, monkeypatch) -> None:
+    """A word repeated more often than the marks the candidates query asks for
+    (``TF_CLAUSES``) has its frequency read from ``_source``: the scores stay the embedded
+    store's. The number of marks per word shrinks with long queries, never below 2."""
+    monkeypatch.setattr(es_bm25, "TF_CLAUSES", 3)
+    es = es_stores.new()
+    sqlite = SqliteStore(tmp_path / "s.sqlite3")
+    texts = ["royalty " * 9 + "fee", "royalty royalty royalty fee fee", "royalty fee", "unrelated words"]
+    for store in (es, sqlite):
+        add(store, "d", "r1", texts)
+    for query in ("royalty", "royalty fee"):
+        got = scored(es, query, EVERYONE)
+        assert got == scored(sqlite, query, EVERYONE) and len(got) == 3
+    sqlite.close()
+    assert es_bm25.tf_clauses(1) == 3 and es_bm25.tf_clauses(es_bm25.MAX_CLAUSES) == 2
+    monkeypatch.setattr(es_bm25, "TF_CLAUSES", 16)
+    assert es_bm25.tf_clauses(64) == 16 and es_bm25.tf_clauses(65) == 15
 
 
 def test_an_index_older_than_the_fields_is_refused_until_migrated(es_stores, tmp_path: Path) -> None:
@@ -216,7 +238,7 @@ def test_an_index_older_than_the_fields_is_refused_until_migrated(es_stores, tmp
     add(store, "a", "r1", ["retainer retainer fee"], acl=["alice"])
     # Copies written by the code before the fields: no BM25 fields in their source.
     for hit in store.es.search(index=store.alias("chunks"), size=100).body["hits"]["hits"]:
-        source = {k: v for k, v in hit["_source"].items() if k not in ("text_tokens", "text_terms", "text_tf")}
+        source = {k: v for k, v in hit["_source"].items() if k not in es_bm25.FIELDS}
         store.es.index(index=hit["_index"], id=hit["_id"], document=source, refresh=True)
     with pytest.raises(StoreError, match=r"mapping v1\) has no per-principal BM25 fields; run `attest es migrate`"):
         store.bm25("retainer fee", BOB, 10)

@@ -69,7 +69,6 @@ from ingest.statuses import DocStatus, RevisionStatus
 from ingest.store import es_bm25
 from ingest.store.es_admin import IndexAdmin, bulk_write, es_hosts
 from ingest.store.es_bm25 import prune_words, term_fields
-from ingest.store.sqlite_bm25 import fts_term
 from ingest.store.es_visibility import (
     COPY_FIELDS,
     NEVER,
@@ -80,6 +79,7 @@ from ingest.store.es_visibility import (
     settled_fields,
     visibility_clauses,
 )
+from ingest.store.sqlite_bm25 import fts_term
 from ingest.store.port import (
     AuditQuery,
     DocumentDeleted,
@@ -110,7 +110,7 @@ _PAGE = 1000  # search_after page size for id sweeps and state loads
 _TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
 _MAX_WINDOW = 10000  # index.max_result_window default
 # The per-principal BM25 fields of a chunk copy (es_bm25.py): read by BM25 only, never returned.
-_BM25_FIELDS = ("text_tokens", "text_terms", "text_tf")
+_BM25_FIELDS = es_bm25.FIELDS
 # The audit chain's head: one document in the audit index holding the last audit document; every
 # append moves it with a conditional write, so concurrent writer processes extend one chain.
 AUDIT_HEAD_ID = "chain-head"
@@ -1241,7 +1241,6 @@ class ElasticStore:
             return []
         self._ensure()
         self._require_bm25_fields()
-        bounded = self._bounded()
         gen = self._generation()
         # The statistics' population is the principal's visible chunks; the request's other
         # filters narrow the candidates, never the statistics (as in the embedded store).
@@ -1249,8 +1248,8 @@ class ElasticStore:
             self._visibility(filters.principal, gen=gen),
             sorted({fts_term(w) for w in words}),
         )
-        response = self._search(bounded, index=self.alias("chunks"),
-                                allow_partial_search_results=False, **stats_body).body
+        response = self._search(index=self.alias("chunks"), allow_partial_search_results=False,
+                                **stats_body).body
         took = response["took"]
         stats = es_bm25.statistics(response, words)
         if not stats.rows:
@@ -1263,15 +1262,26 @@ class ElasticStore:
         exhaustive = True
         if any(stats.df.get(w, 0) for w in words):
             body = es_bm25.candidates_request(self._chunk_filters(filters, gen), words, stats, window)
-            response = self._search(bounded, index=self.alias("chunks"),
-                                    allow_partial_search_results=False, **body).body
+            response = self._search(index=self.alias("chunks"), allow_partial_search_results=False,
+                                    **body).body
             took += response["took"]
             hits = response["hits"]["hits"]
             total = response["hits"]["total"]
             exhaustive = total["relation"] == "eq" and total["value"] <= window
         if self.on_took is not None:
             self.on_took("bm25", took)
-        ranked = sorted(((es_bm25.score(h["_source"], words, stats), h["_id"]) for h in hits),
+        candidates: list[tuple[str, int, dict[str, int]]] = []
+        capped: dict[str, list[str]] = {}
+        for hit in hits:
+            chunk_id = hit["fields"]["chunk_id"][0]
+            tf, at_cap = es_bm25.frequencies(hit, words, stats)
+            candidates.append((chunk_id, int(hit["fields"].get("text_tokens", [0])[0]), tf))
+            if at_cap:
+                capped[chunk_id] = at_cap
+        if capped:
+            self._exact_frequencies(capped, {c: tf for c, _, tf in candidates})
+        ranked = sorted(((es_bm25.score(tf, length, words, stats), chunk_id)
+                         for chunk_id, length, tf in candidates),
                         key=lambda pair: (-pair[0], pair[1]))
         if not exhaustive and not es_bm25.window_is_exact(
             [s for s, _ in ranked], n, len(hits), exhaustive, float(hits[-1]["sort"][0])
@@ -1280,6 +1290,21 @@ class ElasticStore:
             # ARCHITECTURE-es.md, "BM25 statistics per principal").
             _log.debug("es_bm25_window_unproven", window=window, n=n, words=len(words))
         return [RankedId(chunk_id, s) for s, chunk_id in ranked[:n]]
+
+    def _exact_frequencies(self, capped: dict[str, list[str]], tfs: dict[str, dict[str, int]]) -> None:
+        """Frequencies at the candidates query's mark cap (es_bm25.TF_CLAUSES), read from the
+        copies' ``text_tf`` (one ``mget`` of those entries only) into ``tfs``. Rare: a query
+        word repeated more than the cap in one chunk."""
+        terms = sorted({t for at_cap in capped.values() for t in at_cap})
+        docs = self.es.mget(index=self.alias("chunks"), ids=sorted(capped),
+                            source_includes=[f"text_tf.{t}" for t in terms]).body["docs"]
+        for doc in docs:
+            if not doc.get("found"):  # deleted since the candidates query: the cap stays
+                _log.info("es_bm25_capped_frequency_gone", chunk_id=doc["_id"])
+                continue
+            exact = (doc["_source"].get("text_tf") or {})
+            for term in capped[doc["_id"]]:
+                tfs[doc["_id"]][term] = int(exact.get(term, tfs[doc["_id"]][term]))
 
     def _require_bm25_fields(self) -> None:
         """Refuse BM25 on a chunks index older than ``es_bm25.TERMS_VERSION``: its copies carry

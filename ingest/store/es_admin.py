@@ -113,7 +113,8 @@ def _with_term_fields(hits: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]
     ``es_bm25.TERMS_VERSION``), counted in batches of ``BULK_CHUNK``."""
     stream = iter(hits)
     while batch := list(itertools.islice(stream, BULK_CHUNK)):
-        missing = [hit["_source"] for hit in batch if "text_tokens" not in hit["_source"]]
+        missing = [hit["_source"] for hit in batch
+                   if any(field not in hit["_source"] for field in es_bm25.FIELDS)]
         for source, fields in zip(missing, es_bm25.term_fields([s.get("text") or "" for s in missing])):
             source.update(fields)
         yield from batch

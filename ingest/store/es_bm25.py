@@ -12,17 +12,22 @@ scores cannot be changed inside Elasticsearch; instead:
   ``text_terms`` (its distinct terms, a ``keyword`` field: one indexed term each) and
   ``text_tf`` (term -> frequency, ``_source`` only). The tokenizer is SQLite's own
   (``unicode61 remove_diacritics 2`` in a private in-memory FTS5 table), not a copy of it, so
-  lengths, terms and frequencies are exactly those of ``ingest/store/sqlite_bm25.py``.
+  lengths, terms and frequencies are exactly those of ``ingest/store/sqlite_bm25.py``. Each
+  frequency is also indexed as marks (``text_tf_terms``: ``term#2`` ... ``term#tf``), so a query
+  can read it back as a score without loading ``_source``.
 * **Statistics** (:func:`stats_request`): one ``size: 0`` search whose query is the principal's
   visibility alone: ``track_total_hits`` gives N, a ``filters`` aggregation of one ``term`` on
   ``text_terms`` per word gives each df, a ``sum`` of ``text_tokens`` the average length.
   Aggregations run over the index's live documents that match, so old revisions, deleted copies
   and other principals' documents count for nothing; they are also exact with several shards.
 * **Candidates** (:func:`candidates_request`): the matches of the request's filters, ordered by
-  a score that uses no collection statistics of Lucene's: a ``constant_score`` per word whose
-  boost is that word's IDF from the principal's statistics (so the order is the sum of the IDFs
-  of the words a chunk holds; ties by chunk id), at most ``window`` of them, with their length
-  and the frequencies of the query's words from ``_source``.
+  a score that uses no collection statistics of Lucene's: per word, a named clause of constant
+  scores, the word's IDF from the principal's statistics plus ``TF_STEP`` per frequency mark
+  (so the order is the sum of the IDFs of the words a chunk holds, nudged by their frequencies;
+  ties by chunk id), at most ``window`` of them. Each hit's length comes from doc values and
+  each word's frequency from its clause's score (``include_named_queries_score``): no stored
+  field and no ``_source`` is read (loading ``_source`` cost 5x more at 1,000 candidates). A
+  frequency at the clause's cap (``TF_CLAUSES``) is read from ``_source`` instead.
 * **Scores** (:func:`score`): FTS5's formula (``sqlite_bm25``: ``k1 = 1.2``, ``b = 0.75``,
   ``idf = ln((N - df + 0.5) / (df + 0.5))`` at least 1e-6, summed per word in the given word
   order), so a candidate's score is bitwise the embedded store's for the same visible set.
@@ -49,12 +54,22 @@ from ingest.store.sqlite_bm25 import B, K1, MIN_IDF, fts_term
 # and frequencies written here must be the ones its BM25 reads (tests/test_es_bm25_visible.py
 # compares the scores of both stores on one corpus).
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+# The fields term_fields writes on every chunk copy.
+FIELDS = ("text_tokens", "text_terms", "text_tf", "text_tf_terms")
 # First chunks mapping version whose copies carry the fields above (mappings/chunks.v2.json).
 TERMS_VERSION = 2
 # A keyword term longer than Lucene's limit (32,766 bytes) would fail the whole chunk: such a
 # "word" (a run of 8,192 letters) is left out of text_terms (mapping ignore_above) and so never
 # matches here, where the embedded store would find it.
 MAX_TERM_CHARS = 8191
+# Frequency marks asked per word (term#2 .. term#TF_CLAUSES); a chunk at the cap has its exact
+# frequency read from _source. At most MAX_CLAUSES in a query: long doc-filtered questions ask
+# fewer marks per word (never below 2).
+TF_CLAUSES = 16
+MAX_CLAUSES = 1024
+# Score of one frequency mark: small beside an IDF (it only nudges the order) and large beside
+# float32 rounding of a clause's score (about 1e-6 per mark), so a frequency decodes exactly.
+TF_STEP = 1e-3
 # Candidates scored per unfiltered query: a CUAD question of 10 words OR-matches thousands of
 # chunks at 50k; this many, best by their IDF sum, are scored exactly (bench/search.py).
 WINDOW = 1000
@@ -79,9 +94,11 @@ class Statistics:
 
 def term_fields(texts: Sequence[str]) -> list[dict[str, Any]]:
     """Per text, the chunk copy's BM25 fields: ``text_tokens``, ``text_terms`` (sorted),
-    ``text_tf``, counted by SQLite's FTS5 with the embedded store's tokenizer (one private
+    ``text_tf`` and its marks ``text_tf_terms`` (``term#k`` for k = 2 .. tf; as many as the
+    chunk's tokens beyond its distinct terms), counted by SQLite's FTS5 with the embedded store's tokenizer (one private
     in-memory table per call, so a batch costs one connection)."""
-    out: list[dict[str, Any]] = [{"text_tokens": 0, "text_terms": [], "text_tf": {}} for _ in texts]
+    out: list[dict[str, Any]] = [{"text_tokens": 0, "text_terms": [], "text_tf": {}, "text_tf_terms": []}
+                                 for _ in texts]
     if not texts:
         return out
     db = sqlite3.connect(":memory:")
@@ -97,6 +114,7 @@ def term_fields(texts: Sequence[str]) -> list[dict[str, Any]]:
             fields["text_tokens"] += count
             fields["text_tf"][term] = count
             fields["text_terms"].append(term)
+            fields["text_tf_terms"].extend(f"{term}#{k}" for k in range(2, count + 1))
     finally:
         db.close()
     return out
@@ -125,27 +143,62 @@ def statistics(response: dict[str, Any], words: Sequence[str]) -> Statistics:
     )
 
 
+def tf_clauses(terms: int) -> int:
+    """Frequency marks asked per word for a query of ``terms`` terms (``MAX_CLAUSES`` bound)."""
+    return max(2, min(TF_CLAUSES, MAX_CLAUSES // max(1, terms)))
+
+
 def candidates_request(filters: list[dict[str, Any]], words: Sequence[str], stats: Statistics,
                        window: int) -> dict[str, Any]:
     """The search body of the candidates: chunks matching ``filters`` and at least one of
     ``words`` (those the principal's statistics know), best first by the sum of their words'
-    IDFs (principal's statistics: constant scores, no Lucene statistics), ties by chunk id; at
-    most ``window``, counted exactly up to ``window + 1`` so the caller knows if all were
-    taken. ``_source`` holds only the length and the query words' frequencies."""
+    IDFs (principal's statistics: constant scores, no Lucene statistics) plus ``TF_STEP`` per
+    frequency mark, ties by chunk id; at most ``window``, counted exactly up to
+    ``window + 1`` so the caller knows if all were taken. Each word's clause is named by its
+    term; its score gives the frequency back (:func:`frequencies`). Only doc values are
+    returned (chunk id, length)."""
     terms = sorted({fts_term(w): stats.idf(w) for w in words if stats.df.get(w, 0)}.items())
+    cap = tf_clauses(len(terms))
     return {
         "query": {"bool": {
             "filter": filters,
-            "should": [{"constant_score": {"filter": {"term": {"text_terms": t}}, "boost": idf}}
-                       for t, idf in terms],
+            "should": [
+                {"bool": {"should": [
+                    {"constant_score": {"filter": {"term": {"text_terms": t}}, "boost": idf}},
+                    *({"constant_score": {"filter": {"term": {"text_tf_terms": f"{t}#{k}"}},
+                                          "boost": TF_STEP}} for k in range(2, cap + 1)),
+                ], "_name": t}}
+                for t, idf in terms
+            ],
             "minimum_should_match": 1,
         }},
         "sort": [{"_score": "desc"}, {"chunk_id": "asc"}],
         "track_scores": True,
         "size": window,
         "track_total_hits": window + 1,
-        "_source": {"includes": ["chunk_id", "text_tokens", *(f"text_tf.{t}" for t, _ in terms)]},
+        "_source": False,
+        "stored_fields": "_none_",
+        "docvalue_fields": ["chunk_id", "text_tokens"],
+        "include_named_queries_score": True,
     }
+
+
+def frequencies(hit: dict[str, Any], words: Sequence[str], stats: Statistics) -> tuple[dict[str, int], list[str]]:
+    """(term -> frequency, terms whose frequency reached the clause cap) of one candidate hit:
+    a clause scores the word's IDF (as a float32) plus ``TF_STEP`` per mark beyond the first
+    occurrence. Terms at the cap need their exact frequency from ``_source``."""
+    idf = {fts_term(w): stats.idf(w) for w in words if stats.df.get(w, 0)}
+    cap = tf_clauses(len(idf))
+    out: dict[str, int] = {}
+    capped: list[str] = []
+    for term, named in (hit.get("matched_queries") or {}).items():
+        if term not in idf:
+            continue
+        tf = 1 + round((float(named) - idf[term]) / TF_STEP)
+        out[term] = tf
+        if tf >= cap:
+            capped.append(term)
+    return out, capped
 
 
 def prune_words(words: list[str], df: dict[str, int], rows: int) -> list[str]:
@@ -161,12 +214,11 @@ def prune_words(words: list[str], df: dict[str, int], rows: int) -> list[str]:
     return kept or ordered[:1]
 
 
-def score(source: dict[str, Any], words: Sequence[str], stats: Statistics) -> float:
-    """A candidate's BM25 score (higher is better), term by term in ``words``' order, with the
-    principal's statistics: the same operations in the same order as ``sqlite_bm25.scores``,
-    so the float is the embedded store's bit for bit."""
-    tf = source.get("text_tf") or {}
-    length = float(source.get("text_tokens") or 0)
+def score(tf: dict[str, int], length: int, words: Sequence[str], stats: Statistics) -> float:
+    """A candidate's BM25 score (higher is better) from its term frequencies and length,
+    term by term in ``words``' order, with the principal's statistics: the same operations in
+    the same order as ``sqlite_bm25.scores``, so the float is the embedded store's bit for bit."""
+    length_f = float(length)
     total = 0.0
     for word in words:
         if not stats.df.get(word, 0):
@@ -175,7 +227,7 @@ def score(source: dict[str, Any], words: Sequence[str], stats: Statistics) -> fl
         if not freq:
             continue
         total += stats.idf(word) * freq * (K1 + 1.0) / (
-            freq + K1 * (1.0 - B + B * length / stats.average_length))
+            freq + K1 * (1.0 - B + B * length_f / stats.average_length))
     return total
 
 
