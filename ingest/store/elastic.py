@@ -1270,17 +1270,18 @@ class ElasticStore:
             exhaustive = total["relation"] == "eq" and total["value"] <= window
         if self.on_took is not None:
             self.on_took("bm25", took)
+        plan = es_bm25.Plan.of(words, stats)
         candidates: list[tuple[str, int, dict[str, int]]] = []
         capped: dict[str, list[str]] = {}
         for hit in hits:
             chunk_id = hit["fields"]["chunk_id"][0]
-            tf, at_cap = es_bm25.frequencies(hit, words, stats)
+            tf, at_cap = es_bm25.frequencies(hit, plan)
             candidates.append((chunk_id, int(hit["fields"].get("text_tokens", [0])[0]), tf))
             if at_cap:
                 capped[chunk_id] = at_cap
         if capped:
             self._exact_frequencies(capped, {c: tf for c, _, tf in candidates})
-        ranked = sorted(((es_bm25.score(tf, length, words, stats), chunk_id)
+        ranked = sorted(((es_bm25.score(tf, length, plan), chunk_id)
                          for chunk_id, length, tf in candidates),
                         key=lambda pair: (-pair[0], pair[1]))
         if not exhaustive and not es_bm25.window_is_exact(

@@ -157,8 +157,8 @@ def candidates_request(filters: list[dict[str, Any]], words: Sequence[str], stat
     ``window + 1`` so the caller knows if all were taken. Each word's clause is named by its
     term; its score gives the frequency back (:func:`frequencies`). Only doc values are
     returned (chunk id, length)."""
-    terms = sorted({fts_term(w): stats.idf(w) for w in words if stats.df.get(w, 0)}.items())
-    cap = tf_clauses(len(terms))
+    plan = Plan.of(words, stats)
+    terms, cap = sorted(dict(plan.terms).items()), plan.cap
     return {
         "query": {"bool": {
             "filter": filters,
@@ -183,12 +183,28 @@ def candidates_request(filters: list[dict[str, Any]], words: Sequence[str], stat
     }
 
 
-def frequencies(hit: dict[str, Any], words: Sequence[str], stats: Statistics) -> tuple[dict[str, int], list[str]]:
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """One query's scoring plan, computed once (not per candidate): each scored word's FTS
+    term and IDF in the query's word order (words the principal's chunks do not hold are
+    left out, as the embedded store skips them), and the marks asked per term."""
+
+    terms: tuple[tuple[str, float], ...]
+    average_length: float
+    cap: int
+
+    @classmethod
+    def of(cls, words: Sequence[str], stats: Statistics) -> "Plan":
+        terms = tuple((fts_term(w), stats.idf(w)) for w in words if stats.df.get(w, 0))
+        return cls(terms=terms, average_length=stats.average_length,
+                   cap=tf_clauses(len({t for t, _ in terms})))
+
+
+def frequencies(hit: dict[str, Any], plan: Plan) -> tuple[dict[str, int], list[str]]:
     """(term -> frequency, terms whose frequency reached the clause cap) of one candidate hit:
     a clause scores the word's IDF (as a float32) plus ``TF_STEP`` per mark beyond the first
     occurrence. Terms at the cap need their exact frequency from ``_source``."""
-    idf = {fts_term(w): stats.idf(w) for w in words if stats.df.get(w, 0)}
-    cap = tf_clauses(len(idf))
+    idf = dict(plan.terms)
     out: dict[str, int] = {}
     capped: list[str] = []
     for term, named in (hit.get("matched_queries") or {}).items():
@@ -196,7 +212,7 @@ def frequencies(hit: dict[str, Any], words: Sequence[str], stats: Statistics) ->
             continue
         tf = 1 + round((float(named) - idf[term]) / TF_STEP)
         out[term] = tf
-        if tf >= cap:
+        if tf >= plan.cap:
             capped.append(term)
     return out, capped
 
@@ -214,20 +230,18 @@ def prune_words(words: list[str], df: dict[str, int], rows: int) -> list[str]:
     return kept or ordered[:1]
 
 
-def score(tf: dict[str, int], length: int, words: Sequence[str], stats: Statistics) -> float:
+def score(tf: dict[str, int], length: int, plan: Plan) -> float:
     """A candidate's BM25 score (higher is better) from its term frequencies and length,
-    term by term in ``words``' order, with the principal's statistics: the same operations in
-    the same order as ``sqlite_bm25.scores``, so the float is the embedded store's bit for bit."""
+    term by term in the plan's (the query's word) order, with the principal's statistics: the
+    same operations in the same order as ``sqlite_bm25.scores``, so the float is the embedded
+    store's bit for bit."""
     length_f = float(length)
     total = 0.0
-    for word in words:
-        if not stats.df.get(word, 0):
-            continue
-        freq = float(tf.get(fts_term(word), 0))
+    for term, idf in plan.terms:
+        freq = float(tf.get(term, 0))
         if not freq:
             continue
-        total += stats.idf(word) * freq * (K1 + 1.0) / (
-            freq + K1 * (1.0 - B + B * length_f / stats.average_length))
+        total += idf * freq * (K1 + 1.0) / (freq + K1 * (1.0 - B + B * length_f / plan.average_length))
     return total
 
 
