@@ -277,6 +277,19 @@ def test_kept_deltas_are_bounded_and_a_lagging_word_is_read_again(tmp_path, monk
     store.close()
 
 
+def test_kept_deltas_are_at_most_delta_keep(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(sqlite_bm25, "DELTA_KEEP", 2)
+    store = seeded(tmp_path)
+    postings = store._postings
+    for n in range(3):
+        add(store, f"k{n}", "r1", [f"vendance {n}"])
+        assert kept_and_cold(store, "zorvane", OPERATOR)[0]
+        assert len(postings._deltas) == min(n + 1, 2)
+    assert "tollage" not in postings._at and "zorvane" in postings._at  # 3 deltas behind: dropped
+    assert assert_exact(store) > 0
+    store.close()
+
+
 def test_postings_and_visible_sets_hold_their_bounds_while_brought_forward(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(sqlite_bm25, "CACHE_POSTINGS", 12)
     monkeypatch.setattr(sqlite_bm25, "VIEW_CACHE", 2)

@@ -27,7 +27,7 @@ from the log instead of being read again after each one:
   The cache starts over (every word read again) when the log was pruned past its head, when
   one delta would touch more than ``DELTA_ROWS`` rows, or when the index's tokenizer cannot be
   read from its schema; deltas are kept for lagging words up to ``DELTA_KEEP_ROWS`` touched
-  rows, and a word whose delta is gone is read again.
+  rows and ``DELTA_KEEP`` deltas, and a word whose delta is gone is read again.
 - :class:`VisibleSets`: per principal view (its ACL tokens, or unrestricted), the rowids of the
   current chunks it may read and their lengths in tokens (FTS5's own ``docsize`` counts), kept
   per (``live_log`` head, ``meta.acl_version``), at most ``VIEW_CACHE``. A view at an older head
@@ -60,9 +60,11 @@ CACHE_POSTINGS = 4_000_000  # kept (rowid, frequency) pairs per process, about 4
 VIEW_CACHE = 32  # visible sets kept per process (principal views x index states)
 # Catching up from live_log: one delta touches at most DELTA_ROWS rows (more, and the caches
 # read again: a bulk import is cheaper to read once than to replay); the deltas kept for words
-# that lag behind hold at most DELTA_KEEP_ROWS touched rows (their in-memory FTS tables).
+# that lag behind hold at most DELTA_KEEP_ROWS touched rows (their in-memory FTS tables) and are
+# at most DELTA_KEEP (one in-memory database each).
 DELTA_ROWS = 5_000
 DELTA_KEEP_ROWS = 20_000
+DELTA_KEEP = 64
 _TOKENIZE = re.compile(r"tokenize\s*=\s*'([^']*)'")
 
 
@@ -272,7 +274,8 @@ class Postings:
             self._deltas[self._head] = delta
             self._delta_rows += delta.touched.size
             self._head = head
-            while self._delta_rows > DELTA_KEEP_ROWS and self._deltas:
+            while self._deltas and (self._delta_rows > DELTA_KEEP_ROWS
+                                    or len(self._deltas) > DELTA_KEEP):
                 start, old = self._deltas.popitem(last=False)
                 self._delta_rows -= old.touched.size
                 old.words.close()
