@@ -262,7 +262,7 @@ def test_a_pruned_log_starts_over(tmp_path, monkeypatch) -> None:
     store.close()
 
 
-def test_kept_deltas_are_bounded_and_a_lagging_word_is_read_again(tmp_path, monkeypatch) -> None:
+def test_the_window_of_touched_rows_is_bounded_and_a_lagging_word_is_read_again(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(sqlite_bm25, "DELTA_KEEP_ROWS", 4)
     store = seeded(tmp_path)
     postings = store._postings
@@ -270,23 +270,27 @@ def test_kept_deltas_are_bounded_and_a_lagging_word_is_read_again(tmp_path, monk
     for n in range(4):  # every write is followed by a query that never asks for "tollage"
         add(store, f"k{n}", "r1", [f"tollage zorvane {n}", "plimmet"])
         assert kept_and_cold(store, "zorvane", OPERATOR)[0]
-        assert postings._delta_rows <= 4 and sum(d.touched.size for d in postings._deltas.values()) == postings._delta_rows
-    assert "tollage" not in postings._at  # its deltas were let go: dropped, not left stale
-    assert "zorvane" in postings._at
+        assert postings._recent.rowids.size == min(2 * (n + 1), 4)  # the newest rows, at the bound
+        assert postings._recent.rowids.size == postings._recent.touched_at.size
+    assert "tollage" not in postings._at  # the rows it would need were let go: dropped
+    assert "zorvane" in postings._at and postings._at["zorvane"] == head(store)
     assert assert_exact(store) > 0
     store.close()
 
 
-def test_kept_deltas_are_at_most_delta_keep(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(sqlite_bm25, "DELTA_KEEP", 2)
+def test_a_word_many_writes_behind_is_brought_forward_in_one_step(tmp_path) -> None:
     store = seeded(tmp_path)
     postings = store._postings
-    for n in range(3):
-        add(store, f"k{n}", "r1", [f"vendance {n}"])
+    at = postings._at["tollage"]
+    for n in range(5):  # queries that never ask for "tollage"
+        add(store, f"k{n}", "r1", [f"tollage vendance {n}"])
+        if n == 2:
+            assert store.delete_document("k1")
         assert kept_and_cold(store, "zorvane", OPERATOR)[0]
-        assert len(postings._deltas) == min(n + 1, 2)
-    assert "tollage" not in postings._at and "zorvane" in postings._at  # 3 deltas behind: dropped
+    assert postings._at["tollage"] == at < head(store)  # still behind, still kept
+    resets = postings.resets
     assert assert_exact(store) > 0
+    assert postings._at["tollage"] == head(store) and postings.resets == resets
     store.close()
 
 

@@ -18,23 +18,25 @@ from the log instead of being read again after each one:
   (read from the FTS index through an ``fts5vocab`` instance table), at most ``CACHE_POSTINGS``
   pairs, least recently used word out. An entry is exact on every row that is current at its
   head (rows that are not may be missing or stale: a visible set holds current rows only). A
-  reader at a newer head first turns the log entries since the cache's head into a
-  :class:`_Delta`: the touched rowids, and the words of those that are current now, tokenized
-  by FTS5 itself in a private in-memory table with the index's own ``tokenize`` option. A word
-  is brought forward, when it is next asked for, by dropping the touched rowids and adding the
-  delta's rows for it: the same arrays a read of the index would give for the current rows.
-  Rows written but not current (a revision before its switch) move no head and need nothing.
-  The cache starts over (every word read again) when the log was pruned past its head, when
-  one delta would touch more than ``DELTA_ROWS`` rows, or when the index's tokenizer cannot be
-  read from its schema; deltas are kept for lagging words up to ``DELTA_KEEP_ROWS`` touched
-  rows and ``DELTA_KEEP`` deltas, and a word whose delta is gone is read again.
+  reader at a newer head first adds the log entries since the cache's head to a window
+  (:class:`_Recent`): every rowid touched, the head of its last touch, and the words of the
+  touched rows current now, tokenized by FTS5 itself in a private in-memory table with the
+  index's own ``tokenize`` option. A word is brought forward, when it is next asked for, by
+  dropping the rows touched after its head and adding the window's rows of those for it: the
+  same arrays a read of the index would give, on the current rows. Rows written but not current
+  (a revision before its switch) move no head and need nothing. The cache starts over (every
+  word read again) when the log was pruned past its head, when one catch-up would span more
+  than ``DELTA_ROWS`` log entries, or when the index's tokenizer cannot be read from its
+  schema; the window keeps at most ``DELTA_KEEP_ROWS`` rows (those touched longest ago go
+  first), and a word whose head falls behind what it keeps is read again.
 - :class:`VisibleSets`: per principal view (its ACL tokens, or unrestricted), the rowids of the
   current chunks it may read and their lengths in tokens (FTS5's own ``docsize`` counts), kept
-  per (``live_log`` head, ``meta.acl_version``), at most ``VIEW_CACHE``. A view at an older head
-  and the same ``acl_version`` is brought forward by set difference: the rows the log touched
-  since are dropped, and those of them the view may read now are read with their lengths. A
-  change of ``acl_version`` (any ACL row written) reads the view's set again: no log says which
-  documents' ACL rows moved.
+  per (``live_log`` head, ``meta.visible_acl_version``), at most ``VIEW_CACHE``. A view at an
+  older head and the same ACL version is brought forward by set difference: the rows the log
+  touched since are dropped, and those of them the view may read now are read with their
+  lengths. The ACL version moves with every ACL row of a document that has current rows; then
+  the view's set is read again (no log says which documents' ACL rows moved); the unrestricted
+  view reads no ACL row and keeps its set.
 
 The decision of what is visible stays SQL's: a kept set is exactly what the snapshot's ACL query
 answers, because its key is read in the same snapshot.
@@ -58,13 +60,12 @@ B = 0.75
 MIN_IDF = 1e-6  # FTS5's floor for a word in more than half of the rows
 CACHE_POSTINGS = 4_000_000  # kept (rowid, frequency) pairs per process, about 48 MB; LRU by word
 VIEW_CACHE = 32  # visible sets kept per process (principal views x index states)
-# Catching up from live_log: one delta touches at most DELTA_ROWS rows (more, and the caches
-# read again: a bulk import is cheaper to read once than to replay); the deltas kept for words
-# that lag behind hold at most DELTA_KEEP_ROWS touched rows (their in-memory FTS tables) and are
-# at most DELTA_KEEP (one in-memory database each).
+# Catching up from live_log: one catch-up spans at most DELTA_ROWS log entries (more, and the
+# caches read again: a bulk import is cheaper to read once than to replay); the window of rows
+# touched, kept for words that lag behind, holds at most DELTA_KEEP_ROWS rows (with their text,
+# in one in-memory FTS table).
 DELTA_ROWS = 5_000
 DELTA_KEEP_ROWS = 20_000
-DELTA_KEEP = 64
 _TOKENIZE = re.compile(r"tokenize\s*=\s*'([^']*)'")
 
 
@@ -209,47 +210,87 @@ class VisibleSets:
         return found
 
 
-@dataclass(slots=True)
-class _Delta:
-    """What the ``live_log`` entries after one head up to ``end`` changed in the postings: the
-    touched rowids (sorted), and the words of those current at ``end``, indexed by FTS5 with
-    the store's tokenizer in a private in-memory table (``words``, contentless)."""
-
-    end: int
-    touched: np.ndarray
-    words: sqlite3.Connection
-
-    def postings(self, term: str) -> np.ndarray:
-        """One rowid per occurrence of ``term`` in the delta's current rows."""
-        return _csv_ints(self.words.execute(
-            "SELECT group_concat(doc) FROM delta_instances WHERE term = ?", (term,)
-        ).fetchone()[0])
-
-
 def _index_tokenizer(db: sqlite3.Connection) -> str | None:
     """The ``tokenize`` option ``chunks_fts`` was created with (None if it cannot be read, and
-    then no delta is made: a different tokenizer would give different words)."""
+    then nothing is tokenized here: a different tokenizer would give different words)."""
     row = db.execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()
     found = _TOKENIZE.search(row[0] or "") if row else None
     return found.group(1) if found else None
+
+
+class _Recent:
+    """Every row the log touched since ``floor`` (sorted rowids, and the head of each one's last
+    touch), and the words of those current at the newest head, indexed by FTS5 with the
+    store's tokenizer in a private in-memory table. One table for the whole window: a word
+    ``k`` writes behind costs one lookup, not ``k``."""
+
+    def __init__(self, tokenizer: str, floor: int) -> None:
+        self.floor = floor  # words at a head below this cannot be brought forward
+        self.rowids = np.zeros(0, np.int64)
+        self.touched_at = np.zeros(0, np.int64)
+        self.words = sqlite3.connect(":memory:", check_same_thread=False)  # under Postings' lock
+        self.words.execute(f"CREATE VIRTUAL TABLE recent USING fts5(text, tokenize='{tokenizer}')")
+        self.words.execute("CREATE VIRTUAL TABLE recent_instances USING fts5vocab(recent, 'instance')")
+
+    def close(self) -> None:
+        self.words.close()
+
+    def apply(self, touched: np.ndarray, head: int, current: list[tuple[int, str]]) -> None:
+        """The rows ``touched`` (sorted) were touched by the log up to ``head``; ``current`` are
+        those of them current there, with their text."""
+        pos = np.minimum(np.searchsorted(self.rowids, touched), max(self.rowids.size - 1, 0))
+        known = (self.rowids[pos] == touched) if self.rowids.size else np.zeros(touched.size, bool)
+        self.words.executemany("DELETE FROM recent WHERE rowid = ?",
+                               [(int(r),) for r in touched[known]])
+        self.words.executemany("INSERT INTO recent(rowid, text) VALUES (?, ?)", current)
+        self.touched_at[pos[known]] = head
+        fresh = touched[~known]
+        at = np.searchsorted(self.rowids, fresh)
+        self.rowids = np.insert(self.rowids, at, fresh)
+        self.touched_at = np.insert(self.touched_at, at, np.full(fresh.size, head, np.int64))
+
+    def shrink(self, keep: int) -> None:
+        """Forget the rows touched longest ago until at most ``keep`` remain; ``floor`` moves
+        to the newest head forgotten."""
+        if self.rowids.size <= keep:
+            return
+        order = np.argsort(self.touched_at, kind="stable")
+        gone = np.sort(order[: self.rowids.size - keep])
+        self.floor = max(self.floor, int(self.touched_at[gone].max()))
+        self.words.executemany("DELETE FROM recent WHERE rowid = ?",
+                               [(int(r),) for r in self.rowids[gone]])
+        self.rowids = np.delete(self.rowids, gone)
+        self.touched_at = np.delete(self.touched_at, gone)
+
+    def since(self, at: int) -> np.ndarray:
+        """The rows touched after head ``at`` (sorted)."""
+        return self.rowids[self.touched_at > at]
+
+    def postings(self, term: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, frequencies) of ``term`` in those of ``rows`` (sorted) current now."""
+        docs = _csv_ints(self.words.execute(
+            "SELECT group_concat(doc) FROM recent_instances WHERE term = ?", (term,)
+        ).fetchone()[0])
+        found, counts = np.unique(docs, return_counts=True)
+        inside = ~_without(found, rows) if rows.size else np.zeros(found.size, bool)
+        return found[inside], counts[inside].astype(np.float64)
 
 
 class Postings:
     """Per word: (rowids ascending, frequency of the word in each), each exact at a ``live_log``
     head for the rows current there; brought forward from the log (see the module docstring).
 
-    Every entry is at ``_head`` or at the start of a kept delta: an entry is stored only at the
-    head the deltas reach (checked under the lock), so the chain of deltas from an entry's head
-    is complete or the entry is dropped."""
+    An entry is stored only at ``_head``, the newest head the window of touched rows is at
+    (checked under the lock), so every entry's head is at least ``_recent.floor`` or the entry
+    is dropped when the floor passes it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._head = -1  # the live_log head the deltas reach; -1: nothing known yet
+        self._head = -1  # the live_log head the window is at; -1: nothing known yet
         self._words: OrderedDict[str, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._at: dict[str, int] = {}  # the head each word's entry is exact at
         self._postings = 0
-        self._deltas: OrderedDict[int, _Delta] = OrderedDict()  # by the head each starts from
-        self._delta_rows = 0
+        self._recent: _Recent | None = None
         self._tokenizer: str | None = None
         self.resets = 0  # times every word was dropped (tests, benchmarks)
 
@@ -260,55 +301,42 @@ class Postings:
         with self._lock:
             if head <= self._head:
                 return
-            if self._head < 0 or self._head < floor or head - self._head > DELTA_ROWS:
-                # head - start bounds the entries (seq only grows): no need to count them.
-                self._reset(head, "first" if self._head < 0 else "log_pruned" if self._head < floor
-                            else "delta_too_large")
-                return
             if self._tokenizer is None:
                 self._tokenizer = _index_tokenizer(db)
-                if self._tokenizer is None:
-                    self._reset(head, "tokenizer_unknown")
-                    return
-            delta = self._read_delta(db, self._head, head)
-            self._deltas[self._head] = delta
-            self._delta_rows += delta.touched.size
+            if self._head < 0 or self._head < floor or head - self._head > DELTA_ROWS \
+                    or self._tokenizer is None:
+                # head - start bounds the entries (seq only grows): no need to count them.
+                self._reset(head, "first" if self._head < 0 else "log_pruned" if self._head < floor
+                            else "delta_too_large" if self._tokenizer else "tokenizer_unknown")
+                return
+            touched = _touched(db, self._head, head)
+            current = db.execute(
+                "SELECT l.rowid, c.text FROM live_chunks l JOIN chunks c ON c.rowid = l.rowid "
+                "WHERE l.rowid IN (SELECT chunk_rowid FROM live_log WHERE seq > ? AND seq <= ?)",
+                (self._head, head),
+            ).fetchall()
+            if self._recent is None:
+                self._recent = _Recent(self._tokenizer, self._head)
+            try:
+                self._recent.apply(touched, head, current)
+            except BaseException:
+                self._reset(head, "error")  # half applied: nothing kept can be trusted
+                raise
             self._head = head
-            while self._deltas and (self._delta_rows > DELTA_KEEP_ROWS
-                                    or len(self._deltas) > DELTA_KEEP):
-                start, old = self._deltas.popitem(last=False)
-                self._delta_rows -= old.touched.size
-                old.words.close()
-                for term in [t for t, at in self._at.items() if at == start]:  # cannot catch up
-                    self._drop(term)
-
-    def _read_delta(self, db: sqlite3.Connection, start: int, end: int) -> _Delta:
-        touched = _touched(db, start, end)
-        rows = db.execute(
-            "SELECT l.rowid, c.text FROM live_chunks l JOIN chunks c ON c.rowid = l.rowid "
-            "WHERE l.rowid IN (SELECT chunk_rowid FROM live_log WHERE seq > ? AND seq <= ?)",
-            (start, end),
-        ).fetchall()
-        words = sqlite3.connect(":memory:", check_same_thread=False)  # used under self._lock
-        try:
-            words.execute("CREATE VIRTUAL TABLE delta USING fts5("
-                          f"text, content='', tokenize='{self._tokenizer}')")
-            words.execute("CREATE VIRTUAL TABLE delta_instances USING fts5vocab(delta, 'instance')")
-            words.executemany("INSERT INTO delta(rowid, text) VALUES (?, ?)", rows)
-        except BaseException:
-            words.close()
-            raise
-        return _Delta(end=end, touched=touched, words=words)
+            self._recent.shrink(DELTA_KEEP_ROWS)
+            for term in [t for t, at in self._at.items() if at < self._recent.floor]:
+                self._drop(term)  # rows it would need were forgotten: read again when asked
 
     def _reset(self, head: int, reason: str) -> None:
-        structlog.get_logger(__name__).debug(
-            "bm25_postings_reset", reason=reason, words=len(self._words), head=head)
-        for delta in self._deltas.values():
-            delta.words.close()
-        self._deltas.clear()
+        if self._head >= 0:  # not the first query of this cache: words are dropped
+            structlog.get_logger(__name__).debug(
+                "bm25_postings_reset", reason=reason, words=len(self._words), head=head)
+        if self._recent is not None:
+            self._recent.close()
+            self._recent = None
         self._words.clear()
         self._at.clear()
-        self._postings = self._delta_rows = 0
+        self._postings = 0
         self._head = head
         self.resets += 1
 
@@ -328,27 +356,23 @@ class Postings:
             self._drop(next(iter(self._words)))
 
     def _forward(self, term: str, head: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """The kept entry of ``term`` brought to ``head`` through the deltas, or None when the
-        kept deltas do not lead exactly there. Under the lock."""
+        """The kept entry of ``term`` at ``head``: as kept, or brought forward when ``head``
+        is the window's; None when neither is exact. Under the lock."""
         entry = self._words.get(term)
         if entry is None:
             return None
         at = self._at[term]
-        chain = []
-        while at < head:
-            delta = self._deltas.get(at)
-            if delta is None:
-                return None
-            chain.append(delta)
-            at = delta.end
-        if at != head:
+        if at == head:
+            return entry
+        if head != self._head or at > head or self._recent is None or at < self._recent.floor:
             return None
+        # Rows touched after the entry's head: their postings then are dropped, and those
+        # current now come back with their words now (the window holds every such row).
+        touched = self._recent.since(at)
         rowids, freq = entry
-        for delta in chain:
-            keep = _without(rowids, delta.touched)
-            added, counts = np.unique(delta.postings(term), return_counts=True)
-            rowids, freq = _merged(rowids[keep], freq[keep], added, counts.astype(np.float64))
-        return rowids, freq
+        keep = _without(rowids, touched)
+        added, counts = self._recent.postings(term, touched)
+        return _merged(rowids[keep], freq[keep], added, counts)
 
     def get(self, db: sqlite3.Connection, head: int, word: str) -> tuple[np.ndarray, np.ndarray]:
         """``head`` is the ``live_log`` head in ``db``'s snapshot (after :meth:`sync`)."""
