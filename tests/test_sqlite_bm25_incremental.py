@@ -339,3 +339,18 @@ def test_random_writes_of_every_kind_stay_exact(tmp_path) -> None:
     assert assert_exact(store) > 0
     other.close()
     store.close()
+
+
+def test_the_window_tokenizes_as_the_index_does_or_not_at_all(tmp_path, monkeypatch) -> None:
+    store = seeded(tmp_path)
+    assert sqlite_bm25._index_tokenizer(store._db()) == "unicode61 remove_diacritics 2"
+    # A schema whose tokenizer cannot be read: no window, every write drops the postings.
+    monkeypatch.setattr(sqlite_bm25, "_index_tokenizer", lambda db: None)
+    fresh = SqliteStore(store.path)
+    assert assert_exact(fresh) > 0
+    resets = fresh._postings.resets
+    add(store, "t1", "r1", ["naïve résiliation zorvane"])
+    assert assert_exact(fresh) > 0
+    assert fresh._postings.resets == resets + 1 and fresh._postings._recent is None
+    fresh.close()
+    store.close()
