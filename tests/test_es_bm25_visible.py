@@ -251,3 +251,21 @@ def test_an_index_older_than_the_fields_is_refused_until_migrated(es_stores, tmp
         assert scored(store, "retainer fee schedule", filters) == scored(sqlite, "retainer fee schedule", filters)
     assert scored(store, "retainer fee schedule", BOB)
     sqlite.close()
+
+
+def test_a_long_doc_filtered_query_is_scored_exactly(es_stores, tmp_path: Path) -> None:
+    """A doc-filtered query is never pruned: 300 words ask 3 marks each (``MAX_CLAUSES``), so
+    most repeated words are read back from ``_source`` (in the mget body: their names would
+    overflow a URL); the scores stay the embedded store's."""
+    words = [f"term{i:03d}x{'y' * 20}" for i in range(300)]
+    assert es_bm25.tf_clauses(len(words)) == 3
+    texts = [" ".join(words[j] for j in range(i, 300, 7)) * (1 + i % 4) for i in range(7)]
+    es = es_stores.new()
+    sqlite = SqliteStore(tmp_path / "s.sqlite3")
+    for store in (es, sqlite):
+        add(store, "d", "r1", texts)
+        add(store, "e", "r1", ["unrelated"] * 3)
+    only = SearchFilters(principal=OPERATOR, doc_ids=("d",))
+    got = scored(es, " ".join(words), only)
+    assert len(got) == 7 and got == scored(sqlite, " ".join(words), only)
+    sqlite.close()

@@ -1294,18 +1294,23 @@ class ElasticStore:
 
     def _exact_frequencies(self, capped: dict[str, list[str]], tfs: dict[str, dict[str, int]]) -> None:
         """Frequencies at the candidates query's mark cap (es_bm25.TF_CLAUSES), read from the
-        copies' ``text_tf`` (one ``mget`` of those entries only) into ``tfs``. Rare: a query
-        word repeated more than the cap in one chunk."""
-        terms = sorted({t for at_cap in capped.values() for t in at_cap})
-        docs = self.es.mget(index=self.alias("chunks"), ids=sorted(capped),
-                            source_includes=[f"text_tf.{t}" for t in terms]).body["docs"]
-        for doc in docs:
-            if not doc.get("found"):  # deleted since the candidates query: the cap stays
-                _log.info("es_bm25_capped_frequency_gone", chunk_id=doc["_id"])
-                continue
-            exact = (doc["_source"].get("text_tf") or {})
-            for term in capped[doc["_id"]]:
-                tfs[doc["_id"]][term] = int(exact.get(term, tfs[doc["_id"]][term]))
+        copies' ``text_tf`` (``mget`` of those entries only, in the request body: a long query's
+        terms do not fit in a URL; ``_PAGE`` chunks per request) into ``tfs``. Rare for short
+        questions (a word repeated more than the cap in one chunk); a long doc-filtered query
+        asks fewer marks per word (es_bm25.tf_clauses) and reads more here."""
+        ids = sorted(capped)
+        for start in range(0, len(ids), _PAGE):
+            docs = self.es.mget(index=self.alias("chunks"), docs=[
+                {"_id": chunk_id, "_source": {"includes": [f"text_tf.{t}" for t in capped[chunk_id]]}}
+                for chunk_id in ids[start : start + _PAGE]
+            ]).body["docs"]
+            for doc in docs:
+                if not doc.get("found"):  # deleted since the candidates query: the cap stays
+                    _log.info("es_bm25_capped_frequency_gone", chunk_id=doc["_id"])
+                    continue
+                exact = doc["_source"].get("text_tf") or {}
+                for term in capped[doc["_id"]]:
+                    tfs[doc["_id"]][term] = int(exact.get(term, tfs[doc["_id"]][term]))
 
     def _require_bm25_fields(self) -> None:
         """Refuse BM25 on a chunks index older than ``es_bm25.TERMS_VERSION``: its copies carry
