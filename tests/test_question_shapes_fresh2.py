@@ -141,3 +141,14 @@ def test_a_date_qualifies_but_never_names() -> None:
 )
 def test_governing_law_values(text: str, key: str) -> None:
     assert jurisdiction_in(text) == key
+
+
+def test_subject_to_a_law_is_a_governing_law_cue() -> None:
+    # "is subject to Swiss substantive law" states the governing law without "governed by"; a
+    # clause merely "subject to" something else is no cue.
+    from service.evidence.data import cues
+
+    text_cues = cues().attributes["governing_law"].text_cues
+    assert any(c.search("This Agreement is subject to Swiss substantive law.") for c in text_cues)
+    assert any(c.search("This Agreement shall be subject to the laws of Ontario.") for c in text_cues)
+    assert not any(c.search("Each payment is subject to a five per cent discount.") for c in text_cues)
