@@ -152,3 +152,8 @@ def test_subject_to_a_law_is_a_governing_law_cue() -> None:
     assert any(c.search("This Agreement is subject to Swiss substantive law.") for c in text_cues)
     assert any(c.search("This Agreement shall be subject to the laws of Ontario.") for c in text_cues)
     assert not any(c.search("Each payment is subject to a five per cent discount.") for c in text_cues)
+
+
+def test_and_its_affiliates_names_no_one_in_a_named_agreement_question() -> None:
+    sc = parse_question("Notice period - SUPPLY AGREEMENT between Vantor, LLC and its Affiliates and Quillon, Inc. and its Affiliates")
+    assert (sc.pattern, sc.parties) == ("named_agreement", ["Vantor, LLC", "Quillon, Inc."])

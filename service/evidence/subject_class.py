@@ -608,7 +608,8 @@ def _named_agreement(
     # Every other capitalised name outside the title is a party too ("Supply Agreement — Acme
     # Inc. v Zeta Partners: ..." once passed on Acme Inc. alone).
     at = text.rfind(title)
-    others = _other_names(text[:at] + " . " + text[at + len(title) :] if at >= 0 else text)
+    outside = text[:at] + " . " + text[at + len(title) :] if at >= 0 else text
+    others = _other_names(party_grammar().description.sub("", outside))  # "and its Affiliates" names no one
     failures.extend(f for f in others.failures if f not in failures)
     for name in others.pieces if not failures else []:
         if not _accounted_for(name, [*parties, title]):
