@@ -157,3 +157,8 @@ def test_subject_to_a_law_is_a_governing_law_cue() -> None:
 def test_and_its_affiliates_names_no_one_in_a_named_agreement_question() -> None:
     sc = parse_question("Notice period - SUPPLY AGREEMENT between Vantor, LLC and its Affiliates and Quillon, Inc. and its Affiliates")
     assert (sc.pattern, sc.parties) == ("named_agreement", ["Vantor, LLC", "Quillon, Inc."])
+
+
+def test_a_slash_inside_a_name_does_not_hide_the_dash_pair() -> None:
+    sc = parse_question("What does the LifeNova/ Envira Health, Inc.\u2013Quillon LLC Supply Agreement say about exclusivity?")
+    assert {"title": "Supply Agreement", "parties": ["LifeNova/ Envira Health, Inc.", "Quillon LLC"], "separators": ["; "]} in sc.title_readings

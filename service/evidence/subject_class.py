@@ -1098,7 +1098,10 @@ def _add_title_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
 
 # "the PivX Corporation–Detto Technologies Reseller Agreement": two parties joined by a dash
 # before the title. At most this many splits of the words after the dash are offered.
-_DASH = re.compile(r"\s*[\u2013\u2014]\s*|\s+-\s+|\s*/\s*")
+_DASH = re.compile(r"\s*[\u2013\u2014]\s*|\s+-\s+")
+# "the A/B Supply Agreement", "A / B Supply Agreement": a slash pairs two parties the same way,
+# tried only when the title has no dash (a "/" inside a name must not hide the dash).
+_SLASH = re.compile(r"\s*/\s*")
 _DASH_READINGS = 6
 
 
@@ -1110,7 +1113,7 @@ def _add_dash_readings(sc: SubjectClass, title: str) -> None:
     written stays the main reading. Only one dash, every part readable."""
     if sc.failures or not title:
         return
-    dashes = list(_DASH.finditer(title))
+    dashes = list(_DASH.finditer(title)) or list(_SLASH.finditer(title))
     if len(dashes) != 1:
         return
     first = read_party_list(title[: dashes[0].start()].strip())
