@@ -162,3 +162,21 @@ def test_and_its_affiliates_names_no_one_in_a_named_agreement_question() -> None
 def test_a_slash_inside_a_name_does_not_hide_the_dash_pair() -> None:
     sc = parse_question("What does the LifeNova/ Envira Health, Inc.\u2013Quillon LLC Supply Agreement say about exclusivity?")
     assert {"title": "Supply Agreement", "parties": ["LifeNova/ Envira Health, Inc.", "Quillon LLC"], "separators": ["; "]} in sc.title_readings
+
+
+def test_a_lead_name_starts_where_the_name_starts() -> None:
+    sc = parse_question("iVantor Corporation and Quillon Technology entered into a DISTRIBUTOR AGREEMENT; is either party allowed to subcontract?")
+    assert (sc.agreement_title, sc.parties) == ("DISTRIBUTOR AGREEMENT", ["iVantor Corporation", "Quillon Technology"])
+
+
+def test_a_named_agreement_title_holding_a_comma_is_a_title_reading() -> None:
+    sc = parse_question("Notice period - JOINT RESEARCH, DEVELOPMENT AND SUPPLY AGREEMENT between Vantor, Inc. and Quillon, Inc.")
+    assert (sc.pattern, sc.agreement_title) == ("named_agreement", "DEVELOPMENT AND SUPPLY AGREEMENT")
+    # The run before the comma is a party of the main reading, and title words of the longer one.
+    assert sc.parties == ["Vantor, Inc.", "Quillon, Inc", "JOINT RESEARCH"]
+    assert sc.title_readings == [{
+        "title": "JOINT RESEARCH, DEVELOPMENT AND SUPPLY AGREEMENT", "parties": ["Vantor, Inc.", "Quillon, Inc"], "separators": ["; "],
+    }]
+    # A second name that began before the title's run ("B, INC. SUPPLY AGREEMENT").
+    sc = parse_question("VANTOR, INC. / QUILLON, INC. SUPPLY AGREEMENT: renewal terms?")
+    assert {"title": "SUPPLY AGREEMENT", "parties": ["VANTOR, INC.", "QUILLON, INC."], "separators": ["; "]} in sc.title_readings

@@ -632,9 +632,24 @@ def _named_agreement(
     # "PivX Corporation / Detto Technologies Reseller Agreement": the name before a "/" or dash
     # and the title's first words may be two parties (title readings, passed only on an exact
     # title with every party bound).
-    before = re.search(r"(?:^|[^\w.&'-])(" + _COMPANY_RUN.pattern + r")\s*(?:/|[\u2013\u2014]|\s-)\s*$", text[:at]) if at > 0 else None
+    # The second name may have started before the title run ("A, Inc. / B, Inc. X AGREEMENT":
+    # the run holding the title begins at "Inc.").
+    before = re.search(
+        r"(?:^|[^\w.&'-])(" + _COMPANY_RUN.pattern + r")\s*(?:/|[\u2013\u2014]|\s-)\s*(?:" + _COMPANY_RUN.pattern + r",\s*)?$",
+        text[:at],
+    ) if at > 0 else None
     if before and not failures:
         _add_dash_readings(sc, before.group(1) + text[before.end(1) : at] + title)
+    # A title holding a comma ("COLLABORATIVE RESEARCH, DEVELOPMENT AND ... AGREEMENT") was read
+    # from its last run: the run before the comma, when it holds no legal form, may open it (a
+    # title reading, passed only on an exact title match with every other party bound).
+    opening = re.search(r"(?:^|[^\w.&'-])(" + _COMPANY_RUN.pattern + r"),\s*$", text[:at]) if at > 0 else None
+    if opening and not failures and not _names_a_company(name_words(opening.group(1))):
+        head = _trim_name(opening.group(1))
+        longer = head + text[opening.start(1) + opening.group(1).index(head) + len(head) : at] + title
+        parties_left = [p for p in sc.parties if not _accounted_for(p, [head])]
+        if head and not title_problem(longer) and parties_left:
+            sc.title_readings.append({"title": longer, "parties": parties_left, "separators": ["; "] * (len(parties_left) - 1)})
     return sc
 
 
@@ -734,7 +749,10 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
 
 
 # A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
-_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'/-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'/-]*)*")
+# It starts where a name starts, never inside a word ("iMine Corporation" is not "Mine Corporation").
+_LEAD_NAME = re.compile(
+    r"(?<![\w.&'/-])(?:[A-Z0-9]|[a-z](?=[A-Z.]))[\w.&'/-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'/-]*)*"
+)
 
 
 def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
