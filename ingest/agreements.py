@@ -50,6 +50,13 @@ _AGREEMENT_AND_TAIL = re.compile(
     rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,8}}AGREEMENT[ \t]{{1,3}}AND(?:[ \t]{{1,3}}[A-Z][A-Z'’\-]*){{1,4}}"
     r"|(?:[A-Z][\w'’\-]*[ \t]{1,3}){0,8}Agreement[ \t]{1,3}and(?:[ \t]{1,3}[A-Z][a-z'’\-]*){1,4}"
 )
+# "EXHIBIT 2.1 AGREEMENT FOR SALE OF BUSINESS AS GOING CONCERN (1) Quill Limited ...": a filing
+# run into one line, where a title that opens with the agreement word is a caps run in the
+# line, ended by the first word that is not capitalised (or a parenthesis, a digit).
+_INLINE_LEADING_AGREEMENT = re.compile(
+    r"(?<![\w])(?<![A-Z&][ \t])((?:AGREEMENT|CONTRACT)[ \t]{1,3}(?:FOR|OF|REGARDING|CONCERNING|RELATING[ \t]+TO)"
+    r"(?:[ \t]{1,3}[A-Z][A-Z&'’\-/]*){1,10})(?=[ \t]+(?:[a-z(]|[0-9]|[A-Z][a-z])|[ \t]*[\n(]|$)"
+)
 # A heading line with a qualifier after a dash: (title) - (edition, version, ...).
 _DASH_QUALIFIER = re.compile(r"(.+?)[ \t]+[-–—][ \t]+\S.{0,40}")
 _SUBJECT_LABEL = re.compile(r"(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*")
@@ -148,6 +155,9 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         if _CLAUSE_LABEL.fullmatch(head, head.rfind("\n", 0, start) + 1, start):
             return
         qualifier = _TRAILING_QUALIFIER.match(head, start + len(raw))
+        # "(1) Quill Limited": a numbered party list's first marker, not a qualifier of the title.
+        if qualifier and re.fullmatch(r"[ \t]*\([0-9]\)", qualifier.group()):
+            qualifier = None
         if qualifier and rank <= 1:
             raw = head[start : qualifier.end()]
         if rank >= 2:
@@ -225,6 +235,8 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             headings += 1
         line_start += len(line) + 1
     for match in _CAPS_TITLE.finditer(head):
+        add(1, match.start(1), match.group(1))
+    for match in _INLINE_LEADING_AGREEMENT.finditer(head):
         add(1, match.start(1), match.group(1))
     for match in _MIXED_TITLE.finditer(head):
         add(2, match.start(1), match.group(1))

@@ -154,3 +154,22 @@ def test_an_addendum_that_shall_amend_an_agreement_for_services_names_its_parent
 def test_amend_before_a_defined_term_alone_names_no_parent() -> None:
     text = "ADDENDUM\nThe parties desire to amend the Lease as follows.\n"
     assert _parent(text) == ("amends", None, 0, 8)
+
+
+def test_a_title_opening_with_the_agreement_word_inside_a_one_line_filing() -> None:
+    text = (
+        "EX-2.1 2 0002.txt AGREEMENT FOR SALE OF BUSINESS EXHIBIT 2.1 AGREEMENT FOR SALE OF BUSINESS AS GOING"
+        " CONCERN (1) Quill Trading Limited (in administration) (2) Harrier Limited AGREEMENT FOR SALE OF"
+        " BUSINESS AS GOING CONCERN THIS AGREEMENT is made on the date specified in the First Schedule WHEREAS"
+        " A. The Vendor carries on the Business."
+    )
+    assert _title(text) == ("AGREEMENT FOR SALE OF BUSINESS AS GOING CONCERN", 61, 108)
+
+
+def test_an_agreement_word_inside_a_caps_title_opens_no_title_of_its_own() -> None:
+    text = (
+        'SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES\n\nTHIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES'
+        ' (this "Agreement") is made as of May 1, 2020 by and between Plover Income Fund and Sandpiper Registrar'
+        " LLC.\n"
+    )
+    assert _title(text) == ("SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES", 52, 97)
