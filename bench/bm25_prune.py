@@ -73,10 +73,11 @@ def main() -> None:
             keep50.append(len(set(got) & set(full[q])) / max(1, len(full[q])))
             with store.snapshot():  # the words kept for this principal's visible chunks
                 db = store._db()
-                terms_version, head, acl_version = store._bm25_state(db)
-                visible = store._visible_set(db, filters.principal, head, acl_version)
+                head, floor, acl_version = store._bm25_state(db)
+                visible = store._visible_set(db, filters.principal, head, acl_version, floor)
+                store._postings.sync(db, head, floor)
                 words = query_words(q)
-                df = document_frequencies(db, store._postings, terms_version, visible, words)
+                df = document_frequencies(db, store._postings, head, visible, words)
                 match = sqlite_store.fts_query(store._prune_words(words, df, visible.rows))
             matches.append(store._db().execute(
                 "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)).fetchone()[0])

@@ -130,8 +130,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def gold_spans(row: dict[str, Any], file_text: str, revision_text: str) -> list[tuple[int, int]]:
-    """Gold answer spans in revision-text offsets (identical texts: as given; otherwise the
-    answer text located with whitespace-insensitive matching)."""
+    """Gold answer spans in revision-text offsets (identical texts: as given; otherwise every
+    place the answer text is written, located with whitespace-insensitive matching: a sentence
+    repeated in the contract is the same answer wherever the report cites it)."""
     spans = []
     for answer in row["answers"]:
         if file_text == revision_text:
@@ -140,10 +141,8 @@ def gold_spans(row: dict[str, Any], file_text: str, revision_text: str) -> list[
         words = [re.escape(w) for w in answer["text"].split()]
         if not words:
             continue
-        m = re.search(r"\s+".join(words), revision_text)
-        if m:
-            spans.append((m.start(), m.end()))
-    return spans
+        spans.extend((m.start(), m.end()) for m in re.finditer(r"\s+".join(words), revision_text))
+    return sorted(set(spans))
 
 
 def rate(a: int, b: int) -> float | None:

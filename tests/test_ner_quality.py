@@ -24,8 +24,10 @@ from bench.ner_eval import (
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"
-# Every 4th contract by sorted doc_id: the whole corpus takes several minutes on 2 cores.
-CORPUS_EVERY = 4
+# Every 3rd contract of the tune split by sorted doc_id (50 contracts): the whole corpus takes
+# several minutes on 2 cores. Only the tune split: a failure prints per-contract misses, and the
+# report split's contracts are never read contract by contract.
+CORPUS_EVERY = 3
 
 
 def test_entity_patterns_file_matches_the_lexicons() -> None:
@@ -86,7 +88,7 @@ def test_party_recall_on_names_written_in_the_contract() -> None:
 def corpus_result():
     if not (SHARED / "eval" / "cuad-dev").exists() or not CUAD_DIR.exists():
         pytest.skip("cuad-dev evaluation data (../shared) is not available")
-    return evaluate_corpus(load_index(every=CORPUS_EVERY))
+    return evaluate_corpus(load_index(every=CORPUS_EVERY, split="tune"))
 
 
 @pytest.mark.slow
@@ -105,6 +107,6 @@ def test_party_precision(corpus_result) -> None:
     assert corpus_result.party_precision >= PARTY_PRECISION_FLOOR, corpus_result.misses
 
 
-TITLE_ACCURACY_FLOOR = 0.83
-PARTY_RECALL_FLOOR = 0.83
-PARTY_PRECISION_FLOOR = 0.72
+TITLE_ACCURACY_FLOOR = 0.94
+PARTY_RECALL_FLOOR = 0.88
+PARTY_PRECISION_FLOOR = 0.78

@@ -157,8 +157,12 @@ def test_kept_postings_are_bounded_and_follow_chunk_writes(tmp_path, monkeypatch
     assert sum(r.size for r, _ in kept.values()) == store._postings._postings
     put(store, "c", "r1", ["retainer notice"], [axis(5)])  # written, not current: no score moves
     assert scored(store, "retainer fee schedule notice", everyone) == first
-    assert store._postings._version == int(store._db().execute(
-        "SELECT value FROM meta WHERE key = 'terms_version'").fetchone()[0])  # read again
+    # Not current, so no live_log entry: the kept postings stay (they answer for current rows).
+    resets = store._postings.resets
+    assert store._postings._head == int(store._db().execute("SELECT max(seq) FROM live_log").fetchone()[0])
+    store.activate_revision("c", "r1")  # now current: brought forward, not read again
+    assert scored(store, "retainer fee schedule notice", everyone) != first
+    assert store._postings.resets == resets
     store.close()
 
 

@@ -57,7 +57,13 @@ from ingest.store.port import (
 )
 from ingest.store.sqlite_bm25 import Postings, VisibleSet, VisibleSets, document_frequencies
 from ingest.store.sqlite_bm25 import scores as bm25_scores
-from ingest.store.sqlite_vectors import VectorMatrix, VectorView, prune_log, single_threaded_blas
+from ingest.store.sqlite_vectors import (
+    VectorMatrix,
+    VectorView,
+    log_position,
+    prune_log,
+    single_threaded_blas,
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -236,8 +242,13 @@ END;
 #   subject row, a document's existence or current revision, an ACL token); the decoded subject
 #   records of sqlite_registry.py;
 # - acl_version: every ACL row written or removed; kNN's per-principal row masks;
-# - terms_version: every chunk row written or removed, i.e. every change of FTS5's statistics;
-#   the per-word postings that per-principal BM25 reads (sqlite_bm25.py).
+# - terms_version: every chunk row written or removed, i.e. every change of FTS5's statistics
+#   (BM25's postings follow live_log since they catch up incrementally: sqlite_bm25.py; the
+#   counter stays for files and tools that read it);
+# - visible_acl_version: every ACL row written or removed of a document that has current chunks,
+#   i.e. every change of who may read a current row; BM25's visible sets (sqlite_bm25.py). A new
+#   document's ACL rows, written before its revision is current, do not move it: its rows reach
+#   the sets through live_log, read with the ACL of that moment.
 _COUNTER_TRIGGERS: tuple[tuple[str, str, str], ...] = (
     ("registry_generation", "registry_generation_subject_insert", "AFTER INSERT ON subjects"),
     ("registry_generation", "registry_generation_subject_update", "AFTER UPDATE ON subjects"),
@@ -253,6 +264,11 @@ _COUNTER_TRIGGERS: tuple[tuple[str, str, str], ...] = (
     ("acl_version", "acl_version_removed", "AFTER DELETE ON document_acl"),
     ("terms_version", "terms_version_added", "AFTER INSERT ON chunks"),
     ("terms_version", "terms_version_removed", "AFTER DELETE ON chunks"),
+    ("visible_acl_version", "visible_acl_version_added",
+     "AFTER INSERT ON document_acl WHEN EXISTS (SELECT 1 FROM live_chunks WHERE doc_id = new.doc_id)"),
+    ("visible_acl_version", "visible_acl_version_removed",
+     "AFTER DELETE ON document_acl WHEN EXISTS (SELECT 1 FROM live_chunks WHERE doc_id = old.doc_id)"),
+    ("visible_acl_version", "visible_acl_version_changed", "AFTER UPDATE ON document_acl"),
 )
 
 
@@ -373,8 +389,8 @@ class SqliteStore:
         # kNN row masks per (principal's tokens, matrix view, acl_version): see _visible_rows.
         self._masks: OrderedDict[tuple[Any, ...], tuple[VectorView, np.ndarray]] = OrderedDict()
         self._masks_lock = threading.Lock()
-        # BM25 statistics per principal (sqlite_bm25.py): each word's postings for one
-        # terms_version, and each principal view's visible chunks and their lengths.
+        # BM25 statistics per principal (sqlite_bm25.py): each word's postings and each
+        # principal view's visible chunks and their lengths, brought forward from live_log.
         self._postings = Postings()
         self._visible = VisibleSets()
         single_threaded_blas()
@@ -957,22 +973,22 @@ class SqliteStore:
         return (" AND ".join(where) or "1"), args
 
     def _bm25_state(self, db: sqlite3.Connection) -> tuple[int, int, int]:
-        """(terms_version, live_log head, acl_version) in ``db``'s snapshot: the keys of the
-        kept postings and visible sets (sqlite_bm25.py)."""
+        """(live_log head, live_log floor, visible_acl_version) in ``db``'s snapshot: the keys
+        of the kept postings and visible sets, and how far back the log reaches
+        (sqlite_bm25.py)."""
+        head, floor = log_position(db)
         row = db.execute(
-            "SELECT (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'terms_version'), "
-            "(SELECT max(seq) FROM live_log), "
-            "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'acl_version')"
-        ).fetchone()
-        return int(row[0] or 0), int(row[1] or 0), int(row[2] or 0)
+            "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'visible_acl_version'").fetchone()
+        return head, floor, (int(row[0] or 0) if row else 0)
 
     def _visible_set(self, db: sqlite3.Connection, principal: Principal, live_head: int,
-                     acl_version: int) -> VisibleSet:
+                     acl_version: int, floor: int) -> VisibleSet:
         """The current chunks ``principal`` may read, with their lengths: the population of
         that principal's BM25 statistics."""
         view = None if principal.unrestricted else tuple(principal.acl_tokens())
         acl_sql, acl_args = self._live_filter(SearchFilters(principal=principal), "l")
-        return self._visible.get(db, (view, live_head, acl_version), acl_sql, acl_args)
+        acl_key = 0 if view is None else acl_version  # the unrestricted view reads no ACL row
+        return self._visible.get(db, (view, live_head, acl_key), acl_sql, acl_args, floor)
 
     def _prune_words(self, words: list[str], df: dict[str, int], rows: int) -> list[str]:
         """Drop words in more than ``BM25_MAX_DF_SHARE`` of the principal's visible chunks, then
@@ -996,12 +1012,13 @@ class SqliteStore:
             return []
         with self.snapshot():
             db = self._db()
-            terms_version, live_head, acl_version = self._bm25_state(db)
-            visible = self._visible_set(db, filters.principal, live_head, acl_version)
+            live_head, floor, acl_version = self._bm25_state(db)
+            visible = self._visible_set(db, filters.principal, live_head, acl_version, floor)
             if not visible.rows:
                 return []
+            self._postings.sync(db, live_head, floor)
             if not filters.doc_ids:
-                df = document_frequencies(db, self._postings, terms_version, visible, words)
+                df = document_frequencies(db, self._postings, live_head, visible, words)
                 words = self._prune_words(words, df, visible.rows)
             only_principal = not (filters.doc_ids or filters.collections or filters.entity_ids
                                   or filters.relation_keys)
@@ -1017,7 +1034,7 @@ class SqliteStore:
                 if not chunk_of:
                     return []
                 allowed = np.array(sorted(chunk_of), dtype=np.int64)
-            rowids, score = bm25_scores(db, self._postings, terms_version, visible, words, allowed)
+            rowids, score = bm25_scores(db, self._postings, live_head, visible, words, allowed)
             if not rowids.size:
                 return []
             take = min(n, rowids.size)
