@@ -198,10 +198,6 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         position = start + keyword.end()
         position += len(straight[position:end]) - len(straight[position:end].lstrip(" \t\n:"))
-        # "BETWEEN EACH OF BERRY PLASTICS CORPORATION, AND THE OTHER GRANTORS ...": filler first.
-        each_of = re.match(r"(?i:each[ \t\n]+of)[ \t\n]+(?=[A-Z])", straight[position:end])
-        if each_of:
-            position += each_of.end()
         # An enumerated list of parties: "between 1. HealthGate Data Corp. ... and 2. ..."
         enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[position:end])
         if enumerator:
@@ -241,22 +237,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             enumerator = role
         second = slot_name_at(straight, after + (enumerator.end() - enumerator.start() if enumerator else 0), end)
         if second is not None:
-            second = _after_prose_and(second)
             names.append(second)
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
     return names
-
-
-def _after_prose_and(name: NameSpan) -> NameSpan:
-    """The name after the last inner "and" when the words before it are prose ("THE OTHER
-    GRANTORS PARTY HERETO AND HALYARD TRUST COMPANY LLC" is "HALYARD TRUST COMPANY LLC")."""
-    joins = list(re.finditer(r"\s(?:and|AND)\s+(?=[A-Z0-9])", name.text))
-    if not joins or party_name_problem(name.text[: joins[-1].start()]) != "clause":
-        return name
-    start = name.start + joins[-1].end()
-    return NameSpan(name.text[joins[-1].end() :], start, name.end)
 
 
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:

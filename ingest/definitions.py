@@ -50,11 +50,9 @@ _HEREINAFTER = re.compile(
 _ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n|(?<=[.;]) | (?=Party [A-D]\b))((?:Party|PARTY)[ \t\n]+[A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
-# (A cover page's clause ends at its contents table: "BETWEEN A AND B, AS THE COLLATERAL AGENT
-# TABLE OF CONTENTS ... SECTION 1. DEFINITIONS; GRANT OF SECURITY" names no more parties.)
 _PREAMBLE_END = re.compile(
     r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
-    r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE|TABLE OF CONTENTS|Table of Contents)\b"
+    r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
 )
 _LEADING_CONNECTORS = re.compile(
     r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
@@ -431,8 +429,7 @@ def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) 
     recitals_start = None
     if clauses and clauses[0][0] < OPENING_CHARS:
         marker = _PREAMBLE_END.match(text, clauses[0][1])
-        # (A contents table after a cover page's clause is no recital: the preamble follows it.)
-        recitals_start = clauses[0][1] if marker and not marker.group().casefold().startswith("table") else None
+        recitals_start = clauses[0][1] if marker else None
     elif _opening_end(text) < min(len(text), OPENING_CHARS):
         recitals_start = _opening_end(text)
     # "This Agreement ... is entered into by Acme Inc., ... (the "Company"), and Jane Roe ... (the

@@ -3,8 +3,7 @@ invented names: a year inside a name, a description written without its comma, a
 joined by "&", a cover line that runs on into the title's subject, a title-case "Between" over a
 name with an inner "and", a "PARTY\\nA:" label broken over lines, a clause opened by "is entered
 into by", a cover page's list of names and description lines, and an offer letter's sender and
-addressee, a document's own defined term, a share purchase's target, a cover page's "EACH OF" and
-contents table. Real spaCy pipeline; the exact set of names bound by ``party_to``.
+addressee. Real spaCy pipeline; the exact set of names bound by ``party_to``.
 """
 
 from __future__ import annotations
@@ -109,34 +108,6 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
         "of the entire issued share capital of Heron Marine Services Limited (the Company).\n\n1. Sale and "
         "purchase. The Seller shall sell and the Buyer shall buy the Shares.\n",
         {"BRAMBLE HOLDINGS LIMITED", "CORVID PARTNERS LIMITED"},
-    ),
-    # "EACH OF" opens the slot; the contents table ends the cover's clause (its headings are no parties).
-    "each_of_on_a_cover_before_contents": (
-        "TRANSFER AGENCY AND SERVICE AGREEMENT\n\n                BETWEEN\n\n     EACH OF THE ENTITIES LISTED ON "
-        "APPENDIX A\n\n                  AND\n\n        MERIDIAN FUND SERVICES, INC.\n\n            TABLE OF "
-        "CONTENTS\n\n1.  Terms of Appointment and Duties..........   2\n2.  Fees and Expenses...........   8\n"
-        "3.  Representations and Warranties of the Fund.......   9\n",
-        {"MERIDIAN FUND SERVICES, INC."},
-    ),
-    "contents_headings_are_no_parties": (
-        "PLEDGE AND SECURITY AGREEMENT DATED AS OF MAY 1, 2003 BETWEEN EACH OF CORMORANT PLASTICS CORPORATION, "
-        "AND THE OTHER GRANTORS PARTY HERETO AND HALYARD TRUST COMPANY LLC, AS THE COLLATERAL AGENT TABLE OF "
-        "CONTENTS\nPage ---- SECTION 1. DEFINITIONS; GRANT OF SECURITY......... 1 1.1. General Definitions...... 1 "
-        "SECTION 2. SECURITY FOR OBLIGATIONS; GRANTORS REMAIN LIABLE....... 10\n",
-        {"CORMORANT PLASTICS CORPORATION", "HALYARD TRUST COMPANY LLC"},
-    ),
-    # A contents table after the cover's clause is no recital: the preamble after it still defines
-    # the parties, and a later clause of another agreement ("between Vendor and Cedar Corp.") adds none.
-    "contents_table_before_the_preamble": (
-        "Build Agreement Between Alder Wireless, LLC And Birch Mobility LLC\n\nNetwork General Agreement TABLE OF "
-        "CONTENTS Page "
-        + " ".join(f"1.{n} Section heading number {n} {n}" for n in range(1, 120))
-        + "\n\nThis Build Agreement is made by and between Alder Wireless, LLC, a Delaware limited liability "
-        "company (\"Vendor\"), and Birch Mobility LLC, a Delaware limited liability company (\"Birch\").\n\n"
-        "Concurrently herewith, the Parties have entered into that certain Backhaul Services Agreement between "
-        "Vendor and Cedar Corp. pursuant to which Vendor provides transport services (the \"Transport "
-        "Agreement\").\n\n1. Scope. Vendor shall build the sites.\n",
-        {"Alder Wireless, LLC", "Birch Mobility LLC"},
     ),
 }
 
