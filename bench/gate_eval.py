@@ -1,7 +1,7 @@
 """The subject gate on CUAD dev: in-KB pass rate and not-in-KB refusals.
 
     PYTHONPATH=. python bench/gate_eval.py --split tune|report [--limit N] [--half A|B] [--show-misses N] [--phrasings]
-        [--fresh-phrasings] [--registry] [--adversarial]
+        [--fresh-phrasings [--phrasings-file PATH]] [--registry] [--adversarial]
 
 For one split of ``../shared/eval/cuad-dev/splits.json`` a registry is built with the real ingest
 pipeline (extraction, chunking, spaCy annotation, ``write_revision``) into a SQLite store, with
@@ -39,7 +39,10 @@ party list (which once passed every agreement of that title).
 possessives, the subject at the end, a party list first, quoted and lower-case titles, lower-case
 names, stray trailing punctuation, "/" and ";" lists, structured subjects through the API model)
 and prints in-KB pass and not-in-KB refusals per shape, and the in-KB pass of contracts whose party
-names hold a comma, "&", "of" or "d/b/a". Not-in-KB misses are listed first: each is an answer
+names hold a comma, "&", "of" or "d/b/a". ``--phrasings-file PATH`` asks another held-out set
+instead: ``bench/data/gate_phrasings_fresh2.json`` (30 shapes written later, the same way: "Re: X
+— A v B", "A and B entered into a X; ...", dates after the title, upper-case names, "(A/B)",
+"the parties' X", numbered parties, imperative and noun-phrase questions). Not-in-KB misses are listed first: each is an answer
 about the wrong subject.
 
 Stores are cached under ``$ATTEST_BENCH_CACHE`` (default ``~/.cache/attest-bench``), keyed by the
@@ -398,13 +401,17 @@ def _fresh_fields(title: str, parties: Sequence[str]) -> dict[str, str]:
         "all_comma": comma, "all_slash": " / ".join(parties),
         "a_lower": parties[0].lower(), "b_lower": " and ".join(parties[1:]).lower(),
         "all_lower": " and ".join(parties).lower(),
+        "all_comma_plain": " and ".join(parties) if len(parties) < 3 else ", ".join(parties[:-1]) + " and " + parties[-1],
+        "all_upper": " AND ".join(p.upper() for p in parties), "all_slash_tight": "/".join(parties),
     }
 
 
-def fresh_questions(title: str, parties: Sequence[str]) -> list[tuple[str, str, dict | None]]:
-    """(shape, question, structured subject or None) for every template of
-    bench/data/gate_fresh_phrasings.json; shapes naming {a}/{b} are left out for one party."""
-    shapes = json.loads(FRESH_PHRASINGS.read_text())["shapes"]
+def fresh_questions(
+    title: str, parties: Sequence[str], path: Path = FRESH_PHRASINGS
+) -> list[tuple[str, str, dict | None]]:
+    """(shape, question, structured subject or None) for every template of ``path`` (default
+    bench/data/gate_fresh_phrasings.json); shapes naming {a}/{b} are left out for one party."""
+    shapes = json.loads(path.read_text())["shapes"]
     fields = _fresh_fields(title, parties)
     out: list[tuple[str, str, dict | None]] = []
     for shape, templates in shapes.items():
@@ -438,14 +445,16 @@ def gate_docs_structured(store: SqliteStore, asked: str, spec: dict) -> tuple[se
 _HARD_NAME = re.compile(r",|&|\bof\b|\bd/?b/?a\b", re.IGNORECASE)
 
 
-def evaluate_fresh(store: SqliteStore, rows: Sequence[dict]) -> tuple[dict[str, tuple[Tally, Tally]], Tally]:
+def evaluate_fresh(
+    store: SqliteStore, rows: Sequence[dict], path: Path = FRESH_PHRASINGS
+) -> tuple[dict[str, tuple[Tally, Tally]], Tally]:
     """Per shape of the held-out phrasings: (in-KB passes, not-in-KB refusals), over the same
     contracts as ``evaluate_phrasings``; and the in-KB tally of the contracts whose party names
     hold a comma, "&", "of" or "d/b/a"."""
     out: dict[str, tuple[Tally, Tally]] = {}
     hard = Tally()
     for row, title, parties, inside in _phrasing_contracts(rows):
-        for shape, asked, spec in fresh_questions(title, parties):
+        for shape, asked, spec in fresh_questions(title, parties, path):
             in_kb, not_in_kb = out.setdefault(shape, (Tally(), Tally()))
             try:
                 docs, why = gate_docs_structured(store, asked, spec) if spec else gate_docs(store, asked)
@@ -610,6 +619,11 @@ def main() -> int:
         "--fresh-phrasings", action="store_true",
         help="also the held-out analyst phrasings of bench/data/gate_fresh_phrasings.json",
     )
+    parser.add_argument(
+        "--phrasings-file", type=Path, default=FRESH_PHRASINGS,
+        help="the held-out phrasings --fresh-phrasings asks (default bench/data/gate_fresh_phrasings.json; "
+        "a second set, written later: bench/data/gate_phrasings_fresh2.json)",
+    )
     parser.add_argument("--registry", action="store_true", help="also 'Who are the parties to ...' registry questions")
     parser.add_argument(
         "--adversarial", action="store_true",
@@ -670,8 +684,8 @@ def main() -> int:
             for miss in (inside.misses + outside.misses)[: args.show_misses]:
                 print(f"    [{shape}]", miss[:400])
     if args.fresh_phrasings:
-        shapes, hard = evaluate_fresh(store, rows)
-        print("held-out phrasings (bench/data/gate_fresh_phrasings.json):")
+        shapes, hard = evaluate_fresh(store, rows, args.phrasings_file)
+        print(f"held-out phrasings ({args.phrasings_file.name}):")
         total_in, total_out = print_shapes(shapes)
         print(f"  party names with ',', '&', 'of' or 'd/b/a': in-KB pass {hard.rate:.3f} ({hard.passed}/{hard.asked})")
         print(

@@ -50,6 +50,15 @@ _AGREEMENT_AND_TAIL = re.compile(
     rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,8}}AGREEMENT[ \t]{{1,3}}AND(?:[ \t]{{1,3}}[A-Z][A-Z'’\-]*){{1,4}}"
     r"|(?:[A-Z][\w'’\-]*[ \t]{1,3}){0,8}Agreement[ \t]{1,3}and(?:[ \t]{1,3}[A-Z][a-z'’\-]*){1,4}"
 )
+# "EXHIBIT 2.1 AGREEMENT FOR SALE OF BUSINESS AS GOING CONCERN (1) Quill Limited ...": a filing
+# run into one line, where a title that opens with the agreement word is a caps run in the
+# line, ended by the first word that is not capitalised (or a parenthesis, a digit).
+_INLINE_LEADING_AGREEMENT = re.compile(
+    r"(?<![\w])(?<![A-Z&][ \t])((?:AGREEMENT|CONTRACT)[ \t]{1,3}(?:FOR|OF|REGARDING|CONCERNING|RELATING[ \t]+TO)"
+    r"(?:[ \t]{1,3}[A-Z][A-Z&'’\-/]*){1,10})(?=[ \t]+(?:[a-z(]|[0-9]|[A-Z][a-z])|[ \t]*[\n(]|$)"
+)
+# A heading line with a qualifier after a dash: (title) - (edition, version, ...).
+_DASH_QUALIFIER = re.compile(r"(.+?)[ \t]+[-–—][ \t]+\S.{0,40}")
 _SUBJECT_LABEL = re.compile(r"(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*")
 # Words that make a line prose, not a heading starting with "Agreement".
 _LEADING_AGREEMENT_PROSE = frozenset("is are was be shall will made hereby between among this these that".split())
@@ -127,11 +136,28 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         this = max(raw.rfind("THIS "), raw.rfind("This "))
         if this > 0:
             start, raw = start + this, raw[this:]
+        # "... AND THE PROVINCES LISTED ON THE SIGNATURE PAGES ATTACHED HERETO COMPREHENSIVE
+        # AGREEMENT": a cover page's party list run into the title on one caps line. Its words
+        # ("HERETO", "BETWEEN") are never inside a title, so the title starts after the last one.
+        if rank <= 1:
+            party_list = list(_PARTY_LIST_WORD.finditer(raw))
+            if party_list:
+                start, raw = start + party_list[-1].end(), raw[party_list[-1].end() :]
+        line_start = head.rfind("\n", 0, start) + 1
+        line_end = head.find("\n", start)
+        # "EX-10.2 3 exhibit102.htm SERVICE AGREEMENT": an EDGAR document header on a line of its
+        # own is the filer's label for the exhibit, page furniture above the contract's heading.
+        # (A line running past the end of ``head`` may be a long one: it is kept.)
+        if _EDGAR_HEADER.match(head, line_start) and line_end != -1 and line_end - line_start <= _EDGAR_HEADER_CHARS:
+            return
         # "19.   ENTIRE AGREEMENT, GOVERNING LAW", "(a) FOX ASSIGNMENT OF AGREEMENT:": a clause
         # number or label before it on its line makes a run a section heading, not a title.
         if _CLAUSE_LABEL.fullmatch(head, head.rfind("\n", 0, start) + 1, start):
             return
         qualifier = _TRAILING_QUALIFIER.match(head, start + len(raw))
+        # "(1) Quill Limited": a numbered party list's first marker, not a qualifier of the title.
+        if qualifier and re.fullmatch(r"[ \t]*\([0-9]\)", qualifier.group()):
+            qualifier = None
         if qualifier and rank <= 1:
             raw = head[start : qualifier.end()]
         if rank >= 2:
@@ -189,6 +215,13 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             # "AGREEMENT AND PLAN OF MERGER": a caps line anywhere in the opening, a title-case
             # one among the first lines.
             add(0 if stripped.isupper() else 1, line_start + line.index(stripped), stripped)
+        elif stripped and stripped.isupper() and (dashed := _DASH_QUALIFIER.fullmatch(stripped)) and (
+            _LEADING_AGREEMENT.fullmatch(dashed.group(1))
+            and not _LEADING_AGREEMENT_PROSE & set(dashed.group(1).casefold().split())
+        ):
+            # "CONTRACT FOR THE SALE OF LAND - 2000 EDITION": a form's edition or version after a
+            # dash is no part of the title.
+            add(0, line_start + line.index(stripped), dashed.group(1))
         elif (
             stripped
             and headings < _HEADING_LINES
@@ -202,6 +235,8 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             headings += 1
         line_start += len(line) + 1
     for match in _CAPS_TITLE.finditer(head):
+        add(1, match.start(1), match.group(1))
+    for match in _INLINE_LEADING_AGREEMENT.finditer(head):
         add(1, match.start(1), match.group(1))
     for match in _MIXED_TITLE.finditer(head):
         add(2, match.start(1), match.group(1))
@@ -289,6 +324,13 @@ def _ends_in_legal_form(line: str) -> bool:
     return any(len(words) > len(suffix) and words[-len(suffix) :] == suffix for suffix in lexicons().strippable_suffixes)
 
 
+# Words of a party list that are never inside a title (see ``_candidates``).
+_PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST)\b[ \t]*")
+# An EDGAR document header line ("EX-10.2 3 exhibit102-services.htm SERVICE AGREEMENT ..."): the
+# exhibit code, the sequence number and the file name. Only a line of its own (a whole filing run
+# into one line starts so too, and its heading is on that line).
+_EDGAR_HEADER = re.compile(r"[ \t]*EX-[0-9][\w.()\-]*[ \t]+[0-9]+[ \t]+\S+\.(?:htm|html|txt)\b", re.IGNORECASE)
+_EDGAR_HEADER_CHARS = 200
 _CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")
 _NUMBER_LABEL = re.compile(r"[ \t]*(?:No|NO|Number|NUMBER)\.?[ \t]*:")
 # The contract's name for itself: 'THIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES (this
@@ -305,7 +347,9 @@ def _with_self_name(text: str, title: Title) -> Title:
     match = _SELF_NAME.search(text, title.end, min(len(text), title.end + TITLE_SCAN_CHARS))
     if match is None:
         return title
-    heading, own = title.text.split(), match.group(1).split()
+    # Compared without case: "SETTLEMENT AGREEMENT" over 'This Settlement Agreement and Mutual
+    # Release (the "Agreement")' is the same heading, cut short.
+    heading, own = title.text.casefold().split(), match.group(1).casefold().split()
     if len(own) > len(heading) and len(own) <= 14 and own[: len(heading)] == heading:
         return Title(match.group(1), match.start(1), match.end(1))
     return title
@@ -420,10 +464,11 @@ def find_title(text: str) -> Title | None:
     if not_a_contract(text):
         return None
     title = (
-        _own_heading(text) or self_label(text) or _first_heading(text) or _self_named(text) or _bare_heading(text)
-        or _instrument_heading(text)
+        _own_heading(text) or self_label(text) or _heading_under_dated_line(text) or _first_heading(text)
+        or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _self_defined(text)
     )
     if title is not None:
+        title = _with_line_below(text, _with_line_above(text, title))
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     if title is not None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
@@ -471,6 +516,131 @@ def _self_named(text: str) -> Title | None:
     if not 2 <= len(words) <= 14 or not re.search(r"\b(?:AGREEMENT|Agreement|CONTRACT|Contract)\b", match.group(1)):
         return None
     return Title(match.group(1), match.start(1), match.end(1))
+
+
+# 'THIS ADDENDUM NO. 1 TO OFFICE LEASE (the "Addendum No. 1")', 'This Second Amendment to Lease
+# ("Second Amendment")', 'THIS ASSIGNMENT OF INTELLECTUAL PROPERTY (this "Assignment")': a
+# document names itself and defines a term by a word of that name. No comma or line break
+# inside; digits only in a "No. 1" number.
+_SELF_DEFINED = re.compile(
+    r"\b(?:THIS|This)[ \t]+(?P<name>[A-Z][^(),\n\"“”]{0,120}?)[ \t]*\((?:(?:this|the)[ \t]+)?[\"“](?P<term>[^\"”\n]{1,40})[\"”]\)"
+)
+_NAME_NUMBER = re.compile(r"\b(?:No|NO|Number|NUMBER)\.?[ \t]*[0-9]+[A-Za-z]?\b")
+
+
+def _self_defined(text: str) -> Title | None:
+    """The preamble's name for the document when the term it defines for itself is made of
+    words of that name (``_SELF_DEFINED``), the name has two to 14 words and no digit outside a
+    "No. 1" number, and it is an agreement-word title or an amendment-like one: a contract
+    without an agreement-word heading ("ADDENDUM NO. 1 TO OFFICE LEASE") still names itself. The
+    last resort of ``find_title``: an instrument heading ("OFFICE LEASE") comes first."""
+    match = _SELF_DEFINED.search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS))
+    if match is None:
+        return None
+    name, term = match.group("name").strip(), match.group("term")
+    words = name.split()
+    if not 2 <= len(words) <= 14 or re.search(r"[0-9]", _NAME_NUMBER.sub("", name)) or _ends_in_legal_form(name):
+        return None
+    term_words = set(name_words(term))
+    if not term_words or not term_words <= set(name_words(name)) | {"agreement"}:
+        return None
+    if not re.search(r"\b(?:AGREEMENT|Agreement|CONTRACT|Contract)\b", name) and amendment_of(name) is None and not (
+        term_words - {"agreement"} and _heading_words(name)
+    ):
+        return None
+    return Title(name, match.start("name"), match.start("name") + len(name))
+
+
+# "THIS AGREEMENT is dated 14 June 2019" alone on the first line, the heading under it: a British
+# deed's opening, where the dated line comes before the title ("SERVICES AGREEMENT") and the
+# party list ("BETWEEN:") follows.
+_DATED_LINE = re.compile(r"(?:THIS|This)[ \t]+(?:AGREEMENT|Agreement|DEED|Deed)[ \t]+(?:is[ \t]+)?(?:dated|made)\b[^\n]{0,60}")
+_UNDER_DATED_LINES = 3
+
+
+def _heading_under_dated_line(text: str) -> Title | None:
+    """The heading right under a first line that only dates the agreement (``_DATED_LINE``):
+    among the next ``_UNDER_DATED_LINES`` non-blank lines, a caps title line of its own, before
+    any party-list line."""
+    lines = [(m.start(), m.group().strip()) for m in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]) if m.group().strip()]
+    if not lines or not _DATED_LINE.fullmatch(lines[0][1]) or re.search(r"(?i)\b(?:between|among|by)\b", lines[0][1]):
+        return None
+    for start, line in lines[1 : 1 + _UNDER_DATED_LINES]:
+        if _PARTY_LIST_WORD.match(line) or re.match(r"(?i)(?:between|among|parties)\b", line):
+            return None
+        if line.isupper() and _CAPS_TITLE.fullmatch(line):
+            offset = text.index(line, start)
+            title, dropped = _strip_noise(line)
+            return Title(title, offset + dropped, offset + dropped + len(title))
+    return None
+
+
+# A caps fragment of at most this many words on the line right above a heading continues it.
+_LINE_ABOVE_WORDS = 3
+
+
+def _with_line_above(text: str, title: Title) -> Title:
+    """A heading whose first words were broken onto the line above ("MAKE\nGOOD ESCROW
+    AGREEMENT", "EXCLUSIVE\nDISTRIBUTION AGREEMENT"): the line right above (no blank line
+    between) is a fragment of at most ``_LINE_ABOVE_WORDS`` words in the heading's case, no page
+    furniture or company name, and the text after the heading repeats the joined words ('This
+    Make Good Escrow Agreement', 'the exclusive distribution agreement'). The repetition is the
+    proof: a name or a label above a heading is not repeated before it."""
+    line_start = text.rfind("\n", 0, title.start) + 1
+    if line_start == 0 or text[line_start : title.start].strip():
+        return title
+    previous_start = text.rfind("\n", 0, line_start - 1) + 1
+    previous = text[previous_start : line_start - 1].strip()
+    words = previous.split()
+    if not words or len(words) > _LINE_ABOVE_WORDS or re.search(r"[0-9:;]", previous):
+        return title
+    caps = title.text.isupper()
+    if (caps and not (previous.isupper() and _CAPS_LINE.fullmatch(previous))) or (
+        not caps and not all(w[:1].isupper() for w in words)
+    ):
+        return title
+    if _strip_noise(previous)[1] or _ends_in_legal_form(previous) or _PARTY_LIST_WORD.search(previous):
+        return title
+    joined = words + title.text.split()
+    repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)
+    if repeated.search(text, title.end, min(len(text), title.end + TITLE_SCAN_CHARS)) is None:
+        return title
+    begin = previous_start + text[previous_start:line_start].index(words[0])
+    return Title(" ".join(text[begin : title.end].split()), begin, title.end)
+
+
+# A caps line right under an agreement heading that continues it: "AND MUTUAL RELEASE OF CLAIMS",
+# "FOR RATE SCHEDULE CDS". At most this many words.
+_LINE_BELOW_WORDS = 8
+_CONTINUATION = re.compile(r"(?:AND|FOR|OF)[ \t]+\S")
+
+
+def _with_line_below(text: str, title: Title) -> Title:
+    """A caps agreement heading that ends its line, continued on the very next line (no blank line
+    between) by a caps line that starts with "AND", "FOR" or "OF": "SETTLEMENT AGREEMENT\nAND
+    MUTUAL RELEASE OF CLAIMS", "SERVICE AGREEMENT\nFOR RATE SCHEDULE CDS". Not a party list
+    ("BETWEEN", "AMONG") and not a company's name ("OF HARBOR POINT HOLDINGS, LLC": the entity
+    the agreement is of, read by ``_with_entity``)."""
+    if not title.text.isupper() or not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
+        return title
+    line_end = text.find("\n", title.end)
+    if line_end == -1 or text[title.end : line_end].strip():
+        return title
+    next_end = text.find("\n", line_end + 1)
+    next_end = len(text) if next_end == -1 else next_end
+    below = text[line_end + 1 : next_end].strip()
+    if (
+        not below
+        or not _CONTINUATION.match(below)
+        or len(below.split()) > _LINE_BELOW_WORDS
+        or not _CAPS_LINE.fullmatch(below)
+        or _PARTY_LIST_WORD.search(below)
+        or _ends_in_legal_form(below)
+        or re.search(r"\b(?:BY|DATED)\b", below)
+    ):
+        return title
+    end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
+    return Title(" ".join(text[title.start : end].split()), title.start, end)
 
 
 # The agreement word alone on one of the first lines: "AGREEMENT" above "THIS AGREEMENT is made".
@@ -982,11 +1152,14 @@ _PROSE_PARENT_CHARS = 600
 # the Master Services Agreement': a capitalised agreement name right after "to"/"of"/"amends"/
 # "governed by" (and "that certain", "the", "executed"), with its number.
 _PROSE_PARENT = re.compile(
-    r"\b(?:to|of|amends|amending|under|governed[ \t]+by)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
+    r"\b(?:to|of|amend|amends|amending|under|governed[ \t]+by)[ \t]+(?:(?:that|the|said)[ \t]+)?(?:certain[ \t]+)?"
     r"(?:(?:fully[ \t]+)?executed[ \t]+)?"
     r"(?P<title>(?:[A-Z][\w&'’\-/.]*[ \t]+(?:(?:and|of|for|to)[ \t]+)?){0,8}"
     r"(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
-    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w\-/]*)?)(?![\w])"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w\-/]*"
+    # 'shall amend that certain Agreement for Services (the "Agreement")': a name that opens with
+    # the agreement word goes on with "for"/"of" and capitalised words.
+    r"|(?:(?<=Agreement)|(?<=AGREEMENT)|(?<=Contract)|(?<=CONTRACT))[ \t]+(?:for|FOR|of|OF)(?:[ \t]+(?:the[ \t]+|THE[ \t]+)?[A-Z][\w&'’\-/]*){1,6})?)(?![\w])"
 )
 
 

@@ -211,6 +211,8 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # "between Galacticomm and Horst Entertainment Inc": without defined terms "and" more
         # often separates two parties than it joins one name.
         joined = re.search(r"\s(?:and|AND)\s+(?=[A-Z0-9])", first.text)
+        if joined and _one_name_over_and(straight, first, joined, end):
+            joined = None
         if joined:
             left = NameSpan(first.text[: joined.start()], first.start, first.start + joined.start())
             right_start = first.start + joined.end()
@@ -221,6 +223,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         listed = _comma_list(straight, first.end, end)
         names.extend(listed)
         last = listed[-1] if listed else first
+        # (A list of lines closed by its own "and" line has no more names after it.)
+        if listed and re.search(r"\n[ \t]*(?:and|AND)[ \t]*\n", straight[first.end : last.start]):
+            continue
         connector = _AND.search(straight, last.end, min(end, last.end + 400))
         if connector is None:
             continue
@@ -239,16 +244,62 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     return names
 
 
+def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:
+    """Whether the "and" inside a name right after "between" joins the words of one name: the
+    part before it has no legal form and either a list of names with legal forms, one per line,
+    follows ("by and among\nBRISTOL PIPE AND TUBE, INC.,\nBRISTOL METALS, LLC, ...") or the name's defined
+    term takes its initials from both sides ("ADAMANT DRI PROCESSING AND MINERALS GROUP
+    ("ADMG")"; "Galacticomm and Horst Entertainment Inc ("Horst")" stays two names)."""
+    left = name.text[: joined.start()]
+    if has_legal_suffix(left):
+        return False
+    if re.match(r",[ \t]*\n", text[name.end : name.end + 4]) and _comma_list(text, name.end, end):
+        return True
+    term = re.match(r"[ \t]*\([ \t]*(?:the[ \t]+)?\"([A-Z]{2,8})\"", text[name.end : min(end, name.end + 40)])
+    if term is None:
+        return False
+    initials = [w[0] for w in re.findall(r"[A-Za-z][\w'’\-]*", name.text) if w.casefold() not in {"and", "of", "the", "for"}]
+    letters = list(term.group(1))
+    if not initials or letters[0] != initials[0].upper():
+        return False
+    left_count = len([w for w in re.findall(r"[A-Za-z][\w'’\-]*", left) if w.casefold() not in {"and", "of", "the", "for"}])
+    matched, position = [], 0
+    for index, initial in enumerate(initials):
+        if position < len(letters) and initial.upper() == letters[position]:
+            matched.append(index)
+            position += 1
+    return position == len(letters) and any(i >= left_count for i in matched)
+
+
 _ROLE_APPOSITIVE = re.compile(r"(?:its|their)[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]*")
 _COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
 _COMMA_LIST_LIMIT = 12
 
 
+# A cover page lists each party on its line with its description on the next, no commas:
+# "by and among\nNuSil Corporation\na California corporation\nSiTech, Inc.\na California
+# corporation\nand\nMentor Corporation".
+_LINE_DESCRIPTION = re.compile(r"[ \t]*\n[ \t]*an?[ \t]+[^,()\"\n]{1,80}?[ \t]*(?=\n)")
+_LINE_SEPARATOR = re.compile(r"[ \t]*\n[ \t]*(?:(and|AND)[ \t]*\n[ \t]*)?")
+
+
 def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
     """The names after a party's name that continue a comma-separated list, each with a legal
-    form, each maybe described (", a Delaware corporation"); the list ends at ", and X"."""
+    form, each maybe described (", a Delaware corporation"); the list ends at ", and X". A list
+    of lines, each name followed by its description line, continues the same way."""
     names: list[NameSpan] = []
     while len(names) < _COMMA_LIST_LIMIT:
+        described_line = _LINE_DESCRIPTION.match(text, position, end)
+        if described_line is not None:
+            separator = _LINE_SEPARATOR.match(text, described_line.end(), end)
+            name = name_at(text, separator.end(), end) if separator is not None else None
+            if name is None or not ends_in_legal_suffix(name.text):
+                break
+            names.append(name)
+            position = name.end
+            if separator.group(1):
+                break
+            continue
         described = _LIST_DESCRIPTION.match(text, position, end)
         separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
         if separator is None:
@@ -276,6 +327,8 @@ _LIST_MADE_BY = re.compile(
     r"(?i)(?:this|the)\b[^()\"\n]{0,120}?\b(?:made|entered\s+into|executed|signed)\b[^()\"\n]{0,80}?"
     r"\bby[ \t\n]+(?:and[ \t\n]+(?:between|among)[ \t\n]+)?"
 )
+# (The clause after the title's own definition: "(this "Guaranty"), is made by A Inc., B LLC ...".)
+_LIST_VERB_BY = re.compile(r"(?i)(?:is|are)[ \t\n]+(?:hereby[ \t\n]+)?(?:made|entered[ \t\n]+into|executed|signed)[ \t\n]+by[ \t\n]+(?!and\b)")
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
 _COLLECTIVE_LIMIT = 16
 # (The last name's description runs up to the group definition: "..., a Delaware corporation (collectively".)
@@ -285,6 +338,11 @@ _LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\
 # (an acknowledgment follows the signatures).
 _UNDERSIGNED_LIST = re.compile(r"\b[Tt]he[ \t]+undersigned[ \t]*,[ \t\n]*")
 _UNDERSIGNED_WINDOW_CHARS = 2_000
+
+
+# A listed party's former name: "ATA Vacations, Inc.\n(formerly Amber Tours, Inc.), Amber Travel, Inc.".
+_FORMER_NAME = re.compile(r"[ \t\n]*\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)", re.I)
+_FORMER_NAME_BEFORE = re.compile(r"\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)$", re.I)
 
 
 def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -300,10 +358,14 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
     found: list[tuple[str, list[NameSpan]]] = []
     for start, end in windows:
         for match in _COLLECTIVE.finditer(straight, start, end):
-            # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)").
-            begin = clause_start(straight, match.start(), max(start, straight.rfind(")", start, match.start()) + 1))
+            # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)"), not
+            # after a former name's aside ("ATA Vacations, Inc. (formerly Amber Tours, Inc.), ...").
+            close = straight.rfind(")", start, match.start())
+            while close != -1 and (aside := _FORMER_NAME_BEFORE.search(straight, start, close + 1)) is not None:
+                close = straight.rfind(")", start, aside.start())
+            begin = clause_start(straight, match.start(), max(start, close + 1))
             position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
-            made_by = _LIST_MADE_BY.match(straight, position, match.start())
+            made_by = _LIST_MADE_BY.match(straight, position, match.start()) or _LIST_VERB_BY.match(straight, position, match.start())
             position = made_by.end() if made_by else position
             # ", on the other hand, and Robert Klein and Susan Klein (together, ...": filler first.
             filler = leading_connectors(straight, position, match.start())
@@ -317,10 +379,12 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 if name is None:
                     break
                 listed.append(name)
+                aside = _FORMER_NAME.match(straight, name.end, match.start())
+                name_end = aside.end() if aside else name.end
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
-                described = _LIST_DESCRIPTION.match(straight, name.end, match.start())
-                separator = _LIST_SEPARATOR.match(straight, described.end() if described else name.end, match.start())
-                position = separator.end() if separator else (described.end() if described else name.end)
+                described = _LIST_DESCRIPTION.match(straight, name_end, match.start())
+                separator = _LIST_SEPARATOR.match(straight, described.end() if described else name_end, match.start())
+                position = separator.end() if separator else (described.end() if described else name_end)
                 if separator is None:
                     break
             if straight[position : match.start()].strip() or len(listed) < 2:
@@ -554,15 +618,34 @@ def _registered_office_names(text: str) -> list[NameSpan]:
 _LETTER_PARTY = re.compile(r"(?m)^[ \t]*(?:To|TO|From|FROM)[ \t]*:[ \t]*")
 
 
+# An offer letter's sender introduces itself: "We, GoGlobal GEO Pte. Ltd. (Reg. No. ...) ("Company"),
+# are pleased to offer you ...".
+_LETTER_SENDER = re.compile(r"(?m)^[ \t]*We,[ \t]+")
+# Its addressee: "Dear Indra Pamamull," after the same name heads the address block on its own line.
+_SALUTATION = re.compile(r"(?m)^[ \t]*Dear[ \t]+")
+
+
 def _letter_names(text: str) -> list[NameSpan]:
-    """The addressee and sender of a letter-form contract, in its opening, with a legal suffix."""
+    """The addressee and sender of a letter-form contract, in its opening: "To:"/"From:" and
+    "We, <name>" with a legal suffix, and a person greeted by the name the address block gives."""
     names: list[NameSpan] = []
-    for match in _LETTER_PARTY.finditer(text, 0, min(len(text), OPENING_CHARS)):
+    opening = min(len(text), OPENING_CHARS)
+    for match in [*_LETTER_PARTY.finditer(text, 0, opening), *_LETTER_SENDER.finditer(text, 0, opening)]:
         line_end = text.find("\n", match.end())
         name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
         if name is not None and ends_in_legal_suffix(name.text):
             names.append(name)
-    return names
+    for match in _SALUTATION.finditer(text, 0, opening):
+        line_end = text.find("\n", match.end())
+        name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
+        if name is None or has_legal_suffix(name.text) or not 2 <= len(name.text.split()) <= 4:
+            continue
+        if not re.match(r"[ \t]*[,:]", text[name.end : name.end + 2]):
+            continue
+        heading = re.compile(r"(?m)^[ \t]*" + r"[ \t]+".join(map(re.escape, name.text.split())) + r"[ \t]*$")
+        if heading.search(text, 0, match.start()):
+            names.append(name)
+    return sorted(names, key=lambda n: n.start)
 
 
 _SELF_SIGNED = re.compile(r"(?m)^[ \t]*/s/[ \t]*")
@@ -628,8 +711,13 @@ def _parties(
     parties: dict[str, Party] = {}
     common_words = lowercase_words(text)
     party_terms: set[str] = set()
+    # Terms the document defines for things, not parties ("This Master Services Agreement ("MSA")").
+    thing_terms = {d.term.casefold() for d in definitions if not d.is_party_alias}
     for definition in definitions:
         if not (definition.in_preamble and definition.is_party_alias and definition.name):
+            continue
+        # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
+        if definition.name.text.casefold() in thing_terms:
             continue
         if party_name_problem(definition.name.text, common_words) or _names_known_party(
             definition.name.text, parties.values(), party_terms
@@ -667,6 +755,10 @@ def _parties(
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
             continue
+        # "Hadasit Medical Research Services and Development Ltd.": the part after an inner "and"
+        # is a piece of a party's name already read at that place, not one more party.
+        if _inside_party(name, parties.values()):
+            continue
         if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
             continue
         # "between Vendor and AT&T Corp.", "between NTL and Entrust Technologies Limited": a defined
@@ -674,6 +766,11 @@ def _parties(
         # ("between Northern Telecom Inc. and ETI": a defined term alone is no new party either.)
         joined = re.match(r"(.+?)\s+(?:and|AND|&)\s", name.text)
         if name.text.casefold() in defined or (joined and joined.group(1).casefold() in defined):
+            continue
+        # "GNC, Nutrition 21, LLC and Nutrition 21, Inc. are referred to ... collectively": a party's
+        # defined term opens a list; the comma reading joined it to the next name.
+        head = name.text.split(",", 1)[0].strip()
+        if "," in name.text and head.casefold() in defined and head != name.text:
             continue
         label = _label_for(name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
@@ -736,6 +833,14 @@ def _parties(
 
 
 _DIVISION_OF = re.compile(r",?[ \t\n]+an?[ \t\n]+(?:division|unit)[ \t\n]+of[ \t\n]+(?:\S+[ \t\n]+){0,3}$", re.I)
+
+
+def _inside_party(name: NameSpan, parties: Iterable[Party]) -> bool:
+    """Whether ``name`` lies within the text of a party's name at the same place (and is shorter)."""
+    return any(
+        p.name.start <= name.start and name.end <= p.name.end and (name.start, name.end) != (p.name.start, p.name.end)
+        for p in parties
+    )
 
 
 def _division_before(text: str, name: NameSpan) -> NameSpan | None:

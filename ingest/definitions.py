@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ingest.lexicons import lexicons
 from ingest.names import (
+    after_non_party_lead,
     NameSpan,
     ends_in_legal_suffix,
     has_legal_suffix,
@@ -36,13 +37,17 @@ _DEFINING_OPENING = re.compile(
 _CLOSING_DEFINITION = re.compile(r'[,;]\s*(?:and\s+)?(?:collectively\s*,?\s*)?(?:the\s+)?"([^"]{1,60})"\s*$', re.I)
 _QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
 # Definitions without parentheses: ', hereinafter referred to as "TKCI";'
+# ("... registered with the commercial register under HRB 34431,\n- hereinafter the "Existing
+# Shareholder" -": a dash may set the clause off.)
 _HEREINAFTER = re.compile(
-    r'[,\s]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?"([^"]{1,60})"', re.I
+    r'[,\s\-–—]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?"([^"]{1,60})"', re.I
 )
 # A role label and a colon: "Party A (Shipper): ZTO Express Co., Ltd."
 # Also after a sentence end on one long line ("... Depository. Party A: Didi Chuxing Co., Ltd."),
 # and a lettered label after any word ("Legal Representative: Li Wei Party B: ...").
-_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n|(?<=[.;]) | (?=Party [A-D]\b))(Party [A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
+# ("PARTY\nA: ZHEJIANG\nXINCHAI HOLDING GROUP CO., LTD.": a converted page may break the label
+# and the name over lines.)
+_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n|(?<=[.;]) | (?=Party [A-D]\b))((?:Party|PARTY)[ \t\n]+[A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
 _PREAMBLE_END = re.compile(
@@ -50,7 +55,7 @@ _PREAMBLE_END = re.compile(
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|"
+    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
     r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
 )
 # "This Agreement ... (the "AGREEMENT") is entered into by the City of Fort Stockton, Texas, ...
@@ -59,15 +64,18 @@ _LEADING_CONNECTORS = re.compile(
 # of October 3, 2019 by X ("Guarantor"), in favor of Y ("Lender")" (a note, a deed: the date may
 # hold a comma, only before its year; "made and given", "executed and delivered"). A lone
 # "issued|granted|given|delivered by" added a false party on tune half B and is not read.
+# ("... shall be effective as January 1, 2023 (the "Effective Date"), and is entered into by Acme
+# Inc. ... (the "Company")": the verb may follow ", and".)
 _MADE_BY = re.compile(
-    r"^\s*(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)"
+    r"^\s*(?:,\s*)?(?:and\s+)?(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)"
     r"(?:\s+and\s+(?:entered\s+into|given|delivered))?"
     r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?(?:,\s*(?:19|20)\d{2})?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
     re.I,
 )
+_MADE_BY_INSIDE = re.compile(r"\b(?:made|entered\s+into|executed)\s+by\s+(?!and\b)(?:the\s+)?(?=[A-Z])")
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
-    "inc corp co ltd llc no nos st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty pvt pte sdn bhd vs u.s e.g i.e".split()
+    "inc corp co ltd llc no nos reg st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty pvt pte sdn bhd vs u.s e.g i.e".split()
 )
 PREAMBLE_SCAN_CHARS = 15_000
 # How far before an address a party clause's company name is looked for.
@@ -99,8 +107,27 @@ def preamble_windows(text: str) -> list[tuple[int, int]]:
     # hereby confirm their agreement with ..."): when the first "between" is past the opening
     # pages, the opening is a party window too.
     if not windows or windows[0][0] >= OPENING_CHARS:
-        windows = [(0, min(len(text), OPENING_CHARS)), *windows]
+        windows = [(0, _opening_end(text)), *windows]
     return windows
+
+
+# The recitals that close an opening without a "between" ("PARTY A: ... PARTY B: ... RECITALS
+# WHEREAS, Party B is a company organized by Party A and Usunco Automotive Limited ("Usunco")").
+# Also a "BACKGROUND" or "RECITALS" heading alone on its line ("... (Buyer).\n\nBACKGROUND\n\nThe
+# Seller is the owner of the entire issued share capital of Thistle Ltd (the Company)": the
+# target the recitals name is no party). A contents page's entry carries its page number, and
+# the recital words themselves never open a contents page.
+_RECITALS_OPEN = re.compile(
+    r"\b(?:WHEREAS|Whereas|NOW,? THEREFORE|Now,? therefore)\b"
+    r"|(?m:^[ \t]*(?:BACKGROUND|Background|RECITALS|Recitals)[ \t]*:?[ \t]*$)"
+)
+
+
+def _opening_end(text: str) -> int:
+    """Where the opening pages' party window ends: the first recital, or ``OPENING_CHARS``."""
+    limit = min(len(text), OPENING_CHARS)
+    recital = _RECITALS_OPEN.search(text, 0, limit)
+    return recital.start() if recital is not None else limit
 
 
 def between_windows(text: str) -> list[tuple[int, int]]:
@@ -129,7 +156,9 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
             if word and (word[0].casefold().strip(".") in _ABBREVIATIONS or "." in word[0] or len(word[0]) <= 2):
                 continue
         best = start + match.end()
-    for match in re.finditer(r"\b(?:between|among|BETWEEN|AMONG)\b", window):
+    # ("EX-10.1 ... AGREEMENT Between YEDA RESEARCH ... LIMITED ... (hereinafter, "YEDA")": a
+    # title-case "Between" opens the clause too.)
+    for match in re.finditer(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b", window):
         best = max(best, start + match.end())
     return best
 
@@ -156,11 +185,15 @@ def _antecedent(
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
     # (", on the one hand, ABG-Shaq, LLC" is filler before a name of its own.)
     # (", in favor of U.S. BANK NATIONAL ASSOCIATION, ..." names the next party.)
-    continues_previous = re.match(
+    made_by = _MADE_BY.match(segment)
+    if made_by is None:
+        # "This PLEDGE AGREEMENT is dated as of May 1, 2004 and made by Acme Trust 2004-2, a Delaware
+        # statutory trust (the "Grantor")": the maker follows "made by" inside the clause.
+        made_by = next(iter(reversed(list(_MADE_BY_INSIDE.finditer(segment)))), None)
+    continues_previous = made_by is None and re.match(
         r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of)\b)[a-z]",
         segment,
     ) is not None
-    made_by = _MADE_BY.match(segment)
     if made_by:
         segment_start, segment = segment_start + made_by.end(), segment[made_by.end() :]
     lead = _LEADING_CONNECTORS.match(segment)
@@ -211,6 +244,16 @@ def _antecedent(
         if after is not None:
             return after
     before = name_before(text, paren_start)
+    if before is not None and party_name_problem(before.text) == "description":
+        # "(this "Agreement") of Pippy Lane LLC, a Pennsylvania limited liability company (the
+        # "Company")": the description closes the clause; the name stands before its ", a".
+        article = re.search(r",[ \t\n]*an?[ \t\n]+$", text[max(floor, before.start - 12) : before.start])
+        if article is not None:
+            described = name_before(text, max(floor, before.start - 12) + article.start())
+            # ("... which is wholly owned by Acme Holdings, Inc., a Delaware corporation ("Holdings")":
+            # a parent the clause names is no party.)
+            if described is not None and party_name_problem(described.text) is None and not after_non_party_lead(text, described.start):
+                return described
     if before is not None and party_name_problem(before.text) == "address":
         # "Zebra Technologies International, LLC, with an office at 3 Overlook Point, Lincolnshire
         # IL 60069 ("Zebra")": an address ends the clause; the party is the last company named
@@ -387,6 +430,11 @@ def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) 
     if clauses and clauses[0][0] < OPENING_CHARS:
         marker = _PREAMBLE_END.match(text, clauses[0][1])
         recitals_start = clauses[0][1] if marker else None
+    elif _opening_end(text) < min(len(text), OPENING_CHARS):
+        recitals_start = _opening_end(text)
+    # "This Agreement ... is entered into by Acme Inc., ... (the "Company"), and Jane Roe ... (the
+    # "Advisor")": a party clause opened by its verb and "by" instead of "between".
+    windows = [*windows, *_made_by_windows(text)]
     cited: list[tuple[int, int]] = []
     for start, end in _cited_clauses(text, clauses):
         # The cited clause ends where the cited agreement is defined ("(the "JV Agreement")").
@@ -396,6 +444,21 @@ def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) 
         )
         cited.append((start, closing))
     return _PartyScope(windows, recitals_start, cited)
+
+
+_MADE_BY_OPENER = re.compile(
+    r"\b(?:(?:is|are)\s+(?:hereby\s+)?|and\s+)(?:made|entered\s+into|executed)\b[^()\"\n.;]{0,80}?\bby\s+(?!and\b)(?=[A-Z])"
+)
+
+
+def _made_by_windows(text: str) -> list[tuple[int, int]]:
+    """Party clauses in the opening pages opened by "is made|entered into|executed ... by"."""
+    windows: list[tuple[int, int]] = []
+    for match in _MADE_BY_OPENER.finditer(text, 0, min(len(text), OPENING_CHARS)):
+        limit = min(len(text), match.start() + PREAMBLE_WINDOW_CHARS)
+        end_match = _PREAMBLE_END.search(text, match.end(), limit)
+        windows.append((match.end(), end_match.start() if end_match else limit))
+    return windows
 
 
 def _strength(pos: int, scope: _PartyScope) -> int:
@@ -454,7 +517,7 @@ def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> li
     found: list[Definition] = []
     party_roles = lexicons().party_roles
     for match in _ROLE_LABEL.finditer(straight, 0, min(len(straight), OPENING_CHARS)):
-        term = match.group(1)
+        term = re.sub(r"(?i)^party\s+", "Party ", match.group(1))
         # A form's field: "Company Name:  Cardlytics, Inc." names the party in that role.
         if term.endswith(" Name") and term[: -len(" Name")] in party_roles:
             term = term[: -len(" Name")]
@@ -465,6 +528,14 @@ def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> li
         name = name_at(straight, match.end(), limit)
         if name is None:
             continue
+        # A name without its legal form at the line's end may go on on the next line, when it ends
+        # there in one ("ZHEJIANG\nXINCHAI HOLDING GROUP CO., LTD.").
+        if not has_legal_suffix(name.text) and name.end == limit and line_end != -1:
+            next_end = straight.find("\n", line_end + 1)
+            wider_limit = min(len(straight), match.end() + 200, next_end if next_end != -1 else len(straight))
+            wider = name_at(straight, match.end(), wider_limit)
+            if wider is not None and wider.end > line_end and ends_in_legal_suffix(wider.text):
+                name, limit = wider, wider_limit
         # "Party B: Jane Q. Consultant": a party alone on its line may be a person.
         alone = re.fullmatch(r"[ \t.,;]*", straight[name.end : limit]) is not None
         # A cover page's field alone on its line names the party in that role without a legal

@@ -16,12 +16,14 @@ from ingest.normalize import normalise_jurisdiction
 
 # "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
 # "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised
-# word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms).
+# word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms); a
+# parenthesised number only right before the legal form ("S&A HOLDINGS (2013), LLC"), so a list's
+# "(2) Nissin Kogyo Co., Ltd." stays a number and a name.
 # A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
 # capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway.
 _WORD = (
     r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
-    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD))"
+    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD))"
 )
 # "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
 # capitalised word follows ("i.e.", "a.m." have two letters; "a.k.a." is a trade-name joiner).
@@ -184,8 +186,32 @@ def _suffix_inside() -> re.Pattern[str]:
     return re.compile(rf"[\s,]+(?i:{suffix})\.?(?![\s,]*(?i:{suffix}))")
 
 
+@lru_cache(maxsize=1)
+def _form_then_participle() -> re.Pattern[str]:
+    # "... BETWEEN REGENCY INTRASTATE GAS LLC AND ANADARKO ENERGY SERVICES COMPANY RELATING TO
+    # SECTION 311(A)": a participle after a legal form (or "Company") opens a modifier of the
+    # title, not more of the name.
+    return re.compile(rf"(?<![\w])(?:(?i:{_suffix_regex()})\.?|(?i:company))(?=[ \t\n]+(?:[A-Z][a-z]+ing|[A-Z]+ING)(?![\w]))")
+
+
+_SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
+_CAPACITY_WORDS = frozenset({"assignee", "trustee", "receiver", "nominee", "custodian", "representative", "successor"})
+
+
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
     span = text[start:end]
+    participle = _form_then_participle().search(span)
+    if participle is not None and participle.start() > 0:
+        span = span[: participle.end()]
+    # "THE DIABLO MANAGEMENT GROUP AS ASSIGNEE FOR THE BENEFIT OF CREDITORS OF ...": a shouted
+    # "AS" before a role opens the party's capacity, not more of its name.
+    capacity = _SHOUTED_CAPACITY.search(span)
+    if capacity is not None and capacity.group(1).casefold().rstrip("s") in _party_role_words() | _CAPACITY_WORDS:
+        span = span[: capacity.start()]
+    # "2.Ideanomics, Inc.": a list number written against the name is no part of it.
+    enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
+    if enumerator is not None:
+        start, span = start + enumerator.end(), span[enumerator.end() :]
     for inside in _suffix_inside().finditer(span):
         # "695014 B.C. Ltd. dba Galaxy Telecom": a trade name continues the name.
         if _TRADE_NAME.match(span, inside.end()):
@@ -319,6 +345,17 @@ def _of_the_name(text: str, plain: NameSpan, limit: int) -> NameSpan | None:
     return NameSpan(text[plain.start : right.end], plain.start, right.end)
 
 
+# ", a Delaware corporation" written without its comma: "Crosset Company an Ohio corporation".
+_ARTICLE_PLACE = re.compile(r"[ \t]+an?[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)[ \t]+[a-z]")
+
+
+def _holds_description(name: str) -> bool:
+    """Whether a reading across lower-case words ran into a party's description: an article and
+    a jurisdiction ("Crosset Company an Ohio corporation" is "Crosset Company", described). An
+    article before any other word still joins one name ("Love on a Leash, LLC")."""
+    return any(normalise_jurisdiction(m.group(1)) for m in _ARTICLE_PLACE.finditer(name))
+
+
 def _inner_word_name(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name at ``pos`` read across lower-case inner words, when it ends in a legal form, holds
     such a word, and has at most 8 words ("Made" may start it: "Made in Nature, LLC")."""
@@ -327,6 +364,8 @@ def _inner_word_name(text: str, pos: int, limit: int) -> NameSpan | None:
         return None
     candidate = _trim(text, match.start(), match.end(), checked_first=False)
     if candidate is None or not ends_in_legal_suffix(candidate.text) or len(candidate.text.split()) > 8:
+        return None
+    if _holds_description(candidate.text):
         return None
     words = candidate.text.split()
     if not any(re.fullmatch(_INNER_WORD, w) for w in words[1:-1]) or words[0].casefold() in _NOT_NAME_WORDS - {"made"}:
@@ -378,6 +417,7 @@ def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             wide is not None
             and (plain is None or wide.end > plain.end)
             and ends_in_legal_suffix(wide.text)
+            and not _holds_description(wide.text)
             and len(wide.text.split()) <= _SLOT_WORDS_LIMIT
             and not re.search(r"[a-z]", wide.text[:1])
             and wide.text.split()[0].casefold() not in _party_role_words() | _NOT_NAME_WORDS
@@ -569,6 +609,8 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     if len(content) == 1 and content[0] in common_words:
         return "common word"
     # "C.    Client", "Remarketing Agents": role words name a party by its role, never by name.
-    if content and all(w in _party_role_words() for w in content):
+    # ("INVESTORS BANK & TRUST COMPANY": an ampersand joins the words of a firm's name; roles are
+    # joined by "and".)
+    if content and all(w in _party_role_words() for w in content) and "&" not in raw:
         return "role"
     return None

@@ -139,6 +139,9 @@ class _PartyGrammar:
     description: re.Pattern[str]  # "and its Affiliates": says who else, names no one
     continuation: re.Pattern[str]  # where the rest of the question may begin after a name
     max_join: int
+    role_suffix: re.Pattern[str]  # "Beta LLC as counterparty": a lower-case role, no name
+    enumerator: re.Pattern[str]  # "(1) Acme Inc.": a number before a listed party
+    relative_gap: re.Pattern[str]  # "the X it signed with ...", "the X that Acme Inc. signed with ..."
 
 
 @lru_cache(maxsize=1)
@@ -155,6 +158,9 @@ def party_grammar() -> _PartyGrammar:
         description=re.compile(raw["party_description"], re.IGNORECASE),
         continuation=_continuation_regex(tuple(raw["continuation_words"])),
         max_join=int(raw["max_join"]),
+        role_suffix=re.compile(raw["party_role_suffix"], re.IGNORECASE),
+        enumerator=re.compile(raw["party_enumerator"], re.IGNORECASE),
+        relative_gap=re.compile(raw["relative_gap"], re.IGNORECASE),
     )
 
 
@@ -202,6 +208,7 @@ def read_party_list(text: str) -> PartyList:
     separators: list[str] = []
     failures: list[str] = []
     text = party_grammar().description.sub("", text)
+    text = party_grammar().role_suffix.sub("", text)
     position = 0
     raw: list[tuple[str, str]] = []  # (piece, separator before it)
     previous_separator = ""
@@ -211,7 +218,7 @@ def read_party_list(text: str) -> PartyList:
         position = match.end()
     raw.append((text[position:], previous_separator))
     for piece, separator in raw:
-        piece = piece.strip()
+        piece = party_grammar().enumerator.sub("", piece.strip())
         if not piece:
             failures.append(f"empty party name in {text.strip()!r}")
             continue
@@ -479,9 +486,49 @@ def _unquote_titles(text: str) -> str:
     return re.sub(r'"([^"]{1,200})"', unquote, text)
 
 
+@lru_cache(maxsize=1)
+def _dropped_phrases() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    raw = question_patterns()
+    return (
+        re.compile(raw["date_phrase"], re.IGNORECASE),
+        re.compile(raw["definition_parenthetical"], re.IGNORECASE),
+    )
+
+
+def _first_question(text: str) -> tuple[str, str]:
+    """The question up to its first "?" followed by more text, and that text ("... with Beta
+    LLC? thanks", "... with Beta LLC? Is Zeta Corp bound too?"). The rest is not read into the
+    subject, but every name it holds must be accounted for (``_check_tail``)."""
+    m = re.search(r"\?+\s+(?=\S)", text)
+    return (text[: m.start()], text[m.end() :]) if m else (text, "")
+
+
+def _check_tail(sc: SubjectClass, tail: str) -> SubjectClass:
+    """Fail closed on a name after the question's first "?" that its subject does not account
+    for: it would otherwise be dropped (never a title-only or a narrower match)."""
+    named = named_parties(tail)
+    others = _other_names(tail)
+    problems = [*named.failures, *others.failures]
+    known = [*sc.parties, *([sc.name] if sc.name else []), *([sc.agreement_title] if sc.agreement_title else [])]
+    known += [p for r in sc.party_readings for p in r["parties"]]
+    for name in [*named.pieces, *others.pieces]:
+        if not _accounted_for(name, known):
+            problems.append(f"the question goes on after its '?' and names {name!r}, which its subject does not account for")
+    for problem in problems:
+        if problem not in sc.failures:
+            sc.failures.append(problem)
+    return _check_subject_names(sc)
+
+
 def parse_question(question: str) -> SubjectClass:
     text = _unquote_titles(straighten_quotes(question).strip())
     text = re.sub(r"\s+", " ", text).rstrip(" ?.!")
+    text, tail = _first_question(text)
+    if tail:
+        return _check_tail(parse_question(text), tail)
+    # A date that qualifies the agreement and a defined term after its title name no one.
+    dates, definitions = _dropped_phrases()
+    text = definitions.sub("", dates.sub("", text))
     body, period, jurisdiction = _cut_constraints(text)
     body = body.rstrip(" ?.!,")
     # "X, LLC and its Affiliates's Supply Agreement": a description names no one, so it is
@@ -558,7 +605,17 @@ def _named_agreement(
     title = titles[0]
     parties = [p for p in named.pieces if not _accounted_for(p, [title])] if not failures else []
     separators = named.separators if len(parties) == len(named.pieces) else ["; "] * max(0, len(parties) - 1)
-    return SubjectClass(
+    # Every other capitalised name outside the title is a party too ("Supply Agreement — Acme
+    # Inc. v Zeta Partners: ..." once passed on Acme Inc. alone).
+    at = text.rfind(title)
+    outside = text[:at] + " . " + text[at + len(title) :] if at >= 0 else text
+    others = _other_names(party_grammar().description.sub("", outside))  # "and its Affiliates" names no one
+    failures.extend(f for f in others.failures if f not in failures)
+    for name in others.pieces if not failures else []:
+        if not _accounted_for(name, [*parties, title]):
+            separators = [*separators, "; "] if parties else separators
+            parties.append(name)
+    sc = SubjectClass(
         understood=False,
         kind="agreement_attribute",
         subject_type="agreement",
@@ -572,6 +629,28 @@ def _named_agreement(
         pattern="named_agreement",
         failures=failures,
     )
+    # "PivX Corporation / Detto Technologies Reseller Agreement": the name before a "/" or dash
+    # and the title's first words may be two parties (title readings, passed only on an exact
+    # title with every party bound).
+    # The second name may have started before the title run ("A, Inc. / B, Inc. X AGREEMENT":
+    # the run holding the title begins at "Inc.").
+    before = re.search(
+        r"(?:^|[^\w.&'-])(" + _COMPANY_RUN.pattern + r")\s*(?:/|[\u2013\u2014]|\s-)\s*(?:" + _COMPANY_RUN.pattern + r",\s*)?$",
+        text[:at],
+    ) if at > 0 else None
+    if before and not failures:
+        _add_dash_readings(sc, before.group(1) + text[before.end(1) : at] + title)
+    # A title holding a comma ("COLLABORATIVE RESEARCH, DEVELOPMENT AND ... AGREEMENT") was read
+    # from its last run: the run before the comma, when it holds no legal form, may open it (a
+    # title reading, passed only on an exact title match with every other party bound).
+    opening = re.search(r"(?:^|[^\w.&'-])(" + _COMPANY_RUN.pattern + r"),\s*$", text[:at]) if at > 0 else None
+    if opening and not failures and not _names_a_company(name_words(opening.group(1))):
+        head = _trim_name(opening.group(1))
+        longer = head + text[opening.start(1) + opening.group(1).index(head) + len(head) : at] + title
+        parties_left = [p for p in sc.parties if not _accounted_for(p, [head])]
+        if head and not title_problem(longer) and parties_left:
+            sc.title_readings.append({"title": longer, "parties": parties_left, "separators": ["; "] * (len(parties_left) - 1)})
+    return sc
 
 
 def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re.Match[str]) -> SubjectClass | None:
@@ -610,6 +689,10 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
     title = g.get("title")
     if not title or not clean_title(title):
         return None
+    if not structure.get("possessive") and _owner_inside(title):
+        # "an exclusivity clause in Acme Inc. and Beta LLC's Supply Agreement": the title caught
+        # an owner; the possessive structure reads it (as named parties).
+        return None
     if re.search(question_patterns()["amendment_lead"], body[: m.start("title")], re.IGNORECASE):
         # "... First Amendment to the Supply Agreement": the question is about the amendment,
         # never the parent the title group caught; another structure reads the whole title.
@@ -631,9 +714,11 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
         failures.extend(readings[0].failures or [f"no party names in {party_text.strip()!r}"])
     elif party_text:
         readings = clean
-    focus = _strip_article(g["entity"]) if g.get("entity") else None
+    owners = _owners(_strip_article(g["entity"])) if g.get("entity") else PartyList([], [], [])
+    failures.extend(owners.failures)
+    focus = owners.pieces[0] if owners.pieces else None
     lead_names = _lead_company_names(body, m)
-    with_focus = [_with_focus(*_with_lead(r.pieces, r.separators, lead_names), focus) for r in readings]
+    with_focus = [_with_focus(*_with_lead(r.pieces, r.separators, lead_names), owners) for r in readings]
     parties, separators = with_focus[-1]
     attribute = structure.get("attribute")
     if attribute is None:
@@ -664,7 +749,10 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
 
 
 # A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
-_LEAD_NAME = re.compile(r"[A-Z0-9][\w.&'/-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'/-]*)*")
+# It starts where a name starts, never inside a word ("iMine Corporation" is not "Mine Corporation").
+_LEAD_NAME = re.compile(
+    r"(?<![\w.&'/-])(?:[A-Z0-9]|[a-z](?=[A-Z.]))[\w.&'/-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'/-]*)*"
+)
 
 
 def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
@@ -686,9 +774,10 @@ def _lead_company_names(body: str, m: re.Match[str]) -> PartyList:
             words = words[1:]
         name = re.sub(r"(?:'s|’s)$", "", " ".join(words)).strip(" ,")
         words = name_words(name)
-        if not any(tuple(words[i : i + len(s)]) == s for s in suffixes for i in range(len(words))):
+        # "the" closing a run ("WHAT LAW GOVERNS THE" before an upper-case title) is no legal form.
+        if not any(s != ("the",) and tuple(words[i : i + len(s)]) == s for s in suffixes for i in range(len(words))):
             continue
-        read = read_party_list(name)
+        read = _read_names(name)
         failures.extend(read.failures)
         if pieces and read.pieces:
             separators.append("; ")
@@ -708,15 +797,59 @@ def _with_lead(pieces: list[str], separators: list[str], lead: PartyList) -> tup
     return [*lead.pieces, *pieces], [*lead.separators, "; ", *separators]
 
 
-def _with_focus(pieces: list[str], separators: list[str], focus: str | None) -> tuple[list[str], list[str]]:
-    """The party list with the focus party ("Acme's obligations under ...") in front, unless
-    the list already names it."""
+def _with_focus(pieces: list[str], separators: list[str], owners: PartyList) -> tuple[list[str], list[str]]:
+    """The party list with the focus party or parties ("Acme's obligations under ...", "Acme
+    Inc. and Beta LLC's Supply Agreement") in front, unless the list already names them."""
     pieces, separators = list(pieces), list(separators)
-    if focus and all(normalise_plain(focus) != normalise_plain(p) for p in pieces):
-        # The focus party is a name of its own: never joined with the first listed party.
-        separators = ["; ", *separators] if pieces else separators
-        pieces = [focus, *pieces]
+    keys = {normalise_plain(p) for p in pieces}
+    if owners.pieces and not all(normalise_plain(o) in keys for o in owners.pieces):
+        # The owners are names of their own: never joined with the first listed party.
+        separators = [*owners.separators, *(["; "] if pieces else []), *separators]
+        pieces = [*owners.pieces, *pieces]
     return pieces, separators
+
+
+# Possessive markers between owners: "Beta's, Acme's", "Beta LLC's and Acme Inc.'s".
+_OWNER_SPLIT = re.compile(r"(?:'s|\u2019s|')\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)")
+
+
+def _read_names(name: str) -> PartyList:
+    """A capitalised run read like a party list; a list of possessives ("Beta's, Acme's") as
+    its owners, never "Beta's" as a name."""
+    return _owners(name) if _OWNER_SPLIT.search(name) else read_party_list(name)
+
+
+def _owners(entity: str) -> PartyList:
+    """The owners of a possessive ("Acme Inc.'s", "Acme Inc. and Beta LLC's", "Beta's, Acme's"),
+    read like a party list: each owner is a named party. A piece is never a name with its "'s"."""
+    pieces: list[str] = []
+    separators: list[str] = []
+    failures: list[str] = []
+    for owner in _OWNER_SPLIT.split(entity):
+        read = read_party_list(owner)
+        failures.extend(read.failures)
+        if read.pieces:
+            if pieces:
+                separators.append("; ")
+            pieces.extend(read.pieces)
+            separators.extend(read.separators)
+    return PartyList(pieces, separators, failures)
+
+
+_TITLE_FUNCTION_WORDS = frozenset("of and to for the on in under a an & with by".split())
+
+
+def _owner_inside(title: str) -> bool:
+    """A title holding a possessive whose owner is a name ("... in Acme Inc. and Beta LLC's
+    Supply Agreement", "University of California's License Agreement"), not a role word of a
+    title ("Manufacturer's Representative Agreement")."""
+    m = re.search(r"(?:'s|\u2019s|s')\s", title)
+    if m is None:
+        return False
+    owner = re.sub(r"(?:'s|\u2019s|')$", "", title[: m.end()].strip())
+    if any(w.islower() and w not in _TITLE_FUNCTION_WORDS for w in owner.split()):
+        return True  # lower-case words before the owner: no title of its own
+    return not _names_no_party(owner)
 
 
 def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | None, int, list[str]]:
@@ -736,6 +869,12 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
         return title, None, title_end, []
     gap = rest[: inside.start()]
     after = rest[inside.end() :]
+    relative = grammar.relative_gap.match(gap)
+    if relative:
+        # "it signed with B": the pronoun names no one; "that A signed with B": A is a party too
+        # (read with the list, so it must be bound like any listed name).
+        subject = relative.group("subject")
+        return title, (f"{subject}; {after}" if subject else after), title_end + len(gap), []
     if grammar.gap.fullmatch(gap):
         # Phrases such as "entered into" are not title words; capitalised words are.
         extension = re.match(r"(?:\s+" + question_patterns()["title_gap_word"] + r")*", gap)
@@ -754,7 +893,7 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
 _NAME_START = r"(?<![\w.&'-])(?:[A-Z0-9]|[a-z](?=[A-Z.])|[a-z](?=[a-z0-9-]*\.[a-z]{2,}\b))"
 # A capitalised run directly before a possessive "'s" / "'" ("Acme Holdings's", "Omega Retail'").
 _POSSESSIVE = re.compile(
-    _NAME_START + r"[\w.&-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&-]*)*(?:'s|')(?!\w)"
+    _NAME_START + r"[\w.&-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+){0,2}[A-Z0-9][\w.&-]*)*(?:'s|')(?!\w)"
 )
 # A capitalised run that may hold commas and a legal form ("Acme Holdings, Inc. and Zeta Corp").
 _COMPANY_RUN = re.compile(
@@ -767,7 +906,7 @@ def _not_name_words() -> frozenset[str]:
     """Words that are capitalised at the start of a question without being a name: question
     words and the words a question goes on with ("Does", "Under", "Can")."""
     continuation = {w for w in question_patterns()["continuation_words"] if " " not in w}
-    return frozenset(_QUESTION_WORDS | continuation | {"let", "it", "that", "there", "here", "he", "she", "per", "for", "of", "on", "by", "and", "or"})
+    return frozenset(_QUESTION_WORDS | continuation | {"let", "it", "that", "there", "here", "he", "she", "per", "for", "of", "on", "by", "and", "or", "v", "v.", "vs", "vs."})
 
 
 def _names_a_company(words: list[str]) -> bool:
@@ -781,6 +920,10 @@ def _trim_name(span: str) -> str:
     words = span.split()
     while words and (re.sub(r"(?:'s|')$", "", words[0]).casefold() in _not_name_words() or _is_lead_word(words[0])):
         words = words[1:]
+    # An article or question word closing the run ("... LAW GOVERNS THE" before an upper-case
+    # title) is no part of a name either.
+    while len(words) > 1 and words[-1].isalpha() and words[-1].casefold() in _not_name_words():
+        words = words[:-1]
     return re.sub(r"(?:'s|')$", "", " ".join(words)).strip(" ,")
 
 
@@ -829,13 +972,13 @@ def named_parties(text: str) -> PartyList:
             continue
         name = _trim_name(match.group(0))
         if name and sum(c.isalpha() for c in name) >= 2:
-            add(read_party_list(name))
+            add(_read_names(name))
     for match in _COMPANY_RUN.finditer(text):
         if in_a_list(match):
             continue
         name = _trim_name(match.group(0))
         if name and _names_a_company(name_words(name)):
-            add(read_party_list(name))
+            add(_read_names(name))
     cap = limits()["parties"]
     if len(pieces) > cap:
         return PartyList([], [], [f"too many party names ({len(pieces)} > {cap}); name at most {cap}"])
@@ -855,9 +998,11 @@ def _not_party_words() -> frozenset[str]:
 
 
 def _names_no_party(name: str) -> bool:
-    """A capitalised run made only of ``not_party_words`` and numbers, or a known jurisdiction."""
+    """A capitalised run made only of ``not_party_words``, question and continuation words and
+    numbers ("Question", "LAW GOVERNS" in an upper-case question), or a known jurisdiction."""
     words = name_words(name)
-    return all(w in _not_party_words() or w.isdigit() for w in words) or bool(normalise_jurisdiction(name))
+    plain = _not_party_words() | _not_name_words()
+    return all(w in plain or w.isdigit() for w in words) or bool(normalise_jurisdiction(name))
 
 
 def _other_names(outside: str) -> PartyList:
@@ -876,7 +1021,7 @@ def _other_names(outside: str) -> PartyList:
             continue
         if _names_no_party(name):
             continue
-        read = read_party_list(name)
+        read = _read_names(name)
         failures.extend(f for f in read.failures if f not in failures)
         if read.pieces and not read.failures:
             if pieces:
@@ -972,6 +1117,9 @@ def _add_title_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
 # "the PivX Corporation–Detto Technologies Reseller Agreement": two parties joined by a dash
 # before the title. At most this many splits of the words after the dash are offered.
 _DASH = re.compile(r"\s*[\u2013\u2014]\s*|\s+-\s+")
+# "the A/B Supply Agreement", "A / B Supply Agreement": a slash pairs two parties the same way,
+# tried only when the title has no dash (a "/" inside a name must not hide the dash).
+_SLASH = re.compile(r"\s*/\s*")
 _DASH_READINGS = 6
 
 
@@ -983,7 +1131,7 @@ def _add_dash_readings(sc: SubjectClass, title: str) -> None:
     written stays the main reading. Only one dash, every part readable."""
     if sc.failures or not title:
         return
-    dashes = list(_DASH.finditer(title))
+    dashes = list(_DASH.finditer(title)) or list(_SLASH.finditer(title))
     if len(dashes) != 1:
         return
     first = read_party_list(title[: dashes[0].start()].strip())
