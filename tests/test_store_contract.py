@@ -322,23 +322,7 @@ def test_snapshot_reads_are_consistent(store):
     assert before != after and len(after) == 1
 
 
-ES_BM25_GAP = (
-    "known gap on Elasticsearch only: its BM25 statistics (document count, document frequencies, "
-    "average field length) are per shard and include chunks the principal cannot read, so the "
-    "order of a principal's own hits can shift with other principals' documents "
-    "(docs/ARCHITECTURE-es.md, 'BM25 statistics: not yet per principal')"
-)
-
-
-def _es_bm25_gap(request, store) -> None:
-    """The embedded store computes BM25 over the principal's visible chunks; Elasticsearch does
-    not yet: mark its run of a per-principal-statistics test as a strict known failure."""
-    if type(store).__name__ == "ElasticStore":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=ES_BM25_GAP))
-
-
-def test_bm25_scores_ignore_documents_the_principal_cannot_read(request, store):
-    _es_bm25_gap(request, store)
+def test_bm25_scores_ignore_documents_the_principal_cannot_read(store):
     put(store, "b", "r", ["monthly retainer fee", "payment schedule", "notice period"],
         [axis(0), axis(1), axis(2)], acl=["bob"])
     store.activate_revision("b", "r")

@@ -66,7 +66,9 @@ from ingest.clock import utc_now
 from ingest.deadline import deadline_error, deadline_passed, remaining_seconds
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import DocStatus, RevisionStatus
+from ingest.store import es_bm25
 from ingest.store.es_admin import IndexAdmin, bulk_write, es_hosts
+from ingest.store.es_bm25 import prune_words, term_fields
 from ingest.store.es_visibility import (
     COPY_FIELDS,
     NEVER,
@@ -77,6 +79,7 @@ from ingest.store.es_visibility import (
     settled_fields,
     visibility_clauses,
 )
+from ingest.store.sqlite_bm25 import fts_term
 from ingest.store.port import (
     AuditQuery,
     DocumentDeleted,
@@ -106,6 +109,8 @@ _log = structlog.get_logger(__name__)
 _PAGE = 1000  # search_after page size for id sweeps and state loads
 _TERMS_MAX = 65536  # index.max_terms_count default: larger sets are split into several clauses
 _MAX_WINDOW = 10000  # index.max_result_window default
+# The per-principal BM25 fields of a chunk copy (es_bm25.py): read by BM25 only, never returned.
+_BM25_FIELDS = es_bm25.FIELDS
 # The audit chain's head: one document in the audit index holding the last audit document; every
 # append moves it with a conditional write, so concurrent writer processes extend one chain.
 AUDIT_HEAD_ID = "chain-head"
@@ -247,6 +252,7 @@ class ElasticStore:
         # (batch, version) of the head this process wrote last; only the leader reads or sets it.
         self._audit_head: tuple[list[dict[str, Any]], tuple[int, int]] | None = None
         self._exclude_vectors_param: bool | None = None
+        self._bm25_fields = False  # the chunks index carries es_bm25's fields (checked once)
         # Optional instrumentation (benchmarks): called with ("bm25" | "knn", Elasticsearch's
         # own ``took`` in ms) after each search of the hybrid query. Not part of the port.
         self.on_took: Callable[[str, int], None] | None = None
@@ -819,8 +825,12 @@ class ElasticStore:
             "incarnation": incarnation,
         }
         copies: list[tuple[str, str, dict[str, Any]]] = []
-        for chunk in chunks:
+        # Each chunk's words as the embedded store counts them: the per-principal BM25's
+        # lengths, terms and frequencies (es_bm25.py).
+        terms = term_fields([chunk.text for chunk in chunks])
+        for chunk, chunk_terms in zip(chunks, terms):
             source = chunk.to_dict()
+            source.update(chunk_terms)
             source["doc_id"], source["revision"], source["rev_key"] = doc_id, revision, key
             if chunk.embedding is not None:
                 source["embedding"] = np.asarray(chunk.embedding, dtype=np.float32).tolist()
@@ -1080,7 +1090,7 @@ class ElasticStore:
         response = self.es.mget(
             index=self.alias("chunks"),
             ids=list(dict.fromkeys(chunk_ids)),
-            source_excludes=["embedding", "rev_key"],
+            source_excludes=["embedding", "rev_key", *_BM25_FIELDS],
         ).body
         return {
             d["_id"]: self._chunk(d["_source"], False) for d in response["docs"] if d.get("found")
@@ -1192,7 +1202,7 @@ class ElasticStore:
         _log.info("es_visibility_backfilled", documents=len(doc_ids))
 
     def _visibility(
-        self, principal: Principal, collections: Sequence[str] = ()
+        self, principal: Principal, collections: Sequence[str] = (), gen: int | None = None
     ) -> list[dict[str, Any]]:
         """The copies current at the generation (es_visibility.visibility_clauses) that the
         principal may read. Inside a snapshot the copy's ACL as last written must admit the
@@ -1201,16 +1211,16 @@ class ElasticStore:
         waits for the next block. No read of the documents index: the work does not grow with
         the number of documents."""
         tokens = None if principal.unrestricted else principal.acl_tokens()
-        clauses = visibility_clauses(self._generation(), acl_tokens=tokens,
+        clauses = visibility_clauses(self._generation() if gen is None else gen, acl_tokens=tokens,
                                      collections=collections, terms=self._terms)
         if tokens is not None and getattr(self._local, "gen", None) is not None:
             clauses.append({"terms": {"acl": list(tokens)}})
         return clauses
 
-    def _chunk_filters(self, filters: SearchFilters) -> list[dict[str, Any]]:
+    def _chunk_filters(self, filters: SearchFilters, gen: int | None = None) -> list[dict[str, Any]]:
         """The filter clauses shared by BM25 and kNN: visibility (``_visibility``) and the
         request's filters."""
-        clauses = self._visibility(filters.principal, filters.collections)
+        clauses = self._visibility(filters.principal, filters.collections, gen)
         if filters.doc_ids:
             clauses.append(self._terms("doc_id", filters.doc_ids))
         if filters.entity_ids:
@@ -1221,29 +1231,105 @@ class ElasticStore:
 
     # -- search ---------------------------------------------------------------------------
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
+        """BM25 with the statistics (chunk count, document frequencies, average length) of the
+        chunks ``filters.principal`` may read only, scored client-side with the embedded store's
+        formula (es_bm25.py): no score or order depends on documents outside that set. Two
+        searches at one generation: the statistics, then the candidates. Ties break on the
+        chunk id."""
         words = query_words(query)
         if not words or n <= 0:
             return []
-        clauses = self._chunk_filters(filters)
-        response = self._search(
-            index=self.alias("chunks"),
-            query={
-                "bool": {
-                    "must": [{"match": {"text": {"query": " ".join(words), "operator": "or"}}}],
-                    "filter": clauses,
-                }
-            },
-            sort=[{"_score": "desc"}, {"chunk_id": "asc"}],
-            track_scores=True,
-            size=min(n, _MAX_WINDOW),
-            source=False,
-            track_total_hits=False,
-            allow_partial_search_results=False,
-        ).body
+        self._ensure()
+        self._require_bm25_fields()
+        gen = self._generation()
+        # The statistics' population is the principal's visible chunks; the request's other
+        # filters narrow the candidates, never the statistics (as in the embedded store).
+        stats_body = es_bm25.stats_request(
+            self._visibility(filters.principal, gen=gen),
+            sorted({fts_term(w) for w in words}),
+        )
+        response = self._search(index=self.alias("chunks"), allow_partial_search_results=False,
+                                **stats_body).body
+        took = response["took"]
+        stats = es_bm25.statistics(response, words)
+        if not stats.rows:
+            return []
+        if not filters.doc_ids:
+            words = prune_words(words, stats.df, stats.rows)
+        window = min(max(n, es_bm25.DOC_FILTERED_WINDOW if filters.doc_ids else es_bm25.WINDOW),
+                     _MAX_WINDOW)
+        hits: list[dict[str, Any]] = []
+        exhaustive = True
+        if any(stats.df.get(w, 0) for w in words):
+            body = es_bm25.candidates_request(self._chunk_filters(filters, gen), words, stats, window)
+            response = self._search(index=self.alias("chunks"), allow_partial_search_results=False,
+                                    **body).body
+            took += response["took"]
+            hits = response["hits"]["hits"]
+            total = response["hits"]["total"]
+            exhaustive = total["relation"] == "eq" and total["value"] <= window
         if self.on_took is not None:
-            self.on_took("bm25", response["took"])
-        hits = response["hits"]["hits"]
-        return [RankedId(h["_id"], float(h["_score"])) for h in hits]
+            self.on_took("bm25", took)
+        plan = es_bm25.Plan.of(words, stats)
+        candidates: list[tuple[str, int, dict[str, int]]] = []
+        capped: dict[str, list[str]] = {}
+        for hit in hits:
+            chunk_id = hit["fields"]["chunk_id"][0]
+            tf, at_cap = es_bm25.frequencies(hit, plan)
+            candidates.append((chunk_id, int(hit["fields"].get("text_tokens", [0])[0]), tf))
+            if at_cap:
+                capped[chunk_id] = at_cap
+        if capped:
+            self._exact_frequencies(capped, {c: tf for c, _, tf in candidates})
+        ranked = sorted(((es_bm25.score(tf, length, plan), chunk_id)
+                         for chunk_id, length, tf in candidates),
+                        key=lambda pair: (-pair[0], pair[1]))
+        if not exhaustive and not es_bm25.window_is_exact(
+            [s for s, _ in ranked], n, len(hits), exhaustive, float(hits[-1]["sort"][0])
+        ):
+            # The top n is the window's: chunks outside it were left unscored (docs/
+            # ARCHITECTURE-es.md, "BM25 statistics per principal").
+            _log.debug("es_bm25_window_unproven", window=window, n=n, words=len(words))
+        return [RankedId(chunk_id, s) for s, chunk_id in ranked[:n]]
+
+    def _exact_frequencies(self, capped: dict[str, list[str]], tfs: dict[str, dict[str, int]]) -> None:
+        """Frequencies at the candidates query's mark cap (es_bm25.TF_CLAUSES), read from the
+        copies' ``text_tf`` (``mget`` of those entries only, in the request body: a long query's
+        terms do not fit in a URL; ``_PAGE`` chunks per request) into ``tfs``. Rare for short
+        questions (a word repeated more than the cap in one chunk); a long doc-filtered query
+        asks fewer marks per word (es_bm25.tf_clauses) and reads more here."""
+        ids = sorted(capped)
+        for start in range(0, len(ids), _PAGE):
+            docs = self.es.mget(index=self.alias("chunks"), docs=[
+                {"_id": chunk_id, "_source": {"includes": [f"text_tf.{t}" for t in capped[chunk_id]]}}
+                for chunk_id in ids[start : start + _PAGE]
+            ]).body["docs"]
+            for doc in docs:
+                if not doc.get("found"):  # deleted since the candidates query: the cap stays
+                    _log.info("es_bm25_capped_frequency_gone", chunk_id=doc["_id"])
+                    continue
+                exact = doc["_source"].get("text_tf") or {}
+                for term in capped[doc["_id"]]:
+                    tfs[doc["_id"]][term] = int(exact.get(term, tfs[doc["_id"]][term]))
+
+    def _require_bm25_fields(self) -> None:
+        """Refuse BM25 on a chunks index older than ``es_bm25.TERMS_VERSION``: its copies carry
+        no per-principal BM25 fields, and Lucene's own scores would leak other principals'
+        documents through the order of a principal's hits. Fail-safe: an error naming the
+        migration, never a silently leaking fallback. Checked once per process after it
+        passes (an index never moves back to an older version)."""
+        if self._bm25_fields:
+            return
+        index = self.current_indices().get("chunks") or ""
+        version = self.admin.version_of(index, "chunks") or 0
+        if version < es_bm25.TERMS_VERSION:
+            _log.error("es_bm25_index_too_old", index=index, version=version,
+                       needed=es_bm25.TERMS_VERSION)
+            raise StoreError(
+                f"the chunks index {index} (mapping v{version}) has no per-principal BM25 fields; "
+                f"run `attest es migrate` (to v{es_bm25.TERMS_VERSION} or later) before searching"
+            )
+        self._bm25_fields = True
 
     def knn_request(
         self, vector: np.ndarray, filters: SearchFilters, n: int

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
 import mappings
+from ingest.store import es_bm25
 from ingest.store.port import StoreError
 
 BULK_CHUNK = 500  # actions per _bulk request (streaming_bulk's chunk_size)
@@ -104,6 +105,19 @@ def bulk_write(
     if failures:
         raise StoreError(f"Elasticsearch bulk write failed: {failures[:3]}")
     return written
+
+
+def _with_term_fields(hits: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Chunk hits of a migration with the per-principal BM25 fields (es_bm25.term_fields)
+    added where the copy predates them (written to a chunks index below
+    ``es_bm25.TERMS_VERSION``), counted in batches of ``BULK_CHUNK``."""
+    stream = iter(hits)
+    while batch := list(itertools.islice(stream, BULK_CHUNK)):
+        missing = [hit["_source"] for hit in batch
+                   if any(field not in hit["_source"] for field in es_bm25.FIELDS)]
+        for source, fields in zip(missing, es_bm25.term_fields([s.get("text") or "" for s in missing])):
+            source.update(fields)
+        yield from batch
 
 
 class IndexAdmin:
@@ -302,6 +316,8 @@ class IndexAdmin:
                 self.es, index=old, query={"query": {"match_all": {}}}, size=SCAN_PAGE,
                 preserve_order=False, **scan_kwargs,
             )
+            if kind == "chunks" and target >= es_bm25.TERMS_VERSION:
+                hits = _with_term_fields(hits)
             copied = bulk_write(
                 self.es,
                 (
