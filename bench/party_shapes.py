@@ -9,7 +9,8 @@ figure; each FAIL line is a shape to fix with a unit test in ``tests/test_party_
 "not_parties", optional "title", optional "half"}]}``), for held-out sets kept outside the repo
 (real contract openings read from public filings, whose text is not ours to commit); with
 ``--half A|B`` only the cases of that half. A case with a ``title`` also scores the agreement
-title (exact after white space is collapsed), in a line of its own.
+title (exact after white space is collapsed), in a line of its own. The labels (and source
+addresses) of the real held-out sets measured in stop 15 are in ``bench/data/real_openings_labels.json``.
 
 ``--fresh`` scores the held-out probe ``bench/data/party_shapes_fresh.json`` instead: clauses
 written (for issue 9, before reading any CUAD text) from how SEC-exhibit contracts of many
