@@ -78,7 +78,7 @@ def main() -> None:
                 store._postings.sync(db, head, floor)
                 words = query_words(q)
                 df = document_frequencies(db, store._postings, head, visible, words)
-                match = sqlite_store.fts_query(store._prune_words(words, df, visible.rows))
+                match = sqlite_store.fts_query(sqlite_store.prune_words(words, df, visible.rows))
             matches.append(store._db().execute(
                 "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,)).fetchone()[0])
         found = 0

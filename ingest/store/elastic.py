@@ -68,7 +68,8 @@ from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectR
 from ingest.statuses import DocStatus, RevisionStatus
 from ingest.store import es_bm25
 from ingest.store.es_admin import IndexAdmin, bulk_write, es_hosts
-from ingest.store.es_bm25 import prune_words, term_fields
+from ingest.store.es_bm25 import term_fields
+from ingest.store.sqlite import prune_words
 from ingest.store.es_visibility import (
     COPY_FIELDS,
     NEVER,

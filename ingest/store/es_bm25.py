@@ -46,8 +46,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-# The embedded store's pruning limits and formula constants: one rule for both stores.
-from ingest.store.sqlite import BM25_MAX_DF_SHARE, BM25_MAX_TERMS, BM25_MIN_DF_CEILING
+# The embedded store's formula constants: one formula for both stores (pruning: sqlite.prune_words).
 from ingest.store.sqlite_bm25 import B, K1, MIN_IDF, fts_term
 
 # The embedded store's chunks_fts tokenizer (ingest/store/sqlite.py's schema): the terms, lengths
@@ -215,19 +214,6 @@ def frequencies(hit: dict[str, Any], plan: Plan) -> tuple[dict[str, int], list[s
         if tf >= plan.cap:
             capped.append(term)
     return out, capped
-
-
-def prune_words(words: list[str], df: dict[str, int], rows: int) -> list[str]:
-    """The embedded store's pruning (``SqliteStore._prune_words``) on the principal's own
-    counts: a query of more than ``BM25_MAX_TERMS`` words drops those in more than
-    ``BM25_MAX_DF_SHARE`` of the visible chunks, then keeps the ``BM25_MAX_TERMS`` rarest
-    (df, then the word); the rarest stays when every word is common."""
-    if len(words) <= BM25_MAX_TERMS:
-        return words
-    ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
-    ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
-    kept = [w for w in ordered if df.get(w, 0) <= ceiling][:BM25_MAX_TERMS]
-    return kept or ordered[:1]
 
 
 def score(tf: dict[str, int], length: int, plan: Plan) -> float:

@@ -319,6 +319,21 @@ KNN_SPLIT_ROWS = 65_536  # matrices of at least this many rows are scored by two
 KNN_SLICE_ROWS = 262_144
 
 
+def prune_words(words: list[str], df: dict[str, int], rows: int) -> list[str]:
+    """Drop words in more than ``BM25_MAX_DF_SHARE`` of the principal's visible chunks, then
+    keep the ``BM25_MAX_TERMS`` rarest (visible document frequency, then the word); queries
+    of at most ``BM25_MAX_TERMS`` words are kept whole. The counts are the principal's own,
+    so which words are kept does not depend on documents they cannot read. When every word
+    is common, the rarest one stays, so a query never becomes empty. Both stores prune with
+    this (``es_bm25`` on the counts of its statistics request)."""
+    if len(words) <= BM25_MAX_TERMS:
+        return words
+    ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
+    ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
+    kept = [w for w in ordered if df.get(w, 0) <= ceiling][:BM25_MAX_TERMS]
+    return kept or ordered[:1]
+
+
 # SQLite virtual-machine steps between two looks at the request deadline (the progress handler
 # of every connection): about a millisecond of query work, so a running query stops within
 # milliseconds of the deadline, and the check (a context-variable read and a clock read) costs
@@ -990,19 +1005,6 @@ class SqliteStore:
         acl_key = 0 if view is None else acl_version  # the unrestricted view reads no ACL row
         return self._visible.get(db, (view, live_head, acl_key), acl_sql, acl_args, floor)
 
-    def _prune_words(self, words: list[str], df: dict[str, int], rows: int) -> list[str]:
-        """Drop words in more than ``BM25_MAX_DF_SHARE`` of the principal's visible chunks, then
-        keep the ``BM25_MAX_TERMS`` rarest (visible document frequency, then the word); queries
-        of at most ``BM25_MAX_TERMS`` words are kept whole. The counts are the principal's own,
-        so which words are kept does not depend on documents they cannot read. When every word
-        is common, the rarest one stays, so a query never becomes empty."""
-        if len(words) <= BM25_MAX_TERMS:
-            return words
-        ceiling = max(BM25_MAX_DF_SHARE * rows, BM25_MIN_DF_CEILING)
-        ordered = sorted(words, key=lambda w: (df.get(w, 0), w))
-        kept = [w for w in ordered if df.get(w, 0) <= ceiling][:BM25_MAX_TERMS]
-        return kept or ordered[:1]
-
     def bm25(self, query: str, filters: SearchFilters, n: int) -> list[RankedId]:
         """BM25 with the statistics (row count, document frequencies, average length) of the
         chunks ``filters.principal`` may read only (sqlite_bm25.py): no score or order depends
@@ -1019,7 +1021,7 @@ class SqliteStore:
             self._postings.sync(db, live_head, floor)
             if not filters.doc_ids:
                 df = document_frequencies(db, self._postings, live_head, visible, words)
-                words = self._prune_words(words, df, visible.rows)
+                words = prune_words(words, df, visible.rows)
             only_principal = not (filters.doc_ids or filters.collections or filters.entity_ids
                                   or filters.relation_keys)
             chunk_of: dict[int, str] | None = None
