@@ -41,13 +41,12 @@ top n is provably the exact one anyway (a chunk outside the window scores less t
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 # The embedded store's formula constants: one formula for both stores (pruning: sqlite.prune_words).
-from ingest.store.sqlite_bm25 import B, K1, MIN_IDF, fts_term
+from ingest.store.sqlite_bm25 import B, K1, fts_term, idf
 
 # The embedded store's chunks_fts tokenizer (ingest/store/sqlite.py's schema): the terms, lengths
 # and frequencies written here must be the ones its BM25 reads (tests/test_es_bm25_visible.py
@@ -86,9 +85,7 @@ class Statistics:
     df: dict[str, int]
 
     def idf(self, word: str) -> float:
-        df = self.df.get(word, 0)
-        idf = math.log((self.rows - df + 0.5) / (df + 0.5))
-        return idf if idf > 0.0 else MIN_IDF
+        return idf(self.rows, self.df.get(word, 0))
 
 
 def term_fields(texts: Sequence[str]) -> list[dict[str, Any]]:
@@ -203,13 +200,13 @@ def frequencies(hit: dict[str, Any], plan: Plan) -> tuple[dict[str, int], list[s
     """(term -> frequency, terms whose frequency reached the clause cap) of one candidate hit:
     a clause scores the word's IDF (as a float32) plus ``TF_STEP`` per mark beyond the first
     occurrence. Terms at the cap need their exact frequency from ``_source``."""
-    idf = dict(plan.terms)
+    weights = dict(plan.terms)
     out: dict[str, int] = {}
     capped: list[str] = []
     for term, named in (hit.get("matched_queries") or {}).items():
-        if term not in idf:
+        if term not in weights:
             continue
-        tf = 1 + round((float(named) - idf[term]) / TF_STEP)
+        tf = 1 + round((float(named) - weights[term]) / TF_STEP)
         out[term] = tf
         if tf >= plan.cap:
             capped.append(term)

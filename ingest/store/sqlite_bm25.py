@@ -71,6 +71,13 @@ DELTA_KEEP_ROWS = 20_000
 _TOKENIZE = re.compile(r"tokenize\s*=\s*'([^']*)'")
 
 
+def idf(rows: int, df: int) -> float:
+    """FTS5's BM25 IDF of a word in ``df`` of ``rows`` chunks, floored at ``MIN_IDF`` (one
+    formula for both stores: es_bm25 scores with it too)."""
+    value = math.log((rows - df + 0.5) / (df + 0.5))
+    return value if value > 0.0 else MIN_IDF
+
+
 def fts_term(word: str) -> str:
     """``word`` as FTS5's ``unicode61 remove_diacritics 2`` indexes it: lower case, marks
     removed (the words are already casefolded :func:`query_words`)."""
@@ -426,13 +433,12 @@ def scores(db: sqlite3.Connection, postings: Postings, head: int, visible: Visib
         df = int(np.count_nonzero(seen))
         if df == 0:
             continue
-        idf = math.log((n_rows - df + 0.5) / (df + 0.5))
-        idf = idf if idf > 0.0 else MIN_IDF
+        weight = idf(n_rows, df)
         rowids, freq, lengths = rowids[seen], freq[seen], visible.lengths[pos[seen]]
         if allowed is not None:
             keep = np.isin(rowids, allowed, assume_unique=True)
             rowids, freq, lengths = rowids[keep], freq[keep], lengths[keep]
-        parts.append((rowids, idf * freq * (K1 + 1.0) / (freq + K1 * (1.0 - B + B * lengths / average))))
+        parts.append((rowids, weight * freq * (K1 + 1.0) / (freq + K1 * (1.0 - B + B * lengths / average))))
     if not parts:
         return np.zeros(0, np.int64), np.zeros(0, np.float64)
     hit_rowids = np.unique(np.concatenate([r for r, _ in parts]))
