@@ -292,16 +292,9 @@ def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
         described_line = _LINE_DESCRIPTION.match(text, position, end)
         if described_line is not None:
             separator = _LINE_SEPARATOR.match(text, described_line.end(), end)
-            name = name_at(text, separator.end(), end) if separator is not None else None
-            if name is None or not ends_in_legal_suffix(name.text):
-                break
-            names.append(name)
-            position = name.end
-            if separator.group(1):
-                break
-            continue
-        described = _LIST_DESCRIPTION.match(text, position, end)
-        separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
+        else:
+            described = _LIST_DESCRIPTION.match(text, position, end)
+            separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
         if separator is None:
             break
         name = name_at(text, separator.end(), end)
