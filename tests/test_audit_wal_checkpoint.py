@@ -91,3 +91,46 @@ def test_the_log_stays_within_its_bound_when_no_background_checkpoint_runs(tmp_p
         assert len(entries) == 100 and verify_audit_chain(entries)["ok"] is True
     finally:
         store.close()
+
+
+def test_the_leaders_own_checkpoint_never_overlaps_the_next_batch(tmp_path: Path, monkeypatch):
+    # The bound checkpoint runs on the batches' connection. It used to run after leadership was
+    # released, so a caller arriving meanwhile led a batch on the same connection while the
+    # checkpoint ran: "cannot commit transaction - SQL statements in progress" (a 503 in CI).
+    monkeypatch.setattr(sqlite_audit, "CHECKPOINT_BYTES", 2**62)
+    monkeypatch.setattr(sqlite_audit, "WAL_BOUND_BYTES", 4096)  # every batch checkpoints
+    real = sqlite_audit.checkpoint_passes
+    leading_during_checkpoint: list[bool] = []
+
+    def watched_checkpoint(db, passes, **kwargs):
+        # Leadership must still be held, so no caller can start a batch on this connection.
+        leading_during_checkpoint.append(store._audit._leading)
+        time.sleep(0.005)
+        return real(db, passes, **kwargs)
+
+    monkeypatch.setattr(sqlite_audit, "checkpoint_passes", watched_checkpoint)
+    store = SqliteStore(tmp_path / "attest.sqlite3")
+    errors: list[BaseException] = []
+    store.append_audit(_entry(0))  # alone: the leader's queue is empty when it checkpoints
+
+    def append(first: int) -> None:
+        for n in range(first, first + 15):
+            try:
+                store.append_audit(_entry(n))
+            except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+                errors.append(exc)
+            time.sleep(0.005)
+
+    try:
+        threads = [threading.Thread(target=append, args=(k * 100,)) for k in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        assert store._audit.bounded >= 2
+        assert leading_during_checkpoint and all(leading_during_checkpoint)
+        entries = store.list_audit(AuditQuery(limit=1000))
+        assert len(entries) == 61 and verify_audit_chain(entries)["ok"] is True
+    finally:
+        store.close()

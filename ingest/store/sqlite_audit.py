@@ -231,15 +231,19 @@ class AuditGroupCommit:
             if written:
                 self.batches += 1
                 self.entries += written
+        for q in batch:
+            q.wake.set()
+        if self._wal_size() > WAL_BOUND_BYTES:
+            # This batch's callers are answered; the next batch waits. Still leading: the
+            # checkpoint uses the batches' connection, and a leader chosen meanwhile would commit
+            # on it while the checkpoint runs ("SQL statements in progress").
+            self._bound_wal()
+        with self._lock:
             successor = self._queue[0] if self._queue else None
             if successor is None:
                 self._leading = False
             else:
                 successor.leads = True
-        for q in batch:
-            q.wake.set()
-        if self._wal_size() > WAL_BOUND_BYTES:
-            self._bound_wal()  # this batch's callers are answered; the next batch waits
         if successor is not None:
             successor.wake.set()
 
