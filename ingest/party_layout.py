@@ -67,7 +67,7 @@ _INLINE_NUMBER = re.compile(r"(?<![\w(])\((\d{1,2})\)[ \t]+")
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
+class LayoutCell:
     """A piece of the opening that the layout treats as one unit: ``text[start:end]``, stripped."""
 
     start: int
@@ -138,10 +138,10 @@ def layout_end(text: str) -> int:
     return cue.start() if cue is not None else limit
 
 
-def cells(text: str, end: int) -> list[Cell]:
+def cells(text: str, end: int) -> list[LayoutCell]:
     """The cells of ``text[:end]``: each line, split at table bars and at column gaps of three or
     more spaces; empty cells are dropped. At most ``_CELL_LIMIT``."""
-    found: list[Cell] = []
+    found: list[LayoutCell] = []
     position, row = 0, 0
     while position < end and len(found) < _CELL_LIMIT:
         line_end = text.find("\n", position, end)
@@ -159,7 +159,7 @@ def cells(text: str, end: int) -> list[Cell]:
                 if stripped:
                     begin = offset + column_start + (len(raw) - len(raw.lstrip()))
                     for part_start, part in _inline_label_parts(stripped):
-                        found.append(Cell(begin + part_start, begin + part_start + len(part), part, row, in_table))
+                        found.append(LayoutCell(begin + part_start, begin + part_start + len(part), part, row, in_table))
                 if gap is not None:
                     column_start = gap.end()
             offset += len(piece) + 1
@@ -213,7 +213,7 @@ def _names_a_group(name: str, common_words: frozenset[str]) -> bool:
     )
 
 
-def _contact_row(found: list[Cell], index: int) -> bool:
+def _contact_row(found: list[LayoutCell], index: int) -> bool:
     """Whether the label row at ``found[index]`` stands in a notice or contact block: a cell
     within two of it is a contact label ("Tel:", "Contact person:", "Address:")."""
     for other in found[max(0, index - 2) : index + 3]:
@@ -270,7 +270,7 @@ def _label_term(label: str) -> str | None:
     return _cues().labels.get(folded)
 
 
-def _continued_value(text: str, name: NameSpan, start: int, cell: Cell, following: Cell | None) -> NameSpan:
+def _continued_value(text: str, name: NameSpan, start: int, cell: LayoutCell, following: LayoutCell | None) -> NameSpan:
     """A name without its legal form that fills its line may go on on the next line, when it
     ends there in one ("PARTY A: QINGHE\\nLANTIAN HOLDING GROUP CO., LTD.")."""
     if following is None or has_legal_suffix(name.text) or _FILLED_TO_END.match(text[name.end : cell.end]) is None:
@@ -321,7 +321,7 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
         limit = min(value_end, value_start + _VALUE_CHARS)
         read = name_at(text, value_start, limit)
         if read is not None:
-            value_cell = Cell(value_start, value_end, "", cell.row, cell.in_table)
+            value_cell = LayoutCell(value_start, value_end, "", cell.row, cell.in_table)
             read = _continued_value(text, read, value_start, value_cell, following)
             if read.end > value_end:
                 value_end = limit = read.end
@@ -347,13 +347,13 @@ _DEFINITION_REST = re.compile(
 )
 
 
-def _defined_item(text: str, cell: Cell) -> bool:
+def _defined_item(text: str, cell: LayoutCell) -> bool:
     """Whether ``cell`` is a name followed only by its definition ("Acme Co., Ltd. (the "Pledgee")")."""
     name = name_at(text, cell.start, cell.end)
     return name is not None and _DEFINITION_REST.match(text[name.end : cell.end]) is not None
 
 
-def _described_item(text: str, cell: Cell, following: Cell | None) -> bool:
+def _described_item(text: str, cell: LayoutCell, following: LayoutCell | None) -> bool:
     """Whether ``cell`` holds only a name with a legal form and the next cell describes it ("a
     California corporation"): a cover's list of parties after its lead."""
     if following is None or not _role_cell(following.text):
@@ -384,7 +384,7 @@ def _follows(previous: tuple[str, str] | None, current: tuple[str, str]) -> bool
     return len(before) == len(value) == 1 and ord(value) == ord(before) + 1
 
 
-def _item_names(text: str, found: list[Cell], common_words: frozenset[str]) -> list[_Slot]:
+def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """List items after a lead: "BETWEEN:\\n(1) X LIMITED ...; and\\n(2) Y PLC ...", "PARTIES\\n|(1)\\n|X Inc., ..."."""
     cues = _cues()
     names: list[_Slot] = []
@@ -429,7 +429,7 @@ def _item_names(text: str, found: list[Cell], common_words: frozenset[str]) -> l
     return names
 
 
-def _inline_item_names(text: str, found: list[Cell], common_words: frozenset[str]) -> list[_Slot]:
+def _inline_item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """A numbered list run into one line ("... DEED (1) Acme Limited (in liquidation) (2)
     Beta Limited (3) ..."): consecutive numbers from (1), each name ending in a legal form (no
     line layout backs a bare name here)."""
@@ -453,7 +453,7 @@ def _inline_item_names(text: str, found: list[Cell], common_words: frozenset[str
     return names
 
 
-def _fills(text: str, name: NameSpan, cell: Cell) -> bool:
+def _fills(text: str, name: NameSpan, cell: LayoutCell) -> bool:
     """Whether ``name`` fills its cell, up to punctuation or a role stated in the same cell."""
     rest = text[name.end : cell.end].strip()
     return name.start == cell.start and (
@@ -461,7 +461,7 @@ def _fills(text: str, name: NameSpan, cell: Cell) -> bool:
     )
 
 
-def _cover_name(text: str, cell: Cell, common_words: frozenset[str], *, roled: bool) -> NameSpan | None:
+def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, roled: bool) -> NameSpan | None:
     name = _checked(text, name_at(text, cell.start, cell.end), common_words)
     if name is None or not _fills(text, name, cell):
         return None
@@ -472,7 +472,7 @@ def _cover_name(text: str, cell: Cell, common_words: frozenset[str], *, roled: b
     return name if _bare_name(name.text) and roled else None
 
 
-def _cover_names(text: str, found: list[Cell], common_words: frozenset[str]) -> list[_Slot]:
+def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """A cover page's stacked names: "X LIMITED\\n- and -\\nY PLC", "X LLC\\nAS LANDLORD\\nAND\\nY LLC\\nAS TENANT"."""
     cues = _cues()
     names: list[_Slot] = []
