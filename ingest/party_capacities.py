@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ingest.agreements import find_title
 from ingest.lexicons import load_json
 from ingest.names import (
     NameSpan,
@@ -179,7 +180,14 @@ class Capacities:
 
 
 def _region_names(
-    text: str, start: int, end: int, common_words: frozenset[str], roles: list[tuple[int, int]], *, line_start: bool
+    text: str,
+    start: int,
+    end: int,
+    common_words: frozenset[str],
+    roles: list[tuple[int, int]],
+    *,
+    line_start: bool,
+    title_start: int = 0,
 ) -> list[NameSpan]:
     names: list[NameSpan] = []
     floor = start
@@ -191,9 +199,11 @@ def _region_names(
             continue
         role_end = heads[-1][1]
         roles.append((cue.start("role"), role_end))
-        # "CHASE SECURITIES INC., as Lead Arranger and Book Manager" above the party clause: the
-        # firm arranged the deal; the contract's own list would name it if it were a party.
-        if line_start and all(head in _cues().cover_only_heads for head, _ in heads):
+        # "CHASE SECURITIES INC., as Lead Arranger and Book Manager" under the cover's title, above
+        # the party clause: the firm arranged the deal; the contract's own list would name it if it
+        # were a party. (A cover that lists the parties above the title, "Dated ...\nA LIMITED\nas
+        # Borrower\n...\nFACILITY AGREEMENT", is the party list itself, arrangers included.)
+        if line_start and cue.start() > title_start and all(head in _cues().cover_only_heads for head, _ in heads):
             floor = role_end
             continue
         before = _BEFORE_CUE.search(text, floor, cue.start())
@@ -241,12 +251,14 @@ def read_capacities(
     cover_end = min(len(text), clauses[0][0] if clauses else _COVER_CHARS, _COVER_CHARS)
     regions: list[tuple[int, int, bool]] = [(0, cover_end, True)] if cover_end > 0 else []
     regions.extend((s, _sentence_end(text, s, e), False) for s, e in clauses)
+    title = find_title(text) if regions and regions[0][2] else None
+    title_start = title.start if title is not None else 0
     found: dict[tuple[int, int], NameSpan] = {}
     roles: list[tuple[int, int]] = []
     for start, end, line_start in regions:
         # (A filing's running header "Table of Contents" above the cover ends nothing.)
         contents = _COVER_END.search(text, min(end, start + _HEADER_CHARS), end)
         end = contents.start() if contents is not None else end
-        for name in _region_names(text, start, end, common_words, roles, line_start=line_start):
+        for name in _region_names(text, start, end, common_words, roles, line_start=line_start, title_start=title_start):
             found.setdefault((name.start, name.end), name)
     return Capacities([found[key] for key in sorted(found)], sorted(set(roles)))

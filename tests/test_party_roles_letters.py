@@ -59,6 +59,16 @@ CAPACITY_SHAPES: dict[str, tuple[str, set[str], set[str]]] = {
         {"KESTREL BANK", "FENWAY BANK AG NEW YORK BRANCH"},
         {"ALDER SECURITIES LLC"},
     ),
+    # A cover that lists the parties above the title is the party list itself: its arrangers,
+    # a name in another script under the borrower's, and a class of lenders (no name).
+    "party_list_above_the_title": (
+        "EXECUTION VERSION\n\nDated 9 May 2022\n\nLOTUS BAY GROUP LIMITED\n\n蓮灣集團有限公司\n\nas Borrower\n\n"
+        "GARNET BANK LIMITED\n\nTOPAZ BANK LTD.\n\nas Mandated Lead Arrangers\n\n"
+        "THE FINANCIAL INSTITUTIONS LISTED IN SCHEDULE 1\n\nas Original Lenders\n\nand\n\nGARNET BANK LIMITED\n\n"
+        "as Agent\n\nFACILITY AGREEMENT\n\nfor a term loan facility\n",
+        {"LOTUS BAY GROUP LIMITED", "GARNET BANK LIMITED", "TOPAZ BANK LTD."},
+        {"THE FINANCIAL INSTITUTIONS LISTED IN SCHEDULE 1"},
+    ),
     "owner_trustee_capacity": (
         "PARTICIPATION AGREEMENT\n\namong\n\nGRANITE TRUST COMPANY,\nNOT IN ITS INDIVIDUAL CAPACITY,\n"
         "BUT SOLELY AS OWNER TRUSTEE,\nAS BORROWER,\n\nAND\n\nLINDQVIST BANK,\nas Agent\n\nTABLE OF CONTENTS\n",
