@@ -186,3 +186,11 @@ def test_a_salutation_past_the_letter_opening_opens_no_letter() -> None:
     assert letter_salutation(text) is None
     inside = "Acme Holdings Ltd\n" + "x " * ((LETTER_OPENING_CHARS - 200) // 2) + "\nDear Sirs,\n\nThis letter agreement.\n"
     assert letter_salutation(inside) == inside.index("Dear Sirs")
+
+
+def test_names_sharing_one_role_are_bounded() -> None:
+    # At the bound of 12 names per role, the earlier names of a longer group are not read.
+    group = "".join(f"BANK{chr(65 + i)} HOLDINGS BANK,\n" for i in range(14))
+    text = "AGREEMENT\n\namong\n\n" + group + "as Co-Documentation Agents\n\nTABLE OF CONTENTS\n"
+    names = capacity_names(text, [(text.index("among"), len(text))])
+    assert [n.text for n in names] == [f"BANK{chr(65 + i)} HOLDINGS BANK" for i in range(2, 14)]
