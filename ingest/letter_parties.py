@@ -39,6 +39,7 @@ _LINE_REST = re.compile(r"[ \t,.;:]*(?:\([^()\n]{0,60}\)|\[[^\[\]\n]{0,60}\])?[ 
 
 
 _PARAGRAPHS_LIMIT = 4
+_COMPANY_BODY = re.compile(r"(?i:the[ \t]+)?(?:Board|BOARD)[ \t]+(?i:of[ \t]+directors[ \t]+of)[ \t]+")
 # The name's own definition right after it: ' (the "Bank")', ' ("Lender")'.
 _DEFINES = re.compile(r"[ \t]*\((?:the[ \t]+)?[\"“]")
 
@@ -141,7 +142,11 @@ def letter_names(text: str) -> list[NameSpan]:
     opening = min(len(text), LETTER_OPENING_CHARS)
     for match in [*_LETTER_PARTY.finditer(text, 0, opening), *_LETTER_SENDER.finditer(text, 0, opening)]:
         line_end = text.find("\n", match.end())
-        name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
+        line_end = line_end if line_end != -1 else len(text)
+        # "From: The Board of Directors of Harbour Global Company Ltd.": the company speaks
+        # through its board; the board is no legal person.
+        body = _COMPANY_BODY.match(text, match.end(), line_end)
+        name = name_at(text, body.end() if body else match.end(), line_end)
         if name is not None and ends_in_legal_suffix(name.text):
             names.append(name)
     for match in _SALUTATION_PERSON.finditer(text, 0, opening):

@@ -145,6 +145,13 @@ LETTER_SHAPES: dict[str, tuple[str, set[str], set[str]]] = {
         {"Larkspur Components Limited", "Brightwater Bank Limited"},
         set(),
     ),
+    # A memo-form letter: "To:" names the addressee, "From:" the company through its board.
+    "to_and_from_lines": (
+        "[LETTERHEAD]\nMay 2, 2011\nTo: Osprey Management LLC\nFrom: The Board of Directors of Heron Lake Holdings Ltd.\n"
+        "Gentlemen:\nThis letter agreement confirms that the term of the services is extended by twelve months.\n",
+        {"Osprey Management LLC", "Heron Lake Holdings Ltd."},
+        {"The Board of Directors of Heron Lake Holdings Ltd."},
+    ),
     "letter_agreement_close_and_acceptance": (
         "June 4, 2019\n\nPelican Ridge Software, Inc.\n200 Elm Street\nBoise, ID 83702\n\nLadies and Gentlemen:\n\n"
         "This letter agreement sets out the terms on which we will provide advisory services.\n\n"
