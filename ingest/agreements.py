@@ -129,9 +129,10 @@ def _strip_noise(title: str) -> tuple[str, int]:
     return title, len(original) - len(title)
 
 
-def _candidates(head: str) -> list[tuple[int, int, Title]]:
+def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     """(rank, position, title): rank 0 is a whole caps line, 1 a caps run, 2 a title-case run,
-    3 "This X Agreement"."""
+    3 "This X Agreement". ``after`` is the text right past ``head`` (the preamble), read only
+    to tell a letterhead from a heading's first line (``_centred_together``)."""
     found: list[tuple[int, int, Title]] = []
 
     def add(rank: int, start: int, raw: str, spread: bool = False) -> None:
@@ -210,7 +211,7 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
                 begin, end = laid_out.span()
         found.append((rank, begin, Title(title, begin, end)))
 
-    for start, end in _split_caps_headings(head):
+    for start, end in _split_caps_headings(head, after):
         add(0, start, " ".join(head[start:end].split()), spread=True)
     line_start = 0
     headings = 0
@@ -299,7 +300,7 @@ _TITLE_CASE_JOINING_END = re.compile(r"(?:[ \t](?:and|of|for|to|on|in|the)|,|&|-
 _TITLE_CASE_SPLIT_LINES = 8
 
 
-def _split_caps_headings(head: str) -> list[tuple[int, int]]:
+def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
     """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
     ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above); and of
     title-case headings so split, ending in Agreement or Contract, among the first
@@ -335,7 +336,7 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
                 and not _ends_in_legal_form(previous)
             )
             if not line_shape.fullmatch(previous) or not (
-                joined_here or joining_end.search(previous) or tight or _centred_together(head, previous_start, previous, lines[first])
+                joined_here or joining_end.search(previous) or tight or _centred_together(head, after, previous_start, previous, lines[first])
             ):
                 break
             first -= 1
@@ -379,9 +380,10 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
 _CENTRED_INDENT = 4
 _CENTRED_SLACK = 1.5
 _CENTRED_WORDS = (2, 3)
+_LETTERHEAD_CHARS = 600
 
 
-def _centred_together(head: str, previous_start: int, previous: str, line: tuple[int, str]) -> bool:
+def _centred_together(head: str, after: str, previous_start: int, previous: str, line: tuple[int, str]) -> bool:
     """"INFORMATION TECHNOLOGY" centred over "OUTSOURCING SERVICES AGREEMENT", a blank line
     between: one heading laid out over lines, shown by its layout (both lines indented to one
     middle) when no joining word shows it. The line above has two or three words, no agreement
@@ -394,6 +396,14 @@ def _centred_together(head: str, previous_start: int, previous: str, line: tuple
         return False
     if re.search(r"[0-9:;]", previous) or _strip_noise(previous)[1] or _ends_in_legal_form(previous):
         return False
+    # A letterhead ("ZARVIX LABS" over "SUPPLY AGREEMENT") is named again right after, in the
+    # party clause, without the heading's next word: a name, not the first half of the title.
+    again = re.compile(r"(?<![\w\-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w\-])\s*(\S*)", re.IGNORECASE)
+    first_word = text.split()[0].casefold()
+    # (``after``: the text past ``head``, where the party clause often is.)
+    for found in again.finditer((head + after)[start + len(text) : start + len(text) + _LETTERHEAD_CHARS]):
+        if found.group(1).casefold() != first_word:
+            return False
     middles = []
     for offset, shown in ((previous_start, previous), (start, text)):
         indent = offset - (head.rfind("\n", 0, offset) + 1)
@@ -491,7 +501,7 @@ def _first_heading(text: str) -> Title | None:
         paragraph_end = _BLANK_LINE.search(text, preamble.end())
         if paragraph_end is not None:
             scan_end = min(scan_end, paragraph_end.start())
-    candidates = _candidates(text[:scan_end])
+    candidates = _candidates(text[:scan_end], text[scan_end : scan_end + _LETTERHEAD_CHARS])
     if not candidates:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
@@ -511,7 +521,10 @@ def _own_heading(text: str) -> Title | None:
     if preamble is None:
         return None
     floor = max(0, preamble.start() - _HEADING_TO_PREAMBLE_CHARS)
-    candidates = sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start))
+    candidates = sorted(
+        _candidates(text[: preamble.start()], text[preamble.start() : preamble.start() + _LETTERHEAD_CHARS]),
+        key=lambda c: (-c[2].end, c[2].start),
+    )
     for rank, _, candidate in candidates:
         if rank > 1 or candidate.end < floor:
             continue

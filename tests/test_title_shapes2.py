@@ -216,3 +216,12 @@ def test_a_form_without_a_heading_line_is_titled_by_its_name_for_itself() -> Non
         " SUPPLEMENT TO THIS EQUIPMENT LEASE FROM TIME TO TIME SIGNED BY LESSOR AND LESSEE.\n"
     )
     assert _names(text) == (("EQUIPMENT LEASE", 35, 50), [])
+
+
+def test_a_centred_letterhead_over_the_heading_is_no_part_of_the_title() -> None:
+    text = (
+        "                               ZARVIX LABS\n\n"
+        "                            SUPPLY AGREEMENT\n\n"
+        'This Supply Agreement is made between Zarvix Labs, Inc. ("Zarvix") and Quorra Systems LLC ("Quorra").\n'
+    )
+    assert _names(text)[0] == ("SUPPLY AGREEMENT", 72, 88)
