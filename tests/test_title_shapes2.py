@@ -225,3 +225,17 @@ def test_a_centred_letterhead_over_the_heading_is_no_part_of_the_title() -> None
         'This Supply Agreement is made between Zarvix Labs, Inc. ("Zarvix") and Quorra Systems LLC ("Quorra").\n'
     )
     assert _names(text)[0] == ("SUPPLY AGREEMENT", 72, 88)
+
+
+def test_the_makers_of_a_titled_instrument_bind_to_its_record() -> None:
+    # Untitled, a power of attorney made no agreement record and its makers bound to nothing.
+    from ingest.annotate import annotate_document
+
+    text = (
+        'POWER OF ATTORNEY\n\nKNOW ALL PERSONS BY THESE PRESENTS, that Zarvix Labs, Inc., a Delaware corporation'
+        ' ("Grantor"), hereby appoints Quorra Systems LLC ("Agent") as its true and lawful attorney-in-fact.\n'
+    )
+    annotations = annotate_document(text, [(0, len(text))], doc_id="poa", revision="r1")
+    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    assert agreement.name == "POWER OF ATTORNEY"
+    assert agreement.attributes["parties"] == ["org:zarvix labs", "org:quorra systems"]
