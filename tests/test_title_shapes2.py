@@ -239,3 +239,19 @@ def test_the_makers_of_a_titled_instrument_bind_to_its_record() -> None:
     agreement = next(s for s in annotations.subjects if s.type == "agreement")
     assert agreement.name == "POWER OF ATTORNEY"
     assert agreement.attributes["parties"] == ["org:zarvix labs", "org:quorra systems"]
+
+
+def test_a_question_reads_the_new_instrument_titles_as_titles() -> None:
+    # The question side builds its instrument titles from the same list, so a title ingest can
+    # record is one a question can name.
+    from service.evidence.subject_class import parse_question
+
+    read = parse_question("What law governs the Power of Attorney between Zarvix Labs, Inc. and Quorra Systems LLC?")
+    assert (read.pattern, read.agreement_title, read.parties, read.failures) == (
+        "agreement_attribute_instrument",
+        "Power of Attorney",
+        ["Zarvix Labs, Inc.", "Quorra Systems LLC"],
+        [],
+    )
+    read = parse_question("What law governs the Letter of Credit No. 4471 between Zarvix Labs, Inc. and Quorra Systems LLC?")
+    assert (read.agreement_title, read.parties) == ("Letter of Credit No. 4471", ["Zarvix Labs, Inc.", "Quorra Systems LLC"])
