@@ -820,14 +820,17 @@ _BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
 
 
 def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
-    """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]``, stripped, each with the
-    offset where its stripped text starts."""
+    """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]`` (page furniture lines
+    not counted), stripped, each with the offset where its stripped text starts."""
     seen = 0
     for match in re.finditer(r"[^\n]+", text[:limit]):
         stripped = match.group().strip()
         if not stripped:
             continue
         yield match.start() + match.group().index(stripped), stripped
+        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines.
+        if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-"):
+            continue
         seen += 1
         if seen == _HEADING_LINES:
             return
@@ -881,7 +884,23 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
         re.IGNORECASE,
     )
     end = min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)
-    return own.search(text, heading.end, end) is not None or _COVER_PARTY_LINE.search(text, heading.end, end) is not None
+    return (
+        own.search(text, heading.end, end) is not None
+        or _COVER_PARTY_LINE.search(text, heading.end, end) is not None
+        or _cover_role_line().search(text, heading.end, end) is not None
+    )
+
+
+@lru_cache(maxsize=1)
+def _cover_role_line() -> re.Pattern[str]:
+    """A cover page's or key-provisions table's party label on a line of its own: a party role
+    ("LANDLORD:", "|Sublandlord:", "Lessee", "AS TENANT"), ``party_roles`` of roles.json, "sub"
+    before it allowed; the name follows on the same or the next line."""
+    roles = "|".join(re.escape(r) for r in sorted(lexicons().party_roles, key=len, reverse=True))
+    return re.compile(
+        rf"^[ \t|]*(?:as[ \t]+)?(?:sub-?)?(?:{roles})[ \t]*(?::.*)?$",
+        re.IGNORECASE | re.MULTILINE,
+    )
 
 
 # A cover page's party list under its title: a line that only joins the parties ("AND",

@@ -255,3 +255,22 @@ def test_a_question_reads_the_new_instrument_titles_as_titles() -> None:
     )
     read = parse_question("What law governs the Letter of Credit No. 4471 between Zarvix Labs, Inc. and Quorra Systems LLC?")
     assert (read.agreement_title, read.parties) == ("Letter of Credit No. 4471", ["Zarvix Labs, Inc.", "Quorra Systems LLC"])
+
+
+def test_an_instrument_over_a_key_provisions_table_of_party_roles() -> None:
+    text = (
+        "Exhibit 10.28\nSUBLEASE\nKEY PROVISIONS\n|Sublease Date:\n|May 1, 2020\n|Sublandlord:\n"
+        "|ZARVIX CLINICS, INC., a Georgia corporation\n|Subtenant:\n|QUORRA MD, INC., a Nevada corporation\n"
+    )
+    assert _names(text) == (("SUBLEASE", 14, 22), [])
+    # A label that is no party role ("Premises:") shows no party list.
+    assert _names("Exhibit 10.28\nSUBLEASE\nKEY PROVISIONS\n|Premises:\n|Suite 251\n") == (None, [])
+
+
+def test_page_furniture_lines_take_no_place_among_the_heading_lines() -> None:
+    text = (
+        "1\nEXHIBIT 10.3(d)\nLOAN NO.\nGP-1234-5678\nSMALL BUSINESS LENDING PROGRAM\nGUARANTY\nMay 1, 2020\n"
+        'In order to induce Zarvix Bank, N.A. ("Lender") to make a loan to Quorra Systems LLC ("Debtor"),'
+        " the Undersigned hereby unconditionally guarantees to Lender the payment of the note.\n"
+    )
+    assert _names(text) == (("GUARANTY", 71, 79), [])
