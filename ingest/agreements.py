@@ -588,6 +588,9 @@ _SELF_REFERENCE = re.compile(
     r"(?=[ \t]*[(,]|[ \t]+(?:is|IS|are|ARE|was|WAS|dated|DATED|made|MADE|entered|ENTERED|effective|EFFECTIVE"
     r"|by|BY|between|BETWEEN|among|AMONG|has|HAS|shall|SHALL)\b)"
 )
+# Words that make a run a sentence (an auxiliary verb, a deictic, a party-list word), never a
+# title's: "AND THIS INFORMATION HAS BEEN FILED UNDER SEPARATE COVER".
+_PROSE_WORDS = frozenset("is are was were be been has have had shall will may hereby this these that between among made".split())
 # How far before the preamble's "This" a heading that it repeats may start.
 _REPEATED_HEADING_CHARS = 400
 _ARTICLE = r"(?:(?:the|THE|The)\s+)?"
@@ -630,8 +633,11 @@ def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | Non
         if title is None or title.start >= reference.start() or heading.start <= title.start < heading.end:
             return heading
         if title.start < heading.start < title.end:
+            # A letterhead (a name ending in its legal form) or a sentence ("... HAS BEEN FILED
+            # UNDER SEPARATE COVER WITH THE COMMISSION") before the repeated heading is no title.
             prefix = text[title.start : heading.start]
-            return heading if _ends_in_legal_form(prefix.strip().rstrip(",")) else title
+            prose = _PROSE_WORDS & {w.casefold() for w in prefix.split()}
+            return heading if _ends_in_legal_form(prefix.strip().rstrip(",")) or prose else title
         return title
     return title
 

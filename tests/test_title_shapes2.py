@@ -274,3 +274,13 @@ def test_page_furniture_lines_take_no_place_among_the_heading_lines() -> None:
         " the Undersigned hereby unconditionally guarantees to Lender the payment of the note.\n"
     )
     assert _names(text) == (("GUARANTY", 71, 79), [])
+
+
+def test_a_legend_sentence_before_the_repeated_heading_is_no_part_of_the_title() -> None:
+    text = (
+        "EXHIBIT 10.1 CONFIDENTIAL TREATMENT REQUEST [ * ] INDICATES INFORMATION THAT HAS BEEN OMITTED AND THIS"
+        " INFORMATION HAS BEEN FILED UNDER SEPARATE COVER WITH THE COMMISSION HOSTING AND SUPPORT AGREEMENT THIS"
+        ' HOSTING AND SUPPORT AGREEMENT (the "AGREEMENT") is entered into as of May 1, 2020 by and between'
+        " Zarvix Labs, Inc. and Quorra Systems LLC."
+    )
+    assert _names(text) == (("HOSTING AND SUPPORT AGREEMENT", 171, 200), [])
