@@ -61,6 +61,7 @@ from ingest.names import (
     party_name_problem,
     slot_name_at,
 )
+from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
 from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start
@@ -815,11 +816,36 @@ def _parties(
             if entity_id not in parties:
                 parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
                 known.append(words)
-    found = list(parties.values())
+    found = _reviewed(text, list(parties.values()), model_spans, common_words, defined_terms | party_terms, known)
     # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
     # LIMITED" are those parties' short names, not two more parties.
     found = [p for p in found if not _short_name_of_another(p, found)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _reviewed(
+    text: str,
+    found: list[Party],
+    model_spans: Sequence[tuple[int, int, str]],
+    common_words: frozenset[str],
+    terms: frozenset[str] | set[str],
+    known: list[set[str]],
+) -> list[Party]:
+    """The grammar's parties after the learned review (``ingest/party_scorer.py``): a name it
+    passed over joins when the model is sure enough and it is no form of a known party; a party
+    the model finds very unlikely leaves."""
+    verdict = party_scorer.review(text, [p.name for p in found], model_spans, common_words, frozenset(terms))
+    dropped = {(n.start, n.end) for n in verdict.drops}
+    kept = [p for p in found if (p.name.start, p.name.end) not in dropped]
+    for name, label, _ in verdict.additions:
+        words = set(name_words(name.text))
+        if not words or any(words <= k or k <= words for k in known) or _names_known_party(name.text, kept, set(terms)):
+            continue
+        entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
+        if all(p.entity_id != entity_id for p in kept):
+            kept.append(Party(entity_id, label, name, None, name.start, name.end))
+            known.append(words)
+    return kept
 
 
 _DIVISION_OF = re.compile(r",?[ \t\n]+an?[ \t\n]+(?:division|unit)[ \t\n]+of[ \t\n]+(?:\S+[ \t\n]+){0,3}$", re.I)
