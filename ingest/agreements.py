@@ -12,6 +12,7 @@ from ingest.text import name_words
 from ingest.quantities import DateSpan, dates_in
 
 TITLE_SCAN_CHARS = 3_000
+_LEADING_TITLE_WORDS = 20
 # "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
 _CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
@@ -43,6 +44,15 @@ _LEADING_AGREEMENT = re.compile(
     r"(?:AND|FOR|OF|ON|REGARDING|CONCERNING|RELATING[ \t]+TO|and|for|of|on|[Rr]egarding|[Cc]oncerning|[Rr]elating[ \t]+to)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
+# A heading line that names its subject after the agreement word: "Cooperation Agreement on
+# Wireless Network Coverage in the Harbor Area", "SUPPLY CONTRACT FOR INDUSTRIAL GASES". As a
+# whole line only; the words after the joining word are capitalised or connectors, and the line
+# ends in a capitalised word.
+_SUBJECT_AFTER_AGREEMENT = re.compile(
+    r"(?:[A-Z][\w&'’\-/]*[ \t]{1,3}){1,6}(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
+    r"(?:ON|FOR|OF|REGARDING|CONCERNING|on|for|of|regarding|concerning)"
+    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
+)
 # A title that goes on after its agreement word with "AND" and at most four more words, none a
 # name (no digits, commas or full stops): "SEPARATION AGREEMENT AND GENERAL RELEASE", "Settlement
 # Agreement and Mutual Release". As a whole line only (after a letter's "RE:" label).
@@ -53,9 +63,14 @@ _AGREEMENT_AND_TAIL = re.compile(
 # "EXHIBIT 2.1 AGREEMENT FOR SALE OF BUSINESS AS GOING CONCERN (1) Quill Limited ...": a filing
 # run into one line, where a title that opens with the agreement word is a caps run in the
 # line, ended by the first word that is not capitalised (or a parenthesis, a digit).
+# The run also ends before a party list or the preamble ("... OF NATURAL GAS IN THE STATE OF
+# LOUISIANA BETWEEN ...", "... LOUISIANA THIS AGREEMENT is made"): those words never join it.
 _INLINE_LEADING_AGREEMENT = re.compile(
-    r"(?<![\w])(?<![A-Z&][ \t])((?:AGREEMENT|CONTRACT)[ \t]{1,3}(?:FOR|OF|REGARDING|CONCERNING|RELATING[ \t]+TO)"
-    r"(?:[ \t]{1,3}[A-Z][A-Z&'’\-/]*){1,10})(?=[ \t]+(?:[a-z(]|[0-9]|[A-Z][a-z])|[ \t]*[\n(]|$)"
+    # (An exhibit's letter label before it is page furniture: "Exhibit B AGREEMENT FOR ...".)
+    r"(?:(?<![\w])(?<![A-Z&][ \t])|(?<=\b[Ee]xhibit[ \t][A-Z][ \t])|(?<=\bEXHIBIT[ \t][A-Z][ \t]))"
+    r"((?:AGREEMENT|CONTRACT)[ \t]{1,3}(?:FOR|OF|REGARDING|CONCERNING|RELATING[ \t]+TO)"
+    r"(?:[ \t]{1,3}(?!(?:BETWEEN|AMONG|THIS|DATED|BY)\b)[A-Z][A-Z&'’\-/]*){1,16})"
+    r"(?=[ \t]+(?:[a-z(]|[0-9]|[A-Z][a-z]|(?:BETWEEN|AMONG|THIS|DATED|BY)\b)|[ \t]*[\n(]|$)"
 )
 # A heading line with a qualifier after a dash: (title) - (edition, version, ...).
 _DASH_QUALIFIER = re.compile(r"(.+?)[ \t]+[-–—][ \t]+\S.{0,40}")
@@ -114,12 +129,15 @@ def _strip_noise(title: str) -> tuple[str, int]:
     return title, len(original) - len(title)
 
 
-def _candidates(head: str) -> list[tuple[int, int, Title]]:
+def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     """(rank, position, title): rank 0 is a whole caps line, 1 a caps run, 2 a title-case run,
-    3 "This X Agreement"."""
+    3 "This X Agreement". ``after`` is the text right past ``head`` (the preamble), read only
+    to tell a letterhead from a heading's first line (``_centred_together``)."""
     found: list[tuple[int, int, Title]] = []
 
-    def add(rank: int, start: int, raw: str) -> None:
+    def add(rank: int, start: int, raw: str, spread: bool = False) -> None:
+        """``spread``: ``raw`` is lines joined with white space collapsed; the span is then
+        found in ``head`` so it covers the lines as laid out."""
         # "AS AMENDED. MASTER DEVELOPMENT AGREEMENT": a sentence end is not inside a title.
         # ("AMENDMENT NO. 2 TO ..." is no sentence end.)
         sentence_end = raw.rfind(". ")
@@ -129,7 +147,8 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             start, raw = start + sentence_end + 2, raw[sentence_end + 2 :]
         # "DDCX S DG KC 201812130044 Exhibit 10.5 Collaboration Agreement": page furniture ends
         # at the exhibit number.
-        exhibit = list(re.finditer(r"\b(?:EXHIBIT|Exhibit)[ \t]+[0-9][\w.]*[ \t]+", raw))
+        # ("Exhibit B AGREEMENT": a letter is a label too, when a caps title follows.)
+        exhibit = list(re.finditer(r"\b(?:EXHIBIT|Exhibit)[ \t]+(?:[0-9][\w.]*|[A-Z](?=[ \t]+[A-Z]{2}))[ \t]+", raw))
         if exhibit and exhibit[-1].start() > 0:
             start, raw = start + exhibit[-1].end(), raw[exhibit[-1].end() :]
         # "PLEASE READ THIS SOFTWARE LICENSE AGREEMENT"
@@ -179,13 +198,21 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
         if _NUMBER_LABEL.match(head, start + len(raw)):
             return
         words = title.split()
-        if len(words) < 2 or len(words) > 14:
+        # A title that opens with the agreement word carries its subject after it ("AGREEMENT
+        # FOR THE SALE AND PURCHASE OF THE ENTIRE ISSUED SHARE CAPITAL OF ACME LIMITED").
+        most = _LEADING_TITLE_WORDS if re.match(r"(?:AGREEMENT|CONTRACT)[ \t]+(?:FOR|OF)\b", title) else 14
+        if len(words) < 2 or len(words) > most:
             return
         begin = start + (len(raw) - len(raw.lstrip())) + dropped
-        found.append((rank, begin, Title(title, begin, begin + len(title))))
+        end = begin + len(title)
+        if spread:
+            laid_out = re.compile(r"\s+".join(re.escape(w) for w in words)).search(head, start)
+            if laid_out is not None:
+                begin, end = laid_out.span()
+        found.append((rank, begin, Title(title, begin, end)))
 
-    for start, end in _split_caps_headings(head):
-        add(0, start, " ".join(head[start:end].split()))
+    for start, end in _split_caps_headings(head, after):
+        add(0, start, " ".join(head[start:end].split()), spread=True)
     line_start = 0
     headings = 0
     for line in head.split("\n"):
@@ -204,6 +231,15 @@ def _candidates(head: str) -> list[tuple[int, int, Title]]:
             _NOT_HEADING_WORDS & set(column.casefold().split())
         ):
             add(1, line_start + line.index(column), column)
+        if (
+            stripped
+            and _SUBJECT_AFTER_AGREEMENT.fullmatch(stripped)
+            and _heading_words(stripped)
+            and not _ends_in_legal_form(stripped)
+        ):
+            # "Cooperation Agreement on Wireless Network Coverage ...": the whole heading line is
+            # the title (the part up to the agreement word becomes an alias, ``title_aliases``).
+            add(0 if stripped.isupper() else 1, line_start + line.index(stripped), stripped)
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
         elif (
@@ -264,7 +300,7 @@ _TITLE_CASE_JOINING_END = re.compile(r"(?:[ \t](?:and|of|for|to|on|in|the)|,|&|-
 _TITLE_CASE_SPLIT_LINES = 8
 
 
-def _split_caps_headings(head: str) -> list[tuple[int, int]]:
+def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
     """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
     ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above); and of
     title-case headings so split, ending in Agreement or Contract, among the first
@@ -299,7 +335,9 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
                 and _strip_noise(previous)[1] == 0
                 and not _ends_in_legal_form(previous)
             )
-            if not line_shape.fullmatch(previous) or not (joined_here or joining_end.search(previous) or tight):
+            if not line_shape.fullmatch(previous) or not (
+                joined_here or joining_end.search(previous) or tight or _centred_together(head, after, previous_start, previous, lines[first])
+            ):
                 break
             first -= 1
         if first < index:
@@ -314,7 +352,65 @@ def _split_caps_headings(head: str) -> list[tuple[int, int]]:
             and _LEADING_AGREEMENT.fullmatch(f"{line} {next_line}")
         ):
             found.append((start, next_start + len(next_line)))
+    # "AGREEMENT FOR THE SALE AND PURCHASE OF THE\nENTIRE ISSUED SHARE CAPITAL OF ACME\nLIMITED":
+    # a caps title that opens with the agreement word goes on over the lines right under it (no
+    # blank line between) while its line ends in a joining word, or the next line ends a
+    # company's name it has begun (a legal form alone). Never into a party list or a date.
+    for index, (start, line) in enumerate(lines):
+        if not (line.isupper() and _LEADING_AGREEMENT.fullmatch(line) and re.match(r"(?:AGREEMENT|CONTRACT)[ \t]", line)):
+            continue
+        end, last = start + len(line), index
+        while last + 1 < len(lines) and last - index + 1 < _SPLIT_HEADING_LINES:
+            next_start, next_line = lines[last + 1]
+            if head.count("\n", end, next_start) != 1 or not _CAPS_LINE.fullmatch(next_line):
+                break
+            if _PARTY_LIST_WORD.search(next_line) or re.search(r"\b(?:BY|DATED)\b", next_line):
+                break
+            joined = " ".join(head[start : next_start + len(next_line)].split())
+            if not (_JOINING_END.search(lines[last][1]) or _ends_in_legal_form(joined) and len(next_line.split()) <= 2):
+                break
+            end, last = next_start + len(next_line), last + 1
+        if last > index:
+            found.append((start, end))
     return found
+
+
+# A centred heading block: its lines are indented (at least this many columns) so that their
+# middles meet, within this many columns.
+_CENTRED_INDENT = 4
+_CENTRED_SLACK = 1.5
+_CENTRED_WORDS = (2, 3)
+_LETTERHEAD_CHARS = 600
+
+
+def _centred_together(head: str, after: str, previous_start: int, previous: str, line: tuple[int, str]) -> bool:
+    """"INFORMATION TECHNOLOGY" centred over "OUTSOURCING SERVICES AGREEMENT", a blank line
+    between: one heading laid out over lines, shown by its layout (both lines indented to one
+    middle) when no joining word shows it. The line above has two or three words, no agreement
+    word, no page furniture and no company name; at most one blank line between."""
+    start, text = line
+    if head.count("\n", previous_start + len(previous), start) > 2:
+        return False
+    words = previous.split()
+    if not _CENTRED_WORDS[0] <= len(words) <= _CENTRED_WORDS[1] or _AGREEMENT_WORD.search(previous):
+        return False
+    if re.search(r"[0-9:;]", previous) or _strip_noise(previous)[1] or _ends_in_legal_form(previous):
+        return False
+    # A letterhead ("ZARVIX LABS" over "SUPPLY AGREEMENT") is named again right after, in the
+    # party clause, without the heading's next word: a name, not the first half of the title.
+    again = re.compile(r"(?<![\w\-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w\-])\s*(\S*)", re.IGNORECASE)
+    first_word = text.split()[0].casefold()
+    # (``after``: the text past ``head``, where the party clause often is.)
+    for found in again.finditer((head + after)[start + len(text) : start + len(text) + _LETTERHEAD_CHARS]):
+        if found.group(1).casefold() != first_word:
+            return False
+    middles = []
+    for offset, shown in ((previous_start, previous), (start, text)):
+        indent = offset - (head.rfind("\n", 0, offset) + 1)
+        if indent < _CENTRED_INDENT or head[offset - indent : offset].strip():
+            return False
+        middles.append(indent + len(shown) / 2)
+    return abs(middles[0] - middles[1]) <= _CENTRED_SLACK
 
 
 def _ends_in_legal_form(line: str) -> bool:
@@ -405,7 +501,7 @@ def _first_heading(text: str) -> Title | None:
         paragraph_end = _BLANK_LINE.search(text, preamble.end())
         if paragraph_end is not None:
             scan_end = min(scan_end, paragraph_end.start())
-    candidates = _candidates(text[:scan_end])
+    candidates = _candidates(text[:scan_end], text[scan_end : scan_end + _LETTERHEAD_CHARS])
     if not candidates:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
@@ -425,7 +521,10 @@ def _own_heading(text: str) -> Title | None:
     if preamble is None:
         return None
     floor = max(0, preamble.start() - _HEADING_TO_PREAMBLE_CHARS)
-    candidates = sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start))
+    candidates = sorted(
+        _candidates(text[: preamble.start()], text[preamble.start() : preamble.start() + _LETTERHEAD_CHARS]),
+        key=lambda c: (-c[2].end, c[2].start),
+    )
     for rank, _, candidate in candidates:
         if rank > 1 or candidate.end < floor:
             continue
@@ -466,10 +565,12 @@ def find_title(text: str) -> Title | None:
     title = (
         _own_heading(text) or self_label(text) or _heading_under_dated_line(text) or _first_heading(text)
         or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _self_defined(text)
+        or _self_referenced_instrument(text)
     )
     if title is not None:
         title = _with_line_below(text, _with_line_above(text, title))
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
+    title = _heading_repeated_by_preamble(text, title)
     if title is not None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
         # white space collapsed (the span still covers the original text).
@@ -477,6 +578,76 @@ def find_title(text: str) -> Title | None:
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
+
+
+# The preamble naming the document: "This <Name>" before a comma, a parenthesis or the verb of
+# the sentence ('This RENTAL SCHEDULE AND ACCEPTANCE CERTIFICATE, dated', 'This MASTER LEASE
+# AGREEMENT ("MLA") is'). The name ends in a capitalised word; it may be any document's name.
+_SELF_REFERENCE = re.compile(
+    rf"\b(?:THIS|This)[ \t]+(?P<name>(?:{_TITLE_WORD}[ \t]+){{1,15}}?[A-Z][\w&'’\-/]*)"
+    r"(?=[ \t]*[(,]|[ \t]+(?:is|IS|are|ARE|was|WAS|dated|DATED|made|MADE|entered|ENTERED|effective|EFFECTIVE"
+    r"|by|BY|between|BETWEEN|among|AMONG|has|HAS|shall|SHALL)\b)"
+)
+# Words that make a run a sentence (an auxiliary verb, a deictic, a party-list word), never a
+# title's: "AND THIS INFORMATION HAS BEEN FILED UNDER SEPARATE COVER".
+_PROSE_WORDS = frozenset("is are was were be been has have had shall will may hereby this these that between among made".split())
+# How far before the preamble's "This" a heading that it repeats may start.
+_REPEATED_HEADING_CHARS = 400
+_ARTICLE = r"(?:(?:the|THE|The)\s+)?"
+
+
+def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | None:
+    """The heading right before a preamble that opens by repeating it ("SETTLEMENT AGREEMENT AND
+    RELEASE This Settlement Agreement And Release (...) is entered into"): the repetition proves
+    which words are the title, so that heading, as written (and with a contract identifier
+    between the two: "... CERTIFICATE NO. B-22 This ... CERTIFICATE, dated"), is the title. The
+    words compare without case, articles or hyphens, and only blank space or the identifier may
+    stand between heading and preamble. It replaces the title read otherwise only when that is
+    none, the preamble's own name, or a run overlapping the heading: a longer heading keeps its
+    words unless they are a company's name before the title ("ACME CAPITAL, INCORPORATED MASTER
+    LEASE AGREEMENT This MASTER LEASE AGREEMENT": a letterhead, ending in a legal form); a
+    heading elsewhere (a cover page) is left alone."""
+    for reference in _SELF_REFERENCE.finditer(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS)):
+        words = reference.group("name").split()
+        if len(words) < 2 or len(words) > 16:
+            continue
+        parts = [re.escape(w).replace(r"\-", r"[\s\-]?") for w in words if w.casefold() != "the"]
+        if len(parts) < 2:
+            continue
+        floor = max(0, reference.start() - _REPEATED_HEADING_CHARS)
+        pattern = re.compile(
+            rf"(?<![\w\-])(?P<heading>{_ARTICLE.join(parts[:1])}" + "".join(rf"\s+{_ARTICLE}{p}" for p in parts[1:]) + ")"
+            rf"(?P<identifier>{_IDENTIFIER_REST.pattern})?\s*$",
+            re.IGNORECASE,
+        )
+        found = pattern.search(text, floor, reference.start())
+        if found is None or not _heading_words(found.group("heading")) or not _all_capitalised(found.group("heading")):
+            continue
+        heading = Title(" ".join(found.group("heading").split()), found.start(), found.end("heading"))
+        if title is not None and title.text.split() == heading.text.split():
+            return title  # the same words: the title read stands, with its span
+        if found.group("identifier") and (title is None or title.start >= reference.start()):
+            # (A heading read before keeps its identifier for ``_with_identifier``.)
+            end = found.end("identifier")
+            heading = Title(" ".join(text[heading.start : end].split()), heading.start, end)
+        if title is None or title.start >= reference.start() or heading.start <= title.start < heading.end:
+            return heading
+        if title.start < heading.start < title.end:
+            # A letterhead (a name ending in its legal form) or a sentence ("... HAS BEEN FILED
+            # UNDER SEPARATE COVER WITH THE COMMISSION") before the repeated heading is no title.
+            prefix = text[title.start : heading.start]
+            prose = _PROSE_WORDS & {w.casefold() for w in prefix.split()}
+            return heading if _ends_in_legal_form(prefix.strip().rstrip(",")) or prose else title
+        return title
+    return title
+
+
+def _all_capitalised(run: str) -> bool:
+    """Every word capitalised, a number or "the"/"and"/"of"-like: a heading, not prose."""
+    return all(
+        w[:1].isupper() or w[:1].isdigit() or w.casefold() in _HEADING_CONNECTORS or not any(c.isalpha() for c in w)
+        for w in run.split()
+    )
 
 
 # How far into a document an announcement sentence ("... today announced ...") marks a press release.
@@ -584,8 +755,9 @@ def _with_line_above(text: str, title: Title) -> Title:
     AGREEMENT", "EXCLUSIVE\nDISTRIBUTION AGREEMENT"): the line right above (no blank line
     between) is a fragment of at most ``_LINE_ABOVE_WORDS`` words in the heading's case, no page
     furniture or company name, and the text after the heading repeats the joined words ('This
-    Make Good Escrow Agreement', 'the exclusive distribution agreement'). The repetition is the
-    proof: a name or a label above a heading is not repeated before it."""
+    Make Good Escrow Agreement', 'the exclusive distribution agreement'), or the text before it
+    does (a cover line showing the heading whole). The repetition is the proof: a name or a
+    label above a heading is not repeated with it."""
     line_start = text.rfind("\n", 0, title.start) + 1
     if line_start == 0 or text[line_start : title.start].strip():
         return title
@@ -603,7 +775,13 @@ def _with_line_above(text: str, title: Title) -> Title:
         return title
     joined = words + title.text.split()
     repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)
-    if repeated.search(text, title.end, min(len(text), title.end + TITLE_SCAN_CHARS)) is None:
+    # The repetition may come after ('This Make Good Escrow Agreement') or before: a cover line
+    # or running header that shows the heading whole ("EXCLUSIVE DISTRIBUTION FRAMEWORK
+    # AGREEMENT" over "EXCLUSIVE\nDISTRIBUTION FRAMEWORK AGREEMENT").
+    if (
+        repeated.search(text, title.end, min(len(text), title.end + TITLE_SCAN_CHARS)) is None
+        and repeated.search(text, 0, previous_start) is None
+    ):
         return title
     begin = previous_start + text[previous_start:line_start].index(words[0])
     return Title(" ".join(text[begin : title.end].split()), begin, title.end)
@@ -648,14 +826,17 @@ _BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
 
 
 def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
-    """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]``, stripped, each with the
-    offset where its stripped text starts."""
+    """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]`` (page furniture lines
+    not counted), stripped, each with the offset where its stripped text starts."""
     seen = 0
     for match in re.finditer(r"[^\n]+", text[:limit]):
         stripped = match.group().strip()
         if not stripped:
             continue
         yield match.start() + match.group().index(stripped), stripped
+        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines.
+        if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-"):
+            continue
         seen += 1
         if seen == _HEADING_LINES:
             return
@@ -672,10 +853,21 @@ def _bare_heading(text: str) -> Title | None:
 
 @lru_cache(maxsize=1)
 def _instrument_title() -> re.Pattern[str]:
-    words = load_json("agreement_kinds.json")["instrument_titles"]
-    alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
-    # Up to 8 capitalised words or numbers before: "NORTHWIND TECHNOLOGIES CORP. 2010 STOCK INCENTIVE PLAN".
-    return re.compile(rf"(?:[A-Z0-9][\w&'’\-/.]*[ \t]{{1,3}}){{0,8}}(?i:{alternatives})")
+    data = load_json("agreement_kinds.json")
+
+    def alternatives(key: str) -> str:
+        words = sorted(data[key], key=len, reverse=True)
+        return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
+
+    # Up to 8 capitalised words or numbers before: "NORTHWIND TECHNOLOGIES CORP. 2010 STOCK INCENTIVE PLAN";
+    # a leading one names its subject after it, ending in a capitalised word: "ASSIGNMENT OF
+    # TRADEMARKS". Either may end in its number: "IRREVOCABLE LETTER OF CREDIT NO. 4471".
+    return re.compile(
+        rf"(?:(?:[A-Z0-9][\w&'’\-/.]*[ \t]{{1,3}}){{0,8}}(?i:{alternatives('instrument_titles')})"
+        rf"|(?i:{alternatives('leading_instrument_titles')})(?:[ \t]{{1,3}}(?:[A-Z][\w&'’\-/.,]*|and|of|the|to|&)){{0,8}}?"
+        r"[ \t]{1,3}[A-Z][\w&'’\-/.]*)"
+        r"(?:[ \t]+(?:NO\.?|No\.?|NUMBER|Number|#)[ \t]*[A-Z0-9][\w\-/.]*)?"
+    )
 
 
 # How far after an instrument heading the text must speak of itself by a word of it.
@@ -685,8 +877,9 @@ _INSTRUMENT_SELF_CHARS = 600
 def _speaks_of_itself(text: str, heading: Title) -> bool:
     """'This Office Lease', 'This letter', '(the "Plan")', 'under this contract', 'the undersigned
     hereby': the text after an instrument heading names itself by a word of it (or as a
-    contract) or speaks as an instrument, so the heading titles this document, not the subject of a
-    memo ("Office Lease" over a note about a lease)."""
+    contract) or speaks as an instrument, or a cover page's party list follows it
+    (``_COVER_PARTY_LINE``), so the heading titles this document, not the subject of a memo
+    ("Office Lease" over a note about a lease)."""
     words = "|".join(re.escape(w) for w in heading.text.split() if len(w) > 2 and w[:1].isalpha())
     if not words:
         return False
@@ -696,7 +889,33 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
         r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b",
         re.IGNORECASE,
     )
-    return own.search(text, heading.end, min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)) is not None
+    end = min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)
+    return (
+        own.search(text, heading.end, end) is not None
+        or _COVER_PARTY_LINE.search(text, heading.end, end) is not None
+        or _cover_role_line().search(text, heading.end, end) is not None
+    )
+
+
+@lru_cache(maxsize=1)
+def _cover_role_line() -> re.Pattern[str]:
+    """A cover page's or key-provisions table's party label on a line of its own: a party role
+    ("LANDLORD:", "|Sublandlord:", "Lessee", "AS TENANT"), ``party_roles`` of roles.json, "sub"
+    before it allowed; the name follows on the same or the next line."""
+    roles = "|".join(re.escape(r) for r in sorted(lexicons().party_roles, key=len, reverse=True))
+    return re.compile(
+        rf"^[ \t|]*(?:as[ \t]+)?(?:sub-?)?(?:{roles})[ \t]*(?::.*)?$",
+        re.IGNORECASE | re.MULTILINE,
+    )
+
+
+# A cover page's party list under its title: a line that only joins the parties ("AND",
+# "BETWEEN", "BY AND AMONG") or gives one its role ("AS LANDLORD", "as Tenant"). A cover page
+# names the instrument it is the cover of.
+_COVER_PARTY_LINE = re.compile(
+    r"^[ \t]*(?:(?:by[ \t]+)?(?:and[ \t]+)?(?:between|among|amongst)|and|as[ \t]+[A-Z][\w\-]*)[ \t]*:?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _instrument_heading(text: str) -> Title | None:
@@ -709,10 +928,34 @@ def _instrument_heading(text: str) -> Title | None:
     preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
     limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
     for start, stripped in _heading_lines(text, limit):
-        if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and stripped.split()[-1][:1].isupper():
+        last = stripped.split()[-1][:1]
+        if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and (last.isupper() or last.isdigit()):
             title = Title(stripped, start, start + len(stripped))
             return title if preamble is not None or _speaks_of_itself(text, title) else None
     return None
+
+
+@lru_cache(maxsize=1)
+def _this_instrument() -> re.Pattern[str]:
+    words = load_json("agreement_kinds.json")["instrument_titles"]
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"\b(?:THIS|This)[ \t]+((?:[A-Z][\w&'’\-]*[ \t]+){{1,3}}?(?i:{alternatives}))(?![\w\-])")
+
+
+def _self_referenced_instrument(text: str) -> Title | None:
+    """A form with no heading line of its own ("... BANK MASTER LEASE C/O ... LESSOR HEREBY AGREES
+    TO LEASE ... TO THIS MASTER LEASE"): the text calls itself "this <Name>", a capitalised
+    instrument title of at least two words, and the title is that name where the opening first
+    shows it in the same words (its heading, however run in), else the self-reference itself.
+    The last resort of ``find_title``; only in the opening (``PREAMBLE_CLAUSE_CHARS``)."""
+    match = _this_instrument().search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS))
+    if match is None:
+        return None
+    name = match.group(1)
+    shown = re.compile(r"(?<![\w\-])" + r"[ \t]+".join(re.escape(w) for w in name.split()) + r"(?![\w\-])")
+    first = shown.search(text, 0, match.start(1))
+    start, end = (first.start(), first.end()) if first is not None else (match.start(1), match.end(1))
+    return Title(" ".join(text[start:end].split()), start, end)
 
 
 # 'This Exhibit B is entered into as of ...': a document that names itself by its label.
@@ -750,9 +993,12 @@ _HEADING_LINE_WORDS = 12
 _JOINING_LINE = re.compile(r"(?:to|of)(?:[ \t]+(?:the|that))?", re.IGNORECASE)
 # A parent's title on a heading line of its own: ends in an agreement word, optionally followed
 # by its identifier ("Wireless Content License Agreement Number 12965").
+# ("Administrative Services Agreement 2005 ("Agreement")": a year after it is part of its name,
+# the term it is defined by is not.)
 _PARENT_LINE = re.compile(
     r"(?:(?:to|of)[ \t]+(?:(?:the|that)[ \t]+)?)?(?P<title>.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
-    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w.\-/]*)?)"
+    r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w.\-/]*|[ \t]+(?:19|20)[0-9]{2})?)"
+    r"(?:[ \t]*\((?:the[ \t]+)?[\"“][^\"”()\n]{1,40}[\"”]\))?"
 )
 _HEADING_CONNECTORS = frozenset("a an and as at by for from in into of on or the to under upon with".split())
 
@@ -775,7 +1021,8 @@ def _opening_lines(text: str) -> list[tuple[int, str]]:
     lines: list[tuple[int, str]] = []
     for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
         stripped = match.group().strip()
-        if not stripped:
+        # "FIRST ADDENDUM\n|\nto\n|\n...": a table's rule between cells is layout, no line.
+        if not stripped or not any(c.isalnum() for c in stripped):
             continue
         if len(lines) == _AMENDMENT_HEADING_LINES or not _heading_words(stripped):
             break
@@ -812,12 +1059,13 @@ def amendment_heading(text: str) -> Title | None:
                     continue
                 parent = _PARENT_LINE.fullmatch(next_line)
                 if parent is not None and amendment_of(parent.group("title")) is None:
-                    end = next_start + len(next_line)
+                    end = next_start + parent.end("title")
                 break
         if end == start + len(line) and re.search(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", line):
             # "AMENDMENT NO. 1 TO" with no parent's title below it: the amendment alone.
             end = start + len(re.sub(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", "", line))
-        return Title(" ".join(text[start:end].split()), start, end)
+        # (A table's rules between its cells are no words of the title.)
+        return Title(" ".join(w for w in text[start:end].split() if w.strip("|")), start, end)
     return None
 
 
@@ -1058,6 +1306,11 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     entity = re.match(r"(.*\b(?:AGREEMENT|CONTRACT))\s+OF\s+\S", text[title.start : title.end], re.DOTALL)
     if entity is not None and _ends_in_legal_form(title.text):
         add(title.start, title.start + len(entity.group(1)), "heading")
+    # "Cooperation Agreement on Mobile Game Business" is also the "Cooperation Agreement" its
+    # heading opens with: a subject after the agreement word is often left out when it is named.
+    subject = re.match(r"(.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract))[ \t]+(?i:on|for|regarding|concerning)[ \t]", title.text)
+    if subject is not None and len(subject.group(1).split()) >= 2 and _SUBJECT_AFTER_AGREEMENT.fullmatch(title.text):
+        add(title.start, title.start + len(subject.group(1)), "heading")
     # "FORM OF FRANCHISE AGREEMENT" is also the FRANCHISE AGREEMENT it is a form of.
     form = _FORM_OF.match(title.text)
     if form is not None:
@@ -1089,11 +1342,25 @@ def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
         return None, []
     aliases = title_aliases(text, heading)
     own = next((a for a in aliases if a.source == "self_name"), None)
-    if own is None or set(name_words(own.text)) <= set(name_words(heading.text)):
+    if own is None or _short_form(own.text, heading.text):
         return _with_identifier(heading, aliases)
     rest = [a for a in aliases if a is not own]
     rest.append(TitleAlias(" ".join(heading.text.split()), heading.start, heading.end, "heading"))
     return Title(own.text, own.start, own.end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _short_form(own: str, heading: str) -> bool:
+    """Whether the preamble's name for the contract adds nothing to its heading: made only of
+    heading words ("License Agreement" under "PATENT AND KNOW-HOW LICENSE AGREEMENT"), articles
+    aside ("SECOND AMENDMENT TO THE THIRD ..." under "SECOND AMENDMENT TO THIRD ..."), or the same
+    letters spelled with or without a hyphen or space ("Cobranding" under "CO-BRANDING"). A name
+    that is only a variant never displaces the heading: the heading is what the document shows."""
+    own_words = [w for w in name_words(own) if w not in _ARTICLES]
+    heading_words = [w for w in name_words(heading) if w not in _ARTICLES]
+    return set(own_words) <= set(heading_words) or "".join(own_words) == "".join(heading_words)
 
 
 # A contract identifier after the title on its heading line: "Contract Identification FT18150",

@@ -61,8 +61,11 @@ from ingest.names import (
     party_name_problem,
     slot_name_at,
 )
+from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
+from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start
+from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_names, slot_name_for
 from ingest.text import name_words, straighten_quotes
@@ -448,15 +451,23 @@ _SIGNATURE_LEAD = re.compile(
 )
 
 
+def _signature_start(text: str) -> int | None:
+    """Where the signatures begin: "IN WITNESS WHEREOF" and the like, or a letter agreement's
+    close or acceptance ("Very truly yours,", "Accepted and agreed:"), whichever comes first."""
+    found = [m.start() for m in [_SIGNATURE_START.search(text)] if m is not None]
+    letter = letter_signature_start(text)
+    return min([*found, *([letter] if letter is not None else [])], default=None)
+
+
 def _signature_names(text: str) -> list[NameSpan]:
     """Company names heading a signature block: "ACME HOLDINGS, INC.\n\nBy: /s/ ... Name: ...".
     Only names with a legal suffix count; "By: Acme GP, L.P., its general partner" names a
     signatory for another party, not a party."""
-    start = _SIGNATURE_START.search(text)
+    start = _signature_start(text)
     if start is None:
         return []
     names: list[NameSpan] = []
-    for by in _SIGNED_BY.finditer(text, start.start()):
+    for by in _SIGNED_BY.finditer(text, start):
         found = name_before(text, by.start(), _SIGNATURE_NAME_WINDOW)
         if found is None:
             continue
@@ -597,40 +608,6 @@ def _registered_office_names(text: str) -> list[NameSpan]:
     return names
 
 
-# A letter agreement or confirmation: "To: Acme Bank, N.A. ..." / "From: Beta AG, London Branch".
-_LETTER_PARTY = re.compile(r"(?m)^[ \t]*(?:To|TO|From|FROM)[ \t]*:[ \t]*")
-
-
-# An offer letter's sender introduces itself: "We, GoGlobal GEO Pte. Ltd. (Reg. No. ...) ("Company"),
-# are pleased to offer you ...".
-_LETTER_SENDER = re.compile(r"(?m)^[ \t]*We,[ \t]+")
-# Its addressee: "Dear Indra Pamamull," after the same name heads the address block on its own line.
-_SALUTATION = re.compile(r"(?m)^[ \t]*Dear[ \t]+")
-
-
-def _letter_names(text: str) -> list[NameSpan]:
-    """The addressee and sender of a letter-form contract, in its opening: "To:"/"From:" and
-    "We, <name>" with a legal suffix, and a person greeted by the name the address block gives."""
-    names: list[NameSpan] = []
-    opening = min(len(text), OPENING_CHARS)
-    for match in [*_LETTER_PARTY.finditer(text, 0, opening), *_LETTER_SENDER.finditer(text, 0, opening)]:
-        line_end = text.find("\n", match.end())
-        name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
-        if name is not None and ends_in_legal_suffix(name.text):
-            names.append(name)
-    for match in _SALUTATION.finditer(text, 0, opening):
-        line_end = text.find("\n", match.end())
-        name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
-        if name is None or has_legal_suffix(name.text) or not 2 <= len(name.text.split()) <= 4:
-            continue
-        if not re.match(r"[ \t]*[,:]", text[name.end : name.end + 2]):
-            continue
-        heading = re.compile(r"(?m)^[ \t]*" + r"[ \t]+".join(map(re.escape, name.text.split())) + r"[ \t]*$")
-        if heading.search(text, 0, match.start()):
-            names.append(name)
-    return sorted(names, key=lambda n: n.start)
-
-
 _SELF_SIGNED = re.compile(r"(?m)^[ \t]*/s/[ \t]*")
 
 
@@ -638,11 +615,11 @@ def _individual_signers(text: str) -> list[NameSpan]:
     """People who sign for themselves: a "/s/ Jane Q. Doe" line with no "By:" before it (an
     officer signing for a company writes "By: /s/ ..."). Only after the signature section
     starts, and only a plain personal name (two to four capitalised words, no legal form)."""
-    start = _SIGNATURE_START.search(text)
+    start = _signature_start(text)
     if start is None:
         return []
     names: list[NameSpan] = []
-    for signed in _SELF_SIGNED.finditer(text, start.start()):
+    for signed in _SELF_SIGNED.finditer(text, start):
         line_end = text.find("\n", signed.end())
         name = name_at(text, signed.end(), line_end if line_end != -1 else len(text))
         if name is None or has_legal_suffix(name.text):
@@ -659,7 +636,7 @@ def _individual_signers(text: str) -> list[NameSpan]:
             names.append(NameSpan(half, name.start, name.start + len(half)))
     # "DANIEL KŘETÍNSKÝ /s/ Daniel Kretinsky": a typed name heading the block, signed by the same
     # person (case and accents aside).
-    for signed in _INLINE_SIGNED.finditer(text, start.start()):
+    for signed in _INLINE_SIGNED.finditer(text, start):
         heading = name_before(text, signed.start(), 60)
         line_end = text.find("\n", signed.end())
         signer = name_at(text, signed.end(), line_end if line_end != -1 else len(text))
@@ -774,8 +751,8 @@ def _parties(
     # A person's "/s/" line alone does not make a party: officers sign for companies without a
     # "By:" too. When the party clause names parties, it must name the person as well (the second
     # source agrees); "The undersigned agree ..." names none, and the signatures are the parties.
-    signature = _SIGNATURE_START.search(text)
-    opening = _folded(text[: min(max(OPENING_CHARS, windows[0][1]), signature.start() if signature else len(text))])
+    signature = _signature_start(text)
+    opening = _folded(text[: min(max(OPENING_CHARS, windows[0][1]), signature if signature is not None else len(text))])
     individuals = [
         name for name in _individual_signers(text) if not parties or _folded(name.text) in opening
     ]
@@ -783,7 +760,7 @@ def _parties(
     # Names the party grammar states outright (a registered office, "For and on behalf of"): a
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
-    explicit = [*_registered_office_names(text), *_letter_names(text), *_behalf_names(text, defined_terms)]
+    explicit = [*_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms)]
     for name in [*explicit, *(found.name for found in laid_out), *_signature_names(text), *individuals]:
         if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
             continue
@@ -795,6 +772,27 @@ def _parties(
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
             known.append(words)
+    # "FLEET NATIONAL BANK,\nas Administrative Agent": a name stated with its capacity in a party
+    # list is a party; it replaces a shorter reading inside it ("UBS AG" of "UBS AG, STAMFORD BRANCH")
+    # and a reading of the role phrase itself ("Collateral Agent" of "as Agent and Collateral Agent").
+    capacities = read_capacities(text, windows, common_words)
+    for key in [key for key, p in parties.items() if capacities.in_role(p.name)]:
+        del parties[key]
+    for name in capacities.names:
+        if name.text.casefold() in party_terms:
+            continue
+        inside = [
+            key for key, p in parties.items()
+            if _inside_span(p.name, name) or (_inside_span(name, p.name) and overread(p.name.text))
+        ]
+        for key in inside:
+            del parties[key]
+        words = set(name_words(name.text))
+        if any(words <= set(name_words(p.name.text)) for p in parties.values()):
+            continue
+        entity_id = entity_id_for("ORG", party_name_forms(name.text)[-1])
+        parties.setdefault(entity_id, Party(entity_id, "ORG", name, None, name.start, name.end))
+    known = [set(name_words(p.name.text)) for p in parties.values()]
     # The grammar read fewer than two parties from a text with a party clause: the model's
     # ORG/PERSON entities inside that clause are the candidates, under the same filters.
     if len(parties) < 2 and model_spans:
@@ -813,11 +811,36 @@ def _parties(
             if entity_id not in parties:
                 parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
                 known.append(words)
-    found = list(parties.values())
+    found = _reviewed(text, list(parties.values()), model_spans, common_words, defined_terms | party_terms, known)
     # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
     # LIMITED" are those parties' short names, not two more parties.
     found = [p for p in found if not _short_name_of_another(p, found)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _reviewed(
+    text: str,
+    found: list[Party],
+    model_spans: Sequence[tuple[int, int, str]],
+    common_words: frozenset[str],
+    terms: frozenset[str] | set[str],
+    known: list[set[str]],
+) -> list[Party]:
+    """The grammar's parties after the learned review (``ingest/party_scorer.py``): a name it
+    passed over joins when the model is sure enough and it is no form of a known party; a party
+    the model finds very unlikely leaves."""
+    verdict = party_scorer.review(text, [p.name for p in found], model_spans, common_words, frozenset(terms))
+    dropped = {(n.start, n.end) for n in verdict.drops}
+    kept = [p for p in found if (p.name.start, p.name.end) not in dropped]
+    for name, label, _ in verdict.additions:
+        words = set(name_words(name.text))
+        if not words or any(words <= k or k <= words for k in known) or _names_known_party(name.text, kept, set(terms)):
+            continue
+        entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
+        if all(p.entity_id != entity_id for p in kept):
+            kept.append(Party(entity_id, label, name, None, name.start, name.end))
+            known.append(words)
+    return kept
 
 
 _DIVISION_OF = re.compile(r",?[ \t\n]+an?[ \t\n]+(?:division|unit)[ \t\n]+of[ \t\n]+(?:\S+[ \t\n]+){0,3}$", re.I)
@@ -829,6 +852,11 @@ def _inside_party(name: NameSpan, parties: Iterable[Party]) -> bool:
         p.name.start <= name.start and name.end <= p.name.end and (name.start, name.end) != (p.name.start, p.name.end)
         for p in parties
     )
+
+
+def _inside_span(inner: NameSpan, outer: NameSpan) -> bool:
+    """Whether ``inner`` lies within ``outer`` and is shorter."""
+    return outer.start <= inner.start and inner.end <= outer.end and (inner.start, inner.end) != (outer.start, outer.end)
 
 
 def _division_before(text: str, name: NameSpan) -> NameSpan | None:
@@ -923,7 +951,9 @@ def annotate_document(
     title, title_aliases = agreement_names(text)
     # Only a text that shows it is an agreement (a title, or a contract's preamble) gets an
     # agreement subject: a memo is not a registry row named "Agreement".
-    is_agreement = title is not None or has_agreement_preamble(text)
+    # (A letter agreement's structure names its parties: addressee, sender, acceptor.)
+    letter = letter_salutation(text) is not None
+    is_agreement = title is not None or has_agreement_preamble(text) or letter
     title_text = title.text if title else _FALLBACK_TITLE
     the_agreement_id = agreement_id(title_text, doc_id)
     definitions = find_definitions(text)

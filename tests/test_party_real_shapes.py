@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.annotate import _letter_names
+from ingest.letter_parties import letter_names as _letter_names
 from ingest.names import name_at, party_name_problem
 from tests.test_party_shapes_general import _bound_spans
 

@@ -336,8 +336,10 @@ def test_instruction_like_sentence_creates_no_binding() -> None:
         ("Exhibit 99\n\nSUPPORT AGREEMENT\n\nFOR\n\nREGISTRAR SERVICES\n\nTHIS SUPPORT AGREEMENT FOR REGISTRAR "
          "SERVICES (this \"Agreement\") between Alder Fund and Birch LLC is dated June 1, 2012.",
          "SUPPORT AGREEMENT FOR REGISTRAR SERVICES"),
+        # The heading line whole (its short form "Joint Marketing Agreement" is a title alias:
+        # tests/test_title_shapes2.py).
         ("Exhibit 10.9\n\nHubei Mobile Contract No.: HB-2231\n\nJoint Marketing Agreement on Game Services\n\n"
-         "Between\n\nA Co., Ltd.", "Joint Marketing Agreement"),
+         "Between\n\nA Co., Ltd.", "Joint Marketing Agreement on Game Services"),
         ("Execution copy\nThe parties to this agreement are listed below.\n\nMASTER SERVICES AGREEMENT\n\n",
          "MASTER SERVICES AGREEMENT"),
     ],

@@ -41,11 +41,14 @@ def test_a_heading_that_starts_with_the_agreement_word_is_the_title(heading: str
     assert _title(text) == (heading, 13, 13 + len(heading))
 
 
-def test_an_agreement_word_inside_a_heading_line_keeps_the_short_title() -> None:
-    # "X Agreement on Y": the caps and heading runs give "X Agreement" (CUAD's own naming); only
-    # a line that opens with the agreement word is read to its end.
+def test_an_agreement_word_inside_a_heading_line_keeps_the_short_title_as_an_alias() -> None:
+    # "X Agreement on Y" alone on its line: the whole heading is the title (titles_2: the
+    # heading as the document shows it), and "X Agreement", the name CUAD gives such a contract,
+    # an alias the gate matches.
     text = "Cooperation Agreement on Mobile Game Business\n\nThe parties hereby agree as follows.\n"
-    assert _title(text) == ("Cooperation Agreement", 0, 21)
+    assert _title(text) == ("Cooperation Agreement on Mobile Game Business", 0, 45)
+    _, aliases = agreement_names(text)
+    assert [(a.text, a.source, a.start, a.end) for a in aliases] == [("Cooperation Agreement", "heading", 0, 21)]
 
 
 def test_a_prose_line_starting_with_agreement_is_no_heading() -> None:

@@ -1,0 +1,169 @@
+"""The parties of a letter agreement: its addressee, its sender and who accepts it.
+
+A facility letter, an engagement letter or a letter agreement names no parties after "between".
+Its structure does: the addressee block above the salutation ("Acme Trading Limited\\n12 Harbour
+Road\\nAttention: Mr Lee\\n\\nDear Sirs,"), the addressee's "To:" line, the sender's letterhead
+or its own words ("We, Beta Bank Limited (the "Bank"), are pleased to offer ..."), the sender
+signing under its close ("Very truly yours,\\nBETA BANK LIMITED\\nBy: ...") and the addressee
+under its acceptance ("Accepted and agreed:\\nACME TRADING LIMITED\\nBy: ..."). Only a text whose
+words say it states a contract is read so (``agreement_cues``): a cover letter is no agreement.
+Cue words are data (``ner_models/letters.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ingest.lexicons import load_json
+from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at
+
+# How far into the text a salutation opens a letter, and how far above it the addressee block
+# may start.
+LETTER_OPENING_CHARS = 4_000
+_BLOCK_CHARS = 1_500
+# How far after the salutation the letter's words must say it states a contract.
+_CUE_CHARS = 3_000
+
+# A letter agreement or confirmation: "To: Acme Bank, N.A. ..." / "From: Beta AG, London Branch".
+_LETTER_PARTY = re.compile(r"(?m)^[ \t]*(?:To|TO|From|FROM)[ \t]*:[ \t]*")
+# The sender introduces itself: "We, GoGlobal GEO Pte. Ltd. (Reg. No. ...) ("Company"), are pleased
+# to offer you ...", also inside a sentence ("... discussions, we, Kestrel Bank Limited (the "Bank")").
+_LETTER_SENDER = re.compile(r"(?<![\w])[Ww]e,[ \t]+")
+# Its addressee: "Dear Indra Pamamull," after the same name heads the address block on its own line.
+_SALUTATION_PERSON = re.compile(r"(?m)^[ \t]*Dear[ \t]+")
+# What may follow a name that fills an addressee block's line: punctuation, its definition
+# ('(the "Borrower")'), a bracketed customer number.
+_LINE_REST = re.compile(r"[ \t,.;:]*(?:\([^()\n]{0,60}\)|\[[^\[\]\n]{0,60}\])?[ \t,.;:]*\Z")
+
+
+_PARAGRAPHS_LIMIT = 4
+_COMPANY_BODY = re.compile(r"(?i:the[ \t]+)?(?:Board|BOARD)[ \t]+(?i:of[ \t]+directors[ \t]+of)[ \t]+")
+# The name's own definition right after it: ' (the "Bank")', ' ("Lender")'.
+_DEFINES = re.compile(r"[ \t]*\((?:the[ \t]+)?[\"“]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Cues:
+    salutation: re.Pattern[str]
+    agreement: re.Pattern[str]
+    signature: re.Pattern[str]
+    block_label: re.Pattern[str]
+
+
+def _alternatives(words: list[str]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _cues() -> _Cues:
+    data = load_json("letters.json")
+    return _Cues(
+        salutation=re.compile(rf"(?m)^[ \t]*(?:{_alternatives(data['salutations'])})\b"),
+        agreement=re.compile(rf"(?i)\b(?:{_alternatives(data['agreement_cues'])})\b"),
+        signature=re.compile(rf"(?m)^[ \t|]*(?:{_alternatives(data['signature_leads'])})\b"),
+        block_label=re.compile(rf"(?i)[ \t|]*(?:{_alternatives(data['block_labels'])})\b"),
+    )
+
+
+def letter_salutation(text: str) -> int | None:
+    """Where a letter agreement's salutation line starts, or None when the text is no letter
+    agreement (no salutation in its opening, or no words of a contract after it)."""
+    salutation = _cues().salutation.search(text, 0, min(len(text), LETTER_OPENING_CHARS))
+    if salutation is None:
+        return None
+    cue = _cues().agreement.search(text, 0, min(len(text), salutation.end() + _CUE_CHARS))
+    if cue is None and _cues().signature.search(text, salutation.end()) is None:
+        return None
+    return salutation.start()
+
+
+def letter_signature_start(text: str) -> int | None:
+    """Where a letter agreement's signatures begin: its close or its acceptance after the
+    salutation ("Very truly yours,", "Accepted and agreed:"), or None."""
+    salutation = letter_salutation(text)
+    if salutation is None:
+        return None
+    lead = _cues().signature.search(text, salutation + 1)
+    return lead.start() if lead is not None else None
+
+
+def _addressee_block(text: str, salutation: int) -> list[NameSpan]:
+    """Names with a legal form that fill a line of the block above the salutation."""
+    names: list[NameSpan] = []
+    position = max(0, salutation - _BLOCK_CHARS)
+    position = text.find("\n", position) + 1 if position > 0 else 0
+    while 0 <= position < salutation:
+        line_end = text.find("\n", position, salutation)
+        line_end = salutation if line_end == -1 else line_end
+        start = position + len(text[position:line_end]) - len(text[position:line_end].lstrip(" \t|"))
+        if not _cues().block_label.match(text, start, line_end):
+            name = name_at(text, start, line_end)
+            if name is not None and ends_in_legal_suffix(name.text) and _LINE_REST.match(text[name.end : line_end]):
+                names.append(name)
+        position = line_end + 1
+    return names
+
+
+def _speaking_sender(text: str, salutation: int) -> NameSpan | None:
+    """The sender opening the letter's body with its own name and definition: "Kestrel Bank
+    Limited (the "Bank") is pleased to inform you ..." (the first paragraph that is no heading,
+    within ``_PARAGRAPHS_LIMIT`` lines after the salutation)."""
+    position = text.find("\n", salutation)
+    for _ in range(_PARAGRAPHS_LIMIT):
+        if position == -1:
+            return None
+        position += 1
+        line_end = text.find("\n", position)
+        line_end = len(text) if line_end == -1 else line_end
+        line = text[position:line_end].strip()
+        # (A "Re:" line or a shouted heading between the salutation and the body.)
+        if not line or line.isupper() or _cues().block_label.match(text, position, line_end):
+            position = line_end
+            continue
+        start = position + len(text[position:line_end]) - len(text[position:line_end].lstrip())
+        # ("We, ZA Bank Limited (the "Bank")": the sender's own words, read by ``_LETTER_SENDER``.)
+        if _LETTER_SENDER.match(text, start):
+            return None
+        name = name_at(text, start, line_end)
+        if name is not None and ends_in_legal_suffix(name.text) and _DEFINES.match(text, name.end, line_end):
+            return name
+        return None
+    return None
+
+
+def letter_names(text: str) -> list[NameSpan]:
+    """The addressee and sender of a letter-form contract, in its opening: "To:"/"From:" lines,
+    "We, <name>" with a legal form and a person greeted by the name the address block gives
+    (any text), and for a letter agreement the names with a legal form that fill a line of its
+    addressee block (a letterhead above it is the sender)."""
+    names: list[NameSpan] = []
+    opening = min(len(text), LETTER_OPENING_CHARS)
+    for match in [*_LETTER_PARTY.finditer(text, 0, opening), *_LETTER_SENDER.finditer(text, 0, opening)]:
+        line_end = text.find("\n", match.end())
+        line_end = line_end if line_end != -1 else len(text)
+        # "From: The Board of Directors of Harbour Global Company Ltd.": the company speaks
+        # through its board; the board is no legal person.
+        body = _COMPANY_BODY.match(text, match.end(), line_end)
+        name = name_at(text, body.end() if body else match.end(), line_end)
+        if name is not None and ends_in_legal_suffix(name.text):
+            names.append(name)
+    for match in _SALUTATION_PERSON.finditer(text, 0, opening):
+        line_end = text.find("\n", match.end())
+        name = name_at(text, match.end(), line_end if line_end != -1 else len(text))
+        if name is None or has_legal_suffix(name.text) or not 2 <= len(name.text.split()) <= 4:
+            continue
+        if not re.match(r"[ \t]*[,:]", text[name.end : name.end + 2]):
+            continue
+        heading = re.compile(r"(?m)^[ \t]*" + r"[ \t]+".join(map(re.escape, name.text.split())) + r"[ \t]*$")
+        if heading.search(text, 0, match.start()):
+            names.append(name)
+    salutation = letter_salutation(text)
+    if salutation is not None:
+        names.extend(_addressee_block(text, salutation))
+        sender = _speaking_sender(text, salutation)
+        if sender is not None:
+            names.append(sender)
+    unique = {(n.start, n.end): n for n in names}
+    return [unique[key] for key in sorted(unique)]

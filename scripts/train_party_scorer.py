@@ -1,0 +1,256 @@
+"""Trains the party-candidate scorer (``ingest/party_scorer.py``; issue 9) and calibrates its
+thresholds.
+
+    PYTHONPATH=. nice python scripts/train_party_scorer.py --cache /tmp/ps_cache.json --train tuneA realA realB --calibrate tuneB
+    PYTHONPATH=. nice python scripts/train_party_scorer.py --cache /tmp/ps_cache.json --train tune realA realB \\
+        --add-threshold 0.65 --drop-threshold 0.1 --out ner_models/party_scorer.json
+
+Data: ONLY cuad-dev's ``tune`` list (CUAD v1, CC BY 4.0, The Atticus Project; "Parties" labels
+read by ``bench/ner_eval.py``) and the real openings ``/work/realpre/realA.json`` and
+``realB.json`` (labels ``parties``). Never realC and never the report split: they are the
+held-out measures. ``tuneA``/``tuneB`` are the halves of ``ner_eval.py --half``.
+
+The annotation runs once per document with the review switched off (the grammar alone); its
+inputs to the review (the grammar's names, the model's ORG/PERSON spans, the defined terms) are
+kept in ``--cache``, so features can be recomputed without spaCy. A candidate is a positive when
+one of its name forms matches a labelled party after the registry's normalisation
+(``bench/ner_eval.py: accepted_forms``). The model is L2-regularised logistic regression fitted by
+Newton's method from zero weights: no randomness, the same data gives the same weights.
+``--calibrate`` prints recall and precision on the named set for a grid of thresholds, as the
+review would decide with known-party checks (the same checks as ``annotate._reviewed``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from ingest import party_scorer  # noqa: E402
+from ingest.names import NameSpan, lowercase_words, party_name_forms  # noqa: E402
+from ingest.normalize import normalise_org  # noqa: E402
+from ingest.text import name_words  # noqa: E402
+
+REAL_DIR = Path("/work/realpre")
+SETS = ("tuneA", "tuneB", "tune", "realA", "realB")
+L2 = 1.0
+NEWTON_STEPS = 50
+
+
+def _documents(name: str) -> list[dict]:
+    """(id, text, gold forms, chunks) of one named set."""
+    from bench.ner_eval import CUAD_DIR, accepted_forms, gold_party_names, load_index, paragraph_chunks
+
+    if name.startswith("tune"):
+        half = name[4:] or None
+        docs = []
+        for row in load_index(split="tune", half=half):
+            text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
+            gold = gold_party_names(row["parties"])
+            names = [sorted(accepted_forms(g)) for g in gold]
+            forms = sorted(set().union(*map(set, names))) if names else []
+            docs.append({
+                "id": f"cuad:{row['doc_id']}", "text": text, "gold": forms, "gold_names": names,
+                "chunks": paragraph_chunks(text),
+            })
+        return docs
+    if name not in ("realA", "realB"):
+        raise SystemExit(f"train_party_scorer.py: unknown set {name!r} (realC and report are never trained on)")
+    data = json.loads((REAL_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    return [
+        {
+            "id": f"{name}:{case['id']}",
+            "text": case["text"],
+            "gold": sorted({normalise_org(p) for p in case["parties"]}),
+            "gold_names": [[normalise_org(p)] for p in case["parties"]],
+            "chunks": [(0, len(case["text"]))],
+        }
+        for case in data["cases"]
+    ]
+
+
+def collect(names: Sequence[str], cache_path: Path) -> dict[str, dict]:
+    """Per document: its text, gold forms and the review's inputs, from the cache or by annotating."""
+    cache: dict[str, dict] = json.loads(cache_path.read_text()) if cache_path.is_file() else {}
+    from ingest.annotate import annotate_document
+
+    recorded: list[dict] = []
+    original = party_scorer.review
+
+    def recorder(text, grammar, model_spans, common_words, defined_terms, scorer=None):  # noqa: ANN001, ANN202
+        recorded.append({
+            "grammar": [[n.text, n.start, n.end] for n in grammar],
+            "model_spans": [list(s) for s in model_spans],
+            "terms": sorted(defined_terms),
+        })
+        return party_scorer.Review([], [])
+
+    party_scorer.review = recorder  # type: ignore[assignment]
+    try:
+        changed = False
+        for set_name in names:
+            for doc in _documents(set_name):
+                if doc["id"] in cache:
+                    continue
+                recorded.clear()
+                annotate_document(doc["text"], doc["chunks"], doc_id="train", revision="train")
+                inputs = recorded[-1] if recorded else {"grammar": [], "model_spans": [], "terms": []}
+                cache[doc["id"]] = {"gold": doc["gold"], "gold_names": doc["gold_names"], **inputs}
+                changed = True
+                print(f"annotated {doc['id'][:60]}", file=sys.stderr)
+        if changed:
+            cache_path.write_text(json.dumps(cache))
+    finally:
+        party_scorer.review = original  # type: ignore[assignment]
+    return cache
+
+
+def _texts(names: Sequence[str]) -> dict[str, str]:
+    return {doc["id"]: doc["text"] for name in names for doc in _documents(name)}
+
+
+def examples(ids: Sequence[str], cache: dict[str, dict], texts: dict[str, str]) -> list[tuple[str, list[party_scorer.Candidate], np.ndarray, np.ndarray]]:
+    """Per document: its candidates, their feature rows and labels."""
+    out = []
+    for doc_id in ids:
+        entry, text = cache[doc_id], texts[doc_id]
+        grammar = [NameSpan(t, s, e) for t, s, e in entry["grammar"]]
+        spans = [(s, e, label) for s, e, label in entry["model_spans"]]
+        found = party_scorer.candidates(text, grammar, spans, lowercase_words(text), frozenset(entry["terms"]))
+        rows = party_scorer.features(text, found, spans) if found else np.zeros((0, len(party_scorer.FEATURE_NAMES)))
+        gold = set(entry["gold"])
+        labels = np.array([float(bool(_forms(c.name.text) & gold)) for c in found], dtype=np.float64)
+        out.append((doc_id, found, rows, labels))
+    return out
+
+
+def _forms(name: str) -> set[str]:
+    return {normalise_org(f) for f in party_name_forms(name)}
+
+
+def fit(rows: np.ndarray, labels: np.ndarray, l2: float = L2, steps: int = NEWTON_STEPS) -> np.ndarray:
+    """L2-regularised logistic regression by Newton's method from zero (the bias unpenalised)."""
+    weights = np.zeros(rows.shape[1], dtype=np.float64)
+    penalty = np.full(rows.shape[1], l2)
+    penalty[0] = 0.0
+    for _ in range(steps):
+        p = party_scorer.probabilities(rows, weights)
+        gradient = rows.T @ (p - labels) + penalty * weights
+        hessian = (rows * (p * (1.0 - p))[:, None]).T @ rows + np.diag(penalty) + 1e-9 * np.eye(rows.shape[1])
+        step = np.linalg.solve(hessian, gradient)
+        weights = weights - step
+        if float(np.max(np.abs(step))) < 1e-10:
+            break
+    return np.round(weights, 6)
+
+
+def simulate(data, weights: np.ndarray, add: float, drop: float, limit: int) -> tuple[int, int, int, int]:
+    """(gold found, gold, parties correct, parties) as the review would decide, on documents with
+    gold parties; the grammar alone when ``add`` > 1 and ``drop`` = 0."""
+    found_total = gold_total = correct = extracted = 0
+    for doc_id, found, rows, labels in data:
+        gold = set(CACHE[doc_id]["gold"])
+        if not gold:
+            continue
+        p = party_scorer.probabilities(rows, weights) if len(found) else np.zeros(0)
+        grammar = [c for c, q in zip(found, p) if c.grammar and q >= drop]
+        parties = [c.name.text for c in grammar]
+        known = [set(name_words(c.name.text)) for c in found if c.grammar]
+        barred = rows[:, party_scorer._BARRED].any(axis=1) if len(found) else []
+        ranked = sorted(
+            ((float(q), c) for c, q, bar in zip(found, p, barred) if not c.grammar and not bar and q >= add),
+            key=lambda pc: (-pc[0], pc[1].name.start, pc[1].name.end),
+        )
+        taken: list[NameSpan] = []
+        for _, c in ranked:
+            if len(taken) >= limit:
+                break
+            if any(c.name.start < n.name.end and n.name.start < c.name.end for n in found if n.grammar):
+                continue
+            if any(c.name.start < n.end and n.start < c.name.end for n in taken):
+                continue
+            taken.append(c.name)
+            words = set(name_words(c.name.text))
+            if not words or any(words <= k or k <= words for k in known):
+                continue
+            parties.append(c.name.text)
+            known.append(words)
+        party_forms = [_forms(n) for n in dict.fromkeys(parties)]
+        all_forms = set().union(*party_forms) if party_forms else set()
+        gold_names = CACHE[doc_id]["gold_names"]
+        for accepted in gold_names:
+            gold_total += 1
+            found_total += bool(set(accepted) & all_forms)
+        for forms in party_forms:
+            extracted += 1
+            correct += bool(forms & gold)
+    return found_total, gold_total, correct, extracted
+
+
+CACHE: dict[str, dict] = {}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", type=Path, required=True, help="JSON cache of the review's inputs (outside the repo)")
+    parser.add_argument("--train", nargs="+", choices=SETS, required=True)
+    parser.add_argument("--calibrate", choices=SETS, help="print a threshold grid on this held-out set")
+    parser.add_argument("--add-threshold", type=float, default=0.9)
+    parser.add_argument("--drop-threshold", type=float, default=0.0)
+    parser.add_argument("--additions-limit", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="write the weights file here")
+    parser.add_argument("--show", action="store_true", help="print the weights")
+    args = parser.parse_args()
+
+    names = [*args.train, *([args.calibrate] if args.calibrate else [])]
+    if args.calibrate and (args.calibrate in args.train or (args.calibrate.startswith("tune") and "tune" in args.train)):
+        parser.error("the calibration set must not be trained on")
+    CACHE.update(collect(names, args.cache))
+    texts = _texts(names)
+    train_ids = sorted({d for n in args.train for d in _ids(n, texts)})
+    data = examples(train_ids, CACHE, texts)
+    rows = np.vstack([r for _, _, r, _ in data])
+    labels = np.concatenate([y for _, _, _, y in data])
+    weights = fit(rows, labels)
+    print(f"trained on {len(train_ids)} documents, {len(labels)} candidates, {int(labels.sum())} positive")
+    if args.show:
+        for name, w in zip(party_scorer.FEATURE_NAMES, weights):
+            print(f"  {name:<24} {w:+.3f}")
+    if args.calibrate:
+        held = examples(sorted(_ids(args.calibrate, texts)), CACHE, texts)
+        base = simulate(held, weights, 2.0, 0.0, args.additions_limit)
+        print(f"grammar alone: recall {base[0]}/{base[1]} precision {base[2]}/{base[3]}")
+        for drop in (0.0, 0.05, 0.1, 0.2):
+            for add in (0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9):
+                r = simulate(held, weights, add, drop, args.additions_limit)
+                print(f"add {add:.2f} drop {drop:.2f}: recall {r[0]}/{r[1]} precision {r[2]}/{r[3]}")
+    if args.out:
+        args.out.write_text(json.dumps({
+            "_comment": (
+                "Derived data, not third-party text: logistic weights of ingest/party_scorer.py, trained by "
+                "scripts/train_party_scorer.py on " + " + ".join(args.train) + " (CUAD v1 tune labels, CC BY 4.0, "
+                "The Atticus Project; real openings realA/realB labels). Thresholds calibrated on tune half B "
+                "with weights trained on tune half A + realA + realB (docs/ARCHITECTURE.md)."
+            ),
+            "features": list(party_scorer.FEATURE_NAMES),
+            "weights": [float(w) for w in weights],
+            "add_threshold": args.add_threshold,
+            "drop_threshold": args.drop_threshold,
+            "additions_limit": args.additions_limit,
+        }, indent=1) + "\n")
+        print(f"wrote {args.out}")
+    return 0
+
+
+def _ids(name: str, texts: dict[str, str]) -> list[str]:
+    return [doc["id"] for doc in _documents(name)]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
