@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spacy.tokens import Doc
 
@@ -67,6 +67,7 @@ from ingest.normalize import agreement_id, normalise_plain
 from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
+from ingest.party_layout import layout_names, slot_name_for
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -279,25 +280,14 @@ _COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
 _COMMA_LIST_LIMIT = 12
 
 
-# A cover page lists each party on its line with its description on the next, no commas:
-# "by and among\nNuSil Corporation\na California corporation\nSiTech, Inc.\na California
-# corporation\nand\nMentor Corporation".
-_LINE_DESCRIPTION = re.compile(r"[ \t]*\n[ \t]*an?[ \t]+[^,()\"\n]{1,80}?[ \t]*(?=\n)")
-_LINE_SEPARATOR = re.compile(r"[ \t]*\n[ \t]*(?:(and|AND)[ \t]*\n[ \t]*)?")
-
-
 def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
     """The names after a party's name that continue a comma-separated list, each with a legal
-    form, each maybe described (", a Delaware corporation"); the list ends at ", and X". A list
-    of lines, each name followed by its description line, continues the same way."""
+    form, each maybe described (", a Delaware corporation"); the list ends at ", and X". (A
+    cover's list of lines, each name over its description line, is the layout reader's.)"""
     names: list[NameSpan] = []
     while len(names) < _COMMA_LIST_LIMIT:
-        described_line = _LINE_DESCRIPTION.match(text, position, end)
-        if described_line is not None:
-            separator = _LINE_SEPARATOR.match(text, described_line.end(), end)
-        else:
-            described = _LIST_DESCRIPTION.match(text, position, end)
-            separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
+        described = _LIST_DESCRIPTION.match(text, position, end)
+        separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
         if separator is None:
             break
         name = name_at(text, separator.end(), end)
@@ -683,9 +673,14 @@ def _parties(
     party_terms: set[str] = set()
     # Terms the document defines for things, not parties ("This Master Services Agreement ("MSA")").
     thing_terms = {d.term.casefold() for d in definitions if not d.is_party_alias}
+    # Parties laid out rather than written in prose: list items, label rows, stacked covers.
+    laid_out = layout_names(text, common_words)
     for definition in definitions:
         if not (definition.in_preamble and definition.is_party_alias and definition.name):
             continue
+        # A definition inside a laid-out slot defines the slot's name: "(2) Jane Roe, holder of
+        # Passport No. K1 (the "Executive")" defines Jane Roe, not the number by the parenthesis.
+        definition = replace(definition, name=slot_name_for(laid_out, definition.term_start) or definition.name)
         # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
         if definition.name.text.casefold() in thing_terms:
             continue
@@ -766,7 +761,7 @@ def _parties(
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [*_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms)]
-    for name in [*explicit, *_signature_names(text), *individuals]:
+    for name in [*explicit, *(found.name for found in laid_out), *_signature_names(text), *individuals]:
         if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
             continue
         words = set(name_words(name.text))

@@ -19,12 +19,14 @@ from ingest.names import (
     NameSpan,
     ends_in_legal_suffix,
     has_legal_suffix,
+    lowercase_words,
     name_at,
     name_before,
     names_a_document,
     party_name_problem,
 )
 from ingest.normalize import normalise_org
+from ingest.party_layout import label_slots
 from ingest.text import name_words, straighten_quotes
 
 _PAREN = re.compile(r"\(([^()]{1,250})\)")
@@ -42,12 +44,6 @@ _QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
 _HEREINAFTER = re.compile(
     r'[,\s\-–—]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?"([^"]{1,60})"', re.I
 )
-# A role label and a colon: "Party A (Shipper): ZTO Express Co., Ltd."
-# Also after a sentence end on one long line ("... Depository. Party A: Didi Chuxing Co., Ltd."),
-# and a lettered label after any word ("Legal Representative: Li Wei Party B: ...").
-# ("PARTY\nA: ZHEJIANG\nXINCHAI HOLDING GROUP CO., LTD.": a converted page may break the label
-# and the name over lines.)
-_ROLE_LABEL = re.compile(r"(?m)(?:^|\s{2,}|\n|(?<=[.;]) | (?=Party [A-D]\b))((?:Party|PARTY)[ \t\n]+[A-D]|[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: \([^()\n]{1,30}\))?:[ \t]*")
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
 _PREAMBLE_END = re.compile(
@@ -512,40 +508,14 @@ def _recital_cites_agreement(text: str, name_end: int) -> bool:
     return _RECITAL_CITES_AGREEMENT.search(text, name_end, stop.start() if stop else limit) is not None
 
 
-def _role_label_definitions(straight: str, windows: list[tuple[int, int]]) -> list[Definition]:
-    """ "Party A (Shipper): ZTO Express Co., Ltd." in the opening pages."""
-    found: list[Definition] = []
-    party_roles = lexicons().party_roles
-    for match in _ROLE_LABEL.finditer(straight, 0, min(len(straight), OPENING_CHARS)):
-        term = re.sub(r"(?i)^party\s+", "Party ", match.group(1))
-        # A form's field: "Company Name:  Cardlytics, Inc." names the party in that role.
-        if term.endswith(" Name") and term[: -len(" Name")] in party_roles:
-            term = term[: -len(" Name")]
-        if term not in party_roles:
-            continue
-        line_end = straight.find("\n", match.end())
-        limit = min(len(straight), match.end() + 200, line_end if line_end != -1 else len(straight))
-        name = name_at(straight, match.end(), limit)
-        if name is None:
-            continue
-        # A name without its legal form at the line's end may go on on the next line, when it ends
-        # there in one ("ZHEJIANG\nXINCHAI HOLDING GROUP CO., LTD.").
-        if not has_legal_suffix(name.text) and name.end == limit and line_end != -1:
-            next_end = straight.find("\n", line_end + 1)
-            wider_limit = min(len(straight), match.end() + 200, next_end if next_end != -1 else len(straight))
-            wider = name_at(straight, match.end(), wider_limit)
-            if wider is not None and wider.end > line_end and ends_in_legal_suffix(wider.text):
-                name, limit = wider, wider_limit
-        # "Party B: Jane Q. Consultant": a party alone on its line may be a person.
-        alone = re.fullmatch(r"[ \t.,;]*", straight[name.end : limit]) is not None
-        # A cover page's field alone on its line names the party in that role without a legal
-        # form too ("Licensee: Westshore Credit Union").
-        if not (has_legal_suffix(name.text) or (alone and _looks_like_name(name.text) and len(name.text.split()) >= 2)):
-            continue
-        found.append(
-            Definition(term, match.start(1), match.start(1) + len(term), name.end, name, True, True)
-        )
-    return found
+def _role_label_definitions(straight: str) -> list[Definition]:
+    """ "Party A (Shipper): Lanting Express Co., Ltd.", "Licensee: Marlow Credit Union", a
+    table's "|Licensor|X Corp|": the layout reader's label rows define their role as a term
+    for the party they name (``party_layout.label_slots``)."""
+    return [
+        Definition(slot.term, slot.term_start, slot.term_start + len(slot.term), slot.name.end, slot.name, True, True)
+        for slot in label_slots(straight, lowercase_words(straight))
+    ]
 
 
 def find_definitions(text: str) -> list[Definition]:
@@ -579,5 +549,5 @@ def find_definitions(text: str) -> list[Definition]:
             if is_alias and not has_legal_suffix(name.text):
                 is_alias = not _in_recital_predicate(straight, name.start)
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
-    definitions.extend(_role_label_definitions(straight, windows))
+    definitions.extend(_role_label_definitions(straight))
     return sorted(definitions, key=lambda d: (d.term_start, d.term))

@@ -469,8 +469,9 @@ def party_name_forms(name: str) -> list[str]:
     """The ways a party's name as written is also spelled, whitespace collapsed: the whole, the
     legal name without a trade name ("695014 B.C. Ltd." of "... dba Galaxy Telecom") and the
     trade name, the legal form without a jurisdiction ("Alliance Bancorp, Inc." of "... of
-    Pennsylvania") and a person's name without an honorific ("Alan P. Whitmore" of "Dr. Alan P.
-    Whitmore"). The last entry is the legal name the entity id is made from."""
+    Pennsylvania"), a person's name without an honorific ("Alan P. Whitmore" of "Dr. Alan P.
+    Whitmore") and a firm's without its courtesy prefix ("Kaveri Ltd." of "M/s Kaveri Ltd.").
+    The last entry is the legal name the entity id is made from."""
     # "Thunder-\nbird Logistics, Inc.": a word the line end hyphenated is one word.
     whole = " ".join(_LINE_END_HYPHEN.sub("", name).split())
     forms = [whole]
@@ -493,6 +494,11 @@ def party_name_forms(name: str) -> list[str]:
     ):
         forms.append(legal)
         legal = legal[honorific.end() :]
+    # "M/s Kaveri Lumen Private Limited": a firm's courtesy prefix is no part of its legal name.
+    prefix = _party_filters().firm_prefix.match(legal)
+    if prefix is not None and len(legal[prefix.end() :].split()) >= 2:
+        forms.append(legal)
+        legal = legal[prefix.end() :]
     # No form without a parenthesised qualifier: "Columbia Laboratories (Bermuda) Ltd." and
     # "Columbia Laboratories Ltd." are different companies, and an alias would let a question
     # about one pass on the other's agreement.
@@ -510,6 +516,7 @@ class _PartyFilters:
     postal_codes: tuple[re.Pattern[str], ...]
     honorifics: frozenset[str]
     non_party_lead: re.Pattern[str]
+    firm_prefix: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -523,6 +530,9 @@ def _party_filters() -> _PartyFilters:
         government_prefixes=tuple(data["government_prefixes"]),
         address_words=frozenset(data["address_words"]),
         postal_codes=tuple(re.compile(p) for p in data["postal_codes"]),
+        firm_prefix=re.compile(
+            r"(?i:" + "|".join(re.escape(p) for p in sorted(data["firm_prefixes"], key=len, reverse=True)) + r")\.?[ \t]+(?=[A-Z0-9])"
+        ),
         non_party_lead=re.compile(
             r"(?i)(?<![\w/])(?:"
             + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["non_party_leads"], key=len, reverse=True))

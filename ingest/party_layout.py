@@ -1,0 +1,527 @@
+"""Parties a contract writes in a layout rather than a prose clause (issue 9, party recall).
+
+The prose grammar (``annotate._between_names`` and the definitions) reads "between X and Y".
+Many openings instead lay their parties out, and the layout is regular where the wording is not:
+
+- a **list** after a lead ("BETWEEN:", "PARTIES", "by and among the following parties:"), each
+  item opening with its marker ("(1)", "1.", "(a)", "-", a bullet) and then the party's name,
+  followed by its description, address or registration number;
+- **label rows**: a field whose label is a party role ("Party A: X Co., Ltd.", "Licensor:\\nX",
+  "Name of Lessee: X", a table row "|Licensor|X Corp|"), between other rows that are no parties
+  ("Address:", "Legal Representative:");
+- a **cover page** that stacks the names with a separator line between them ("X LIMITED\\n- and
+  -\\nY PLC"), each name maybe followed by a role line ("AS LANDLORD", '"Carrier"').
+
+The opening is cut into cells (a line, or each "|" cell of a table line, or each column of a line
+laid out with wide gaps); the three shapes are recognised on the cells by layout alone, and the
+name at each slot is read by the one name reader (``names.name_at``) and checked by the one set of
+false-party checks (``names.party_name_problem``, ``names.after_non_party_lead``). The cue words
+are data (``ner_models/party_layout.json``). The caller (``annotate._parties``) treats the names
+like the other names the party grammar states outright.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ingest.lexicons import load_json
+from ingest.names import (
+    NameSpan,
+    after_non_party_lead,
+    ends_in_legal_suffix,
+    has_legal_suffix,
+    name_at,
+    party_name_problem,
+)
+
+# The opening the layout reader looks at: covers and party lists sit on the first pages.
+LAYOUT_SCAN_CHARS = 8_000
+# Bounds on the work per document: cells read, cells scanned after a lead, items per list.
+_CELL_LIMIT = 400
+_LIST_SCAN_CELLS = 40
+# A list's first item comes within this many cells of its lead, each next one within the second.
+_FIRST_ITEM_CELLS = 3
+_NEXT_ITEM_CELLS = 8
+_ITEM_LIMIT = 12
+# Role lines skipped between a stacked name and its separator ("AS LANDLORD", '"Carrier"').
+_ROLE_CELLS_LIMIT = 3
+# A value a label row gives is at most this long (a name, maybe its address after it).
+_VALUE_CHARS = 200
+# A name without a legal form is taken from a slot only when it has this many words (a person's
+# full name, "Marlow Credit Union"), and at most the second bound.
+_MIN_BARE_WORDS = 2
+_MAX_BARE_WORDS = 6
+
+_COLUMN_GAP = re.compile(r"[ \t]{3,}")
+_TABLE_BAR = re.compile(r"[|│]")
+_LABEL = re.compile(
+    r"^(?P<label>[A-Za-z][A-Za-z'’ ]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：][ \t]*"
+)
+_SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
+_FILLED_TO_END = re.compile(r"^[\s.,;:]*$")
+_BARE_NAME_WORD = re.compile(r"(?:[A-Z][\w'’.\-]*|of|the|and|de|van|von|&)$")
+_INLINE_NUMBER = re.compile(r"(?<![\w(])\((\d{1,2})\)[ \t]+")
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutCell:
+    """A piece of the opening that the layout treats as one unit: ``text[start:end]``, stripped."""
+
+    start: int
+    end: int
+    text: str
+    row: int
+    in_table: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutName:
+    name: NameSpan
+    shape: str  # "item", "label" or "cover": which layout named it
+    slot_end: int  # where the slot (the item, the field's value, the cover line) ends
+
+
+# A name read at a slot, and where that slot ends.
+_Slot = tuple[NameSpan, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Cues:
+    lead: re.Pattern[str]
+    item_marker: re.Pattern[str]
+    separator: re.Pattern[str]
+    role_cell: re.Pattern[str]
+    end_cue: re.Pattern[str]
+    labels: dict[str, str]  # casefolded label -> the party role it names, as roles.json spells it
+    contact_labels: frozenset[str]  # casefolded labels of a notice or contact block's rows
+    group_heads: frozenset[str]  # plural words that open a description of a group
+    roles: frozenset[str]  # casefolded party roles: a cell of one only states a role ("LANDLORD")
+
+
+@lru_cache(maxsize=1)
+def _cues() -> _Cues:
+    data = load_json("party_layout.json")
+    excluded = {r.casefold() for r in data["label_roles_excluded"]}
+    roles = sorted(r for r in load_json("roles.json")["party_roles"] if r.casefold() not in excluded)
+    labels = {form.format(role=role.casefold()): role for form in data["label_forms"] for role in roles}
+    return _Cues(
+        lead=re.compile(data["leads"]),
+        item_marker=re.compile(data["item_marker"]),
+        separator=re.compile(data["separators"]),
+        role_cell=re.compile(data["role_cells"]),
+        end_cue=re.compile(data["end_cues"]),
+        labels=labels,
+        contact_labels=frozenset(c.casefold() for c in data["contact_labels"]),
+        group_heads=frozenset(g.casefold() for g in data["group_heads"]),
+        roles=frozenset(r.casefold() for r in load_json("roles.json")["party_roles"]),
+    )
+
+
+def _role_cell(text: str) -> bool:
+    """Whether a cell only states the role or description of the party above it: "AS
+    LANDLORD", '"Carrier"', "(the "Seller")", "a Delaware corporation", or a party role alone
+    ("TENANT", "the Licensee")."""
+    if _cues().role_cell.match(text):
+        return True
+    bare = re.sub(r"^(?:the|THE|The)[ \t]+", "", text.strip(" \t,;.:"))
+    return bare.casefold() in _cues().roles
+
+
+def layout_end(text: str) -> int:
+    """Where the opening's layout ends: the first end cue (recitals, a contents page) or
+    ``LAYOUT_SCAN_CHARS``."""
+    limit = min(len(text), LAYOUT_SCAN_CHARS)
+    cue = _cues().end_cue.search(text, 0, limit)
+    return cue.start() if cue is not None else limit
+
+
+def cells(text: str, end: int) -> list[LayoutCell]:
+    """The cells of ``text[:end]``: each line, split at table bars and at column gaps of three or
+    more spaces; empty cells are dropped. At most ``_CELL_LIMIT``."""
+    found: list[LayoutCell] = []
+    position, row = 0, 0
+    while position < end and len(found) < _CELL_LIMIT:
+        line_end = text.find("\n", position, end)
+        line_end = end if line_end == -1 else line_end
+        line = text[position:line_end]
+        in_table = _TABLE_BAR.search(line) is not None
+        pieces = _TABLE_BAR.split(line) if in_table else [line]
+        offset = position
+        for piece in pieces:
+            column_start = 0
+            for gap in [*_COLUMN_GAP.finditer(piece), None]:
+                column_end = gap.start() if gap is not None else len(piece)
+                raw = piece[column_start:column_end]
+                stripped = raw.strip()
+                if stripped:
+                    begin = offset + column_start + (len(raw) - len(raw.lstrip()))
+                    for part_start, part in _inline_label_parts(stripped):
+                        found.append(LayoutCell(begin + part_start, begin + part_start + len(part), part, row, in_table))
+                if gap is not None:
+                    column_start = gap.end()
+            offset += len(piece) + 1
+        position, row = line_end + 1, row + 1
+    return found[:_CELL_LIMIT]
+
+
+# A label inside a long line opens a cell of its own: "... Depository. Party A: Lanting Ltd.",
+# "Legal Representative: Li Wei Party B: ..." (a party letter's label after any word).
+_INLINE_LABEL = re.compile(
+    r"(?:(?<=[.;])[ \t]+(?=[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：])"
+    r"|[ \t]+(?=(?:Party|PARTY)[ \t]+[A-Z]\d?[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：]))"
+)
+
+
+def _inline_label_parts(cell_text: str) -> list[tuple[int, str]]:
+    """``cell_text`` cut before each label inside it, as (offset, stripped part)."""
+    parts: list[tuple[int, str]] = []
+    begin = 0
+    for cut in [*_INLINE_LABEL.finditer(cell_text), None]:
+        end = cut.start() if cut is not None else len(cell_text)
+        if cell_text[begin:end].strip():
+            parts.append((begin, cell_text[begin:end].rstrip()))
+        if cut is not None:
+            begin = cut.end()
+    return parts
+
+
+def _checked(text: str, name: NameSpan | None, common_words: frozenset[str]) -> NameSpan | None:
+    if name is None or party_name_problem(name.text, common_words) is not None:
+        return None
+    if after_non_party_lead(text, name.start) or _names_a_group(name.text, common_words):
+        return None
+    return name
+
+
+def _names_a_group(name: str, common_words: frozenset[str]) -> bool:
+    """Whether a slot describes a group instead of naming a party: a group word (``group_heads``)
+    or a plural word the document also writes in lower case, alone or before "of" ("THE
+    PERSONS", "THE SHAREHOLDERS OF ACME LTD."); the group's members are named elsewhere.
+    ("The Regents of the University of ...": "regents" is no group word.)"""
+    words = re.findall(r"[\w'’]+", name)
+    if words and words[0].casefold() == "the":
+        words = words[1:]
+    if not words:
+        return False
+    head = words[0].casefold()
+    return (
+        (head in _cues().group_heads or (head.endswith("s") and head in common_words))
+        and (len(words) == 1 or words[1].casefold() == "of")
+    )
+
+
+def _contact_row(found: list[LayoutCell], index: int) -> bool:
+    """Whether the label row at ``found[index]`` stands in a notice or contact block: a cell
+    within two of it is a contact label ("Tel:", "Contact person:", "Address:")."""
+    for other in found[max(0, index - 2) : index + 3]:
+        label = _LABEL.match(other.text)
+        text = label.group("label") if label is not None else other.text.rstrip(":：")
+        if " ".join(text.split()).casefold() in _cues().contact_labels and other is not found[index]:
+            return True
+    return False
+
+
+def _bare_name(name: str) -> bool:
+    """A name without a legal form that a slot may still hold: two to six capitalised words (a
+    person, "Marlow Credit Union"), no digits."""
+    words = name.split()
+    return (
+        _MIN_BARE_WORDS <= len(words) <= _MAX_BARE_WORDS
+        and not any(c.isdigit() for c in name)
+        and all(_BARE_NAME_WORD.match(w) for w in words)
+        and words[0][:1].isupper()
+    )
+
+
+def _slot_name(text: str, start: int, end: int, common_words: frozenset[str]) -> NameSpan | None:
+    """The name at a slot ``text[start:end]``: one with a legal form, or a bare name that fills
+    the slot up to punctuation or is closed by a comma or a parenthesis."""
+    name = _checked(text, name_at(text, start, end), common_words)
+    if name is None:
+        return None
+    if ends_in_legal_suffix(name.text) or has_legal_suffix(name.text.split(",")[0]):
+        return name
+    rest = text[name.end : end]
+    closed = _FILLED_TO_END.match(rest) is not None or re.match(r"[ \t]*[,(]", rest) is not None
+    return name if closed and _bare_name(name.text) else None
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSlot:
+    """A label row that names a party: its role as a term ("Party A", "Licensor"), where the
+    label stands, the name, and where the value's slot ends."""
+
+    term: str
+    term_start: int
+    name: NameSpan
+    slot_end: int
+
+
+def _label_term(label: str) -> str | None:
+    """The role a party label names, spelled as ``roles.json`` spells it ("Licensor" for
+    "NAME OF LICENSOR"), or "Party A" for a party letter; None for any other label."""
+    folded = " ".join(label.replace("’", "'").split()).casefold()
+    letter = re.fullmatch(r"(?:the )?party ([a-z]\d?)", folded)
+    if letter is not None:
+        return f"Party {letter.group(1).upper()}"
+    return _cues().labels.get(folded)
+
+
+def _continued_value(text: str, name: NameSpan, start: int, cell: LayoutCell, following: LayoutCell | None) -> NameSpan:
+    """A name without its legal form that fills its line may go on on the next line, when it
+    ends there in one ("PARTY A: QINGHE\\nLANTIAN HOLDING GROUP CO., LTD.")."""
+    if following is None or has_legal_suffix(name.text) or _FILLED_TO_END.match(text[name.end : cell.end]) is None:
+        return name
+    wider = name_at(text, start, following.end)
+    return wider if wider is not None and wider.end > cell.end and ends_in_legal_suffix(wider.text) else name
+
+
+def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[LabelSlot]:
+    """Label rows in the opening: "Party A: X Co., Ltd.", "Licensor:" over "X Corp",
+    "|Licensor|X Corp|", "Name of Lessee: X"; "Address:" and "Legal Representative:" rows name
+    no party."""
+    found = cells(text, layout_end(text))
+    slots: list[LabelSlot] = []
+    index = 0
+    while index < len(found):
+        cell = found[index]
+        label_text, label_start, value_start = None, cell.start, cell.end
+        following = found[index + 1] if index + 1 < len(found) else None
+        match = _LABEL.match(cell.text)
+        if match is not None:
+            label_text, value_start = match.group("label"), cell.start + match.end()
+        elif cell.text in ("Party", "PARTY") and following is not None and _SPLIT_PARTY_LABEL.match(following.text):
+            # "|Party\n|A: Yunshan Beacon Ltd.": a converted page broke the label over two cells.
+            colon = re.match(r"([A-Z]\d?)[ \t]*[:：][ \t]*", following.text)
+            label_text = f"Party {colon.group(1)}" if colon else None
+            value_start = following.start + (colon.end() if colon else 0)
+            cell, index = following, index + 1
+            following = found[index + 1] if index + 1 < len(found) else None
+        elif cell.in_table:
+            # A table's label cell, the value in the next cell of its row.
+            label_text = cell.text
+        term = _label_term(label_text) if label_text is not None else None
+        if term is None:
+            index += 1
+            continue
+        value_end = cell.end
+        if value_start >= cell.end:
+            # "Seller:" alone: its value is the next cell (a table's bare label cell: of its
+            # row), unless that cell is another label.
+            if following is None or _LABEL.match(following.text) or (
+                cell.in_table and following.row != cell.row and match is None
+            ):
+                index += 1
+                continue
+            value_start, value_end = following.start, following.end
+            following = found[index + 2] if index + 2 < len(found) else None
+        limit = min(value_end, value_start + _VALUE_CHARS)
+        read = name_at(text, value_start, limit)
+        if read is not None:
+            value_cell = LayoutCell(value_start, value_end, "", cell.row, cell.in_table)
+            read = _continued_value(text, read, value_start, value_cell, following)
+            if read.end > value_end:
+                value_end = limit = read.end
+        name = _slot_name(text, value_start, limit, common_words)
+        # "Recipient: Jane Roe" over "Tel:": a contact of a notice block, unless a company.
+        if name is not None and (has_legal_suffix(name.text) or not _contact_row(found, index)):
+            slots.append(LabelSlot(term, label_start, name, value_end))
+        index += 1
+    return slots
+
+
+def _marker_key(match: re.Match[str]) -> tuple[str, str] | None:
+    """A list marker's kind and value: ("paren", "1"), ("dot", "a"), ("bullet", "-")."""
+    for kind in ("paren", "dot", "bullet"):
+        value = match.group(kind)
+        if value is not None:
+            return kind, value
+    return None
+
+
+_DEFINITION_REST = re.compile(
+    r"[ \t]*,?[ \t]*\((?:the[ \t]+|hereinafter[^()\"“]{0,40})?[\"“][^\"”()]{1,40}[\"”]\)[ \t]*[.,;]?[ \t]*(?:and)?$"
+)
+
+
+def _defined_item(text: str, cell: LayoutCell) -> bool:
+    """Whether ``cell`` is a name followed only by its definition ("Acme Co., Ltd. (the "Pledgee")")."""
+    name = name_at(text, cell.start, cell.end)
+    return name is not None and _DEFINITION_REST.match(text[name.end : cell.end]) is not None
+
+
+def _described_item(text: str, cell: LayoutCell, following: LayoutCell | None) -> bool:
+    """Whether ``cell`` holds only a name with a legal form and the next cell describes it ("a
+    California corporation"): a cover's list of parties after its lead."""
+    if following is None or not _role_cell(following.text):
+        return False
+    name = name_at(text, cell.start, cell.end)
+    return (
+        name is not None
+        and ends_in_legal_suffix(name.text)
+        and _FILLED_TO_END.match(text[name.end : cell.end]) is not None
+    )
+
+
+def _follows(previous: tuple[str, str] | None, current: tuple[str, str]) -> bool:
+    """Whether ``current`` is the next marker of the list ``previous`` opened (or opens one)."""
+    kind, value = current
+    if previous is None:
+        return kind in ("bullet", "unmarked") or value in ("1", "a", "A", "i")
+    if previous[0] != kind:
+        return False
+    if kind in ("bullet", "unmarked"):
+        return previous[1] == value
+    before = previous[1]
+    if before.isdigit() and value.isdigit():
+        return int(value) == int(before) + 1
+    if value in ("ii", "iii", "iv", "v", "vi") or before in ("i", "ii", "iii", "iv", "v"):
+        romans = ["i", "ii", "iii", "iv", "v", "vi"]
+        return before in romans and value in romans and romans.index(value) == romans.index(before) + 1
+    return len(before) == len(value) == 1 and ord(value) == ord(before) + 1
+
+
+def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """List items after a lead: "BETWEEN:\\n(1) X LIMITED ...; and\\n(2) Y PLC ...", "PARTIES\\n|(1)\\n|X Inc., ..."."""
+    cues = _cues()
+    names: list[_Slot] = []
+    for index, cell in enumerate(found):
+        if not cues.lead.search(cell.text):
+            continue
+        previous: tuple[str, str] | None = None
+        items = 0
+        position = index + 1
+        last = index
+        while position < min(len(found), index + 1 + _LIST_SCAN_CELLS) and items < _ITEM_LIMIT:
+            item = found[position]
+            position += 1
+            if position - 1 - last > (_NEXT_ITEM_CELLS if items else _FIRST_ITEM_CELLS):
+                break
+            if cues.separator.match(item.text):
+                continue
+            marker = cues.item_marker.match(item.text)
+            key = _marker_key(marker) if marker is not None else None
+            marker_end = marker.end() if marker is not None else 0
+            following = found[position] if position < len(found) else None
+            if key is None and (_defined_item(text, item) or _described_item(text, item, following)):
+                # "Wen Jiaqi (the "Pledgor")\nID No.: ...", "Hollowell Corporation\na Nevada
+                # corporation": an unmarked item, a name filling its line with its definition
+                # or above its description line, its particulars on the rows below.
+                key = ("unmarked", "")
+            if key is None:
+                continue
+            if not _follows(previous, key):
+                break
+            previous, items, last = key, items + 1, position - 1
+            start, end = item.start + marker_end, item.end
+            if start >= end and position < len(found):
+                # "|(1)\n|Harlow Vane, Inc., a company ...": the marker alone in its cell.
+                start, end = found[position].start, found[position].end
+                position += 1
+            # An item's bare name is closed by its description (", holder of ...", "(the
+            # "Executive")"); one that fills its line is a heading ("(1) DEFINITIONS").
+            name = _slot_name(text, start, min(end, start + _VALUE_CHARS), common_words)
+            if name is not None and (has_legal_suffix(name.text) or re.match(r"[ \t]*[,(]", text[name.end : end])):
+                names.append((name, end))
+    return names
+
+
+def _inline_item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A numbered list run into one line ("... DEED (1) Acme Limited (in liquidation) (2)
+    Beta Limited (3) ..."): consecutive numbers from (1), each name ending in a legal form (no
+    line layout backs a bare name here)."""
+    names: list[_Slot] = []
+    for cell in found:
+        numbers = list(_INLINE_NUMBER.finditer(text, cell.start, cell.end))
+        run: list[_Slot] = []
+        expected = 1
+        for number, following in zip(numbers, [*numbers[1:], None]):
+            if int(number.group(1)) != expected:
+                break
+            expected += 1
+            limit = following.start() if following is not None else min(cell.end, number.end() + _VALUE_CHARS)
+            name = _checked(text, name_at(text, number.end(), limit), common_words)
+            if name is not None and ends_in_legal_suffix(name.text):
+                run.append((name, limit))
+            if len(run) >= _ITEM_LIMIT:
+                break
+        if len(run) >= 2:
+            names.extend(run)
+    return names
+
+
+def _fills(text: str, name: NameSpan, cell: LayoutCell) -> bool:
+    """Whether ``name`` fills its cell, up to punctuation or a role stated in the same cell."""
+    rest = text[name.end : cell.end].strip()
+    return name.start == cell.start and (
+        not rest or _FILLED_TO_END.match(rest) is not None or _role_cell(rest.lstrip(", "))
+    )
+
+
+def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, roled: bool) -> NameSpan | None:
+    name = _checked(text, name_at(text, cell.start, cell.end), common_words)
+    if name is None or not _fills(text, name, cell):
+        return None
+    if ends_in_legal_suffix(name.text) or has_legal_suffix(name.text.split(",")[0]):
+        return name
+    # A bare name stacked on a cover needs its role line ("JOHN ROE\nAS CONSULTANT"): a heading
+    # split by "AND" ("INTELLECTUAL PROPERTY\nAND\nTECHNOLOGY TRANSFER") is shouted too.
+    return name if _bare_name(name.text) and roled else None
+
+
+def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A cover page's stacked names: "X LIMITED\\n- and -\\nY PLC", "X LLC\\nAS LANDLORD\\nAND\\nY LLC\\nAS TENANT"."""
+    cues = _cues()
+    names: list[_Slot] = []
+    for index, cell in enumerate(found):
+        if not cues.separator.match(cell.text) or cell.in_table:
+            continue
+        # The name above the separator, past its role lines.
+        above = index - 1
+        while above >= 0 and index - above <= _ROLE_CELLS_LIMIT and _role_cell(found[above].text):
+            above -= 1
+        below = index + 1
+        if above < 0 or below >= len(found):
+            continue
+        roled_below = below + 1 < len(found) and _role_cell(found[below + 1].text)
+        first = _cover_name(text, found[above], common_words, roled=above < index - 1)
+        second = _cover_name(text, found[below], common_words, roled=roled_below)
+        # Both sides must read as names: a separator between prose lines stacks nothing.
+        if first is None or second is None:
+            continue
+        names.extend([(first, found[above].end), (second, found[below].end)])
+    return names
+
+
+def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[LayoutName]:
+    """The parties the opening's layout names, in text order, each once (by span)."""
+    found = cells(text, layout_end(text))
+    shaped = [
+        *((slot, "item") for slot in _item_names(text, found, common_words)),
+        *((slot, "item") for slot in _inline_item_names(text, found, common_words)),
+        *(((slot.name, slot.slot_end), "label") for slot in label_slots(text, common_words)),
+        *((slot, "cover") for slot in _cover_names(text, found, common_words)),
+    ]
+    seen: set[tuple[int, int]] = set()
+    result: list[LayoutName] = []
+    for (name, slot_end), shape in sorted(shaped, key=lambda s: (s[0][0].start, s[0][0].end, s[1], s[0][1])):
+        if (name.start, name.end) not in seen:
+            seen.add((name.start, name.end))
+            # The slot's name is what its first parenthesis defines; a later one in the same
+            # slot defines someone else ("(2) A Co., Ltd. ("A"), B, Inc. ("B") and ...").
+            close = text.find(")", name.end, slot_end)
+            result.append(LayoutName(name, shape, max(close + 1 if close != -1 else slot_end, name.end)))
+    return result
+
+
+def slot_name_for(laid_out: Sequence[LayoutName], position: int) -> NameSpan | None:
+    """The name a layout slot holds when ``position`` (a definition's term) lies in that slot
+    after it: "(2) Jane Roe, holder of Passport No. K1 (the "Executive")" defines Jane Roe, not
+    the number next to the parenthesis."""
+    for found in laid_out:
+        if found.name.end <= position < found.slot_end:
+            return found.name
+    return None
