@@ -95,7 +95,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
+class PartyCandidate:
     name: NameSpan
     label: str  # "ORG" or "PERSON": the model's label where it tagged the name
     grammar: bool  # the grammar already made it a party
@@ -215,16 +215,16 @@ def candidates(
     model_spans: Sequence[tuple[int, int, str]],
     common_words: frozenset[str],
     defined_terms: frozenset[str],
-) -> list[Candidate]:
+) -> list[PartyCandidate]:
     """The grammar's names and every other name in ``regions`` (model entities, capitalised
     runs, names ending in a legal form), clear of the false-party checks, in text order; one per
     span, at most ``candidates_limit`` besides the grammar's."""
     vocab = _vocab()
     spans = regions(text)
     labels = {(s, e): label for s, e, label in model_spans}
-    found: dict[tuple[int, int], Candidate] = {}
+    found: dict[tuple[int, int], PartyCandidate] = {}
     for name in grammar:
-        found[(name.start, name.end)] = Candidate(name, _model_label(name, model_spans), True)
+        found[(name.start, name.end)] = PartyCandidate(name, _model_label(name, model_spans), True)
     starts: set[int] = set()
     for start, end in spans:
         for run in _RUN_START.finditer(text, start, end):
@@ -239,7 +239,7 @@ def candidates(
         if any(a <= s < b for a, b in spans):
             the = _THE.match(text, s, e)
             starts.add(the.end() if the else s)
-    others: list[Candidate] = []
+    others: list[PartyCandidate] = []
     for pos in sorted(starts):
         if len(others) >= vocab.candidates_limit:
             break
@@ -253,7 +253,7 @@ def candidates(
         if party_name_problem(name.text, common_words) is not None:
             continue
         label = labels.get((name.start, name.end)) or _model_label(name, model_spans)
-        candidate = Candidate(name, label, False)
+        candidate = PartyCandidate(name, label, False)
         found[(name.start, name.end)] = candidate
         others.append(candidate)
     return sorted(found.values(), key=lambda c: (c.name.start, c.name.end))
@@ -273,7 +273,7 @@ _WORDS_BEFORE = re.compile(r"[\w&'’]+|[^\w\s]")
 
 def features(
     text: str,
-    found: Sequence[Candidate],
+    found: Sequence[PartyCandidate],
     model_spans: Sequence[tuple[int, int, str]],
 ) -> np.ndarray:
     """One row of ``FEATURE_NAMES`` per candidate of ``found`` (in its order)."""

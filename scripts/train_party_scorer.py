@@ -115,7 +115,7 @@ def _texts(names: Sequence[str]) -> dict[str, str]:
     return {doc["id"]: doc["text"] for name in names for doc in _documents(name)}
 
 
-def examples(ids: Sequence[str], cache: dict[str, dict], texts: dict[str, str]) -> list[tuple[str, list[party_scorer.Candidate], np.ndarray, np.ndarray]]:
+def examples(ids: Sequence[str], cache: dict[str, dict], texts: dict[str, str]) -> list[tuple[str, list[party_scorer.PartyCandidate], np.ndarray, np.ndarray]]:
     """Per document: its candidates, their feature rows and labels."""
     out = []
     for doc_id in ids:
