@@ -28,10 +28,10 @@ _CUE_CHARS = 3_000
 
 # A letter agreement or confirmation: "To: Acme Bank, N.A. ..." / "From: Beta AG, London Branch".
 _LETTER_PARTY = re.compile(r"(?m)^[ \t]*(?:To|TO|From|FROM)[ \t]*:[ \t]*")
-# The sender introduces itself: "We, GoGlobal GEO Pte. Ltd. (Reg. No. ...) ("Company"), are pleased
+# The sender introduces itself: "We, Tamrind Geo Pte. Ltd. (Reg. No. ...) ("Company"), are pleased
 # to offer you ...", also inside a sentence ("... discussions, we, Kestrel Bank Limited (the "Bank")").
 _LETTER_SENDER = re.compile(r"(?<![\w])[Ww]e,[ \t]+")
-# Its addressee: "Dear Indra Pamamull," after the same name heads the address block on its own line.
+# Its addressee: "Dear Mara Quell," after the same name heads the address block on its own line.
 _SALUTATION_PERSON = re.compile(r"(?m)^[ \t]*Dear[ \t]+")
 # What may follow a name that fills an addressee block's line: punctuation, its definition
 # ('(the "Borrower")'), a bracketed customer number.
