@@ -772,8 +772,8 @@ def _parties(
         if entity_id not in parties:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
             known.append(words)
-    # "FLEET NATIONAL BANK,\nas Administrative Agent": a name stated with its capacity in a party
-    # list is a party; it replaces a shorter reading inside it ("UBS AG" of "UBS AG, STAMFORD BRANCH")
+    # "HARBOR NATIONAL BANK,\nas Administrative Agent": a name stated with its capacity in a party
+    # list is a party; it replaces a shorter reading inside it ("KESSEL AG" of "KESSEL AG, STAMFORD BRANCH")
     # and a reading of the role phrase itself ("Collateral Agent" of "as Agent and Collateral Agent").
     capacities = read_capacities(text, windows, common_words)
     for key in [key for key, p in parties.items() if capacities.in_role(p.name)]:

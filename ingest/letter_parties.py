@@ -123,7 +123,7 @@ def _speaking_sender(text: str, salutation: int) -> NameSpan | None:
             position = line_end
             continue
         start = position + len(text[position:line_end]) - len(text[position:line_end].lstrip())
-        # ("We, ZA Bank Limited (the "Bank")": the sender's own words, read by ``_LETTER_SENDER``.)
+        # ("We, Kestrel Bank Limited (the "Bank")": the sender's own words, read by ``_LETTER_SENDER``.)
         if _LETTER_SENDER.match(text, start):
             return None
         name = name_at(text, start, line_end)

@@ -2,10 +2,10 @@
 
 Credit, facility, indenture, guarantee and escrow agreements name each party with its role, in a
 preamble ("among ACME HOLDINGS, INC., as Borrower, the Lenders party hereto, and BANK OF XANADU,
-N.A., as Administrative Agent") or stacked on the cover, one entry per line ("CITIBANK, N.A.,\\nas
+N.A., as Administrative Agent") or stacked on the cover, one entry per line ("CORVID BANK, N.A.,\\nas
 Syndication Agent"), several names sharing one role ("A BANK,\\nB BANK\\nand\\nC BANK,\\nas
 Co-Documentation Agents"). The role after "as" says that the name before it is a party, so the
-name needs no legal form ("FLEET NATIONAL BANK"); a class of parties ("THE LENDERS PARTY HERETO")
+name needs no legal form ("HARBOR NATIONAL BANK"); a class of parties ("THE LENDERS PARTY HERETO")
 is no name and ends the entry. Cue words are data (``ner_models/party_capacities.json``).
 
 Where: inside the party windows (``definitions.preamble_windows``), and on a cover page before the
@@ -52,8 +52,8 @@ _ROLE_CUE = re.compile(
 )
 # What stands between a name and its "as": a comma, a line break, "acting", "but solely" (after
 # "not in its individual capacity").
-# (A line in another script between them is the name written again: "TRIP.COM GROUP LIMITED\n
-# 攜程集團有限公司\nas Borrower".)
+# (A line in another script between them is the name written again: "VOYAGO GROUP LIMITED\n
+# 沃亞集團有限公司\nas Borrower".)
 _BEFORE_CUE = re.compile(
     r"[ \t]*,?[ \t\n]*(?:[^\x00-\x7f\n]+[ \t]*\n[ \t\n]*)?(?:(?:but|BUT|But)[ \t]+)?(?:(?:acting|ACTING|Acting|solely|SOLELY|Solely)[ \t]+)?\Z"
 )
@@ -103,7 +103,7 @@ def _role_heads(role: re.Match[str]) -> list[tuple[str, int]]:
 
 def overread(name: str) -> bool:
     """Whether a name read elsewhere runs over two list entries or a class of parties ("THE
-    LENDERS NAMED HEREIN, CREDIT SUISSE AG", "BARCLAYS CAPITAL,\nCREDIT SUISSE SECURITIES (USA)
+    LENDERS NAMED HEREIN, ORLO BANK AG", "MERIN CAPITAL,\nORLO SECURITIES (USA)
     LLC"): an entry's capacity name inside it is read instead."""
     return bool(set(name_words(name)) & _cues().class_words) or re.search(r",[ \t]*\n", name) is not None
 
@@ -117,19 +117,19 @@ def _acceptable(text: str, name: NameSpan, common_words: frozenset[str]) -> bool
     last = words[-1]
     if last != "bank" and (last in _cues().role_heads or (last.endswith("s") and last[:-1] in _cues().role_heads)):
         return False
-    # "N.A., DNB NOR BANK ASA", "S. DE R.L. DE C.V. AND ...": a legal form ends a name, never opens one.
+    # "N.A., NORDVIK BANK ASA", "S. DE R.L. DE C.V. AND ...": a legal form ends a name, never opens one.
     first = re.split(r"[ \t\n]+", name.text, maxsplit=1)[0].rstrip(",")
     if has_legal_suffix(first) or re.match(r"(?:S|s)\.[ \t]+(?:de|DE|A)\b", name.text):
         return False
-    # "March 22, 2007\nCREDIT SUISSE ...", "1998 First London ...": a date's year before the
+    # "March 2, 2009\nORLO BANK ...", "1998 First Calder ...": a date's year before the
     # entry, on the line above or run into it.
     if _YEAR.search(name.text):
         return False
-    # "MTC MEXICO, S. DE R.L. DE C.V. AND HIGHSTAR ..., S. DE R.L. DE C.V.": two names with forms.
+    # "ALBA MEXICO, S. DE R.L. DE C.V. AND ZENTRA ..., S. DE R.L. DE C.V.": two names with forms.
     joined = re.search(r"[ \t\n](?:and|AND)[ \t\n]", name.text)
     if joined is not None and ends_in_legal_suffix(name.text[: joined.start()].rstrip(" ,")):
         return False
-    # "JPMORGAN CHASE BANK and CITICORP USA, INC.": a shouted name writes its own "AND"; a
+    # "HARBOR TRUST BANK and CORVID USA, INC.": a shouted name writes its own "AND"; a
     # lower-case "and" between shouted words joins two names.
     letters = re.sub(r"\band\b", "", name.text)
     if re.search(r"\sand\s", name.text) and letters.upper() == letters:
@@ -143,13 +143,13 @@ def _entry_name(
     text: str, floor: int, end: int, common_words: frozenset[str], *, line_start: bool
 ) -> NameSpan | None:
     """The longest name that ends exactly at ``end`` and starts where a list entry may start
-    (after ``floor``); a branch named after its bank ("UBS AG, STAMFORD BRANCH") is one name."""
+    (after ``floor``); a branch named after its bank ("KESSEL AG, STAMFORD BRANCH") is one name."""
     starts = [floor, *(m.end() for m in _ENTRY_START.finditer(text, floor, end))]
     for start in sorted(set(starts)):
         if line_start and text[text.rfind("\n", 0, start) + 1 : start].strip():
             continue
         name = name_at(text, start, end)
-        # "DEUTSCHE BANK AG NEW YORK BRANCH": a branch's place after its bank's legal form.
+        # "KESSEL BANK AG NEW YORK BRANCH": a branch's place after its bank's legal form.
         if name is not None and name.end < end and has_legal_suffix(name.text):
             branch = _BRANCH_AFTER_FORM.fullmatch(text, name.end, end)
             if branch is not None and branch.group(1).casefold() in _cues().branch_words:
@@ -199,7 +199,7 @@ def _region_names(
             continue
         role_end = heads[-1][1]
         roles.append((cue.start("role"), role_end))
-        # "CHASE SECURITIES INC., as Lead Arranger and Book Manager" under the cover's title, above
+        # "TALLOW SECURITIES INC., as Lead Arranger and Book Manager" under the cover's title, above
         # the party clause: the firm arranged the deal; the contract's own list would name it if it
         # were a party. (A cover that lists the parties above the title, "Dated ...\nA LIMITED\nas
         # Borrower\n...\nFACILITY AGREEMENT", is the party list itself, arrangers included.)
