@@ -834,12 +834,25 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
         if not stripped:
             continue
         yield match.start() + match.group().index(stripped), stripped
-        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines.
+        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines, nor
+        # does a line of a legend's prose ("THIS NOTE HAS NOT BEEN REGISTERED UNDER THE ...")
+        # that a note or warrant prints above its title.
         if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-"):
+            continue
+        if _legend_line(stripped):
             continue
         seen += 1
         if seen == _HEADING_LINES:
             return
+
+
+# A legend's line: many words, among them a verb of prose. A heading line holds none.
+_LEGEND_LINE_WORDS = 8
+
+
+def _legend_line(line: str) -> bool:
+    words = line.split()
+    return len(words) >= _LEGEND_LINE_WORDS and bool(_PROSE_WORDS & {w.strip(",.;:()").casefold() for w in words})
 
 
 def _bare_heading(text: str) -> Title | None:
