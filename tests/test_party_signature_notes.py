@@ -210,3 +210,29 @@ def test_legend_lines_do_not_hide_the_title() -> None:
     title = find_title(NOTE_UNDER_LEGEND)
     assert title is not None
     assert (title.text, title.start) == ("PROMISSORY NOTE", NOTE_UNDER_LEGEND.index("PROMISSORY NOTE"))
+
+
+# A table's party list numbers its rows with a bare number in a cell of its own ("|1").
+TABLE_NUMBERED_PARTIES = (
+    "SHARE PURCHASE AGREEMENT\n|DATE\n|4 June 2004\n|\nPARTIES\n|1\n"
+    "|HARTWELL MARINE LIMITED a company incorporated in Jersey (company number 10442) whose registered "
+    "office is at 3 Quay Street, St Helier, Jersey (\"the Vendor\")\n|2\n"
+    "|SALTMARSH HOLDINGS LIMITED a company incorporated in Jersey (company number 20551) whose registered "
+    "office is at 9 Pier Road, St Helier, Jersey (\"the Purchaser\").\n|\nRECITALS\n|A\n"
+    "|The Vendor is the registered holder of the Sale Shares.\n"
+)
+
+
+def test_bare_row_numbers_mark_a_table_party_list() -> None:
+    from ingest.party_layout import layout_names
+
+    found = [(n.name.text, n.name.start, n.shape) for n in layout_names(TABLE_NUMBERED_PARTIES)]
+    hartwell = TABLE_NUMBERED_PARTIES.index("HARTWELL")
+    saltmarsh = TABLE_NUMBERED_PARTIES.index("SALTMARSH")
+    assert found == [
+        ("HARTWELL MARINE LIMITED", hartwell, "item"),
+        ("SALTMARSH HOLDINGS LIMITED", saltmarsh, "item"),
+    ]
+    assert {n.casefold() for n in _bound(TABLE_NUMBERED_PARTIES)} == {
+        "hartwell marine limited", "saltmarsh holdings limited"
+    }
