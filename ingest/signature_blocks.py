@@ -74,6 +74,7 @@ class _Line:
     start: int  # where the line's content starts, after its bars and spaces
     end: int  # where it ends, before trailing bars and spaces
     text: str
+    in_table: bool  # the line had a table bar: a cell of a (maybe flattened) row
 
 
 def _lines(text: str, start: int, limit: int) -> list[_Line]:
@@ -87,7 +88,7 @@ def _lines(text: str, start: int, limit: int) -> list[_Line]:
         content = raw.strip(_BARS)
         if content:
             begin = position + len(raw) - len(raw.lstrip(_BARS))
-            found.append(_Line(begin, begin + len(content), content))
+            found.append(_Line(begin, begin + len(content), content, any(c in raw for c in "|│")))
         position = line_end + 1
     return found
 
@@ -163,9 +164,15 @@ def signed_block(text: str, start: int) -> SignedBlock:
             continue
         after_by = False
         company = _company_head(text, line)
+        # Outside a table, a role label right above or below a company's name labels that
+        # company ("LICENSOR:\nACME INC.", "ACME INC.\nLICENSOR"): one head, the company's. In a
+        # table the next cell may be the next column's head ("ACME INC. | EMPLOYEE:").
+        stacked = index > 0 and not line.in_table and not lines[index - 1].in_table
         if company is not None:
+            if stacked and heads and heads[-1] == (index - 1, None):
+                heads.pop()
             heads.append((index, company))
-        elif _role_head(line):
+        elif _role_head(line) and not (stacked and heads and heads[-1][0] == index - 1 and heads[-1][1] is not None):
             heads.append((index, None))
     unique = {(c.start, c.end): c for c in companies}
     return SignedBlock(tuple(unique[k] for k in sorted(unique)), frozenset(agent_marks), frozenset(role_marks))

@@ -236,3 +236,17 @@ def test_bare_row_numbers_mark_a_table_party_list() -> None:
     assert {n.casefold() for n in _bound(TABLE_NUMBERED_PARTIES)} == {
         "hartwell marine limited", "saltmarsh holdings limited"
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LICENSOR:\nALDER WORKS, INC.\n/s/ Ann Kidd\nAnn Kidd, President\nLICENSEE:\n/s/ Ray Dunne\n",
+        "ALDER WORKS, INC.\nLICENSOR\n/s/ Ann Kidd\nAnn Kidd, President\nLICENSEE:\n/s/ Ray Dunne\n",
+    ],
+)
+def test_a_role_label_next_to_a_company_labels_that_company(text: str) -> None:
+    block = signed_block(text, 0)
+    assert [c.text for c in block.companies] == ["ALDER WORKS, INC."]
+    assert block.agent_marks == frozenset({text.index("/s/ Ann")})
+    assert block.role_marks == frozenset({text.index("/s/ Ray")})
