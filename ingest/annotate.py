@@ -639,8 +639,11 @@ _PROMISE = re.compile(
 _MAKER_LEAD = re.compile(
     r"(?i:for[ \t\n]+value[ \t\n]+received|the[ \t\n]+undersigned|hereby)[ \t\n]*,?[ \t\n]*"
 )
+# Bounds: where promises are looked for, how far before one its maker may start and after it
+# its payee's name may run.
 _PROMISE_SCAN_CHARS = 6_000
 _MAKER_LOOKBACK = 600
+_PAYEE_CHARS = 300
 
 
 def _promise_names(text: str) -> list[NameSpan]:
@@ -649,8 +652,9 @@ def _promise_names(text: str) -> list[NameSpan]:
     "the undersigned"), each a name with a legal form or a person's name."""
     names: list[NameSpan] = []
     for promise in _PROMISE.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
-        line_end = text.find("\n\n", promise.end())
-        payee = name_at(text, promise.end(), line_end if line_end != -1 else len(text))
+        limit = min(len(text), promise.end() + _PAYEE_CHARS)
+        paragraph_end = text.find("\n\n", promise.end(), limit)
+        payee = name_at(text, promise.end(), paragraph_end if paragraph_end != -1 else limit)
         # The maker's clause opens after the last lead before the promise ("FOR VALUE RECEIVED,
         # the undersigned"), or where its sentence starts ("Acme Inc. (the "Borrower"), for
         # value received, hereby promises").

@@ -589,8 +589,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     """Why ``name`` cannot be a contract party, or None when it can. The general shapes of a
     false party: a postal address ("1707 Toronto Ont.", "Lincolnshire, IL 60069"), contract
     prose ("THE FOREGOING IS UNDERSTOOD AND AGREED TO BY", "Pursuant"), a document ("Statement
-    of Work"), a sum of money ("Fifty Thousand U.S. Dollars"), a place ("Delaware", "Europe") and a common word the document also writes in lower
-    case (``common_words``, from ``lowercase_words``: "Provider", "Unless"). A name with a legal
+    of Work"), a sum of money ("Fifty Thousand U.S. Dollars"), a place ("Delaware", "Europe") and
+    a common word the document also writes in lower case (``common_words``, from
+    ``lowercase_words``: "Provider", "Unless"). A name with a legal
     form ("Acme Holdings, Inc.") is only checked for a postal code."""
     filters = _party_filters()
     if any(p.search(name) for p in filters.postal_codes):

@@ -250,3 +250,14 @@ def test_a_role_label_next_to_a_company_labels_that_company(text: str) -> None:
     assert [c.text for c in block.companies] == ["ALDER WORKS, INC."]
     assert block.agent_marks == frozenset({text.index("/s/ Ann")})
     assert block.role_marks == frozenset({text.index("/s/ Ray")})
+
+
+@pytest.mark.parametrize(("filler", "read"), [(5_000, True), (6_000, False)])
+def test_promises_are_read_in_the_opening_only(filler: int, read: bool) -> None:
+    from ingest.annotate import _promise_names
+
+    promise = "FOR VALUE RECEIVED, Pellingham Pumps, Inc. promises to pay to the order of Gorse Lane Capital, Ltd. the sum."
+    text = "x" * (filler - 1) + "\n" + promise
+    found = [(n.text, n.start) for n in _promise_names(text)]
+    expected = [("Pellingham Pumps, Inc.", text.index("Pellingham")), ("Gorse Lane Capital, Ltd.", text.index("Gorse"))]
+    assert found == (expected if read else [])
