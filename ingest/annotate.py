@@ -68,7 +68,7 @@ from ingest.letter_parties import letter_names, letter_salutation, letter_signat
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_names, slot_name_for
-from ingest.signature_blocks import block_start, signed_block, signs_in_office
+from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -506,8 +506,10 @@ def _signature_names(text: str) -> list[NameSpan]:
                 names.append(name)
     # Heads and signatures paired in order: a company head a "/s/" or a later "By:" signs for
     # (side-by-side columns flattened into rows, a role label's column between).
-    known = {(n.start, n.end) for n in names}
-    names.extend(n for n in signed_block(text, start).companies if (n.start, n.end) not in known)
+    # (A short paper only: see ``SHORT_PAPER_CHARS``.)
+    if len(text) <= SHORT_PAPER_CHARS:
+        known = {(n.start, n.end) for n in names}
+        names.extend(n for n in signed_block(text, start).companies if (n.start, n.end) not in known)
     return names
 
 

@@ -30,6 +30,11 @@ _HEAD_REACH_LINES = 8
 _LOOKBACK_LINES = 4
 # A line above the first signature mark that is this long or longer is prose, not a head.
 _HEAD_LINE_CHARS = 60
+# Only a short paper (an acknowledgement, a short amendment: its parties may appear only where it
+# signs) is read by the pairing and the unled block start. A full contract names its parties in
+# its party clause; there the two added only false parties on CUAD tune half B (2, recall
+# unchanged).
+SHORT_PAPER_CHARS = 6_000
 
 _BARS = " \t|│"
 _BY = re.compile(r"(?i)by[ \t]*:")
@@ -96,8 +101,8 @@ def _lines(text: str, start: int, limit: int) -> list[_Line]:
 def block_start(text: str) -> int | None:
     """Where a signature block with no lead starts (no "IN WITNESS WHEREOF", no letter close):
     the short lines (a company's name, a role label) right above the first line that opens with
-    a signature mark, or None when no line does."""
-    mark = _MARK_LINE.search(text)
+    a signature mark, or None when no line does or the text is no short paper."""
+    mark = _MARK_LINE.search(text) if len(text) <= SHORT_PAPER_CHARS else None
     if mark is None:
         return None
     start, seen = mark.start(), 0

@@ -261,3 +261,13 @@ def test_promises_are_read_in_the_opening_only(filler: int, read: bool) -> None:
     found = [(n.text, n.start) for n in _promise_names(text)]
     expected = [("Pellingham Pumps, Inc.", text.index("Pellingham")), ("Gorse Lane Capital, Ltd.", text.index("Gorse"))]
     assert found == (expected if read else [])
+
+
+@pytest.mark.parametrize(("size", "read"), [(6_000, True), (6_001, False)])
+def test_unled_blocks_are_read_in_short_papers_only(size: int, read: bool) -> None:
+    from ingest.signature_blocks import SHORT_PAPER_CHARS
+
+    tail = "ORRIN TOOLS LLC\n/s/ Jane Roe\n"
+    text = "x" * (size - len(tail) - 1) + "\n" + tail
+    assert len(text) == size and SHORT_PAPER_CHARS == 6_000
+    assert block_start(text) == (text.index("ORRIN") if read else None)
