@@ -574,6 +574,12 @@ def representation_lead(text: str, start: int) -> re.Match[str] | None:
     lead = leads[-1]
     if filters.representation_bound.search(text, lead.end(), start) is not None:
         return None
+    # "Acme S.A. represented by Jane Roe and Beta GmbH represented by ...": after an "and" a
+    # company (a name with a legal form) is the next party, a person another representative.
+    if re.search(r"(?i)\band\b", text[lead.end() : start]):
+        name = name_at(text, start, min(len(text), start + 200))
+        if name is not None and name.start == start and ends_in_legal_suffix(name.text):
+            return None
     return lead
 
 

@@ -107,6 +107,10 @@ def test_the_representation_clause_runs_to_its_boundary() -> None:
     assert representation_lead(text, text.index("BETA")) is None
     assert representation_lead(text, text.index("Hans")).group() == "vertreten durch"
     assert representation_lead(text, text.index("ACME")) is None
+    # After "and", a company is the next party; a person is one more representative.
+    joined = "between Acme S.A. represented by Jane Roe and Beta GmbH represented by Jo Li and Al Ng"
+    assert representation_lead(joined, joined.index("Beta")) is None
+    assert representation_lead(joined, joined.index("Al Ng")).group() == "represented by"
 
 
 def test_a_representation_clause_is_looked_for_within_its_bound() -> None:
