@@ -190,9 +190,11 @@ def _antecedent(
     if name is not None and _SPACED_WORD.fullmatch(name.text):
         return None
     lead = representation_lead(text, name.start) if name is not None else None
-    for _ in range(2):
+    # (A party represented by a company that is itself represented: "X GmbH, represented by its
+    # shareholder Y Inc., here acting through Z": at most two clauses are stepped back over.)
+    for _ in range(_REPRESENTATION_HOPS):
         if lead is None:
-            return office_holders_organisation(text, without_enumerator(text, name)) if name is not None else None
+            break
         name = _clause_antecedent(text, lead.start(), floor, terms)
         if name is None:
             # ('BETWEEN "ACME S.A. DE C.V." REPRESENTED BY ...': the name may stand in quotes.)
@@ -204,9 +206,12 @@ def _antecedent(
         if name is not None and not _CLOSED_NAME.match(text, name.end, lead.start()):
             return None
         lead = representation_lead(text, name.start) if name is not None else None
-    return None if lead is not None else name
+    if name is None or lead is not None:
+        return None
+    return office_holders_organisation(text, without_enumerator(text, name))
 
 
+_REPRESENTATION_HOPS = 2
 _SPACED_WORD = re.compile(r"[A-Za-z](?:[ \t][A-Za-z])+")
 _CLOSED_NAME = re.compile(r"[ \t]*(?:[,\"”\n]|$)|[ \t]+\(")
 
