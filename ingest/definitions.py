@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ingest.lexicons import lexicons
+from ingest.lexicons import lexicons, load_json
 from ingest.names import (
     after_non_party_lead,
     NameSpan,
@@ -426,14 +427,21 @@ def _looks_like_name(name: str) -> bool:
     if 1 <= len(words) <= 5 and len(capitalised) == len(words):
         return True
     # An institution's name holds joining words inside ("Westland Institute of Science and
-    # Technology", "Ministerio de Industria"), never at either end, and is written in one case
-    # ("JANE ROE of Manor Farm House" ran on into an address).
+    # Technology"), never at either end, is written in one case ("JANE ROE of Manor Farm House"
+    # ran on into an address) and holds an institution word (`of_the_institutions` of
+    # party_filters.json: "Ready for Service Date", "Commonwealth of X" are no institutions).
     inner = words[1:-1]
     shouted = {w.isupper() for w in capitalised if any(c.isalpha() for c in w)}
     return (
         len(words) <= 8 and len(capitalised) >= 3 and words[0] in capitalised and words[-1] in capitalised
         and all(w in capitalised or w in _NAME_JOINERS for w in inner) and len(shouted) == 1
+        and any(w.casefold() in _institution_words() for w in capitalised)
     )
+
+
+@lru_cache(maxsize=1)
+def _institution_words() -> frozenset[str]:
+    return frozenset(load_json("party_filters.json")["of_the_institutions"])
 
 
 _NAME_JOINERS = frozenset({"of", "and", "for", "the", "de", "du", "des", "la", "le", "del", "y", "di"})
