@@ -25,6 +25,7 @@ from ingest.agreements import (
     agreement_names,
     effective_date,
     has_agreement_preamble,
+    letter_subject,
     parent_amendment,
 )
 from ingest.definitions import (
@@ -967,9 +968,12 @@ def annotate_document(
     person_spans = _person_spans(docs, chunk_spans)
     # Without an agreement title the text is no contract preamble: only "between ..." windows
     # (not merely the opening pages) can name parties then.
+    # (A letter titled by its subject line has no contract preamble either: its parties are read
+    # as a letter's, ``letter_names``.)
+    preamble_title = title is not None and not (letter and title == letter_subject(text))
     parties = _parties(
         text,
-        definitions if title else [d for d in definitions if _in_between_window(d, text)],
+        definitions if preamble_title else [d for d in definitions if _in_between_window(d, text)],
         person_spans,
         _model_name_spans(docs, chunk_spans),
     ) if is_agreement else []
