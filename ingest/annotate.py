@@ -719,7 +719,7 @@ def _parties(
         *_collective_names(text, [*windows[:1], *_undersigned_windows(text)]),
         *_named_group_names(text, windows),
     ]
-    # "between CEO of Penn Biotech Inc. and ...": the office holder stands for the organisation.
+    # "between CEO of Kestrel Biotech Inc. and ...": the office holder stands for the organisation.
     names = [office_holders_organisation(text, name) for name in [*names, *collective]]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:

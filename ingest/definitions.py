@@ -427,7 +427,7 @@ def _looks_like_name(name: str) -> bool:
     if 1 <= len(words) <= 5 and len(capitalised) == len(words):
         return True
     # An institution's name holds joining words inside ("Westland Institute of Science and
-    # Technology"), never at either end, is written in one case ("JANE ROE of Manor Farm House"
+    # Technology"), never at either end, is written in one case ("JANE ROE of Willow Barn Cottage"
     # ran on into an address) and holds an institution word (`of_the_institutions` of
     # party_filters.json: "Ready for Service Date", "Commonwealth of X" are no institutions).
     inner = words[1:-1]
