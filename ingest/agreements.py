@@ -530,9 +530,11 @@ def _with_entity(text: str, title: Title) -> Title:
 # A contract's opening sentence without a heading: "This Agreement is made ... between", "The
 # undersigned hereby agree", "... have agreed as follows". A memo or letter that merely mentions
 # an agreement ("the agreement between Acme and Beta expires") has none of these.
+# Civil-law and Commonwealth drafting: "is concluded on ... between", "THIS AGREEMENT made at
+# Pune this 10th day of ..." (the place of signing before the date).
 _PREAMBLE_CLAUSE = re.compile(
-    r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated)|(?:agreement|contract)[ \t]+"
-    r"(?:made|dated)[ \t]+(?:as[ \t]+of|on|this)|made[ \t]+and[ \t]+entered"
+    r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated|concluded)|(?:agreement|contract)[ \t]+"
+    r"(?:made|dated|concluded)[ \t]+(?:at[ \t]+(?-i:[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*)?),?[ \t]+)?(?:as[ \t]+of|on|this)|made[ \t]+and[ \t]+entered"
     r"[ \t]+into|entered[ \t]+into[ \t]+(?:as[ \t]+of|on|this|by)|(?:undersigned|parties)[ \t]+(?:hereto[ \t]+)?"
     r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant))\b",
     re.IGNORECASE,

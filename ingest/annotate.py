@@ -58,9 +58,12 @@ from ingest.names import (
     lowercase_words,
     name_at,
     name_before,
+    office_holders_organisation,
     party_name_forms,
     party_name_problem,
+    representation_lead,
     slot_name_at,
+    without_enumerator,
 )
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
@@ -626,7 +629,7 @@ def _registered_office_names(text: str) -> list[NameSpan]:
     for match in _REGISTERED_PARTY.finditer(text, 0, min(len(text), _REGISTERED_SCAN_CHARS)):
         name = name_before(text, match.start())
         if name is not None and ends_in_legal_suffix(name.text):
-            names.append(name)
+            names.append(without_enumerator(text, name))
     return names
 
 
@@ -793,7 +796,8 @@ def _parties(
         *_collective_names(text, [*windows[:1], *_undersigned_windows(text)]),
         *_named_group_names(text, windows),
     ]
-    names = [*names, *collective]
+    # "between CEO of Kestrel Biotech Inc. and ...": the office holder stands for the organisation.
+    names = [office_holders_organisation(text, name) for name in [*names, *collective]]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
@@ -892,6 +896,9 @@ def _parties(
                 parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
                 known.append(words)
     found = _reviewed(text, list(parties.values()), model_spans, common_words, defined_terms | party_terms, known)
+    # "Acme S.A., represented by its CEO Jane Roe and John Doe, ...": whoever a representation
+    # clause names acts for the party named before it, whichever reader found them.
+    found = [p for p in found if representation_lead(text, p.name.start) is None]
     # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
     # LIMITED" are those parties' short names, not two more parties.
     found = [p for p in found if not _short_name_of_another(p, found)]
