@@ -6,9 +6,9 @@ thresholds.
         --add-threshold 0.65 --drop-threshold 0.1 --out ner_models/party_scorer.json
 
 Data: ONLY cuad-dev's ``tune`` list (CUAD v1, CC BY 4.0, The Atticus Project; "Parties" labels
-read by ``bench/ner_eval.py``) and the real openings ``/work/realpre/realA.json`` and
-``realB.json`` (labels ``parties``). Never realC and never the report split: they are the
-held-out measures. ``tuneA``/``tuneB`` are the halves of ``ner_eval.py --half``.
+read by ``bench/ner_eval.py``) and the real openings ``/work/realpre/realA.json``,
+``realB.json`` and ``realE.json`` (labels ``parties``). Never realC, realD or the report split:
+they are the held-out measures. ``tuneA``/``tuneB`` are the halves of ``ner_eval.py --half``.
 
 The annotation runs once per document with the review switched off (the grammar alone); its
 inputs to the review (the grammar's names, the model's ORG/PERSON spans, the defined terms) are
@@ -38,7 +38,7 @@ from ingest.normalize import normalise_org  # noqa: E402
 from ingest.text import name_words  # noqa: E402
 
 REAL_DIR = Path("/work/realpre")
-SETS = ("tuneA", "tuneB", "tune", "realA", "realB")
+SETS = ("tuneA", "tuneB", "tune", "realA", "realB", "realE")
 L2 = 1.0
 NEWTON_STEPS = 50
 
@@ -60,8 +60,8 @@ def _documents(name: str) -> list[dict]:
                 "chunks": paragraph_chunks(text),
             })
         return docs
-    if name not in ("realA", "realB"):
-        raise SystemExit(f"train_party_scorer.py: unknown set {name!r} (realC and report are never trained on)")
+    if name not in ("realA", "realB", "realE"):
+        raise SystemExit(f"train_party_scorer.py: unknown set {name!r} (realC, realD and report are never trained on)")
     data = json.loads((REAL_DIR / f"{name}.json").read_text(encoding="utf-8"))
     return [
         {
@@ -235,8 +235,8 @@ def main() -> int:
             "_comment": (
                 "Derived data, not third-party text: logistic weights of ingest/party_scorer.py, trained by "
                 "scripts/train_party_scorer.py on " + " + ".join(args.train) + " (CUAD v1 tune labels, CC BY 4.0, "
-                "The Atticus Project; real openings realA/realB labels). Thresholds calibrated on tune half B "
-                "with weights trained on tune half A + realA + realB (docs/ARCHITECTURE.md)."
+                "The Atticus Project; real openings' labels). Thresholds calibrated on tune half B with weights "
+                "trained on tune half A and the same real sets (docs/ARCHITECTURE.md)."
             ),
             "features": list(party_scorer.FEATURE_NAMES),
             "weights": [float(w) for w in weights],
