@@ -19,11 +19,16 @@ from ingest.normalize import normalise_jurisdiction
 # word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms); a
 # parenthesised number only right before the legal form ("S&A HOLDINGS (2013), LLC"), so a list's
 # "(2) Nissin Kogyo Co., Ltd." stays a number and a name.
+# "IM(2) MERCHANDISING INC.": a number in brackets written against a capitalised word is part of
+# that word. A bracketed place of two or three words ("STANDARD CHARTERED BANK (HONG KONG) LIMITED",
+# "Oroton (Licence Company) Pty Ltd") only right before the legal form, where no prose can stand.
 # A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
 # capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway.
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
-    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD))"
+    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
+    r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)"
+    r"|\([A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2}\)(?=_QUALIFIER_AHEAD))"
 )
 # "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
 # capitalised word follows ("i.e.", "a.m." have two letters; "a.k.a." is a trade-name joiner).
@@ -100,6 +105,18 @@ def _comma_name_regex() -> re.Pattern[str]:
     """Like ``_name_regex`` but words may also be joined by a comma: "Stratton, Cheeseman &
     Walsh-Nevada, Inc.". Only used when the result ends in a legal suffix (see ``name_at``)."""
     return _words_then_legal_forms(rf",?{_GAP}(?:{_CONNECTOR}{_GAP})?")
+
+
+# "TOYS "R" US, INC.": a quoted short token between two capitalised words of a name that ends in
+# a legal form. (A defined term is longer and stands in brackets after the name.)
+_QUOTED_TOKEN = r"[\"“][A-Z0-9][A-Za-z0-9]{0,3}[\"”]"
+
+
+@lru_cache(maxsize=1)
+def _quoted_name_regex() -> re.Pattern[str]:
+    """Like ``_name_regex`` but two words may also be joined over a quoted short token. Only used
+    when the result ends in a legal form (see ``name_at``)."""
+    return _words_then_legal_forms(rf"{_GAP}(?:{_CONNECTOR}{_GAP}|{_QUOTED_TOKEN}{_GAP})?")
 
 
 @lru_cache(maxsize=1)
@@ -198,6 +215,11 @@ _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
 _CAPACITY_WORDS = frozenset({"assignee", "trustee", "receiver", "nominee", "custodian", "representative", "successor"})
 
 
+@lru_cache(maxsize=1)
+def _form_labels() -> frozenset[str]:
+    return frozenset(load_json("party_filters.json")["form_labels"])
+
+
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
     span = text[start:end]
     participle = _form_then_participle().search(span)
@@ -225,6 +247,15 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         if stripped == span:
             break
         span = stripped
+    # "Jane Roe\nDate:": a form's field label before its colon ends the name before it.
+    label = re.search(r"(?:^|[\s,]+)([A-Za-z][\w\-]*)$", span)
+    if (
+        label is not None
+        and label.start() > 0
+        and label.group(1).casefold() in _form_labels()
+        and re.match(r"[ \t]*:", text[start + len(span) :])
+    ):
+        span = span[: label.start()]
     # A lone trailing period belongs to an abbreviation ("Inc.") but not to "Acme."
     if span.endswith(".") and not re.search(r"(?:\b[A-Za-z]{1,4}\.|\.[A-Za-z]\.)$", span):
         span = span[:-1]
@@ -261,6 +292,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and len(candidate.text.split()) <= 8
         ):
             plain = candidate
+    if plain is not None and not ends_in_legal_suffix(plain.text) and re.match(rf"{_GAP}{_QUOTED_TOKEN}", text[plain.end : limit]):
+        quoted = _quoted_name_regex().match(text, pos, limit)
+        candidate = _trim(text, quoted.start(), quoted.end()) if quoted else None
+        if candidate is not None and candidate.end > plain.end and ends_in_legal_suffix(candidate.text):
+            plain = candidate
     # "Pay at Home Corp.", "Made in Nature, LLC": lower-case words inside a name that ends in a
     # legal form; the plain reading stops before them ("Pay", or nothing for "Made").
     if plain is None or not ends_in_legal_suffix(plain.text):
@@ -294,6 +330,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and re.match(r"[ \t]*(?:$|\n|[,;(]|[ \t]{3})", text[trade_name.end : limit] or "\n")
         ):
             return NameSpan(text[plain.start : trade_name.end], plain.start, trade_name.end)
+    # "Kestrel Bank Co., Ltd. Harbour City Branch": a branch named after the legal form is the
+    # party (a bank contracts through its branch), also "..., acting through its Harbour Branch".
+    branch = _BRANCH.match(text, plain.end, limit)
+    if branch is not None and ends_in_legal_suffix(plain.text):
+        return NameSpan(text[plain.start : branch.end()], plain.start, branch.end())
     # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
     # the registered name.
     of_place = re.match(r"[ \t]+of[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+and\b|\s*$)", text[plain.end : limit])
@@ -308,12 +349,17 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     return plain
 
 
+# One or two branches (a sub-branch of a city branch), each of up to five capitalised words.
+_BRANCH = re.compile(
+    r"(?:,?[ \t]+(?:acting[ \t]+through[ \t]+its[ \t]+)?(?:[A-Z][\w'’\-]*[ \t]+){1,5}(?:SUB-|Sub-)?(?:BRANCH|Branch)(?![\w\-])){1,2}"
+)
 _GENERATION = re.compile(r",?[ \t]+(?:Jr|Sr|JR|SR)\.?(?![\w.])(?![ \t]+[A-Z][a-z])|,[ \t]+(?:II|III|IV)(?![\w.])")
 
 
 # "of the" between two capitalised runs of one institution's name.
-_OF_THE = re.compile(r"[ \t]+of[ \t]+the[ \t]+(?=[A-Z])")
-_OF_THE_BEFORE = re.compile(r"[ \t]+of[ \t]+the[ \t]+$")
+# (Over a line break too: "The Regents\nof the University of Westland".)
+_OF_THE = re.compile(rf"{_GAP}of{_GAP}the{_GAP}(?=[A-Z])")
+_OF_THE_BEFORE = re.compile(rf"{_GAP}of{_GAP}the{_GAP}$")
 
 
 @lru_cache(maxsize=1)
@@ -600,6 +646,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         raw = raw[1:]
     if not raw:
         return "empty"
+    # "Distributor's Personnel", "Landlord's Broker": someone a party brings, named by its role.
+    possessive = re.match(r"(?:the\s+)?([A-Za-z]+)['’]s\s+\w", name, re.I)
+    if possessive is not None and possessive.group(1).casefold() in _party_role_words():
+        return "role"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
         return "address"
     if filters.clause_words & set(raw):
