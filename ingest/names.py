@@ -180,7 +180,18 @@ class NameSpan:
 
 
 def has_legal_suffix(name: str) -> bool:
-    return bool(_legal_suffix_end().search(name.strip()))
+    return bool(_legal_suffix_end().search(_without_branch(name.strip())))
+
+
+def _without_branch(name: str) -> str:
+    """"Kestrel Bank Ltd." of "Kestrel Bank Ltd. Harbour Branch": the branch after a legal form
+    (``name_at`` reads it as part of the name) leaves the name ending in that form."""
+    if not re.search(r"(?i)branch$", name):
+        return name
+    for cut in re.finditer(r"[ \t,]", name):
+        if cut.start() > 0 and _BRANCH.fullmatch(name, cut.start()) and _legal_suffix_end().search(name[: cut.start()]):
+            return name[: cut.start()]
+    return name
 
 
 @lru_cache(maxsize=1)
@@ -191,7 +202,7 @@ def _legal_suffix_word_end() -> re.Pattern[str]:
 def ends_in_legal_suffix(name: str) -> bool:
     """Stricter than ``has_legal_suffix``: the suffix is a word of its own ("Acme SA", not "USA"),
     after at least one other word."""
-    stripped = name.strip()
+    stripped = _without_branch(name.strip())
     match = _legal_suffix_word_end().search(stripped)
     return bool(match) and match.start() > 0
 
@@ -530,6 +541,12 @@ def party_name_forms(name: str) -> list[str]:
     if of_place and ends_in_legal_suffix(of_place.group(1)):
         forms.append(legal)
         legal = of_place.group(1)
+    # "Osprey Capital AG, Zurich Branch": a branch is no legal person of its own, so the bank is
+    # also asked for by its name alone. The entity id stays the branch's: a contract may name the
+    # bank and its branch as two parties.
+    bank = _without_branch(legal)
+    if bank != legal:
+        forms.append(bank.rstrip(" ,"))
     # "Dr. Alan P. Whitmore": the person is also asked for without the honorific.
     honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
     if (

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.annotate import annotate_document
-from ingest.names import name_at
+from ingest.names import ends_in_legal_suffix, name_at, party_name_forms
 
 NAME_AT: list[tuple[str, str]] = [
     # A quoted short token between capitalised words of a name that ends in a legal form.
@@ -86,3 +86,17 @@ def _bound(text: str) -> set[str]:
 def test_party_shape_binds_exactly_its_parties(shape: str) -> None:
     text, names = SHAPES[shape]
     assert _bound(text) == names
+
+
+def test_a_branch_is_asked_for_by_its_bank_name_too() -> None:
+    """A branch is no legal person: the bank's name alone is a form of the party; the entity id
+    is still made from the branch's name (the last form), as a contract may name both; without a
+    legal form before it nothing is cut."""
+    assert party_name_forms("Osprey Capital AG, Zurich Branch") == ["Osprey Capital AG", "Osprey Capital AG, Zurich Branch"]
+    assert party_name_forms("KESTREL BANK CO., LTD. HARBOUR MUNICIPAL BRANCH EASTSIDE SUB-BRANCH") == [
+        "KESTREL BANK CO., LTD.",
+        "KESTREL BANK CO., LTD. HARBOUR MUNICIPAL BRANCH EASTSIDE SUB-BRANCH",
+    ]
+    assert party_name_forms("WESTLAND FARMERS BANK HARBOUR BRANCH") == ["WESTLAND FARMERS BANK HARBOUR BRANCH"]
+    assert ends_in_legal_suffix("Osprey Capital AG, Zurich Branch")
+    assert not ends_in_legal_suffix("WESTLAND FARMERS BANK HARBOUR BRANCH")
