@@ -3,7 +3,11 @@ from the chunks the principal may read only (``ingest/store/es_bm25.py``), with 
 store's formula and tokenizer: nothing outside that set (other principals' documents, old
 revisions, deleted documents) may change a principal's scores or order, and the scores are the
 embedded store's for the same corpus. Real Elasticsearch test node and real SQLite files,
-hand-made records (the contract suite's helpers). Mirrors ``tests/test_sqlite_bm25_visible.py``."""
+hand-made records (the contract suite's helpers).
+
+The guarantees both stores share (visible statistics, replaced revisions, ACL changes, ties)
+are in the contract suite (``tests/test_store_contract.py``); this file holds the Elasticsearch
+side's own: parity with the embedded store, the candidate window, term fields, migration."""
 
 from __future__ import annotations
 
@@ -57,23 +61,6 @@ def add(store, doc_id: str, revision: str, texts: list[str], acl=("*",)) -> list
     return [c.chunk_id for c in chunks]
 
 
-def test_a_word_only_in_alices_documents_leaves_bobs_scores_unchanged(es_stores) -> None:
-    store = es_stores.new()
-    add(store, "b", "r1", BOB_TEXTS, acl=["bob"])
-    before = [scored(store, q, BOB) for q in ("retainer fee", "payment schedule", LONG_QUERY)]
-    assert all(before) and before[0][0][0] == ids(store.bm25("retainer", BOB, 1))[0]
-    # Alice's documents hold bob's query words, many times and in many chunks, and are long:
-    # Lucene's shard statistics would lower bob's IDFs and raise the average length.
-    mine = add(store, "a", "r1", [f"retainer fee retainer schedule clause {i} " + "padding " * 40
-                                  for i in range(30)], acl=["alice"])
-    after = [scored(store, q, BOB) for q in ("retainer fee", "payment schedule", LONG_QUERY)]
-    assert after == before  # == on floats: bitwise the same scores, same order
-    assert set(ids(store.bm25("retainer", ALICE, 50))) == set(mine)  # alice's own, by her statistics
-    # Inside a snapshot (the evidence path) as well.
-    with store.snapshot():
-        assert [scored(store, q, BOB) for q in ("retainer fee", "payment schedule", LONG_QUERY)] == before
-
-
 def test_scores_are_the_embedded_stores_on_the_same_corpus(es_stores, tmp_path: Path) -> None:
     """Same records in both stores: the same chunks, the same order and bitwise the same
     scores (same tokenizer, same statistics, same operations in the same order), for the
@@ -98,55 +85,6 @@ def test_scores_are_the_embedded_stores_on_the_same_corpus(es_stores, tmp_path: 
             assert ours == theirs, (query, filters)
     assert scored(es, "royalties", BOB, 50)  # not vacuous
     sqlite.close()
-
-
-def test_a_replaced_revision_or_a_deleted_document_counts_no_more(es_stores) -> None:
-    """Old revisions and deleted documents stay in Lucene's statistics until segments merge;
-    here they leave at once: the scores are exactly those of an index that never held them."""
-    store, clean = es_stores.new(), es_stores.new()
-    add(store, "b", "r1", BOB_TEXTS)
-    alone = scored(store, "retainer fee schedule", BOB)
-    add(store, "x", "r1", ["retainer fee retainer fee"] * 5)
-    assert scored(store, "retainer fee schedule", BOB) != alone  # readable to bob: it counts
-    add(store, "x", "r2", ["governing law of the state"])  # r1 replaced, its copies still indexed
-    add(clean, "b", "r1", BOB_TEXTS)
-    add(clean, "x", "r2", ["governing law of the state"])
-    expected = scored(clean, "retainer fee schedule", BOB)
-    assert scored(store, "retainer fee schedule", BOB) == expected
-    assert expected != alone  # x's r2 adds a chunk and its length
-    assert store.delete_document("x")
-    assert scored(store, "retainer fee schedule", BOB) == alone
-
-
-def test_an_acl_change_moves_the_statistics(es_stores) -> None:
-    store = es_stores.new()
-    add(store, "b", "r1", BOB_TEXTS, acl=["bob"])
-    add(store, "a", "r1", ["retainer retainer retainer fee"] * 3, acl=["alice"])
-    hidden = scored(store, "retainer fee", BOB)
-    store.set_acl("a", ["alice", "bob"])
-    shared = scored(store, "retainer fee", BOB)
-    assert len(shared) == len(hidden) + 3 and dict(shared).keys() > dict(hidden).keys()
-    assert [s for c, s in shared if c in dict(hidden)] != [s for _, s in hidden]
-    store.set_acl("a", ["alice"])
-    assert scored(store, "retainer fee", BOB) == hidden
-
-
-def test_ties_break_on_chunk_id_and_filters_do_not_change_a_score(es_stores) -> None:
-    store = es_stores.new()
-    made = [add(store, f"d{n}", "r1", ["governing law of Delaware", "other words here"])[0]
-            for n in range(6)]
-    ranked = store.bm25("delaware law", EVERYONE, 4)
-    assert ids(ranked) == sorted(made)[:4] and len({r.score for r in ranked}) == 1
-    assert store.bm25("delaware law", EVERYONE, 4) == ranked  # same input, same output
-    # A doc filter narrows the candidates, never the statistics: the same chunk, the same score.
-    filtered = store.bm25("delaware law", SearchFilters(principal=OPERATOR, doc_ids=("d5", "d4")), 10)
-    assert [r.score for r in filtered] == [ranked[0].score] * 2
-    assert ids(filtered) == sorted(c for c in made if c in {made[4], made[5]})
-    assert store.bm25("delaware", SearchFilters(principal=OPERATOR, doc_ids=("missing",)), 10) == []
-    secret = add(store, "z", "r1", ["delaware delaware"], acl=["zed"])
-    assert ids(store.bm25("delaware", SearchFilters(principal=Principal("zed")), 1)) == secret
-    nobody = SearchFilters(principal=Principal("nobody"))
-    assert ids(store.bm25("delaware", nobody, 10)) == sorted(made)  # the "*" documents only
 
 
 def test_the_candidate_window_is_bounded_and_exact_up_to_its_bound(es_stores, monkeypatch) -> None:

@@ -322,17 +322,103 @@ def test_snapshot_reads_are_consistent(store):
     assert before != after and len(after) == 1
 
 
-def test_bm25_scores_ignore_documents_the_principal_cannot_read(store):
-    put(store, "b", "r", ["monthly retainer fee", "payment schedule", "notice period"],
-        [axis(0), axis(1), axis(2)], acl=["bob"])
-    store.activate_revision("b", "r")
+# -- BM25 statistics come from the chunks the principal may read only: nothing outside that set
+# (other principals' documents, old revisions, deleted documents) changes a principal's scores
+# or order. ``==`` on floats below is on purpose: bitwise the same scores, same order.
+
+BOB_TEXTS = ["monthly retainer fee payable in advance", "payment schedule and late fee",
+             "notice period of thirty days", "retainer retainer fee schedule"]
+LONG_QUERY = ("does the monthly retainer fee schedule payment notice period advance "
+              "payable late thirty days clause apply")
+
+
+def scored(store, query: str, filters: SearchFilters, n: int = 10) -> list[tuple[str, float]]:
+    return [(r.chunk_id, r.score) for r in store.bm25(query, filters, n)]
+
+
+def add(store, doc_id: str, revision: str, texts: list[str], acl=("*",)) -> list[str]:
+    chunks, _ = put(store, doc_id, revision, texts, [axis(i % 300) for i in range(len(texts))], acl=acl)
+    store.activate_revision(doc_id, revision)
+    return [c.chunk_id for c in chunks]
+
+
+def another_store_of_the_same_kind(store, tmp_path):
+    """A second, empty store of ``store``'s kind (the fixture drops only its own)."""
+    from tests.conftest import _make_store
+
+    (tmp_path / "other").mkdir()
+    return _make_store("es" if hasattr(store, "drop_all") else "sqlite", tmp_path / "other")
+
+
+def test_bm25_a_word_only_in_alices_documents_leaves_bobs_scores_unchanged(store):
+    bob, alice = SearchFilters(principal=BOB), SearchFilters(principal=ALICE)
+    add(store, "b", "r1", BOB_TEXTS, acl=["bob"])
+    queries = ("retainer fee", "payment schedule", LONG_QUERY)
+    before = [scored(store, q, bob) for q in queries]
+    assert all(before) and before[0][0][0] == ids(store.bm25("retainer", bob, 1))[0]
+    # Alice's documents hold bob's query words, many times and in many chunks, and are long:
+    # index-wide statistics would lower bob's IDFs and raise the average length.
+    mine = add(store, "a", "r1", [f"retainer fee retainer schedule clause {i} " + "padding " * 40
+                                  for i in range(30)], acl=["alice"])
+    assert [scored(store, q, bob) for q in queries] == before
+    assert set(ids(store.bm25("retainer", alice, 50))) == set(mine)  # hers, by her statistics
+    with store.snapshot():  # inside a snapshot (the evidence path) as well
+        assert [scored(store, q, bob) for q in queries] == before
+
+
+def test_bm25_a_replaced_revision_or_a_deleted_document_counts_no_more(store, tmp_path):
+    """Old revisions and deleted documents may linger in an engine's own statistics (FTS5 rows,
+    Lucene segments); here they leave at once: the scores are those of a store that never held
+    them."""
     bob = SearchFilters(principal=BOB)
-    before = [(r.chunk_id, round(r.score, 6)) for r in store.bm25("retainer fee", bob, 10)]
-    put(store, "a", "r", [f"retainer clause {i}" for i in range(4)],
-        [axis(10 + i) for i in range(4)], acl=["alice"])
-    store.activate_revision("a", "r")
-    after = [(r.chunk_id, round(r.score, 6)) for r in store.bm25("retainer fee", bob, 10)]
-    assert before and before == after
+    add(store, "b", "r1", BOB_TEXTS)
+    alone = scored(store, "retainer fee schedule", bob)
+    add(store, "x", "r1", ["retainer fee retainer fee"] * 5)
+    assert scored(store, "retainer fee schedule", bob) != alone  # readable to bob: it counts
+    add(store, "x", "r2", ["governing law of the state"])  # r1 replaced, its copies still held
+    clean = another_store_of_the_same_kind(store, tmp_path)
+    try:
+        add(clean, "b", "r1", BOB_TEXTS)
+        add(clean, "x", "r2", ["governing law of the state"])
+        expected = scored(clean, "retainer fee schedule", bob)
+    finally:
+        getattr(clean, "drop_all", lambda: None)()
+        clean.close()
+    assert scored(store, "retainer fee schedule", bob) == expected
+    assert expected != alone  # x's r2 adds a chunk and its length
+    assert store.delete_document("x")
+    assert scored(store, "retainer fee schedule", bob) == alone
+
+
+def test_bm25_an_acl_change_moves_the_statistics(store):
+    bob = SearchFilters(principal=BOB)
+    add(store, "b", "r1", BOB_TEXTS, acl=["bob"])
+    add(store, "a", "r1", ["retainer retainer retainer fee"] * 3, acl=["alice"])
+    hidden = scored(store, "retainer fee", bob)
+    store.set_acl("a", ["alice", "bob"])
+    shared = scored(store, "retainer fee", bob)
+    assert len(shared) == len(hidden) + 3 and dict(shared).keys() > dict(hidden).keys()
+    assert [s for c, s in shared if c in dict(hidden)] != [s for _, s in hidden]
+    store.set_acl("a", ["alice"])
+    assert scored(store, "retainer fee", bob) == hidden
+
+
+def test_bm25_ties_break_on_chunk_id_and_filters_do_not_change_a_score(store):
+    everyone = SearchFilters(principal=OPERATOR)
+    made = [add(store, f"d{n}", "r1", ["governing law of Delaware", "other words here"])[0]
+            for n in range(6)]
+    ranked = store.bm25("delaware law", everyone, 4)
+    assert ids(ranked) == sorted(made)[:4] and len({r.score for r in ranked}) == 1
+    assert store.bm25("delaware law", everyone, 4) == ranked  # same input, same output
+    # A doc filter narrows the candidates, never the statistics: the same chunk, the same score.
+    filtered = store.bm25("delaware law", SearchFilters(principal=OPERATOR, doc_ids=("d5", "d4")), 10)
+    assert [r.score for r in filtered] == [ranked[0].score] * 2
+    assert ids(filtered) == sorted(c for c in made if c in {made[4], made[5]})
+    assert store.bm25("delaware", SearchFilters(principal=OPERATOR, doc_ids=("missing",)), 10) == []
+    secret = add(store, "z", "r1", ["delaware delaware"], acl=["zed"])
+    assert ids(store.bm25("delaware", SearchFilters(principal=Principal("zed")), 1)) == secret
+    nobody = SearchFilters(principal=Principal("nobody"))
+    assert ids(store.bm25("delaware", nobody, 10)) == sorted(made)  # the "*" documents only
 
 
 # -- one test per documented guarantee of the port (ingest/store/port.py) that the tests above
