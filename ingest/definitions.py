@@ -360,11 +360,6 @@ def _accept(term: str, name: str, strength: int) -> bool:
     # ("... Agreement between Vendor and AT&T Corp. (the "Transport Agreement")": a document.)
     if names_a_document(term):
         return False
-    # "Harbour Realty ("Landlord's Broker")", "("Company's Counsel")": someone a party engages is
-    # named by that party's role in the possessive, and is no party.
-    possessor = re.match(r"(?:the\s+)?([A-Za-z]+)['’]s\s+\w", term)
-    if possessor is not None and possessor.group(1).casefold() in {r.casefold() for r in lex.party_roles}:
-        return False
     suffixed = has_legal_suffix(name)
     if term in lex.party_roles:
         return strength >= 1 or suffixed

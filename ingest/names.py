@@ -663,10 +663,6 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         raw = raw[1:]
     if not raw:
         return "empty"
-    # "Distributor's Personnel", "Landlord's Broker": someone a party brings, named by its role.
-    possessive = re.match(r"(?:the\s+)?([A-Za-z]+)['’]s\s+\w", name, re.I)
-    if possessive is not None and possessive.group(1).casefold() in _party_role_words():
-        return "role"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
         return "address"
     if filters.clause_words & set(raw):

@@ -54,14 +54,6 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
         "body (\"University\").\n\nRECITALS\n",
         {"Quillon Devices, Inc.", "The Trustees of the University of Westland"},
     ),
-    # A broker a party engages is defined by that party's role in the possessive.
-    "possessive_role_term_is_no_party": (
-        "OFFICE LEASE\n\nTHIS OFFICE LEASE is made between MARLOW PROPERTIES, L.P., a Delaware limited "
-        "partnership (\"Landlord\"), and TERRACE DATA, LLC, a Delaware limited liability company (\"Tenant\").\n"
-        "1.4 Broker(s): Bellwood Realty (\"Landlord's Broker\"); and Cask Partners (\"Tenant's Broker\").\n\n"
-        "ARTICLE I\n",
-        {"MARLOW PROPERTIES, L.P.", "TERRACE DATA, LLC"},
-    ),
     # A title line's "between" names a party again, written without the preamble's article.
     "same_name_but_an_article": (
         "Guaranty Agreement between Wrenfield Partners, L.P. and Harbour Savings Bank, F.S.B.\n\nTHIS GUARANTY "
