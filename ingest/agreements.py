@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ingest.letter_parties import letter_salutation
 from ingest.lexicons import load_json, lexicons
 from ingest.text import name_words
 from ingest.quantities import DateSpan, dates_in
@@ -14,7 +15,8 @@ from ingest.quantities import DateSpan, dates_in
 TITLE_SCAN_CHARS = 3_000
 _LEADING_TITLE_WORDS = 20
 # "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
-_CAPS_WORD = r"(?:[A-Z][A-Z0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
+# Capitals include accented ones: "VERTRÄGE", "ÉCHANGE" are caps words of a bilingual heading.
+_CAPS_WORD = r"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
 # after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
 _CAPS_TITLE = re.compile(
@@ -59,6 +61,12 @@ _SUBJECT_AFTER_AGREEMENT = re.compile(
 _AGREEMENT_AND_TAIL = re.compile(
     rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,8}}AGREEMENT[ \t]{{1,3}}AND(?:[ \t]{{1,3}}[A-Z][A-Z'’\-]*){{1,4}}"
     r"|(?:[A-Z][\w'’\-]*[ \t]{1,3}){0,8}Agreement[ \t]{1,3}and(?:[ \t]{1,3}[A-Z][a-z'’\-]*){1,4}"
+)
+# The same run into one line, where a rule or ", DATED" ends the heading: "... SEPARATION
+# AGREEMENT AND GENERAL RELEASE ------ 1. I, ...", "... AGREEMENT AND RELEASE, DATED APRIL 1".
+_INLINE_AGREEMENT_AND_TAIL = re.compile(
+    rf"(?<![\w])((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,8}}AGREEMENT[ \t]{{1,3}}AND(?:[ \t]{{1,3}}[A-Z][A-Z'’\-]*){{1,4}})"
+    r"(?=[ \t]*(?:-{3,}|={3,}|_{3,}|,[ \t]*DATED\b))"
 )
 # "EXHIBIT 2.1 AGREEMENT FOR SALE OF BUSINESS AS GOING CONCERN (1) Quill Limited ...": a filing
 # run into one line, where a title that opens with the agreement word is a caps run in the
@@ -123,7 +131,8 @@ def _strip_noise(title: str) -> tuple[str, int]:
             title, changed = stripped, True
         lowered = title.casefold()
         for word in noise:
-            if lowered.startswith(word + " ") or lowered.startswith(word + "\t"):
+            # (A legend alone, "SUBJECT TO CONTRACT", is all noise: nothing of it is a title.)
+            if lowered.startswith(word + " ") or lowered.startswith(word + "\t") or lowered == word:
                 title, changed = title[len(word) :].lstrip(), True
                 break
     return title, len(original) - len(title)
@@ -159,7 +168,10 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         # AGREEMENT": a cover page's party list run into the title on one caps line. Its words
         # ("HERETO", "BETWEEN") are never inside a title, so the title starts after the last one.
         if rank <= 1:
-            party_list = list(_PARTY_LIST_WORD.finditer(raw))
+            # ("... QUORRA BANK, HARBOUR BRANCH ACTING AS AGENT TERM FACILITY AGREEMENT": a party's role on a
+            # cover page, "AS AGENT", ends its entry of the list as well.)
+            party_list = list(_PARTY_LIST_WORD.finditer(raw)) + list(_cover_role_in_run().finditer(raw))
+            party_list.sort(key=lambda m: m.end())
             if party_list:
                 start, raw = start + party_list[-1].end(), raw[party_list[-1].end() :]
         line_start = head.rfind("\n", 0, start) + 1
@@ -167,7 +179,13 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         # "EX-10.2 3 exhibit102.htm SERVICE AGREEMENT": an EDGAR document header on a line of its
         # own is the filer's label for the exhibit, page furniture above the contract's heading.
         # (A line running past the end of ``head`` may be a long one: it is kept.)
-        if _EDGAR_HEADER.match(head, line_start) and line_end != -1 and line_end - line_start <= _EDGAR_HEADER_CHARS:
+        edgar = _EDGAR_HEADER.match(head, line_start)
+        if edgar and line_end != -1 and line_end - line_start <= _EDGAR_HEADER_CHARS:
+            return
+        # In a filing run into one line, the words right after the header's file name are the
+        # filer's description of the exhibit ("dex104.txt CONSULTANCY AGREEMENT EXHIBIT
+        # 10.4 ..."), typed apart from the document: its own heading comes after.
+        if edgar and not head[edgar.end() : start].strip() and not re.match(r"(?:EXHIBIT|Exhibit)\b", raw):
             return
         # "19.   ENTIRE AGREEMENT, GOVERNING LAW", "(a) FOX ASSIGNMENT OF AGREEMENT:": a clause
         # number or label before it on its line makes a run a section heading, not a title.
@@ -179,6 +197,15 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
             qualifier = None
         if qualifier and rank <= 1:
             raw = head[start : qualifier.end()]
+        # "Received by Records Unit 03/02/2020 4:15:07 PM CONSULTING AGREEMENT": a filing stamp's clock time
+        # ends in AM/PM, no word of the title after it.
+        for clock in _CLOCK_TIME.finditer(head, max(line_start, start - 12), start + len(raw)):
+            if start < clock.end() < start + len(raw):
+                start, raw = clock.end(), raw[clock.end() - start :]
+        if rank == 1 and _CITING_LEAD.search(head, max(line_start, start - 40), start) and amendment_of(raw) is None:
+            # "Pursuant to the terms of the BLOCK SHARE TRANSFER AGREEMENT": a caps run that
+            # prose before it on its line cites is another document, whatever its case.
+            return
         if rank >= 2:
             # "of the Master Services Agreement": a run in prose starts at its first capital, and
             # one the words before it say is another document ("... made a part of the Master
@@ -188,12 +215,29 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
                 start, raw = start + lead.end(), raw[lead.end() :]
             if _names_another_document(head, start) and amendment_of(raw) is None:
                 return
+            # "(2) IVO PELL Service Agreement": a run of capitals before a title in title case is
+            # a name set in capitals (a cover's party entry, a letterhead), not a title word.
+            shouted = re.match(r"(?:[A-Z][A-Z'’\-]+[ \t]+){2,}(?=[A-Z][a-z])", raw)
+            if shouted is not None:
+                start, raw = start + shouted.end(), raw[shouted.end() :]
         if re.match(r"(?:19|20)[0-9]{2}[ \t]+[A-Z]", raw.strip()) and not head[head.rfind("\n", 0, start) + 1 : start].strip():
             # "2019 SALES AGENCY AGREEMENT" opening its line: the year is part of the title, not a
             # page number.
             title, dropped = raw.strip(), 0
         else:
             title, dropped = _strip_noise(raw.strip())
+            article = re.match(r"(?:THE|The)[ \t]+", raw.strip())
+            if (
+                article is not None
+                and dropped == article.end()
+                and rank <= 1
+                and _heading_words(title)
+                and not head[line_start:start].strip()
+            ):
+                # "THE HARBOR POINT SUPPLY AGREEMENT" opening its heading line: the article is
+                # written as part of the heading, and the heading as written is the title (the
+                # title without it is a ``heading`` alias, ``title_aliases``).
+                title, dropped = raw.strip(), 0
         # "Jiangsu Telecom Contract No.: JS120": a reference number's label, not a title.
         if _NUMBER_LABEL.match(head, start + len(raw)):
             return
@@ -273,6 +317,8 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     for match in _CAPS_TITLE.finditer(head):
         add(1, match.start(1), match.group(1))
     for match in _INLINE_LEADING_AGREEMENT.finditer(head):
+        add(1, match.start(1), match.group(1))
+    for match in _INLINE_AGREEMENT_AND_TAIL.finditer(head):
         add(1, match.start(1), match.group(1))
     for match in _MIXED_TITLE.finditer(head):
         add(2, match.start(1), match.group(1))
@@ -420,6 +466,18 @@ def _ends_in_legal_form(line: str) -> bool:
     return any(len(words) > len(suffix) and words[-len(suffix) :] == suffix for suffix in lexicons().strippable_suffixes)
 
 
+@lru_cache(maxsize=1)
+def _cover_role_in_run() -> re.Pattern[str]:
+    """A party's role on a cover page run into a caps line: "AS BORROWER", "AS AGENT" (a role of
+    ``party_roles``, in capitals, plural or not)."""
+    roles = "|".join(re.escape(r.upper()) for r in sorted(lexicons().party_roles, key=len, reverse=True))
+    return re.compile(rf"\bAS[ \t]+(?:{roles})S?\b[ \t]*")
+
+
+# A clock time in a filing stamp: "4:15:07 PM".
+_CLOCK_TIME = re.compile(r"\b[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+(?:AM|PM)\b[ \t]*")
+# Prose citing a document right before its name: "provisions of the", "pursuant to that".
+_CITING_LEAD = re.compile(r"\b[a-z]+[ \t]+(?:to|of|under|with|that|certain|said|such)[ \t]+(?:the[ \t]+)?$")
 # Words of a party list that are never inside a title (see ``_candidates``).
 _PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST)\b[ \t]*")
 # An EDGAR document header line ("EX-10.2 3 exhibit102-services.htm SERVICE AGREEMENT ..."): the
@@ -472,9 +530,11 @@ def _with_entity(text: str, title: Title) -> Title:
 # A contract's opening sentence without a heading: "This Agreement is made ... between", "The
 # undersigned hereby agree", "... have agreed as follows". A memo or letter that merely mentions
 # an agreement ("the agreement between Acme and Beta expires") has none of these.
+# Civil-law and Commonwealth drafting: "is concluded on ... between", "THIS AGREEMENT made at
+# Pune this 10th day of ..." (the place of signing before the date).
 _PREAMBLE_CLAUSE = re.compile(
-    r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated)|(?:agreement|contract)[ \t]+"
-    r"(?:made|dated)[ \t]+(?:as[ \t]+of|on|this)|made[ \t]+and[ \t]+entered"
+    r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated|concluded)|(?:agreement|contract)[ \t]+"
+    r"(?:made|dated|concluded)[ \t]+(?:at[ \t]+(?-i:[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*)?),?[ \t]+)?(?:as[ \t]+of|on|this)|made[ \t]+and[ \t]+entered"
     r"[ \t]+into|entered[ \t]+into[ \t]+(?:as[ \t]+of|on|this|by)|(?:undersigned|parties)[ \t]+(?:hereto[ \t]+)?"
     r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant))\b",
     re.IGNORECASE,
@@ -506,7 +566,28 @@ def _first_heading(text: str) -> Title | None:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
+    if _EXHIBIT_CAPTION.match(text, text.rfind("\n", 0, title.start) + 1):
+        # "EXHIBIT B TO THE POOLING AGREEMENT" over a cover page: the caption says which
+        # document this one is attached to; the cover's own heading, the one its party list
+        # ("among", "BETWEEN") follows, names this document.
+        cover = [c for r, _, c in pool if r == 0 and c.start > title.end and _party_list_follows(text, c.end)]
+        if cover:
+            return min(cover, key=lambda c: (c.start, -c.end))
     return title
+
+
+# An exhibit's caption naming the document it is attached to: "EXHIBIT B TO THE POOLING
+# AGREEMENT" (a label, its id and "TO").
+_EXHIBIT_CAPTION = re.compile(
+    r"[ \t]*(?:EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix)[ \t]+[A-Z0-9][\w.\-]{0,5}[ \t]+(?:TO|to)[ \t]"
+)
+
+
+def _party_list_follows(text: str, end: int) -> bool:
+    """Whether the first non-blank line after ``end`` (the end of a heading line) is a cover
+    page's party-list line (``_COVER_PARTY_LINE``: "among", "BETWEEN", "AND")."""
+    gap = re.compile(r"[ \t]*\n(?:[ \t]*\n)*").match(text, end)
+    return gap is not None and _COVER_PARTY_LINE.match(text, gap.end()) is not None
 
 
 def _own_heading(text: str) -> Title | None:
@@ -564,11 +645,12 @@ def find_title(text: str) -> Title | None:
         return None
     title = (
         _own_heading(text) or self_label(text) or _heading_under_dated_line(text) or _first_heading(text)
-        or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _self_defined(text)
-        or _self_referenced_instrument(text)
+        or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _sentence_case_heading(text)
+        or _self_defined(text)
+        or letter_subject(text) or _heading_named_by_text(text) or _self_referenced_instrument(text)
     )
     if title is not None:
-        title = _with_line_below(text, _with_line_above(text, title))
+        title = _with_line_below(text, _with_line_above(text, _with_box(text, title)))
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
@@ -638,8 +720,22 @@ def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | Non
             prefix = text[title.start : heading.start]
             prose = _PROSE_WORDS & {w.casefold() for w in prefix.split()}
             return heading if _ends_in_legal_form(prefix.strip().rstrip(",")) or prose else title
+        if _caption_line(text, title):
+            # "Office Lease Agreement between Acme Corp. and Beta Inc." atop the filing: a
+            # caption in a sentence names the document from outside; the heading the preamble
+            # repeats is the document's own.
+            return heading
         return title
     return title
+
+
+def _caption_line(text: str, title: Title) -> bool:
+    """Whether a title stands in a caption sentence rather than on a heading line of its own: its
+    line goes on after it with a lower-case word ("... Agreement between Acme Corp. and ...",
+    "... Agreement dated May 1, 2020")."""
+    line_end = text.find("\n", title.end)
+    rest = text[title.end : len(text) if line_end == -1 else line_end]
+    return re.match(r"[ \t]+[a-z]+\b", rest) is not None
 
 
 def _all_capitalised(run: str) -> bool:
@@ -746,6 +842,45 @@ def _heading_under_dated_line(text: str) -> Title | None:
     return None
 
 
+# A rule line of asterisks, equals signs, dashes or underscores: a box drawn around a heading.
+_RULE_LINE = re.compile(r"[ \t]*(?:\*{3,}|={3,}|-{3,}|_{3,})[ \t]*")
+_BOX_LINES = 3
+
+
+def _with_box(text: str, title: Title) -> Title:
+    """A caps heading drawn in a box, its words broken over lines ("*****\nSHORT\nTERM WAREHOUSE
+    LEASE AGREEMENT\n*****"): every line between the rule above and the rule right under the
+    title's line (at most ``_BOX_LINES`` lines, no blank line, each caps words that are no
+    company's name or page furniture) is one heading. The box shows which lines are one title."""
+    if not title.text.isupper():
+        return title
+    line_start = text.rfind("\n", 0, title.start) + 1
+    line_end = text.find("\n", title.end)
+    if line_end == -1 or text[title.end : line_end].strip() or text[line_start : title.start].strip():
+        return title
+    below_end = text.find("\n", line_end + 1)
+    if not _RULE_LINE.fullmatch(text, line_end + 1, len(text) if below_end == -1 else below_end):
+        return title
+    begin = line_start
+    for _ in range(_BOX_LINES):
+        if begin == 0:
+            return title
+        above_start = text.rfind("\n", 0, begin - 1) + 1
+        above = text[above_start : begin - 1]
+        if _RULE_LINE.fullmatch(above):
+            break
+        stripped = above.strip()
+        if not stripped or not _CAPS_LINE.fullmatch(stripped) or _ends_in_legal_form(stripped) or _strip_noise(stripped)[1]:
+            return title
+        begin = above_start
+    else:
+        return title
+    if begin == line_start:
+        return title
+    first = begin + len(text[begin:line_start]) - len(text[begin:line_start].lstrip())
+    return Title(" ".join(text[first : title.end].split()), first, title.end)
+
+
 # A caps fragment of at most this many words on the line right above a heading continues it.
 _LINE_ABOVE_WORDS = 3
 
@@ -773,6 +908,15 @@ def _with_line_above(text: str, title: Title) -> Title:
         return title
     if _strip_noise(previous)[1] or _ends_in_legal_form(previous) or _PARTY_LIST_WORD.search(previous):
         return title
+    begin = previous_start + text[previous_start:line_start].index(words[0])
+    if (
+        len(words) <= 2
+        and re.match(r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]+(?:FOR|OF|for|of)\b", title.text)
+        and agreement_kind(previous) != "other"
+    ):
+        # "Supply\nContract of Packaging Materials": a title that opens with the agreement word
+        # names no kind; a kind word on the line right above ("Lease", "Supply") is its first word.
+        return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     joined = words + title.text.split()
     repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)
     # The repetition may come after ('This Make Good Escrow Agreement') or before: a cover line
@@ -829,6 +973,7 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
     """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]`` (page furniture lines
     not counted), stripped, each with the offset where its stripped text starts."""
     seen = 0
+    sentence = False
     for match in re.finditer(r"[^\n]+", text[:limit]):
         stripped = match.group().strip()
         if not stripped:
@@ -836,6 +981,12 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
         yield match.start() + match.group().index(stripped), stripped
         # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines.
         if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-"):
+            continue
+        # A legend in capitals ("THIS NOTE HAS NOT BEEN REGISTERED ...\n... UNDER THE ACT.")
+        # is one sentence over its lines: one place among the heading lines, however many lines.
+        continued = sentence
+        sentence = (sentence or bool(_PROSE_WORDS & {w.casefold() for w in stripped.split()})) and not stripped.endswith(".")
+        if continued:
             continue
         seen += 1
         if seen == _HEADING_LINES:
@@ -848,7 +999,18 @@ def _bare_heading(text: str) -> Title | None:
     for start, stripped in _heading_lines(text, TITLE_SCAN_CHARS):
         if _BARE_HEADING.fullmatch(stripped):
             return Title(stripped, start, start + len(stripped))
+    # "Exhibit 10.10 AGREEMENT THIS AGREEMENT made at ...": in a filing run into one line, the
+    # agreement word the preamble repeats right after it, only page furniture before it.
+    repeated = _RUN_IN_BARE_HEADING.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    if repeated is not None:
+        line_start = text.rfind("\n", 0, repeated.start()) + 1
+        before = text[line_start : repeated.start()].strip()
+        if not _strip_noise(before)[0].strip(" ().:-"):
+            return Title(repeated.group(1), repeated.start(1), repeated.end(1))
     return None
+
+
+_RUN_IN_BARE_HEADING = re.compile(r"(?<![\w])(AGREEMENT|CONTRACT)[ \t]+(?:THIS|This)[ \t]+(?i:\1)\b")
 
 
 @lru_cache(maxsize=1)
@@ -956,6 +1118,96 @@ def _self_referenced_instrument(text: str) -> Title | None:
     first = shown.search(text, 0, match.start(1))
     start, end = (first.start(), first.end()) if first is not None else (match.start(1), match.end(1))
     return Title(" ".join(text[start:end].split()), start, end)
+
+
+# "Contract for supply of packaging materials": a heading in sentence case that opens with the
+# agreement word and a joining word, its subject in lower-case words after it.
+_SENTENCE_CASE_HEADING = re.compile(
+    r"(?:Agreement|Contract)[ \t]+(?:for|of|on)(?:[ \t]+[a-z][a-z\-]*){1,8}"
+)
+_SENTENCE_CASE_PROSE = (_LEADING_AGREEMENT_PROSE | _NOT_HEADING_WORDS) - {"the"}
+
+
+def _sentence_case_heading(text: str) -> Title | None:
+    """A line of its own among the first heading lines (``_heading_lines``), before any preamble
+    clause, that is an agreement-word title in sentence case (``_SENTENCE_CASE_HEADING``, no
+    verb or party-list word): translations title contracts so. Only the whole line: in prose
+    ("contract for the sale of the goods is made") the words go on."""
+    preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
+    for start, line in _heading_lines(text, limit):
+        if _SENTENCE_CASE_HEADING.fullmatch(line) and not _SENTENCE_CASE_PROSE & {w.casefold() for w in line.split()[1:]}:
+            return Title(line, start, start + len(line))
+    return None
+
+
+# A letter agreement's subject heading: the line right under its salutation ("Dear Sirs,\nTERM
+# LOAN FACILITY"), in capitals, with at most this many words. The term it defines for itself after
+# it ('("HGS SCHEME")') is no part of it.
+_LETTER_SUBJECT_WORDS = 12
+_DEFINED_AFTER = re.compile(r"[ \t]*\((?:the[ \t]+)?[\"“][^\"”()\n]{1,60}[\"”]\)[ \t]*$")
+
+
+def letter_subject(text: str) -> Title | None:
+    """The subject heading of a letter agreement (``letter_salutation``: a salutation and words
+    of a contract after it): the first line under the salutation when it is a heading in
+    capitals (``_heading_words``, no company's name), its defined term left out. A letter has no
+    heading above its addressee block; this line is where it names what it is ("TERM LOAN
+    FACILITY", "OFFER OF EMPLOYMENT"). A "Re:" line is a reference, not the letter's name."""
+    salutation = letter_salutation(text)
+    if salutation is None:
+        return None
+    line_end = text.find("\n", salutation)
+    if line_end == -1:
+        return None
+    following = re.compile(r"[ \t]*\n?[ \t]*(?P<line>[^\n]*)").match(text, line_end + 1)
+    if following is None:
+        return None
+    line = following.group("line").strip()
+    subject = _DEFINED_AFTER.sub("", line).strip()
+    if (
+        not subject
+        or not subject.isupper()
+        or len(subject.split()) > _LETTER_SUBJECT_WORDS
+        or _SUBJECT_LABEL.match(subject)
+        or not _heading_words(subject)
+        or _ends_in_legal_form(subject)
+    ):
+        return None
+    start = following.start("line") + following.group("line").index(line)
+    return Title(subject, start, start + len(subject))
+
+
+# A heading line the text then calls itself by: "TERMS OF TRANSFER" ... "these Terms of Transfer
+# form part of ...", "Deed of Share Pledge" ... "Purpose of this Deed". Words of the heading line, and
+# how far after it the text must say so.
+_NAMED_HEADING_WORDS = (2, 8)
+_NAMED_HEADING_CHARS = 1_500
+
+
+def _heading_named_by_text(text: str) -> Title | None:
+    """A heading line among the first heading lines (``_heading_lines``: capitalised words, two to
+    eight, no company's name, no label ending in a colon) that the text after it names itself by:
+    "this"/"these" and a word of the heading, capitalised as a name ("this Deed", "THIS LEASE",
+    "these Terms"). A document with no agreement word in its heading still calls itself by it;
+    a line the text never takes up (a letterhead, a caption) is not its name. Late in
+    ``find_title``: every agreement-word title comes first."""
+    for start, line in _heading_lines(text, TITLE_SCAN_CHARS):
+        words = line.split()
+        if not _NAMED_HEADING_WORDS[0] <= len(words) <= _NAMED_HEADING_WORDS[1] or not _heading_words(line):
+            continue
+        if line.endswith(":") or re.search(r"[0-9]", line) or _ends_in_legal_form(line) or _strip_noise(line)[1]:
+            continue
+        own = [w for w in words if len(w) > 3 and w[:1].isupper() and w.casefold() not in _HEADING_CONNECTORS]
+        if not own:
+            continue
+        named = re.compile(r"\b(?:this|these|THIS|THESE|This|These)[ \t]+(?:" + "|".join(re.escape(w) for w in own) + r")\b", re.IGNORECASE)
+        end = start + len(line)
+        for found in named.finditer(text, end, min(len(text), end + _NAMED_HEADING_CHARS)):
+            word = found.group().split()[-1]
+            if word[:1].isupper():
+                return Title(line, start, end)
+    return None
 
 
 # 'This Exhibit B is entered into as of ...': a document that names itself by its label.
@@ -1311,6 +1563,10 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     subject = re.match(r"(.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract))[ \t]+(?i:on|for|regarding|concerning)[ \t]", title.text)
     if subject is not None and len(subject.group(1).split()) >= 2 and _SUBJECT_AFTER_AGREEMENT.fullmatch(title.text):
         add(title.start, title.start + len(subject.group(1)), "heading")
+    # "THE HARBOR POINT SUPPLY AGREEMENT" is also the HARBOR POINT SUPPLY AGREEMENT (``add``
+    # drops the article like other leading noise).
+    if re.match(r"(?:THE|The)\s", title.text):
+        add(title.start, title.end, "heading")
     # "FORM OF FRANCHISE AGREEMENT" is also the FRANCHISE AGREEMENT it is a form of.
     form = _FORM_OF.match(title.text)
     if form is not None:

@@ -25,6 +25,7 @@ from ingest.agreements import (
     agreement_names,
     effective_date,
     has_agreement_preamble,
+    letter_subject,
     parent_amendment,
 )
 from ingest.definitions import (
@@ -58,9 +59,12 @@ from ingest.names import (
     name_at,
     name_before,
     names_a_document,
+    office_holders_organisation,
     party_name_forms,
     party_name_problem,
+    representation_lead,
     slot_name_at,
+    without_enumerator,
 )
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
@@ -610,7 +614,7 @@ def _registered_office_names(text: str) -> list[NameSpan]:
     for match in _REGISTERED_PARTY.finditer(text, 0, min(len(text), _REGISTERED_SCAN_CHARS)):
         name = name_before(text, match.start())
         if name is not None and ends_in_legal_suffix(name.text):
-            names.append(name)
+            names.append(without_enumerator(text, name))
     return names
 
 
@@ -721,7 +725,8 @@ def _parties(
         *_collective_names(text, [*windows[:1], *_undersigned_windows(text)]),
         *_named_group_names(text, windows),
     ]
-    names = [*names, *collective]
+    # "between CEO of Kestrel Biotech Inc. and ...": the office holder stands for the organisation.
+    names = [office_holders_organisation(text, name) for name in [*names, *collective]]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
         if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
@@ -818,6 +823,9 @@ def _parties(
                 parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
                 known.append(words)
     found = _reviewed(text, list(parties.values()), model_spans, common_words, defined_terms | party_terms, known)
+    # "Acme S.A., represented by its CEO Jane Roe and John Doe, ...": whoever a representation
+    # clause names acts for the party named before it, whichever reader found them.
+    found = [p for p in found if representation_lead(text, p.name.start) is None]
     # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
     # LIMITED" are those parties' short names, not two more parties.
     found = [p for p in found if not _short_name_of_another(p, found)]
@@ -972,9 +980,12 @@ def annotate_document(
     person_spans = _person_spans(docs, chunk_spans)
     # Without an agreement title the text is no contract preamble: only "between ..." windows
     # (not merely the opening pages) can name parties then.
+    # (A letter titled by its subject line has no contract preamble either: its parties are read
+    # as a letter's, ``letter_names``.)
+    preamble_title = title is not None and not (letter and title == letter_subject(text))
     parties = _parties(
         text,
-        definitions if title else [d for d in definitions if _in_between_window(d, text)],
+        definitions if preamble_title else [d for d in definitions if _in_between_window(d, text)],
         person_spans,
         _model_name_spans(docs, chunk_spans),
     ) if is_agreement else []

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ingest.lexicons import lexicons
+from ingest.lexicons import lexicons, load_json
 from ingest.names import (
     after_non_party_lead,
     NameSpan,
@@ -23,7 +24,11 @@ from ingest.names import (
     name_at,
     name_before,
     names_a_document,
+    office_holders_organisation,
+    office_of_prefix,
     party_name_problem,
+    representation_lead,
+    without_enumerator,
 )
 from ingest.normalize import normalise_org
 from ingest.party_layout import label_slots
@@ -52,6 +57,9 @@ _PREAMBLE_END = re.compile(
 )
 _LEADING_CONNECTORS = re.compile(
     r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
+    # ("... ("Vendor") OF THE FIRST PART AND: WILLIAM ROE, ...": the part closing the previous
+    # party opens no name.)
+    r"\bof\s+the\s+(?:first|second|third|fourth|fifth|one|other)\s+part\b|"
     r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
 )
 # "This Agreement ... (the "AGREEMENT") is entered into by the City of Fort Stockton, Texas, ...
@@ -175,6 +183,43 @@ def _is_name_derived(term: str, name: str) -> bool:
 def _antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
+    """The name a definition points back to. In a representation clause ("Acme S.A., represented
+    by its CEO Jane Roe, hereinafter "Acme"", "X GmbH, vertreten durch ... (die "Gesellschaft")")
+    the definition is the party's, named before the clause's lead, never its representative's."""
+    name = _clause_antecedent(text, paren_start, floor, terms)
+    # ("B E T W E E N: ...", "A N D: ...": a heading word spaced out is no name.)
+    if name is not None and _SPACED_WORD.fullmatch(name.text):
+        return None
+    lead = representation_lead(text, name.start) if name is not None else None
+    # (A party represented by a company that is itself represented: "X GmbH, represented by its
+    # shareholder Y Inc., here acting through Z": at most two clauses are stepped back over.)
+    for _ in range(_REPRESENTATION_HOPS):
+        if lead is None:
+            break
+        name = _clause_antecedent(text, lead.start(), floor, terms)
+        if name is None:
+            # ('BETWEEN "ACME S.A. DE C.V." REPRESENTED BY ...': the name may stand in quotes.)
+            start = clause_start(text, lead.start(), floor)
+            opening = re.match(r"[\s,:;\"“„]*", text[start : lead.start()])
+            name = name_at(text, start + (opening.end() if opening else 0), lead.start())
+        # The party's name is closed where its description starts (a comma, a parenthesis, a
+        # quote, the line's end): a name cut short inside a longer one ("ACME(2) ...") is none.
+        if name is not None and not _CLOSED_NAME.match(text, name.end, lead.start()):
+            return None
+        lead = representation_lead(text, name.start) if name is not None else None
+    if name is None or lead is not None:
+        return None
+    return office_holders_organisation(text, without_enumerator(text, name))
+
+
+_REPRESENTATION_HOPS = 2
+_SPACED_WORD = re.compile(r"[A-Za-z](?:[ \t][A-Za-z])+")
+_CLOSED_NAME = re.compile(r"[ \t]*(?:[,\"”\n]|$)|[ \t]+\(")
+
+
+def _clause_antecedent(
+    text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
+) -> NameSpan | None:
     segment_start = clause_start(text, paren_start, floor)
     segment = text[segment_start:paren_start]
     # A segment opening with a comma and a lower-case word still describes the previous party
@@ -197,6 +242,10 @@ def _antecedent(
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
     if article:
         pos += article.end()
+    # ("and the president of Westland Institute of Science and Technology (hereinafter ...)".)
+    office = office_of_prefix().match(text, pos, paren_start)
+    if office:
+        pos = office.end()
     # "between the City of Riverton, a municipal corporation ("City")": a lower-case "the" right
     # after "between"/"among" is no part of the name, when only a description ends the clause
     # ("the difference between the Card Inventory Forecast less ... ("Penalty")" is prose).
@@ -232,7 +281,10 @@ def _antecedent(
     # ("&" joins words inside a name: "... agreement with Harlan Webb & Company ("Agent")".)
     # ("..., and the Finley Family Irrevocable Trust dated May 1, 2009 (the "Trust")".)
     for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:the\s+(?=[A-Z]))?", segment))):
-        after = name_at(text, segment_start + joiner.end(), paren_start)
+        # ("... and the president of Westland Institute of Science (hereinafter ...)": the office
+        # holder stands for the organisation.)
+        office = office_of_prefix().match(text, segment_start + joiner.end(), paren_start)
+        after = name_at(text, office.end() if office else segment_start + joiner.end(), paren_start)
         # (After "and the" only a description may end the clause: "and the Department of the
         # Treasury of ... (the "Department")" names no "Department".)
         if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
@@ -371,7 +423,28 @@ def _accept(term: str, name: str, strength: int) -> bool:
 def _looks_like_name(name: str) -> bool:
     """A party without a legal suffix is named by a few capitalised words ("Paul Silas")."""
     words = name.split()
-    return 1 <= len(words) <= 5 and all(w[:1].isupper() or w[:1].isdigit() or w == "&" for w in words)
+    capitalised = [w for w in words if w[:1].isupper() or w[:1].isdigit() or w == "&"]
+    if 1 <= len(words) <= 5 and len(capitalised) == len(words):
+        return True
+    # An institution's name holds joining words inside ("Westland Institute of Science and
+    # Technology"), never at either end, is written in one case ("JANE ROE of Willow Barn Cottage"
+    # ran on into an address) and holds an institution word (`of_the_institutions` of
+    # party_filters.json: "Ready for Service Date", "Commonwealth of X" are no institutions).
+    inner = words[1:-1]
+    shouted = {w.isupper() for w in capitalised if any(c.isalpha() for c in w)}
+    return (
+        len(words) <= 8 and len(capitalised) >= 3 and words[0] in capitalised and words[-1] in capitalised
+        and all(w in capitalised or w in _NAME_JOINERS for w in inner) and len(shouted) == 1
+        and any(w.casefold() in _institution_words() for w in capitalised)
+    )
+
+
+@lru_cache(maxsize=1)
+def _institution_words() -> frozenset[str]:
+    return frozenset(load_json("party_filters.json")["of_the_institutions"])
+
+
+_NAME_JOINERS = frozenset({"of", "and", "for", "the", "de", "du", "des", "la", "le", "del", "y", "di"})
 
 
 @dataclass(frozen=True, slots=True)

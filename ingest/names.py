@@ -580,6 +580,8 @@ class _PartyFilters:
     honorifics: frozenset[str]
     non_party_lead: re.Pattern[str]
     firm_prefix: re.Pattern[str]
+    representation_lead: re.Pattern[str]
+    representation_bound: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -601,7 +603,90 @@ def _party_filters() -> _PartyFilters:
             + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["non_party_leads"], key=len, reverse=True))
             + r")\s*:?\s*(?:the\s+)?$"
         ),
+        representation_lead=re.compile(
+            r"(?i)(?<![\w/])(?:"
+            + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(data["representation_leads"], key=len, reverse=True))
+            + r")\b\.?"
+        ),
+        representation_bound=re.compile(
+            r"(?i)\n[ \t]*\n|\n[ \t]*[-–]?[ \t]*and[ \t]*[-–]?[ \t]*\n|"
+            + "|".join(
+                re.escape(w).replace(r"\ ", r"\s+") + (r"\b" if w[-1].isalpha() else "")
+                for w in sorted(data["representation_bounds"], key=len, reverse=True)
+            )
+        ),
     )
+
+
+# How far back a representation clause's lead is looked for: a clause naming two representatives
+# with their ID numbers runs to about 200 characters.
+_REPRESENTATION_LOOKBACK = 300
+
+
+def representation_lead(text: str, start: int) -> re.Match[str] | None:
+    """The lead of the representation clause the name at ``start`` stands in, if any: "Acme S.A.,
+    represented by its CEO Jane Roe (ID No. 1) and John Doe" names Jane Roe and John Doe as the
+    people acting for Acme S.A., not as parties. The clause runs from its lead
+    (``representation_leads`` of party_filters.json) to the next boundary: a definition's quote,
+    "hereinafter", "of the ... part", "on the other hand", ";" or a blank line."""
+    filters = _party_filters()
+    floor = max(0, start - _REPRESENTATION_LOOKBACK)
+    leads = list(filters.representation_lead.finditer(text, floor, start))
+    if not leads:
+        return None
+    lead = leads[-1]
+    if filters.representation_bound.search(text, lead.end(), start) is not None:
+        return None
+    # "Acme S.A. represented by Jane Roe and Beta GmbH represented by ...": after an "and" a
+    # company (a name with a legal form) is the next party, a person another representative.
+    if re.search(r"(?i)\band\b", text[lead.end() : start]):
+        name = name_at(text, start, min(len(text), start + 200))
+        if name is not None and name.start == start and ends_in_legal_suffix(name.text):
+            return None
+    return lead
+
+
+# Offices that hold no party capacity of their own: a party clause that names the office holder
+# ("between CEO of Acme Inc. and the president of Westland Institute of Science") makes the
+# organisation the party, the office its representative. (A general partner or managing member
+# is a party of its own.)
+_OFFICE_RELATIONS = frozenset({"officer_of", "director_of"})
+_OFFICES_WITH_CAPACITY = frozenset({"general partner", "managing member"})
+
+
+@lru_cache(maxsize=1)
+def office_of_prefix() -> re.Pattern[str]:
+    """ "CEO of ", "the President of the ": an office held at the organisation named next."""
+    titles = load_json("roles.json")["titles"]
+    variants = {
+        variant
+        for canonical, entry in titles.items()
+        if entry["relation"] in _OFFICE_RELATIONS and canonical not in _OFFICES_WITH_CAPACITY
+        for variant in entry["variants"]
+    }
+    alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(variants, key=lambda v: (-len(v), v)))
+    return re.compile(rf"(?i:(?:the[ \t\n]+)?(?:{alternatives})[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?)(?=[A-Z])")
+
+
+def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:
+    """The organisation a name read as "<office> of <organisation>" stands for, else the name."""
+    office = office_of_prefix().match(text, name.start, name.end)
+    if office is None:
+        return name
+    return NameSpan(text[office.end() : name.end], office.end(), name.end)
+
+
+# A list's enumerator before a name: "1. ", "(2) ", "3) ", "(b) ".
+_ENUMERATOR = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+(?=\S)")
+
+
+def without_enumerator(text: str, name: NameSpan) -> NameSpan:
+    """The name without a list's enumerator read into it ("1. THE ACME COMPANY LIMITED"): an
+    enumerator is never part of a name."""
+    enumerator = _ENUMERATOR.match(text, name.start, name.end)
+    if enumerator is None:
+        return name
+    return NameSpan(text[enumerator.end() : name.end], enumerator.end(), name.end)
 
 
 def after_non_party_lead(text: str, start: int) -> bool:
