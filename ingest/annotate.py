@@ -69,10 +69,11 @@ from ingest.names import (
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
-from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start
+from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start, signature_lead_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_names, slot_name_for
+from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
 from ingest.text import name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
@@ -463,10 +464,20 @@ _SIGNATURE_LEAD = re.compile(
 
 def _signature_start(text: str) -> int | None:
     """Where the signatures begin: "IN WITNESS WHEREOF" and the like, or a letter agreement's
-    close or acceptance ("Very truly yours,", "Accepted and agreed:"), whichever comes first."""
+    close or acceptance ("Very truly yours,", "Accepted and agreed:"), whichever comes first;
+    without any lead, the block above the first "By:"/"/s/" line (ingest/signature_blocks.py)."""
+    start = _led_signature_start(text)
+    return start if start is not None else block_start(text)
+
+
+def _led_signature_start(text: str) -> int | None:
+    """Where the signatures begin after words that lead them, or None (see ``_signature_start``)."""
     found = [m.start() for m in [_SIGNATURE_START.search(text)] if m is not None]
     letter = letter_signature_start(text)
-    return min([*found, *([letter] if letter is not None else [])], default=None)
+    start = min([*found, *([letter] if letter is not None else [])], default=None)
+    # An acknowledgement or a short amendment signs under a close or an acceptance without
+    # being a letter ("Agreed to and accepted by:").
+    return start if start is not None else signature_lead_start(text)
 
 
 def _signature_names(text: str) -> list[NameSpan]:
@@ -478,7 +489,11 @@ def _signature_names(text: str) -> list[NameSpan]:
         return []
     names: list[NameSpan] = []
     for by in _SIGNED_BY.finditer(text, start):
-        found = name_before(text, by.start(), _SIGNATURE_NAME_WINDOW)
+        # "NORTHERN LIMITED\n|By:": a table's bar before the mark is layout, not a word.
+        mark = by.start()
+        while mark > start and text[mark - 1] in " \t|":
+            mark -= 1
+        found = name_before(text, mark, _SIGNATURE_NAME_WINDOW)
         if found is None:
             continue
         # "NORTHERN TELECOM LIMITED          ENTRUST TECHNOLOGIES INC.\n By: ...  By: ...": blocks
@@ -499,6 +514,12 @@ def _signature_names(text: str) -> list[NameSpan]:
             name = _signature_name(text, column)
             if name is not None:
                 names.append(name)
+    # Heads and signatures paired in order: a company head a "/s/" or a later "By:" signs for
+    # (side-by-side columns flattened into rows, a role label's column between).
+    # (A short paper only: see ``SHORT_PAPER_CHARS``.)
+    if len(text) <= SHORT_PAPER_CHARS:
+        known = {(n.start, n.end) for n in names}
+        names.extend(n for n in signed_block(text, start).companies if (n.start, n.end) not in known)
     return names
 
 
@@ -618,7 +639,54 @@ def _registered_office_names(text: str) -> list[NameSpan]:
     return names
 
 
-_SELF_SIGNED = re.compile(r"(?m)^[ \t]*/s/[ \t]*")
+# A note's maker and payee: "FOR VALUE RECEIVED, Acme Ltd., a Nevada corporation (the "Maker"),
+# promises to pay to the order of Beta LLC (the "Holder")". The promise is the party clause of
+# an instrument that names no "between".
+_PROMISE = re.compile(
+    r"\b(?:hereby[ \t\n]+)?(?:(?:absolutely|unconditionally|jointly|severally|and)[ \t\n,]+)*"
+    r"promises?[ \t\n]+to[ \t\n]+pay[ \t\n]+(?:to[ \t\n]+)?(?:the[ \t\n]+order[ \t\n]+of[ \t\n]+)?(?:the[ \t\n]+(?=[A-Z]))?",
+    re.I,
+)
+# What opens the maker's clause before its name: "FOR VALUE RECEIVED, the undersigned, ".
+_MAKER_LEAD = re.compile(
+    r"(?i:for[ \t\n]+value[ \t\n]+received|the[ \t\n]+undersigned|hereby)[ \t\n]*,?[ \t\n]*"
+)
+# Bounds: where promises are looked for, how far before one its maker may start and after it
+# its payee's name may run.
+_PROMISE_SCAN_CHARS = 6_000
+_MAKER_LOOKBACK = 600
+_PAYEE_CHARS = 300
+
+
+def _promise_names(text: str) -> list[NameSpan]:
+    """The maker and the payee of a promise to pay in the opening (a note): the name after "to
+    (the order of)" and the name opening the promise's sentence (after "FOR VALUE RECEIVED",
+    "the undersigned"), each a name with a legal form or a person's name."""
+    names: list[NameSpan] = []
+    for promise in _PROMISE.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
+        limit = min(len(text), promise.end() + _PAYEE_CHARS)
+        paragraph_end = text.find("\n\n", promise.end(), limit)
+        payee = name_at(text, promise.end(), paragraph_end if paragraph_end != -1 else limit)
+        # The maker's clause opens after the last lead before the promise ("FOR VALUE RECEIVED,
+        # the undersigned"), or where its sentence starts ("Acme Inc. (the "Borrower"), for
+        # value received, hereby promises").
+        floor = max(0, promise.start() - _MAKER_LOOKBACK)
+        leads = list(_MAKER_LEAD.finditer(text, floor, promise.start()))
+        makers: list[NameSpan | None] = []
+        for position in [*([leads[-1].end()] if leads else []), clause_start(text, promise.start(), floor)]:
+            position += len(text[position : promise.start()]) - len(text[position : promise.start()].lstrip(" \t\n,"))
+            makers.append(name_at(text, position, promise.start()))
+        maker = next((m for m in makers if m is not None and _promise_party(m)), None)
+        names.extend(name for name in (maker, payee) if name is not None and _promise_party(name))
+    return names
+
+
+def _promise_party(name: NameSpan) -> bool:
+    """A name a promise may bind: one with a legal form or a person's (a bare role is none)."""
+    return ends_in_legal_suffix(name.text) or _personal_name(name.text)
+
+
+_SELF_SIGNED = re.compile(r"(?m)^[ \t|│]*/s/[ \t]*")
 
 
 def _individual_signers(text: str) -> list[NameSpan]:
@@ -629,10 +697,19 @@ def _individual_signers(text: str) -> list[NameSpan]:
     if start is None:
         return []
     names: list[NameSpan] = []
+    # A "/s/" under a "By:" or paired with a company's head signs for that company; so does a
+    # signer who states an office under the signature ("Senior Vice President"). A block no
+    # words lead (no "IN WITNESS WHEREOF", no acceptance) may be any signed paper: there only a
+    # signer under a party's role label ("EMPLOYEE:") signs as a party.
+    block = signed_block(text, start)
+    led = _led_signature_start(text) is not None
     for signed in _SELF_SIGNED.finditer(text, start):
         line_end = text.find("\n", signed.end())
         name = name_at(text, signed.end(), line_end if line_end != -1 else len(text))
         if name is None or has_legal_suffix(name.text):
+            continue
+        mark = text.find("/s/", signed.start())
+        if mark in block.agent_marks or (not led and mark not in block.role_marks) or signs_in_office(text, name):
             continue
         words = name.text.split()
         if 2 <= len(words) <= 4 and all(w[:1].isupper() for w in words):
@@ -771,7 +848,9 @@ def _parties(
     # Names the party grammar states outright (a registered office, "For and on behalf of"): a
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
-    explicit = [*_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms)]
+    explicit = [
+        *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text)
+    ]
     for name in [*explicit, *(found.name for found in laid_out), *_signature_names(text), *individuals]:
         if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
             continue

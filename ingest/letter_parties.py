@@ -89,6 +89,23 @@ def letter_signature_start(text: str) -> int | None:
     return lead.start() if lead is not None else None
 
 
+# A close or acceptance line longer than this is prose that opens with the word ("Accepted
+# orders shall ..."), not a signature lead.
+_LEAD_LINE_CHARS = 60
+
+
+def signature_lead_start(text: str) -> int | None:
+    """Where the first close or acceptance line stands in any text ("Sincerely,", "Agreed to and
+    accepted by:"), salutation or not: an acknowledgement or a short amendment signs under one
+    without being a letter. Only a short line counts (``_LEAD_LINE_CHARS``)."""
+    for lead in _cues().signature.finditer(text):
+        line_end = text.find("\n", lead.start())
+        line_end = len(text) if line_end == -1 else line_end
+        if len(text[lead.start() : line_end].strip(" \t|")) < _LEAD_LINE_CHARS:
+            return lead.start()
+    return None
+
+
 def _addressee_block(text: str, salutation: int) -> list[NameSpan]:
     """Names with a legal form that fill a line of the block above the salutation."""
     names: list[NameSpan] = []

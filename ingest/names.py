@@ -582,6 +582,8 @@ class _PartyFilters:
     firm_prefix: re.Pattern[str]
     representation_lead: re.Pattern[str]
     representation_bound: re.Pattern[str]
+    currency_words: frozenset[str]
+    number_words: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -595,6 +597,8 @@ def _party_filters() -> _PartyFilters:
         government_prefixes=tuple(data["government_prefixes"]),
         address_words=frozenset(data["address_words"]),
         postal_codes=tuple(re.compile(p) for p in data["postal_codes"]),
+        currency_words=frozenset(data["currency_words"]),
+        number_words=frozenset(data["number_words"]),
         firm_prefix=re.compile(
             r"(?i:" + "|".join(re.escape(p) for p in sorted(data["firm_prefixes"], key=len, reverse=True)) + r")\.?[ \t]+(?=[A-Z0-9])"
         ),
@@ -721,12 +725,21 @@ def lowercase_words(text: str) -> frozenset[str]:
     return frozenset(re.findall(r"(?<![\w\-./@])[a-z][a-z'’\-]*(?![\w\-@]|\.\w)", text))
 
 
+def _money_amount(words: list[str], filters: _PartyFilters) -> bool:
+    """Whether casefolded ``words`` write out a sum of money: a currency word with an amount (a
+    number word, or a token with a digit: "00/100", "250,000")."""
+    if not filters.currency_words & set(words):
+        return False
+    return any(w in filters.number_words or any(c.isdigit() for c in w) for w in words)
+
+
 def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) -> str | None:
     """Why ``name`` cannot be a contract party, or None when it can. The general shapes of a
     false party: a postal address ("1707 Toronto Ont.", "Lincolnshire, IL 60069"), contract
     prose ("THE FOREGOING IS UNDERSTOOD AND AGREED TO BY", "Pursuant"), a document ("Statement
-    of Work"), a place ("Delaware", "Europe") and a common word the document also writes in lower
-    case (``common_words``, from ``lowercase_words``: "Provider", "Unless"). A name with a legal
+    of Work"), a sum of money ("Fifty Thousand U.S. Dollars"), a place ("Delaware", "Europe") and
+    a common word the document also writes in lower case (``common_words``, from
+    ``lowercase_words``: "Provider", "Unless"). A name with a legal
     form ("Acme Holdings, Inc.") is only checked for a postal code."""
     filters = _party_filters()
     if any(p.search(name) for p in filters.postal_codes):
@@ -748,6 +761,8 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         raw = raw[1:]
     if not raw:
         return "empty"
+    if _money_amount(raw, filters):
+        return "money"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
         return "address"
     if filters.clause_words & set(raw):
