@@ -58,6 +58,7 @@ from ingest.names import (
     lowercase_words,
     name_at,
     name_before,
+    names_a_document,
     office_holders_organisation,
     party_name_forms,
     party_name_problem,
@@ -172,7 +173,12 @@ def _model_clause_names(
         raw = text[ent_start:ent_end]
         lead = re.match(r"(?i)the\s+", raw)
         begin = ent_start + (lead.end() if lead else 0)
-        if re.search(r"[\"“”']\s*$", text[max(0, begin - 2) : begin]):
+        if re.search(r"[\"“”„«']\s*$", text[max(0, begin - 2) : begin]):
+            continue
+        # "FACILITY AGREEMENT" (the model's ORG is a title's head), "Lingkaran Kenanga 59200",
+        # "Freeway, Suite 210": a document word or a number right after the entity ends no name.
+        after = re.match(r"[ \t]+([A-Za-z]+|\d{2,6}(?![\w/.,]\d))", text[ent_end : ent_end + 40])
+        if after is not None and (after.group(1)[0].isdigit() or names_a_document(after.group(1))):
             continue
         # "..., a subsidiary of Roche Holding AG": the parent, an agent or an addressee is named
         # inside the clause but is no party (only the model's entities lack the grammar's slots).
@@ -978,9 +984,15 @@ def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bo
     if name.casefold() in terms:
         return True
     if has_legal_suffix(name):
-        return False
+        # "First Harbour Bank, F.S.B." of "FIRST HARBOUR BANK, A F.S.B.": the same words in the
+        # same order but for an article are the same name.
+        ordered = [w for w in name_words(name) if w not in _ARTICLES]
+        return any(ordered == [w for w in name_words(party.name.text) if w not in _ARTICLES] for party in known)
     words = set(name_words(name))
     return any(words < set(name_words(party.name.text)) for party in known)
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
 
 
 def _in_between_window(definition: Definition, text: str) -> bool:

@@ -19,11 +19,16 @@ from ingest.normalize import normalise_jurisdiction
 # word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms); a
 # parenthesised number only right before the legal form ("S&A HOLDINGS (2013), LLC"), so a list's
 # "(2) Nissin Kogyo Co., Ltd." stays a number and a name.
+# "IM(2) MERCHANDISING INC.": a number in brackets written against a capitalised word is part of
+# that word. A bracketed place of two or three words ("STANDARD CHARTERED BANK (HONG KONG) LIMITED",
+# "Oroton (Licence Company) Pty Ltd") only right before the legal form, where no prose can stand.
 # A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
 # capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway.
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
-    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD))"
+    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
+    r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)"
+    r"|\([A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2}\)(?=_QUALIFIER_AHEAD))"
 )
 # "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
 # capitalised word follows ("i.e.", "a.m." have two letters; "a.k.a." is a trade-name joiner).
@@ -102,6 +107,18 @@ def _comma_name_regex() -> re.Pattern[str]:
     return _words_then_legal_forms(rf",?{_GAP}(?:{_CONNECTOR}{_GAP})?")
 
 
+# "TOYS "R" US, INC.": a quoted short token between two capitalised words of a name that ends in
+# a legal form. (A defined term is longer and stands in brackets after the name.)
+_QUOTED_TOKEN = r"[\"“][A-Z0-9][A-Za-z0-9]{0,3}[\"”]"
+
+
+@lru_cache(maxsize=1)
+def _quoted_name_regex() -> re.Pattern[str]:
+    """Like ``_name_regex`` but two words may also be joined over a quoted short token. Only used
+    when the result ends in a legal form (see ``name_at``)."""
+    return _words_then_legal_forms(rf"{_GAP}(?:{_CONNECTOR}{_GAP}|{_QUOTED_TOKEN}{_GAP})?")
+
+
 @lru_cache(maxsize=1)
 def _inner_word_name_regex() -> re.Pattern[str]:
     """Like ``_name_regex`` but capitalised words may also be joined by one or two lower-case
@@ -163,7 +180,18 @@ class NameSpan:
 
 
 def has_legal_suffix(name: str) -> bool:
-    return bool(_legal_suffix_end().search(name.strip()))
+    return bool(_legal_suffix_end().search(_without_branch(name.strip())))
+
+
+def _without_branch(name: str) -> str:
+    """"Kestrel Bank Ltd." of "Kestrel Bank Ltd. Harbour Branch": the branch after a legal form
+    (``name_at`` reads it as part of the name) leaves the name ending in that form."""
+    if not re.search(r"(?i)branch$", name):
+        return name
+    for cut in re.finditer(r"[ \t,]", name):
+        if cut.start() > 0 and _BRANCH.fullmatch(name, cut.start()) and _legal_suffix_end().search(name[: cut.start()]):
+            return name[: cut.start()]
+    return name
 
 
 @lru_cache(maxsize=1)
@@ -174,7 +202,7 @@ def _legal_suffix_word_end() -> re.Pattern[str]:
 def ends_in_legal_suffix(name: str) -> bool:
     """Stricter than ``has_legal_suffix``: the suffix is a word of its own ("Acme SA", not "USA"),
     after at least one other word."""
-    stripped = name.strip()
+    stripped = _without_branch(name.strip())
     match = _legal_suffix_word_end().search(stripped)
     return bool(match) and match.start() > 0
 
@@ -196,6 +224,11 @@ def _form_then_participle() -> re.Pattern[str]:
 
 _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
 _CAPACITY_WORDS = frozenset({"assignee", "trustee", "receiver", "nominee", "custodian", "representative", "successor"})
+
+
+@lru_cache(maxsize=1)
+def _form_labels() -> frozenset[str]:
+    return frozenset(load_json("party_filters.json")["form_labels"])
 
 
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
@@ -225,6 +258,15 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         if stripped == span:
             break
         span = stripped
+    # "Jane Roe\nDate:": a form's field label before its colon ends the name before it.
+    label = re.search(r"(?:^|[\s,]+)([A-Za-z][\w\-]*)$", span)
+    if (
+        label is not None
+        and label.start() > 0
+        and label.group(1).casefold() in _form_labels()
+        and re.match(r"[ \t]*:", text[start + len(span) :])
+    ):
+        span = span[: label.start()]
     # A lone trailing period belongs to an abbreviation ("Inc.") but not to "Acme."
     if span.endswith(".") and not re.search(r"(?:\b[A-Za-z]{1,4}\.|\.[A-Za-z]\.)$", span):
         span = span[:-1]
@@ -261,6 +303,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and len(candidate.text.split()) <= 8
         ):
             plain = candidate
+    if plain is not None and not ends_in_legal_suffix(plain.text) and re.match(rf"{_GAP}{_QUOTED_TOKEN}", text[plain.end : limit]):
+        quoted = _quoted_name_regex().match(text, pos, limit)
+        candidate = _trim(text, quoted.start(), quoted.end()) if quoted else None
+        if candidate is not None and candidate.end > plain.end and ends_in_legal_suffix(candidate.text):
+            plain = candidate
     # "Pay at Home Corp.", "Made in Nature, LLC": lower-case words inside a name that ends in a
     # legal form; the plain reading stops before them ("Pay", or nothing for "Made").
     if plain is None or not ends_in_legal_suffix(plain.text):
@@ -294,6 +341,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and re.match(r"[ \t]*(?:$|\n|[,;(]|[ \t]{3})", text[trade_name.end : limit] or "\n")
         ):
             return NameSpan(text[plain.start : trade_name.end], plain.start, trade_name.end)
+    # "Kestrel Bank Co., Ltd. Harbour City Branch": a branch named after the legal form is the
+    # party (a bank contracts through its branch), also "..., acting through its Harbour Branch".
+    branch = _BRANCH.match(text, plain.end, limit)
+    if branch is not None and ends_in_legal_suffix(plain.text):
+        return NameSpan(text[plain.start : branch.end()], plain.start, branch.end())
     # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
     # the registered name.
     of_place = re.match(r"[ \t]+of[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+and\b|\s*$)", text[plain.end : limit])
@@ -308,12 +360,17 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     return plain
 
 
+# One or two branches (a sub-branch of a city branch), each of up to five capitalised words.
+_BRANCH = re.compile(
+    r"(?:,?[ \t]+(?:acting[ \t]+through[ \t]+its[ \t]+)?(?:[A-Z][\w'’\-]*[ \t]+){1,5}(?:SUB-|Sub-)?(?:BRANCH|Branch)(?![\w\-])){1,2}"
+)
 _GENERATION = re.compile(r",?[ \t]+(?:Jr|Sr|JR|SR)\.?(?![\w.])(?![ \t]+[A-Z][a-z])|,[ \t]+(?:II|III|IV)(?![\w.])")
 
 
 # "of the" between two capitalised runs of one institution's name.
-_OF_THE = re.compile(r"[ \t]+of[ \t]+the[ \t]+(?=[A-Z])")
-_OF_THE_BEFORE = re.compile(r"[ \t]+of[ \t]+the[ \t]+$")
+# (Over a line break too: "The Regents\nof the University of Westland".)
+_OF_THE = re.compile(rf"{_GAP}of{_GAP}the{_GAP}(?=[A-Z])")
+_OF_THE_BEFORE = re.compile(rf"{_GAP}of{_GAP}the{_GAP}$")
 
 
 @lru_cache(maxsize=1)
@@ -484,6 +541,12 @@ def party_name_forms(name: str) -> list[str]:
     if of_place and ends_in_legal_suffix(of_place.group(1)):
         forms.append(legal)
         legal = of_place.group(1)
+    # "Osprey Capital AG, Zurich Branch": a branch is no legal person of its own, so the bank is
+    # also asked for by its name alone. The entity id stays the branch's: a contract may name the
+    # bank and its branch as two parties.
+    bank = _without_branch(legal)
+    if bank != legal:
+        forms.append(bank.rstrip(" ,"))
     # "Dr. Alan P. Whitmore": the person is also asked for without the honorific.
     honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
     if (

@@ -376,7 +376,7 @@ def probabilities(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(rows @ weights, -30.0, 30.0)))
 
 
-_BARRED = [FEATURE_NAMES.index(f) for f in ("before_non_party_lead", "in_cited_agreement", "signatory_by")]
+_BARRED = [FEATURE_NAMES.index(f) for f in ("before_non_party_lead", "in_cited_agreement", "signatory_by", "running_header")]
 
 
 @dataclass(frozen=True, slots=True)
