@@ -19,9 +19,9 @@ from ingest.normalize import normalise_jurisdiction
 # word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms); a
 # parenthesised number only right before the legal form ("S&A HOLDINGS (2013), LLC"), so a list's
 # "(2) Nissin Kogyo Co., Ltd." stays a number and a name.
-# "IM(2) MERCHANDISING INC.": a number in brackets written against a capitalised word is part of
-# that word. A bracketed place of two or three words ("STANDARD CHARTERED BANK (HONG KONG) LIMITED",
-# "Oroton (Licence Company) Pty Ltd") only right before the legal form, where no prose can stand.
+# "QX(3) TRADING INC.": a number in brackets written against a capitalised word is part of
+# that word. A bracketed place of two or three words ("HARBOUR MERCHANT BANK (HONG KONG) LIMITED",
+# "Wattlebird (Licence Company) Pty Ltd") only right before the legal form, where no prose can stand.
 # A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
 # capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway.
 _WORD = (
@@ -107,7 +107,7 @@ def _comma_name_regex() -> re.Pattern[str]:
     return _words_then_legal_forms(rf",?{_GAP}(?:{_CONNECTOR}{_GAP})?")
 
 
-# "TOYS "R" US, INC.": a quoted short token between two capitalised words of a name that ends in
+# "GAMES "N" FUN, INC.": a quoted short token between two capitalised words of a name that ends in
 # a legal form. (A defined term is longer and stands in brackets after the name.)
 _QUOTED_TOKEN = r"[\"“][A-Z0-9][A-Za-z0-9]{0,3}[\"”]"
 
