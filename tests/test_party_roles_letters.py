@@ -51,12 +51,14 @@ CAPACITY_SHAPES: dict[str, tuple[str, set[str], set[str]]] = {
         {"GRESHAM FIRST BANK and CALDER BANK"},
     ),
     # A cover without "among": an arranger the cover alone names is no party; "not in its
-    # individual capacity but solely as trustee" keeps the name before it.
+    # individual capacity but solely as trustee" keeps the name before it. The company named
+    # alone above a loan agreement's title is its borrower, a party (the learned review adds it
+    # since it learned from real credit covers that name the borrower there).
     "cover_without_among": (
         "EXECUTION VERSION\n\nPENROSE MILLS CORPORATION\n\nTERM LOAN AGREEMENT\n\nDated as of May 2, 2018\n\n"
         "ALDER SECURITIES LLC,\nas Lead Arranger and Book Manager\n\nKESTREL BANK,\nas Administrative Agent\n\n"
         "FENWAY BANK AG NEW YORK BRANCH,\nas Syndication Agent\n\nTABLE OF CONTENTS\n",
-        {"KESTREL BANK", "FENWAY BANK AG NEW YORK BRANCH"},
+        {"PENROSE MILLS CORPORATION", "KESTREL BANK", "FENWAY BANK AG NEW YORK BRANCH"},
         {"ALDER SECURITIES LLC"},
     ),
     # A cover that lists the parties above the title is the party list itself: its arrangers,

@@ -110,10 +110,12 @@ def test_review_adds_a_signed_party_and_bars_a_non_party_lead() -> None:
     # Even at threshold 0 a name after "care of" is never added; the limit bounds the rest.
     # Best first: the signed companies, then the signatories.
     assert added == ["HARWICK FOODS LTD.", "OSPREY GRAIN COMPANY LLC", "Ann Roe", "Bo Park"]
-    # At the shipped threshold a signed company the opening never names needs the model's ORG
-    # label too (the caller then drops the signed form of the known party).
+    # At the shipped threshold the signed companies join, the signatories and the "care of"
+    # name never (the caller then drops the signed form of the known party). Since the review
+    # learned from realE's signature-only parties, a company signing "By:" for a party the opening
+    # calls "the supplier named below" joins without the model's ORG label.
     shipped = ps.review(text, grammar, [], lowercase_words(text), frozenset({"buyer"}))
-    assert [name.text for name, _, _ in shipped.additions] == ["HARWICK FOODS LTD."]
+    assert [name.text for name, _, _ in shipped.additions] == ["HARWICK FOODS LTD.", "OSPREY GRAIN COMPANY LLC"]
     osprey = _at(text, "OSPREY GRAIN COMPANY LLC")
     tagged = ps.review(text, grammar, [(osprey.start, osprey.end, "ORG")], lowercase_words(text), frozenset({"buyer"}))
     assert [name.text for name, _, _ in tagged.additions] == ["OSPREY GRAIN COMPANY LLC", "HARWICK FOODS LTD."]
