@@ -139,3 +139,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def bound_party_names(text: str) -> set[str]:
+    """The names ingest binds ``party_to`` the agreement it reads in ``text`` (one chunk)."""
+    from ingest.annotate import annotate_document
+
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    return {
+        subject.name
+        for subject in annotations.subjects
+        if any(b.relation == "party_to" and b.object_id == agreement.subject_id for b in subject.bindings)
+    }

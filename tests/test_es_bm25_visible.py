@@ -22,17 +22,13 @@ from ingest.store import es_bm25
 from ingest.store.port import Principal, SearchFilters, StoreError
 from ingest.store.sqlite import SqliteStore
 from tests.conftest import _make_store
-from tests.test_store_contract import axis, ids, put
+from tests.test_store_contract import BOB_TEXTS, LONG_QUERY, add, ids, scored
 
 pytestmark = pytest.mark.es
 OPERATOR = Principal.local_operator()
 BOB = SearchFilters(principal=Principal("bob"))
 ALICE = SearchFilters(principal=Principal("alice"))
 EVERYONE = SearchFilters(principal=OPERATOR)
-BOB_TEXTS = ["monthly retainer fee payable in advance", "payment schedule and late fee",
-             "notice period of thirty days", "retainer retainer fee schedule"]
-LONG_QUERY = ("does the monthly retainer fee schedule payment notice period advance "
-              "payable late thirty days clause apply")
 
 
 @pytest.fixture
@@ -49,16 +45,6 @@ def es_stores(tmp_path: Path) -> Iterator[SimpleNamespace]:
     for store in made:
         store.drop_all()
         store.close()
-
-
-def scored(store, query: str, filters: SearchFilters, n: int = 10) -> list[tuple[str, float]]:
-    return [(r.chunk_id, r.score) for r in store.bm25(query, filters, n)]
-
-
-def add(store, doc_id: str, revision: str, texts: list[str], acl=("*",)) -> list[str]:
-    chunks, _ = put(store, doc_id, revision, texts, [axis(i % 300) for i in range(len(texts))], acl=acl)
-    store.activate_revision(doc_id, revision)
-    return [c.chunk_id for c in chunks]
 
 
 def test_scores_are_the_embedded_stores_on_the_same_corpus(es_stores, tmp_path: Path) -> None:

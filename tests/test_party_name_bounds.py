@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.annotate import annotate_document
 from ingest.names import ends_in_legal_suffix, name_at, party_name_forms
+from tests.helpers import bound_party_names
 
 NAME_AT: list[tuple[str, str]] = [
     # A quoted short token between capitalised words of a name that ends in a legal form.
@@ -64,14 +64,7 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
 }
 
 
-def _bound(text: str) -> set[str]:
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
-    return {
-        subject.name
-        for subject in annotations.subjects
-        if any(b.relation == "party_to" and b.object_id == agreement.subject_id for b in subject.bindings)
-    }
+_bound = bound_party_names
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))

@@ -11,17 +11,10 @@ from ingest.annotate import annotate_document
 from ingest.definitions import preamble_windows
 from ingest.letter_parties import LETTER_OPENING_CHARS, letter_salutation, letter_signature_start
 from ingest.party_capacities import capacity_names, overread
+from tests.helpers import bound_party_names
 
 
-def _bound(text: str) -> set[str]:
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
-    return {
-        subject.name
-        for subject in annotations.subjects
-        for binding in subject.bindings
-        if binding.relation == "party_to" and binding.object_id == agreement.subject_id
-    }
+_bound = bound_party_names
 
 
 # Per shape: the text, the parties bound (exactly), and names that must not be bound.

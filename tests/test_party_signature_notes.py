@@ -8,21 +8,13 @@ from __future__ import annotations
 import pytest
 
 from ingest.agreements import find_title
-from ingest.annotate import annotate_document
 from ingest.letter_parties import signature_lead_start
 from ingest.names import NameSpan, party_name_problem
 from ingest.signature_blocks import block_start, signed_block, signs_in_office
+from tests.helpers import bound_party_names
 
 
-def _bound(text: str) -> set[str]:
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
-    return {
-        subject.name
-        for subject in annotations.subjects
-        for binding in subject.bindings
-        if binding.relation == "party_to" and binding.object_id == agreement.subject_id
-    }
+_bound = bound_party_names
 
 
 TERMS_SIGNED_IN_TABLE = (

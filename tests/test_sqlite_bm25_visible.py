@@ -14,22 +14,11 @@ import pytest
 import ingest.store.sqlite_bm25 as sqlite_bm25
 from ingest.store.port import Principal, SearchFilters
 from ingest.store.sqlite import SqliteStore
-from tests.test_store_contract import axis, ids, put
+from tests.test_store_contract import BOB_TEXTS, add, axis, ids, put, scored
 
 OPERATOR = Principal.local_operator()
 BOB = SearchFilters(principal=Principal("bob"))
-BOB_TEXTS = ["monthly retainer fee payable in advance", "payment schedule and late fee",
-             "notice period of thirty days", "retainer retainer fee schedule"]
 
-
-def scored(store: SqliteStore, query: str, filters: SearchFilters, n: int = 10) -> list[tuple[str, float]]:
-    return [(r.chunk_id, r.score) for r in store.bm25(query, filters, n)]
-
-
-def add(store: SqliteStore, doc_id: str, revision: str, texts: list[str], acl=("*",)) -> list[str]:
-    chunks, _ = put(store, doc_id, revision, texts, [axis(i % 300) for i in range(len(texts))], acl=acl)
-    store.activate_revision(doc_id, revision)
-    return [c.chunk_id for c in chunks]
 
 
 def test_scores_are_fts5s_when_the_principal_sees_the_whole_index(tmp_path) -> None:
