@@ -263,3 +263,15 @@ def test_unled_blocks_are_read_in_short_papers_only(size: int, read: bool) -> No
     text = "x" * (size - len(tail) - 1) + "\n" + tail
     assert len(text) == size and SHORT_PAPER_CHARS == 6_000
     assert block_start(text) == (text.index("ORRIN") if read else None)
+
+
+@pytest.mark.parametrize(("filler", "paired"), [(398, True), (399, False)])
+def test_the_block_walk_stops_at_its_line_bound(filler: int, paired: bool) -> None:
+    # At most 400 non-empty lines are walked from the block's start (_WALK_LINES): a signature
+    # on the 401st line is never read, so its head is not paired.
+    from ingest.signature_blocks import _WALK_LINES
+
+    assert _WALK_LINES == 400
+    text = "".join(f"note {i}\n" for i in range(filler)) + "ORRIN TOOLS LLC\nBy: ____\n"
+    block = signed_block(text, 0)
+    assert [c.text for c in block.companies] == (["ORRIN TOOLS LLC"] if paired else [])
