@@ -422,7 +422,7 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
             marker_end = marker.end() if marker is not None else 0
             following = found[position] if position < len(found) else None
             # A marked list's items are all marked: a line under a marked item that ends in a
-            # definition ("... 0XX (hereinafter called "the Tenant")") is that item's last line.
+            # definition ("... Quay Lane, London (the "Landlord")") is that item's last line.
             unmarked_ok = previous is None or previous[0] == "unmarked"
             if key is None and unmarked_ok and (_defined_item(text, item) or _described_item(text, item, following)):
                 # "Wen Jiaqi (the "Pledgor")\nID No.: ...", "Hollowell Corporation\na Nevada
@@ -626,7 +626,7 @@ _WORD_START = re.compile(r"(?<![\w&/.'’\-()])[A-Z0-9]")
 def _closed_entry(text: str, name: NameSpan, limit: int) -> int | None:
     """Where a cover entry run into a line ends when ``name`` is closed as a party's entry: a
     registration number's label ("(ACN 000 000 000)", "ABN"), or asides ending in a bare
-    capitalised term ("(Administrators appointed) (Company)", "(together Guarantor)"), maybe after
+    capitalised term ("(in liquidation) (Vendor)", "(together Sponsors)"), maybe after
     a trustee's capacity ("as trustee for the Roe Family Trust"). None when it is not closed so."""
     cues = _cues()
     position = name.end
@@ -652,7 +652,7 @@ def _closed_entry(text: str, name: NameSpan, limit: int) -> int | None:
 def _registered_run_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """A cover run into one line that lists the parties, each name with a legal form closed by
     its company number or its bare defined term ("Acme Pty Ltd (ACN 1) (Owner) Beta Limited
-    (ABN 2) and Gamma Pty Ltd (ABN 3) (together Guarantor)"), on the first page. At least two in
+    (ABN 2) and Gamma Pty Ltd (ABN 3) (together Sponsors)"), on the first page. At least two in
     one cell; a firm without a legal form (the law firm that drew the deed) is not read."""
     names: list[_Slot] = []
     for cell in found:
