@@ -140,7 +140,9 @@ _MODEL_CLAUSE_CHARS = 600
 _MODEL_NAMES_LIMIT = 4
 _MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
 _INITIALISM_BEFORE = re.compile(r"(?<![\w.])[a-z](?:\.[a-z]){2,}\.[ \t]+$")
-_MODEL_CLAUSE_END = re.compile(r"\.[ \t]+(?=[A-Z])|\n[ \t]*\n")
+# (A period at a line's end closes the sentence too: "... (the "Projects").\nTHE FIRM HAS ACCEPTED
+# THIS ENGAGEMENT ON THE TERMS ..." is the next sentence's shouted prose, no party clause.)
+_MODEL_CLAUSE_END = re.compile(r"\.(?:[ \t]+|[ \t]*\n[ \t]*)(?=[A-Z])|\n[ \t]*\n")
 
 
 def _model_clause_names(
