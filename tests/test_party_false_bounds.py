@@ -20,6 +20,11 @@ NAME_AT: list[tuple[str, str]] = [
     ("FIRST KESTREL BANK, A F.S.B., a savings bank", "FIRST KESTREL BANK, A F.S.B."),
     # ", and" is a list's last joint, never a comma inside one name.
     ("Landlord, and QUILLON\nVENTURES, LLC, a California", "Landlord"),
+    # A government body named for its portfolios, with its state after "of the".
+    ("Ministry of Trade, Industry and Energy of the Republic of Westland (\"MTIE\")", "Ministry of Trade, Industry and Energy of the Republic of Westland"),
+    ("Department of Health of the State of Westland, a", "Department of Health of the State of Westland"),
+    # ... but "of the" before no state or institution joins nothing.
+    ("Department of Energy of the one part", "Department of Energy"),
     # The comma reading still holds a name's own commas.
     ("Stratton, Cheeseman & Walsh-Nevada, Inc. (", "Stratton, Cheeseman & Walsh-Nevada, Inc."),
 ]
@@ -60,6 +65,19 @@ def test_a_quoted_token_before_the_first_word_is_part_of_the_name() -> None:
     assert _antecedent(other, "NW") == "Northgate Widgets LLC"
 
 
+def test_the_name_after_on_the_one_hand_and_is_the_next_definitions_antecedent() -> None:
+    text = (
+        "RETAINER AGREEMENT\n\nThis agreement (\"Agreement\") is concluded between the Ministry of Trade, "
+        "Industry and Energy of the Republic of Westland (\"MTIE\" or \"you\"), Harbourtown, Westland, on "
+        "the one hand, and Quill & Wren LLP (the \"Firm\" or \"we\"), on the other.\n\n1. Scope.\n"
+    )
+    assert _antecedent(text, "MTIE") == "Ministry of Trade, Industry and Energy of the Republic of Westland"
+    assert _antecedent(text, "Firm") == "Quill & Wren LLP"
+    assert bound_party_names(text) == {
+        "Ministry of Trade, Industry and Energy of the Republic of Westland", "Quill & Wren LLP",
+    }
+
+
 SHAPES: dict[str, tuple[str, set[str]]] = {
     "shouted_partnership_description": (
         "LEASE AGREEMENT\n\nMade and signed on the 2nd day of May 2002\n\nBETWEEN:\n\nHARBOUR ROAD, A "
@@ -74,6 +92,31 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
         "a California limited liability company, Landlord, and WRENFIELD\nVENTURES, LLC, a California limited "
         "liability company, Tenant.\n\n1. Premises.\n",
         {"QUILLON PARTNERS, LLC", "WRENFIELD VENTURES, LLC"},
+    ),
+    # A sentence after the one that named both parties talks about a third company.
+    "a_later_sentence_defines_no_party": (
+        "EXECUTIVE EMPLOYMENT AGREEMENT\n\nTHIS AGREEMENT is made as of May 1, 2008, between Harbour Wren "
+        "Group, Inc., a Nevada corporation (the \"Company\"), and Jane Quillan (the \"Executive\"). This "
+        "Agreement becomes effective (the \"Effective Date\") upon the Company closing its merger with Harbour "
+        "Wren, Inc. (\"HWI\").\n\nINTRODUCTION\n\nThe parties agree as follows.\n",
+        {"Harbour Wren Group, Inc.", "Jane Quillan"},
+    ),
+    # ... while a later sentence that opens a party clause of its own still names a party.
+    "a_later_sentence_with_its_own_party_clause": (
+        "GUARANTEED SUPPLY AGREEMENT\n\nTHIS AGREEMENT is made as of May 1, 2008, between Harbour Wren Group, "
+        "Inc. (the \"Buyer\"), and Quill Mills LLC (the \"Seller\"). Kestrel Holdings Corp. (the "
+        "\"Guarantor\") is a party hereto as guarantor.\n\nWHEREAS the Seller makes goods.\n",
+        {"Harbour Wren Group, Inc.", "Quill Mills LLC", "Kestrel Holdings Corp."},
+    ),
+    # A letter's shouted sentence after the clause's line-end period is no party clause.
+    "a_shouted_sentence_after_the_clause": (
+        "August 2, 2006\nHarbourline, Inc.\nAttn: Jane Quill\n12 Wren Plaza, Suite 5\nWestport, VA 20147\n"
+        "Dear Ms. Quill:\nPursuant to your request, the Firm has agreed to provide Harbourline, Inc. "
+        "(\"Client\") services.\nIt is the purpose of this Letter-Agreement (the \"Agreement\") to formalize "
+        "the working relationship between the Client and the Firm with regard to the services (collectively, "
+        "the \"Projects\").\nTHE FIRM HAS ACCEPTED THIS ENGAGEMENT ON THE TERMS AND CONDITIONS SET FORTH BELOW:\n"
+        "1. Fees.\n",
+        {"Harbourline, Inc."},
     ),
 }
 
