@@ -30,6 +30,7 @@ from ingest.names import (
     office_of_prefix,
     party_name_problem,
     representation_lead,
+    slot_name_at,
     without_enumerator,
 )
 from ingest.normalize import normalise_org
@@ -224,6 +225,21 @@ def _clause_antecedent(
 ) -> NameSpan | None:
     segment_start = clause_start(text, paren_start, floor)
     segment = text[segment_start:paren_start]
+    # "BETWEEN:\n| Kestrel Systems Land Ltd.\n| Of the Harbour Industrial Park, Westport (Hereinafter
+    # "Kestrel")": a line opened by "of" is the party's address; the party is the name that fills
+    # the line above it alone (a registration number in brackets may follow).
+    address_line = _OF_ADDRESS_LINE.match(text, max(floor, text.rfind("\n", 0, paren_start)), paren_start)
+    above_start = text.rfind("\n", floor, address_line.start()) if address_line is not None else -1
+    if address_line is not None and above_start >= 0:
+        line_start = above_start + 1
+        opening = re.match(r"[ \t|]*", text[line_start : address_line.start()])
+        above = slot_name_at(text, line_start + opening.end(), address_line.start()) if opening else None
+        if (
+            above is not None
+            and ends_in_legal_suffix(above.text)
+            and re.fullmatch(r"[ \t|]*(?:\([^()\n]*\))?[ \t|,]*", text[above.end : address_line.start()])
+        ):
+            return above
     # A segment opening with a comma and a lower-case word still describes the previous party
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
     # (", on the one hand, ABG-Shaq, LLC" is filler before a name of its own.)
@@ -341,6 +357,7 @@ def _clause_antecedent(
     return before
 
 
+_OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")

@@ -183,6 +183,12 @@ def has_legal_suffix(name: str) -> bool:
     return bool(_legal_suffix_end().search(_without_branch(name.strip())))
 
 
+def legal_form(name: str) -> str | None:
+    """The legal form ``name`` ends in, letters only and casefolded ("gmbh", "inc"), or None."""
+    found = _legal_suffix_end().search(_without_branch(name.strip()))
+    return re.sub(r"[\W_]+", "", found.group()).casefold() if found else None
+
+
 def _without_branch(name: str) -> str:
     """"Kestrel Bank Ltd." of "Kestrel Bank Ltd. Harbour Branch": the branch after a legal form
     (``name_at`` reads it as part of the name) leaves the name ending in that form."""
@@ -285,6 +291,30 @@ def government_body_name(name: str) -> bool:
     """Whether ``name`` is a government body named for its portfolios ("Ministry of Trade,
     Industry and Energy ..."): a name, although longer and more joined than a company's."""
     return _portfolio_regex().match(name) is not None and name[:1].isupper()
+
+
+@lru_cache(maxsize=1)
+def _street_start() -> re.Pattern[str]:
+    """A street and its number inside a run of capitalised words: "Elm Street 77", "Quillweg 8",
+    "Harbour Str. 5" (``address_words`` and the compound endings ``street_endings`` of
+    party_filters.json); the street's own name is the one capitalised word before a separate
+    street word."""
+    data = load_json("party_filters.json")
+    words = "|".join(re.escape(w) for w in sorted(data["address_words"], key=lambda w: (-len(w), w)))
+    endings = "|".join(re.escape(w) for w in sorted(data["street_endings"], key=lambda w: (-len(w), w)))
+    return re.compile(
+        rf"[ \t\n]+(?:[A-Z][\w'’\-]*[ \t]+(?i:{words}|{endings})\.?|[A-Z][\w'’\-]*(?i:{endings})\.?)[ \t]+\d{{1,5}}\b"
+    )
+
+
+def before_street_address(name: NameSpan) -> NameSpan:
+    """``name`` without the street address it ran on into when no comma closed it ("Dr. Jane Roe
+    Harbour Strasse 77 70469 Westport" is "Dr. Jane Roe"); unchanged when no street follows at
+    least two words of a name."""
+    street = _street_start().search(name.text)
+    if street is None or len(name.text[: street.start()].split()) < 2:
+        return name
+    return NameSpan(name.text[: street.start()], name.start, name.start + street.start())
 
 
 def _comma_joins_description(name: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.definitions import find_definitions
-from ingest.names import name_at
+from ingest.names import NameSpan, before_street_address, name_at
 from tests.helpers import bound_party_names
 
 NAME_AT: list[tuple[str, str]] = [
@@ -34,6 +34,21 @@ NAME_AT: list[tuple[str, str]] = [
 def test_name_at_stops_before_a_description(text: str, expected: str) -> None:
     found = name_at(text, 0, len(text))
     assert found is not None and found.text == expected
+
+
+STREET: list[tuple[str, str]] = [
+    ("Dr. Anton Kesselring Westheimer Strasse 77 70469 Westheim", "Dr. Anton Kesselring"),
+    ("Jane Quill Wrenweg 8", "Jane Quill"),
+    ("Jane Quill Harbour Street 12", "Jane Quill"),
+    # A street that opens the run, or a number inside a name, is no address after a name.
+    ("Main Street 12", "Main Street 12"),
+    ("Harbour 5 Holdings", "Harbour 5 Holdings"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STREET)
+def test_a_street_and_its_number_end_a_persons_name(text: str, expected: str) -> None:
+    assert before_street_address(NameSpan(text, 0, len(text))).text == expected
 
 
 def _antecedent(text: str, term: str) -> str | None:
@@ -92,6 +107,24 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
         "a California limited liability company, Landlord, and WRENFIELD\nVENTURES, LLC, a California limited "
         "liability company, Tenant.\n\n1. Premises.\n",
         {"QUILLON PARTNERS, LLC", "WRENFIELD VENTURES, LLC"},
+    ),
+    # A person's name runs on into the street address without a comma; the street ends it.
+    "person_then_street_address": (
+        "MANAGING DIRECTOR SERVICE AGREEMENT between Quillwerk Biotech GmbH, Harbourstr. 30, 85354 Westheim, "
+        "Germany, (the \"Company\"), here represented by its shareholder Quillwerk Biotech, Inc. (the "
+        "\"Shareholder\"), here acting through the left signer Jane Wrenfield, on one side, and Dr. Anton "
+        "Kesselring Westheimer Strasse 77 70469 Westheim (the \"Managing Director\") on the other side.\n"
+        "Preamble\nBy resolution of the shareholders the Managing Director was appointed.\n",
+        {"Quillwerk Biotech GmbH", "Dr. Anton Kesselring"},
+    ),
+    # A line opened by "Of" is the party's address; the party fills the line above it.
+    "address_line_under_the_name": (
+        "[Translation]\nCollaboration Agreement\nDrawn up and signed on 3 March 2020\nBETWEEN:\n|Kestrel systems "
+        "Land Ltd.\n|Of the Harbour Industrial Park, Westport (Hereinafter \"Kestrel\")\n|As the First Party;\n"
+        "AND BETWEEN:\n|Wrenfield Airborne Systems Ltd. (Registration 512345678)\n|Of 4 Quill Str. Harbour "
+        "Bay 3900001 (Hereinafter \"Wrenfield\")\n|As the Second Party;\nIt has been agreed between the "
+        "Parties as follows:\n|1.\n|Preamble\n",
+        {"Kestrel systems Land Ltd.", "Wrenfield Airborne Systems Ltd."},
     ),
     # A sentence after the one that named both parties talks about a third company.
     "a_later_sentence_defines_no_party": (
