@@ -23,6 +23,9 @@ NAME_AT: list[tuple[str, str]] = [
     # A government body named for its portfolios, with its state after "of the".
     ("Ministry of Trade, Industry and Energy of the Republic of Westland (\"MTIE\")", "Ministry of Trade, Industry and Energy of the Republic of Westland"),
     ("Department of Health of the State of Westland, a", "Department of Health of the State of Westland"),
+    # At most five portfolios before the last "and" (the bound): a sixth reads no body.
+    ("Ministry of Alpha, Beta, Gamma, Delta, Epsilon and Zeta of the Republic of Westland (", "Ministry of Alpha, Beta, Gamma, Delta, Epsilon and Zeta of the Republic of Westland"),
+    ("Ministry of Alpha, Beta, Gamma, Delta, Epsilon, Eta and Zeta of the Republic of Westland (", "Ministry of Alpha"),
     # ... but "of the" before no state or institution joins nothing.
     ("Department of Energy of the one part", "Department of Energy"),
     # The comma reading still holds a name's own commas.
