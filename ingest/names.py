@@ -451,8 +451,9 @@ def _joins_over_of_the(left: str, right: str) -> bool:
 @lru_cache(maxsize=1)
 def _portfolio_regex() -> re.Pattern[str]:
     """A government body named for its portfolios, joined by commas and a last "and": "Ministry
-    of Trade, Industry and Energy" (``government_bodies`` in party_filters.json). Commas join a
-    name's words only where a legal form closes it elsewhere; here the body word opens it."""
+    of Trade, Industry and Energy", at most five portfolios before the last "and"
+    (``government_bodies`` in party_filters.json). Commas join a name's words only where a legal
+    form closes it elsewhere; here the body word opens it."""
     heads = "|".join(re.escape(h) for h in sorted(load_json("party_filters.json")["government_bodies"]))
     word = r"[A-Z][\w'’\-]*"
     return re.compile(
