@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
 
 from spacy.tokens import Doc
 
@@ -49,7 +51,7 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.lexicons import is_instruction_like, lexicons
+from ingest.lexicons import is_instruction_like, lexicons, load_json
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
@@ -641,16 +643,37 @@ def _registered_office_names(text: str) -> list[NameSpan]:
 
 # A note's maker and payee: "FOR VALUE RECEIVED, Acme Ltd., a Nevada corporation (the "Maker"),
 # promises to pay to the order of Beta LLC (the "Holder")". The promise is the party clause of
-# an instrument that names no "between".
-_PROMISE = re.compile(
-    r"\b(?:hereby[ \t\n]+)?(?:(?:absolutely|unconditionally|jointly|severally|and)[ \t\n,]+)*"
-    r"promises?[ \t\n]+to[ \t\n]+pay[ \t\n]+(?:to[ \t\n]+)?(?:the[ \t\n]+order[ \t\n]+of[ \t\n]+)?(?:the[ \t\n]+(?=[A-Z]))?",
-    re.I,
-)
-# What opens the maker's clause before its name: "FOR VALUE RECEIVED, the undersigned, ".
-_MAKER_LEAD = re.compile(
-    r"(?i:for[ \t\n]+value[ \t\n]+received|the[ \t\n]+undersigned|hereby)[ \t\n]*,?[ \t\n]*"
-)
+# an instrument that names no "between". Its words are data (``promise_qualifiers``: "jointly and
+# severally promises to pay"; ``maker_leads``, what opens the maker's clause before its name:
+# "FOR VALUE RECEIVED, the undersigned, "; both in party_filters.json); the grammar is here.
+@dataclass(frozen=True, slots=True)
+class NoteCues:
+    promise: re.Pattern[str]
+    maker_lead: re.Pattern[str]
+
+
+def _phrases(words: Iterable[str]) -> str:
+    """An alternation of ``words``, longest first, a space matching any run of blanks."""
+    return "|".join(re.escape(w).replace(r"\ ", r"[ \t\n]+") for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+def note_cues(data: Mapping[str, Any]) -> NoteCues:
+    """The note reader's patterns built from party_filters.json's ``data``."""
+    return NoteCues(
+        promise=re.compile(
+            r"\b(?:hereby[ \t\n]+)?(?:(?:" + _phrases(data["promise_qualifiers"]) + r")[ \t\n,]+)*"
+            r"promises?[ \t\n]+to[ \t\n]+pay[ \t\n]+(?:to[ \t\n]+)?(?:the[ \t\n]+order[ \t\n]+of[ \t\n]+)?(?:the[ \t\n]+(?=[A-Z]))?",
+            re.I,
+        ),
+        maker_lead=re.compile(r"(?i:" + _phrases(data["maker_leads"]) + r")[ \t\n]*,?[ \t\n]*"),
+    )
+
+
+@lru_cache(maxsize=1)
+def _note_cues() -> NoteCues:
+    return note_cues(load_json("party_filters.json"))
+
+
 # Bounds: where promises are looked for, how far before one its maker may start and after it
 # its payee's name may run.
 _PROMISE_SCAN_CHARS = 6_000
@@ -663,7 +686,8 @@ def _promise_names(text: str) -> list[NameSpan]:
     (the order of)" and the name opening the promise's sentence (after "FOR VALUE RECEIVED",
     "the undersigned"), each a name with a legal form or a person's name."""
     names: list[NameSpan] = []
-    for promise in _PROMISE.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
+    cues = _note_cues()
+    for promise in cues.promise.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
         limit = min(len(text), promise.end() + _PAYEE_CHARS)
         paragraph_end = text.find("\n\n", promise.end(), limit)
         payee = name_at(text, promise.end(), paragraph_end if paragraph_end != -1 else limit)
@@ -671,7 +695,7 @@ def _promise_names(text: str) -> list[NameSpan]:
         # the undersigned"), or where its sentence starts ("Acme Inc. (the "Borrower"), for
         # value received, hereby promises").
         floor = max(0, promise.start() - _MAKER_LOOKBACK)
-        leads = list(_MAKER_LEAD.finditer(text, floor, promise.start()))
+        leads = list(cues.maker_lead.finditer(text, floor, promise.start()))
         makers: list[NameSpan | None] = []
         for position in [*([leads[-1].end()] if leads else []), clause_start(text, promise.start(), floor)]:
             position += len(text[position : promise.start()]) - len(text[position : promise.start()].lstrip(" \t\n,"))
