@@ -27,8 +27,8 @@ from ingest.agreements import (
     agreement_names,
     effective_date,
     has_agreement_preamble,
-    letter_subject,
     parent_amendment,
+    read_letter,
 )
 from ingest.definitions import (
     OPENING_CHARS,
@@ -71,7 +71,7 @@ from ingest.names import (
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
-from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start, signature_lead_start
+from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_names, slot_name_for
@@ -1075,8 +1075,8 @@ def annotate_document(
     # Only a text that shows it is an agreement (a title, or a contract's preamble) gets an
     # agreement subject: a memo is not a registry row named "Agreement".
     # (A letter agreement's structure names its parties: addressee, sender, acceptor.)
-    letter = letter_salutation(text) is not None
-    is_agreement = title is not None or has_agreement_preamble(text) or letter
+    letter = read_letter(text)
+    is_agreement = title is not None or has_agreement_preamble(text) or letter is not None
     title_text = title.text if title else _FALLBACK_TITLE
     the_agreement_id = agreement_id(title_text, doc_id)
     definitions = find_definitions(text)
@@ -1085,7 +1085,7 @@ def annotate_document(
     # (not merely the opening pages) can name parties then.
     # (A letter titled by its subject line has no contract preamble either: its parties are read
     # as a letter's, ``letter_names``.)
-    preamble_title = title is not None and not (letter and title == letter_subject(text))
+    preamble_title = title is not None and not (letter is not None and letter.titled_by_subject(title))
     parties = _parties(
         text,
         definitions if preamble_title else [d for d in definitions if _in_between_window(d, text)],
