@@ -697,7 +697,11 @@ def _promise_names(text: str) -> list[NameSpan]:
         floor = max(0, promise.start() - _MAKER_LOOKBACK)
         leads = list(cues.maker_lead.finditer(text, floor, promise.start()))
         makers: list[NameSpan | None] = []
-        for position in [*([leads[-1].end()] if leads else []), clause_start(text, promise.start(), floor)]:
+        # A sentence that starts no later than the look-back's floor was cut there: its start is
+        # unseen, and reading from the floor would take part of a word as a name ("OR VALUE
+        # RECEIVED, Acme Inc.").
+        sentence = clause_start(text, promise.start(), floor)
+        for position in [*([leads[-1].end()] if leads else []), *([sentence] if sentence > floor or floor == 0 else [])]:
             position += len(text[position : promise.start()]) - len(text[position : promise.start()].lstrip(" \t\n,"))
             makers.append(name_at(text, position, promise.start()))
         maker = next((m for m in makers if m is not None and _promise_party(m)), None)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.annotate import _PROMISE_SCAN_CHARS, _REGISTERED_SCAN_CHARS, _promise_names, _registered_office_names
+from ingest.annotate import _MAKER_LOOKBACK, _PROMISE_SCAN_CHARS, _REGISTERED_SCAN_CHARS, _promise_names, _registered_office_names
 from ingest.definitions import _REPRESENTATION_HOPS, find_definitions
 from ingest.names import _REPRESENTATION_LOOKBACK, representation_lead
 
@@ -60,3 +60,16 @@ def test_a_registered_office_clause_is_read_when_it_ends_by_the_scan_bound(end: 
     text = "x" * (end - len(clause) - 1) + "\n" + clause + " is at 1 Mill Lane."
     assert text.index(clause) + len(clause) == end
     assert [(n.text, n.start) for n in _registered_office_names(text)] == ([("ORRIN TOOLS LIMITED", end - len(clause))] if read else [])
+
+
+@pytest.mark.parametrize(("distance", "maker"), [(600, True), (601, False)])
+def test_a_makers_lead_is_looked_for_exactly_600_characters_back(distance: int, maker: bool) -> None:
+    # Past the bound the lead is unseen and the maker's sentence starts before the look-back:
+    # no maker is read (never a name cut at the bound, "OR VALUE RECEIVED, Pellingham ...").
+    assert _MAKER_LOOKBACK == 600
+    lead = "FOR VALUE RECEIVED, Pellingham Pumps, Inc., a Delaware corporation with offices at "
+    text = "Note 1.\n" + lead + "x" * (distance - len(lead) - 1) + " promises to pay Gorse Lane Capital, Ltd. the sum."
+    assert text.index("promises") - text.index("FOR VALUE") == distance
+    found = [(n.text, n.start) for n in _promise_names(text)]
+    payee = ("Gorse Lane Capital, Ltd.", text.index("Gorse"))
+    assert found == ([("Pellingham Pumps, Inc.", text.index("Pellingham")), payee] if maker else [payee])
