@@ -339,9 +339,23 @@ _UNDERSIGNED_LIST = re.compile(r"\b[Tt]he[ \t]+undersigned[ \t]*,[ \t\n]*")
 _UNDERSIGNED_WINDOW_CHARS = 2_000
 
 
-# A listed party's former name: "ATA Vacations, Inc.\n(formerly Amber Tours, Inc.), Amber Travel, Inc.".
-_FORMER_NAME = re.compile(r"[ \t\n]*\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)", re.I)
-_FORMER_NAME_BEFORE = re.compile(r"\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)$", re.I)
+# A listed party's former name: "ATA Vacations, Inc.\n(formerly Amber Tours, Inc.), Amber Travel, Inc."
+# (its lead words: ``former_name_leads`` of party_filters.json).
+@dataclass(frozen=True, slots=True)
+class FormerNames:
+    after: re.Pattern[str]  # the aside right after a name
+    before: re.Pattern[str]  # the aside ending where a search ends
+
+
+def former_names(data: Mapping[str, Any]) -> FormerNames:
+    """The former-name asides built from party_filters.json's ``data``."""
+    aside = r"\((?:" + _phrases(data["former_name_leads"]) + r")\b[^()\n]{0,80}\)"
+    return FormerNames(re.compile(r"[ \t\n]*" + aside, re.I), re.compile(aside + "$", re.I))
+
+
+@lru_cache(maxsize=1)
+def _former_names() -> FormerNames:
+    return former_names(load_json("party_filters.json"))
 
 
 def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -360,7 +374,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
             # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)"), not
             # after a former name's aside ("ATA Vacations, Inc. (formerly Amber Tours, Inc.), ...").
             close = straight.rfind(")", start, match.start())
-            while close != -1 and (aside := _FORMER_NAME_BEFORE.search(straight, start, close + 1)) is not None:
+            while close != -1 and (aside := _former_names().before.search(straight, start, close + 1)) is not None:
                 close = straight.rfind(")", start, aside.start())
             begin = clause_start(straight, match.start(), max(start, close + 1))
             position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
@@ -378,7 +392,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 if name is None:
                     break
                 listed.append(name)
-                aside = _FORMER_NAME.match(straight, name.end, match.start())
+                aside = _former_names().after.match(straight, name.end, match.start())
                 name_end = aside.end() if aside else name.end
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name_end, match.start())

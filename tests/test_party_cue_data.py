@@ -1,6 +1,7 @@
 """The party readers' cue words are data (ner_models/party_filters.json), loaded once: the note
-reader's promise qualifiers and maker leads, and the document words that end a model entity in
-the model fallback. Each test shows the data file drives the reader. Invented names only."""
+reader's promise qualifiers and maker leads, the words that open a listed party's former name,
+and the document words that end a model entity in the model fallback. Each test shows the data
+file drives the reader. Invented names only."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 import pytest
 
 from ingest import annotate
-from ingest.annotate import _model_clause_names, _promise_names, note_cues
+from ingest.annotate import _collective_names, _model_clause_names, _promise_names, former_names, note_cues
+from ingest.definitions import between_windows
 from ingest.lexicons import load_json
 
 MAKER = "Pellingham Pumps, Inc."
@@ -80,3 +82,28 @@ def test_the_model_fallback_drops_an_entity_a_document_word_follows(word: str, s
     begin = text.index("Orrin")
     found = _model_clause_names(text, [(begin, begin + len("Orrin Tools"), "ORG")], frozenset())
     assert [n.text for n, _ in found] == ([] if skipped else ["Orrin Tools"])
+
+
+GROUP = (
+    "This Agreement is made between Vale Tours, Inc. ({lead} Amber Trips, Inc.), Orrin Travel, Inc. and "
+    'Cobalt Stays LLC (collectively, the "Sellers"), and Beta Bank LLC (the "Buyer").'
+)
+SELLERS = ["Vale Tours, Inc.", "Orrin Travel, Inc.", "Cobalt Stays LLC"]
+
+
+def _listed(text: str) -> list[str]:
+    return [n.text for n in _collective_names(text, between_windows(text))]
+
+
+@pytest.mark.parametrize("lead", load_json("party_filters.json")["former_name_leads"])
+def test_each_former_name_lead_of_the_data_file_keeps_the_list_whole(lead: str) -> None:
+    assert _listed(GROUP.format(lead=lead)) == SELLERS
+
+
+def test_a_former_name_lead_added_to_the_data_file_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "once known as" is no lead of the file: its aside closes the list, whose first name is lost.
+    text = GROUP.format(lead="once known as")
+    assert _listed(text) == SELLERS[1:]
+    data = _data(former_name_leads=[*load_json("party_filters.json")["former_name_leads"], "once known as"])
+    monkeypatch.setattr(annotate, "_former_names", lambda: former_names(data))
+    assert _listed(text) == SELLERS
