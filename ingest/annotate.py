@@ -339,7 +339,7 @@ _UNDERSIGNED_LIST = re.compile(r"\b[Tt]he[ \t]+undersigned[ \t]*,[ \t\n]*")
 _UNDERSIGNED_WINDOW_CHARS = 2_000
 
 
-# A listed party's former name: "ATA Vacations, Inc.\n(formerly Amber Tours, Inc.), Amber Travel, Inc."
+# A listed party's former name: "Vale Tours, Inc.\n(formerly Amber Trips, Inc.), Orrin Travel, Inc."
 # (its lead words: ``former_name_leads`` of party_filters.json).
 @dataclass(frozen=True, slots=True)
 class FormerNames:
@@ -372,7 +372,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
     for start, end in windows:
         for match in _COLLECTIVE.finditer(straight, start, end):
             # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)"), not
-            # after a former name's aside ("ATA Vacations, Inc. (formerly Amber Tours, Inc.), ...").
+            # after a former name's aside ("Vale Tours, Inc. (formerly Amber Trips, Inc.), ...").
             close = straight.rfind(")", start, match.start())
             while close != -1 and (aside := _former_names().before.search(straight, start, close + 1)) is not None:
                 close = straight.rfind(")", start, aside.start())
