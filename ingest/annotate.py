@@ -55,8 +55,10 @@ from ingest.lexicons import is_instruction_like, lexicons, load_json
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
+    before_street_address,
     ends_in_legal_suffix,
     has_legal_suffix,
+    legal_form,
     lowercase_words,
     name_at,
     name_before,
@@ -142,7 +144,9 @@ _MODEL_CLAUSE_CHARS = 600
 _MODEL_NAMES_LIMIT = 4
 _MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
 _INITIALISM_BEFORE = re.compile(r"(?<![\w.])[a-z](?:\.[a-z]){2,}\.[ \t]+$")
-_MODEL_CLAUSE_END = re.compile(r"\.[ \t]+(?=[A-Z])|\n[ \t]*\n")
+# (A period at a line's end closes the sentence too: "... (the "Projects").\nTHE FIRM HAS ACCEPTED
+# THIS ENGAGEMENT ON THE TERMS ..." is the next sentence's shouted prose, no party clause.)
+_MODEL_CLAUSE_END = re.compile(r"\.(?:[ \t]+|[ \t]*\n[ \t]*)(?=[A-Z])|\n[ \t]*\n")
 
 
 def _model_clause_names(
@@ -253,6 +257,10 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         if role is not None and role.group(1) in lexicons().party_roles:
             enumerator = role
         second = slot_name_at(straight, after + (enumerator.end() - enumerator.start() if enumerator else 0), end)
+        # "and Dr. Jane Roe Harbour Strasse 77 70469 Westport (the "Director")": the slot ran on
+        # into the party's address; the name is the part before its street.
+        if second is not None and party_name_problem(second.text) == "address":
+            second = before_street_address(second)
         if second is not None:
             names.append(second)
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
@@ -1236,6 +1244,13 @@ def _subjects(
             terms[party.entity_id].add(party.role)
     names = {eid: _subject_name(v) if v else sorted(terms[eid])[0] for eid, v in variants.items()}
     names.update({eid: sorted(t)[0] for eid, t in terms.items() if eid not in names})
+    # "Kestrel GmbH, represented by its shareholder Kestrel, Inc.": the parent shares the party's
+    # words and so its registry key; the party keeps the name with its own legal form.
+    for party in parties:
+        own = legal_form(party.name.text)
+        chosen = names.get(party.entity_id)
+        if own is not None and chosen is not None and legal_form(chosen) not in (None, own):
+            names[party.entity_id] = " ".join(party.name.text.split())
     if the_agreement_id is not None:
         names[the_agreement_id] = title_text
 
