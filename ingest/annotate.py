@@ -144,8 +144,8 @@ _MODEL_CLAUSE_CHARS = 600
 _MODEL_NAMES_LIMIT = 4
 _MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
 _INITIALISM_BEFORE = re.compile(r"(?<![\w.])[a-z](?:\.[a-z]){2,}\.[ \t]+$")
-# (A period at a line's end closes the sentence too: "... (the "Projects").\nTHE FIRM HAS ACCEPTED
-# THIS ENGAGEMENT ON THE TERMS ..." is the next sentence's shouted prose, no party clause.)
+# (A period at a line's end closes the sentence too: "... (the "Work").\nTHE FIRM TAKES ON THIS
+# WORK UNDER THE CONDITIONS ..." is the next sentence's shouted prose, no party clause.)
 _MODEL_CLAUSE_END = re.compile(r"\.(?:[ \t]+|[ \t]*\n[ \t]*)(?=[A-Z])|\n[ \t]*\n")
 
 

@@ -321,7 +321,7 @@ def _comma_joins_description(name: str) -> bool:
     """Whether a comma inside a name read over commas opens what is no part of the name: a
     description ("HARBOUR ROAD, A REGISTERED LIMITED PARTNERSHIP": an article, then words before
     the legal form; a bare "BANK, A F.S.B." is the form itself) or the list's last joint
-    ("..., Landlord, and HOT WIRED VENTURES, LLC": a role or another name before ", and")."""
+    ("..., Landlord, and QUILL WIRE VENTURES, LLC": a role or another name before ", and")."""
     described = re.search(r",[ \t\n]+(?:A|AN|An)[ \t\n]+(\S+)", name)
     if described is not None and not re.match(rf"(?i:{_suffix_regex()})", described.group(1)):
         return True

@@ -146,11 +146,11 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
     ),
     # A letter's shouted sentence after the clause's line-end period is no party clause.
     "a_shouted_sentence_after_the_clause": (
-        "August 2, 2006\nHarbourline, Inc.\nAttn: Jane Quill\n12 Wren Plaza, Suite 5\nWestport, VA 20147\n"
-        "Dear Ms. Quill:\nPursuant to your request, the Firm has agreed to provide Harbourline, Inc. "
-        "(\"Client\") services.\nIt is the purpose of this Letter-Agreement (the \"Agreement\") to formalize "
-        "the working relationship between the Client and the Firm with regard to the services (collectively, "
-        "the \"Projects\").\nTHE FIRM HAS ACCEPTED THIS ENGAGEMENT ON THE TERMS AND CONDITIONS SET FORTH BELOW:\n"
+        "March 9, 2011\nHarbourline, Inc.\nAttn: Jane Quill\n12 Wren Plaza, Suite 5\nWestport, VA 20147\n"
+        "Dear Ms. Quill:\nAs you asked, the Firm will advise Harbourline, Inc. "
+        "(\"Client\") on its listing.\nThis Letter-Agreement (the \"Agreement\") sets out how the Client "
+        "and the Firm will work together on that advice (the \"Work\").\nTHE FIRM TAKES ON THIS WORK "
+        "UNDER THE CONDITIONS THAT FOLLOW:\n"
         "1. Fees.\n",
         {"Harbourline, Inc."},
     ),
