@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
 
 from spacy.tokens import Doc
 
@@ -25,8 +27,8 @@ from ingest.agreements import (
     agreement_names,
     effective_date,
     has_agreement_preamble,
-    letter_subject,
     parent_amendment,
+    read_letter,
 )
 from ingest.definitions import (
     OPENING_CHARS,
@@ -49,12 +51,14 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.lexicons import is_instruction_like, lexicons
+from ingest.lexicons import is_instruction_like, lexicons, load_json
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
+    before_street_address,
     ends_in_legal_suffix,
     has_legal_suffix,
+    legal_form,
     lowercase_words,
     name_at,
     name_before,
@@ -69,7 +73,7 @@ from ingest.names import (
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
-from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start, signature_lead_start
+from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_names, slot_name_for
@@ -140,7 +144,9 @@ _MODEL_CLAUSE_CHARS = 600
 _MODEL_NAMES_LIMIT = 4
 _MODEL_JOINERS = frozenset({"and", "of", "for", "the", "de"})
 _INITIALISM_BEFORE = re.compile(r"(?<![\w.])[a-z](?:\.[a-z]){2,}\.[ \t]+$")
-_MODEL_CLAUSE_END = re.compile(r"\.[ \t]+(?=[A-Z])|\n[ \t]*\n")
+# (A period at a line's end closes the sentence too: "... (the "Work").\nTHE FIRM TAKES ON THIS
+# WORK UNDER THE CONDITIONS ..." is the next sentence's shouted prose, no party clause.)
+_MODEL_CLAUSE_END = re.compile(r"\.(?:[ \t]+|[ \t]*\n[ \t]*)(?=[A-Z])|\n[ \t]*\n")
 
 
 def _model_clause_names(
@@ -251,6 +257,10 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         if role is not None and role.group(1) in lexicons().party_roles:
             enumerator = role
         second = slot_name_at(straight, after + (enumerator.end() - enumerator.start() if enumerator else 0), end)
+        # "and Dr. Jane Roe Harbour Strasse 77 70469 Westport (the "Director")": the slot ran on
+        # into the party's address; the name is the part before its street.
+        if second is not None and party_name_problem(second.text) == "address":
+            second = before_street_address(second)
         if second is not None:
             names.append(second)
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
@@ -337,9 +347,23 @@ _UNDERSIGNED_LIST = re.compile(r"\b[Tt]he[ \t]+undersigned[ \t]*,[ \t\n]*")
 _UNDERSIGNED_WINDOW_CHARS = 2_000
 
 
-# A listed party's former name: "ATA Vacations, Inc.\n(formerly Amber Tours, Inc.), Amber Travel, Inc.".
-_FORMER_NAME = re.compile(r"[ \t\n]*\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)", re.I)
-_FORMER_NAME_BEFORE = re.compile(r"\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)$", re.I)
+# A listed party's former name: "Vale Tours, Inc.\n(formerly Amber Trips, Inc.), Orrin Travel, Inc."
+# (its lead words: ``former_name_leads`` of party_filters.json).
+@dataclass(frozen=True, slots=True)
+class FormerNames:
+    after: re.Pattern[str]  # the aside right after a name
+    before: re.Pattern[str]  # the aside ending where a search ends
+
+
+def former_names(data: Mapping[str, Any]) -> FormerNames:
+    """The former-name asides built from party_filters.json's ``data``."""
+    aside = r"\((?:" + _phrases(data["former_name_leads"]) + r")\b[^()\n]{0,80}\)"
+    return FormerNames(re.compile(r"[ \t\n]*" + aside, re.I), re.compile(aside + "$", re.I))
+
+
+@lru_cache(maxsize=1)
+def _former_names() -> FormerNames:
+    return former_names(load_json("party_filters.json"))
 
 
 def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -356,9 +380,9 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
     for start, end in windows:
         for match in _COLLECTIVE.finditer(straight, start, end):
             # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)"), not
-            # after a former name's aside ("ATA Vacations, Inc. (formerly Amber Tours, Inc.), ...").
+            # after a former name's aside ("Vale Tours, Inc. (formerly Amber Trips, Inc.), ...").
             close = straight.rfind(")", start, match.start())
-            while close != -1 and (aside := _FORMER_NAME_BEFORE.search(straight, start, close + 1)) is not None:
+            while close != -1 and (aside := _former_names().before.search(straight, start, close + 1)) is not None:
                 close = straight.rfind(")", start, aside.start())
             begin = clause_start(straight, match.start(), max(start, close + 1))
             position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
@@ -376,7 +400,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 if name is None:
                     break
                 listed.append(name)
-                aside = _FORMER_NAME.match(straight, name.end, match.start())
+                aside = _former_names().after.match(straight, name.end, match.start())
                 name_end = aside.end() if aside else name.end
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name_end, match.start())
@@ -641,16 +665,37 @@ def _registered_office_names(text: str) -> list[NameSpan]:
 
 # A note's maker and payee: "FOR VALUE RECEIVED, Acme Ltd., a Nevada corporation (the "Maker"),
 # promises to pay to the order of Beta LLC (the "Holder")". The promise is the party clause of
-# an instrument that names no "between".
-_PROMISE = re.compile(
-    r"\b(?:hereby[ \t\n]+)?(?:(?:absolutely|unconditionally|jointly|severally|and)[ \t\n,]+)*"
-    r"promises?[ \t\n]+to[ \t\n]+pay[ \t\n]+(?:to[ \t\n]+)?(?:the[ \t\n]+order[ \t\n]+of[ \t\n]+)?(?:the[ \t\n]+(?=[A-Z]))?",
-    re.I,
-)
-# What opens the maker's clause before its name: "FOR VALUE RECEIVED, the undersigned, ".
-_MAKER_LEAD = re.compile(
-    r"(?i:for[ \t\n]+value[ \t\n]+received|the[ \t\n]+undersigned|hereby)[ \t\n]*,?[ \t\n]*"
-)
+# an instrument that names no "between". Its words are data (``promise_qualifiers``: "jointly and
+# severally promises to pay"; ``maker_leads``, what opens the maker's clause before its name:
+# "FOR VALUE RECEIVED, the undersigned, "; both in party_filters.json); the grammar is here.
+@dataclass(frozen=True, slots=True)
+class NoteCues:
+    promise: re.Pattern[str]
+    maker_lead: re.Pattern[str]
+
+
+def _phrases(words: Iterable[str]) -> str:
+    """An alternation of ``words``, longest first, a space matching any run of blanks."""
+    return "|".join(re.escape(w).replace(r"\ ", r"[ \t\n]+") for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+def note_cues(data: Mapping[str, Any]) -> NoteCues:
+    """The note reader's patterns built from party_filters.json's ``data``."""
+    return NoteCues(
+        promise=re.compile(
+            r"\b(?:hereby[ \t\n]+)?(?:(?:" + _phrases(data["promise_qualifiers"]) + r")[ \t\n,]+)*"
+            r"promises?[ \t\n]+to[ \t\n]+pay[ \t\n]+(?:to[ \t\n]+)?(?:the[ \t\n]+order[ \t\n]+of[ \t\n]+)?(?:the[ \t\n]+(?=[A-Z]))?",
+            re.I,
+        ),
+        maker_lead=re.compile(r"(?i:" + _phrases(data["maker_leads"]) + r")[ \t\n]*,?[ \t\n]*"),
+    )
+
+
+@lru_cache(maxsize=1)
+def _note_cues() -> NoteCues:
+    return note_cues(load_json("party_filters.json"))
+
+
 # Bounds: where promises are looked for, how far before one its maker may start and after it
 # its payee's name may run.
 _PROMISE_SCAN_CHARS = 6_000
@@ -663,7 +708,8 @@ def _promise_names(text: str) -> list[NameSpan]:
     (the order of)" and the name opening the promise's sentence (after "FOR VALUE RECEIVED",
     "the undersigned"), each a name with a legal form or a person's name."""
     names: list[NameSpan] = []
-    for promise in _PROMISE.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
+    cues = _note_cues()
+    for promise in cues.promise.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
         limit = min(len(text), promise.end() + _PAYEE_CHARS)
         paragraph_end = text.find("\n\n", promise.end(), limit)
         payee = name_at(text, promise.end(), paragraph_end if paragraph_end != -1 else limit)
@@ -671,9 +717,13 @@ def _promise_names(text: str) -> list[NameSpan]:
         # the undersigned"), or where its sentence starts ("Acme Inc. (the "Borrower"), for
         # value received, hereby promises").
         floor = max(0, promise.start() - _MAKER_LOOKBACK)
-        leads = list(_MAKER_LEAD.finditer(text, floor, promise.start()))
+        leads = list(cues.maker_lead.finditer(text, floor, promise.start()))
         makers: list[NameSpan | None] = []
-        for position in [*([leads[-1].end()] if leads else []), clause_start(text, promise.start(), floor)]:
+        # A sentence that starts no later than the look-back's floor was cut there: its start is
+        # unseen, and reading from the floor would take part of a word as a name ("OR VALUE
+        # RECEIVED, Acme Inc.").
+        sentence = clause_start(text, promise.start(), floor)
+        for position in [*([leads[-1].end()] if leads else []), *([sentence] if sentence > floor or floor == 0 else [])]:
             position += len(text[position : promise.start()]) - len(text[position : promise.start()].lstrip(" \t\n,"))
             makers.append(name_at(text, position, promise.start()))
         maker = next((m for m in makers if m is not None and _promise_party(m)), None)
@@ -1068,8 +1118,8 @@ def annotate_document(
     # Only a text that shows it is an agreement (a title, or a contract's preamble) gets an
     # agreement subject: a memo is not a registry row named "Agreement".
     # (A letter agreement's structure names its parties: addressee, sender, acceptor.)
-    letter = letter_salutation(text) is not None
-    is_agreement = title is not None or has_agreement_preamble(text) or letter
+    letter = read_letter(text)
+    is_agreement = title is not None or has_agreement_preamble(text) or letter is not None
     title_text = title.text if title else _FALLBACK_TITLE
     the_agreement_id = agreement_id(title_text, doc_id)
     definitions = find_definitions(text)
@@ -1078,7 +1128,7 @@ def annotate_document(
     # (not merely the opening pages) can name parties then.
     # (A letter titled by its subject line has no contract preamble either: its parties are read
     # as a letter's, ``letter_names``.)
-    preamble_title = title is not None and not (letter and title == letter_subject(text))
+    preamble_title = title is not None and not (letter is not None and letter.titled_by_subject(title))
     parties = _parties(
         text,
         definitions if preamble_title else [d for d in definitions if _in_between_window(d, text)],
@@ -1211,6 +1261,13 @@ def _subjects(
             terms[party.entity_id].add(party.role)
     names = {eid: _subject_name(v) if v else sorted(terms[eid])[0] for eid, v in variants.items()}
     names.update({eid: sorted(t)[0] for eid, t in terms.items() if eid not in names})
+    # "Kestrel GmbH, represented by its shareholder Kestrel, Inc.": the parent shares the party's
+    # words and so its registry key; the party keeps the name with its own legal form.
+    for party in parties:
+        own = legal_form(party.name.text)
+        chosen = names.get(party.entity_id)
+        if own is not None and chosen is not None and legal_form(chosen) not in (None, own):
+            names[party.entity_id] = " ".join(party.name.text.split())
     if the_agreement_id is not None:
         names[the_agreement_id] = title_text
 

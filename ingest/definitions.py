@@ -11,6 +11,7 @@ ORG false positives on such capitalised words.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,6 +20,7 @@ from ingest.names import (
     after_non_party_lead,
     NameSpan,
     ends_in_legal_suffix,
+    government_body_name,
     has_legal_suffix,
     lowercase_words,
     name_at,
@@ -28,6 +30,7 @@ from ingest.names import (
     office_of_prefix,
     party_name_problem,
     representation_lead,
+    slot_name_at,
     without_enumerator,
 )
 from ingest.normalize import normalise_org
@@ -222,6 +225,21 @@ def _clause_antecedent(
 ) -> NameSpan | None:
     segment_start = clause_start(text, paren_start, floor)
     segment = text[segment_start:paren_start]
+    # "BETWEEN:\n| Kestrel Systems Land Ltd.\n| Of the Harbour Industrial Park, Westport (Hereinafter
+    # "Kestrel")": a line opened by "of" is the party's address; the party is the name that fills
+    # the line above it alone (a registration number in brackets may follow).
+    address_line = _OF_ADDRESS_LINE.match(text, max(floor, text.rfind("\n", 0, paren_start)), paren_start)
+    above_start = text.rfind("\n", floor, address_line.start()) if address_line is not None else -1
+    if address_line is not None and above_start >= 0:
+        line_start = above_start + 1
+        opening = re.match(r"[ \t|]*", text[line_start : address_line.start()])
+        above = slot_name_at(text, line_start + opening.end(), address_line.start()) if opening else None
+        if (
+            above is not None
+            and ends_in_legal_suffix(above.text)
+            and re.fullmatch(r"[ \t|]*(?:\([^()\n]*\))?[ \t|,]*", text[above.end : address_line.start()])
+        ):
+            return above
     # A segment opening with a comma and a lower-case word still describes the previous party
     # (", a Delaware corporation, and Paul Silas ("Celebrity")"): its own name comes after "and".
     # (", on the one hand, ABG-Shaq, LLC" is filler before a name of its own.)
@@ -264,6 +282,26 @@ def _clause_antecedent(
         short = name_at(text, leading.start, leading.start + at_address.start()) if at_address else None
         leading = short if short is not None and party_name_problem(short.text) is None else None
     if leading is not None:
+        # "BETWEEN THE EMPLOYER AND JANE ROE, ... 1. I, JANE ROE ("Employee")": the clause read
+        # two names joined by "and"; the one the definition stands right after, written again
+        # there, is its antecedent, not the pair.
+        joined = re.search(r"\s(?:and|AND)\s+", leading.text)
+        restated = name_before(text, paren_start) if joined else None
+        if (
+            joined is not None
+            and restated is not None
+            and restated.start >= leading.end
+            and restated.text.casefold() == leading.text[joined.end() :].casefold()
+        ):
+            return restated
+        # "..., Westport, Westland, on the one hand, and Harbour Law LLP (the "Firm")": the first
+        # party's clause closes at "on the one hand"; what the clause read before it (the first
+        # party's seat) is no antecedent of the term after the next name.
+        one_hand = _ONE_HAND.search(text, leading.end, paren_start)
+        if one_hand is not None:
+            after = name_at(text, one_hand.end(), paren_start)
+            if after is not None:
+                return after
         # "between iBio Inc., ... and Beijing CC-Pharming Ltd. of Beijing ("CC-Pharming")": a term
         # derived from a later name in the clause belongs to that name, not the first one.
         if terms and not any(_is_name_derived(term, leading.text) for term in terms):
@@ -319,6 +357,8 @@ def _clause_antecedent(
     return before
 
 
+_OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t]+part\b)")
+_ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
 # What may stand between such a name and its definition: ", a municipal corporation", "dated May
@@ -422,6 +462,8 @@ def _accept(term: str, name: str, strength: int) -> bool:
 
 def _looks_like_name(name: str) -> bool:
     """A party without a legal suffix is named by a few capitalised words ("Paul Silas")."""
+    if government_body_name(name):
+        return True
     words = name.split()
     capitalised = [w for w in words if w[:1].isupper() or w[:1].isdigit() or w == "&"]
     if 1 <= len(words) <= 5 and len(capitalised) == len(words):
@@ -591,6 +633,31 @@ def _role_label_definitions(straight: str) -> list[Definition]:
     ]
 
 
+_SENTENCE_END = re.compile(r"\.[ \t\n]+(?=[A-Z])")
+# Words by which a sentence names parties of its own ("is entered into by", "X, as guarantor, is
+# a party hereto").
+_PARTY_CLAUSE_CUES = re.compile(
+    r"(?i)\b(?:between|among|parties|party|hereto|undersigned|made\s+by|entered\s+into\s+by|executed\s+by|joins?)\b"
+)
+
+
+def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Definition]) -> bool:
+    """Whether the name at ``name_start`` stands in a sentence after the one that named two
+    parties (each defined), and that sentence opens no party clause itself."""
+    named = [d for d in earlier if d.is_party_alias and d.name is not None and d.name.start < name_start]
+    if len({d.name.text for d in named}) < 2:
+        return False
+    second = sorted(named, key=lambda d: d.paren_end)[1]
+    ends = [
+        m for m in _SENTENCE_END.finditer(text, second.paren_end, name_start)
+        if not re.search(r"(?:\b[\w]{1,4}|\.\w+)$", text[max(0, m.start() - 12) : m.start()])
+    ]
+    if not ends:
+        return False
+    sentence = text[ends[-1].end() : name_start]
+    return _PARTY_CLAUSE_CUES.search(sentence) is None
+
+
 def find_definitions(text: str) -> list[Definition]:
     straight = straighten_quotes(text)
     windows = preamble_windows(straight)
@@ -621,6 +688,11 @@ def find_definitions(text: str) -> list[Definition]:
             # (the recital's subject, "WHEREAS, Acme ("Acme") owns ...", still may be one).
             if is_alias and not has_legal_suffix(name.text):
                 is_alias = not _in_recital_predicate(straight, name.start)
+            # "... and Jane Roe (the "Executive"). This Agreement becomes effective upon the merger
+            # with Kestrel, Inc. ("KI")": once a sentence has named two parties, a later sentence
+            # that opens no party clause of its own defines a third party the contract talks about.
+            if is_alias and strength == 2 and _after_closed_party_clause(straight, name.start, definitions):
+                is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))
     return sorted(definitions, key=lambda d: (d.term_start, d.term))

@@ -183,6 +183,12 @@ def has_legal_suffix(name: str) -> bool:
     return bool(_legal_suffix_end().search(_without_branch(name.strip())))
 
 
+def legal_form(name: str) -> str | None:
+    """The legal form ``name`` ends in, letters only and casefolded ("gmbh", "inc"), or None."""
+    found = _legal_suffix_end().search(_without_branch(name.strip()))
+    return re.sub(r"[\W_]+", "", found.group()).casefold() if found else None
+
+
 def _without_branch(name: str) -> str:
     """"Kestrel Bank Ltd." of "Kestrel Bank Ltd. Harbour Branch": the branch after a legal form
     (``name_at`` reads it as part of the name) leaves the name ending in that form."""
@@ -281,6 +287,47 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     return NameSpan(span, start, start + len(span))
 
 
+def government_body_name(name: str) -> bool:
+    """Whether ``name`` is a government body named for its portfolios ("Ministry of Trade,
+    Industry and Energy ..."): a name, although longer and more joined than a company's."""
+    return _portfolio_regex().match(name) is not None and name[:1].isupper()
+
+
+@lru_cache(maxsize=1)
+def _street_start() -> re.Pattern[str]:
+    """A street and its number inside a run of capitalised words: "Elm Street 77", "Quillweg 8",
+    "Harbour Str. 5" (``address_words`` and the compound endings ``street_endings`` of
+    party_filters.json); the street's own name is the one capitalised word before a separate
+    street word."""
+    data = load_json("party_filters.json")
+    words = "|".join(re.escape(w) for w in sorted(data["address_words"], key=lambda w: (-len(w), w)))
+    endings = "|".join(re.escape(w) for w in sorted(data["street_endings"], key=lambda w: (-len(w), w)))
+    return re.compile(
+        rf"[ \t\n]+(?:[A-Z][\w'’\-]*[ \t]+(?i:{words}|{endings})\.?|[A-Z][\w'’\-]*(?i:{endings})\.?)[ \t]+\d{{1,5}}\b"
+    )
+
+
+def before_street_address(name: NameSpan) -> NameSpan:
+    """``name`` without the street address it ran on into when no comma closed it ("Dr. Jane Roe
+    Harbour Strasse 77 70469 Westport" is "Dr. Jane Roe"); unchanged when no street follows at
+    least two words of a name."""
+    street = _street_start().search(name.text)
+    if street is None or len(name.text[: street.start()].split()) < 2:
+        return name
+    return NameSpan(name.text[: street.start()], name.start, name.start + street.start())
+
+
+def _comma_joins_description(name: str) -> bool:
+    """Whether a comma inside a name read over commas opens what is no part of the name: a
+    description ("HARBOUR ROAD, A REGISTERED LIMITED PARTNERSHIP": an article, then words before
+    the legal form; a bare "BANK, A F.S.B." is the form itself) or the list's last joint
+    ("..., Landlord, and QUILL WIRE VENTURES, LLC": a role or another name before ", and")."""
+    described = re.search(r",[ \t\n]+(?:A|AN|An)[ \t\n]+(\S+)", name)
+    if described is not None and not re.match(rf"(?i:{_suffix_regex()})", described.group(1)):
+        return True
+    return re.search(r",[ \t\n]+(?:and|AND)[ \t\n]", name) is not None
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
     match = _name_regex().match(text, pos, limit)
@@ -300,9 +347,13 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and _suffix_inside().search(candidate.text[: len(plain.text) + 1]) is None
             # "BANKERS BANK, INCLUDING THE LIMITED WARRANTY": a clause, not a name.
             and not re.search(r"(?i),.*\bthe\b", candidate.text)
+            and not _comma_joins_description(candidate.text)
             and len(candidate.text.split()) <= 8
         ):
             plain = candidate
+    portfolio = _portfolio_regex().match(text, pos, limit)
+    if portfolio is not None and (plain is None or portfolio.end() > plain.end) and text[pos].isupper():
+        plain = NameSpan(portfolio.group(), pos, portfolio.end())
     if plain is not None and not ends_in_legal_suffix(plain.text) and re.match(rf"{_GAP}{_QUOTED_TOKEN}", text[plain.end : limit]):
         quoted = _quoted_name_regex().match(text, pos, limit)
         candidate = _trim(text, quoted.start(), quoted.end()) if quoted else None
@@ -388,7 +439,26 @@ def _joins_over_of_the(left: str, right: str) -> bool:
         return False
     heads, institutions = _of_the_words()
     last = left.split()[-1].casefold().strip(".,")
-    return last in heads or any(w.casefold().strip(".,") in institutions for w in right.split())
+    # "Ministry of Finance of the Republic of Westland": a state after "of the" is the body's own.
+    state = " ".join(right.split()).casefold()
+    return (
+        last in heads
+        or any(w.casefold().strip(".,") in institutions for w in right.split())
+        or any(state.startswith(p) for p in _party_filters().government_prefixes)
+    )
+
+
+@lru_cache(maxsize=1)
+def _portfolio_regex() -> re.Pattern[str]:
+    """A government body named for its portfolios, joined by commas and a last "and": "Ministry
+    of Trade, Industry and Energy", at most five portfolios before the last "and"
+    (``government_bodies`` in party_filters.json). Commas join a name's words only where a legal
+    form closes it elsewhere; here the body word opens it."""
+    heads = "|".join(re.escape(h) for h in sorted(load_json("party_filters.json")["government_bodies"]))
+    word = r"[A-Z][\w'’\-]*"
+    return re.compile(
+        rf"(?i:{heads})[ \t]+(?i:of)[ \t]+{word}(?:,[ \t]+{word}){{0,4}},?[ \t]+(?:and|AND|&)[ \t]+{word}"
+    )
 
 
 def _of_the_name(text: str, plain: NameSpan, limit: int) -> NameSpan | None:
@@ -502,6 +572,13 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
     for match in _name_regex().finditer(text, start, end):
         if text[match.end() : end].strip(" \t\n,") == "":
             best = _trim(text, match.start(), match.end())
+    # 'AND "QX" TECHNOLOGIES REPRESENTED BY ...': a quoted short token written before the
+    # name's first word is part of the name as written (a word alone, "TECHNOLOGIES", is none).
+    lookback = max(start, best.start - 12) if best is not None else start
+    token = re.search(rf"(?:^|(?<=[\s,:;]))({_QUOTED_TOKEN})[ \t]+$", text[lookback : best.start]) if best else None
+    if best is not None and token is not None:
+        opening = lookback + token.start(1)
+        best = NameSpan(text[opening : best.end], opening, best.end)
     if best is not None and (joint := _OF_THE_BEFORE.search(text, start, best.start)) is not None:
         # "... between the Board of Regents of the University of Westland System (": read from
         # its end the name is "University of Westland System"; the run before "of the" joins it.
