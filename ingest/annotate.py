@@ -901,11 +901,28 @@ def _parties(
     explicit = [
         *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text)
     ]
-    for name in [*explicit, *(found.name for found in laid_out), *_signature_names(text), *individuals]:
+    # An item's names run on one after another, each closed by its legal form ("(4) ACME LIMITED
+    # ACME TRADING LIMITED and ..."), are distinct parties, a longer one too.
+    run_on = [found.name for found in laid_out if found.shape == "run"]
+    # A caption line above the cover ("Employment Agreement - Acme Corp. and Jane Roe") is a
+    # filer's summary, not the contract's own words: it only completes a document whose other
+    # readers found fewer than two parties (it may name a party by a trade name or a parent).
+    caption = [found.name for found in laid_out if found.shape == "caption"]
+    stated = [found.name for found in laid_out if found.shape != "caption"]
+    completing: bool | None = None
+    for name in [*explicit, *stated, *_signature_names(text), *individuals, *caption]:
+        if name in caption:
+            # Decided once, before the caption's first name joins.
+            completing = len(parties) < 2 if completing is None else completing
+            if not completing:
+                break
         if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
             continue
         words = set(name_words(name.text))
-        if any(words <= k or (k <= words and name not in explicit) for k in known):
+        if name in run_on:
+            if any(words == k for k in known):
+                continue
+        elif any(words <= k or (k <= words and name not in explicit) for k in known):
             continue
         label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)

@@ -138,7 +138,8 @@ def _clean_span(text: str, start: int, end: int) -> tuple[int, int]:
         start += lead.end()
     while end > start and text[end - 1] in " \t\n,;:'\"“”)":
         end -= 1
-    while start < end and text[start] in " \t\n,;:'\"“”(":
+    # A caption's dash ("Employment Agreement - Acme Corp. and ...") opens no name.
+    while start < end and text[start] in " \t\n,;:'\"“”(-–—":
         start += 1
     return start, end
 

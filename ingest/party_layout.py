@@ -54,6 +54,15 @@ _VALUE_CHARS = 200
 # full name, "Marlow Credit Union"), and at most the second bound.
 _MIN_BARE_WORDS = 2
 _MAX_BARE_WORDS = 6
+# A person's name stacked without a role line beside a company on a cover: "JANE Q. ROE".
+_MAX_PERSON_WORDS = 4
+# Words that never open a person's name ("OF THE ONE PART" is prose in capitals).
+_CONNECTORS = frozenset({"of", "the", "and", "de", "van", "von", "&"})
+# A caption line naming the parties after its title is one of the opening's first cells.
+_CAPTION_CELLS = 8
+# A cover run into one line ("Deed Acme Pty Ltd (ACN 1) (Owner) Beta Limited (ABN 2) ...") is on
+# the first page: names closed by a registration number or a bare term are read this far only.
+_COVER_RUN_CHARS = 2_000
 
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
 _TABLE_BAR = re.compile(r"[|│]")
@@ -80,7 +89,9 @@ class LayoutCell:
 @dataclass(frozen=True, slots=True)
 class LayoutName:
     name: NameSpan
-    shape: str  # "item", "label" or "cover": which layout named it
+    # Which layout named it: "item", "run" (one more name run on in an item), "label", "cover" or
+    # "caption" (a title's caption line, which only completes what the other readers find).
+    shape: str
     slot_end: int  # where the slot (the item, the field's value, the cover line) ends
 
 
@@ -99,6 +110,8 @@ class _Cues:
     contact_labels: frozenset[str]  # casefolded labels of a notice or contact block's rows
     group_heads: frozenset[str]  # plural words that open a description of a group
     roles: frozenset[str]  # casefolded party roles: a cell of one only states a role ("LANDLORD")
+    caption_title_words: frozenset[str]  # a caption's title ends in one: "Employment Agreement - X and Y"
+    registration: re.Pattern[str]  # "(ACN 000 000 000)", "ABN": a company number's label after a name
 
 
 @lru_cache(maxsize=1)
@@ -117,6 +130,8 @@ def _cues() -> _Cues:
         contact_labels=frozenset(c.casefold() for c in data["contact_labels"]),
         group_heads=frozenset(g.casefold() for g in data["group_heads"]),
         roles=frozenset(r.casefold() for r in load_json("roles.json")["party_roles"]),
+        caption_title_words=frozenset(w.casefold() for w in data["caption_title_words"]),
+        registration=re.compile(data["registration_marker"]),
     )
 
 
@@ -406,7 +421,10 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
             key = _marker_key(marker) if marker is not None else None
             marker_end = marker.end() if marker is not None else 0
             following = found[position] if position < len(found) else None
-            if key is None and (_defined_item(text, item) or _described_item(text, item, following)):
+            # A marked list's items are all marked: a line under a marked item that ends in a
+            # definition ("... Quay Lane, London (the "Landlord")") is that item's last line.
+            unmarked_ok = previous is None or previous[0] == "unmarked"
+            if key is None and unmarked_ok and (_defined_item(text, item) or _described_item(text, item, following)):
                 # "Wen Jiaqi (the "Pledgor")\nID No.: ...", "Hollowell Corporation\na Nevada
                 # corporation": an unmarked item, a name filling its line with its definition
                 # or above its description line, its particulars on the rows below.
@@ -427,6 +445,30 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
             if name is not None and (has_legal_suffix(name.text) or re.match(r"[ \t]*[,(]", text[name.end : end])):
                 names.append((name, end))
     return names
+
+
+_RUN_ON_JOIN = re.compile(r"[ \t\n]*(?:,[ \t\n]*)?(?:(?:and|AND)[ \t\n]+)?")
+
+
+def _run_on_names(text: str, name: NameSpan, common_words: frozenset[str]) -> list[NameSpan]:
+    """Names with a legal form that follow ``name`` with nothing between them but a comma or
+    "and", maybe over a line break: one item listing several companies ("(4) ACME LIMITED ACME
+    TRADING LIMITED and ACME\nSERVICES LIMITED whose registered offices are ..."). Each is a party
+    of its own; a legal form closes each name, so none is a piece of another. At most
+    ``_ITEM_LIMIT`` more."""
+    more: list[NameSpan] = []
+    end = name.end
+    while len(more) < _ITEM_LIMIT:
+        join = _RUN_ON_JOIN.match(text, end)
+        start = join.end() if join is not None else end
+        if start == end and start < len(text) and not text[start].isspace():
+            break
+        following = _checked(text, name_at(text, start, min(len(text), start + _VALUE_CHARS)), common_words)
+        if following is None or following.start != start or not ends_in_legal_suffix(following.text):
+            break
+        more.append(following)
+        end = following.end
+    return more
 
 
 def _inline_item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
@@ -472,6 +514,18 @@ def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, ro
     return name if _bare_name(name.text) and roled else None
 
 
+def _cover_person(text: str, cell: LayoutCell, common_words: frozenset[str]) -> NameSpan | None:
+    name = _cover_name(text, cell, common_words, roled=True)
+    if name is None or has_legal_suffix(name.text) or len(name.text.split()) > _MAX_PERSON_WORDS:
+        return None
+    # "OF THE ONE PART" under a party's entry is prose in capitals: a person's name opens with a
+    # name word and holds no word the document writes in lower case.
+    words = [w.strip(".,'’").casefold() for w in name.text.split()]
+    if words[0] in _CONNECTORS or any(w in common_words for w in words):
+        return None
+    return name
+
+
 def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """A cover page's stacked names: "X LIMITED\\n- and -\\nY PLC", "X LLC\\nAS LANDLORD\\nAND\\nY LLC\\nAS TENANT"."""
     cues = _cues()
@@ -489,6 +543,13 @@ def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str
         roled_below = below + 1 < len(found) and _role_cell(found[below + 1].text)
         first = _cover_name(text, found[above], common_words, roled=above < index - 1)
         second = _cover_name(text, found[below], common_words, roled=roled_below)
+        # "ACME HOLDINGS LIMITED\nand\nJANE ROE": a company stacked with a person's name (two to
+        # four words) is a cover naming both parties, without a role line; a heading split by
+        # "AND" has no legal form on either side.
+        if first is None and second is not None and has_legal_suffix(second.text):
+            first = _cover_person(text, found[above], common_words)
+        elif second is None and first is not None and has_legal_suffix(first.text):
+            second = _cover_person(text, found[below], common_words)
         # Both sides must read as names: a separator between prose lines stacks nothing.
         if first is None or second is None:
             continue
@@ -496,14 +557,145 @@ def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str
     return names
 
 
+_CAPTION_DASH = re.compile(r"[ \t]+[-–—][ \t]+")
+_CAPTION_AND = re.compile(r"[ \t]+(?:and|AND)[ \t]+")
+
+
+def _caption_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A caption line that names the parties after the document's title and a dash ("Employment
+    Agreement - Acme Corp. and Jane Q. Roe", "Office Lease - Roe Associates and Acme Co. Inc."),
+    among the opening's first cells. Every piece between the "and"s must be a name that fills it
+    (a legal form, or two to six capitalised words), at least two; otherwise the line is no
+    caption ("Agreement - Schedule of Fees and Charges")."""
+    cues = _cues()
+    names: list[_Slot] = []
+    for cell in found[:_CAPTION_CELLS]:
+        for dash in _CAPTION_DASH.finditer(text, cell.start, cell.end):
+            title_words = re.findall(r"[A-Za-z]+", text[cell.start : dash.start()])
+            if not title_words or title_words[-1].casefold() not in cues.caption_title_words:
+                continue
+            pieces: list[tuple[int, int]] = []
+            begin = dash.end()
+            for join in [*_CAPTION_AND.finditer(text, begin, cell.end), None]:
+                pieces.append((begin, join.start() if join is not None else cell.end))
+                if join is not None:
+                    begin = join.end()
+            read = [_caption_piece(text, start, end, common_words) for start, end in pieces]
+            if len(read) >= 2 and all(name is not None for name in read):
+                names.extend((name, name.end) for name in read if name is not None)
+            break
+    return names
+
+
+def _caption_piece(text: str, start: int, end: int, common_words: frozenset[str]) -> NameSpan | None:
+    name = _checked(text, name_at(text, start, end), common_words)
+    if name is None or name.start != start or _FILLED_TO_END.match(text[name.end : end]) is None:
+        return None
+    return name if has_legal_suffix(name.text) or _bare_name(name.text) else None
+
+
+def _label_stack_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A party label alone in its cell over names stacked one per cell ("|Borrower\nAcme
+    Limited\nBeta Limited\nGamma Limited", "Lenders:\nX Bank Ltd\nY Bank plc"): each cell
+    filled by a name with a legal form is one more party of that role, up to the first cell that
+    is none. At least two (one name is the label row's own value)."""
+    names: list[_Slot] = []
+    for index, cell in enumerate(found):
+        label = cell.text.rstrip(" \t:：")
+        if cell.text != label and not cell.text.rstrip().endswith((":", "：")):
+            continue
+        if _label_term(label) is None:
+            continue
+        stack: list[_Slot] = []
+        for below in found[index + 1 : index + 1 + _ITEM_LIMIT]:
+            name = _cover_name(text, below, common_words, roled=False)
+            if name is None or not has_legal_suffix(name.text):
+                break
+            stack.append((name, below.end))
+        if len(stack) >= 2:
+            names.extend(stack)
+    return names
+
+
+_TRUSTEE_CLAUSE = re.compile(r"[ \t]+(?:as|AS)[ \t]+(?:trustee|TRUSTEE)[ \t]+(?:for|of|FOR|OF)[ \t]+(?:the[ \t]+|THE[ \t]+)?[A-Z][^()\n]{0,60}?(?=[ \t]*(?:\(|ABN|ACN|ARBN|ARSN))")
+_BARE_TERM = re.compile(r"[ \t]*\([ \t]*(?:together[ \t]+|each[ \t]+)?[A-Z][\w&'’\-]*(?:[ \t]+[A-Z][\w&'’\-]*){0,3}[ \t]*\)")
+_ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
+_WORD_START = re.compile(r"(?<![\w&/.'’\-()])[A-Z0-9]")
+
+
+def _closed_entry(text: str, name: NameSpan, limit: int) -> int | None:
+    """Where a cover entry run into a line ends when ``name`` is closed as a party's entry: a
+    registration number's label ("(ACN 000 000 000)", "ABN"), or asides ending in a bare
+    capitalised term ("(in liquidation) (Vendor)", "(together Sponsors)"), maybe after
+    a trustee's capacity ("as trustee for the Roe Family Trust"). None when it is not closed so."""
+    cues = _cues()
+    position = name.end
+    trustee = _TRUSTEE_CLAUSE.match(text, position, limit)
+    if trustee is not None:
+        position = trustee.end()
+    registered = cues.registration.match(text, position, limit)
+    if registered is not None:
+        position = registered.end()
+    closed = registered is not None
+    while True:
+        term = _BARE_TERM.match(text, position, limit)
+        aside = _ASIDE.match(text, position, limit)
+        if term is not None:
+            position, closed = term.end(), True
+        elif aside is not None:
+            position = aside.end()
+        else:
+            break
+    return position if closed else None
+
+
+def _registered_run_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A cover run into one line that lists the parties, each name with a legal form closed by
+    its company number or its bare defined term ("Acme Pty Ltd (ACN 1) (Owner) Beta Limited
+    (ABN 2) and Gamma Pty Ltd (ABN 3) (together Sponsors)"), on the first page. At least two in
+    one cell; a firm without a legal form (the law firm that drew the deed) is not read."""
+    names: list[_Slot] = []
+    for cell in found:
+        if cell.start >= _COVER_RUN_CHARS:
+            break
+        run: list[_Slot] = []
+        position = cell.start
+        for start in _WORD_START.finditer(text, cell.start, cell.end):
+            if start.start() < position:
+                continue
+            name = _checked(text, name_at(text, start.start(), cell.end), common_words)
+            if name is None or name.start != start.start() or not ends_in_legal_suffix(name.text):
+                continue
+            closed = _closed_entry(text, name, cell.end)
+            if closed is None:
+                continue
+            run.append((name, closed))
+            position = closed
+            if len(run) >= _ITEM_LIMIT:
+                break
+        if len(run) >= 2:
+            names.extend(run)
+    return names
+
+
 def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[LayoutName]:
     """The parties the opening's layout names, in text order, each once (by span)."""
     found = cells(text, layout_end(text))
+    items = _item_names(text, found, common_words)
     shaped = [
-        *((slot, "item") for slot in _item_names(text, found, common_words)),
+        *((slot, "item") for slot in items),
+        *(
+            ((more, more.end), "run")
+            for name, _ in items
+            if ends_in_legal_suffix(name.text)
+            for more in _run_on_names(text, name, common_words)
+        ),
         *((slot, "item") for slot in _inline_item_names(text, found, common_words)),
         *(((slot.name, slot.slot_end), "label") for slot in label_slots(text, common_words)),
         *((slot, "cover") for slot in _cover_names(text, found, common_words)),
+        *((slot, "caption") for slot in _caption_names(text, found, common_words)),
+        *((slot, "label") for slot in _label_stack_names(text, found, common_words)),
+        *((slot, "cover") for slot in _registered_run_names(text, found, common_words)),
     ]
     seen: set[tuple[int, int]] = set()
     result: list[LayoutName] = []
