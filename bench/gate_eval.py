@@ -528,21 +528,17 @@ def _bound_keys(store: SqliteStore, agreement_id: str) -> set[str]:
 
 def evaluate_adversarial(
     store: SqliteStore, rows: Sequence[dict], kb_rows: Sequence[dict]
-) -> tuple[Tally, Tally, Tally]:
+) -> tuple[Tally, Tally]:
     """Questions about agreements the KB does not hold, built to make binding by the party
     clause's own text accept a non-party; every one must be refused (no candidate at all):
     (a) this contract's title and first CUAD party with a party of another in-KB contract
         (the next ``ADVERSARIAL_OTHERS`` in sorted order), never a party of this one;
     (b) this contract's title and first CUAD party with a capitalised run of its own recorded
         party clauses that is no party: neither a CUAD party nor a name bound by ``party_to``.
-    Only contracts whose in-KB question passes are used (otherwise a refusal proves nothing).
-    The third tally is the party-slot reader (``party_slots.find_party``, binding by the party
-    clause's own text, not used by the gate): a pass is an adversarial name it finds in no slot of
-    the contract's recorded party clauses, i.e. one the gate would still refuse if it used it."""
+    Only contracts whose in-KB question passes are used (otherwise a refusal proves nothing)."""
     from service.evidence import gate
-    from service.evidence.party_slots import find_party
 
-    others, own, slots = Tally(), Tally(), Tally()
+    others, own = Tally(), Tally()
     kb = [r for r in kb_rows if not held_out(r["doc_id"])]
     principal = Principal.local_operator()
     for row in rows:
@@ -563,20 +559,12 @@ def evaluate_adversarial(
         bound = set().union(*(_bound_keys(store, a.subject_id) for a in agreements)) if agreements else set()
         clauses = [c for a in agreements for c in (a.attributes.get("party_clauses") or [])]
 
-        def slot_check(asked: str, name: str) -> None:
-            slots.asked += 1
-            if any(find_party(c, name) for c in clauses):
-                slots.misses.append(f"{asked} -> a party slot names {name!r}")
-            else:
-                slots.passed += 1
-
         position = next(i for i, r in enumerate(kb) if r["doc_id"] == row["doc_id"])
         for other in [kb[(position + k) % len(kb)] for k in range(1, ADVERSARIAL_OTHERS + 1)]:
             for name in gold_parties(other)[:1]:
                 if gate._keys(name) & (gold | bound):
                     continue
                 others.expect_refused(store, question(title, [parties[0], name]))
-                slot_check(question(title, [parties[0], name]), name)
         runs: set[str] = set()
         for clause in clauses:
             for match in _CAPITALISED_RUN.finditer(str(clause.get("text") or "")):
@@ -585,8 +573,7 @@ def evaluate_adversarial(
                     runs.add(run)
         for run in sorted(runs):
             own.expect_refused(store, question(title, [parties[0], run]))
-            slot_check(question(title, [parties[0], run]), run)
-    return others, own, slots
+    return others, own
 
 
 def print_shapes(shapes: dict[str, tuple[Tally, Tally]]) -> tuple[Tally, Tally]:
@@ -663,14 +650,13 @@ def main() -> int:
             f"stray quote refused {reg_quoted.rate:.3f} ({reg_quoted.passed}/{reg_quoted.asked})"
         )
     if args.adversarial:
-        others, own, slots = evaluate_adversarial(store, rows, all_rows)
+        others, own = evaluate_adversarial(store, rows, all_rows)
         print(
             f"adversarial (must be refused): (a) another contract's party {others.rate:.3f} "
             f"({others.passed}/{others.asked}), (b) a non-party name of the contract's own party clause "
-            f"{own.rate:.3f} ({own.passed}/{own.asked}); party-slot reader (not used by the gate) finds "
-            f"none of them in a slot {slots.rate:.3f} ({slots.passed}/{slots.asked})"
+            f"{own.rate:.3f} ({own.passed}/{own.asked})"
         )
-        for miss in (others.misses + own.misses + slots.misses)[: args.show_misses]:
+        for miss in (others.misses + own.misses)[: args.show_misses]:
             print("    [adversarial]", miss[:400])
     if args.phrasings:
         shapes = evaluate_phrasings(store, rows)

@@ -1148,15 +1148,42 @@ _LETTER_SUBJECT_WORDS = 12
 _DEFINED_AFTER = re.compile(r"[ \t]*\((?:the[ \t]+)?[\"“][^\"”()\n]{1,60}[\"”]\)[ \t]*$")
 
 
-def letter_subject(text: str) -> Title | None:
-    """The subject heading of a letter agreement (``letter_salutation``: a salutation and words
-    of a contract after it): the first line under the salutation when it is a heading in
-    capitals (``_heading_words``, no company's name), its defined term left out. A letter has no
-    heading above its addressee block; this line is where it names what it is ("TERM LOAN
-    FACILITY", "OFFER OF EMPLOYMENT"). A "Re:" line is a reference, not the letter's name."""
+@dataclass(frozen=True, slots=True)
+class Letter:
+    """A letter agreement: where its salutation starts, and the subject line that names it, if
+    any. Decided in one place (``read_letter``): the title reader takes ``subject`` as the title
+    (``find_title``, through ``letter_subject``), and party reading (``ingest/annotate.py``)
+    reads a letter's parties, not a preamble's, when that subject is the title."""
+
+    salutation: int
+    subject: Title | None
+
+    def titled_by_subject(self, title: Title | None) -> bool:
+        """Whether ``title`` is this letter's subject line: it names the letter, and opens no
+        contract preamble."""
+        return title is not None and title == self.subject
+
+
+def read_letter(text: str) -> Letter | None:
+    """The letter agreement ``text`` is (``letter_salutation``: a salutation and words of a
+    contract after it), or None: the one place a text is decided to be a letter."""
     salutation = letter_salutation(text)
     if salutation is None:
         return None
+    return Letter(salutation, _subject_under(text, salutation))
+
+
+def letter_subject(text: str) -> Title | None:
+    """The subject heading of the letter agreement ``text`` is (``read_letter``), if any."""
+    letter = read_letter(text)
+    return letter.subject if letter is not None else None
+
+
+def _subject_under(text: str, salutation: int) -> Title | None:
+    """The subject heading of a letter: the first line under the salutation when it is a heading
+    in capitals (``_heading_words``, no company's name), its defined term left out. A letter has
+    no heading above its addressee block; this line is where it names what it is ("TERM LOAN
+    FACILITY", "OFFER OF EMPLOYMENT"). A "Re:" line is a reference, not the letter's name."""
     line_end = text.find("\n", salutation)
     if line_end == -1:
         return None

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
 
 from spacy.tokens import Doc
 
@@ -25,8 +27,8 @@ from ingest.agreements import (
     agreement_names,
     effective_date,
     has_agreement_preamble,
-    letter_subject,
     parent_amendment,
+    read_letter,
 )
 from ingest.definitions import (
     OPENING_CHARS,
@@ -49,7 +51,7 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.lexicons import is_instruction_like, lexicons
+from ingest.lexicons import is_instruction_like, lexicons, load_json
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
@@ -69,7 +71,7 @@ from ingest.names import (
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, normalise_plain
-from ingest.letter_parties import letter_names, letter_salutation, letter_signature_start, signature_lead_start
+from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_names, slot_name_for
@@ -337,9 +339,23 @@ _UNDERSIGNED_LIST = re.compile(r"\b[Tt]he[ \t]+undersigned[ \t]*,[ \t\n]*")
 _UNDERSIGNED_WINDOW_CHARS = 2_000
 
 
-# A listed party's former name: "ATA Vacations, Inc.\n(formerly Amber Tours, Inc.), Amber Travel, Inc.".
-_FORMER_NAME = re.compile(r"[ \t\n]*\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)", re.I)
-_FORMER_NAME_BEFORE = re.compile(r"\((?:formerly|previously|f/k/a|fka)\b[^()\n]{0,80}\)$", re.I)
+# A listed party's former name: "Vale Tours, Inc.\n(formerly Amber Trips, Inc.), Orrin Travel, Inc."
+# (its lead words: ``former_name_leads`` of party_filters.json).
+@dataclass(frozen=True, slots=True)
+class FormerNames:
+    after: re.Pattern[str]  # the aside right after a name
+    before: re.Pattern[str]  # the aside ending where a search ends
+
+
+def former_names(data: Mapping[str, Any]) -> FormerNames:
+    """The former-name asides built from party_filters.json's ``data``."""
+    aside = r"\((?:" + _phrases(data["former_name_leads"]) + r")\b[^()\n]{0,80}\)"
+    return FormerNames(re.compile(r"[ \t\n]*" + aside, re.I), re.compile(aside + "$", re.I))
+
+
+@lru_cache(maxsize=1)
+def _former_names() -> FormerNames:
+    return former_names(load_json("party_filters.json"))
 
 
 def _collective_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -356,9 +372,9 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
     for start, end in windows:
         for match in _COLLECTIVE.finditer(straight, start, end):
             # The list starts after the previous parenthesis ("X LLC ("X"), Y L.P. and Z (...)"), not
-            # after a former name's aside ("ATA Vacations, Inc. (formerly Amber Tours, Inc.), ...").
+            # after a former name's aside ("Vale Tours, Inc. (formerly Amber Trips, Inc.), ...").
             close = straight.rfind(")", start, match.start())
-            while close != -1 and (aside := _FORMER_NAME_BEFORE.search(straight, start, close + 1)) is not None:
+            while close != -1 and (aside := _former_names().before.search(straight, start, close + 1)) is not None:
                 close = straight.rfind(")", start, aside.start())
             begin = clause_start(straight, match.start(), max(start, close + 1))
             position = begin + len(straight[begin : match.start()]) - len(straight[begin : match.start()].lstrip(" \t\n,;:"))
@@ -376,7 +392,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 if name is None:
                     break
                 listed.append(name)
-                aside = _FORMER_NAME.match(straight, name.end, match.start())
+                aside = _former_names().after.match(straight, name.end, match.start())
                 name_end = aside.end() if aside else name.end
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name_end, match.start())
@@ -652,16 +668,37 @@ def _registered_office_names(text: str) -> list[NameSpan]:
 
 # A note's maker and payee: "FOR VALUE RECEIVED, Acme Ltd., a Nevada corporation (the "Maker"),
 # promises to pay to the order of Beta LLC (the "Holder")". The promise is the party clause of
-# an instrument that names no "between".
-_PROMISE = re.compile(
-    r"\b(?:hereby[ \t\n]+)?(?:(?:absolutely|unconditionally|jointly|severally|and)[ \t\n,]+)*"
-    r"promises?[ \t\n]+to[ \t\n]+pay[ \t\n]+(?:to[ \t\n]+)?(?:the[ \t\n]+order[ \t\n]+of[ \t\n]+)?(?:the[ \t\n]+(?=[A-Z]))?",
-    re.I,
-)
-# What opens the maker's clause before its name: "FOR VALUE RECEIVED, the undersigned, ".
-_MAKER_LEAD = re.compile(
-    r"(?i:for[ \t\n]+value[ \t\n]+received|the[ \t\n]+undersigned|hereby)[ \t\n]*,?[ \t\n]*"
-)
+# an instrument that names no "between". Its words are data (``promise_qualifiers``: "jointly and
+# severally promises to pay"; ``maker_leads``, what opens the maker's clause before its name:
+# "FOR VALUE RECEIVED, the undersigned, "; both in party_filters.json); the grammar is here.
+@dataclass(frozen=True, slots=True)
+class NoteCues:
+    promise: re.Pattern[str]
+    maker_lead: re.Pattern[str]
+
+
+def _phrases(words: Iterable[str]) -> str:
+    """An alternation of ``words``, longest first, a space matching any run of blanks."""
+    return "|".join(re.escape(w).replace(r"\ ", r"[ \t\n]+") for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+def note_cues(data: Mapping[str, Any]) -> NoteCues:
+    """The note reader's patterns built from party_filters.json's ``data``."""
+    return NoteCues(
+        promise=re.compile(
+            r"\b(?:hereby[ \t\n]+)?(?:(?:" + _phrases(data["promise_qualifiers"]) + r")[ \t\n,]+)*"
+            r"promises?[ \t\n]+to[ \t\n]+pay[ \t\n]+(?:to[ \t\n]+)?(?:the[ \t\n]+order[ \t\n]+of[ \t\n]+)?(?:the[ \t\n]+(?=[A-Z]))?",
+            re.I,
+        ),
+        maker_lead=re.compile(r"(?i:" + _phrases(data["maker_leads"]) + r")[ \t\n]*,?[ \t\n]*"),
+    )
+
+
+@lru_cache(maxsize=1)
+def _note_cues() -> NoteCues:
+    return note_cues(load_json("party_filters.json"))
+
+
 # Bounds: where promises are looked for, how far before one its maker may start and after it
 # its payee's name may run.
 _PROMISE_SCAN_CHARS = 6_000
@@ -674,7 +711,8 @@ def _promise_names(text: str) -> list[NameSpan]:
     (the order of)" and the name opening the promise's sentence (after "FOR VALUE RECEIVED",
     "the undersigned"), each a name with a legal form or a person's name."""
     names: list[NameSpan] = []
-    for promise in _PROMISE.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
+    cues = _note_cues()
+    for promise in cues.promise.finditer(text, 0, min(len(text), _PROMISE_SCAN_CHARS)):
         limit = min(len(text), promise.end() + _PAYEE_CHARS)
         paragraph_end = text.find("\n\n", promise.end(), limit)
         payee = name_at(text, promise.end(), paragraph_end if paragraph_end != -1 else limit)
@@ -682,9 +720,13 @@ def _promise_names(text: str) -> list[NameSpan]:
         # the undersigned"), or where its sentence starts ("Acme Inc. (the "Borrower"), for
         # value received, hereby promises").
         floor = max(0, promise.start() - _MAKER_LOOKBACK)
-        leads = list(_MAKER_LEAD.finditer(text, floor, promise.start()))
+        leads = list(cues.maker_lead.finditer(text, floor, promise.start()))
         makers: list[NameSpan | None] = []
-        for position in [*([leads[-1].end()] if leads else []), clause_start(text, promise.start(), floor)]:
+        # A sentence that starts no later than the look-back's floor was cut there: its start is
+        # unseen, and reading from the floor would take part of a word as a name ("OR VALUE
+        # RECEIVED, Acme Inc.").
+        sentence = clause_start(text, promise.start(), floor)
+        for position in [*([leads[-1].end()] if leads else []), *([sentence] if sentence > floor or floor == 0 else [])]:
             position += len(text[position : promise.start()]) - len(text[position : promise.start()].lstrip(" \t\n,"))
             makers.append(name_at(text, position, promise.start()))
         maker = next((m for m in makers if m is not None and _promise_party(m)), None)
@@ -1062,8 +1104,8 @@ def annotate_document(
     # Only a text that shows it is an agreement (a title, or a contract's preamble) gets an
     # agreement subject: a memo is not a registry row named "Agreement".
     # (A letter agreement's structure names its parties: addressee, sender, acceptor.)
-    letter = letter_salutation(text) is not None
-    is_agreement = title is not None or has_agreement_preamble(text) or letter
+    letter = read_letter(text)
+    is_agreement = title is not None or has_agreement_preamble(text) or letter is not None
     title_text = title.text if title else _FALLBACK_TITLE
     the_agreement_id = agreement_id(title_text, doc_id)
     definitions = find_definitions(text)
@@ -1072,7 +1114,7 @@ def annotate_document(
     # (not merely the opening pages) can name parties then.
     # (A letter titled by its subject line has no contract preamble either: its parties are read
     # as a letter's, ``letter_names``.)
-    preamble_title = title is not None and not (letter and title == letter_subject(text))
+    preamble_title = title is not None and not (letter is not None and letter.titled_by_subject(title))
     parties = _parties(
         text,
         definitions if preamble_title else [d for d in definitions if _in_between_window(d, text)],

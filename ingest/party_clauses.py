@@ -4,8 +4,8 @@ At ingest the agreement records its party clauses (``clause_records`` into the a
 ``attributes.party_clauses``), each a span of its own text with that text: the preamble (the
 paragraph of the first "between"/"among" in the opening pages, up to the recitals or the first
 section), a "Parties" section, and the signature block after the last "IN WITNESS WHEREOF".
-The subject gate reads a party name the extraction did not bind in those spans, exactly
-(``service/evidence/party_slots.py``), and cites the slot it fills.
+The report shows their spans (``gate.candidate_view``); the subject gate binds parties only by
+``party_to`` (a reader of names in these spans was measured and removed: docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations

@@ -364,9 +364,9 @@ def gate_agreement(
         bound_keys: set[str] = set()
         for party, _ in party_bindings:
             bound_keys |= _party_keys(party)
-        # Binding by the party clause's own text (service/evidence/party_slots.py) is measured
-        # but not used here: on the held-out report split its adversarial bench accepted 2 of 723
-        # non-party names (bench/gate_eval.py --adversarial), so only party_to bindings count.
+        # Only party_to bindings count. A reader of names in the recorded party clauses was
+        # measured (docs/ARCHITECTURE.md): as a binding it accepted 2 of 723 non-party names on the
+        # held-out report split; as a second check it refused in-KB parties it could not read.
         missing = _unbound_parties(pieces, segments, bound_keys)
         if missing:
             rejected.append({
