@@ -476,10 +476,17 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
     return names
 
 
-_SIGNATURE_START = re.compile(r"IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|[Ss]ignature\s+[Pp]age|\bundersigned\b")
+# "By signing below, the parties agree ..." / "By signing in the places indicated below": an
+# execution clause in its own words, leading the signatures like "IN WITNESS WHEREOF".
+_SIGNATURE_START = re.compile(
+    r"IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|[Ss]ignature\s+[Pp]age|\bundersigned\b"
+    r"|\b[Bb]y[ \t]+signing\b[^.\n]{0,60}?\bbelow\b"
+)
 # "ACME LLC\nBy: ..." or, in joint filings, "ACME S.À R.L. /s/ Jan Novak".
 _SIGNED_BY = re.compile(r"\bBy:|(?<!\S)/s/")
 _SIGNATURE_NAME_WINDOW = 160
+# Defined terms in parentheses right before a signature mark, after the head's name.
+_HEAD_TERMS = re.compile(r"(?:[ \t]*\([ \t]*(?:the[ \t]+)?[\"“][^\"”\n]{1,40}[\"”][ \t]*\))+[ \t]*\Z")
 _SIGNATURE_LEAD = re.compile(
     r"(?i:(?:acknowledged|agreed|accepted|approved)(?:[ \t,]+(?:and|&)[ \t]+(?:acknowledged|agreed|accepted|approved))*"
     r"(?:[ \t]+(?:to|by))?[ \t]*:?|(?:CEO|CFO|COO|President|Secretary|Director|Signatory|Officer))\s+"
@@ -517,6 +524,10 @@ def _signature_names(text: str) -> list[NameSpan]:
         mark = by.start()
         while mark > start and text[mark - 1] in " \t|":
             mark -= 1
+        # "Acme Widgets, Inc. ("Acme")\nBy:": the head's defined terms close it, they name nobody.
+        terms = _HEAD_TERMS.search(text, max(start, mark - _SIGNATURE_NAME_WINDOW), mark)
+        if terms is not None:
+            mark = terms.start()
         found = name_before(text, mark, _SIGNATURE_NAME_WINDOW)
         if found is None:
             continue
