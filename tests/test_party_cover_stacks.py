@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.names import lowercase_words
-from ingest.party_layout import _COVER_RUN_CHARS, _ITEM_LIMIT, _MAX_PERSON_WORDS, layout_names
+from ingest.party_layout import _CAPTION_CELLS, _COVER_RUN_CHARS, _ITEM_LIMIT, _MAX_PERSON_WORDS, layout_names
 from tests.test_party_shapes_general import _bound_spans
 
 
@@ -186,3 +186,16 @@ def test_a_run_on_cover_is_read_only_on_the_first_page() -> None:
     before = "x" * (_COVER_RUN_CHARS - 2) + "\n" + entries
     assert [n for n, _, _ in _laid_out(before)] == ["Tallowin Holdings Limited", "Quenby Capital Pty Ltd"]
     assert _laid_out(at_bound) == []
+
+
+def test_a_caption_is_read_only_among_the_first_cells() -> None:
+    # The caption is a filer's line above the cover: in the 8th cell it is read, in the 9th not.
+    caption = "Consulting Agreement - Brackwell Instruments Corp. and Tamsin R. Ovenden\n"
+    assert _CAPTION_CELLS == 8
+    eighth = "".join(f"Line {i}\n" for i in range(7)) + caption + "Schedule\n"
+    ninth = "".join(f"Line {i}\n" for i in range(8)) + caption + "Schedule\n"
+    assert _laid_out(eighth) == [
+        _at(eighth, "Brackwell Instruments Corp.", "caption"),
+        _at(eighth, "Tamsin R. Ovenden", "caption"),
+    ]
+    assert _laid_out(ninth) == []
