@@ -51,7 +51,7 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.lexicons import is_instruction_like, lexicons, load_json
+from ingest.lexicons import is_instruction_like, lexicons, load_json, phrase_alternation
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
@@ -78,7 +78,7 @@ from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
-from ingest.text import name_words, straighten_quotes
+from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
 from ingest.schema import (
     Binding,
@@ -166,7 +166,7 @@ def _model_clause_names(
     start, end = clauses[0][0], min(clauses[0][1], clauses[0][0] + _MODEL_CLAUSE_CHARS)
     # The clause ends at its sentence's end ("Inc. and" is no sentence end) or a blank line.
     for stop in _MODEL_CLAUSE_END.finditer(text, start, end):
-        if stop.group().startswith(".") and re.search(r"(?:\b[\w]{1,4}|\.\w+)$", text[start : stop.start()]):
+        if stop.group().startswith(".") and ends_in_abbreviation(text, start, stop.start()):
             continue
         end = stop.start()
         break
@@ -687,7 +687,7 @@ class NoteCues:
 
 def _phrases(words: Iterable[str]) -> str:
     """An alternation of ``words``, longest first, a space matching any run of blanks."""
-    return "|".join(re.escape(w).replace(r"\ ", r"[ \t\n]+") for w in sorted(words, key=lambda w: (-len(w), w)))
+    return phrase_alternation(words, r"[ \t\n]+")
 
 
 def note_cues(data: Mapping[str, Any]) -> NoteCues:

@@ -35,7 +35,7 @@ from ingest.names import (
 )
 from ingest.normalize import normalise_org
 from ingest.party_layout import label_slots
-from ingest.text import name_words, straighten_quotes
+from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 
 _PAREN = re.compile(r"\(([^()]{1,250})\)")
 # The parenthesis has to open with the definition: ("X"), (the "X"), (hereinafter referred to as "X").
@@ -650,7 +650,7 @@ def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Def
     second = sorted(named, key=lambda d: d.paren_end)[1]
     ends = [
         m for m in _SENTENCE_END.finditer(text, second.paren_end, name_start)
-        if not re.search(r"(?:\b[\w]{1,4}|\.\w+)$", text[max(0, m.start() - 12) : m.start()])
+        if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
     ]
     if not ends:
         return False

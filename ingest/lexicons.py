@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +17,15 @@ NER_MODELS_DIR = Path(__file__).resolve().parent.parent / "ner_models"
 
 def load_json(name: str) -> Any:
     return json.loads((NER_MODELS_DIR / name).read_text(encoding="utf-8"))
+
+
+def phrase_alternation(phrases: Iterable[str], blank: str | None = None) -> str:
+    """A regex alternation of ``phrases``, escaped, longest first (ties in alphabetical order, so
+    a phrase never loses to its own prefix and the pattern is deterministic); with ``blank``, a
+    space inside a phrase matches that pattern ("[ \\t\\n]+": any run of blanks)."""
+    ordered = sorted(phrases, key=lambda p: (-len(p), p))
+    escaped = (re.escape(p) for p in ordered)
+    return "|".join(e.replace(r"\ ", blank) if blank is not None else e for e in escaped)
 
 
 def load_jsonl(name: str) -> list[Any]:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ingest.lexicons import load_json
+from ingest.lexicons import load_json, phrase_alternation
 from ingest.normalize import normalise_jurisdiction
 
 # "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
@@ -300,8 +300,8 @@ def _street_start() -> re.Pattern[str]:
     party_filters.json); the street's own name is the one capitalised word before a separate
     street word."""
     data = load_json("party_filters.json")
-    words = "|".join(re.escape(w) for w in sorted(data["address_words"], key=lambda w: (-len(w), w)))
-    endings = "|".join(re.escape(w) for w in sorted(data["street_endings"], key=lambda w: (-len(w), w)))
+    words = phrase_alternation(data["address_words"])
+    endings = phrase_alternation(data["street_endings"])
     return re.compile(
         rf"[ \t\n]+(?:[A-Z][\w'’\-]*[ \t]+(?i:{words}|{endings})\.?|[A-Z][\w'’\-]*(?i:{endings})\.?)[ \t]+\d{{1,5}}\b"
     )

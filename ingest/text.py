@@ -33,3 +33,14 @@ def trim_span(text: str, start: int, end: int, *, base: int = 0, also: str = "")
     while end > start and (text[end - 1 - base].isspace() or text[end - 1 - base] in also):
         end -= 1
     return start, end
+
+
+# A word of at most four characters or a dotted run right before a period ("Inc.", "Co.",
+# "U.S."): the period most likely ends an abbreviation, not a sentence.
+_ABBREVIATION_END = re.compile(r"(?:\b[\w]{1,4}|\.\w+)$")
+
+
+def ends_in_abbreviation(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` ends in an abbreviation, so that a period at ``end`` is no
+    sentence end."""
+    return _ABBREVIATION_END.search(text[start:end]) is not None
