@@ -697,7 +697,9 @@ def party_name_forms(name: str) -> list[str]:
         legal, trade = split
         forms.append(trade)
     of_place = re.match(r"^(.*\S)\s+of\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
-    if of_place and ends_in_legal_suffix(of_place.group(1)):
+    # ("Packaging Corporation of America": a form written as a word runs on into the place; the
+    # place is the registered name's own, not a note after it.)
+    if of_place and ends_in_legal_suffix(of_place.group(1)) and not re.search(r"(?i)[ \t](?:corporation|company)$", of_place.group(1)):
         forms.append(legal)
         legal = of_place.group(1)
     # "Osprey Capital AG, Zurich Branch": a branch is no legal person of its own, so the bank is
