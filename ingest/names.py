@@ -227,8 +227,9 @@ def ends_in_legal_suffix(name: str) -> bool:
 def _suffix_inside() -> re.Pattern[str]:
     # A legal suffix ends a name unless another suffix follows ("Corporation LLC", "Co., Ltd.").
     suffix = _suffix_regex()
-    # (The period is taken whole: "CORP., LTD." is one form run, not "CORP" cut before its ".".)
-    return re.compile(rf"[\s,]+(?i:{suffix})\.?+(?![\s,]*(?i:{suffix}))")
+    # (The period is taken whole: "CORP., LTD." is one form run, not "CORP" cut before its "."; a
+    # next form is capitalised: "S.A R.L. incorporated in ..." ends at "R.L.".)
+    return re.compile(rf"[\s,]+(?i:{suffix})\.?+(?![\s,]*(?=[A-Z(])(?i:{suffix}))")
 
 
 @lru_cache(maxsize=1)

@@ -32,6 +32,9 @@ NAME_AT: list[tuple[str, str]] = [
     ("Exhibit 10.1\nENGLISH\nTRANSLATION ONLY", None),
     # "CORP., LTD." is one run of forms: the branch after it still follows the form.
     ("KESTREL MINSHENG BANKING CORP., LTD. HARBOUR BRANCH\n", "KESTREL MINSHENG BANKING CORP., LTD. HARBOUR BRANCH"),
+    # ... and a lower-case word after a form is no next form ("incorporated in").
+    ("QUAYSIDE PARTNERS S.A R.L. incorporated and registered in Luxembourg", "QUAYSIDE PARTNERS S.A R.L."),
+    ("HARBOUR HOLDINGS LIMITED incorporated in Scotland", "HARBOUR HOLDINGS LIMITED"),
     # A shouted name's own AND/OF spend none of its twelve words.
     (
         "INDUSTRIAL AND TRADING BANK OF WESTLAND HARBOUR EAST CAO HE JING HI-TECH PARK SUB-BRANCH\n",
