@@ -89,6 +89,20 @@ def test_a_capacity_after_the_name_and_its_description() -> None:
     assert [n.text for n in capacity_names(text, [(text.index("among"), len(text))])] == ["WESTMARK BANK"]
 
 
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        # At the bound: eight words after the article are skipped ...
+        ("a savings and loan association chartered under federal law", ["WESTMARK BANK"]),
+        # ... nine are not, and the bank without a legal form is no entry.
+        ("a savings and loan association chartered under the federal law", []),
+    ],
+)
+def test_a_description_before_a_capacity_is_bounded(description: str, expected: list[str]) -> None:
+    text = f"THIS AMENDMENT is made among WESTMARK BANK, {description}, as Administrative Agent, and the Lenders."
+    assert [n.text for n in capacity_names(text, [(text.index("among"), len(text))])] == expected
+
+
 def test_a_group_of_names_goes_on_over_a_foreign_script_rewriting() -> None:
     text = (
         "Dated 2 May 2022\n\nQUILLON GROUP LIMITED\n\nas Borrower\n\n"
