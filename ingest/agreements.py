@@ -328,7 +328,8 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
             # "Maintenance and support contract" or "... General Terms and Conditions" alone on
             # one of the first lines: a heading.
             add(1, line_start + line.index(stripped), stripped)
-        if stripped:
+        # (Page furniture and a filing's label line take no place among the heading lines.)
+        if stripped and _strip_noise(stripped)[0].strip(" ().:-") and not _filing_label_line(stripped):
             headings += 1
         line_start += len(line) + 1
     for match in _CAPS_TITLE.finditer(head):
@@ -445,7 +446,9 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
         end, last = start + len(line), index
         while last + 1 < len(lines) and last - index + 1 < _SPLIT_HEADING_LINES:
             next_start, next_line = lines[last + 1]
-            if head.count("\n", end, next_start) != 1 or not _CAPS_LINE.fullmatch(next_line):
+            # (One blank line may stand between: the line must still end in a joining word, "...
+            # OF THE", or the next end the company's name it began, below.)
+            if head.count("\n", end, next_start) not in (1, 2) or not _CAPS_LINE.fullmatch(next_line):
                 break
             if _PARTY_LIST_WORD.search(next_line) or re.search(r"\b(?:BY|DATED)\b", next_line):
                 break
@@ -537,7 +540,7 @@ def _opening_block(head: str, after: str, lines: list[tuple[int, str]], above: i
         # label or page furniture.
         return False
     for _, earlier in lines[:above]:
-        if not (_EDGAR_HEADER.match(earlier) or _ATTACHMENT_LABEL.fullmatch(earlier) or not _strip_noise(earlier)[0].strip(" ().:-")):
+        if not (_filing_label_line(earlier) or _ATTACHMENT_LABEL.fullmatch(earlier) or not _strip_noise(earlier)[0].strip(" ().:-")):
             return False
     return not _named_again(head, after, words, line)
 
@@ -568,6 +571,15 @@ _PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST
 # into one line starts so too, and its heading is on that line).
 _EDGAR_HEADER = re.compile(r"[ \t]*EX-[0-9][\w.()\-]*[ \t]+[0-9]+[ \t]+\S+\.(?:htm|html|txt)\b", re.IGNORECASE)
 _EDGAR_HEADER_CHARS = 200
+# A compiled filing's source line: "Source: ACME CORP, 10-K, 3/1/2019".
+_SOURCE_LINE = re.compile(r"Source:[ \t]+\S")
+
+
+def _filing_label_line(stripped: str) -> bool:
+    """A filing's own label on a line of its own, above the document: an EDGAR header
+    ("EX-10.1 2 d123ex101.htm EX-10.1") or a compiled filing's source line ("Source: ACME CORP,
+    10-K, 3/1/2019"). Like page furniture it takes no place among the heading lines."""
+    return len(stripped) <= _EDGAR_HEADER_CHARS and bool(_EDGAR_HEADER.match(stripped) or _SOURCE_LINE.match(stripped))
 _CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")
 _NUMBER_LABEL = re.compile(r"[ \t]*(?:No|NO|Number|NUMBER)\.?[ \t]*:")
 # The contract's name for itself: 'THIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES (this
@@ -996,12 +1008,16 @@ def _with_line_above(text: str, title: Title) -> Title:
     furniture or company name, and the text after the heading repeats the joined words ('This
     Make Good Escrow Agreement', 'the exclusive distribution agreement'), or the text before it
     does (a cover line showing the heading whole). The repetition is the proof: a name or a
-    label above a heading is not repeated with it."""
+    label above a heading is not repeated with it. One blank line may stand between (a filing
+    converted with a blank line after every line: "EXCLUSIVE\n\nDISTRIBUTION AGREEMENT")."""
     line_start = text.rfind("\n", 0, title.start) + 1
     if line_start == 0 or text[line_start : title.start].strip():
         return title
     previous_start = text.rfind("\n", 0, line_start - 1) + 1
     previous = text[previous_start : line_start - 1].strip()
+    if not previous and previous_start > 0:
+        previous_start = text.rfind("\n", 0, previous_start - 1) + 1
+        previous = text[previous_start : line_start - 1].strip()
     words = previous.split()
     if not words or len(words) > _LINE_ABOVE_WORDS or re.search(r"[0-9:;]", previous):
         return title
@@ -1083,8 +1099,12 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
         if not stripped:
             continue
         yield match.start() + match.group().index(stripped), stripped
-        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines.
+        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines, nor
+        # does a filing's own label line ("EX-10.1 2 d123ex101.htm EX-10.1", "Source: ACME
+        # CORP, 10-K, 3/1/2019"): the document's heading comes after them.
         if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-"):
+            continue
+        if _filing_label_line(stripped):
             continue
         # A legend in capitals ("THIS NOTE HAS NOT BEEN REGISTERED ...\n... UNDER THE ACT.")
         # is one sentence over its lines: one place among the heading lines, however many lines.
@@ -1461,7 +1481,7 @@ def _opening_lines(text: str) -> list[tuple[int, str]]:
     for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
         stripped = match.group().strip()
         # "FIRST ADDENDUM\n|\nto\n|\n...": a table's rule between cells is layout, no line.
-        if not stripped or not any(c.isalnum() for c in stripped):
+        if not stripped or not any(c.isalnum() for c in stripped) or _filing_label_line(stripped):
             continue
         if len(lines) == _AMENDMENT_HEADING_LINES or not _heading_words(stripped):
             break

@@ -6,7 +6,7 @@ title and its span."""
 
 from __future__ import annotations
 
-from ingest.agreements import agreement_names
+from ingest.agreements import Title, _instrument_heading, agreement_names
 
 
 def _title(text: str) -> tuple[str, int, int] | None:
@@ -181,3 +181,41 @@ def test_a_run_in_line_is_one_longer_than_120_characters() -> None:
     past = at_bound + "y"
     assert _run_in_instrument(past) == _run_in_instrument(GUARANTY_RUN_IN)
     assert _run_in_instrument(past) is not None
+
+
+def test_a_filings_label_lines_take_no_place_among_the_heading_lines() -> None:
+    # Five heading lines are read; the EDGAR header or source line above is not counted, so the
+    # instrument heading, the fifth line of words after it, is still among them.
+    body = (
+        "Exhibit 10.24\n\nDRAFT 3\n\nQUORVANT SYSTEMS, INC.\n\nHARBOR POINT CAMPUS\n\nBUILDING 7\n\n"
+        "SUBLEASE\n\nThis Sublease is made as of March 1, 2021 by and between Quorvant Systems, Inc. and Pellridge LLC.\n"
+    )
+    for label in ("EX-10.24 20 ex10-24.htm EX-10.24\n\n", "Source: QUORVANT SYSTEMS, INC., 10-K, 3/1/2019\n\n"):
+        text = label + body
+        start = text.index("SUBLEASE")
+        assert _instrument_heading(text) == Title("SUBLEASE", start, start + 8), label
+    # One more line of words pushes the heading to the sixth place: not read.
+    assert _instrument_heading("EX-10.24 20 ex10-24.htm EX-10.24\n\n" + body.replace("BUILDING 7", "BUILDING 7\n\nLOT 12")) is None
+
+
+def test_a_heading_split_by_a_blank_line_is_joined_when_the_text_repeats_it_whole() -> None:
+    text = (
+        "EXCLUSIVE\n\nDISTRIBUTION AGREEMENT\n\nbetween\n\nQUORVANT SYSTEMS, INC.\n\nand\n\nPELLRIDGE LLC\n\n"
+        "Dated as of March 1, 2021\n\n\nRECITALS\n\nWHEREAS, the parties wish to enter into this exclusive"
+        " distribution agreement.\n"
+    )
+    assert _title(text) == ("EXCLUSIVE DISTRIBUTION AGREEMENT", 0, 33)
+    # Two blank lines between: apart.
+    apart = text.replace("EXCLUSIVE\n\n", "EXCLUSIVE\n\n\n", 1)
+    assert _title(apart) == ("DISTRIBUTION AGREEMENT", 12, 34)
+
+
+def test_a_title_opening_with_the_agreement_word_goes_on_over_a_blank_line_after_a_joining_word() -> None:
+    text = (
+        "AGREEMENT FOR THE SALE AND PURCHASE OF THE\n\nENTIRE ISSUED SHARE CAPITAL OF HARBOR POINT\n\nLIMITED\n\n"
+        "BETWEEN\n\nQUORVANT SYSTEMS, INC.\n\nAND\n\nPELLRIDGE LLC\n"
+    )
+    end = text.index("LIMITED") + 7
+    assert _title(text) == (
+        "AGREEMENT FOR THE SALE AND PURCHASE OF THE ENTIRE ISSUED SHARE CAPITAL OF HARBOR POINT LIMITED", 0, end
+    )
