@@ -742,7 +742,7 @@ def find_title(text: str) -> Title | None:
     if title is not None and _cited_in_prose(text, title):
         # "LIMITED WAIVER\n\nReference is made to the Credit Agreement ...": an agreement the
         # prose cites is no title of the instrument headed above it.
-        instrument = _instrument_heading(text)
+        instrument = _instrument_heading(text) or _run_in_instrument(text)
         if instrument is not None and instrument.end <= title.start:
             title = instrument
     title = (
@@ -1233,6 +1233,8 @@ def _instrument_heading(text: str) -> Title | None:
 
 # A filing run into one line: its first line is longer than any heading line.
 _RUN_IN_LINE_CHARS = 120
+# How far a date before a run-in heading may reach ("11 April 2021", "April 11, 2021").
+_RUN_IN_DATE_CHARS = 30
 
 
 @lru_cache(maxsize=1)
@@ -1245,7 +1247,10 @@ def _run_in_instrument_title() -> re.Pattern[str]:
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
     return re.compile(
         rf"(?P<caps>(?:[A-Z][A-Z0-9&'’\-/.]*[ \t]+){{0,5}}?(?i:{alternatives}))(?=[ \t]+(?:THIS\b|This\b|[^A-Za-z\s]|[a-z]|[A-Z][a-z]))"
-        rf"|(?P<title>(?:[A-Z][a-z][\w&'’\-]*[ \t]+(?:(?:of|and)[ \t]+)?){{0,5}}?(?i:{alternatives}))(?=[ \t]+(?:THIS\b|[^A-Za-z\s]|[a-z]|[A-Z]{{2}}))"
+        # (In title case a connector after it goes on with the title: "Ragnarok License and
+        # Distribution Agreement" is no licence heading.)
+        rf"|(?P<title>(?:[A-Z][a-z][\w&'’\-]*[ \t]+(?:(?:of|and)[ \t]+)?){{0,5}}?(?i:{alternatives}))"
+        r"(?=[ \t]+(?:THIS\b|[^A-Za-z\s]|(?!(?:and|of|for|to|the|on|in)\b)[a-z]|[A-Z]{2}))"
     )
 
 
@@ -1261,12 +1266,16 @@ def _run_in_instrument(text: str) -> Title | None:
     line = first.group()
     position = 0
     while True:
-        # Skip the page furniture before the heading a word at a time ("Exhibit", "10.9").
+        # Skip the page furniture before the heading a word at a time ("Exhibit", "10.9"), and
+        # a letter's date ("Exhibit 10.3 April 11, 2021 ACKNOWLEDGEMENT As we discussed").
         rest = line[position:]
         stripped, dropped = _strip_noise(rest.lstrip())
         skipped = len(rest) - len(rest.lstrip()) + dropped
         if not skipped:
-            break
+            date = next(iter(dates_in(line, position, min(len(line), position + _RUN_IN_DATE_CHARS))), None)
+            if date is None or line[position : date.start].strip():
+                break
+            skipped = date.end - position
         position += skipped
     heading = _run_in_instrument_title().match(line, position)
     if heading is None:

@@ -219,3 +219,26 @@ def test_a_title_opening_with_the_agreement_word_goes_on_over_a_blank_line_after
     assert _title(text) == (
         "AGREEMENT FOR THE SALE AND PURCHASE OF THE ENTIRE ISSUED SHARE CAPITAL OF HARBOR POINT LIMITED", 0, end
     )
+
+
+def test_a_run_in_letter_is_titled_by_its_heading_after_its_date_not_by_the_agreement_it_cites() -> None:
+    text = (
+        "Exhibit 10.3 April 11, 2021 ACKNOWLEDGEMENT As we discussed, the Company has ended its Retention"
+        ' Program. Your employment agreement dated February 1, 2021 (your "Employment Agreement") refers to the'
+        " Retention Program, and this will confirm that you and we agree that such references are void."
+    )
+    assert _title(text) == ("ACKNOWLEDGEMENT", 28, 43)
+
+
+def test_a_title_case_instrument_word_that_a_connector_continues_is_no_run_in_heading() -> None:
+    from ingest.agreements import _run_in_instrument
+
+    text = (
+        "Zentora License and Distribution Agreement - Quorvant Systems, Inc. and Pellridge KK ZENTORA LICENSE AND"
+        ' DISTRIBUTION AGREEMENT THIS LICENSE AND DISTRIBUTION AGREEMENT (this "Agreement") is made and entered'
+        " into on July 24, 2002 by and between QUORVANT SYSTEMS, INC. and PELLRIDGE KK."
+    )
+    assert _run_in_instrument(text) is None
+    assert _run_in_instrument(text.replace("License and Distribution Agreement -", "License -", 1)) == Title(
+        "Zentora License", 0, 15
+    )
