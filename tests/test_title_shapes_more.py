@@ -242,3 +242,15 @@ def test_a_title_case_instrument_word_that_a_connector_continues_is_no_run_in_he
     assert _run_in_instrument(text.replace("License and Distribution Agreement -", "License -", 1)) == Title(
         "Zentora License", 0, 15
     )
+
+
+def test_an_explanatory_note_above_the_text_is_no_instrument_heading() -> None:
+    # "Note" alone is no instrument word (a filing's "EXPLANATORY NOTE" legend); a promissory,
+    # convertible or secured note is.
+    text = (
+        "EXPLANATORY NOTE\n\nThis exhibit restates the Supply Agreement dated as of March 1, 2019 between Quorvant"
+        " Systems, Inc. and Pellridge Analytics LLC, as amended.\n"
+    )
+    assert _title(text) == ("Supply Agreement", 44, 60)
+    note = text.replace("EXPLANATORY NOTE", "CONVERTIBLE NOTE").replace("This exhibit restates", "FOR VALUE RECEIVED, under")
+    assert _title(note) == ("CONVERTIBLE NOTE", 0, 16)
