@@ -580,6 +580,8 @@ def _filing_label_line(stripped: str) -> bool:
     ("EX-10.1 2 d123ex101.htm EX-10.1") or a compiled filing's source line ("Source: ACME CORP,
     10-K, 3/1/2019"). Like page furniture it takes no place among the heading lines."""
     return len(stripped) <= _EDGAR_HEADER_CHARS and bool(_EDGAR_HEADER.match(stripped) or _SOURCE_LINE.match(stripped))
+
+
 _CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")
 _NUMBER_LABEL = re.compile(r"[ \t]*(?:No|NO|Number|NUMBER)\.?[ \t]*:")
 # The contract's name for itself: 'THIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES (this
