@@ -59,6 +59,7 @@ from ingest.names import (
     ends_in_legal_suffix,
     has_legal_suffix,
     legal_form,
+    legal_name,
     lowercase_words,
     name_at,
     name_before,
@@ -231,7 +232,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         # "between Galacticomm and Horst Entertainment Inc": without defined terms "and" more
         # often separates two parties than it joins one name.
-        joined = re.search(r"\s(?:and|AND)\s+(?=[A-Z0-9])", first.text)
+        # ("Between THE UNIVERSITY OF WESTLAND And HARBOUR MANAGEMENT, LP": a title-case "And"
+        # between two shouted names is the list's own.)
+        joined = re.search(r"\s(?:and|AND)\s+(?=[A-Z0-9])|(?<=[A-Z])\sAnd\s+(?=[A-Z0-9][A-Z0-9])", first.text)
         if joined and _one_name_over_and(straight, first, joined, end):
             joined = None
         if joined:
@@ -867,7 +870,9 @@ def _parties(
     names = [office_holders_organisation(text, name) for name in [*names, *collective]]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
-        if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
+        # ("FUND SERVICES, INC. D/B/A CHAMPION FUND SERVICES": the legal name before a trade name
+        # has the form.)
+        if not (few or name in collective or (ends_in_legal_suffix(legal_name(name.text)) and name.start < OPENING_CHARS)):
             continue
         # "Hadasit Medical Research Services and Development Ltd.": the part after an inner "and"
         # is a piece of a party's name already read at that place, not one more party.

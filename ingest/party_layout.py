@@ -34,6 +34,7 @@ from ingest.names import (
     ends_in_legal_suffix,
     has_legal_suffix,
     name_at,
+    organisation_head,
     party_name_problem,
 )
 
@@ -664,7 +665,11 @@ def _registered_run_names(text: str, found: list[LayoutCell], common_words: froz
             if start.start() < position:
                 continue
             name = _checked(text, name_at(text, start.start(), cell.end), common_words)
-            if name is None or name.start != start.start() or not ends_in_legal_suffix(name.text):
+            # ("Harbour Parklands Trust (ABN 1) (Owner)": an organisation named by its head noun is
+            # closed by its number as a company is.)
+            if name is None or name.start != start.start() or not (
+                ends_in_legal_suffix(name.text) or (organisation_head(name.text) and name.text[:1].isalpha())
+            ):
                 continue
             closed = _closed_entry(text, name, cell.end)
             if closed is None:
