@@ -488,11 +488,50 @@ def _inline_item_names(text: str, found: list[LayoutCell], common_words: frozens
             name = _checked(text, name_at(text, number.end(), limit), common_words)
             if name is not None and ends_in_legal_suffix(name.text):
                 run.append((name, limit))
+            else:
+                person = _inline_person(text, number.end(), limit, common_words)
+                if person is not None:
+                    run.append((person, limit))
             if len(run) >= _ITEM_LIMIT:
                 break
-        if len(run) >= 2:
+        # A person's item counts only beside a company's: two person-shaped items alone may be
+        # a numbered heading run ("(1) GENERAL TERMS (2) SPECIAL TERMS").
+        if len(run) >= 2 and any(has_legal_suffix(name.text) for name, _ in run):
             names.extend(run)
     return names
+
+
+# A person's name in one case throughout: "JANE Q. ROE", "Jane Q. Roe", "J Roe" (an initial
+# with or without its dot), two to ``_MAX_PERSON_WORDS`` words.
+_CAPS_WORD = r"(?:[A-Z]\.?|[A-Z][A-Z'’\-]+)(?![\w'’\-])"
+_TITLE_WORD = r"(?:[A-Z]\.?|[A-Z][a-z][a-z'’\-]*)(?![\w'’\-])"
+_INLINE_PERSON = re.compile(
+    rf"(?P<caps>{_CAPS_WORD}(?:[ \t]+{_CAPS_WORD}){{1,{_MAX_PERSON_WORDS - 1}}})"
+    rf"|(?P<title>{_TITLE_WORD}(?:[ \t]+{_TITLE_WORD}){{1,{_MAX_PERSON_WORDS - 1}}})"
+)
+_INLINE_CLOSE = re.compile(r"[ \t]*(?:[,;(]|$)")
+_MIXED_CASE_WORD = re.compile(r"[ \t]+[A-Z][a-z]")
+_CAPS_RUN_WORD = re.compile(r"[ \t]+[A-Z]{2,}\b")
+
+
+def _inline_person(text: str, start: int, limit: int, common_words: frozenset[str]) -> NameSpan | None:
+    """A person's name as an item of a numbered run ("(2) JANE ROE Service Agreement", "(3) J
+    Roe AGREEMENT FOR SALE"): person-shaped words in one case, closed by punctuation, the item's
+    end, or a word in the other case (the document's title after the cover's last party); no
+    word the document writes in lower case, no connector first, no initial last."""
+    found = _INLINE_PERSON.match(text, start, limit)
+    if found is None:
+        return None
+    rest = text[found.end() : limit]
+    after = _MIXED_CASE_WORD if found.group("caps") else _CAPS_RUN_WORD
+    if not (_FILLED_TO_END.match(rest) or _INLINE_CLOSE.match(rest) or after.match(rest)):
+        return None
+    words = [w.strip(".'’").casefold() for w in found.group().split()]
+    if len(words[-1]) < 2 or words[0] in _CONNECTORS:
+        return None
+    if any(w in common_words or w in _CONNECTORS for w in words if len(w) > 1):
+        return None
+    return _checked(text, NameSpan(found.group(), found.start(), found.end()), common_words)
 
 
 def _fills(text: str, name: NameSpan, cell: LayoutCell) -> bool:
