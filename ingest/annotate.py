@@ -461,7 +461,7 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
     )
     for half in halves:
         words = half.text.split()
-        if not 2 <= len(words) <= 4 or not all(_PERSON_WORD.fullmatch(w) for w in words):
+        if has_legal_suffix(half.text) or not 2 <= len(words) <= 4 or not all(_PERSON_WORD.fullmatch(w) for w in words):
             return None
         if words[-1].endswith("."):
             return None

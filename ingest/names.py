@@ -844,6 +844,11 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         return "money"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
         return "address"
+    # "Quillweg 8", "Harbour Strasse 77": a street and its house number alone, the address after
+    # a person's name ("Dr. Jane Roe, Quillweg 8, Westport").
+    street = _street_start().match(" " + name.strip())
+    if street is not None and street.end() == len(name.strip()) + 1:
+        return "address"
     if filters.clause_words & set(raw):
         return "clause"
     # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
