@@ -69,14 +69,15 @@ _LEADING_CONNECTORS = re.compile(
 # ("COFS")": the clause after the title's definition opens with the verb, and the party follows "by".
 # A one-sided instrument names its maker the same way: "THIS GUARANTY (this "Guaranty") is made as
 # of October 3, 2019 by X ("Guarantor"), in favor of Y ("Lender")" (a note, a deed: the date may
-# hold a comma, only before its year; "made and given", "executed and delivered"). A lone
+# hold a comma, only before its year, and a comma may close it: "as of July 31, 2019, by X"; "made
+# and given", "executed and delivered"). A lone
 # "issued|granted|given|delivered by" added a false party on tune half B and is not read.
 # ("... shall be effective as January 1, 2023 (the "Effective Date"), and is entered into by Acme
 # Inc. ... (the "Company")": the verb may follow ", and".)
 _MADE_BY = re.compile(
     r"^\s*(?:,\s*)?(?:and\s+)?(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)"
     r"(?:\s+and\s+(?:entered\s+into|given|delivered))?"
-    r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?(?:,\s*(?:19|20)\d{2})?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
+    r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?(?:,\s*(?:19|20)\d{2})?,?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
     re.I,
 )
 _MADE_BY_INSIDE = re.compile(r"\b(?:made|entered\s+into|executed)\s+by\s+(?!and\b)(?:the\s+)?(?=[A-Z])")
