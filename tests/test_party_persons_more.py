@@ -135,3 +135,53 @@ def test_a_pair_splits_only_when_the_model_tags_each_half_a_person() -> None:
     # A firm's style and a department are no two persons' shapes.
     assert _person_pair(NameSpan("Smith and Jones", 0, 15), [(0, 5), (10, 15)]) is None
     assert _person_pair(NameSpan("Harlow Vane Limited and Tobias Rendell", 0, 38), [(0, 11), (24, 38)]) is None
+
+
+PLEDGE_LIST = (
+    "(1)\nHan Lirong, Chinese citizen, ID No.: [***];\n(2)\nQiao Wenfeng, Chinese citizen, ID No.: [***];\n(3)\n"
+    "Suzhou Tianlan Data Technology Co., Ltd. (the \"Company\");\n(4)\nHangzhou Beiming Network Co., Ltd. (the "
+    "\"Pledgee\").\n(1)\nAs of the execution date of this Agreement, the Pledgors hold all of the Company's equity "
+    "interests.\n(2)\nPursuant to the Exclusive Option Agreement, the Pledgors shall transfer the equity.\n"
+)
+
+
+def test_a_numbered_party_list_without_a_lead_names_persons_and_companies() -> None:
+    assert _laid_out(PLEDGE_LIST) == [
+        ("Han Lirong", "item", PLEDGE_LIST.index("Han Lirong")),
+        ("Qiao Wenfeng", "item", PLEDGE_LIST.index("Qiao Wenfeng")),
+        ("Suzhou Tianlan Data Technology Co., Ltd.", "item", PLEDGE_LIST.index("Suzhou Tianlan")),
+        ("Hangzhou Beiming Network Co., Ltd.", "item", PLEDGE_LIST.index("Hangzhou Beiming")),
+    ]
+
+
+def test_a_list_without_a_lead_is_read_only_when_every_item_is_a_name() -> None:
+    # The second item is prose: the run names no parties, not even its first item.
+    text = (
+        "(1)\nHan Lirong, Chinese citizen, ID No.: [***];\n(2)\nAs of the execution date the Pledgor holds the "
+        "equity;\n(3)\nSuzhou Tianlan Data Technology Co., Ltd. (the \"Company\").\n"
+    )
+    assert _laid_out(text) == []
+    # The same list with a name in the second item is read whole.
+    named = text.replace("As of the execution date the Pledgor holds the equity", "Qiao Wenfeng, Chinese citizen")
+    assert _laid_out(named) == [
+        ("Han Lirong", "item", named.index("Han Lirong")),
+        ("Qiao Wenfeng", "item", named.index("Qiao Wenfeng")),
+        ("Suzhou Tianlan Data Technology Co., Ltd.", "item", named.index("Suzhou Tianlan")),
+    ]
+    # Persons alone, without a company among them, are no party list either.
+    persons = "(1)\nHan Lirong, Chinese citizen;\n(2)\nQiao Wenfeng, Chinese citizen;\nThe Pledgors agree.\n"
+    assert _laid_out(persons) == []
+
+
+def test_the_makers_clause_may_close_its_date_with_a_comma() -> None:
+    text = (
+        "GUARANTY AGREEMENT\n\nTHIS GUARANTY AGREEMENT (this \"Guaranty\") is executed as of July 31, 2019, by "
+        "ORLA BRENNAN-VOSS, an individual (\"Guarantor\"), for the benefit of Kestrel Ridge Capital, LLC, a Texas "
+        "limited liability company (\"Lender\").\n\nRECITALS\n"
+    )
+    assert _bound_spans(text) == {
+        "ORLA BRENNAN-VOSS": _span(text, 'ORLA BRENNAN-VOSS, an individual ("Guarantor")'),
+        "Kestrel Ridge Capital, LLC": _span(
+            text, 'Kestrel Ridge Capital, LLC, a Texas limited liability company ("Lender")'
+        ),
+    }
