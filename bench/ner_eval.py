@@ -72,6 +72,23 @@ def normalise_title(title: str) -> str:
     return " ".join(name_words(title))
 
 
+def _label_name(segment: str) -> str:
+    """The name a label segment starts with: the text before its first quote, less the
+    parenthesis that quote opens ("Foo Ltd. (the "Foo")"). A parenthesis closed before the
+    term is part of the name ("Foo (Bermuda) Ltd.", "Foo AB (publ)"), so only the last
+    unclosed one is cut."""
+    head = re.split(r"[\"“]", segment, maxsplit=1)[0]
+    depth_starts: list[int] = []
+    for index, char in enumerate(head):
+        if char == "(":
+            depth_starts.append(index)
+        elif char == ")" and depth_starts:
+            depth_starts.pop()
+    if depth_starts:
+        head = head[: depth_starts[-1]]
+    return head.strip(" ,(")
+
+
 def gold_party_names(parties: str) -> list[str]:
     """Names from CUAD's "Name ("Term"); Name2 ("Term2")" field, without back-references such as
     "Company and Consultant (each a "Party")" and blanks ("[]")."""
@@ -80,7 +97,7 @@ def gold_party_names(parties: str) -> list[str]:
     for segment in parties.split(";"):
         segment = segment.strip()
         terms = re.findall(r"[\"“]([^\"”]+)[\"”]", segment)
-        name = re.split(r"[(\"“]", segment, maxsplit=1)[0].strip(" ,")
+        name = _label_name(segment)
         words = set(name_words(name))
         if words and name[:1] != "[" and not words <= (_BACK_REFERENCE_WORDS | defined):
             if not re.match(r"(?i)(each|individually|collectively|together)\b", name):
