@@ -69,7 +69,8 @@ _LEADING_CONNECTORS = re.compile(
 # ("COFS")": the clause after the title's definition opens with the verb, and the party follows "by".
 # A one-sided instrument names its maker the same way: "THIS GUARANTY (this "Guaranty") is made as
 # of October 3, 2019 by X ("Guarantor"), in favor of Y ("Lender")" (a note, a deed: the date may
-# hold a comma, only before its year; "made and given", "executed and delivered"). A lone
+# hold a comma, only before its year, and a comma may close it: "as of July 31, 2019, by X"; "made
+# and given", "executed and delivered"). A lone
 # "issued|granted|given|delivered by" added a false party on tune half B and is not read.
 # ("... is entered into as of May 1, 2003, by Acme Inc., ...": a comma may close the date.)
 # ("... shall be effective as January 1, 2023 (the "Effective Date"), and is entered into by Acme

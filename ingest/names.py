@@ -709,9 +709,10 @@ def party_name_forms(name: str) -> list[str]:
     bank = _without_branch(legal)
     if bank != legal:
         forms.append(bank.rstrip(" ,"))
-    # "Dr. Alan P. Whitmore": the person is also asked for without the honorific.
+    # "Dr. Alan P. Whitmore": the person is also asked for without the honorific ("Prof. Dr.
+    # Alan Whitmore" without each of them; at most the name's own word count, so bounded).
     honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
-    if (
+    while (
         honorific is not None
         and honorific.group(1).casefold() in _party_filters().honorifics
         and not has_legal_suffix(legal)
@@ -719,6 +720,7 @@ def party_name_forms(name: str) -> list[str]:
     ):
         forms.append(legal)
         legal = legal[honorific.end() :]
+        honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
     # "M/s Kaveri Lumen Private Limited": a firm's courtesy prefix is no part of its legal name.
     prefix = _party_filters().firm_prefix.match(legal)
     if prefix is not None and len(legal[prefix.end() :].split()) >= 2:
@@ -927,10 +929,17 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         return "money"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
         return "address"
+    # "Quillweg 8", "Harbour Strasse 77": a street and its house number alone, the address after
+    # a person's name ("Dr. Jane Roe, Quillweg 8, Westport").
+    street = _street_start().match(" " + name.strip())
+    if street is not None and street.end() == len(name.strip()) + 1:
+        return "address"
     if filters.clause_words & set(raw):
         return "clause"
     # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
-    if any(w in filters.honorifics for w in raw[1:]):
+    # ("Prof. Dr. Jane Roe": honorifics that open the name stack, they follow no job title.)
+    titles = next((i for i, w in enumerate(raw) if w not in filters.honorifics), len(raw))
+    if any(w in filters.honorifics for w in raw[max(1, titles) :]):
         return "signatory"
     if filters.document_words & set(raw):
         return "document"
