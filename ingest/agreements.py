@@ -82,6 +82,10 @@ _INLINE_LEADING_AGREEMENT = re.compile(
 )
 # A heading line with a qualifier after a dash: (title) - (edition, version, ...).
 _DASH_QUALIFIER = re.compile(r"(.+?)[ \t]+[-–—][ \t]+\S.{0,40}")
+# A heading line whose agreement title goes on after a dash with a subtitle that narrows it:
+# "Branded Reseller Agreement - Analytics Suite Specific" (see ``_subtitle``).
+_DASH_SUBTITLE = re.compile(r"(.+?(?:AGREEMENT|Agreement|CONTRACT|Contract))[ \t]+[-–—][ \t]+(\S.{0,60})")
+_SUBTITLE_WORDS = (1, 6)
 _SUBJECT_LABEL = re.compile(r"(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*")
 # Words that make a line prose, not a heading starting with "Agreement".
 _LEADING_AGREEMENT_PROSE = frozenset("is are was be shall will made hereby between among this these that".split())
@@ -305,13 +309,27 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         elif (
             stripped
             and headings < _HEADING_LINES
+            and not stripped.isupper()
+            and (subtitled := _DASH_SUBTITLE.fullmatch(stripped))
+            and _HEADING_TITLE.fullmatch(subtitled.group(1))
+            and not _NOT_HEADING_WORDS & set(subtitled.group(1).casefold().split())
+            and _subtitle(subtitled.group(2))
+        ):
+            # "Branded Reseller Agreement - Analytics Suite Specific" alone on one of the first
+            # lines: the subtitle after the dash is part of the heading. In title case only: CUAD
+            # names a caps heading with a dash qualifier without it.
+            add(1, line_start + line.index(stripped), stripped)
+        elif (
+            stripped
+            and headings < _HEADING_LINES
             and (_TERMS_HEADING.fullmatch(stripped) or _HEADING_TITLE.fullmatch(stripped))
             and not _NOT_HEADING_WORDS & set(stripped.casefold().split())
         ):
             # "Maintenance and support contract" or "... General Terms and Conditions" alone on
             # one of the first lines: a heading.
             add(1, line_start + line.index(stripped), stripped)
-        if stripped:
+        # (Page furniture and a filing's label line take no place among the heading lines.)
+        if stripped and _strip_noise(stripped)[0].strip(" ().:-") and not _filing_label_line(stripped):
             headings += 1
         line_start += len(line) + 1
     for match in _CAPS_TITLE.finditer(head):
@@ -325,6 +343,25 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     for match in _THIS_TITLE.finditer(head):
         add(3, match.start(1), match.group(1))
     return found
+
+
+def _subtitle(rest: str) -> bool:
+    """Whether the words after a heading's dash narrow the title ("Analytics Suite Specific",
+    "CLOUD HOSTING"): one to six capitalised words (connectors allowed), no digit (a form's
+    edition or a page number: "- 2000 EDITION", "- Page 1"), no page furniture ("- CONFIDENTIAL"),
+    no edition word (``title_edition_words``), no party list ("- and -") and no company name."""
+    words = rest.split()
+    if not _SUBTITLE_WORDS[0] <= len(words) <= _SUBTITLE_WORDS[1] or re.search(r"[0-9(),;:\[\]\"“”]", rest):
+        return False
+    if not words[0][:1].isupper() or not _all_capitalised(rest) or _strip_noise(rest)[1] or _ends_in_legal_form(rest):
+        return False
+    folded = {w.casefold() for w in words}
+    return not (folded & _NOT_HEADING_WORDS or folded & _edition_words() or "and" == words[0].casefold())
+
+
+@lru_cache(maxsize=1)
+def _edition_words() -> frozenset[str]:
+    return frozenset(load_json("agreement_kinds.json")["title_edition_words"])
 
 
 # A caps heading split over lines: "MASTER SERVICES\nAGREEMENT", "EXCLUSIVE DISTRIBUTION AND\nSUPPLY
@@ -383,6 +420,7 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             )
             if not line_shape.fullmatch(previous) or not (
                 joined_here or joining_end.search(previous) or tight or _centred_together(head, after, previous_start, previous, lines[first])
+                or (first == index and _opening_block(head, after, lines, first - 1, lines[first]))
             ):
                 break
             first -= 1
@@ -408,7 +446,9 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
         end, last = start + len(line), index
         while last + 1 < len(lines) and last - index + 1 < _SPLIT_HEADING_LINES:
             next_start, next_line = lines[last + 1]
-            if head.count("\n", end, next_start) != 1 or not _CAPS_LINE.fullmatch(next_line):
+            # (One blank line may stand between: the line must still end in a joining word, "...
+            # OF THE", or the next end the company's name it began, below.)
+            if head.count("\n", end, next_start) not in (1, 2) or not _CAPS_LINE.fullmatch(next_line):
                 break
             if _PARTY_LIST_WORD.search(next_line) or re.search(r"\b(?:BY|DATED)\b", next_line):
                 break
@@ -442,14 +482,8 @@ def _centred_together(head: str, after: str, previous_start: int, previous: str,
         return False
     if re.search(r"[0-9:;]", previous) or _strip_noise(previous)[1] or _ends_in_legal_form(previous):
         return False
-    # A letterhead ("ZARVIX LABS" over "SUPPLY AGREEMENT") is named again right after, in the
-    # party clause, without the heading's next word: a name, not the first half of the title.
-    again = re.compile(r"(?<![\w\-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w\-])\s*(\S*)", re.IGNORECASE)
-    first_word = text.split()[0].casefold()
-    # (``after``: the text past ``head``, where the party clause often is.)
-    for found in again.finditer((head + after)[start + len(text) : start + len(text) + _LETTERHEAD_CHARS]):
-        if found.group(1).casefold() != first_word:
-            return False
+    if _named_again(head, after, words, line):
+        return False
     middles = []
     for offset, shown in ((previous_start, previous), (start, text)):
         indent = offset - (head.rfind("\n", 0, offset) + 1)
@@ -457,6 +491,58 @@ def _centred_together(head: str, after: str, previous_start: int, previous: str,
             return False
         middles.append(indent + len(shown) / 2)
     return abs(middles[0] - middles[1]) <= _CENTRED_SLACK
+
+
+def _named_again(head: str, after: str, words: list[str], line: tuple[int, str]) -> bool:
+    """A letterhead ("ZARVIX LABS" over "SUPPLY AGREEMENT") is named again right after, in the
+    party clause, without the heading's next word: a name, not the first half of the title."""
+    start, text = line
+    again = re.compile(r"(?<![\w\-])" + r"\s+".join(re.escape(w) for w in words) + r"(?![\w\-])\s*(\S*)", re.IGNORECASE)
+    first_word = text.split()[0].casefold()
+    # (``after``: the text past ``head``, where the party clause often is.)
+    for found in again.finditer((head + after)[start + len(text) : start + len(text) + _LETTERHEAD_CHARS]):
+        if found.group(1).casefold() != first_word:
+            return True
+    return False
+
+
+# An attachment's label on a line of its own: "SCHEDULE A", "Annex 3", "EXHIBIT 10.2".
+_ATTACHMENT_LABEL = re.compile(
+    r"(?:SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)[ \t]+[A-Z0-9][\w.\-]{0,8}"
+)
+# The words of a descriptor line opening a cover above its agreement heading (see ``_opening_block``).
+_OPENING_BLOCK_WORDS = (2, 6)
+
+
+def _opening_block(head: str, after: str, lines: list[tuple[int, str]], above: int, line: tuple[int, str]) -> bool:
+    """"Zentora Smart Freight Platform" over "Cooperation Agreement" (a blank line between) as the
+    first words of a cover: a product or programme the heading is named for, one title over two
+    lines. Only where the line above is the first line of words (page furniture such as
+    "Exhibit 4.5" or an EDGAR header before it) and the heading line is the agreement title
+    itself; the line above has two to six words, no agreement word, no digits, no company name,
+    and is not named again as a party (``_named_again``). A first line that names the parties'
+    company is named again in the party clause."""
+    previous_start, previous = lines[above]
+    if head.count("\n", previous_start + len(previous), line[0]) > 2 or previous.isupper():
+        # (In capitals the line above is as often a letterhead, "QUORVANT SYSTEMS", that the
+        # party clause never repeats: caps lines join by layout only, ``_centred_together``.)
+        return False
+    words = previous.split()
+    if not _OPENING_BLOCK_WORDS[0] <= len(words) <= _OPENING_BLOCK_WORDS[1] or _AGREEMENT_WORD.search(previous):
+        return False
+    if re.search(r"[0-9:;,()\[\]]", previous) or _strip_noise(previous)[1] or _ends_in_legal_form(previous):
+        return False
+    if _PARTY_LIST_WORD.search(previous.upper()) or _NOT_HEADING_WORDS & {w.casefold() for w in words}:
+        return False
+    folded = {w.casefold() for w in words}
+    if _ATTACHMENT_LABEL.fullmatch(previous) or folded & _edition_words() or folded & set(lexicons().title_prefix_noise):
+        # "SCHEDULE A", "Conformed Copy", "Halcyon Systems Confidential" over the heading: a
+        # label or page furniture.
+        return False
+    for _, earlier in lines[:above]:
+        if not (_filing_label_line(earlier) or _ATTACHMENT_LABEL.fullmatch(earlier) or not _strip_noise(earlier)[0].strip(" ().:-")):
+            return False
+    return not _named_again(head, after, words, line)
 
 
 def _ends_in_legal_form(line: str) -> bool:
@@ -485,6 +571,17 @@ _PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST
 # into one line starts so too, and its heading is on that line).
 _EDGAR_HEADER = re.compile(r"[ \t]*EX-[0-9][\w.()\-]*[ \t]+[0-9]+[ \t]+\S+\.(?:htm|html|txt)\b", re.IGNORECASE)
 _EDGAR_HEADER_CHARS = 200
+# A compiled filing's source line: "Source: ACME CORP, 10-K, 3/1/2019".
+_SOURCE_LINE = re.compile(r"Source:[ \t]+\S")
+
+
+def _filing_label_line(stripped: str) -> bool:
+    """A filing's own label on a line of its own, above the document: an EDGAR header
+    ("EX-10.1 2 d123ex101.htm EX-10.1") or a compiled filing's source line ("Source: ACME CORP,
+    10-K, 3/1/2019"). Like page furniture it takes no place among the heading lines."""
+    return len(stripped) <= _EDGAR_HEADER_CHARS and bool(_EDGAR_HEADER.match(stripped) or _SOURCE_LINE.match(stripped))
+
+
 _CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")
 _NUMBER_LABEL = re.compile(r"[ \t]*(?:No|NO|Number|NUMBER)\.?[ \t]*:")
 # The contract's name for itself: 'THIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES (this
@@ -643,11 +740,19 @@ def find_title(text: str) -> Title | None:
     Content License Agreement") is its parent, never its own name."""
     if not_a_contract(text):
         return None
+    title = _own_heading(text) or self_label(text) or _heading_under_dated_line(text) or _first_heading(text)
+    if title is not None and _cited_in_prose(text, title):
+        # "LIMITED WAIVER\n\nReference is made to the Credit Agreement ...": an agreement the
+        # prose cites is no title of the instrument headed above it.
+        instrument = _instrument_heading(text)
+        if instrument is not None and instrument.end <= title.start:
+            title = instrument
     title = (
-        _own_heading(text) or self_label(text) or _heading_under_dated_line(text) or _first_heading(text)
+        title
         or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _sentence_case_heading(text)
         or _self_defined(text)
         or letter_subject(text) or _heading_named_by_text(text) or _self_referenced_instrument(text)
+        or _run_in_instrument(text)
     )
     if title is not None:
         title = _with_line_below(text, _with_line_above(text, _with_box(text, title)))
@@ -660,6 +765,19 @@ def find_title(text: str) -> Title | None:
     if title is not None and amendment_of(title.text) is not None:
         return title
     return amendment_heading(text) or title
+
+
+def _cited_in_prose(text: str, title: Title) -> bool:
+    """Whether a title stands inside a sentence that cites it rather than naming the document:
+    its line has a lower-case word before it, and no "This" right before it ("Your employment
+    agreement dated ... (your "Employment Agreement")", "Reference is made to the Credit
+    Agreement"). A heading line of its own and the preamble's 'This Supply Agreement' are no
+    citations."""
+    line_start = text.rfind("\n", 0, title.start) + 1
+    before = text[line_start : title.start]
+    if re.search(r"(?i)\bthis[ \t]+$", before) or not re.search(r"\b[a-z]+\b", before):
+        return False
+    return amendment_of(title.text) is None
 
 
 # The preamble naming the document: "This <Name>" before a comma, a parenthesis or the verb of
@@ -892,12 +1010,16 @@ def _with_line_above(text: str, title: Title) -> Title:
     furniture or company name, and the text after the heading repeats the joined words ('This
     Make Good Escrow Agreement', 'the exclusive distribution agreement'), or the text before it
     does (a cover line showing the heading whole). The repetition is the proof: a name or a
-    label above a heading is not repeated with it."""
+    label above a heading is not repeated with it. One blank line may stand between (a filing
+    converted with a blank line after every line: "EXCLUSIVE\n\nDISTRIBUTION AGREEMENT")."""
     line_start = text.rfind("\n", 0, title.start) + 1
     if line_start == 0 or text[line_start : title.start].strip():
         return title
     previous_start = text.rfind("\n", 0, line_start - 1) + 1
     previous = text[previous_start : line_start - 1].strip()
+    if not previous and previous_start > 0:
+        previous_start = text.rfind("\n", 0, previous_start - 1) + 1
+        previous = text[previous_start : line_start - 1].strip()
     words = previous.split()
     if not words or len(words) > _LINE_ABOVE_WORDS or re.search(r"[0-9:;]", previous):
         return title
@@ -979,8 +1101,12 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
         if not stripped:
             continue
         yield match.start() + match.group().index(stripped), stripped
-        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines.
+        # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines, nor
+        # does a filing's own label line ("EX-10.1 2 d123ex101.htm EX-10.1", "Source: ACME
+        # CORP, 10-K, 3/1/2019"): the document's heading comes after them.
         if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-"):
+            continue
+        if _filing_label_line(stripped):
             continue
         # A legend in capitals ("THIS NOTE HAS NOT BEEN REGISTERED ...\n... UNDER THE ACT.")
         # is one sentence over its lines: one place among the heading lines, however many lines.
@@ -1013,8 +1139,10 @@ def _bare_heading(text: str) -> Title | None:
 _RUN_IN_BARE_HEADING = re.compile(r"(?<![\w])(AGREEMENT|CONTRACT)[ \t]+(?:THIS|This)[ \t]+(?i:\1)\b")
 
 
-@lru_cache(maxsize=1)
-def _instrument_title() -> re.Pattern[str]:
+@lru_cache(maxsize=2)
+def _instrument_title(key: str = "instrument_titles") -> re.Pattern[str]:
+    """``key``: the list of instrument words the heading ends in (``heading_instrument_titles``
+    for the common nouns read from a caps heading line only, ``_instrument_heading``)."""
     data = load_json("agreement_kinds.json")
 
     def alternatives(key: str) -> str:
@@ -1025,7 +1153,7 @@ def _instrument_title() -> re.Pattern[str]:
     # a leading one names its subject after it, ending in a capitalised word: "ASSIGNMENT OF
     # TRADEMARKS". Either may end in its number: "IRREVOCABLE LETTER OF CREDIT NO. 4471".
     return re.compile(
-        rf"(?:(?:[A-Z0-9][\w&'’\-/.]*[ \t]{{1,3}}){{0,8}}(?i:{alternatives('instrument_titles')})"
+        rf"(?:(?:[A-Z0-9][\w&'’\-/.]*[ \t]{{1,3}}){{0,8}}(?i:{alternatives(key)})"
         rf"|(?i:{alternatives('leading_instrument_titles')})(?:[ \t]{{1,3}}(?:[A-Z][\w&'’\-/.,]*|and|of|the|to|&)){{0,8}}?"
         r"[ \t]{1,3}[A-Z][\w&'’\-/.]*)"
         r"(?:[ \t]+(?:NO\.?|No\.?|NUMBER|Number|#)[ \t]*[A-Z0-9][\w\-/.]*)?"
@@ -1048,7 +1176,10 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
     own = re.compile(
         rf"\bThis[ \t]+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)"
         # An instrument's own wording: "the undersigned hereby guarantees", "dated as of ... between".
-        r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b",
+        r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b"
+        # A note's promise ("FOR VALUE RECEIVED, ... promises to pay"); a letter's terms agreed
+        # ("this will confirm that you and we agree").
+        r"|\bfor[ \t]+value[ \t]+received\b|\bpromises?[ \t]+to[ \t]+pay\b|\b(?:we|you|parties)[ \t]+(?:each[ \t]+)?agree\b",
         re.IGNORECASE,
     )
     end = min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)
@@ -1091,9 +1222,69 @@ def _instrument_heading(text: str) -> Title | None:
     limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
     for start, stripped in _heading_lines(text, limit):
         last = stripped.split()[-1][:1]
-        if _instrument_title().fullmatch(stripped) and _heading_words(stripped) and (last.isupper() or last.isdigit()):
+        # ("Warrant No. W-12" under "WARRANT TO PURCHASE COMMON STOCK" is its number line: the
+        # common nouns title a caps heading line only.)
+        instrument = _instrument_title().fullmatch(stripped) or (
+            stripped.isupper() and _instrument_title("heading_instrument_titles").fullmatch(stripped)
+        )
+        if instrument and _heading_words(stripped) and (last.isupper() or last.isdigit()):
             title = Title(stripped, start, start + len(stripped))
             return title if preamble is not None or _speaks_of_itself(text, title) else None
+    return None
+
+
+# A filing run into one line: its first line is longer than any heading line.
+_RUN_IN_LINE_CHARS = 120
+# How far a date before a run-in heading may reach ("11 April 2021", "April 11, 2021").
+_RUN_IN_DATE_CHARS = 30
+
+
+@lru_cache(maxsize=1)
+def _run_in_instrument_title() -> re.Pattern[str]:
+    """An instrument's heading as the first words of a run-in line: up to six capitalised words
+    ending in an instrument word (either list), then a word that cannot continue a heading (a
+    lower-case word, a figure, "This"/"THIS", or the other case: "GUARANTY Guarantor")."""
+    data = load_json("agreement_kinds.json")
+    words = sorted({*data["instrument_titles"], *data["heading_instrument_titles"]}, key=lambda w: (-len(w), w))
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
+    return re.compile(
+        rf"(?P<caps>(?:[A-Z][A-Z0-9&'’\-/.]*[ \t]+){{0,5}}?(?i:{alternatives}))(?=[ \t]+(?:THIS\b|This\b|[^A-Za-z\s]|[a-z]|[A-Z][a-z]))"
+        # (In title case a connector after it goes on with the title: "Ragnarok License and
+        # Distribution Agreement" is no licence heading.)
+        rf"|(?P<title>(?:[A-Z][a-z][\w&'’\-]*[ \t]+(?:(?:of|and)[ \t]+)?){{0,5}}?(?i:{alternatives}))"
+        r"(?=[ \t]+(?:THIS\b|[^A-Za-z\s]|(?!(?:and|of|for|to|the|on|in)\b)[a-z]|[A-Z]{2}))"
+    )
+
+
+def _run_in_instrument(text: str) -> Title | None:
+    """A filing run into one line that opens, after page furniture only ("Exhibit 10.9"), with an
+    instrument's heading ("Exhibit 10.9 GUARANTY THIS GUARANTY (this "Guaranty") is made ...",
+    "Exhibit 10.8 Secured Promissory Note $250,000 ... FOR VALUE RECEIVED"): titled like an
+    instrument heading line (``_instrument_heading``: the text has a preamble clause or speaks of
+    itself), in one case throughout, where a line of its own would hold it."""
+    first = re.search(r"[^\n]*\S[^\n]*", text[:TITLE_SCAN_CHARS])
+    if first is None or len(first.group().strip()) <= _RUN_IN_LINE_CHARS:
+        return None
+    line = first.group()
+    position = 0
+    while True:
+        # Skip the page furniture before the heading a word at a time ("Exhibit", "10.9"), and
+        # a letter's date ("Exhibit 10.3 April 11, 2021 ACKNOWLEDGEMENT As we discussed").
+        rest = line[position:]
+        stripped, dropped = _strip_noise(rest.lstrip())
+        skipped = len(rest) - len(rest.lstrip()) + dropped
+        if not skipped:
+            date = next(iter(dates_in(line, position, min(len(line), position + _RUN_IN_DATE_CHARS))), None)
+            if date is None or line[position : date.start].strip():
+                break
+            skipped = date.end - position
+        position += skipped
+    heading = _run_in_instrument_title().match(line, position)
+    if heading is None:
+        return None
+    title = Title(heading.group(), first.start() + heading.start(), first.start() + heading.end())
+    if has_agreement_preamble(text) or _speaks_of_itself(text, title):
+        return title
     return None
 
 
@@ -1301,7 +1492,7 @@ def _opening_lines(text: str) -> list[tuple[int, str]]:
     for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
         stripped = match.group().strip()
         # "FIRST ADDENDUM\n|\nto\n|\n...": a table's rule between cells is layout, no line.
-        if not stripped or not any(c.isalnum() for c in stripped):
+        if not stripped or not any(c.isalnum() for c in stripped) or _filing_label_line(stripped):
             continue
         if len(lines) == _AMENDMENT_HEADING_LINES or not _heading_words(stripped):
             break

@@ -59,6 +59,7 @@ from ingest.names import (
     ends_in_legal_suffix,
     has_legal_suffix,
     legal_form,
+    legal_name,
     lowercase_words,
     name_at,
     name_before,
@@ -232,7 +233,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         # "between Galacticomm and Horst Entertainment Inc": without defined terms "and" more
         # often separates two parties than it joins one name.
-        joined = re.search(r"\s(?:and|AND)\s+(?=[A-Z0-9])", first.text)
+        # ("Between THE UNIVERSITY OF WESTLAND And HARBOUR MANAGEMENT, LP": a title-case "And"
+        # between two shouted names is the list's own.)
+        joined = re.search(r"\s(?:and|AND)\s+(?=[A-Z0-9])|(?<=[A-Z])\sAnd\s+(?=[A-Z0-9][A-Z0-9])", first.text)
         if joined and _one_name_over_and(straight, first, joined, end):
             joined = None
         if joined:
@@ -441,6 +444,34 @@ def _undersigned_windows(text: str) -> list[tuple[int, int]]:
         (match.end(), min(len(text), match.end() + _UNDERSIGNED_WINDOW_CHARS))
         for match in _UNDERSIGNED_LIST.finditer(text)
     ]
+
+
+_PERSON_JOIN = re.compile(r"[ \t\n]+(?:and|AND|&)[ \t\n]+")
+_PERSON_WORD = re.compile(r"[A-Z](?:[a-z'’\-]+|[A-Z'’\-]+|\.)")
+
+
+def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tuple[NameSpan, NameSpan] | None:
+    """The two persons a name read as one holds ("Jane Roe and John Doe"), or None. Both
+    halves must be a person's shape (two to four capitalised words, no legal form) and each hold
+    a span the model tags PERSON, within that half: the grammar and the model agree, so "Smith
+    and Jones" (a firm's style) or "Research and Development" stay one name."""
+    joins = list(_PERSON_JOIN.finditer(name.text))
+    if len(joins) != 1 or has_legal_suffix(name.text):
+        return None
+    join = joins[0]
+    halves = (
+        NameSpan(name.text[: join.start()], name.start, name.start + join.start()),
+        NameSpan(name.text[join.end() :], name.start + join.end(), name.end),
+    )
+    for half in halves:
+        words = half.text.split()
+        if has_legal_suffix(half.text) or not 2 <= len(words) <= 4 or not all(_PERSON_WORD.fullmatch(w) for w in words):
+            return None
+        if words[-1].endswith("."):
+            return None
+        if not any(half.start <= s and e <= half.end and e > s for s, e in person_spans):
+            return None
+    return halves
 
 
 def _personal_name(name: str) -> bool:
@@ -873,7 +904,9 @@ def _parties(
     names = [office_holders_organisation(text, name) for name in [*names, *collective]]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
-        if not (few or name in collective or (ends_in_legal_suffix(name.text) and name.start < OPENING_CHARS)):
+        # ("FUND SERVICES, INC. D/B/A CHAMPION FUND SERVICES": the legal name before a trade name
+        # has the form.)
+        if not (few or name in collective or (ends_in_legal_suffix(legal_name(name.text)) and name.start < OPENING_CHARS)):
             continue
         # "Between THE UNIVERSITY OF WESTLAND And QUILL MANAGEMENT, LP" on a cover: the reading ran
         # over the joint into a known party's name; the name before the joint is the other party.
@@ -996,6 +1029,16 @@ def _parties(
             if entity_id not in parties:
                 parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
                 known.append(words)
+    # "Jane Roe and John Doe in their capacity as joint administrators": two persons one reader
+    # took as one name.
+    for key, party in sorted(parties.items()):
+        pair = _person_pair(party.name, person_spans)
+        if pair is None:
+            continue
+        del parties[key]
+        for person in pair:
+            entity_id = entity_id_for("PERSON", party_name_forms(person.text)[-1])
+            parties.setdefault(entity_id, Party(entity_id, "PERSON", person, None, person.start, person.end))
     found = _reviewed(text, list(parties.values()), model_spans, common_words, defined_terms | party_terms, known)
     # "Acme S.A., represented by its CEO Jane Roe and John Doe, ...": whoever a representation
     # clause names acts for the party named before it, whichever reader found them.

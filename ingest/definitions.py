@@ -70,14 +70,16 @@ _LEADING_CONNECTORS = re.compile(
 # ("COFS")": the clause after the title's definition opens with the verb, and the party follows "by".
 # A one-sided instrument names its maker the same way: "THIS GUARANTY (this "Guaranty") is made as
 # of October 3, 2019 by X ("Guarantor"), in favor of Y ("Lender")" (a note, a deed: the date may
-# hold a comma, only before its year; "made and given", "executed and delivered"). A lone
+# hold a comma, only before its year, and a comma may close it: "as of July 31, 2019, by X"; "made
+# and given", "executed and delivered"). A lone
 # "issued|granted|given|delivered by" added a false party on tune half B and is not read.
+# ("... is entered into as of May 1, 2003, by Acme Inc., ...": a comma may close the date.)
 # ("... shall be effective as January 1, 2023 (the "Effective Date"), and is entered into by Acme
 # Inc. ... (the "Company")": the verb may follow ", and".)
 _MADE_BY = re.compile(
     r"^\s*(?:,\s*)?(?:and\s+)?(?:is|are|was)?\s*(?:hereby\s+)?(?:made|entered\s+into|executed)"
     r"(?:\s+and\s+(?:entered\s+into|given|delivered))?"
-    r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?(?:,\s*(?:19|20)\d{2})?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
+    r"(?:\s+(?:as\s+of|on|effective)\s+[^,()\"]{0,40}?(?:,\s*(?:19|20)\d{2})?,?)?\s+by\s+(?:and\s+(?:between|among)\s+)?(?:the\s+)?(?=[A-Z])",
     re.I,
 )
 _MADE_BY_INSIDE = re.compile(r"\b(?:made|entered\s+into|executed)\s+by\s+(?!and\b)(?:the\s+)?(?=[A-Z])")
@@ -316,6 +318,14 @@ def _clause_antecedent(
                 if after is not None and any(_is_name_derived(term, after.text) for term in terms):
                     return after
         return leading
+    # "..., whose address is ..., for the benefit of HARBOUR CAPITAL BANK, NATIONAL ASSOCIATION, a
+    # national banking association ("Lender")": the beneficiary's lead opens the name, inside the
+    # clause too; only its description may follow it.
+    for beneficiary in reversed(list(_BENEFICIARY_LEAD.finditer(segment))):
+        after = name_at(text, segment_start + beneficiary.end(), paren_start)
+        if after is not None and _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
+            return after
+        break
     # "..., having a mailing address at ... and Nanophase Technologies Corporation, a ... ("NTC")"
     # ("&" joins words inside a name: "... agreement with Harlan Webb & Company ("Agent")".)
     # ("..., and the Finley Family Irrevocable Trust dated May 1, 2009 (the "Trust")".)
@@ -360,6 +370,7 @@ def _clause_antecedent(
     return before
 
 
+_BENEFICIARY_LEAD = re.compile(r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+the[ \t\n]+benefit[ \t\n]+of)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")

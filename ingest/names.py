@@ -37,6 +37,9 @@ _WORD = _WORD.replace("_DOTTED_LOWER", _DOTTED_LOWER)
 # Words that join the capitalised words of one name. A lone "-" or "/" too: "MEZZANINE PARTNERS -
 # OFFSHORE INVESTMENT MASTER FUND II, L.P.", "Blackstone / GSO Long-Short Credit Income Fund".
 _CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a|-|–|/)"
+# A shouted name's own joining words ("INDUSTRIAL AND COMMERCIAL BANK OF CHINA ... SUB-BRANCH") join
+# like their lower-case forms, so they do not spend the name's word budget.
+_JOINT = rf"(?:{_CONNECTOR}|AND|OF)"
 # Lower-case words that may stand inside a name that ends in a legal form ("Pay at Home Corp.",
 # "Made in Nature, LLC", "Back to Basics, Inc.", "Love on a Leash, LLC"): one or two of them
 # between capitalised words. Only trusted when the whole still ends in a legal form.
@@ -97,14 +100,14 @@ def _words_then_legal_forms(joint: str) -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _name_regex() -> re.Pattern[str]:
-    return _words_then_legal_forms(rf"{_GAP}(?:{_CONNECTOR}{_GAP})?")
+    return _words_then_legal_forms(rf"{_GAP}(?:{_JOINT}{_GAP})?")
 
 
 @lru_cache(maxsize=1)
 def _comma_name_regex() -> re.Pattern[str]:
     """Like ``_name_regex`` but words may also be joined by a comma: "Stratton, Cheeseman &
     Walsh-Nevada, Inc.". Only used when the result ends in a legal suffix (see ``name_at``)."""
-    return _words_then_legal_forms(rf",?{_GAP}(?:{_CONNECTOR}{_GAP})?")
+    return _words_then_legal_forms(rf",?{_GAP}(?:{_JOINT}{_GAP})?")
 
 
 # "GAMES "N" FUN, INC.": a quoted short token between two capitalised words of a name that ends in
@@ -166,6 +169,13 @@ def trade_name_split(name: str) -> tuple[str, str] | None:
     return name[: match.start()].rstrip(" ,-–—"), name[match.end() :]
 
 
+def legal_name(name: str) -> str:
+    """``name`` without a trade name after it ("Acme Services, Inc." of "Acme Services, Inc. d/b/a
+    Acme Direct"): where a legal form is looked for."""
+    split = trade_name_split(name)
+    return split[0] if split else name
+
+
 @lru_cache(maxsize=1)
 def _legal_suffix_end() -> re.Pattern[str]:
     # The suffix must start a word: "USA" does not end in "S.A.", nor "China" in "N.A."
@@ -217,7 +227,9 @@ def ends_in_legal_suffix(name: str) -> bool:
 def _suffix_inside() -> re.Pattern[str]:
     # A legal suffix ends a name unless another suffix follows ("Corporation LLC", "Co., Ltd.").
     suffix = _suffix_regex()
-    return re.compile(rf"[\s,]+(?i:{suffix})\.?(?![\s,]*(?i:{suffix}))")
+    # (The period is taken whole: "CORP., LTD." is one form run, not "CORP" cut before its "."; a
+    # next form is capitalised: "S.A R.L. incorporated in ..." ends at "R.L.".)
+    return re.compile(rf"[\s,]+(?i:{suffix})\.?+(?![\s,]*(?=[A-Z(])(?i:{suffix}))")
 
 
 @lru_cache(maxsize=1)
@@ -228,6 +240,8 @@ def _form_then_participle() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w])(?:(?i:{_suffix_regex()})\.?|(?i:company))(?=[ \t\n]+(?:[A-Z][a-z]+ing|[A-Z]+ING)(?![\w]))")
 
 
+_EXHIBIT_LABEL = re.compile(r"(?:\d{1,3}[ \t]+)?(?:EXHIBIT|Exhibit)[ \t]+[0-9][0-9.]*(?:\([a-z0-9]{1,4}\))*[ \t\n]+(?=[A-Z][A-Za-z])")
+_PARENT_OF = re.compile(r"[ \t\n,]+(?:A|AN|a|an)[ \t\n]+(?i:division|subsidiary|unit)[ \t\n]+(?:OF|of)(?![\w])")
 _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
 _CAPACITY_WORDS = frozenset({"assignee", "trustee", "receiver", "nominee", "custodian", "representative", "successor"})
 
@@ -247,10 +261,21 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     capacity = _SHOUTED_CAPACITY.search(span)
     if capacity is not None and capacity.group(1).casefold().rstrip("s") in _party_role_words() | _CAPACITY_WORDS:
         span = span[: capacity.start()]
+    # "TRANS HARBOUR GAS COMPANY A DIVISION OF HARBOUR ENERGY CORPORATION": the division is the
+    # name; its parent follows "a division of" (a parent is named after "a subsidiary of" too).
+    parent = _PARENT_OF.search(span)
+    if parent is not None and parent.start() > 0:
+        span = span[: parent.start()]
     # "2.Ideanomics, Inc.": a list number written against the name is no part of it.
     enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
+    # "1 EXHIBIT 1.1 COMMERCE CASUALTY GROUP, INC.": a page number and an exhibit's label that a
+    # filing runs into the first line are page furniture before the name.
+    # (Only before a name with a legal form: "Exhibit 10.1 ENGLISH TRANSLATION ..." is a heading.)
+    furniture = _EXHIBIT_LABEL.match(span)
+    if furniture is not None and furniture.end() < len(span) and _legal_suffix_end().search(span):
+        start, span = start + furniture.end(), span[furniture.end() :]
     for inside in _suffix_inside().finditer(span):
         # "695014 B.C. Ltd. dba Galaxy Telecom": a trade name continues the name.
         if _TRADE_NAME.match(span, inside.end()):
@@ -399,16 +424,74 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         return NameSpan(text[plain.start : branch.end()], plain.start, branch.end())
     # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
     # the registered name.
+    # ("Packaging Corporation of America": a region the registry does not take for a jurisdiction.)
     of_place = re.match(r"[ \t]+of[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+and\b|\s*$)", text[plain.end : limit])
-    if of_place and ends_in_legal_suffix(plain.text) and normalise_jurisdiction(of_place.group(1)):
+    if of_place and ends_in_legal_suffix(plain.text) and _a_place(of_place.group(1)):
         end = plain.end + of_place.end()
         return NameSpan(text[plain.start : end], plain.start, end)
+    # "BANK OF AMERICA, NA (USA), a national banking association", "Core Trust (Delaware), a
+    # business trust": a bracketed jurisdiction right after an organisation's name is part of the
+    # name (another company than the one without it), when the name's clause goes on after it.
+    qualifier = _PLACE_QUALIFIER.match(text, plain.end, limit)
+    if (
+        qualifier is not None
+        and _a_place(qualifier.group(1))
+        and (ends_in_legal_suffix(plain.text) or organisation_head(plain.text))
+    ):
+        return NameSpan(text[plain.start : qualifier.end(1) + 1], plain.start, qualifier.end(1) + 1)
+    # "Banco X, S.A., Institucion de Banca Multiple, Grupo Financiero X": the financial group a
+    # Mexican bank belongs to is part of its registered name after the form.
+    descriptor = _form_descriptor().match(text, plain.end, limit)
+    if descriptor is not None and ends_in_legal_suffix(plain.text):
+        group = _name_regex().match(text, descriptor.end(), limit)
+        named = _trim(text, group.start(), group.end()) if group else None
+        if named is not None and not has_legal_suffix(named.text) and len(named.text.split()) <= 5:
+            return NameSpan(text[plain.start : named.end], plain.start, named.end)
     # "Thomas J. Whitaker, Jr.": a generational suffix closes a person's name (not a title that
     # follows it: "John Roe, Sr. Vice President").
     generation = _GENERATION.match(text, plain.end, limit)
     if generation and not has_legal_suffix(plain.text) and len(plain.text.split()) >= 2:
         return NameSpan(text[plain.start : generation.end()], plain.start, generation.end())
     return plain
+
+
+# A bracketed place after a name, before the clause goes on: ", a ...", a definition, the line's end.
+_PLACE_QUALIFIER = re.compile(r"[ \t]*\n?[ \t]*\(([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,2})\)(?=[ \t]*(?:[,;]|\n|$|\([ \t]*(?:the[ \t]+)?[\"“]))")
+
+
+@lru_cache(maxsize=1)
+def _form_descriptor() -> re.Pattern[str]:
+    """A descriptor after a legal form that the registered name goes on with (``form_descriptors``
+    of party_filters.json), then the capitalised words it names."""
+    words = phrase_alternation(load_json("party_filters.json")["form_descriptors"], r"[ \t\n]+")
+    return re.compile(rf",?[ \t\n]+(?i:{words})[ \t\n]+(?=[A-Z])")
+
+
+def _a_place(words: str) -> bool:
+    """Whether ``words`` name a jurisdiction or a region ("Delaware", "USA", "America")."""
+    return bool(normalise_jurisdiction(words)) or " ".join(words.split()).casefold() in _party_filters().regions
+
+
+@lru_cache(maxsize=1)
+def _organisation_heads() -> frozenset[str]:
+    return frozenset(load_json("party_filters.json")["organisation_heads"])
+
+
+def organisation_head(name: str) -> bool:
+    """Whether ``name`` is an organisation's name by its head noun, without a legal form: its
+    last word is one (``organisation_heads`` of party_filters.json: "Harbour Parklands Trust",
+    "MIDLAND BANK") or the word before its first "of" is ("University of Westland", "Bank of
+    Kestrel"). At least two words; a head alone ("Trust", "the Bank") is a defined term's word."""
+    words = [w.strip(".,'’").casefold() for w in re.findall(r"[^\s()]+", name)]
+    words = [w for w in words if w]
+    if words and words[0] == "the":
+        words = words[1:]
+    if len(words) < 2:
+        return False
+    heads = _organisation_heads()
+    if words[-1] in heads:
+        return True
+    return "of" in words[1:] and words[words.index("of", 1) - 1] in heads
 
 
 # One or two branches (a sub-branch of a city branch), each of up to five capitalised words.
@@ -615,7 +698,9 @@ def party_name_forms(name: str) -> list[str]:
         legal, trade = split
         forms.append(trade)
     of_place = re.match(r"^(.*\S)\s+of\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
-    if of_place and ends_in_legal_suffix(of_place.group(1)):
+    # ("Packaging Corporation of America": a form written as a word runs on into the place; the
+    # place is the registered name's own, not a note after it.)
+    if of_place and ends_in_legal_suffix(of_place.group(1)) and not re.search(r"(?i)[ \t](?:corporation|company)$", of_place.group(1)):
         forms.append(legal)
         legal = of_place.group(1)
     # "Osprey Capital AG, Zurich Branch": a branch is no legal person of its own, so the bank is
@@ -624,9 +709,10 @@ def party_name_forms(name: str) -> list[str]:
     bank = _without_branch(legal)
     if bank != legal:
         forms.append(bank.rstrip(" ,"))
-    # "Dr. Alan P. Whitmore": the person is also asked for without the honorific.
+    # "Dr. Alan P. Whitmore": the person is also asked for without the honorific ("Prof. Dr.
+    # Alan Whitmore" without each of them; at most the name's own word count, so bounded).
     honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
-    if (
+    while (
         honorific is not None
         and honorific.group(1).casefold() in _party_filters().honorifics
         and not has_legal_suffix(legal)
@@ -634,6 +720,7 @@ def party_name_forms(name: str) -> list[str]:
     ):
         forms.append(legal)
         legal = legal[honorific.end() :]
+        honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
     # "M/s Kaveri Lumen Private Limited": a firm's courtesy prefix is no part of its legal name.
     prefix = _party_filters().firm_prefix.match(legal)
     if prefix is not None and len(legal[prefix.end() :].split()) >= 2:
@@ -903,10 +990,17 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         return "money"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
         return "address"
+    # "Quillweg 8", "Harbour Strasse 77": a street and its house number alone, the address after
+    # a person's name ("Dr. Jane Roe, Quillweg 8, Westport").
+    street = _street_start().match(" " + name.strip())
+    if street is not None and street.end() == len(name.strip()) + 1:
+        return "address"
     if filters.clause_words & set(raw):
         return "clause"
     # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
-    if any(w in filters.honorifics for w in raw[1:]):
+    # ("Prof. Dr. Jane Roe": honorifics that open the name stack, they follow no job title.)
+    titles = next((i for i, w in enumerate(raw) if w not in filters.honorifics), len(raw))
+    if any(w in filters.honorifics for w in raw[max(1, titles) :]):
         return "signatory"
     if filters.document_words & set(raw):
         return "document"

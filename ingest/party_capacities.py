@@ -54,7 +54,10 @@ _ROLE_CUE = re.compile(
 # "not in its individual capacity").
 # (A line in another script between them is the name written again: "VOYAGO GROUP LIMITED\n
 # 沃亞集團有限公司\nas Borrower".)
+# ("MIDLAND BANK, a federally chartered savings association, as Administrative Agent": the name's
+# description, an article and lower-case words (a jurisdiction may stand among them), comes first.)
 _BEFORE_CUE = re.compile(
+    r"(?:[ \t]*,[ \t\n]*(?:a|an)[ \t\n]+(?:[\w.\-]+[ \t\n]+){0,7}[a-z][\w\-]*(?=[ \t]*,))?"
     r"[ \t]*,?[ \t\n]*(?:[^\x00-\x7f\n]+[ \t]*\n[ \t\n]*)?(?:(?:but|BUT|But)[ \t]+)?(?:(?:acting|ACTING|Acting|solely|SOLELY|Solely)[ \t]+)?\Z"
 )
 # Where a list entry may start: a line, or after a comma, "and", "among"/"between" or "(b)".
@@ -64,7 +67,10 @@ _ENTRY_START = re.compile(
 _BRANCH_AFTER_FORM = re.compile(r"[ \t]+(?:[A-Z][\w\-]*[ \t]+){1,4}([A-Z][\w\-]*)")
 _YEAR = re.compile(r"(?<![\w(])(?:19|20)\d{2}(?![\w)])")
 # Names sharing one role: "A,\nB\nand\nC," (at most two blank lines between them).
+# (A name written again in another script after it on its line, "BANK OF X (CHINA) LIMITED
+# SHANGHAI BRANCH 某某銀行上海分行", is the same entry.)
 _GROUP_SEPARATOR = re.compile(
+    r"(?:[ \t]+[^\x00-\x7f\s][^\n]*)?"
     r"(?:[ \t]*,)?[ \t]*(?:\n[ \t]*){0,3}(?:(?:and|AND|&)[ \t]+|(?:and|AND|&)[ \t]*(?:\n[ \t]*){1,3})?\Z"
 )
 

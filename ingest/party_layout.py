@@ -34,6 +34,7 @@ from ingest.names import (
     ends_in_legal_suffix,
     has_legal_suffix,
     name_at,
+    organisation_head,
     party_name_problem,
 )
 
@@ -447,6 +448,59 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
     return names
 
 
+def _unled_item(text: str, cell: LayoutCell, following: LayoutCell | None, common_words: frozenset[str]) -> tuple[NameSpan | None, int]:
+    """The name an item of a list without a lead holds, and where its slot ends: a name with a
+    legal form, or a person's name (two to ``_MAX_PERSON_WORDS`` words) closed by a comma or a
+    parenthesis ("Jane Roe, a citizen of ..."); the marker may stand alone in its cell."""
+    marker = _cues().item_marker.match(cell.text)
+    start, end = cell.start + (marker.end() if marker is not None else 0), cell.end
+    if start >= end and following is not None:
+        start, end = following.start, following.end
+    name = _slot_name(text, start, min(end, start + _VALUE_CHARS), common_words)
+    if name is None or name.start != start:
+        return None, end
+    if has_legal_suffix(name.text):
+        return name, end
+    words = [w.strip(".,'’").casefold() for w in name.text.split()]
+    closed = re.match(r"[ \t]*[,(]", text[name.end : end]) is not None
+    if not closed or len(words) > _MAX_PERSON_WORDS or words[0] in _CONNECTORS:
+        return None, end
+    return name, end
+
+
+def _unled_list_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A numbered list of the parties that opens the document without a lead ("(1)\nJane Roe,
+    a citizen of ...;\n(2)\nAcme Co., Ltd. (the "Pledgee")."), among its first cells. Every
+    item of the run must hold a name (the recitals' numbered prose breaks the run, and then
+    nothing is read), at least two, one of them with a legal form."""
+    cues = _cues()
+    markers = [cues.item_marker.match(cell.text) for cell in found[:_CAPTION_CELLS]]
+    first = next((i for i, m in enumerate(markers) if m is not None and _marker_key(m) == ("paren", "1")), None)
+    if first is None:
+        return []
+    run: list[_Slot] = []
+    previous: tuple[str, str] | None = None
+    position, last = first, first
+    while position < len(found) and len(run) < _ITEM_LIMIT and position - last <= _NEXT_ITEM_CELLS:
+        cell = found[position]
+        position += 1
+        marker = cues.item_marker.match(cell.text)
+        key = _marker_key(marker) if marker is not None else None
+        if key is None or key[0] != "paren":
+            continue
+        if not _follows(previous, key):
+            break
+        following = found[position] if position < len(found) else None
+        name, slot_end = _unled_item(text, cell, following, common_words)
+        if name is None:
+            return []
+        run.append((name, slot_end))
+        previous, last = key, position - 1
+    if len(run) < 2 or not any(has_legal_suffix(name.text) for name, _ in run):
+        return []
+    return run
+
+
 _RUN_ON_JOIN = re.compile(r"[ \t\n]*(?:,[ \t\n]*)?(?:(?:and|AND)[ \t\n]+)?")
 
 
@@ -488,11 +542,50 @@ def _inline_item_names(text: str, found: list[LayoutCell], common_words: frozens
             name = _checked(text, name_at(text, number.end(), limit), common_words)
             if name is not None and ends_in_legal_suffix(name.text):
                 run.append((name, limit))
+            else:
+                person = _inline_person(text, number.end(), limit, common_words)
+                if person is not None:
+                    run.append((person, limit))
             if len(run) >= _ITEM_LIMIT:
                 break
-        if len(run) >= 2:
+        # A person's item counts only beside a company's: two person-shaped items alone may be
+        # a numbered heading run ("(1) GENERAL TERMS (2) SPECIAL TERMS").
+        if len(run) >= 2 and any(has_legal_suffix(name.text) for name, _ in run):
             names.extend(run)
     return names
+
+
+# A person's name in one case throughout: "JANE Q. ROE", "Jane Q. Roe", "J Roe" (an initial
+# with or without its dot), two to ``_MAX_PERSON_WORDS`` words.
+_CAPS_WORD = r"(?:[A-Z]\.?|[A-Z][A-Z'’\-]+)(?![\w'’\-])"
+_TITLE_WORD = r"(?:[A-Z]\.?|[A-Z][a-z][a-z'’\-]*)(?![\w'’\-])"
+_INLINE_PERSON = re.compile(
+    rf"(?P<caps>{_CAPS_WORD}(?:[ \t]+{_CAPS_WORD}){{1,{_MAX_PERSON_WORDS - 1}}})"
+    rf"|(?P<title>{_TITLE_WORD}(?:[ \t]+{_TITLE_WORD}){{1,{_MAX_PERSON_WORDS - 1}}})"
+)
+_INLINE_CLOSE = re.compile(r"[ \t]*(?:[,;(]|$)")
+_MIXED_CASE_WORD = re.compile(r"[ \t]+[A-Z][a-z]")
+_CAPS_RUN_WORD = re.compile(r"[ \t]+[A-Z]{2,}\b")
+
+
+def _inline_person(text: str, start: int, limit: int, common_words: frozenset[str]) -> NameSpan | None:
+    """A person's name as an item of a numbered run ("(2) JANE ROE Service Agreement", "(3) J
+    Roe AGREEMENT FOR SALE"): person-shaped words in one case, closed by punctuation, the item's
+    end, or a word in the other case (the document's title after the cover's last party); no
+    word the document writes in lower case, no connector first, no initial last."""
+    found = _INLINE_PERSON.match(text, start, limit)
+    if found is None:
+        return None
+    rest = text[found.end() : limit]
+    after = _MIXED_CASE_WORD if found.group("caps") else _CAPS_RUN_WORD
+    if not (_FILLED_TO_END.match(rest) or _INLINE_CLOSE.match(rest) or after.match(rest)):
+        return None
+    words = [w.strip(".'’").casefold() for w in found.group().split()]
+    if len(words[-1]) < 2 or words[0] in _CONNECTORS:
+        return None
+    if any(w in common_words or w in _CONNECTORS for w in words if len(w) > 1):
+        return None
+    return _checked(text, NameSpan(found.group(), found.start(), found.end()), common_words)
 
 
 def _fills(text: str, name: NameSpan, cell: LayoutCell) -> bool:
@@ -664,7 +757,11 @@ def _registered_run_names(text: str, found: list[LayoutCell], common_words: froz
             if start.start() < position:
                 continue
             name = _checked(text, name_at(text, start.start(), cell.end), common_words)
-            if name is None or name.start != start.start() or not ends_in_legal_suffix(name.text):
+            # ("Harbour Parklands Trust (ABN 1) (Owner)": an organisation named by its head noun is
+            # closed by its number as a company is.)
+            if name is None or name.start != start.start() or not (
+                ends_in_legal_suffix(name.text) or (organisation_head(name.text) and name.text[:1].isalpha())
+            ):
                 continue
             closed = _closed_entry(text, name, cell.end)
             if closed is None:
@@ -691,6 +788,7 @@ def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[
             for more in _run_on_names(text, name, common_words)
         ),
         *((slot, "item") for slot in _inline_item_names(text, found, common_words)),
+        *((slot, "item") for slot in _unled_list_names(text, found, common_words)),
         *(((slot.name, slot.slot_end), "label") for slot in label_slots(text, common_words)),
         *((slot, "cover") for slot in _cover_names(text, found, common_words)),
         *((slot, "caption") for slot in _caption_names(text, found, common_words)),
