@@ -63,6 +63,7 @@ from ingest.names import (
     lowercase_words,
     name_at,
     name_before,
+    contents_entry,
     names_a_document,
     office_holders_organisation,
     party_name_forms,
@@ -867,6 +868,11 @@ def _parties(
             definition.name.text, parties.values(), party_terms
         ):
             continue
+        # "between the Secured Party and Quill Credit, Inc. ("QC")" in a recital: a party's term
+        # joined to a name is prose about another agreement's parties, not one name.
+        joined = re.match(r"(?:the\s+)?(.+?)\s+(?:and|AND|&)\s", definition.name.text)
+        if joined and joined.group(1).casefold() in party_terms:
+            continue
         party_terms.add(definition.term.casefold())
         label = _label_for(definition.name, person_spans)
         entity_id = entity_id_for(label, party_name_forms(definition.name.text)[-1])
@@ -902,6 +908,13 @@ def _parties(
         # has the form.)
         if not (few or name in collective or (ends_in_legal_suffix(legal_name(name.text)) and name.start < OPENING_CHARS)):
             continue
+        # "Between THE UNIVERSITY OF WESTLAND And QUILL MANAGEMENT, LP" on a cover: the reading ran
+        # over the joint into a known party's name; the name before the joint is the other party.
+        joint = re.search(r"\s+(?:and|AND|And)\s+", name.text)
+        if joint is not None and any(
+            name_words(name.text[joint.end() :]) == name_words(p.name.text) for p in parties.values()
+        ):
+            name = NameSpan(name.text[: joint.start()], name.start, name.start + joint.start())
         # "Hadasit Medical Research Services and Development Ltd.": the part after an inner "and"
         # is a piece of a party's name already read at that place, not one more party.
         if _inside_party(name, parties.values()):
@@ -962,6 +975,8 @@ def _parties(
                 break
         if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
             continue
+        if contents_entry(text, name):
+            continue
         words = set(name_words(name.text))
         if name in run_on:
             if any(words == k for k in known):
@@ -999,6 +1014,8 @@ def _parties(
     if len(parties) < 2 and model_spans:
         for name, label in _model_clause_names(text, model_spans, defined_terms):
             if party_name_problem(name.text, common_words) or name.text.casefold() in party_terms:
+                continue
+            if contents_entry(text, name):
                 continue
             # The model also tags capitalised prose ("Support Services", "unfair competition"): a
             # name holds a capitalised word the document never writes in lower case.

@@ -26,6 +26,7 @@ from ingest.names import (
     name_at,
     name_before,
     names_a_document,
+    names_a_thing,
     office_holders_organisation,
     office_of_prefix,
     party_name_problem,
@@ -328,7 +329,9 @@ def _clause_antecedent(
     # "..., having a mailing address at ... and Nanophase Technologies Corporation, a ... ("NTC")"
     # ("&" joins words inside a name: "... agreement with Harlan Webb & Company ("Agent")".)
     # ("..., and the Finley Family Irrevocable Trust dated May 1, 2009 (the "Trust")".)
-    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:the\s+(?=[A-Z]))?", segment))):
+    # ("..., Trustee, and (ii) Harlan Webb, Inc. a ... corporation, hereinafter called "Lessee"": a
+    # list's enumerator after the joiner opens the next party.)
+    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?", segment))):
         # ("... and the president of Westland Institute of Science (hereinafter ...)": the office
         # holder stands for the organisation.)
         office = office_of_prefix().match(text, segment_start + joiner.end(), paren_start)
@@ -462,6 +465,9 @@ def _accept(term: str, name: str, strength: int) -> bool:
         return False
     # ("... Agreement between Vendor and AT&T Corp. (the "Transport Agreement")": a document.)
     if names_a_document(term):
+        return False
+    # ("... at a price of $1 per Offered Share (the "Offering Price")": a sum, a thing or a place.)
+    if names_a_thing(term):
         return False
     suffixed = has_legal_suffix(name)
     if term in lex.party_roles:

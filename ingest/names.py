@@ -748,6 +748,15 @@ class _PartyFilters:
     representation_bound: re.Pattern[str]
     currency_words: frozenset[str]
     number_words: frozenset[str]
+    redaction_word: re.Pattern[str]
+    class_nouns: frozenset[str]
+    role_modifiers: frozenset[str]
+    role_prefixes: tuple[str, ...]
+    country_suffix: re.Pattern[str]
+    adviser_words: frozenset[str]
+    thing_words: frozenset[str]
+    time_and_sum_words: frozenset[str]
+    street_endings: tuple[str, ...]
 
 
 @lru_cache(maxsize=1)
@@ -763,6 +772,16 @@ def _party_filters() -> _PartyFilters:
         postal_codes=tuple(re.compile(p) for p in data["postal_codes"]),
         currency_words=frozenset(data["currency_words"]),
         number_words=frozenset(data["number_words"]),
+        redaction_word=re.compile(data["redaction_word"]),
+        class_nouns=frozenset(data["class_nouns"]),
+        role_modifiers=frozenset(data["role_modifiers"]),
+        # Longest first: "sub-" before "sub".
+        role_prefixes=tuple(sorted(data["role_prefixes"], key=lambda p: (-len(p), p))),
+        country_suffix=re.compile(data["country_suffix"]),
+        adviser_words=frozenset(data["adviser_words"]),
+        thing_words=frozenset(data["thing_words"]),
+        time_and_sum_words=frozenset(data["time_and_sum_words"]),
+        street_endings=tuple(data["street_endings"]),
         firm_prefix=re.compile(
             r"(?i:" + "|".join(re.escape(p) for p in sorted(data["firm_prefixes"], key=len, reverse=True)) + r")\.?[ \t]+(?=[A-Z0-9])"
         ),
@@ -874,6 +893,36 @@ def _party_role_words() -> frozenset[str]:
 _RAW_WORD = re.compile(r"[^\s,;:()\"“”]+")
 
 
+# A table of contents' entry: a heading after its number ("SECTION 1. ", "Article IV ") or before
+# a dot leader on its line ("DEFINITIONS; GRANT OF SECURITY........ 1").
+_CONTENTS_NUMBER = re.compile(r"(?i:section|article|clause)[ \t]+[0-9IVX]{1,4}\.?[ \t]*$")
+_CONTENTS_LEADER = re.compile(r"[^\n]{0,80}?(?:\.[ \t]?){4,}|[^\n]{0,80}?…")
+
+
+def contents_entry(text: str, name: NameSpan) -> bool:
+    """Whether ``name`` is a heading of a table of contents, not a party: it follows a section's
+    number or runs to a dot leader on its line. Bounded: 20 characters before, 80 after."""
+    if _CONTENTS_NUMBER.search(text[max(0, name.start - 20) : name.start]):
+        return True
+    return _CONTENTS_LEADER.match(text, name.end, min(len(text), name.end + 90)) is not None
+
+
+def names_a_thing(term: str) -> bool:
+    """Whether a defined term names a thing, a sum or a place ("Offering Price", "Improvement
+    Fee", "Building"): its last word is a thing word (``thing_words`` of party_filters.json). The
+    name before it is then no party ("... at a price of $1 per Offered Share (the "Offering
+    Price")")."""
+    words = [w.strip(".'’").casefold() for w in _RAW_WORD.findall(term)]
+    return bool(words) and words[-1] in _party_filters().thing_words
+
+
+def _is_role_word(word: str, filters: _PartyFilters) -> bool:
+    """A role word, also made another role by a prefix ("Sublandlord", "Co-Borrower")."""
+    if word in _party_role_words():
+        return True
+    return any(word.startswith(p) and word[len(p) :] in _party_role_words() for p in filters.role_prefixes)
+
+
 def names_a_document(term: str) -> bool:
     """Whether a defined term names a document ("Transport Agreement", "Build Addendum"): its
     last word is a document word. Its antecedent is then no party, whatever its name looks like
@@ -906,7 +955,12 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     ``lowercase_words``: "Provider", "Unless"). A name with a legal
     form ("Acme Holdings, Inc.") is only checked for a postal code."""
     filters = _party_filters()
-    if any(p.search(name) for p in filters.postal_codes):
+    if any(p.search(name) for p in filters.postal_codes) or filters.country_suffix.match(name.strip()):
+        return "address"
+    # "751 Miller Drive, SE": a street number and a street word, whatever legal form ("SE") follows.
+    street = [w.strip(".,'’").casefold() for w in name.split()]
+    # ("1284670 B.C. Ltd.": a numbered company; the street word follows the street's own name.)
+    if len(street) > 2 and street[0].isdigit() and street[2] in filters.address_words:
         return "address"
     # "695014 B.C. Ltd. dba Galaxy Telecom": the legal name before a trade name has the form.
     split = trade_name_split(name)
@@ -918,13 +972,20 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         # "Restated Agreement of Limited Partnership": a legal form inside a document's title.
         if re.search(r"(?i)\b(?:agreements?|amendments?)\b", bare):
             return "document"
-        return None
+        # "THE SHAREHOLDERS OF ACME LTD.": a class of people described by the company they hold.
+        lead = re.match(r"(?i)(?:the[ \t\n]+)?(\w+)[ \t\n]+of[ \t\n]", bare)
+        if lead is not None and lead.group(1).casefold() in filters.class_nouns:
+            return "role"
+        return _adviser(bare, filters)
     raw = [w.strip(".'’").casefold() for w in _RAW_WORD.findall(name)]
     raw = [w for w in raw if w]
     if raw and raw[0] == "the":
         raw = raw[1:]
     if not raw:
         return "empty"
+    # "Xxxxx Xxxxxx": a filing's placeholder for a redacted name or address.
+    if all(filters.redaction_word.match(w.strip(".,'’")) for w in name.split() if w.strip(".,'’")):
+        return "redacted"
     if _money_amount(raw, filters):
         return "money"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
@@ -946,6 +1007,16 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     joined = " ".join(raw)
     if joined in filters.regions:
         return "place"
+    # "Sublease Date", "Improvement Fee": a label or a defined sum, never an organisation; "The
+    # FACILITY" alone is a thing.
+    if raw[-1] in filters.time_and_sum_words or (len(raw) == 1 and raw[0] in filters.thing_words):
+        return "thing"
+    # "Harbitzalleen": a street written as one word.
+    if any(raw[-1].endswith(e) and len(raw[-1]) > len(e) + 2 for e in filters.street_endings):
+        return "address"
+    adviser = _adviser(name, filters)
+    if adviser is not None:
+        return adviser
     if normalise_jurisdiction(name) and not any(joined.startswith(p) for p in filters.government_prefixes):
         return "place"
     # "C.    Client" (a recital's letter and a role): single letters carry no name.
@@ -955,6 +1026,20 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # "C.    Client", "Remarketing Agents": role words name a party by its role, never by name.
     # ("INVESTORS BANK & TRUST COMPANY": an ampersand joins the words of a firm's name; roles are
     # joined by "and".)
-    if content and all(w in _party_role_words() for w in content) and "&" not in raw:
+    # ("THE PERSONS whose names ...", "Master Landlord", "Sublandlord": a class noun, a modified
+    # or prefixed role.)
+    if (
+        content
+        and all(_is_role_word(w, filters) or w in filters.class_nouns or w in filters.role_modifiers for w in content)
+        and not all(w in filters.role_modifiers for w in content)
+        and "&" not in raw
+    ):
         return "role"
     return None
+
+
+def _adviser(name: str, filters: _PartyFilters) -> str | None:
+    """ "adviser" when ``name`` holds a word only a law firm's or a notary's name holds
+    ("Messrs Quill & Co Advocates & Solicitors"): a firm named on a cover or in a notice clause."""
+    words = {w.strip(".,'’").casefold() for w in name.split()}
+    return "adviser" if filters.adviser_words & words else None
