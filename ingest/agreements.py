@@ -72,7 +72,7 @@ _INLINE_AGREEMENT_AND_TAIL = re.compile(
 # run into one line, where a title that opens with the agreement word is a caps run in the
 # line, ended by the first word that is not capitalised (or a parenthesis, a digit).
 # The run also ends before a party list or the preamble ("... OF NATURAL GAS IN THE STATE OF
-# LOUISIANA BETWEEN ...", "... LOUISIANA THIS AGREEMENT is made"): those words never join it.
+# WESTLAND BETWEEN ...", "... WESTLAND THIS AGREEMENT is made"): those words never join it.
 _INLINE_LEADING_AGREEMENT = re.compile(
     # (An exhibit's letter label before it is page furniture: "Exhibit B AGREEMENT FOR ...".)
     r"(?:(?<![\w])(?<![A-Z&][ \t])|(?<=\b[Ee]xhibit[ \t][A-Z][ \t])|(?<=\bEXHIBIT[ \t][A-Z][ \t]))"

@@ -904,7 +904,7 @@ def _parties(
     names = [office_holders_organisation(text, name) for name in [*names, *collective]]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
-        # ("FUND SERVICES, INC. D/B/A CHAMPION FUND SERVICES": the legal name before a trade name
+        # ("LEDGER SERVICES, INC. D/B/A QUILL FUND SERVICES": the legal name before a trade name
         # has the form.)
         if not (few or name in collective or (ends_in_legal_suffix(legal_name(name.text)) and name.start < OPENING_CHARS)):
             continue
@@ -927,7 +927,7 @@ def _parties(
         joined = re.match(r"(.+?)\s+(?:and|AND|&)\s", name.text)
         if name.text.casefold() in defined or (joined and joined.group(1).casefold() in defined):
             continue
-        # "GNC, Nutrition 21, LLC and Nutrition 21, Inc. are referred to ... collectively": a party's
+        # "Orrin, Pell 21, LLC and Pell 21, Inc. are referred to ... collectively": a party's
         # defined term opens a list; the comma reading joined it to the next name.
         head = name.text.split(",", 1)[0].strip()
         if "," in name.text and head.casefold() in defined and head != name.text:

@@ -37,7 +37,7 @@ _WORD = _WORD.replace("_DOTTED_LOWER", _DOTTED_LOWER)
 # Words that join the capitalised words of one name. A lone "-" or "/" too: "MEZZANINE PARTNERS -
 # OFFSHORE INVESTMENT MASTER FUND II, L.P.", "Blackstone / GSO Long-Short Credit Income Fund".
 _CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a|-|–|/)"
-# A shouted name's own joining words ("INDUSTRIAL AND COMMERCIAL BANK OF CHINA ... SUB-BRANCH") join
+# A shouted name's own joining words ("FARMERS AND TRADERS BANK OF WESTLAND ... SUB-BRANCH") join
 # like their lower-case forms, so they do not spend the name's word budget.
 _JOINT = rf"(?:{_CONNECTOR}|AND|OF)"
 # Lower-case words that may stand inside a name that ends in a legal form ("Pay at Home Corp.",
@@ -270,7 +270,7 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
-    # "1 EXHIBIT 1.1 COMMERCE CASUALTY GROUP, INC.": a page number and an exhibit's label that a
+    # "1 EXHIBIT 1.1 HARROW CASUALTY GROUP, INC.": a page number and an exhibit's label that a
     # filing runs into the first line are page furniture before the name.
     # (Only before a name with a legal form: "Exhibit 10.1 ENGLISH TRANSLATION ..." is a heading.)
     furniture = _EXHIBIT_LABEL.match(span)
@@ -424,12 +424,12 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         return NameSpan(text[plain.start : branch.end()], plain.start, branch.end())
     # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
     # the registered name.
-    # ("Packaging Corporation of America": a region the registry does not take for a jurisdiction.)
+    # ("Quillon Packaging Corporation of America": a region the registry does not take for a jurisdiction.)
     of_place = re.match(r"[ \t]+of[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+and\b|\s*$)", text[plain.end : limit])
     if of_place and ends_in_legal_suffix(plain.text) and _a_place(of_place.group(1)):
         end = plain.end + of_place.end()
         return NameSpan(text[plain.start : end], plain.start, end)
-    # "BANK OF AMERICA, NA (USA), a national banking association", "Core Trust (Delaware), a
+    # "HARBOUR BANK, NA (USA), a national banking association", "Keystone Trust (Delaware), a
     # business trust": a bracketed jurisdiction right after an organisation's name is part of the
     # name (another company than the one without it), when the name's clause goes on after it.
     qualifier = _PLACE_QUALIFIER.match(text, plain.end, limit)
@@ -698,7 +698,7 @@ def party_name_forms(name: str) -> list[str]:
         legal, trade = split
         forms.append(trade)
     of_place = re.match(r"^(.*\S)\s+of\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
-    # ("Packaging Corporation of America": a form written as a word runs on into the place; the
+    # ("Quillon Packaging Corporation of America": a form written as a word runs on into the place; the
     # place is the registered name's own, not a note after it.)
     if of_place and ends_in_legal_suffix(of_place.group(1)) and not re.search(r"(?i)[ \t](?:corporation|company)$", of_place.group(1)):
         forms.append(legal)
@@ -1011,7 +1011,7 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # FACILITY" alone is a thing.
     if raw[-1] in filters.time_and_sum_words or (len(raw) == 1 and raw[0] in filters.thing_words):
         return "thing"
-    # "Harbitzalleen": a street written as one word.
+    # "Kvernalleen": a street written as one word.
     if any(raw[-1].endswith(e) and len(raw[-1]) > len(e) + 2 for e in filters.street_endings):
         return "address"
     adviser = _adviser(name, filters)

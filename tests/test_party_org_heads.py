@@ -17,7 +17,7 @@ NAME_AT: list[tuple[str, str]] = [
     # A bracketed jurisdiction after the legal form, before the description.
     ("KESTREL BANK, NA (USA), a national banking association", "KESTREL BANK, NA (USA)"),
     # ... and after a name by its head noun, over a line break.
-    ("Harbour Core Trust\n(Delaware),  a business trust", "Harbour Core Trust\n(Delaware)"),
+    ("Harbour Keystone Trust\n(Delaware),  a business trust", "Harbour Keystone Trust\n(Delaware)"),
     # ... but not a bracketed word that is no place, nor a place after a bare name.
     ("KESTREL BANK, NA (Nasdaq), a national banking association", "KESTREL BANK, NA"),
     ("Jane Roe (Delaware), an individual", "Jane Roe"),
@@ -119,9 +119,9 @@ def test_a_group_of_names_goes_on_over_a_foreign_script_rewriting() -> None:
 SHAPES: dict[str, tuple[str, set[str]]] = {
     "bracketed_jurisdiction_of_a_trust": (
         "CUSTODY AGREEMENT\n\nAGREEMENT dated as of July 1, 2001, between Quillon Trust, LLC\n(\"Custodian\"), a "
-        "limited liability company, and Harbour Core  Trust\n(Delaware),  a business trust organized under the "
+        "limited liability company, and Harbour Keystone  Trust\n(Delaware),  a business trust organized under the "
         "laws of the State of Delaware (\"Customer\").\n\nWHEREAS, Customer is an investment company.",
-        {"Quillon Trust, LLC", "Harbour Core Trust (Delaware)"},
+        {"Quillon Trust, LLC", "Harbour Keystone Trust (Delaware)"},
     ),
     "corporation_of_a_region": (
         "RENTAL SCHEDULE\n\nThis RENTAL SCHEDULE, dated as of June 1, 1995, between Westmark Finance Group, a "
