@@ -111,7 +111,7 @@ def test_a_covers_redacted_address_binds_no_party() -> None:
     text = (
         "SUPPLEMENTAL AGREEMENT\nBETWEEN:\n(1) | QUILLON TECHNOLOGIES PTE. LTD. (Company Registration No. "
         "201400001W), a company incorporated under the laws of Singapore, with its registered address at "
-        '0 Xxxxxx Xxxxxx, #00-00, Xxx Xxxxx, Xxxxxxxxx 100000 (the "Company"); and | |\n(2) | THE PERSONS '
+        '00 Xxxxx Xxxxxxx, #00-00, Xxxxxxxxx 000000 (the "Company"); and | |\n(2) | THE PERSONS '
         'WHOSE NAMES ARE SET OUT IN SCHEDULE 1 (collectively, the "Investors").\n'
     )
     assert bound_party_names(text) == {"QUILLON TECHNOLOGIES PTE. LTD."}

@@ -27,7 +27,7 @@ NAME_AT: list[tuple[str, str]] = [
     ("HARBOUR VALLEY GAS COMPANY A DIVISION OF WESTMARK ENERGY CORPORATION TABLE", "HARBOUR VALLEY GAS COMPANY"),
     ("Harbour Valley Gas Company, a subsidiary of Westmark Energy Corporation", "Harbour Valley Gas Company"),
     # A page number and exhibit label run into the first line, before a name with a legal form.
-    ("1 EXHIBIT 1.1 QUILLON CASUALTY GROUP, INC. 2,000,000 UNITS", "QUILLON CASUALTY GROUP, INC."),
+    ("1 EXHIBIT 1.1 QUILLON CASUALTY GROUP, INC. 1,250,000 UNITS", "QUILLON CASUALTY GROUP, INC."),
     # ... but a heading under the label is no name with its label cut off.
     ("Exhibit 10.1\nENGLISH\nTRANSLATION ONLY", None),
     # "CORP., LTD." is one run of forms: the branch after it still follows the form.
@@ -37,8 +37,8 @@ NAME_AT: list[tuple[str, str]] = [
     ("HARBOUR HOLDINGS LIMITED incorporated in Scotland", "HARBOUR HOLDINGS LIMITED"),
     # A shouted name's own AND/OF spend none of its twelve words.
     (
-        "INDUSTRIAL AND TRADING BANK OF WESTLAND HARBOUR EAST CAO HE JING HI-TECH PARK SUB-BRANCH\n",
-        "INDUSTRIAL AND TRADING BANK OF WESTLAND HARBOUR EAST CAO HE JING HI-TECH PARK SUB-BRANCH",
+        "INDUSTRIAL AND TRADING BANK OF WESTLAND HARBOUR EAST NORTH QUAY SCIENCE PARK SUB-BRANCH\n",
+        "INDUSTRIAL AND TRADING BANK OF WESTLAND HARBOUR EAST NORTH QUAY SCIENCE PARK SUB-BRANCH",
     ),
     # A Mexican bank's financial group after its form.
     (
@@ -138,7 +138,7 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
     "beneficiary_inside_the_clause": (
         "GUARANTY AGREEMENT THIS GUARANTY AGREEMENT (this \"Guaranty\") is executed as of July 1, 2006, by QUILLON "
         "HOLDINGS, INC., a Texas corporation (\"Guarantor\"), whose address for notice purposes is 12 Elm Avenue, "
-        "Dallas, Texas 75206, for the benefit of WESTMARK CAPITAL BANK, NATIONAL ASSOCIATION, a national banking "
+        "Westland, Texas 70001, for the benefit of WESTMARK CAPITAL BANK, NATIONAL ASSOCIATION, a national banking "
         "association (\"Lender\"). Guarantor agrees as follows.",
         {"QUILLON HOLDINGS, INC.", "WESTMARK CAPITAL BANK, NATIONAL ASSOCIATION"},
     ),

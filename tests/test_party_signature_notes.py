@@ -33,10 +33,10 @@ TERMS_SIGNED_IN_TABLE = (
 
 ACKNOWLEDGEMENT = (
     "Exhibit 10.4\nJune 2, 2011\nACKNOWLEDGEMENT\n"
-    "As we discussed, the Company has decided to end its old bonus program (the \"Old Program\") for all "
-    "periods ending after March 31, 2011. Your employment agreement dated January 5, 2011 (your \"Employment "
-    "Agreement\") refers to the Old Program, and this will confirm that you and we agree that such references "
-    "are to the new program.\n"
+    "Following our meeting, the Board has closed its loyalty bonus plan (the \"Bonus Plan\") for every "
+    "year after 2011. Your employment agreement dated January 5, 2011 (your \"Employment "
+    "Agreement\") names the Bonus Plan, and you and we agree that its bonus terms now point "
+    "to the new plan.\n"
     "Please acknowledge your agreement to the terms of this letter by signing the enclosed copy.\n"
     "|Sincerely,\n|/s/ Helen Marsh\n|Helen Marsh\n|Senior Vice President, Human Resources\n|\n"
     "Agreed to and accepted by:\n|\n/s/ Oliver K. Brandt\n|\nOliver K. Brandt\n"

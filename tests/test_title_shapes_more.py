@@ -103,9 +103,9 @@ def test_a_subtitle_has_at_most_six_words() -> None:
 
 def test_a_caps_acknowledgement_heading_wins_over_an_agreement_its_prose_cites() -> None:
     text = (
-        "Exhibit 10.3\nApril 11, 2021\nACKNOWLEDGEMENT\nAs we discussed, the Company has ended its Retention"
-        ' Program. Your employment agreement dated February 1, 2021 (your "Employment Agreement") refers to the'
-        " Retention Program, and this will confirm that you and we agree that such references are void.\n"
+        "Exhibit 10.7\nMay 19, 2021\nACKNOWLEDGEMENT\nFollowing our meeting, the Board has closed its Loyalty"
+        ' Bonus Plan. Your employment agreement dated February 1, 2021 (your "Employment Agreement") names the'
+        " Loyalty Bonus Plan, and you and we agree that its bonus terms no longer apply.\n"
     )
     start = text.index("ACKNOWLEDGEMENT")
     assert _title(text) == ("ACKNOWLEDGEMENT", start, start + 15)
@@ -223,13 +223,13 @@ def test_a_title_opening_with_the_agreement_word_goes_on_over_a_blank_line_after
 
 def test_a_run_in_letter_is_titled_by_its_heading_after_its_date() -> None:
     text = (
-        "Exhibit 10.3 April 11, 2021 ACKNOWLEDGEMENT As we discussed, the Company has ended its Retention"
-        " Program. Your employment letter refers to the Retention Program, and this will confirm that you and we"
-        " agree that such references are void."
+        "Exhibit 10.7 April 19, 2021 ACKNOWLEDGEMENT Following our meeting, the Board has closed its Loyalty"
+        " Bonus Plan. Your employment letter names the Loyalty Bonus Plan, and you and we"
+        " agree that its bonus terms no longer apply."
     )
     assert _title(text) == ("ACKNOWLEDGEMENT", 28, 43)
     # A date further on than a date's width is no leading date: the heading is not reached.
-    late = text.replace("April 11, 2021", "on the eleventh of April in 2021,")
+    late = text.replace("April 19, 2021", "on the eleventh of April in 2021,")
     assert _title(late) is None
     # Run in, an agreement the prose cites still titles the text: the run-in heading reader is
     # the last resort (a run-in line gives too little shape to overrule a title found).
