@@ -55,10 +55,13 @@ _HEREINAFTER = re.compile(
 )
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
-_PREAMBLE_END = re.compile(
+# The words that end a preamble and open the recitals or the operative text; the recorded party
+# clauses end there too (``ingest/party_clauses.py``).
+PREAMBLE_END_WORDS = (
     r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
 )
+_PREAMBLE_END = re.compile(PREAMBLE_END_WORDS)
 _LEADING_CONNECTORS = re.compile(
     r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
     # ("... ("Vendor") OF THE FIRST PART AND: WILLIAM ROE, ...": the part closing the previous

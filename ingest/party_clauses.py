@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ingest.definitions import between_windows
+from ingest.definitions import PREAMBLE_END_WORDS, between_windows
 from ingest.lexicons import load_json
 
 PREAMBLE = "preamble"
@@ -54,11 +54,8 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 # "the entire agreement between the parties", "between each party": a "between" that names no
 # one opens no party clause (shared with the model fallback in ``ingest/annotate.py``).
 NO_PARTY_CLAUSE = re.compile(r"(?i)(?:between|among)\s+(?:the\s+|such\s+|any\s+|each\s+)?(?:parties|party|us|you|them)\b")
-_SECTION_END = re.compile(
-    r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
-    r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
-    r"|\n[ \t]*(?:\d{1,2}\.|ARTICLE|Article|SECTION|Section)[ \t]"
-)
+# A clause ends where the preamble does, or at a numbered section's start.
+_SECTION_END = re.compile(rf"{PREAMBLE_END_WORDS}|\n[ \t]*(?:\d{{1,2}}\.|ARTICLE|Article|SECTION|Section)[ \t]")
 
 
 def party_clauses(text: str) -> list[PartyClause]:
