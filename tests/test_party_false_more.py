@@ -143,3 +143,18 @@ def test_a_cover_joint_over_a_known_party_splits_the_names() -> None:
         'of Westland ( the " Sponsor"). The Sponsor and QMLP may be referred to individually as " Party".\n'
     )
     assert bound_party_names(text) == {"Quillfield Management, LP", "University of Westland"}
+
+
+@pytest.mark.parametrize(("gap", "entry"), [(80, True), (81, False)])
+def test_a_dot_leader_counts_up_to_80_characters_after_the_heading(gap: int, entry: bool) -> None:
+    text = "TABLE\nQUILL HOLDINGS LIMITED" + "x" * gap + "....... 1\n"
+    start = text.index("QUILL")
+    assert contents_entry(text, NameSpan("QUILL HOLDINGS LIMITED", start, start + 22)) is entry
+
+
+@pytest.mark.parametrize(("spaces", "entry"), [(10, True), (11, False)])
+def test_a_section_number_counts_within_20_characters_before_the_heading(spaces: int, entry: bool) -> None:
+    # "SECTION 1." (10 characters) and the spaces after it must fit the 20 characters looked at.
+    text = "CONTENTS\nSECTION 1." + " " * spaces + "GRANT OF SECURITY\n"
+    start = text.index("GRANT")
+    assert contents_entry(text, NameSpan("GRANT OF SECURITY", start, start + 17)) is entry
