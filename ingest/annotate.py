@@ -270,7 +270,8 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
-    return names
+    # ("and\n2. BETA LIMITED": an item's enumerator read into the name after the joiner.)
+    return [without_enumerator(straight, name) for name in names]
 
 
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:
