@@ -668,8 +668,11 @@ def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Def
     if len({d.name.text for d in named}) < 2:
         return False
     second = sorted(named, key=lambda d: d.paren_end)[1]
+    # (One character past the name's start: a sentence end right before the name is seen only
+    # with the capital that opens the name, "... for the Tenant. Quill Depot Co. ("Depot Owner")
+    # leases ...".)
     ends = [
-        m for m in _SENTENCE_END.finditer(text, second.paren_end, name_start)
+        m for m in _SENTENCE_END.finditer(text, second.paren_end, min(len(text), name_start + 1))
         if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
     ]
     if not ends:
