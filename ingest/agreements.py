@@ -575,6 +575,27 @@ _EDGAR_HEADER_CHARS = 200
 _SOURCE_LINE = re.compile(r"Source:[ \t]+\S")
 
 
+# A compiled filing's header above the document (full-text copies of EDGAR exhibits): the filer's
+# name on the first line, then its form line ("10-K, EX-10.16, 2000-07-14": form, exhibit, filing
+# date), then the filer's industry. Only near the top.
+_FILING_FORM_LINE = re.compile(
+    r"(?m)^[ \t]*[0-9A-Z][\w/\-]{0,12},[ \t]+EX-[0-9][\w.()\-]*,[ \t]+(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}[ \t]*$"
+)
+_FILING_HEADER_CHARS = 300
+
+
+def filing_header_end(text: str) -> int:
+    """Where a compiled filing's header ends (its industry line's end), 0 when the text opens
+    without one. The header is the filing's metadata, not the contract's words: its filer may be
+    the parent of a party or no party at all. Bounded: the form line is looked for in the first
+    ``_FILING_HEADER_CHARS`` characters."""
+    form = _FILING_FORM_LINE.search(text, 0, min(len(text), _FILING_HEADER_CHARS))
+    if form is None:
+        return 0
+    industry_end = text.find("\n", form.end() + 1)
+    return len(text) if industry_end == -1 else industry_end
+
+
 def _filing_label_line(stripped: str) -> bool:
     """A filing's own label on a line of its own, above the document: an EDGAR header
     ("EX-10.1 2 d123ex101.htm EX-10.1") or a compiled filing's source line ("Source: ACME CORP,

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ingest.agreements import filing_header_end
 from ingest.errors import InternalError
 from ingest.lexicons import NER_MODELS_DIR, load_json
 from ingest.names import (
@@ -194,7 +195,8 @@ def regions(text: str) -> list[tuple[int, int]]:
     """Where candidates are read: the opening pages, and the signature block after the last
     signature opening past them."""
     vocab = _vocab()
-    opening = (0, min(len(text), vocab.opening_chars))
+    # (A compiled filing's header names its filer, who may be no party: the opening starts after it.)
+    opening = (min(filing_header_end(text), vocab.opening_chars), min(len(text), vocab.opening_chars))
     found = [(opening[0], opening[1])]
     last = None
     for match in vocab.signature_open.finditer(text, opening[1]):
