@@ -200,3 +200,27 @@ def test_a_filing_headers_end() -> None:
 
 def test_a_filer_named_only_in_the_header_is_no_party() -> None:
     assert bound_party_names(_HEADER + _BODY) == {"HARROWMERE HOLDINGS (BVI) LIMITED", "WRENLOCK GOLD LIMITED"}
+
+
+_LINKED_HEADER = (
+    "QUILLTON TRUST /DE\nPOS AMI, EX-99.B2, 2001-03-30\n"
+    "Previous: QUILLTON TRUST /DE, POS AMI, 2001-03-30\nNext: WRENSHAW MINING CORP, 10QSB, 2001-03-30\n"
+)
+
+
+def test_a_filing_headers_links_to_its_neighbours_belong_to_it() -> None:
+    # No industry line here: the links follow the form line (whose form holds a space).
+    text = _LINKED_HEADER + "\n" + _BODY
+    assert filing_header_end(text) == len(_LINKED_HEADER) - 1
+    # With an industry line the links follow it.
+    industry = _HEADER.rstrip("\n") + "\nPrevious: QUILLTON GROUP INC, 10-K, 2001-03-30\nNext: WRENSHAW MINING CORP, 4, 2001-03-30"
+    assert filing_header_end(industry + "\n\n" + _BODY) == len(industry)
+    # The neighbouring filing's filer is a stranger.
+    assert bound_party_names(text) == {"HARROWMERE HOLDINGS (BVI) LIMITED", "WRENLOCK GOLD LIMITED"}
+
+
+def test_a_filing_header_joins_at_most_four_lines_after_its_form_line() -> None:
+    links = "".join(f"Next: QUILL {i} CORP, 4, 2001-03-30\n" for i in range(6))
+    text = "QUILLTON GROUP INC\n10-K, EX-10.7, 2001-03-30\n" + links + "\n" + _BODY
+    fourth_end = text.index("Next: QUILL 3 CORP") + len("Next: QUILL 3 CORP, 4, 2001-03-30")
+    assert filing_header_end(text) == fourth_end
