@@ -661,6 +661,12 @@ _PARTY_CLAUSE_CUES = re.compile(
 )
 
 
+# Words by which the rest of a name's sentence makes it a party ("... is a party hereto", "...
+# joins this Agreement"), and how far that rest is read.
+_JOINING_CUES = re.compile(r"(?i)\b(?:parties|party|hereto|undersigned|joins?)\b")
+_REST_OF_SENTENCE_CHARS = 600
+
+
 def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Definition]) -> bool:
     """Whether the name at ``name_start`` stands in a sentence after the one that named two
     parties (each defined), and that sentence opens no party clause itself."""
@@ -678,7 +684,17 @@ def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Def
     if not ends:
         return False
     sentence = text[ends[-1].end() : name_start]
-    return _PARTY_CLAUSE_CUES.search(sentence) is None
+    if _PARTY_CLAUSE_CUES.search(sentence) is not None:
+        return False
+    # The rest of the name's own sentence may join it ("Kestrel Corp. (the "Guarantor") is a party
+    # hereto"); a "between" there cites another document's parties ("... leased to the Tenant
+    # under a lease between ...").
+    limit = min(len(text), name_start + _REST_OF_SENTENCE_CHARS)
+    stop = next(
+        (m.start() for m in _SENTENCE_END.finditer(text, name_start, limit) if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())),
+        limit,
+    )
+    return _JOINING_CUES.search(text, name_start, stop) is None
 
 
 def find_definitions(text: str) -> list[Definition]:

@@ -224,3 +224,31 @@ def test_a_filing_header_joins_at_most_four_lines_after_its_form_line() -> None:
     text = "QUILLTON GROUP INC\n10-K, EX-10.7, 2001-03-30\n" + links + "\n" + _BODY
     fourth_end = text.index("Next: QUILL 3 CORP") + len("Next: QUILL 3 CORP, 4, 2001-03-30")
     assert filing_header_end(text) == fourth_end
+
+
+def _depot_text(party_at: int) -> str:
+    # Two parties defined, a sentence with a cue ("hereto"), then a name opening its own sentence
+    # whose join cue ("party") starts ``party_at`` characters after the name's start.
+    name = 'Kestrel Lodging Corp. (the "Guarantor") '
+    lead = "is a "
+    gap = party_at - len(name) - len(lead)
+    filler = "so " * (gap // 3) + " " * (gap % 3)
+    return (
+        'OPERATING AGREEMENT\n\nThis Agreement is made as of May 1, 2002 between QUILLSTONE LODGING, INC. ("Owner") '
+        'and WRENBROOK HOSPITALITY, INC. ("Operator"). The Depot is described in Exhibit A attached hereto. '
+        + name + filler + lead + "party hereto as guarantor.\n"
+    )
+
+
+def test_a_join_cue_later_in_the_names_own_sentence_makes_it_a_party_up_to_the_bound() -> None:
+    from ingest.definitions import _REST_OF_SENTENCE_CHARS
+
+    def guarantor(text: str) -> bool:
+        return {d.term: d.is_party_alias for d in find_definitions(text)}["Guarantor"]
+
+    text = _depot_text(_REST_OF_SENTENCE_CHARS - len("party"))
+    assert text.index("party hereto") - text.index("Kestrel") == _REST_OF_SENTENCE_CHARS - len("party")
+    # "party" ends right at the bound: the name joins.
+    assert guarantor(text)
+    # One character further: the cue is not read, a third party the contract talks about.
+    assert not guarantor(_depot_text(_REST_OF_SENTENCE_CHARS - len("party") + 1))
