@@ -664,10 +664,11 @@ _PARTY_CLAUSE_CUES = re.compile(
 # Words by which the rest of a name's sentence makes it a party ("... is a party hereto", "...
 # joins this Agreement"), and how far that rest is read.
 _JOINING_CUES = re.compile(r"(?i)\b(?:parties|party|hereto|undersigned|joins?)\b")
+_CLAUSE_AFTER_END = re.compile(r"[,;\n]|\.(?=[ \t\n]+[A-Z])")
 _REST_OF_SENTENCE_CHARS = 600
 
 
-def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Definition]) -> bool:
+def _after_closed_party_clause(text: str, name_start: int, paren_end: int, earlier: Sequence[Definition]) -> bool:
     """Whether the name at ``name_start`` stands in a sentence after the one that named two
     parties (each defined), and that sentence opens no party clause itself."""
     named = [d for d in earlier if d.is_party_alias and d.name is not None and d.name.start < name_start]
@@ -686,15 +687,19 @@ def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Def
     sentence = text[ends[-1].end() : name_start]
     if _PARTY_CLAUSE_CUES.search(sentence) is not None:
         return False
-    # The rest of the name's own sentence may join it ("Kestrel Corp. (the "Guarantor") is a party
-    # hereto"); a "between" there cites another document's parties ("... leased to the Tenant
-    # under a lease between ...").
-    limit = min(len(text), name_start + _REST_OF_SENTENCE_CHARS)
+    # The clause right after the definition may join the name ("Kestrel Corp. (the "Guarantor") is
+    # a party hereto"); it ends at a comma, a semicolon, a line break or the sentence's end (",\nX
+    # and Y being referred to as the "Parties"" names others). A "between" there cites another
+    # document's parties ("... leased to the Tenant under a lease between ...").
+    limit = min(len(text), paren_end + _REST_OF_SENTENCE_CHARS)
     stop = next(
-        (m.start() for m in _SENTENCE_END.finditer(text, name_start, limit) if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())),
+        (
+            m.start() for m in _CLAUSE_AFTER_END.finditer(text, paren_end, limit)
+            if m.group() != "." or not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
+        ),
         limit,
     )
-    return _JOINING_CUES.search(text, name_start, stop) is None
+    return _JOINING_CUES.search(text, paren_end, stop) is None
 
 
 def find_definitions(text: str) -> list[Definition]:
@@ -730,7 +735,7 @@ def find_definitions(text: str) -> list[Definition]:
             # "... and Jane Roe (the "Executive"). This Agreement becomes effective upon the merger
             # with Kestrel, Inc. ("KI")": once a sentence has named two parties, a later sentence
             # that opens no party clause of its own defines a third party the contract talks about.
-            if is_alias and strength == 2 and _after_closed_party_clause(straight, name.start, definitions):
+            if is_alias and strength == 2 and _after_closed_party_clause(straight, name.start, site.end, definitions):
                 is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))

@@ -195,8 +195,7 @@ def regions(text: str) -> list[tuple[int, int]]:
     """Where candidates are read: the opening pages, and the signature block after the last
     signature opening past them."""
     vocab = _vocab()
-    # (A compiled filing's header names its filer, who may be no party: the opening starts after it.)
-    opening = (min(filing_header_end(text), vocab.opening_chars), min(len(text), vocab.opening_chars))
+    opening = (0, min(len(text), vocab.opening_chars))
     found = [(opening[0], opening[1])]
     last = None
     for match in vocab.signature_open.finditer(text, opening[1]):
@@ -241,6 +240,10 @@ def candidates(
         if any(a <= s < b for a, b in spans):
             the = _THE.match(text, s, e)
             starts.add(the.end() if the else s)
+    # A compiled filing's header names its filer and the neighbouring filings' filers: metadata,
+    # a candidate only when the contract's own words name it too (the filer may be a party's parent).
+    header_end = filing_header_end(text)
+    body = f" {' '.join(name_words(text[header_end : spans[0][1]]))} " if header_end else ""
     others: list[PartyCandidate] = []
     for pos in sorted(starts):
         if len(others) >= vocab.candidates_limit:
@@ -253,6 +256,8 @@ def candidates(
         if not name_words(name.text) or name.text.casefold() in defined_terms:
             continue
         if party_name_problem(name.text, common_words) is not None:
+            continue
+        if name.start < header_end and f" {' '.join(name_words(name.text))} " not in body:
             continue
         label = labels.get((name.start, name.end)) or _model_label(name, model_spans)
         candidate = PartyCandidate(name, label, False)

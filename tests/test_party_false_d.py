@@ -13,7 +13,7 @@ from ingest.agreements import filing_header_end
 from ingest.definitions import find_definitions
 from ingest.names import NameSpan, _LIST_NEIGHBOUR_CHARS, party_name_problem, without_enumerator
 from ingest.party_capacities import capacity_names
-from ingest.party_scorer import regions
+from ingest.party_scorer import candidates
 from tests.helpers import bound_party_names
 
 
@@ -191,7 +191,6 @@ _BODY = (
 def test_a_filing_headers_end() -> None:
     text = _HEADER + _BODY
     assert filing_header_end(text) == text.index("\n\nTHIS AGREEMENT")
-    assert regions(text)[0][0] == filing_header_end(text)
     assert filing_header_end(_BODY) == 0
     # Bounded: a form line past the first 300 characters is no header.
     late = "x" * 300 + "\n" + _HEADER
@@ -228,10 +227,10 @@ def test_a_filing_header_joins_at_most_four_lines_after_its_form_line() -> None:
 
 def _depot_text(party_at: int) -> str:
     # Two parties defined, a sentence with a cue ("hereto"), then a name opening its own sentence
-    # whose join cue ("party") starts ``party_at`` characters after the name's start.
-    name = 'Kestrel Lodging Corp. (the "Guarantor") '
+    # whose join cue ("party") starts ``party_at`` characters after its definition's parenthesis.
+    name = 'Kestrel Lodging Corp. (the "Guarantor")'
     lead = "is a "
-    gap = party_at - len(name) - len(lead)
+    gap = party_at - len(lead)
     filler = "so " * (gap // 3) + " " * (gap % 3)
     return (
         'OPERATING AGREEMENT\n\nThis Agreement is made as of May 1, 2002 between QUILLSTONE LODGING, INC. ("Owner") '
@@ -247,8 +246,27 @@ def test_a_join_cue_later_in_the_names_own_sentence_makes_it_a_party_up_to_the_b
         return {d.term: d.is_party_alias for d in find_definitions(text)}["Guarantor"]
 
     text = _depot_text(_REST_OF_SENTENCE_CHARS - len("party"))
-    assert text.index("party hereto") - text.index("Kestrel") == _REST_OF_SENTENCE_CHARS - len("party")
+    assert text.index("party hereto") - text.index('"Guarantor")') - len('"Guarantor")') == _REST_OF_SENTENCE_CHARS - len("party")
     # "party" ends right at the bound: the name joins.
     assert guarantor(text)
     # One character further: the cue is not read, a third party the contract talks about.
     assert not guarantor(_depot_text(_REST_OF_SENTENCE_CHARS - len("party") + 1))
+
+
+def test_a_clause_after_the_definition_that_names_others_joins_no_one() -> None:
+    # The comma closes the name's own clause: the "Parties" after it are the two named before.
+    text = (
+        'LICENCE CONTRACT\n\nBetween QUILLSTONE S.A., hereinafter referred to as "Quill", and WRENBROOK '
+        'LICENSING S.A., hereinafter referred to as "Wren".\nIn the presence of:\nHarrowby S.A., a French '
+        'corporation, hereinafter referred to as ("Harrowby"),\nQuill and Wren being referred to as a "Party" '
+        'or as the "Parties".\n'
+    )
+    assert {d.term: d.is_party_alias for d in find_definitions(text)}.get("Harrowby") is False
+
+
+def test_a_header_name_is_a_candidate_only_when_the_contract_names_it_too() -> None:
+    body = _BODY.replace("WRENLOCK GOLD LIMITED", "QUILLTON GROUP INC.")
+    for text, kept in ((_HEADER + _BODY, False), (_HEADER + body, True)):
+        found = [c.name for c in candidates(text, [], [], frozenset(), frozenset())]
+        in_header = [n.text for n in found if n.start < filing_header_end(text)]
+        assert in_header == (["QUILLTON GROUP INC"] if kept else [])
