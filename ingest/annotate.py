@@ -244,6 +244,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             names.extend([left, NameSpan(straight[right_start : first.end], right_start, first.end)])
             continue
         names.append(first)
+        # "BETWEEN (1) RAVI MEHRA son of ... (2) SUNIL MEHRA son of ..., and (3) ...": a clause
+        # that numbers its first party numbers the others; each next number opens a slot.
+        numbered = _numbered_slots(straight, enumerator.group(), first.end, end) if enumerator else []
+        names.extend(numbered)
+        first = numbered[-1] if numbered else first
         # "among Alpha Inc., Beta LLC, Gamma Corp. and Delta Ltd.": a comma-separated list.
         listed = _comma_list(straight, first.end, end)
         names.extend(listed)
@@ -270,6 +275,34 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
+    return names
+
+
+# How many numbered slots a clause may hold, and how far the next number may stand from the
+# name before it (a person's description: parentage, age, address).
+_NUMBERED_SLOTS_LIMIT = 12
+_NUMBERED_SLOT_GAP = 300
+
+
+def _numbered_slots(text: str, first: str, position: int, end: int) -> list[NameSpan]:
+    """The parties after a numbered first party, each opened by the next number in the first
+    one's style ("(1)" then "(2)", "1." then "2."), written in the clause after a space, a comma
+    or "and"; the run stops at the first number without a name after it."""
+    style = re.match(r"(\()?[0-9]{1,2}([.)])", first.strip())
+    if style is None or not first.strip().startswith(("(1", "1")):
+        return []
+    opening, closing = style.group(1) or "", style.group(2)
+    names: list[NameSpan] = []
+    for number in range(2, 2 + _NUMBERED_SLOTS_LIMIT):
+        marker = re.compile(rf"(?:^|(?<=[\s,;]))" + re.escape(f"{opening}{number}{closing}") + r"[ \t\n]+")
+        found = marker.search(text, position, min(end, position + _NUMBERED_SLOT_GAP))
+        if found is None:
+            break
+        name = slot_name_at(text, found.end(), end)
+        if name is None:
+            break
+        names.append(name)
+        position = name.end
     return names
 
 
@@ -861,6 +894,10 @@ def _parties(
         # A definition inside a laid-out slot defines the slot's name: "(2) Jane Roe, holder of
         # Passport No. K1 (the "Executive")" defines Jane Roe, not the number by the parenthesis.
         definition = replace(definition, name=slot_name_for(laid_out, definition.term_start) or definition.name)
+        # "Jane Roe\nc/o Adv. John Doe\n(the "Seller")": the name nearest the definition is
+        # the party's addressee or agent, not the party.
+        if after_non_party_lead(text, definition.name.start):
+            continue
         # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
         if definition.name.text.casefold() in thing_terms:
             continue

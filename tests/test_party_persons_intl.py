@@ -1,0 +1,85 @@
+"""Persons and addresses in party clauses drafted outside the US (issue 9, personsD): South Asian
+person descriptions by a relative ("S/o", "son of") and a clause that numbers its parties
+"(1) ... (2) ... and (3) ..."; an Israeli block's care-of advocate ("C\\o Adv.") and its
+signatory ("Through its signatory:"), who are no parties; Japanese address units ("-ku", "-shi")
+that are no names. Invented names throughout; the real spaCy pipeline binds the parties.
+"""
+
+from __future__ import annotations
+
+from ingest.names import name_at, party_name_problem, representation_lead
+from tests.test_party_shapes_general import _bound_spans
+
+
+NUMBERED_FAMILY = (
+    "AGREEMENT TO LEASE\nThis Agreement to Lease is made this 4th day of May, 2011 BETWEEN (1) MR. RAVI MEHRA "
+    "son of (Late) Shri Karan Mehra (2) MR. SUNIL MEHRA son of Shri Ravi Mehra, (3) MR. ANIL MEHRA son of "
+    "Shri Ravi Mehra and (4) MR. AMIT MEHRA son of Shri Ravi Mehra all residing at 4 Mall Road, Shimla "
+    "(hereinafter collectively referred to as the 'Lessor', which expression shall include their heirs and "
+    "successors) of the FIRST PART AND M/S ORVELLE DATA SYSTEMS PRIVATE LIMITED, a company incorporated under "
+    "the Companies Act, 1956 (hereinafter referred to as the 'Lessee') of the SECOND PART.\n"
+)
+SLASH_KIN = (
+    "DEED OF LEASE\nThis deed is made BETWEEN MR. ARUN PATIL S/o Shri Vasant Patil, aged about 61 years, residing "
+    "at 8 Lake Road, Nagpur (hereinafter the 'Lessor') AND NIRMAL TEXWARE PRIVATE LIMITED, a company "
+    "registered under the Companies Act, 1956 (the 'Lessee').\n"
+)
+CARE_OF_BLOCK = (
+    "SHARE PURCHASE AGREEMENT\nMade and entered into on the 3rd of May 2021\nBetween\nHold Fast Ltd., PCN 514422871\n"
+    "Through its signatory: Noam Keret, I.D. no. 034455667\nOf 12 Hashita St., Herzliya\n(Hereinafter: \"Buyer\")\n"
+    "The 1st party;\nAnd\nOrly Tamar Ben-Ezra, I.D. no. 204455668\nC\\o adv. Gil Sharon and\\or Dana Levi\n"
+    "Of 7 Dekel St., Haifa\n(Hereinafter: \"Seller\")\nThe 2nd party;\nAnd\nT.R Dekel Ventures Ltd., PCN 515566771\n"
+    "Through its signatory: Orly Tamar Ben-Ezra, I.D. no. 204455668\nC\\o adv. Gil Sharon and\\or Dana Levi\n"
+    "Of 7 Dekel St., Haifa\n(Hereinafter: \"Company\")\nThe 3rd party;\nWhereas the Seller holds shares;\n"
+)
+TOKYO_ADDRESS = (
+    "LICENSE AGREEMENT\nThis Agreement is made by and between Kabushiki Kaisha Hoshizora Denki, a Japanese "
+    "corporation with offices at 3-4-5 Shin-Yokohama, Kohoku-ku, Yokohama-shi, Kanagawa-ken, Japan "
+    "(\"Hoshizora\"), and Velmora Biologics Inc., a Delaware corporation (\"Velmora\").\n"
+)
+
+
+def test_a_numbered_clause_binds_every_numbered_person() -> None:
+    bound = _bound_spans(NUMBERED_FAMILY)
+    # (The company after "... heirs and successors) of the FIRST PART AND" is not read yet: the
+    # "and" inside the definition's parenthesis is taken for the clause's own; left alone.)
+    assert set(bound) - {"M/S ORVELLE DATA SYSTEMS PRIVATE LIMITED"} == {
+        "MR. RAVI MEHRA", "MR. SUNIL MEHRA", "MR. ANIL MEHRA", "MR. AMIT MEHRA",
+    }
+    # Each person's binding starts at the person's own name.
+    for person in ("MR. RAVI MEHRA", "MR. SUNIL MEHRA", "MR. ANIL MEHRA", "MR. AMIT MEHRA"):
+        assert bound[person][0] == NUMBERED_FAMILY.index(person)
+
+
+def test_a_numbered_run_stops_at_the_first_number_without_a_name() -> None:
+    text = (
+        "THIS AGREEMENT is made BETWEEN (1) Ravi Mehra, residing at 4 Mall Road, Shimla, (2) the persons named "
+        "in the Schedule and (3) Omega Capital Private Limited (the 'Lessee').\n"
+    )
+    bound = _bound_spans(text)
+    assert "Ravi Mehra" in bound and "Omega Capital Private Limited" in bound
+    assert not any("persons" in name for name in bound)
+
+
+def test_a_slash_kinship_word_ends_the_persons_name() -> None:
+    start = SLASH_KIN.index("MR. ARUN")
+    name = name_at(SLASH_KIN, start, len(SLASH_KIN))
+    assert name is not None and (name.text, name.start) == ("MR. ARUN PATIL", start)
+    assert set(_bound_spans(SLASH_KIN)) == {"MR. ARUN PATIL", "NIRMAL TEXWARE PRIVATE LIMITED"}
+
+
+def test_a_care_of_advocate_and_a_signatory_are_no_parties() -> None:
+    bound = _bound_spans(CARE_OF_BLOCK)
+    assert "Hold Fast Ltd." in bound and "T.R Dekel Ventures Ltd." in bound
+    assert not {"Gil Sharon", "Dana Levi", "Noam Keret"} & set(bound)
+    assert representation_lead(CARE_OF_BLOCK, CARE_OF_BLOCK.index("Noam Keret")) is not None
+
+
+def test_japanese_address_units_are_addresses() -> None:
+    assert party_name_problem("Kohoku-ku") == "address"
+    assert party_name_problem("Yokohama-shi") == "address"
+    assert party_name_problem("Kanagawa-ken") == "address"
+    # A hyphenated word that is no address unit stays a name; the ending needs a place before it.
+    assert party_name_problem("Kenkyu-sho Labs") is None
+    assert party_name_problem("Coca-Cola Bottlers") is None
+    assert set(_bound_spans(TOKYO_ADDRESS)) == {"Kabushiki Kaisha Hoshizora Denki", "Velmora Biologics Inc."}
