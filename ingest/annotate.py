@@ -256,7 +256,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # (A list of lines closed by its own "and" line has no more names after it.)
         if listed and re.search(r"\n[ \t]*(?:and|AND)[ \t]*\n", straight[first.end : last.start]):
             continue
-        connector = _AND.search(straight, last.end, min(end, last.end + 400))
+        connector = _clause_and(straight, last.end, min(end, last.end + 400))
         if connector is None:
             continue
         after = connector.end()
@@ -304,6 +304,17 @@ def _numbered_slots(text: str, first: str, position: int, end: int) -> list[Name
         names.append(name)
         position = name.end
     return names
+
+
+def _clause_and(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The "and" that joins the next party, the first outside a parenthesis: "(hereinafter the
+    'Lessor', which expression shall include its executors and successors) of the FIRST PART
+    AND M/S X PRIVATE LIMITED" joins at the capitals, the inner "and" belongs to the definition."""
+    for connector in _AND.finditer(text, start, end):
+        before = text[start : connector.start()]
+        if before.count("(") <= before.count(")"):
+            return connector
+    return None
 
 
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:

@@ -7,7 +7,8 @@ that are no names. Invented names throughout; the real spaCy pipeline binds the 
 
 from __future__ import annotations
 
-from ingest.names import name_at, party_name_problem, representation_lead
+from ingest.names import lowercase_words, name_at, party_name_problem, representation_lead
+from ingest.party_layout import layout_names
 from tests.test_party_shapes_general import _bound_spans
 
 
@@ -39,12 +40,13 @@ TOKYO_ADDRESS = (
 )
 
 
-def test_a_numbered_clause_binds_every_numbered_person() -> None:
+def test_a_numbered_clause_binds_every_numbered_person_and_the_company_after_them() -> None:
     bound = _bound_spans(NUMBERED_FAMILY)
-    # (The company after "... heirs and successors) of the FIRST PART AND" is not read yet: the
-    # "and" inside the definition's parenthesis is taken for the clause's own; left alone.)
-    assert set(bound) - {"M/S ORVELLE DATA SYSTEMS PRIVATE LIMITED"} == {
+    # The company after "... heirs and successors) of the FIRST PART AND": the "and" inside the
+    # definition's parenthesis is the definition's, the clause joins at the capitals.
+    assert set(bound) == {
         "MR. RAVI MEHRA", "MR. SUNIL MEHRA", "MR. ANIL MEHRA", "MR. AMIT MEHRA",
+        "M/S ORVELLE DATA SYSTEMS PRIVATE LIMITED",
     }
     # Each person's binding starts at the person's own name.
     for person in ("MR. RAVI MEHRA", "MR. SUNIL MEHRA", "MR. ANIL MEHRA", "MR. AMIT MEHRA"):
@@ -70,8 +72,9 @@ def test_a_slash_kinship_word_ends_the_persons_name() -> None:
 
 def test_a_care_of_advocate_and_a_signatory_are_no_parties() -> None:
     bound = _bound_spans(CARE_OF_BLOCK)
-    assert "Hold Fast Ltd." in bound and "T.R Dekel Ventures Ltd." in bound
-    assert not {"Gil Sharon", "Dana Levi", "Noam Keret"} & set(bound)
+    # Each entry opens with its name and number on a line of its own: the person too.
+    assert set(bound) == {"Hold Fast Ltd.", "Orly Tamar Ben-Ezra", "T.R Dekel Ventures Ltd."}
+    assert bound["Orly Tamar Ben-Ezra"][0] == CARE_OF_BLOCK.index("Orly Tamar Ben-Ezra")
     assert representation_lead(CARE_OF_BLOCK, CARE_OF_BLOCK.index("Noam Keret")) is not None
 
 
@@ -83,3 +86,14 @@ def test_japanese_address_units_are_addresses() -> None:
     assert party_name_problem("Kenkyu-sho Labs") is None
     assert party_name_problem("Coca-Cola Bottlers") is None
     assert set(_bound_spans(TOKYO_ADDRESS)) == {"Kabushiki Kaisha Hoshizora Denki", "Velmora Biologics Inc."}
+
+
+def test_an_entry_line_needs_its_number_and_nothing_else() -> None:
+    text = (
+        "AGREEMENT\nBetween\nRina Galor, I.D. no. 022113344\nOf 3 Ort St., Holon\n(Hereinafter: \"Lender\")\nAnd\n"
+        "Yarden Shemesh, a resident of Holon, I.D. no. 033224455\nOf 5 Ort St., Holon\n(Hereinafter: \"Borrower\")\n"
+        "Whereas the Lender lends;\n"
+    )
+    laid_out = [(n.name.text, n.shape) for n in layout_names(text, lowercase_words(text))]
+    # The second line holds more than a number after the name: no entry of this shape.
+    assert laid_out == [("Rina Galor", "item")]
