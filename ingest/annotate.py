@@ -211,6 +211,23 @@ def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:
     return "PERSON" if is_person and not has_legal_suffix(name.text) else "ORG"
 
 
+def _label_value(text: str, definition: Definition) -> NameSpan | None:
+    """The name after a label's colon that runs up to the definition repeating the label ("Target
+    Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")"), on the label's line."""
+    assert definition.name is not None
+    colon = re.match(r"[ \t]*[:：][ \t]*", text[definition.name.end : definition.term_start])
+    if colon is None:
+        return None
+    start = definition.name.end + colon.end()
+    line_end = text.find("\n", start)
+    name = name_at(text, start, min(definition.term_start, line_end if line_end != -1 else len(text)))
+    return name if name is not None and name.start == start else None
+
+
+# A party's list number after "between" or "and", maybe alone on its line ("And:\n\n1.\nJane Roe").
+_LIST_NUMBER = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))(?:[ \t]+|[ \t]*\n[ \t]*)(?=\S)")
+
+
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """Parties named without a defined term: "between\\n\\nACME INC.\\n\\nand\\n\\nBETA LLC"."""
     names: list[NameSpan] = []
@@ -222,9 +239,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         position = start + keyword.end()
         position += len(straight[position:end]) - len(straight[position:end].lstrip(" \t\n:"))
         # An enumerated list of parties: "between 1. HealthGate Data Corp. ... and 2. ..."
-        enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[position:end])
+        enumerator = _LIST_NUMBER.match(straight, position, end)
         if enumerator:
-            position += enumerator.end()
+            position = enumerator.end()
         first = slot_name_at(straight, position, end)
         if first is None:
             # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
@@ -260,7 +277,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         if connector is None:
             continue
         after = connector.end()
-        enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[after:end])
+        enumerator = _LIST_NUMBER.match(straight, after, end)
         # "and its Licensee, Marathon Partners L.P.": the party's role, then its name.
         role = _ROLE_APPOSITIVE.match(straight, after, end)
         if role is not None and role.group(1) in lexicons().party_roles:
@@ -272,6 +289,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             second = before_street_address(second)
         if second is not None:
             names.append(second)
+            # "And:\n\n1.\nJane Roe\n\n2.\nJohn Doe": a numbered group after the "and".
+            if enumerator is not None and enumerator is not role:
+                numbered = _numbered_slots(straight, enumerator.group(), second.end, end)
+                names.extend(numbered)
+                second = numbered[-1] if numbered else second
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
@@ -905,6 +927,13 @@ def _parties(
         # A definition inside a laid-out slot defines the slot's name: "(2) Jane Roe, holder of
         # Passport No. K1 (the "Executive")" defines Jane Roe, not the number by the parenthesis.
         definition = replace(definition, name=slot_name_for(laid_out, definition.term_start) or definition.name)
+        # "Target Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")": a role label
+        # whose own term the parenthesis repeats; the party is the label's value.
+        if " ".join(definition.name.text.split()).casefold() == definition.term.casefold():
+            value = _label_value(text, definition)
+            if value is None:
+                continue
+            definition = replace(definition, name=value)
         # "Jane Roe\nc/o Adv. John Doe\n(the "Seller")": the name nearest the definition is
         # the party's addressee or agent, not the party.
         if after_non_party_lead(text, definition.name.start):

@@ -97,3 +97,39 @@ def test_an_entry_line_needs_its_number_and_nothing_else() -> None:
     laid_out = [(n.name.text, n.shape) for n in layout_names(text, lowercase_words(text))]
     # The second line holds more than a number after the name: no entry of this shape.
     assert laid_out == [("Rina Galor", "item")]
+
+
+LABELLED_TARGET = (
+    "Equity Pledge Agreement\n\nThis Equity Pledge Agreement is signed by the following parties in Hangzhou on "
+    "May 2, 2019:\n\nParty A (Pledgee): Qinghe Lanting Consulting Co., Ltd.\n\nAddress:\n\nParty B (Pledgor): "
+    "Jiaxing Morning Investment Co., Ltd.\n\nAddress:\n\nTarget Company: Hangzhou Beiyuan Data Technology Co., Ltd. "
+    "(hereinafter referred to as \"Target Company\")\n\nAddress:\n\nWhereas:\n1. The Pledgee is a company.\n"
+)
+
+
+def test_a_label_its_definition_repeats_names_the_party_after_its_colon() -> None:
+    bound = _bound_spans(LABELLED_TARGET)
+    assert set(bound) == {
+        "Qinghe Lanting Consulting Co., Ltd.",
+        "Jiaxing Morning Investment Co., Ltd.",
+        "Hangzhou Beiyuan Data Technology Co., Ltd.",
+    }
+    assert bound["Hangzhou Beiyuan Data Technology Co., Ltd."][0] == LABELLED_TARGET.index("Hangzhou Beiyuan")
+
+
+def test_a_label_repeated_by_its_definition_without_a_value_is_no_party() -> None:
+    text = LABELLED_TARGET.replace("Target Company: Hangzhou Beiyuan Data Technology Co., Ltd. ", "Target Company ")
+    assert set(_bound_spans(text)) == {"Qinghe Lanting Consulting Co., Ltd.", "Jiaxing Morning Investment Co., Ltd."}
+
+
+NUMBERED_AFTER_AND = (
+    "Investment Agreement\n\nEntered into and signed on Monday, March 3, 2008\n\nBetween\n\nOrvanit Sensors Ltd.\n"
+    "of 5 Hamelacha St., Karmiel\n(hereinafter: the \"Company\")\n\nAnd:\n\n1.\nGideon Harel\n\n2.\nRina Katz\n\n"
+    "(hereinafter: the \"Founders\")\n\nWhereas\nthe Company develops sensors;\n"
+)
+
+
+def test_a_numbered_group_after_and_binds_each_person_on_its_own_line() -> None:
+    bound = _bound_spans(NUMBERED_AFTER_AND)
+    assert set(bound) == {"Orvanit Sensors Ltd.", "Gideon Harel", "Rina Katz"}
+    assert bound["Gideon Harel"][0] == NUMBERED_AFTER_AND.index("Gideon Harel")
