@@ -765,6 +765,7 @@ class _PartyFilters:
     time_and_sum_words: frozenset[str]
     street_endings: tuple[str, ...]
     place_endings: tuple[str, ...]
+    building_endings: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -791,6 +792,7 @@ def _party_filters() -> _PartyFilters:
         time_and_sum_words=frozenset(data["time_and_sum_words"]),
         street_endings=tuple(data["street_endings"]),
         place_endings=tuple(data["place_endings"]),
+        building_endings=frozenset(data["building_endings"]),
         firm_prefix=re.compile(
             r"(?i:" + "|".join(re.escape(p) for p in sorted(data["firm_prefixes"], key=len, reverse=True)) + r")\.?[ \t]+(?=[A-Z0-9])"
         ),
@@ -1027,6 +1029,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # kind as a hyphenated ending; the word before the hyphen must be a place name of its own.
     last = name.split()[-1].strip(".,;:'’").casefold() if name.split() else ""
     if any(last.endswith(e) and len(last) > len(e) + 1 for e in filters.place_endings):
+        return "address"
+    # "Tai Ming Building": a building's name, the first line of an Asian address.
+    if len(raw) > 1 and raw[-1] in filters.building_endings:
         return "address"
     adviser = _adviser(name, filters)
     if adviser is not None:

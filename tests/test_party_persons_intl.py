@@ -88,6 +88,13 @@ def test_japanese_address_units_are_addresses() -> None:
     assert set(_bound_spans(TOKYO_ADDRESS)) == {"Kabushiki Kaisha Hoshizora Denki", "Velmora Biologics Inc."}
 
 
+def test_a_building_name_without_a_legal_form_is_an_address() -> None:
+    assert party_name_problem("Wing Fat Building") == "address"
+    assert party_name_problem("Harbour View Mansion") == "address"
+    assert party_name_problem("Wing Fat Building Ltd.") is None
+    assert party_name_problem("Building Materials Holding") is None
+
+
 def test_an_entry_line_needs_its_number_and_nothing_else() -> None:
     text = (
         "AGREEMENT\nBetween\nRina Galor, I.D. no. 022113344\nOf 3 Ort St., Holon\n(Hereinafter: \"Lender\")\nAnd\n"
