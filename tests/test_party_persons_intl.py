@@ -140,3 +140,28 @@ def test_a_numbered_group_after_and_binds_each_person_on_its_own_line() -> None:
     bound = _bound_spans(NUMBERED_AFTER_AND)
     assert set(bound) == {"Orvanit Sensors Ltd.", "Gideon Harel", "Rina Katz"}
     assert bound["Gideon Harel"][0] == NUMBERED_AFTER_AND.index("Gideon Harel")
+
+
+def test_the_next_number_is_looked_for_within_its_gap_and_the_run_has_a_limit() -> None:
+    from ingest.annotate import _NUMBERED_SLOT_GAP, _NUMBERED_SLOTS_LIMIT, _numbered_slots
+
+    def clause(gap: int) -> str:
+        # The filler (lower case, no number) fills the gap up to the next number's marker "(2) ".
+        head = "BETWEEN (1) Ravi Mehra"
+        marker = " (2) "
+        filler = "x" * (gap - len(marker))
+        return head + "," + filler[1:] + marker + "Sunil Mehra, residing at Shimla."
+
+    at_bound = clause(_NUMBERED_SLOT_GAP)
+    past_bound = clause(_NUMBERED_SLOT_GAP + 1)
+    first_end = len("BETWEEN (1) Ravi Mehra")
+    assert [n.text for n in _numbered_slots(at_bound, "(1) ", first_end, len(at_bound))] == ["Sunil Mehra"]
+    assert _numbered_slots(past_bound, "(1) ", first_end, len(past_bound)) == []
+    many = "BETWEEN (1) Ravi Mehra" + "".join(
+        f", ({n}) {first} Mehra" for n, first in enumerate(
+            ["Anil", "Sunil", "Amit", "Vikas", "Rohan", "Kiran", "Arjun", "Dev", "Nikhil", "Om", "Pran", "Raj", "Sagar", "Tarun"],
+            start=2,
+        )
+    ) + "."
+    read = _numbered_slots(many, "(1) ", first_end, len(many))
+    assert len(read) == _NUMBERED_SLOTS_LIMIT and read[0].text == "Anil Mehra"
