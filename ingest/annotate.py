@@ -211,14 +211,17 @@ def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:
     return "PERSON" if is_person and not has_legal_suffix(name.text) else "ORG"
 
 
+_LABEL_COLON = re.compile(r"[ \t]*[:：][ \t]*")
+
+
 def _label_value(text: str, definition: Definition) -> NameSpan | None:
     """The name after a label's colon that runs up to the definition repeating the label ("Target
     Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")"), on the label's line."""
     assert definition.name is not None
-    colon = re.match(r"[ \t]*[:：][ \t]*", text[definition.name.end : definition.term_start])
+    colon = _LABEL_COLON.match(text, definition.name.end, definition.term_start)
     if colon is None:
         return None
-    start = definition.name.end + colon.end()
+    start = colon.end()
     line_end = text.find("\n", start)
     name = name_at(text, start, min(definition.term_start, line_end if line_end != -1 else len(text)))
     return name if name is not None and name.start == start else None
@@ -928,8 +931,11 @@ def _parties(
         # Passport No. K1 (the "Executive")" defines Jane Roe, not the number by the parenthesis.
         definition = replace(definition, name=slot_name_for(laid_out, definition.term_start) or definition.name)
         # "Target Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")": a role label
-        # whose own term the parenthesis repeats; the party is the label's value.
-        if " ".join(definition.name.text.split()).casefold() == definition.term.casefold():
+        # whose own term the parenthesis repeats; the party is the label's value. ("Qinghe
+        # ("Qinghe")", a short name defined as itself, has no colon after it.)
+        if " ".join(definition.name.text.split()).casefold() == definition.term.casefold() and _LABEL_COLON.match(
+            text, definition.name.end, definition.term_start
+        ):
             value = _label_value(text, definition)
             if value is None:
                 continue

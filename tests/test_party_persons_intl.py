@@ -125,7 +125,8 @@ def test_a_label_its_definition_repeats_names_the_party_after_its_colon() -> Non
 
 
 def test_a_label_repeated_by_its_definition_without_a_value_is_no_party() -> None:
-    text = LABELLED_TARGET.replace("Target Company: Hangzhou Beiyuan Data Technology Co., Ltd. ", "Target Company ")
+    # The label's value left blank, as a form not filled in.
+    text = LABELLED_TARGET.replace("Target Company: Hangzhou Beiyuan Data Technology Co., Ltd. ", "Target Company: ")
     assert set(_bound_spans(text)) == {"Qinghe Lanting Consulting Co., Ltd.", "Jiaxing Morning Investment Co., Ltd."}
 
 
@@ -165,3 +166,11 @@ def test_the_next_number_is_looked_for_within_its_gap_and_the_run_has_a_limit() 
     ) + "."
     read = _numbered_slots(many, "(1) ", first_end, len(many))
     assert len(read) == _NUMBERED_SLOTS_LIMIT and read[0].text == "Anil Mehra"
+
+
+def test_a_short_name_defined_as_itself_is_still_the_party() -> None:
+    text = (
+        "LICENSE AGREEMENT\nThis License Agreement is made between Velmoracorp (\"Velmoracorp\"), a Dutch company, "
+        "and Tarnwick Medical, LLC, a Delaware limited liability company (\"Tarnwick\").\n"
+    )
+    assert set(_bound_spans(text)) == {"Velmoracorp", "Tarnwick Medical, LLC"}
