@@ -276,7 +276,8 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # (A list of lines closed by its own "and" line has no more names after it.)
         if listed and re.search(r"\n[ \t]*(?:and|AND)[ \t]*\n", straight[first.end : last.start]):
             continue
-        connector = _clause_and(straight, last.end, min(end, last.end + 400))
+        # (After a numbered run an "&" is a firm's own: "Source: ACME SPORTS & MEDIA LTD".)
+        connector = _clause_and(straight, last.end, min(end, last.end + 400), words_only=bool(numbered))
         if connector is None:
             continue
         after = connector.end()
@@ -331,11 +332,14 @@ def _numbered_slots(text: str, first: str, position: int, end: int) -> list[Name
     return names
 
 
-def _clause_and(text: str, start: int, end: int) -> re.Match[str] | None:
+def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) -> re.Match[str] | None:
     """The "and" that joins the next party, the first outside a parenthesis: "(hereinafter the
     'Lessor', which expression shall include its executors and successors) of the FIRST PART
-    AND M/S X PRIVATE LIMITED" joins at the capitals, the inner "and" belongs to the definition."""
+    AND M/S X PRIVATE LIMITED" joins at the capitals, the inner "and" belongs to the definition.
+    With ``words_only`` an "&" joins no party."""
     for connector in _AND.finditer(text, start, end):
+        if words_only and connector.group().strip(" \t\n:,") == "&":
+            continue
         before = text[start : connector.start()]
         if before.count("(") <= before.count(")"):
             return connector

@@ -174,3 +174,15 @@ def test_a_short_name_defined_as_itself_is_still_the_party() -> None:
         "and Tarnwick Medical, LLC, a Delaware limited liability company (\"Tarnwick\").\n"
     )
     assert set(_bound_spans(text)) == {"Velmoracorp", "Tarnwick Medical, LLC"}
+
+
+def test_after_a_numbered_run_an_ampersand_joins_no_party() -> None:
+    text = (
+        "CONTENT LICENCE AGREEMENT\n\nTHIS AGREEMENT is made the 3rd day of May 2004.\n\nBETWEEN\n\n(1)  NORTHERN "
+        "INFORMATION BUREAU OF WESTLAND PRESS, the organisation within Westland Press responsible for news, with "
+        "offices at 5 Market Road, Westport (\"NIB\"); and\n\n(2)  HARBOUR DATA NETWORK LIMITED, a company "
+        "incorporated in Hong Kong whose registered office is at Room 12, 4 Queen Road, Hong Kong (\"HDN\"),\n\n"
+        "     (collectively referred to as \"PARTIES\"; individually, a \"PARTY\").\n\nSource: HARBOUR SPORTS & MEDIA "
+        "LTD, F-1, 2/21/2007\n\nWHEREAS:\n\n(A) NIB owns content.\n"
+    )
+    assert set(_bound_spans(text)) == {"NORTHERN INFORMATION BUREAU OF WESTLAND PRESS", "HARBOUR DATA NETWORK LIMITED"}
