@@ -248,7 +248,7 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
                 # written as part of the heading, and the heading as written is the title (the
                 # title without it is a ``heading`` alias, ``title_aliases``).
                 title, dropped = raw.strip(), 0
-        # "Affiliate 3 1.5 Royalty 4 1.6 Supply Agreement": a page number followed by the next
+        # "Net Sales 3 1.5 Territory 4 1.6 Supply Agreement": a page number followed by the next
         # section number is a contents page run into one line; its entries are no title.
         if _CONTENTS_ENTRIES.search(raw):
             return
@@ -274,7 +274,7 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     line_start = 0
     headings = 0
     for line in head.split("\n"):
-        # ("|Loan Agreement |": a table's cell bars around a heading are layout, not words.)
+        # ("|Hosting Agreement |": a table's cell bars around a heading are layout, not words.)
         stripped = line.strip().strip("|").strip()
         # "RE: SEPARATION AGREEMENT AND GENERAL RELEASE": a heading line (or a letter's subject
         # line) that goes on after the agreement word with "AND" and a few more title words is
@@ -479,7 +479,7 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             if _PARTY_LIST_WORD.search(next_line) or re.search(r"\b(?:BY|DATED)\b", next_line):
                 break
             joined = " ".join(head[start : next_start + len(next_line)].split())
-            # ("... OPERATION OF A\nSINO-FOREIGN JOINT VENTURE COMPANY": an article ending the line
+            # ("... SALE OF AN\nINDUSTRIAL BAKERY BUSINESS": an article ending the line
             # cannot end a title that opens with the agreement word, so the next line goes on.)
             ends_joining = _JOINING_END.search(lines[last][1]) or _ARTICLE_END.search(lines[last][1])
             if not (ends_joining or _ends_in_legal_form(joined) and len(next_line.split()) <= 2):
@@ -693,8 +693,8 @@ def _first_heading(text: str) -> Title | None:
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
     if rank == 2 and _PROSE_ARTICLE_BEFORE.search(text, max(0, title.start - 12), title.start):
-        # "Definitions in the License Agreement apply to this Amendment Agreement": with no
-        # heading, a run the prose cites ("the ...") names another document; the one it calls
+        # "Clause 4 is deleted from the Supply Agreement ... as changed by this Variation
+        # Agreement": with no heading, a run the prose cites ("the ...") names another document; the one it calls
         # "this ..." is the document's own name.
         own = [c for r, _, c in pool if r == 2 and _PROSE_THIS_BEFORE.search(text, max(0, c.start - 12), c.start)]
         if own:
@@ -862,8 +862,8 @@ def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | Non
         pattern = re.compile(
             rf"(?<![\w\-])(?P<heading>{_ARTICLE.join(parts[:1])}" + "".join(rf"\s+{_ARTICLE}{p}" for p in parts[1:]) + ")"
             # (A rule under the heading, "INDUSTRIAL LEASE\n-----------", is layout, not words.)
-            # (So is a short qualifier in parentheses after it: "SECOND AMENDMENT TO LEASE (Building
-            # 4) This Second Amendment to Lease".)
+            # (So is a short qualifier in parentheses after it: "THIRD AMENDMENT TO SUBLEASE (Building
+            # 4) This Third Amendment to Sublease".)
             rf"(?P<identifier>{_IDENTIFIER_REST.pattern})?(?:\s*(?:-{{3,}}|={{3,}}|_{{3,}}))?"
             rf"(?:\s*\([^()\n]{{1,{_HEADING_QUALIFIER_CHARS}}}\))?\s*$",
             re.IGNORECASE,
@@ -1109,8 +1109,8 @@ _CONTINUATION = re.compile(r"(?:AND|FOR|OF|WITH)[ \t]+\S")
 
 def _with_names_a_party(text: str, end: int, below: str) -> bool:
     """Whether a "WITH ..." line under a heading names the other party ("CONSULTING
-    AGREEMENT\nWITH JANE ROE") rather than the title's terms ("LICENSE AGREEMENT\nWITH
-    SUBLICENSING TERMS"): its words come again in the text after it (a party is named again in
+    AGREEMENT\nWITH JANE ROE") rather than the title's terms ("PATENT LICENSE AGREEMENT\nWITH
+    DEVELOPMENT MILESTONES"): its words come again in the text after it (a party is named again in
     the preamble; a title's own qualifier is not)."""
     words = below.split()[1:]
     again = re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
@@ -1120,8 +1120,8 @@ def _with_names_a_party(text: str, end: int, below: str) -> bool:
 def _with_line_below(text: str, title: Title) -> Title:
     """A caps agreement heading that ends its line, continued on the very next line (no blank line
     between) by a caps line that starts with "AND", "FOR", "OF" or "WITH": "SETTLEMENT AGREEMENT\nAND
-    MUTUAL RELEASE OF CLAIMS", "SERVICE AGREEMENT\nFOR RATE SCHEDULE CDS", "LICENSE
-    AGREEMENT\nWITH SUBLICENSING TERMS" (not a party it is with: ``_with_names_a_party``). Not a party list
+    MUTUAL RELEASE OF CLAIMS", "SERVICE AGREEMENT\nFOR RATE SCHEDULE CDS", "PATENT LICENSE
+    AGREEMENT\nWITH DEVELOPMENT MILESTONES" (not a party it is with: ``_with_names_a_party``). Not a party list
     ("BETWEEN", "AMONG") and not a company's name ("OF HARBOR POINT HOLDINGS, LLC": the entity
     the agreement is of, read by ``_with_entity``)."""
     if not title.text.isupper() or not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
@@ -1247,7 +1247,7 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
     if not words:
         return False
     own = re.compile(
-        # ("This\nCharter Party": a line may break after "This".)
+        # ("This\nVoyage Charter": a line may break after "This".)
         rf"\bThis\s+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)"
         # An instrument's own wording: "the undersigned hereby guarantees", "dated as of ... between".
         r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b"
@@ -1305,8 +1305,8 @@ def _instrument_heading(text: str) -> Title | None:
             title = Title(stripped, start, start + len(stripped))
             if preamble is None and not _speaks_of_itself(text, title):
                 return None
-            # "ATLANTA SPACE LEASE" (a running label) over "INDUSTRIAL BUILDING LEASE", which the
-            # preamble repeats ("This Industrial Building Lease is made"): the repeated heading,
+            # "NORTHGATE CAMPUS LEASE" (a running label) over "OFFICE BUILDING LEASE", which the
+            # preamble repeats ("This Office Building Lease is made"): the repeated heading,
             # when it is an instrument heading line too, is the document's own.
             repeated = _heading_repeated_by_preamble(text, None)
             if repeated is not None and repeated.start > title.end and _instrument_title().fullmatch(repeated.text):
