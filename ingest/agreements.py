@@ -43,7 +43,9 @@ _TERMS_HEADING = re.compile(
 # "Cooperation Agreement" by the caps/heading runs, the way CUAD names such contracts.
 _LEADING_AGREEMENT = re.compile(
     r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
-    r"(?:AND|FOR|OF|ON|REGARDING|CONCERNING|RELATING[ \t]+TO|and|for|of|on|[Rr]egarding|[Cc]oncerning|[Rr]elating[ \t]+to)"
+    r"(?:AND|FOR|OF|ON|REGARDING|CONCERNING|RELATING[ \t]+TO|and|for|of|on|[Rr]egarding|[Cc]oncerning|[Rr]elating[ \t]+to"
+    # "AGREEMENT IN RELATION TO THE SUPPLY OF GOODS", "Agreement with respect to ...".
+    r"|IN[ \t]+(?:RELATION[ \t]+TO|RESPECT[ \t]+OF)|WITH[ \t]+RESPECT[ \t]+TO|in[ \t]+(?:relation[ \t]+to|respect[ \t]+of)|with[ \t]+respect[ \t]+to)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
 # A heading line that names its subject after the agreement word: "Cooperation Agreement on
@@ -115,6 +117,10 @@ class Title:
     text: str
     start: int
     end: int
+
+
+# A page number, then the next entry's section number ("... 3 1.5 ..."): a contents page.
+_CONTENTS_ENTRIES = re.compile(r"(?<![\w.])[0-9]{1,3}[ \t]+[0-9]{1,2}\.[0-9]{1,2}(?![\w.])")
 
 
 def _strip_noise(title: str) -> tuple[str, int]:
@@ -242,6 +248,10 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
                 # written as part of the heading, and the heading as written is the title (the
                 # title without it is a ``heading`` alias, ``title_aliases``).
                 title, dropped = raw.strip(), 0
+        # "Net Sales 3 1.5 Territory 4 1.6 Supply Agreement": a page number followed by the next
+        # section number is a contents page run into one line; its entries are no title.
+        if _CONTENTS_ENTRIES.search(raw):
+            return
         # "Jiangsu Telecom Contract No.: JS120": a reference number's label, not a title.
         if _NUMBER_LABEL.match(head, start + len(raw)):
             return
@@ -264,7 +274,8 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     line_start = 0
     headings = 0
     for line in head.split("\n"):
-        stripped = line.strip()
+        # ("|Hosting Agreement |": a table's cell bars around a heading are layout, not words.)
+        stripped = line.strip().strip("|").strip()
         # "RE: SEPARATION AGREEMENT AND GENERAL RELEASE": a heading line (or a letter's subject
         # line) that goes on after the agreement word with "AND" and a few more title words is
         # one title.
@@ -373,6 +384,11 @@ _JOINING_START = re.compile(r"(?:AND|OF|FOR|TO|ON|IN|&)[ \t]")
 # "AMENDED AND RESTATED" / "FORM OF" above the rest of the heading cannot stand alone either.
 _JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|(?:^|[ \t])RESTATED|,|&|-)$")
 _SPLIT_HEADING_LINES = 3
+# What opens a caps line that goes on from the agreement word alone on the line above.
+_BARE_CONTINUATION = re.compile(r"(?:AND|FOR|OF|ON|IN[ \t]+RELATION[ \t]+TO|IN[ \t]+RESPECT[ \t]+OF|WITH[ \t]+RESPECT[ \t]+TO)(?:[ \t]|$)")
+# An indefinite article ending a line ("... OF A"): only inside a title that opens with the
+# agreement word, where no letter label ("EXHIBIT A") can stand at the end of the line.
+_ARTICLE_END = re.compile(r"[ \t](?:A|AN)$")
 
 
 # The same in title case, among the first lines only (title-case lines further down are prose
@@ -428,14 +444,24 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             found.append((lines[first][0], start + len(line)))
     # "AGREEMENT\nFOR THE PROVISION OF CONSULTING SERVICES": the agreement word alone, continued
     # by a caps line that starts with a joining word (never "BETWEEN": that opens the party list).
-    for (start, line), (next_start, next_line) in zip(lines, lines[1:]):
-        if (
-            line in ("AGREEMENT", "CONTRACT")
-            and _CAPS_LINE.fullmatch(next_line)
-            and re.match(r"(?:AND|FOR|OF|ON)[ \t]", next_line)
-            and _LEADING_AGREEMENT.fullmatch(f"{line} {next_line}")
+    # "AGREEMENT\nIN RELATION TO\nTHE SUPPLY OF GOODS": the joining words may fill a line of
+    # their own (or end it), and the next caps line goes on with the title; at most
+    # ``_SPLIT_HEADING_LINES`` lines, never into a party list or a date.
+    for index, (start, line) in enumerate(lines[:-1]):
+        next_start, next_line = lines[index + 1]
+        if not (line in ("AGREEMENT", "CONTRACT") and _CAPS_LINE.fullmatch(next_line) and _BARE_CONTINUATION.match(next_line)):
+            continue
+        last = index + 1
+        while last + 1 < len(lines) and last - index + 1 < _SPLIT_HEADING_LINES and (
+            _JOINING_END.search(lines[last][1]) or _BARE_CONTINUATION.fullmatch(lines[last][1])
         ):
-            found.append((start, next_start + len(next_line)))
+            following = lines[last + 1][1]
+            if not _CAPS_LINE.fullmatch(following) or _PARTY_LIST_WORD.search(following) or re.search(r"\b(?:BY|DATED)\b", following):
+                break
+            last += 1
+        end = lines[last][0] + len(lines[last][1])
+        if _LEADING_AGREEMENT.fullmatch(" ".join(head[start:end].split())):
+            found.append((start, end))
     # "AGREEMENT FOR THE SALE AND PURCHASE OF THE\nENTIRE ISSUED SHARE CAPITAL OF ACME\nLIMITED":
     # a caps title that opens with the agreement word goes on over the lines right under it (no
     # blank line between) while its line ends in a joining word, or the next line ends a
@@ -453,7 +479,10 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             if _PARTY_LIST_WORD.search(next_line) or re.search(r"\b(?:BY|DATED)\b", next_line):
                 break
             joined = " ".join(head[start : next_start + len(next_line)].split())
-            if not (_JOINING_END.search(lines[last][1]) or _ends_in_legal_form(joined) and len(next_line.split()) <= 2):
+            # ("... SALE OF AN\nINDUSTRIAL BAKERY BUSINESS": an article ending the line
+            # cannot end a title that opens with the agreement word, so the next line goes on.)
+            ends_joining = _JOINING_END.search(lines[last][1]) or _ARTICLE_END.search(lines[last][1])
+            if not (ends_joining or _ends_in_legal_form(joined) and len(next_line.split()) <= 2):
                 break
             end, last = next_start + len(next_line), last + 1
         if last > index:
@@ -699,6 +728,13 @@ def _first_heading(text: str) -> Title | None:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
     rank, _, title = min(pool, key=lambda c: (c[1], c[0], -len(c[2].text)))
+    if rank == 2 and _PROSE_ARTICLE_BEFORE.search(text, max(0, title.start - 12), title.start):
+        # "Clause 4 is deleted from the Supply Agreement ... as changed by this Variation
+        # Agreement": with no heading, a run the prose cites ("the ...") names another document; the one it calls
+        # "this ..." is the document's own name.
+        own = [c for r, _, c in pool if r == 2 and _PROSE_THIS_BEFORE.search(text, max(0, c.start - 12), c.start)]
+        if own:
+            return min(own, key=lambda c: (c.start, -c.end))
     if _EXHIBIT_CAPTION.match(text, text.rfind("\n", 0, title.start) + 1):
         # "EXHIBIT B TO THE POOLING AGREEMENT" over a cover page: the caption says which
         # document this one is attached to; the cover's own heading, the one its party list
@@ -707,6 +743,12 @@ def _first_heading(text: str) -> Title | None:
         if cover:
             return min(cover, key=lambda c: (c.start, -c.end))
     return title
+
+
+# In prose right before a title-case run: "in the ", "to the " (a citation) and "this " (the
+# document's own name).
+_PROSE_ARTICLE_BEFORE = re.compile(r"\b[a-z]+[ \t]+the[ \t]+$")
+_PROSE_THIS_BEFORE = re.compile(r"(?<![\w])this[ \t]+$")
 
 
 # An exhibit's caption naming the document it is attached to: "EXHIBIT B TO THE POOLING
@@ -827,6 +869,8 @@ _SELF_REFERENCE = re.compile(
 # Words that make a run a sentence (an auxiliary verb, a deictic, a party-list word), never a
 # title's: "AND THIS INFORMATION HAS BEEN FILED UNDER SEPARATE COVER".
 _PROSE_WORDS = frozenset("is are was were be been has have had shall will may hereby this these that between among made".split())
+# How long a qualifier in parentheses between a heading and the preamble repeating it may be.
+_HEADING_QUALIFIER_CHARS = 40
 # How far before the preamble's "This" a heading that it repeats may start.
 _REPEATED_HEADING_CHARS = 400
 _ARTICLE = r"(?:(?:the|THE|The)\s+)?"
@@ -853,7 +897,11 @@ def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | Non
         floor = max(0, reference.start() - _REPEATED_HEADING_CHARS)
         pattern = re.compile(
             rf"(?<![\w\-])(?P<heading>{_ARTICLE.join(parts[:1])}" + "".join(rf"\s+{_ARTICLE}{p}" for p in parts[1:]) + ")"
-            rf"(?P<identifier>{_IDENTIFIER_REST.pattern})?\s*$",
+            # (A rule under the heading, "INDUSTRIAL LEASE\n-----------", is layout, not words.)
+            # (So is a short qualifier in parentheses after it: "THIRD AMENDMENT TO SUBLEASE (Building
+            # 4) This Third Amendment to Sublease".)
+            rf"(?P<identifier>{_IDENTIFIER_REST.pattern})?(?:\s*(?:-{{3,}}|={{3,}}|_{{3,}}))?"
+            rf"(?:\s*\([^()\n]{{1,{_HEADING_QUALIFIER_CHARS}}}\))?\s*$",
             re.IGNORECASE,
         )
         found = pattern.search(text, floor, reference.start())
@@ -1092,13 +1140,24 @@ def _with_line_above(text: str, title: Title) -> Title:
 # A caps line right under an agreement heading that continues it: "AND MUTUAL RELEASE OF CLAIMS",
 # "FOR RATE SCHEDULE CDS". At most this many words.
 _LINE_BELOW_WORDS = 8
-_CONTINUATION = re.compile(r"(?:AND|FOR|OF)[ \t]+\S")
+_CONTINUATION = re.compile(r"(?:AND|FOR|OF|WITH)[ \t]+\S")
+
+
+def _with_names_a_party(text: str, end: int, below: str) -> bool:
+    """Whether a "WITH ..." line under a heading names the other party ("CONSULTING
+    AGREEMENT\nWITH JANE ROE") rather than the title's terms ("PATENT LICENSE AGREEMENT\nWITH
+    DEVELOPMENT MILESTONES"): its words come again in the text after it (a party is named again in
+    the preamble; a title's own qualifier is not)."""
+    words = below.split()[1:]
+    again = re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
+    return again.search(text, end, min(len(text), end + TITLE_SCAN_CHARS)) is not None
 
 
 def _with_line_below(text: str, title: Title) -> Title:
     """A caps agreement heading that ends its line, continued on the very next line (no blank line
-    between) by a caps line that starts with "AND", "FOR" or "OF": "SETTLEMENT AGREEMENT\nAND
-    MUTUAL RELEASE OF CLAIMS", "SERVICE AGREEMENT\nFOR RATE SCHEDULE CDS". Not a party list
+    between) by a caps line that starts with "AND", "FOR", "OF" or "WITH": "SETTLEMENT AGREEMENT\nAND
+    MUTUAL RELEASE OF CLAIMS", "SERVICE AGREEMENT\nFOR RATE SCHEDULE CDS", "PATENT LICENSE
+    AGREEMENT\nWITH DEVELOPMENT MILESTONES" (not a party it is with: ``_with_names_a_party``). Not a party list
     ("BETWEEN", "AMONG") and not a company's name ("OF HARBOR POINT HOLDINGS, LLC": the entity
     the agreement is of, read by ``_with_entity``)."""
     if not title.text.isupper() or not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
@@ -1118,6 +1177,8 @@ def _with_line_below(text: str, title: Title) -> Title:
         or _ends_in_legal_form(below)
         or re.search(r"\b(?:BY|DATED)\b", below)
     ):
+        return title
+    if below.startswith("WITH") and _with_names_a_party(text, next_end, below):
         return title
     end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
     return Title(" ".join(text[title.start : end].split()), title.start, end)
@@ -1169,7 +1230,19 @@ def _bare_heading(text: str) -> Title | None:
         before = text[line_start : repeated.start()].strip()
         if not _strip_noise(before)[0].strip(" ().:-"):
             return Title(repeated.group(1), repeated.start(1), repeated.end(1))
+    # "AGREEMENT BETWEEN ACME INC. AND BETA CORP. ARTICLE 1 ...": a cover line run in with what
+    # follows, the agreement word opening it (only page furniture before) and the party list
+    # right after it.
+    for start, stripped in _heading_lines(text, TITLE_SCAN_CHARS):
+        between = _BARE_HEADING_BETWEEN.match(stripped)
+        if between is not None:
+            return Title(between.group(1), start, start + len(between.group(1)))
+        if _strip_noise(stripped)[0].strip(" ().:-") and not _filing_label_line(stripped):
+            break
     return None
+
+
+_BARE_HEADING_BETWEEN = re.compile(r"(AGREEMENT|CONTRACT)[ \t]+(?:BY[ \t]+AND[ \t]+)?(?:BETWEEN|AMONG)[ \t]+[A-Z]")
 
 
 _RUN_IN_BARE_HEADING = re.compile(r"(?<![\w])(AGREEMENT|CONTRACT)[ \t]+(?:THIS|This)[ \t]+(?i:\1)\b")
@@ -1210,7 +1283,8 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
     if not words:
         return False
     own = re.compile(
-        rf"\bThis[ \t]+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)"
+        # ("This\nVoyage Charter": a line may break after "This".)
+        rf"\bThis\s+(?:{words}|contract|agreement|instrument)\b|\((?:the[ \t]+|this[ \t]+)?[\"“](?:{words})[\"”]\)"
         # An instrument's own wording: "the undersigned hereby guarantees", "dated as of ... between".
         r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b"
         # A note's promise ("FOR VALUE RECEIVED, ... promises to pay"); a letter's terms agreed
@@ -1265,7 +1339,15 @@ def _instrument_heading(text: str) -> Title | None:
         )
         if instrument and _heading_words(stripped) and (last.isupper() or last.isdigit()):
             title = Title(stripped, start, start + len(stripped))
-            return title if preamble is not None or _speaks_of_itself(text, title) else None
+            if preamble is None and not _speaks_of_itself(text, title):
+                return None
+            # "NORTHGATE CAMPUS LEASE" (a running label) over "OFFICE BUILDING LEASE", which the
+            # preamble repeats ("This Office Building Lease is made"): the repeated heading,
+            # when it is an instrument heading line too, is the document's own.
+            repeated = _heading_repeated_by_preamble(text, None)
+            if repeated is not None and repeated.start > title.end and _instrument_title().fullmatch(repeated.text):
+                return repeated
+            return title
     return None
 
 

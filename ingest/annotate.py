@@ -211,6 +211,26 @@ def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:
     return "PERSON" if is_person and not has_legal_suffix(name.text) else "ORG"
 
 
+_LABEL_COLON = re.compile(r"[ \t]*[:：][ \t]*")
+
+
+def _label_value(text: str, definition: Definition) -> NameSpan | None:
+    """The name after a label's colon that runs up to the definition repeating the label ("Target
+    Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")"), on the label's line."""
+    assert definition.name is not None
+    colon = _LABEL_COLON.match(text, definition.name.end, definition.term_start)
+    if colon is None:
+        return None
+    start = colon.end()
+    line_end = text.find("\n", start)
+    name = name_at(text, start, min(definition.term_start, line_end if line_end != -1 else len(text)))
+    return name if name is not None and name.start == start else None
+
+
+# A party's list number after "between" or "and", maybe alone on its line ("And:\n\n1.\nJane Roe").
+_LIST_NUMBER = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))(?:[ \t]+|[ \t]*\n[ \t]*)(?=\S)")
+
+
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """Parties named without a defined term: "between\\n\\nACME INC.\\n\\nand\\n\\nBETA LLC"."""
     names: list[NameSpan] = []
@@ -222,9 +242,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         position = start + keyword.end()
         position += len(straight[position:end]) - len(straight[position:end].lstrip(" \t\n:"))
         # An enumerated list of parties: "between 1. HealthGate Data Corp. ... and 2. ..."
-        enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[position:end])
+        enumerator = _LIST_NUMBER.match(straight, position, end)
         if enumerator:
-            position += enumerator.end()
+            position = enumerator.end()
         first = slot_name_at(straight, position, end)
         if first is None:
             # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
@@ -244,6 +264,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             names.extend([left, NameSpan(straight[right_start : first.end], right_start, first.end)])
             continue
         names.append(first)
+        # "BETWEEN (1) RAVI MEHRA son of ... (2) SUNIL MEHRA son of ..., and (3) ...": a clause
+        # that numbers its first party numbers the others; each next number opens a slot.
+        numbered = _numbered_slots(straight, enumerator.group(), first.end, end) if enumerator else []
+        names.extend(numbered)
+        first = numbered[-1] if numbered else first
         # "among Alpha Inc., Beta LLC, Gamma Corp. and Delta Ltd.": a comma-separated list.
         listed = _comma_list(straight, first.end, end)
         names.extend(listed)
@@ -251,11 +276,12 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # (A list of lines closed by its own "and" line has no more names after it.)
         if listed and re.search(r"\n[ \t]*(?:and|AND)[ \t]*\n", straight[first.end : last.start]):
             continue
-        connector = _AND.search(straight, last.end, min(end, last.end + 400))
+        # (After a numbered run an "&" is a firm's own: "Source: ACME SPORTS & MEDIA LTD".)
+        connector = _clause_and(straight, last.end, min(end, last.end + 400), words_only=bool(numbered))
         if connector is None:
             continue
         after = connector.end()
-        enumerator = re.match(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+", straight[after:end])
+        enumerator = _LIST_NUMBER.match(straight, after, end)
         # "and its Licensee, Marathon Partners L.P.": the party's role, then its name.
         role = _ROLE_APPOSITIVE.match(straight, after, end)
         if role is not None and role.group(1) in lexicons().party_roles:
@@ -267,11 +293,58 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             second = before_street_address(second)
         if second is not None:
             names.append(second)
+            # "And:\n\n1.\nJane Roe\n\n2.\nJohn Doe": a numbered group after the "and".
+            if enumerator is not None and enumerator is not role:
+                numbered = _numbered_slots(straight, enumerator.group(), second.end, end)
+                names.extend(numbered)
+                second = numbered[-1] if numbered else second
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
     # ("and\n2. BETA LIMITED": an item's enumerator read into the name after the joiner.)
     return [without_enumerator(straight, name) for name in names]
+
+
+# How many numbered slots a clause may hold, and how far the next number may stand from the
+# name before it (a person's description: parentage, age, address).
+_NUMBERED_SLOTS_LIMIT = 12
+_NUMBERED_SLOT_GAP = 300
+
+
+def _numbered_slots(text: str, first: str, position: int, end: int) -> list[NameSpan]:
+    """The parties after a numbered first party, each opened by the next number in the first
+    one's style ("(1)" then "(2)", "1." then "2."), written in the clause after a space, a comma
+    or "and"; the run stops at the first number without a name after it."""
+    style = re.match(r"(\()?[0-9]{1,2}([.)])", first.strip())
+    if style is None or not first.strip().startswith(("(1", "1")):
+        return []
+    opening, closing = style.group(1) or "", style.group(2)
+    names: list[NameSpan] = []
+    for number in range(2, 2 + _NUMBERED_SLOTS_LIMIT):
+        marker = re.compile(rf"(?:^|(?<=[\s,;]))" + re.escape(f"{opening}{number}{closing}") + r"[ \t\n]+")
+        found = marker.search(text, position, min(end, position + _NUMBERED_SLOT_GAP))
+        if found is None:
+            break
+        name = slot_name_at(text, found.end(), end)
+        if name is None:
+            break
+        names.append(name)
+        position = name.end
+    return names
+
+
+def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) -> re.Match[str] | None:
+    """The "and" that joins the next party, the first outside a parenthesis: "(hereinafter the
+    'Lessor', which expression shall include its executors and successors) of the FIRST PART
+    AND M/S X PRIVATE LIMITED" joins at the capitals, the inner "and" belongs to the definition.
+    With ``words_only`` an "&" joins no party."""
+    for connector in _AND.finditer(text, start, end):
+        if words_only and connector.group().strip(" \t\n:,") == "&":
+            continue
+        before = text[start : connector.start()]
+        if before.count("(") <= before.count(")"):
+            return connector
+    return None
 
 
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:
@@ -862,6 +935,20 @@ def _parties(
         # A definition inside a laid-out slot defines the slot's name: "(2) Jane Roe, holder of
         # Passport No. K1 (the "Executive")" defines Jane Roe, not the number by the parenthesis.
         definition = replace(definition, name=slot_name_for(laid_out, definition.term_start) or definition.name)
+        # "Target Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")": a role label
+        # whose own term the parenthesis repeats; the party is the label's value. ("Qinghe
+        # ("Qinghe")", a short name defined as itself, has no colon after it.)
+        if " ".join(definition.name.text.split()).casefold() == definition.term.casefold() and _LABEL_COLON.match(
+            text, definition.name.end, definition.term_start
+        ):
+            value = _label_value(text, definition)
+            if value is None:
+                continue
+            definition = replace(definition, name=value)
+        # "Jane Roe\nc/o Adv. John Doe\n(the "Seller")": the name nearest the definition is
+        # the party's addressee or agent, not the party.
+        if after_non_party_lead(text, definition.name.start):
+            continue
         # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
         if definition.name.text.casefold() in thing_terms:
             continue

@@ -243,6 +243,7 @@ def _form_then_participle() -> re.Pattern[str]:
 _EXHIBIT_LABEL = re.compile(r"(?:\d{1,3}[ \t]+)?(?:EXHIBIT|Exhibit)[ \t]+[0-9][0-9.]*(?:\([a-z0-9]{1,4}\))*[ \t\n]+(?=[A-Z][A-Za-z])")
 _PARENT_OF = re.compile(r"[ \t\n,]+(?:A|AN|a|an)[ \t\n]+(?i:division|subsidiary|unit)[ \t\n]+(?:OF|of)(?![\w])")
 _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
+_KINSHIP = re.compile(r"[ \t\n]+(?:[SDW]/[Oo]|SON[ \t]+OF|DAUGHTER[ \t]+OF|WIFE[ \t]+OF)(?![\w/])")
 _CAPACITY_WORDS = frozenset({"assignee", "trustee", "receiver", "nominee", "custodian", "representative", "successor"})
 
 
@@ -266,6 +267,12 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     parent = _PARENT_OF.search(span)
     if parent is not None and parent.start() > 0:
         span = span[: parent.start()]
+    # "RAVI MEHRA S/o Shri Karan Mehra": South Asian drafting describes a person by a parent or
+    # spouse ("S/o", "D/o", "W/o"; "son of" is lower case and ends the name anyway): the
+    # person's name ends before it, the relative is no part of it.
+    kin = _KINSHIP.search(span)
+    if kin is not None and kin.start() > 0:
+        span = span[: kin.start()]
     # "2.Ideanomics, Inc.": a list number written against the name is no part of it.
     enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
     if enumerator is not None:
@@ -758,6 +765,8 @@ class _PartyFilters:
     thing_words: frozenset[str]
     time_and_sum_words: frozenset[str]
     street_endings: tuple[str, ...]
+    place_endings: tuple[str, ...]
+    building_endings: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -784,6 +793,8 @@ def _party_filters() -> _PartyFilters:
         thing_words=frozenset(data["thing_words"]),
         time_and_sum_words=frozenset(data["time_and_sum_words"]),
         street_endings=tuple(data["street_endings"]),
+        place_endings=tuple(data["place_endings"]),
+        building_endings=frozenset(data["building_endings"]),
         firm_prefix=re.compile(
             r"(?i:" + "|".join(re.escape(p) for p in sorted(data["firm_prefixes"], key=len, reverse=True)) + r")\.?[ \t]+(?=[A-Z0-9])"
         ),
@@ -1045,6 +1056,14 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         return "thing"
     # "Kvernalleen": a street written as one word.
     if any(raw[-1].endswith(e) and len(raw[-1]) > len(e) + 2 for e in filters.street_endings):
+        return "address"
+    # "Kohoku-ku", "Yokohama-shi": a ward, city or prefecture of a Japanese address carries its
+    # kind as a hyphenated ending; the word before the hyphen must be a place name of its own.
+    last = name.split()[-1].strip(".,;:'’").casefold() if name.split() else ""
+    if any(last.endswith(e) and len(last) > len(e) + 1 for e in filters.place_endings):
+        return "address"
+    # "Tai Ming Building": a building's name, the first line of an Asian address.
+    if len(raw) > 1 and raw[-1] in filters.building_endings:
         return "address"
     adviser = _adviser(name, filters)
     if adviser is not None:

@@ -113,6 +113,7 @@ class _Cues:
     roles: frozenset[str]  # casefolded party roles: a cell of one only states a role ("LANDLORD")
     caption_title_words: frozenset[str]  # a caption's title ends in one: "Employment Agreement - X and Y"
     registration: re.Pattern[str]  # "(ACN 000 000 000)", "ABN": a company number's label after a name
+    identity_rest: re.Pattern[str]  # ", I.D. no. 012345678", ", PCN 512345678": a line's rest after a party's name
 
 
 @lru_cache(maxsize=1)
@@ -133,6 +134,7 @@ def _cues() -> _Cues:
         roles=frozenset(r.casefold() for r in load_json("roles.json")["party_roles"]),
         caption_title_words=frozenset(w.casefold() for w in data["caption_title_words"]),
         registration=re.compile(data["registration_marker"]),
+        identity_rest=re.compile(data["identity_rest"]),
     )
 
 
@@ -369,6 +371,17 @@ def _defined_item(text: str, cell: LayoutCell) -> bool:
     return name is not None and _DEFINITION_REST.match(text[name.end : cell.end]) is not None
 
 
+def _numbered_entity(text: str, cell: LayoutCell) -> bool:
+    """Whether ``cell`` is a name followed only by its identity or company number ("Jane Roe,
+    I.D. no. 012345678", "Acme Ltd., PCN 512345678"; ``identity_rest``)."""
+    name = name_at(text, cell.start, cell.end)
+    return (
+        name is not None
+        and name.start == cell.start
+        and _cues().identity_rest.match(text[name.end : cell.end]) is not None
+    )
+
+
 def _described_item(text: str, cell: LayoutCell, following: LayoutCell | None) -> bool:
     """Whether ``cell`` holds only a name with a legal form and the next cell describes it ("a
     California corporation"): a cover's list of parties after its lead."""
@@ -425,10 +438,13 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
             # A marked list's items are all marked: a line under a marked item that ends in a
             # definition ("... Quay Lane, London (the "Landlord")") is that item's last line.
             unmarked_ok = previous is None or previous[0] == "unmarked"
-            if key is None and unmarked_ok and (_defined_item(text, item) or _described_item(text, item, following)):
+            if key is None and unmarked_ok and (
+                _defined_item(text, item) or _described_item(text, item, following) or _numbered_entity(text, item)
+            ):
                 # "Wen Jiaqi (the "Pledgor")\nID No.: ...", "Hollowell Corporation\na Nevada
                 # corporation": an unmarked item, a name filling its line with its definition
-                # or above its description line, its particulars on the rows below.
+                # or above its description line, its particulars on the rows below ("Jane Roe,
+                # I.D. no. 012345678\nOf 4 Elm St.\n(Hereinafter: "Seller")": a name and its number).
                 key = ("unmarked", "")
             if key is None:
                 continue
