@@ -604,6 +604,42 @@ _EDGAR_HEADER_CHARS = 200
 _SOURCE_LINE = re.compile(r"Source:[ \t]+\S")
 
 
+# A compiled filing's header above the document (full-text copies of EDGAR exhibits): the filer's
+# name on the first line, then its form line ("10-K, EX-10.16, 2000-07-14", "POS AMI, EX-99.A4,
+# 2000-12-29": form, exhibit, filing date), then the filer's industry in capitals and the links to
+# the neighbouring filings ("Previous: ACME CORP, 8-K, 2000-08-21", "Next: ..."). Only near the top.
+_FILING_FORM_LINE = re.compile(
+    r"(?m)^[ \t]*[0-9A-Z][\w/\- ]{0,15},[ \t]+EX-[0-9][\w.()\-]*,[ \t]+(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}[ \t]*$"
+)
+_FILING_LINK_LINE = re.compile(r"[ \t]*(?:Previous|Next)[ \t]*:[ \t]*\S")
+_FILING_HEADER_CHARS = 300
+_FILING_HEADER_LINES = 4
+
+
+def filing_header_end(text: str) -> int:
+    """Where a compiled filing's header ends (its last line's end), 0 when the text opens without
+    one. The header is the filing's metadata, not the contract's words: its filer may be the
+    parent of a party, and the neighbouring filings' filers are strangers. Bounded: the form line
+    is looked for in the first ``_FILING_HEADER_CHARS`` characters, and at most
+    ``_FILING_HEADER_LINES`` lines after it (the industry, the two links) join it."""
+    form = _FILING_FORM_LINE.search(text, 0, min(len(text), _FILING_HEADER_CHARS))
+    if form is None:
+        return 0
+    end = form.end()
+    for index in range(_FILING_HEADER_LINES):
+        if end >= len(text):
+            break
+        line_end = text.find("\n", end + 1)
+        line_end = len(text) if line_end == -1 else line_end
+        line = text[end + 1 : line_end]
+        # The industry comes right after the form line, in capitals ("PAPER MILLS").
+        industry = index == 0 and re.search(r"[A-Z]", line) is not None and line.upper() == line
+        if not (industry or _FILING_LINK_LINE.match(line)):
+            break
+        end = line_end
+    return end
+
+
 def _filing_label_line(stripped: str) -> bool:
     """A filing's own label on a line of its own, above the document: an EDGAR header
     ("EX-10.1 2 d123ex101.htm EX-10.1") or a compiled filing's source line ("Source: ACME CORP,

@@ -301,7 +301,8 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
-    return names
+    # ("and\n2. BETA LIMITED": an item's enumerator read into the name after the joiner.)
+    return [without_enumerator(straight, name) for name in names]
 
 
 # How many numbered slots a clause may hold, and how far the next number may stand from the

@@ -661,21 +661,45 @@ _PARTY_CLAUSE_CUES = re.compile(
 )
 
 
-def _after_closed_party_clause(text: str, name_start: int, earlier: Sequence[Definition]) -> bool:
+# Words by which the rest of a name's sentence makes it a party ("... is a party hereto", "...
+# joins this Agreement"), and how far that rest is read.
+_JOINING_CUES = re.compile(r"(?i)\b(?:parties|party|hereto|undersigned|joins?)\b")
+_CLAUSE_AFTER_END = re.compile(r"[,;\n]|\.(?=[ \t\n]+[A-Z])")
+_REST_OF_SENTENCE_CHARS = 600
+
+
+def _after_closed_party_clause(text: str, name_start: int, paren_end: int, earlier: Sequence[Definition]) -> bool:
     """Whether the name at ``name_start`` stands in a sentence after the one that named two
     parties (each defined), and that sentence opens no party clause itself."""
     named = [d for d in earlier if d.is_party_alias and d.name is not None and d.name.start < name_start]
     if len({d.name.text for d in named}) < 2:
         return False
     second = sorted(named, key=lambda d: d.paren_end)[1]
+    # (One character past the name's start: a sentence end right before the name is seen only
+    # with the capital that opens the name, "... for the Tenant. Quill Depot Co. ("Depot Owner")
+    # leases ...".)
     ends = [
-        m for m in _SENTENCE_END.finditer(text, second.paren_end, name_start)
+        m for m in _SENTENCE_END.finditer(text, second.paren_end, min(len(text), name_start + 1))
         if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
     ]
     if not ends:
         return False
     sentence = text[ends[-1].end() : name_start]
-    return _PARTY_CLAUSE_CUES.search(sentence) is None
+    if _PARTY_CLAUSE_CUES.search(sentence) is not None:
+        return False
+    # The clause right after the definition may join the name ("Kestrel Corp. (the "Guarantor") is
+    # a party hereto"); it ends at a comma, a semicolon, a line break or the sentence's end (",\nX
+    # and Y being referred to as the "Parties"" names others). A "between" there cites another
+    # document's parties ("... leased to the Tenant under a lease between ...").
+    limit = min(len(text), paren_end + _REST_OF_SENTENCE_CHARS)
+    stop = next(
+        (
+            m.start() for m in _CLAUSE_AFTER_END.finditer(text, paren_end, limit)
+            if m.group() != "." or not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
+        ),
+        limit,
+    )
+    return _JOINING_CUES.search(text, paren_end, stop) is None
 
 
 def find_definitions(text: str) -> list[Definition]:
@@ -711,7 +735,7 @@ def find_definitions(text: str) -> list[Definition]:
             # "... and Jane Roe (the "Executive"). This Agreement becomes effective upon the merger
             # with Kestrel, Inc. ("KI")": once a sentence has named two parties, a later sentence
             # that opens no party clause of its own defines a third party the contract talks about.
-            if is_alias and strength == 2 and _after_closed_party_clause(straight, name.start, definitions):
+            if is_alias and strength == 2 and _after_closed_party_clause(straight, name.start, site.end, definitions):
                 is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))

@@ -758,6 +758,7 @@ class _PartyFilters:
     redaction_word: re.Pattern[str]
     class_nouns: frozenset[str]
     role_modifiers: frozenset[str]
+    class_participles: frozenset[str]
     role_prefixes: tuple[str, ...]
     country_suffix: re.Pattern[str]
     adviser_words: frozenset[str]
@@ -784,6 +785,7 @@ def _party_filters() -> _PartyFilters:
         redaction_word=re.compile(data["redaction_word"]),
         class_nouns=frozenset(data["class_nouns"]),
         role_modifiers=frozenset(data["role_modifiers"]),
+        class_participles=frozenset(data["class_participles"]),
         # Longest first: "sub-" before "sub".
         role_prefixes=tuple(sorted(data["role_prefixes"], key=lambda p: (-len(p), p))),
         country_suffix=re.compile(data["country_suffix"]),
@@ -878,10 +880,34 @@ def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:
 _ENUMERATOR = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+(?=\S)")
 
 
+# A bare number opening a line before a name ("2 ACME LIMITED"), and the punctuated enumerators
+# of a numbered list's lines ("1. ", "(3) "); how far around the name its neighbours are looked for.
+_BARE_NUMBER = re.compile(r"([0-9]{1,2})[ \t]+(?=[A-Z])")
+_LIST_LINE_NUMBER = re.compile(r"(?m)^[ \t]*\(?([0-9]{1,2})[.)][ \t]+(?=\S)")
+_LIST_NEIGHBOUR_CHARS = 800
+
+
+def _bare_enumerator(text: str, name: NameSpan) -> re.Match[str] | None:
+    """A bare number at the start of the name's line that numbers a list item: "1. ALPHA LIMITED
+    ...;\n2 BETA LIMITED ...;\n3. GAMMA PLC" drops one dot. It is an enumerator only when an item
+    next to it in the list is numbered one less or one more with a dot or parenthesis ("3M
+    COMPANY", "1284670 B.C. Ltd." open with a number of their own). Bounded: the neighbours are
+    looked for ``_LIST_NEIGHBOUR_CHARS`` either side."""
+    bare = _BARE_NUMBER.match(text, name.start, name.end)
+    if bare is None or text[text.rfind("\n", 0, name.start) + 1 : name.start].strip():
+        return None
+    number = int(bare.group(1))
+    around = _LIST_LINE_NUMBER.finditer(
+        text, max(0, name.start - _LIST_NEIGHBOUR_CHARS), min(len(text), name.end + _LIST_NEIGHBOUR_CHARS)
+    )
+    neighbours = {int(m.group(1)) for m in around}
+    return bare if {number - 1, number + 1} & neighbours else None
+
+
 def without_enumerator(text: str, name: NameSpan) -> NameSpan:
-    """The name without a list's enumerator read into it ("1. THE ACME COMPANY LIMITED"): an
-    enumerator is never part of a name."""
-    enumerator = _ENUMERATOR.match(text, name.start, name.end)
+    """The name without a list's enumerator read into it ("1. THE ACME COMPANY LIMITED", a bare
+    "2 " among numbered items): an enumerator is never part of a name."""
+    enumerator = _ENUMERATOR.match(text, name.start, name.end) or _bare_enumerator(text, name)
     if enumerator is None:
         return name
     return NameSpan(text[enumerator.end() : name.end], enumerator.end(), name.end)
@@ -957,6 +983,10 @@ def _money_amount(words: list[str], filters: _PartyFilters) -> bool:
     return any(w in filters.number_words or any(c.isdigit() for c in w) for w in words)
 
 
+# Words that join a name's words and are no name of their own.
+_NAME_JOINERS = frozenset({"and", "of", "for", "de"})
+
+
 def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) -> str | None:
     """Why ``name`` cannot be a contract party, or None when it can. The general shapes of a
     false party: a postal address ("1707 Toronto Ont.", "Lincolnshire, IL 60069"), contract
@@ -992,7 +1022,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     raw = [w for w in raw if w]
     if raw and raw[0] == "the":
         raw = raw[1:]
-    if not raw:
+    # ("For value received, ACME LLC ... ("Borrower")": a capitalised joiner opening a sentence
+    # carries no name.)
+    if not raw or all(w in _NAME_JOINERS for w in raw):
         return "empty"
     # "Xxxxx Xxxxxx": a filing's placeholder for a redacted name or address.
     if all(filters.redaction_word.match(w.strip(".,'’")) for w in name.split() if w.strip(".,'’")):
@@ -1039,18 +1071,19 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     if normalise_jurisdiction(name) and not any(joined.startswith(p) for p in filters.government_prefixes):
         return "place"
     # "C.    Client" (a recital's letter and a role): single letters carry no name.
-    content = [w for w in raw if len(w) > 1 and w not in {"and", "of", "for", "de"}]
+    content = [w for w in raw if len(w) > 1 and w not in _NAME_JOINERS]
     if len(content) == 1 and content[0] in common_words:
         return "common word"
     # "C.    Client", "Remarketing Agents": role words name a party by its role, never by name.
     # ("INVESTORS BANK & TRUST COMPANY": an ampersand joins the words of a firm's name; roles are
     # joined by "and".)
     # ("THE PERSONS whose names ...", "Master Landlord", "Sublandlord": a class noun, a modified
-    # or prefixed role.)
+    # or prefixed role; "The Various Holders Listed": a class described by where it is listed.)
+    qualifiers = filters.role_modifiers | filters.class_participles
     if (
         content
-        and all(_is_role_word(w, filters) or w in filters.class_nouns or w in filters.role_modifiers for w in content)
-        and not all(w in filters.role_modifiers for w in content)
+        and all(_is_role_word(w, filters) or w in filters.class_nouns or w in qualifiers for w in content)
+        and not all(w in qualifiers for w in content)
         and "&" not in raw
     ):
         return "role"

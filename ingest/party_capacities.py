@@ -81,6 +81,7 @@ class _Cues:
     class_words: frozenset[str]
     branch_words: frozenset[str]
     cover_only_heads: frozenset[str]
+    credit_heading: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -91,6 +92,12 @@ def _cues() -> _Cues:
         class_words=frozenset(data["class_words"]),
         branch_words=frozenset(data["branch_words"]),
         cover_only_heads=frozenset(data["cover_only_heads"]),
+        # "ARRANGED BY", "Structured and Arranged by:" alone on a line.
+        credit_heading=re.compile(
+            r"(?im)^[ \t]*(?:(?:jointly|solely)[ \t]+)?(?:{verbs})(?:[ \t]+(?:and|&)[ \t]+(?:{verbs}))?[ \t]+by[ \t]*:?[ \t]*$".format(
+                verbs="|".join(re.escape(v) for v in sorted(data["credit_heading_verbs"], key=lambda v: (-len(v), v)))
+            )
+        ),
     )
 
 
@@ -265,6 +272,10 @@ def read_capacities(
         # (A filing's running header "Table of Contents" above the cover ends nothing.)
         contents = _COVER_END.search(text, min(end, start + _HEADER_CHARS), end)
         end = contents.start() if contents is not None else end
+        # "ARRANGED BY" under a cover's party list: the firms below it are credited for arranging
+        # the deal, not listed as its parties (the party clause names them if they are).
+        credit = _cues().credit_heading.search(text, start, end)
+        end = credit.start() if credit is not None else end
         for name in _region_names(text, start, end, common_words, roles, line_start=line_start, title_start=title_start):
             found.setdefault((name.start, name.end), name)
     return Capacities([found[key] for key in sorted(found)], sorted(set(roles)))

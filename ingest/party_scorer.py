@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ingest.agreements import filing_header_end
 from ingest.errors import InternalError
 from ingest.lexicons import NER_MODELS_DIR, load_json
 from ingest.names import (
@@ -239,6 +240,10 @@ def candidates(
         if any(a <= s < b for a, b in spans):
             the = _THE.match(text, s, e)
             starts.add(the.end() if the else s)
+    # A compiled filing's header names its filer and the neighbouring filings' filers: metadata,
+    # a candidate only when the contract's own words name it too (the filer may be a party's parent).
+    header_end = filing_header_end(text)
+    body = f" {' '.join(name_words(text[header_end : spans[0][1]]))} " if header_end else ""
     others: list[PartyCandidate] = []
     for pos in sorted(starts):
         if len(others) >= vocab.candidates_limit:
@@ -251,6 +256,8 @@ def candidates(
         if not name_words(name.text) or name.text.casefold() in defined_terms:
             continue
         if party_name_problem(name.text, common_words) is not None:
+            continue
+        if name.start < header_end and f" {' '.join(name_words(name.text))} " not in body:
             continue
         label = labels.get((name.start, name.end)) or _model_label(name, model_spans)
         candidate = PartyCandidate(name, label, False)
