@@ -69,6 +69,7 @@ from ingest.names import (
     party_name_forms,
     party_name_problem,
     representation_lead,
+    shouted_joint,
     slot_name_at,
     without_enumerator,
 )
@@ -78,7 +79,7 @@ from ingest.normalize import agreement_id, normalise_plain
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
-from ingest.party_layout import layout_names, slot_name_for
+from ingest.party_layout import layout_end, layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
@@ -780,6 +781,35 @@ def _registered_office_names(text: str) -> list[NameSpan]:
     return names
 
 
+# A civil-law opening names each party through the person who appears for it: "On the one hand,
+# Mr. Jan Roe, ..., acting in the name and on behalf of Acme Co. Ltd. (hereinafter "Acme")". The
+# company after the lead (``acting_for_leads`` in party_filters.json) is the party; the person is
+# its representative. Read before the recitals only, and only a name with a legal form that its
+# description or definition closes.
+@lru_cache(maxsize=1)
+def _acting_for_lead() -> re.Pattern[str]:
+    return re.compile(r"(?i)(?<![\w])(?:" + _phrases(load_json("party_filters.json")["acting_for_leads"]) + r")[ \t\n]+")
+
+
+_ACTING_FOR_CLOSE = re.compile(r"[ \t\n]*[(,;]")
+_ACTING_FOR_NAME_CHARS = 200
+
+
+def _acting_for_names(text: str) -> list[NameSpan]:
+    """The companies an opening's representatives act for ("acting in representation and on
+    behalf of Acme Co. Ltd. (hereinafter Acme)"), before the recitals."""
+    end = layout_end(text)
+    names: list[NameSpan] = []
+    for lead in _acting_for_lead().finditer(text, 0, end):
+        name = name_at(text, lead.end(), min(end, lead.end() + _ACTING_FOR_NAME_CHARS))
+        if name is None or name.start != lead.end() or not ends_in_legal_suffix(name.text):
+            continue
+        if _ACTING_FOR_CLOSE.match(text, name.end) is None:
+            continue
+        names.append(name)
+    return names
+
+
 # A note's maker and payee: "FOR VALUE RECEIVED, Acme Ltd., a Nevada corporation (the "Maker"),
 # promises to pay to the order of Beta LLC (the "Holder")". The promise is the party clause of
 # an instrument that names no "between". Its words are data (``promise_qualifiers``: "jointly and
@@ -949,6 +979,9 @@ def _parties(
         # the party's addressee or agent, not the party.
         if after_non_party_lead(text, definition.name.start):
             continue
+        # "by and between ACME DESIGN GROUP and BETA WORKS, INC. ("Beta")": the term defines the
+        # name after the lower-case joint; the one before it is read from the clause's slot.
+        definition = replace(definition, name=shouted_joint(definition.name) or definition.name)
         # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
         if definition.name.text.casefold() in thing_terms:
             continue
@@ -1044,11 +1077,14 @@ def _parties(
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [
-        *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text)
+        *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text),
+        *_acting_for_names(text),
     ]
     # An item's names run on one after another, each closed by its legal form ("(4) ACME LIMITED
     # ACME TRADING LIMITED and ..."), are distinct parties, a longer one too.
-    run_on = [found.name for found in laid_out if found.shape == "run"]
+    # A cover's stack of names one per line is read the same way ("Acme Limited" under "Acme
+    # Australia Limited" is its parent, another party).
+    run_on = [found.name for found in laid_out if found.shape in ("run", "stack")]
     # A caption line above the cover ("Employment Agreement - Acme Corp. and Jane Roe") is a
     # filer's summary, not the contract's own words: it only completes a document whose other
     # readers found fewer than two parties (it may name a party by a trade name or a parent).

@@ -30,6 +30,7 @@ from ingest.names import (
     office_holders_organisation,
     office_of_prefix,
     party_name_problem,
+    prefixed_role,
     representation_lead,
     slot_name_at,
     without_enumerator,
@@ -473,7 +474,8 @@ def _accept(term: str, name: str, strength: int) -> bool:
     if names_a_thing(term):
         return False
     suffixed = has_legal_suffix(name)
-    if term in lex.party_roles:
+    # ("... COMPANY, a Wisconsin corporation, ("Sublandlord")": a prefixed role is a role.)
+    if term in lex.party_roles or prefixed_role(term, lex.party_roles):
         return strength >= 1 or suffixed
     if _is_name_derived(term, name):
         return strength >= 1 or suffixed or len(name_words(name)) <= 4

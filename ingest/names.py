@@ -8,6 +8,7 @@ points back to.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -756,6 +757,7 @@ class _PartyFilters:
     currency_words: frozenset[str]
     number_words: frozenset[str]
     redaction_word: re.Pattern[str]
+    filing_label: re.Pattern[str]
     class_nouns: frozenset[str]
     role_modifiers: frozenset[str]
     class_participles: frozenset[str]
@@ -783,6 +785,7 @@ def _party_filters() -> _PartyFilters:
         currency_words=frozenset(data["currency_words"]),
         number_words=frozenset(data["number_words"]),
         redaction_word=re.compile(data["redaction_word"]),
+        filing_label=re.compile(data["filing_label"]),
         class_nouns=frozenset(data["class_nouns"]),
         role_modifiers=frozenset(data["role_modifiers"]),
         class_participles=frozenset(data["class_participles"]),
@@ -953,6 +956,32 @@ def names_a_thing(term: str) -> bool:
     return bool(words) and words[-1] in _party_filters().thing_words
 
 
+_SHOUTED_JOINT = re.compile(r"[ \t\n]+and[ \t\n]+")
+
+
+def shouted_joint(name: NameSpan) -> NameSpan | None:
+    """The last of two names in capitals that a reading joined at a lower-case "and" ("ACME
+    DESIGN GROUP and BETA WORKS, INC."): a name written in capitals writes its own "AND" in
+    capitals too, so a lower-case one is the clause's joint between two parties. Only when both
+    sides are in capitals and one ends in a legal form; None otherwise."""
+    joints = list(_SHOUTED_JOINT.finditer(name.text))
+    if len(joints) != 1:
+        return None
+    left, right = name.text[: joints[0].start()], name.text[joints[0].end() :]
+    shouted = all(not re.search(r"[a-z]", side) and re.search(r"[A-Z]{2}", side) for side in (left, right))
+    if not shouted or not (ends_in_legal_suffix(right) or ends_in_legal_suffix(left)):
+        return None
+    return NameSpan(right, name.start + joints[0].end(), name.end)
+
+
+def prefixed_role(term: str, roles: Collection[str]) -> bool:
+    """Whether ``term`` is one of ``roles`` made another role by a prefix (``role_prefixes``:
+    "Sublandlord", "Co-Borrower"): a defined term of that shape names a party as its role does."""
+    folded = term.casefold()
+    known = {r.casefold() for r in roles}
+    return any(folded.startswith(p) and folded[len(p) :] in known for p in _party_filters().role_prefixes)
+
+
 def _is_role_word(word: str, filters: _PartyFilters) -> bool:
     """A role word, also made another role by a prefix ("Sublandlord", "Co-Borrower")."""
     if word in _party_role_words():
@@ -1029,6 +1058,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # "Xxxxx Xxxxxx": a filing's placeholder for a redacted name or address.
     if all(filters.redaction_word.match(w.strip(".,'’")) for w in name.split() if w.strip(".,'’")):
         return "redacted"
+    # "EX-10.17 10": an EDGAR document header's exhibit type and sequence number, the filer's
+    # label above the contract, read as a name when a definition's clause runs back over it.
+    if filters.filing_label.match(name.strip()):
+        return "filing label"
     if _money_amount(raw, filters):
         return "money"
     if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):

@@ -90,7 +90,8 @@ class LayoutCell:
 @dataclass(frozen=True, slots=True)
 class LayoutName:
     name: NameSpan
-    # Which layout named it: "item", "run" (one more name run on in an item), "label", "cover" or
+    # Which layout named it: "item", "run" (one more name run on in an item), "label", "cover",
+    # "stack" (a cover's names one per line beside its title, each a party of its own) or
     # "caption" (a title's caption line, which only completes what the other readers find).
     shape: str
     slot_end: int  # where the slot (the item, the field's value, the cover line) ends
@@ -791,6 +792,103 @@ def _registered_run_names(text: str, found: list[LayoutCell], common_words: froz
     return names
 
 
+def _registered_chain_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """Companies listed one after another, each closed by its company number and joined by a
+    comma or "and", maybe over line breaks (a letter's addressees: "ACME LIMITED (Registered
+    No.: 1), BETA\nHOLDINGS LIMITED (Registered No.: 2) and GAMMA LIMITED (Registered No.:
+    3)"), on the first page. The chain opens at a line's start with a name that ends on its line
+    (a heading line above, "The Directors", is no part of it); at least two names."""
+    cues = _cues()
+    names: list[_Slot] = []
+    taken = 0
+    for cell in found:
+        if cell.start >= _COVER_RUN_CHARS:
+            break
+        if cell.start < taken or (cell.start > 0 and text[cell.start - 1] not in "\n"):
+            continue
+        chain: list[_Slot] = []
+        position = cell.start
+        while len(chain) < _ITEM_LIMIT:
+            limit = min(len(text), position + _VALUE_CHARS)
+            name = _checked(text, name_at(text, position, limit), common_words)
+            if name is None or name.start != position or not ends_in_legal_suffix(name.text) or not name.text[:1].isalnum():
+                break
+            if not chain and "\n" in name.text:
+                break
+            # (The number may open the next line: "... SYSTEMS LIMITED\n(Registered No.: 4)".)
+            gap = re.match(r"[ \t]*\n?", text[name.end : limit])
+            registered = cues.registration.match(text, name.end + (gap.end() if gap else 0), limit)
+            if registered is None or not registered.group().lstrip().startswith("("):
+                break
+            chain.append((name, registered.end()))
+            # The next name follows a comma or an "and", nothing else ("(ACN 1) (Company) X" is
+            # a cover run's entry, read there).
+            join = _RUN_ON_JOIN.match(text, registered.end())
+            if join is None or not re.search(r"[,]|\band\b|\bAND\b", join.group()):
+                break
+            position = join.end()
+        if len(chain) >= 2:
+            names.extend(chain)
+            taken = chain[-1][1]
+    return names
+
+
+_DATE_LINE = re.compile(r"(?i:dated|date)\b[ \t:]*[\w ,.]{0,30}$")
+
+
+def _title_cell(text: str) -> bool:
+    """A cell holding a document's title ("Technology Licence Agreement": its last word a
+    ``caption_title_words`` word) or its date line ("Dated 1 March 2010")."""
+    words = re.findall(r"[A-Za-z]+", text)
+    if words and words[-1].casefold() in _cues().caption_title_words and len(words) <= 8:
+        return True
+    return _DATE_LINE.match(text) is not None
+
+
+def _stacked_entry(text: str, cell: LayoutCell, common_words: frozenset[str]) -> NameSpan | None:
+    """The name filling ``cell`` on a cover that stacks names without a separator: one with a
+    legal form or an organisation's head noun ("... Research Organisation"), maybe followed by
+    its company number ("ACN 000 000 000")."""
+    name = _checked(text, name_at(text, cell.start, cell.end), common_words)
+    if name is None or name.start != cell.start:
+        return None
+    if not (ends_in_legal_suffix(name.text) or (organisation_head(name.text) and name.text[:1].isalpha())):
+        return None
+    position = name.end
+    registered = _cues().registration.match(text, position, cell.end)
+    if registered is not None:
+        position = registered.end()
+    return name if _FILLED_TO_END.match(text[position : cell.end]) is not None else None
+
+
+def _title_stack_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A first page that stacks the parties one per line, without a separator or role lines,
+    right under or over the title or date line ("Dated 1 March 2010\nAcme Pty Ltd ACN 000 000
+    000\nBeta Limited\nLicence Agreement"): each stacked cell a name with a legal form or an
+    organisation's head noun, at least two, one with a legal form. A stack with no title or
+    date line beside it (a notice list, an address block) is not read."""
+    names: list[_Slot] = []
+    index = 0
+    while index < len(found) and found[index].start < _COVER_RUN_CHARS:
+        stack: list[_Slot] = []
+        end = index
+        while end < len(found) and len(stack) < _ITEM_LIMIT and not found[end].in_table:
+            name = _stacked_entry(text, found[end], common_words)
+            if name is None:
+                break
+            stack.append((name, found[end].end))
+            end += 1
+        if stack:
+            beside = [found[i] for i in (index - 1, end) if 0 <= i < len(found)]
+            titled = any(_title_cell(cell.text) for cell in beside)
+            if len(stack) >= 2 and titled and any(ends_in_legal_suffix(n.text) for n, _ in stack):
+                names.extend(stack)
+            index = end
+        else:
+            index += 1
+    return names
+
+
 def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[LayoutName]:
     """The parties the opening's layout names, in text order, each once (by span)."""
     found = cells(text, layout_end(text))
@@ -810,6 +908,8 @@ def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[
         *((slot, "caption") for slot in _caption_names(text, found, common_words)),
         *((slot, "label") for slot in _label_stack_names(text, found, common_words)),
         *((slot, "cover") for slot in _registered_run_names(text, found, common_words)),
+        *((slot, "stack") for slot in _title_stack_names(text, found, common_words)),
+        *((slot, "stack") for slot in _registered_chain_names(text, found, common_words)),
     ]
     seen: set[tuple[int, int]] = set()
     result: list[LayoutName] = []
