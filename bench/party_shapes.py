@@ -9,7 +9,9 @@ figure; each FAIL line is a shape to fix with a unit test in ``tests/test_party_
 "not_parties", optional "title", optional "half"}]}``), for held-out sets kept outside the repo
 (real contract openings read from public filings, whose text is not ours to commit); with
 ``--half A|B`` only the cases of that half; ``--summary`` prints only the aggregate lines (a clean
-held-out set is scored without reading its misses). A case with a ``title`` also scores the agreement
+held-out set is scored without reading its misses; its second line says where the missed names
+are: in cases with no agreement record, in cases with a record but no party bound, or beside bound
+parties). A case with a ``title`` also scores the agreement
 title (exact after white space is collapsed), in a line of its own. The labels (and source
 addresses) of the real held-out sets measured in stop 15 are in ``bench/data/real_openings_labels.json``.
 
@@ -149,6 +151,13 @@ def title_of(text: str) -> str | None:
 
 def probe_case(name: str, cases: dict | None = None) -> tuple[list[str], list[str]]:
     """(listed names not bound, bound names that match no listed name or match a must-not name)."""
+    missed, extra, _ = probe_case_recorded(name, cases)
+    return missed, extra
+
+
+def probe_case_recorded(name: str, cases: dict | None = None) -> tuple[list[str], list[str], bool]:
+    """``probe_case`` and whether the annotation records an agreement at all (with none, no party
+    can be bound however well the names are read: the summary counts those misses apart)."""
     text, gold, *rest = (cases or CASES)[name]
     # A third entry lists names the text holds that must NOT be bound (a parent, an address).
     absent = rest[0] if rest else set()
@@ -160,7 +169,7 @@ def probe_case(name: str, cases: dict | None = None) -> tuple[list[str], list[st
     missed = sorted(g for g in gold if normalise_org(g) not in forms)
     extra = sorted(s.name for s in bound if not {normalise_org(f) for f in (s.name, *s.aliases)} & gold_keys)
     wrongly = sorted(a for a in absent if normalise_org(a) in forms)
-    return missed, sorted({*extra, *wrongly})
+    return missed, sorted({*extra, *wrongly}), agreement is not None
 
 
 def _option(argv: list[str], flag: str) -> str | None:
@@ -182,17 +191,32 @@ def main(argv: list[str]) -> int:
     summary = "--summary" in argv
     failures = 0
     gold_total = gold_bound = false_parties = 0
+    # Where the missed names are, in aggregate (safe for a clean set): in a case with no agreement
+    # record, in a case with a record but none of its parties bound, or beside bound parties.
+    no_record = [0, 0]
+    none_bound = [0, 0]
+    partial = 0
     for name in sorted(cases):
-        missed, extra = probe_case(name, cases)
+        missed, extra, recorded = probe_case_recorded(name, cases)
         ok = not missed and not extra
         failures += not ok
         gold_total += len(cases[name][1])
         gold_bound += len(cases[name][1]) - len(missed)
         false_parties += len(extra)
+        if missed and not recorded:
+            no_record[0] += 1
+            no_record[1] += len(missed)
+        elif missed and len(missed) == len(cases[name][1]):
+            none_bound[0] += 1
+            none_bound[1] += len(missed)
+        else:
+            partial += len(missed)
         if not summary:
             print(f"{'OK  ' if ok else 'FAIL'} {name} missed={missed} extra={extra}")
     print(f"{len(cases) - failures}/{len(cases)} shapes bound exactly; "
           f"party recall {gold_bound}/{gold_total}; false parties {false_parties}")
+    print(f"missed parties: {no_record[1]} in {no_record[0]} cases with no agreement record, "
+          f"{none_bound[1]} in {none_bound[0]} cases with a record but no party bound, {partial} beside bound parties")
     titles = load_titles(Path(path), half) if path is not None else {}
     if titles:
         correct = 0
