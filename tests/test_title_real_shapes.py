@@ -118,7 +118,11 @@ def test_a_defined_term_without_this_or_the_still_names_the_amendment() -> None:
         ' entered into as of May 22, 2003 by and between Marlow Land Company ("Landlord") and Tern Systems, Inc.'
         ' ("Tenant").\n'
     )
-    assert _title(text) == ("Third Amendment to Lease", 45, 69)
+    # The heading as written is the title (a short parenthesised qualifier may stand between it and
+    # the preamble that repeats it); the preamble repeats its words, so it adds no alias.
+    title, aliases = agreement_names(text)
+    assert title is not None and (title.text, title.start, title.end) == ("THIRD AMENDMENT TO LEASE", 2, 26)
+    assert aliases == []
 
 
 def test_an_assignment_defining_itself_by_its_first_word_is_titled_by_its_name() -> None:
