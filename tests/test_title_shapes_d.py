@@ -8,16 +8,7 @@ title and its span."""
 
 from __future__ import annotations
 
-from ingest.agreements import agreement_names
-
-
-def _title(text: str) -> tuple[str, int, int] | None:
-    title, _ = agreement_names(text)
-    if title is None:
-        return None
-    # The span covers the title as laid out; its text is those words, white space collapsed.
-    assert " ".join(text[title.start : title.end].split()) == title.text
-    return title.text, title.start, title.end
+from tests.test_title_shapes_more import _title  # the span's words, white space collapsed, are the title
 
 
 def _span(text: str, first: str, last: str) -> tuple[int, int]:
