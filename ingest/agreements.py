@@ -605,8 +605,8 @@ _SOURCE_LINE = re.compile(r"Source:[ \t]+\S")
 
 
 # A compiled filing's header above the document (full-text copies of EDGAR exhibits): the filer's
-# name on the first line, then its form line ("10-K, EX-10.16, 2000-07-14", "POS AMI, EX-99.A4,
-# 2000-12-29": form, exhibit, filing date), then the filer's industry in capitals and the links to
+# name on the first line, then its form line ("10-K, EX-10.4, 2001-03-02", "S-1, EX-10.2,
+# 1999-05-11": form, exhibit, filing date), then the filer's industry in capitals and the links to
 # the neighbouring filings ("Previous: ACME CORP, 8-K, 2000-08-21", "Next: ..."). Only near the top.
 _FILING_FORM_LINE = re.compile(
     r"(?m)^[ \t]*[0-9A-Z][\w/\- ]{0,15},[ \t]+EX-[0-9][\w.()\-]*,[ \t]+(?:19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}[ \t]*$"
