@@ -75,7 +75,7 @@ from ingest.names import (
 )
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
-from ingest.normalize import agreement_id, normalise_plain
+from ingest.normalize import agreement_id, legal_form_words, normalise_plain
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
@@ -1415,6 +1415,20 @@ def annotate_document(
     return DocumentAnnotations(chunks=chunks, subjects=subjects)
 
 
+def _party_forms(parties: Sequence[Party], variants: Mapping[str, Mapping[str, int]]) -> dict[str, list[list[str]]]:
+    """Per party entity: the legal forms of each spelling of it this document writes (its party
+    names and every other mention), sorted. Every spelling, not only the party clause's one name:
+    an LP and an LLC that share a name can both sign ("X GP L.P." in the preamble, "X GP L.L.C."
+    in the signature block), and the grammar keeps one span per entity."""
+    forms: dict[str, set[tuple[str, ...]]] = defaultdict(set)
+    for party in parties:
+        spellings = [*party_name_forms(party.name.text), *variants.get(party.entity_id, {})]
+        for spelling in spellings:
+            if written := legal_form_words(spelling):
+                forms[party.entity_id].add(tuple(sorted(written)))
+    return {eid: [list(f) for f in sorted(found)] for eid, found in sorted(forms.items())}
+
+
 def _subjects(
     text: str,
     doc_id: str,
@@ -1543,6 +1557,10 @@ def _subjects(
                 "agreement_date": signed.iso if signed else None,
                 "effective_date": effective.iso if effective else None,
                 "parties": [p.entity_id for p in parties],
+                # The legal forms each party is written with in this document ("Acme GmbH":
+                # ["gmbh"]): parties share a registry key across legal forms ("Acme GmbH" and
+                # "Acme, Inc." are both org:acme), and the gate binds only a form written here.
+                "party_forms": _party_forms(parties, variants),
                 # Where the contract names its parties in its own words (preamble, Parties
                 # section, signature block), each span with its text: the gate reads a party
                 # name the extraction did not bind there, exactly (ingest/party_clauses.py).

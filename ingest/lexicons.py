@@ -50,6 +50,8 @@ class AgreementKind:
 class Lexicons:
     # Normalised legal suffixes as word tuples, longest first, e.g. ("co", "ltd").
     strippable_suffixes: tuple[tuple[str, ...], ...]
+    # Long spellings of legal forms and their short forms, longest first: (("corporation",), "corp").
+    form_spellings: tuple[tuple[tuple[str, ...], str], ...]
     leading_words: frozenset[str]
     honorifics: frozenset[str]
     role_titles: dict[str, RoleTitle]
@@ -98,6 +100,10 @@ def lexicons() -> Lexicons:
     kinds = load_json("agreement_kinds.json")
     return Lexicons(
         strippable_suffixes=tuple(sorted(suffix_words, key=lambda w: (-len(w), w))),
+        form_spellings=tuple(sorted(
+            ((_normalise_words(long), short) for long, short in suffix_data["form_spellings"].items()),
+            key=lambda pair: (-len(pair[0]), pair[0]),
+        )),
         leading_words=frozenset(suffix_data["leading_words"]),
         honorifics=frozenset(suffix_data["honorifics"]),
         role_titles=titles,

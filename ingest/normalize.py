@@ -13,8 +13,10 @@ from ingest.lexicons import lexicons
 from ingest.text import name_words
 
 
-def _strip_suffixes(words: list[str]) -> list[str]:
+def _split_suffixes(words: list[str]) -> tuple[list[str], list[str]]:
+    """(the name's words, the legal-form suffix words stripped from its end)."""
     suffixes = lexicons().strippable_suffixes
+    stripped: list[str] = []
     changed = True
     while changed:
         changed = False
@@ -22,18 +24,58 @@ def _strip_suffixes(words: list[str]) -> list[str]:
             n = len(suffix)
             # Never strip a name to nothing: a bare "Company" stays "company".
             if len(words) > n and tuple(words[-n:]) == suffix:
+                stripped[:0] = words[-n:]
                 words = words[:-n]
                 changed = True
                 break
-    return words
+    return words, stripped
 
 
-def normalise_org(text: str) -> str:
+def _org_words(text: str) -> list[str]:
     words = name_words(text)
     lex = lexicons()
     while len(words) > 1 and words[0] in lex.leading_words:
         words = words[1:]
-    return " ".join(_strip_suffixes(words))
+    return words
+
+
+def normalise_org(text: str) -> str:
+    return " ".join(_split_suffixes(_org_words(text))[0])
+
+
+def legal_form_words(text: str) -> frozenset[str]:
+    """The legal forms the spelling of an organisation's name carries, in short form: the suffix
+    words ``normalise_org`` strips, with single letters run together ("L. L. C." -> "llc") and
+    long spellings read as short ones ("Corporation" -> "corp", "Limited Liability Company" ->
+    "llc"; ``form_spellings`` of ``legal_suffixes.json``). "Acme Corp." and "ACME CORPORATION"
+    carry {"corp"}; "Acme, Inc." {"inc"}; a name with no form, none. Two spellings with one
+    normalised name but forms neither of which holds the other ("Acme, Inc." and "Acme GmbH")
+    are two legal persons, and the gate never takes one for the other."""
+    stripped = _split_suffixes(_org_words(text))[1]
+    joined: list[str] = []
+    letters = ""
+    for word in [*stripped, ""]:
+        if len(word) == 1:
+            letters += word
+            continue
+        if letters:
+            joined.append(letters)
+            letters = ""
+        if word:
+            joined.append(word)
+    spellings = lexicons().form_spellings
+    out: list[str] = []
+    i = 0
+    while i < len(joined):
+        for long, short in spellings:
+            if tuple(joined[i : i + len(long)]) == long:
+                out.extend(short.split())
+                i += len(long)
+                break
+        else:
+            out.append(joined[i])
+            i += 1
+    return frozenset(w for w in out if w not in lexicons().leading_words)
 
 
 def normalise_person(text: str) -> str:

@@ -128,6 +128,8 @@ def test_party_to_with_role_and_agreement_subject() -> None:
         "agreement_date": "2000-05-22",
         "effective_date": None,
         "parties": ["org:acme holdings", "org:beta trading"],
+        # The legal form each party's clause writes it with: the gate binds only that form.
+        "party_forms": {"org:acme holdings": [["inc"]], "org:beta trading": [["llc"]]},
         "title_aliases": [],
         # The preamble, its one sentence, recorded for the gate's binding by the clause's text.
         "party_clauses": [{

@@ -46,7 +46,7 @@ from typing import Any
 
 from ingest.entity_id import EntityId
 from ingest.lexicons import lexicons
-from ingest.normalize import normalise_org, normalise_person, normalise_plain
+from ingest.normalize import legal_form_words, normalise_org, normalise_person, normalise_plain
 from ingest.schema import Binding, Subject
 from ingest.store.port import Principal, Store
 from service.evidence.data import question_patterns
@@ -111,6 +111,14 @@ def resolve_entity(
     for subject in store.find_subjects(principal, subject_ids=ids, limit=REGISTRY_LIMIT):
         found.setdefault(subject.subject_id, subject)
     return [found[k] for k in sorted(found) if _type_ok(found[k], types)]
+
+
+def _forms_agree(asked: frozenset[str], written: list[frozenset[str]]) -> bool:
+    """Whether a name asked with legal forms ``asked`` can be a subject written with ``written``:
+    yes when either side names no form, or one spelling's forms hold the other's ("Acme Co., Ltd."
+    and "Acme Ltd."); no when they differ ("Acme GmbH" asked, only "Acme, Inc." written): one
+    registry key, two legal persons, and the gate never takes one for the other."""
+    return not asked or not written or any(asked <= w or w <= asked for w in written)
 
 
 def _names_of(subject: Subject) -> set[str]:
@@ -251,6 +259,41 @@ def _party_keys(party: Subject) -> set[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class _BoundNames:
+    """The names that account for a question's party: the bound parties' normalised names, and
+    per name the legal forms its spellings carry in the agreement's own document (the
+    agreement's ``party_forms`` attribute). A party without recorded forms (an agreement ingested
+    before they were recorded, or a subject that is no agreement) is matched by key alone: the
+    registry's merged subject keeps one document's spelling, so its names cannot say which forms
+    the other documents wrote."""
+
+    keys: frozenset[str]
+    forms: dict[str, list[frozenset[str]]]
+
+    def accounts(self, name: str) -> bool:
+        matched = _keys(name) & self.keys
+        if not matched:
+            return False
+        asked = legal_form_words(name)
+        return any(_forms_agree(asked, self.forms.get(k, [])) for k in matched)
+
+
+def _bound_names(parties: list[Subject], agreement: Subject | None) -> _BoundNames:
+    recorded = agreement.attributes.get("party_forms") if agreement is not None else None
+    keys: set[str] = set()
+    forms: dict[str, list[frozenset[str]]] = {}
+    for party in parties:
+        party_keys = _party_keys(party)
+        keys |= party_keys
+        written: list[frozenset[str]] = []
+        if isinstance(recorded, dict) and isinstance(recorded.get(party.subject_id), list):
+            written = [frozenset(f) for f in recorded[party.subject_id] if isinstance(f, list) and f]
+        for key in party_keys:
+            forms.setdefault(key, []).extend(written)
+    return _BoundNames(frozenset(keys), forms)
+
+
+@dataclass(frozen=True, slots=True)
 class _Segment:
     start: int  # first piece
     end: int  # one past the last piece
@@ -278,7 +321,7 @@ def _keys(name: str) -> set[str]:
     return {k for k in (normalise_org(name), normalise_person(name)) if k}
 
 
-def _unbound_parties(pieces: list[str], segments: list[_Segment], bound_keys: set[str]) -> list[str]:
+def _unbound_parties(pieces: list[str], segments: list[_Segment], bound: _BoundNames) -> list[str]:
     """Pieces of the question's party list that no ``party_to``-bound name accounts for. Dynamic
     programming over the pieces, each step trying the (at most ``max_join``) segments that start
     there: linear in the number of pieces. The segmentation with the fewest unbound pieces wins,
@@ -286,7 +329,7 @@ def _unbound_parties(pieces: list[str], segments: list[_Segment], bound_keys: se
     n = len(pieces)
     starting: dict[int, list[_Segment]] = {}
     for segment in segments:
-        if _keys(segment.name) & bound_keys:
+        if bound.accounts(segment.name):
             starting.setdefault(segment.start, []).append(segment)
     # best[i] = (unbound pieces, segments) for pieces[i:]
     best: list[tuple[int, int, list[str]]] = [(0, 0, [])] * (n + 1)
@@ -361,13 +404,11 @@ def gate_agreement(
             (p, b) for p in parties for b in p.bindings
             if b.relation == "party_to" and b.object_id == agreement_id
         ]
-        bound_keys: set[str] = set()
-        for party, _ in party_bindings:
-            bound_keys |= _party_keys(party)
+        bound = _bound_names([p for p, _ in party_bindings], agreement)
         # Only party_to bindings count. A reader of names in the recorded party clauses was
         # measured (docs/ARCHITECTURE.md): as a binding it accepted 2 of 723 non-party names on the
         # held-out report split; as a second check it refused in-KB parties it could not read.
-        missing = _unbound_parties(pieces, segments, bound_keys)
+        missing = _unbound_parties(pieces, segments, bound)
         if missing:
             rejected.append({
                 "subject_id": agreement_id,
@@ -376,9 +417,8 @@ def gate_agreement(
             continue
         focus = focus_binding = None
         if sc.name:
-            focus_keys = _keys(sc.name)
             for p, b in party_bindings:
-                if focus_keys & _party_keys(p):
+                if _bound_names([p], agreement).accounts(sc.name):
                     focus, focus_binding = p, b
                     break
         candidates.append(
@@ -509,13 +549,13 @@ def _named_parties_bound(
         candidate = found[subject_id]
         if candidate.subject.type == "agreement":
             parties = store.find_subjects(principal, relation="party_to", parent_id=subject_id, limit=REGISTRY_LIMIT)
-            bound: set[str] = set()
-            for party in parties:
-                if any(b.relation == "party_to" and b.object_id == subject_id for b in party.bindings):
-                    bound |= _party_keys(party)
-            unbound = _unbound_parties(pieces, segments, bound)
+            tied = [
+                party for party in parties
+                if any(b.relation == "party_to" and b.object_id == subject_id for b in party.bindings)
+            ]
+            unbound = _unbound_parties(pieces, segments, _bound_names(tied, candidate.subject))
         else:
-            unbound = _unbound_parties(pieces, segments, _party_keys(candidate.subject))
+            unbound = _unbound_parties(pieces, segments, _bound_names([candidate.subject], None))
         if unbound:
             rejected.append({
                 "subject_id": subject_id,
