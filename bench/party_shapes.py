@@ -11,7 +11,9 @@ figure; each FAIL line is a shape to fix with a unit test in ``tests/test_party_
 ``--half A|B`` only the cases of that half; ``--summary`` prints only the aggregate lines (a clean
 held-out set is scored without reading its misses; its second line says where the missed names
 are: in cases with no agreement record, in cases with a record but no party bound, or beside bound
-parties). A case with a ``title`` also scores the agreement
+parties; its third line says at which stage they were lost: the learned review never ran, no review
+candidate holds the name, or the best candidate that does scored below 0.3, below the add threshold,
+or above it). A case with a ``title`` also scores the agreement
 title (exact after white space is collapsed), in a line of its own. The labels (and source
 addresses) of the real held-out sets measured in stop 15 are in ``bench/data/real_openings_labels.json``.
 
@@ -29,13 +31,17 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 if __name__ == "__main__":
     # Run as a script, bench/ would come first on sys.path and its ingest.py shadow the package.
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from ingest import party_scorer  # noqa: E402
 from ingest.annotate import annotate_document  # noqa: E402
+from ingest.names import lowercase_words, party_name_forms  # noqa: E402
 from ingest.normalize import normalise_org  # noqa: E402
 
 CASES = {
@@ -172,6 +178,46 @@ def probe_case_recorded(name: str, cases: dict | None = None) -> tuple[list[str]
     return missed, sorted({*extra, *wrongly}), agreement is not None
 
 
+# Stages at which a missed name is lost, in the order the summary prints them.
+STAGES = ("no review", "no candidate", "scored below 0.3", "scored below the add threshold", "scored above it")
+
+
+def miss_stages(text: str, missed: Sequence[str]) -> list[str]:
+    """Where each missed name of ``text`` is lost (one of ``STAGES``): the learned review never
+    ran (no party clause read), no review candidate has one of its forms, or the best such
+    candidate's probability (``ner_models/party_scorer.json``) was below 0.3, below the add
+    threshold, or above it (then the addition limit, an overlap with a grammar name or a shared
+    word set kept it out). Aggregate-only use for clean sets: it names no case."""
+    inputs: list[tuple[list, list, frozenset[str]]] = []
+    original = party_scorer.review
+
+    def recorder(text, grammar, model_spans, common_words, defined_terms, scorer=None):  # noqa: ANN001, ANN202
+        inputs.append((list(grammar), list(model_spans), frozenset(defined_terms)))
+        return original(text, grammar, model_spans, common_words, defined_terms, scorer)
+
+    party_scorer.review = recorder  # type: ignore[assignment]
+    try:
+        annotate_document(text, [(0, len(text))], doc_id="probe", revision="probe")
+    finally:
+        party_scorer.review = original  # type: ignore[assignment]
+    if not inputs:
+        return [STAGES[0]] * len(missed)
+    grammar, spans, terms = inputs[-1]
+    model = party_scorer.model()
+    found = party_scorer.candidates(text, grammar, spans, lowercase_words(text), terms)
+    scores = party_scorer.probabilities(party_scorer.features(text, found, spans), model.weights) if found else []
+    forms = [{normalise_org(f) for f in party_name_forms(c.name.text)} for c in found]
+    stages = []
+    for name in missed:
+        wanted = {normalise_org(name)}
+        best = max((float(q) for f, q in zip(forms, scores) if f & wanted), default=None)
+        if best is None:
+            stages.append(STAGES[1])
+        else:
+            stages.append(STAGES[2] if best < 0.3 else STAGES[3] if best < model.add_threshold else STAGES[4])
+    return stages
+
+
 def _option(argv: list[str], flag: str) -> str | None:
     return argv[argv.index(flag) + 1] if flag in argv and argv.index(flag) + 1 < len(argv) else None
 
@@ -196,6 +242,7 @@ def main(argv: list[str]) -> int:
     no_record = [0, 0]
     none_bound = [0, 0]
     partial = 0
+    stages: Counter[str] = Counter()
     for name in sorted(cases):
         missed, extra, recorded = probe_case_recorded(name, cases)
         ok = not missed and not extra
@@ -211,12 +258,15 @@ def main(argv: list[str]) -> int:
             none_bound[1] += len(missed)
         else:
             partial += len(missed)
+        if missed:
+            stages.update(miss_stages(cases[name][0], missed))
         if not summary:
             print(f"{'OK  ' if ok else 'FAIL'} {name} missed={missed} extra={extra}")
     print(f"{len(cases) - failures}/{len(cases)} shapes bound exactly; "
           f"party recall {gold_bound}/{gold_total}; false parties {false_parties}")
     print(f"missed parties: {no_record[1]} in {no_record[0]} cases with no agreement record, "
           f"{none_bound[1]} in {none_bound[0]} cases with a record but no party bound, {partial} beside bound parties")
+    print("missed parties by stage: " + ", ".join(f"{stages[s]} {s}" for s in STAGES))
     titles = load_titles(Path(path), half) if path is not None else {}
     if titles:
         correct = 0

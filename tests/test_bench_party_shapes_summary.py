@@ -48,5 +48,20 @@ def test_the_summary_counts_misses_by_where_they_are(tmp_path: Path, capsys: pyt
         "1/3 shapes bound exactly; party recall 3/6; false parties 1",
         "missed parties: 2 in 1 cases with no agreement record, 0 in 0 cases with a record but no party "
         "bound, 1 beside bound parties",
+        "missed parties by stage: 2 no review, 1 no candidate, 0 scored below 0.3, 0 scored below the add "
+        "threshold, 0 scored above it",
         "titles 2/2 exact",
     ]
+
+
+def test_a_missed_name_the_review_saw_is_counted_by_its_score() -> None:
+    from bench.party_shapes import miss_stages
+
+    # A carrier named after the party clause is a review candidate the shipped weights score
+    # between 0.3 and the add threshold; a name the text never holds is no candidate at all.
+    text = _BOUND + "\nThe Seller shall ship through Harnwell Freight Corp. to the Buyer.\n"
+    assert miss_stages(text, ["Harnwell Freight Corp.", "Pellor Mining Corp."]) == [
+        "scored below the add threshold",
+        "no candidate",
+    ]
+    assert miss_stages(_UNRECORDED, ["Orvel Branke"]) == ["no review"]
