@@ -106,7 +106,8 @@ def test_the_namesake_in_another_form_is_refused_though_the_registry_knows_that_
     )
     assert docs == set()
     assert {"subject_id": "agreement:supply agreement@german",
-            "reason": "no party_to binding to this agreement for 'Kestrel Sensorik, Inc.'"} in result.rejected
+            "reason": "no party_to binding to this agreement for 'Kestrel Sensorik, Inc.' ('Kestrel Sensorik, Inc.': the "
+                      "agreement's own document writes that name only in another legal form; a namesake is not this party)"} in result.rejected
     assert all(r["subject_id"] != "agreement:supply agreement@american" or "Tallisk" in r["reason"]
                for r in result.rejected)
 
@@ -121,7 +122,8 @@ def test_one_form_spelled_two_ways_is_one_name(kb: KB) -> None:
     )
     assert docs == set()
     assert {"subject_id": "agreement:supply agreement@american",
-            "reason": "no party_to binding to this agreement for 'Kestrel Sensorik GmbH'"} in result.rejected
+            "reason": "no party_to binding to this agreement for 'Kestrel Sensorik GmbH' ('Kestrel Sensorik GmbH': the "
+                      "agreement's own document writes that name only in another legal form; a namesake is not this party)"} in result.rejected
 
 
 def test_two_forms_one_document_names_both_bind(kb: KB) -> None:
@@ -137,5 +139,6 @@ def test_two_forms_one_document_names_both_bind(kb: KB) -> None:
     assert docs == set()
     assert result.rejected == [{
         "subject_id": "agreement:joint filing agreement@filing",
-        "reason": "no party_to binding to this agreement for 'Harlow Peak GP, Inc.'",
+        "reason": "no party_to binding to this agreement for 'Harlow Peak GP, Inc.' ('Harlow Peak GP, Inc.': the agreement's "
+                  "own document writes that name only in another legal form; a namesake is not this party)",
     }]

@@ -277,6 +277,14 @@ class _BoundNames:
         asked = legal_form_words(name)
         return any(_forms_agree(asked, self.forms.get(k, [])) for k in matched)
 
+    def form_note(self, missing: list[str]) -> str:
+        """Why a refused name failed, when its words are a bound party's but its legal form is not."""
+        clashes = [m for m in missing if _keys(m) & self.keys]
+        if not clashes:
+            return ""
+        return (" (" + ", ".join(repr(m) for m in clashes) + ": the agreement's own document writes that "
+                "name only in another legal form; a namesake is not this party)")
+
 
 def _bound_names(parties: list[Subject], agreement: Subject | None) -> _BoundNames:
     recorded = agreement.attributes.get("party_forms") if agreement is not None else None
@@ -412,7 +420,8 @@ def gate_agreement(
         if missing:
             rejected.append({
                 "subject_id": agreement_id,
-                "reason": "no party_to binding to this agreement for " + ", ".join(repr(m) for m in missing),
+                "reason": "no party_to binding to this agreement for " + ", ".join(repr(m) for m in missing)
+                + bound.form_note(missing),
             })
             continue
         focus = focus_binding = None
