@@ -41,7 +41,7 @@ if __name__ == "__main__":
 
 from ingest import party_scorer  # noqa: E402
 from ingest.annotate import annotate_document  # noqa: E402
-from ingest.names import lowercase_words, party_name_forms  # noqa: E402
+from ingest.names import NameSpan, lowercase_words, party_name_forms  # noqa: E402
 from ingest.normalize import normalise_org  # noqa: E402
 
 CASES = {
@@ -182,27 +182,37 @@ def probe_case_recorded(name: str, cases: dict | None = None) -> tuple[list[str]
 STAGES = ("no review", "no candidate", "scored below 0.3", "scored below the add threshold", "scored above it")
 
 
+def review_inputs(
+    text: str, chunks: Sequence[tuple[int, int]]
+) -> tuple[list[NameSpan], list[tuple[int, int, str]], frozenset[str]] | None:
+    """What the annotation hands the learned party review for ``text`` (the grammar's names, the
+    model's ORG/PERSON spans, the defined terms), or None when the review never runs. Recorded by
+    wrapping ``party_scorer.review`` for one annotation; the review itself still decides."""
+    inputs: list[tuple[list[NameSpan], list[tuple[int, int, str]], frozenset[str]]] = []
+    original = party_scorer.review
+
+    def recorder(text, grammar, model_spans, common_words, defined_terms, scorer=None):  # noqa: ANN001, ANN202
+        inputs.append((list(grammar), [tuple(s) for s in model_spans], frozenset(defined_terms)))
+        return original(text, grammar, model_spans, common_words, defined_terms, scorer)
+
+    party_scorer.review = recorder  # type: ignore[assignment]
+    try:
+        annotate_document(text, list(chunks), doc_id="probe", revision="probe")
+    finally:
+        party_scorer.review = original  # type: ignore[assignment]
+    return inputs[-1] if inputs else None
+
+
 def miss_stages(text: str, missed: Sequence[str]) -> list[str]:
     """Where each missed name of ``text`` is lost (one of ``STAGES``): the learned review never
     ran (no party clause read), no review candidate has one of its forms, or the best such
     candidate's probability (``ner_models/party_scorer.json``) was below 0.3, below the add
     threshold, or above it (then the addition limit, an overlap with a grammar name or a shared
     word set kept it out). Aggregate-only use for clean sets: it names no case."""
-    inputs: list[tuple[list, list, frozenset[str]]] = []
-    original = party_scorer.review
-
-    def recorder(text, grammar, model_spans, common_words, defined_terms, scorer=None):  # noqa: ANN001, ANN202
-        inputs.append((list(grammar), list(model_spans), frozenset(defined_terms)))
-        return original(text, grammar, model_spans, common_words, defined_terms, scorer)
-
-    party_scorer.review = recorder  # type: ignore[assignment]
-    try:
-        annotate_document(text, [(0, len(text))], doc_id="probe", revision="probe")
-    finally:
-        party_scorer.review = original  # type: ignore[assignment]
-    if not inputs:
+    inputs = review_inputs(text, [(0, len(text))])
+    if inputs is None:
         return [STAGES[0]] * len(missed)
-    grammar, spans, terms = inputs[-1]
+    grammar, spans, terms = inputs
     model = party_scorer.model()
     found = party_scorer.candidates(text, grammar, spans, lowercase_words(text), terms)
     scores = party_scorer.probabilities(party_scorer.features(text, found, spans), model.weights) if found else []

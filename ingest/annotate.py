@@ -1416,16 +1416,15 @@ def annotate_document(
 
 
 def _party_forms(parties: Sequence[Party], variants: Mapping[str, Mapping[str, int]]) -> dict[str, list[list[str]]]:
-    """Per party entity: the legal forms of each spelling of it this document writes (its party
-    names and every other mention), sorted. Every spelling, not only the party clause's one name:
-    an LP and an LLC that share a name can both sign ("X GP L.P." in the preamble, "X GP L.L.C."
-    in the signature block), and the grammar keeps one span per entity."""
+    """Per party entity: the legal forms of each spelling of it this document writes (its
+    ``variants``: the party names' forms and every other mention), sorted. Every spelling, not only
+    the party clause's one name: an LP and an LLC that share a name can both sign ("X GP L.P." in
+    the preamble, "X GP L.L.C." in the signature block), and the grammar keeps one span per entity."""
     forms: dict[str, set[tuple[str, ...]]] = defaultdict(set)
-    for party in parties:
-        spellings = [*party_name_forms(party.name.text), *variants.get(party.entity_id, {})]
-        for spelling in spellings:
+    for entity_id in {p.entity_id for p in parties}:
+        for spelling in variants.get(entity_id, {}):
             if written := legal_form_words(spelling):
-                forms[party.entity_id].add(tuple(sorted(written)))
+                forms[entity_id].add(tuple(sorted(written)))
     return {eid: [list(f) for f in sorted(found)] for eid, found in sorted(forms.items())}
 
 

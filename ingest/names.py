@@ -974,19 +974,22 @@ def shouted_joint(name: NameSpan) -> NameSpan | None:
     return NameSpan(right, name.start + joints[0].end(), name.end)
 
 
+def _role_prefix_rests(word: str) -> list[str]:
+    """What is left of ``word`` after each ``role_prefixes`` prefix it opens with ("sublandlord" ->
+    "landlord", "co-borrower" -> "borrower")."""
+    return [word[len(p) :] for p in _party_filters().role_prefixes if word.startswith(p)]
+
+
 def prefixed_role(term: str, roles: Collection[str]) -> bool:
     """Whether ``term`` is one of ``roles`` made another role by a prefix (``role_prefixes``:
     "Sublandlord", "Co-Borrower"): a defined term of that shape names a party as its role does."""
-    folded = term.casefold()
-    known = {r.casefold() for r in roles}
-    return any(folded.startswith(p) and folded[len(p) :] in known for p in _party_filters().role_prefixes)
+    rests = _role_prefix_rests(term.casefold())
+    return bool(rests) and any(r.casefold() in rests for r in roles)
 
 
 def _is_role_word(word: str, filters: _PartyFilters) -> bool:
     """A role word, also made another role by a prefix ("Sublandlord", "Co-Borrower")."""
-    if word in _party_role_words():
-        return True
-    return any(word.startswith(p) and word[len(p) :] in _party_role_words() for p in filters.role_prefixes)
+    return word in _party_role_words() or any(rest in _party_role_words() for rest in _role_prefix_rests(word))
 
 
 def names_a_document(term: str) -> bool:

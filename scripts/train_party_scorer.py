@@ -12,9 +12,9 @@ read by ``bench/ner_eval.py``) and the real openings ``/work/realpre/realA.json`
 ``realB.json``, ``realD.json`` (a reading set since stop 20) and ``realE.json`` (labels
 ``parties``). Never realC, realF, realG, realH or the report split: they are the held-out measures. ``tuneA``/``tuneB`` are the halves of ``ner_eval.py --half``.
 
-The annotation runs once per document with the review switched off (the grammar alone); its
-inputs to the review (the grammar's names, the model's ORG/PERSON spans, the defined terms) are
-kept in ``--cache``, so features can be recomputed without spaCy. A candidate is a positive when
+The annotation runs once per document (``bench/party_shapes.review_inputs``); its inputs to the
+review (the grammar's names, the model's ORG/PERSON spans, the defined terms) are kept in
+``--cache``, so features can be recomputed without spaCy. A candidate is a positive when
 one of its name forms matches a labelled party after the registry's normalisation
 (``bench/ner_eval.py: accepted_forms``). The model is L2-regularised logistic regression fitted by
 Newton's method from zero weights: no randomness, the same data gives the same weights.
@@ -84,36 +84,25 @@ def _documents(name: str) -> list[dict]:
 def collect(names: Sequence[str], cache_path: Path) -> dict[str, dict]:
     """Per document: its text, gold forms and the review's inputs, from the cache or by annotating."""
     cache: dict[str, dict] = json.loads(cache_path.read_text()) if cache_path.is_file() else {}
-    from ingest.annotate import annotate_document
+    from bench.party_shapes import review_inputs
 
-    recorded: list[dict] = []
-    original = party_scorer.review
-
-    def recorder(text, grammar, model_spans, common_words, defined_terms, scorer=None):  # noqa: ANN001, ANN202
-        recorded.append({
-            "grammar": [[n.text, n.start, n.end] for n in grammar],
-            "model_spans": [list(s) for s in model_spans],
-            "terms": sorted(defined_terms),
-        })
-        return party_scorer.Review([], [])
-
-    party_scorer.review = recorder  # type: ignore[assignment]
-    try:
-        changed = False
-        for set_name in names:
-            for doc in _documents(set_name):
-                if doc["id"] in cache:
-                    continue
-                recorded.clear()
-                annotate_document(doc["text"], doc["chunks"], doc_id="train", revision="train")
-                inputs = recorded[-1] if recorded else {"grammar": [], "model_spans": [], "terms": []}
-                cache[doc["id"]] = {"gold": doc["gold"], "gold_names": doc["gold_names"], **inputs}
-                changed = True
-                print(f"annotated {doc['id'][:60]}", file=sys.stderr)
-        if changed:
-            cache_path.write_text(json.dumps(cache))
-    finally:
-        party_scorer.review = original  # type: ignore[assignment]
+    changed = False
+    for set_name in names:
+        for doc in _documents(set_name):
+            if doc["id"] in cache:
+                continue
+            inputs = review_inputs(doc["text"], doc["chunks"])
+            grammar, spans, terms = inputs if inputs is not None else ([], [], frozenset())
+            cache[doc["id"]] = {
+                "gold": doc["gold"], "gold_names": doc["gold_names"],
+                "grammar": [[n.text, n.start, n.end] for n in grammar],
+                "model_spans": [list(s) for s in spans],
+                "terms": sorted(terms),
+            }
+            changed = True
+            print(f"annotated {doc['id'][:60]}", file=sys.stderr)
+    if changed:
+        cache_path.write_text(json.dumps(cache))
     return cache
 
 
