@@ -142,3 +142,24 @@ def test_two_forms_one_document_names_both_bind(kb: KB) -> None:
         "reason": "no party_to binding to this agreement for 'Harlow Peak GP, Inc.' ('Harlow Peak GP, Inc.': the agreement's "
                   "own document writes that name only in another legal form; a namesake is not this party)",
     }]
+
+
+@pytest.mark.parametrize("recorded", ["junk", {"org:kestrel sensorik": "gmbh"}, {"org:kestrel sensorik": [[], 5, "gmbh"]}, None])
+def test_a_record_without_readable_forms_is_matched_by_key_alone(recorded: object) -> None:
+    # An agreement ingested before party_forms existed, or a record a store hands back damaged:
+    # the gate neither fails nor refuses on forms it cannot read; the key decides, as before.
+    from ingest.schema import Subject
+    from service.evidence.gate import _bound_names
+
+    party = Subject("org:kestrel sensorik", "Kestrel Sensorik GmbH", "org", [], {}, [], [])
+    attributes = {} if recorded is None else {"party_forms": recorded}
+    agreement = Subject("agreement:supply agreement@x", "SUPPLY AGREEMENT", "agreement", [], attributes, [], [])
+    bound = _bound_names([party], agreement)
+    assert bound.accounts("Kestrel Sensorik, Inc.") and bound.accounts("Kestrel Sensorik GmbH")
+    assert not bound.accounts("Orvelle Markets Corp.")
+    # Readable forms decide: the same party under a record that says "gmbh".
+    checked = _bound_names([party], Subject(
+        "agreement:supply agreement@x", "SUPPLY AGREEMENT", "agreement", [],
+        {"party_forms": {"org:kestrel sensorik": [["gmbh"]]}}, [], [],
+    ))
+    assert checked.accounts("Kestrel Sensorik GmbH") and not checked.accounts("Kestrel Sensorik, Inc.")
