@@ -163,3 +163,96 @@ def test_a_record_without_readable_forms_is_matched_by_key_alone(recorded: objec
         {"party_forms": {"org:kestrel sensorik": [["gmbh"]]}}, [], [],
     ))
     assert checked.accounts("Kestrel Sensorik GmbH") and not checked.accounts("Kestrel Sensorik, Inc.")
+
+
+# -- entity questions: one registry key, two legal persons ------------------------------------
+# The registry subject org:kestrel sensorik stands for both companies. A question that names one
+# of them in its legal form reads only the documents whose agreements may write that form
+# (``gate.legal_person_docs``); a form no document writes is refused, never answered from the
+# namesake's contract.
+
+_FORM_REFUSAL = (
+    "every document that names {!r} under this key writes it only in another legal form; a namesake is not this entity"
+)
+
+
+def test_a_legal_form_scopes_the_entity_to_its_own_documents(kb: KB) -> None:
+    from service.evidence import gate
+
+    result = gate.gate_party_name(kb.store, OPERATOR, "Kestrel Sensorik GmbH", ("org",))
+    assert [(c.subject_id, c.doc_ids, c.excluded_docs) for c in result.candidates] == [
+        ("org:kestrel sensorik", ("german",), ("american",)),
+    ]
+    result = gate.gate_party_name(kb.store, OPERATOR, "Kestrel Sensorik, Incorporated", ("org",))
+    assert [(c.doc_ids, c.excluded_docs) for c in result.candidates] == [(("american",), ("german",))]
+    # No form asked: both documents, nothing excluded (the name is what the question says).
+    result = gate.gate_party_name(kb.store, OPERATOR, "Kestrel Sensorik", ("org",))
+    assert [(c.doc_ids, c.excluded_docs) for c in result.candidates] == [(("american", "german"), ())]
+    result = gate.gate_party_name(kb.store, OPERATOR, "Kestrel Sensorik AG", ("org",))
+    assert result.candidates == [] and result.unresolved == []
+    assert result.rejected == [{"subject_id": "org:kestrel sensorik", "reason": _FORM_REFUSAL.format("Kestrel Sensorik AG")}]
+
+
+def test_incorporation_of_one_legal_person_never_cites_the_namesake(kb: KB) -> None:
+    report = kb.ask("What is the jurisdiction of incorporation of Kestrel Sensorik, Inc.?")
+    assert report.state == "CONCLUDED" and report.sufficient
+    assert [c.statement for c in report.claims] == ["jurisdiction of incorporation of Kestrel Sensorik, Inc.: delaware"]
+    assert {e.doc_id for e in report.evidence} == {"american"}
+    german = [r for r in report.rejected_evidence if r.doc_id == "german"]
+    assert german and all(r.reason == (
+        "subject_mismatch: german writes Kestrel Sensorik, Inc. (org:kestrel sensorik) only in another legal form "
+        "than the question asks; a namesake is not this entity") for r in german)
+    # The registry keeps the American spelling; the German company is stated as asked.
+    report = kb.ask("Where is Kestrel Sensorik GmbH incorporated?")
+    assert [c.statement for c in report.claims] == ["jurisdiction of incorporation of Kestrel Sensorik GmbH: germany"]
+    assert {e.doc_id for e in report.evidence} == {"german"}
+
+
+def test_an_entity_in_a_form_no_document_writes_is_not_found(kb: KB) -> None:
+    # Before: both companies' jurisdictions were answered for "Kestrel Sensorik AG".
+    report = kb.ask("What is the jurisdiction of incorporation of Kestrel Sensorik AG?")
+    assert report.state == "SUBJECT_NOT_FOUND" and not report.sufficient and report.claims == []
+    assert ("The registry has org:kestrel sensorik but it was rejected: "
+            + _FORM_REFUSAL.format("Kestrel Sensorik AG") + ".") in report.suggested_next_actions
+    report = kb.ask("Which agreements is Kestrel Sensorik AG a party to?")
+    assert report.state == "SUBJECT_NOT_FOUND" and report.claims == [] and report.evidence == []
+    assert report.trace[-2].detail == "0 candidate(s): none; 1 rejected by the gate"
+
+
+def test_the_agreements_of_one_legal_person_are_its_own(kb: KB) -> None:
+    report = kb.ask("Which agreements is Kestrel Sensorik GmbH a party to?")
+    assert report.state == "CONCLUDED" and report.sufficient
+    assert [c.statement for c in report.claims] == ["Kestrel Sensorik GmbH is a party as Seller to SUPPLY AGREEMENT"]
+    assert [c.value["value"] for c in report.claims] == ["agreement:supply agreement@german"]
+    (item,) = report.evidence
+    text = GERMAN
+    assert (item.doc_id, item.excerpt) == ("german", text[item.char_start : item.char_end])
+    assert item.excerpt.startswith("Kestrel Sensorik GmbH")
+    # Asked without a form: both namesakes' agreements, each stated as its own document writes it.
+    report = kb.ask("Which agreements is Kestrel Sensorik a party to?")
+    assert sorted(c.statement for c in report.claims) == [
+        "Kestrel Sensorik GmbH is a party as Seller to SUPPLY AGREEMENT",
+        "Kestrel Sensorik, Inc. is a party as Seller to SUPPLY AGREEMENT",
+    ]
+
+
+def test_the_parties_of_an_agreement_are_stated_as_it_writes_them(kb: KB) -> None:
+    report = kb.ask("Who are the parties to the Supply Agreement between Kestrel Sensorik GmbH and Tallisk Foods LLC?")
+    assert report.state == "CONCLUDED"
+    assert sorted(c.statement for c in report.claims) == [
+        "Kestrel Sensorik GmbH is a party (Seller) to SUPPLY AGREEMENT",
+        "Tallisk Foods LLC is a party (Buyer) to SUPPLY AGREEMENT",
+    ]
+
+
+def test_a_question_of_no_known_shape_is_scoped_by_the_form_too(kb: KB) -> None:
+    from service.evidence import gate
+    from service.evidence.subject_class import SubjectClass
+
+    result = gate.gate_names(kb.store, OPERATOR, SubjectClass(understood=False, names=["Kestrel Sensorik GmbH"]))
+    assert [(c.subject_id, c.doc_ids, c.excluded_docs) for c in result.candidates] == [
+        ("org:kestrel sensorik", ("german",), ("american",)),
+    ]
+    result = gate.gate_names(kb.store, OPERATOR, SubjectClass(understood=False, names=["Kestrel Sensorik AG"]))
+    assert result.candidates == []
+    assert result.rejected == [{"subject_id": "org:kestrel sensorik", "reason": _FORM_REFUSAL.format("Kestrel Sensorik AG")}]

@@ -24,6 +24,7 @@ from collections import defaultdict
 from typing import Any, Iterable, Sequence
 
 from ingest.errors import InternalError
+from ingest.normalize import legal_form_words, normalise_org
 from ingest.statuses import Confidence
 from service.evidence.data import asked_value_type, cues
 from service.evidence.gate import Candidate, GateResult
@@ -184,6 +185,19 @@ def _display(value: dict[str, Any] | None) -> str:
     return str(value["value"])
 
 
+def _stated_name(c: Candidate, sc: SubjectClass) -> str:
+    """The name a claim states for its subject: the entity's registry name, or the name as asked
+    when the question asks it in another legal form. One registry key holds namesakes in
+    different forms, and the gate kept only documents that may write the asked one
+    (``gate.legal_person_docs``): the registry's spelling may be the other company's."""
+    s = c.subject
+    if s.type != "agreement" and sc.name and normalise_org(sc.name) == normalise_org(s.name) and (
+        legal_form_words(sc.name) != legal_form_words(s.name)
+    ):
+        return sc.name
+    return s.name
+
+
 def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Sequence[EvidenceItem]) -> tuple[list[Claim], list[AttributeConflict]]:
     ids = {id(u): e.id for u, e in zip(supporting, evidence)}
     groups: dict[tuple[str, str, str], list[Assessed]] = defaultdict(list)
@@ -202,17 +216,18 @@ def build_claims(sc: SubjectClass, supporting: Sequence[Assessed], evidence: Seq
         u = members[0]
         c = u.candidate
         assert c is not None
+        name = _stated_name(c, sc)
         value = {"type": u.value["type"], "value": u.value["value"], **({"name": u.value["name"]} if "name" in u.value else {})} if u.value else None
         label = sc.attribute_label or sc.attribute or "attribute"
         if sc.kind == "entity_role" and c.parent is not None:
-            statement = f"{c.subject.name} is {label} of {c.parent.name}"
+            statement = f"{name} is {label} of {c.parent.name}"
         elif sc.attribute == OPEN_ATTRIBUTE:
             stated = f"; the date they state: {_display(value)}" if value and value["type"] == "date" else ""
-            statement = f"{c.subject.name}: the cited passage(s) answer the question{stated}"
+            statement = f"{name}: the cited passage(s) answer the question{stated}"
         elif value and value["type"] != "presence":
-            statement = f"{label} of {c.subject.name}: {_display(value)}"
+            statement = f"{label} of {name}: {_display(value)}"
         else:
-            statement = f"{c.subject.name}: the cited passage(s) state the {label}"
+            statement = f"{name}: the cited passage(s) state the {label}"
         evidence_ids = sorted({ids[id(m)] for m in members}, key=lambda x: int(x[1:]))
         claims.append(
             Claim(id=f"C{n}", subject_id=c.subject_id, attribute=sc.attribute or "", statement=statement, value=value, evidence_ids=evidence_ids)

@@ -76,6 +76,9 @@ class Candidate:
     binding: Binding | None = None  # the explicit binding to the parent (or the focus party's)
     doc_ids: tuple[str, ...] = ()  # documents the subject is scoped to (an agreement's own doc)
     focus: Subject | None = None  # the party an agreement question is about ("X's obligations")
+    # Documents whose agreements write the entity only in another legal form than the question
+    # asks ("Kestrel GmbH" asked, "Kestrel, Inc." written): another legal person under one key.
+    excluded_docs: tuple[str, ...] = ()
     parties: list[dict[str, Any]] = field(default_factory=list)  # {subject_id, name, role, aliases}
 
     @property
@@ -119,6 +122,50 @@ def _forms_agree(asked: frozenset[str], written: list[frozenset[str]]) -> bool:
     and "Acme Ltd."); no when they differ ("Acme GmbH" asked, only "Acme, Inc." written): one
     registry key, two legal persons, and the gate never takes one for the other."""
     return not asked or not written or any(asked <= w or w <= asked for w in written)
+
+
+def _written_forms(agreement: Subject | None, party_id: str) -> list[frozenset[str]]:
+    """The legal forms ``agreement``'s own document writes party ``party_id`` with (its
+    ``party_forms`` record); empty when nothing readable was recorded (ingested before stop 21,
+    or damaged): then the registry key alone decides, as before."""
+    recorded = agreement.attributes.get("party_forms") if agreement is not None else None
+    if not isinstance(recorded, dict) or not isinstance(recorded.get(party_id), list):
+        return []
+    return [frozenset(f) for f in recorded[party_id] if isinstance(f, list) and f]
+
+
+def legal_person_docs(
+    store: Store, principal: Principal, subject: Subject, name: str
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the documents of entity ``subject`` that may write it as ``name``, the documents whose
+    agreements write it only in another legal form). One registry key holds namesakes in
+    different legal forms ("Kestrel GmbH" and "Kestrel, Inc." are both ``org:kestrel``); a
+    document whose every visible agreement records the entity's forms, none agreeing with the
+    form ``name`` asks, is about another legal person. A name asked without a form, and a
+    document that records no forms for it, exclude nothing."""
+    docs = _docs_of(subject)
+    asked = legal_form_words(name)
+    ids = sorted({b.object_id for b in subject.bindings if b.relation == "party_to"})
+    if not asked or subject.type == "agreement" or not ids:
+        return docs, ()
+    agrees: dict[str, bool] = {}
+    # Every agreement is judged, a page at a time: one left unread would leave its document in
+    # scope. The subject's own bindings bound the pages.
+    for page in range(0, len(ids), REGISTRY_LIMIT):
+        chunk = ids[page : page + REGISTRY_LIMIT]
+        for agreement in store.find_subjects(principal, subject_ids=chunk, type="agreement", limit=len(chunk)):
+            ok = _forms_agree(asked, _written_forms(agreement, subject.subject_id))
+            for doc_id in _docs_of(agreement):
+                agrees[doc_id] = agrees.get(doc_id, False) or ok
+    excluded = tuple(sorted(d for d, ok in agrees.items() if not ok))
+    return tuple(d for d in docs if d not in excluded), excluded
+
+
+def form_refusal(name: str) -> str:
+    """Why an entity asked as ``name`` was turned away when every document of the registry
+    subject with its key writes it in another legal form."""
+    return (f"every document that names {name!r} under this key writes it only in another legal form; "
+            "a namesake is not this entity")
 
 
 def _names_of(subject: Subject) -> set[str]:
@@ -287,15 +334,12 @@ class _BoundNames:
 
 
 def _bound_names(parties: list[Subject], agreement: Subject | None) -> _BoundNames:
-    recorded = agreement.attributes.get("party_forms") if agreement is not None else None
     keys: set[str] = set()
     forms: dict[str, list[frozenset[str]]] = {}
     for party in parties:
         party_keys = _party_keys(party)
         keys |= party_keys
-        written: list[frozenset[str]] = []
-        if isinstance(recorded, dict) and isinstance(recorded.get(party.subject_id), list):
-            written = [frozenset(f) for f in recorded[party.subject_id] if isinstance(f, list) and f]
+        written = _written_forms(agreement, party.subject_id)
         for key in party_keys:
             forms.setdefault(key, []).extend(written)
     return _BoundNames(frozenset(keys), forms)
@@ -504,17 +548,32 @@ def _party_list(party_bindings: list[tuple[Subject, Binding]]) -> list[dict[str,
     return [out[k] for k in sorted(out)]
 
 
+def gate_party_name(
+    store: Store, principal: Principal, name: str, types: tuple[str, ...], relations: tuple[str, ...] = ()
+) -> GateResult:
+    """The entities named exactly ``name`` (``resolve_entity``), each scoped to the documents
+    that may write it in the legal form ``name`` asks (``legal_person_docs``): one whose every
+    document writes another form is rejected, never answered for. ``relations``: the binding
+    kinds whose first one (outside the excluded documents) is the candidate's binding."""
+    subjects = resolve_entity(store, principal, name, types)
+    if not subjects:
+        return GateResult([], [], [name])
+    out: list[Candidate] = []
+    rejected: list[dict[str, str]] = []
+    for s in subjects:
+        docs, excluded = legal_person_docs(store, principal, s, name)
+        if excluded and not docs:
+            rejected.append({"subject_id": s.subject_id, "reason": form_refusal(name)})
+            continue
+        bindings = [b for b in s.bindings if b.relation in relations and b.doc_id not in excluded]
+        out.append(Candidate(s, "entity name", None, bindings[0] if bindings else None, docs, excluded_docs=excluded))
+    return GateResult(out, rejected, [])
+
+
 def gate_entity(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
     assert sc.name
-    subjects = resolve_entity(store, principal, sc.name, _entity_types(sc))
-    if not subjects:
-        return GateResult([], [], [sc.name])
     attribute_relations = {"incorporation": ("incorporated_in", "organized_under")}.get(sc.attribute or "", ())
-    out = []
-    for s in subjects:
-        bindings = [b for b in s.bindings if b.relation in attribute_relations]
-        out.append(Candidate(s, "entity name", None, bindings[0] if bindings else None, _docs_of(s)))
-    return GateResult(out, [], [])
+    return gate_party_name(store, principal, sc.name, _entity_types(sc), attribute_relations)
 
 
 def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResult:
@@ -527,15 +586,22 @@ def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResu
         return GateResult([], [], [], failures=[f"too many names in the question ({len(sc.names)} > {cap})"])
     found: dict[str, Candidate] = {}
     unresolved = []
+    form_rejected: list[dict[str, str]] = []
     for name in sc.names:
-        subjects = resolve_entity(store, principal, name, ())
-        if not subjects:
-            unresolved.append(name)
-        for s in subjects:
-            found.setdefault(s.subject_id, Candidate(s, "name only (question not understood)", None, None, _docs_of(s)))
+        named = gate_party_name(store, principal, name, ())
+        unresolved.extend(named.unresolved)
+        form_rejected.extend(named.rejected)
+        for c in named.candidates:
+            if c.subject_id in found:  # named twice: keep the narrower scope
+                kept = found[c.subject_id]
+                c = replace(kept, doc_ids=tuple(d for d in kept.doc_ids if d in c.doc_ids),
+                            excluded_docs=tuple(sorted({*kept.excluded_docs, *c.excluded_docs})))
+            found[c.subject_id] = replace(c, match="name only (question not understood)", binding=None)
+    found = {k: c for k, c in found.items() if c.doc_ids or not c.excluded_docs}
     if not sc.parties:
-        return GateResult([found[k] for k in sorted(found)], [], unresolved)
-    return _named_parties_bound(store, principal, sc, found, unresolved)
+        return GateResult([found[k] for k in sorted(found)], form_rejected, unresolved)
+    result = _named_parties_bound(store, principal, sc, found, unresolved)
+    return replace(result, rejected=[*form_rejected, *result.rejected])
 
 
 def _named_parties_bound(

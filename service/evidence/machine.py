@@ -301,16 +301,13 @@ def _answer_registry(
             result = gate.discover(store, principal, sc, request.scope)
         elif sc.kind == "entity_attribute":
             entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
-            found = gate.resolve_entity(store, principal, rq.target, entity_types)
-            result = gate.GateResult(
-                [gate.Candidate(s, "entity name", None, None, gate._docs_of(s)) for s in found], [],
-                [] if found else [rq.target],
-            )
+            result = gate.gate_party_name(store, principal, rq.target, entity_types)
         else:
             result = gate.GateResult([], [], [rq.target])
         tracker.advance(
             State.CANDIDATE_SUBJECT_DISCOVERED,
-            f"{len(result.candidates)} candidate(s): " + (", ".join(c.subject_id for c in result.candidates) or "none"),
+            f"{len(result.candidates)} candidate(s): " + (", ".join(c.subject_id for c in result.candidates) or "none")
+            + (f"; {len(result.rejected)} rejected by the gate" if result.rejected else ""),
         )
         candidates_view = [CandidateSubject(**gate.candidate_view(c)) for c in result.candidates]
         if not result.candidates:

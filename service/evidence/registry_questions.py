@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ingest.names import name_at
+from ingest.normalize import normalise_org
 from ingest.text import name_words
 from ingest.schema import Chunk
 from ingest.statuses import Confidence
@@ -148,6 +150,16 @@ class _Collected:
         return RegistryAnswer(self.evidence, self.claims)
 
 
+def _written_name(item: EvidenceItem, registry_name: str) -> str:
+    """The party's name as the cited binding span writes it (the name that opens the span): one
+    registry subject can hold namesakes in different legal forms, so its registry name may be
+    another document's spelling. The registry name when no name opens the span."""
+    excerpt = item.excerpt
+    name = name_at(excerpt, 0, len(excerpt))
+    written = " ".join(name.text.split()) if name is not None else ""
+    return written if normalise_org(written) == normalise_org(registry_name) else registry_name
+
+
 def answer_parties(
     store: Store, principal: Principal, candidates: list[gate.Candidate], retrieved_at: str
 ) -> RegistryAnswer:
@@ -170,9 +182,10 @@ def answer_parties(
                 continue
             roles = sorted({b.role for b in bindings if b.role})
             role = f" ({', '.join(roles)})" if roles else ""
+            first = next(e for e in out.evidence if e.id == ids[0])
             out.claim(
                 subject_id=party.subject_id, attribute="party_to",
-                statement=f"{party.name} is a party{role} to {c.subject.name}",
+                statement=f"{_written_name(first, party.name)} is a party{role} to {c.subject.name}",
                 value={"type": "entity", "value": party.subject_id, "name": party.name}, evidence_ids=ids,
             )
     return out.answer()
@@ -192,6 +205,10 @@ def answer_agreements_of(
         for agreement_id in ids:
             if agreement_id not in visible or out.full:
                 continue
+            # Another legal person under the same key signed this one ("Kestrel GmbH" asked,
+            # "Kestrel, Inc." written): not an agreement of the entity asked about.
+            if set(gate._docs_of(visible[agreement_id])) & set(c.excluded_docs):
+                continue
             b = next(b for b in bindings if b.object_id == agreement_id)
             item = out.cite(b.doc_id, b.revision, b.char_start, b.char_end)
             if item is None:
@@ -199,7 +216,7 @@ def answer_agreements_of(
             role = f" as {b.role}" if b.role else ""
             out.claim(
                 subject_id=c.subject_id, attribute="party_to",
-                statement=f"{c.subject.name} is a party{role} to {visible[agreement_id].name}",
+                statement=f"{_written_name(item, c.subject.name)} is a party{role} to {visible[agreement_id].name}",
                 value={"type": "entity", "value": agreement_id, "name": visible[agreement_id].name},
                 evidence_ids=[item.id],
             )

@@ -166,6 +166,9 @@ def _check(unit: Unit, sc: SubjectClass, c: Candidate, as_of: date | None) -> st
         if c.focus is not None and not _names_subject(unit, c.focus, c):
             return f"subject_mismatch: the passage does not name {c.focus.name} ({c.focus.subject_id})"
     else:
+        if unit.doc_id in c.excluded_docs:
+            return (f"subject_mismatch: {unit.doc_id} writes {s.name} ({s.subject_id}) only in another legal form "
+                    "than the question asks; a namesake is not this entity")
         if not _names_subject(unit, s, c):
             return f"subject_mismatch: the passage does not name {s.name} ({s.subject_id})"
         if c.parent is not None:
