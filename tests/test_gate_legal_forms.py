@@ -256,3 +256,29 @@ def test_a_question_of_no_known_shape_is_scoped_by_the_form_too(kb: KB) -> None:
     result = gate.gate_names(kb.store, OPERATOR, SubjectClass(understood=False, names=["Kestrel Sensorik AG"]))
     assert result.candidates == []
     assert result.rejected == [{"subject_id": "org:kestrel sensorik", "reason": _FORM_REFUSAL.format("Kestrel Sensorik AG")}]
+
+
+# Each company's officer is named in its own agreement: a role question about one legal person
+# reads only the documents that may write its form.
+GERMAN_ROLES = GERMAN + "\n2. Officers. Anna Vogt is the Chief Executive Officer of Kestrel Sensorik GmbH.\n"
+AMERICAN_ROLES = AMERICAN + "\n2. Officers. Brian Hale is the Chief Executive Officer of Kestrel Sensorik, Inc.\n"
+
+
+@pytest.fixture(scope="module")
+def roles_kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
+    yield from ingested_kb(tmp_path_factory, embedder, "legal-forms-roles", {"german": GERMAN_ROLES, "american": AMERICAN_ROLES})
+
+
+def test_an_officer_of_one_legal_person_is_never_the_namesakes(roles_kb: KB) -> None:
+    report = roles_kb.ask("Who is the CEO of Kestrel Sensorik GmbH?")
+    assert [c.subject_id for c in report.candidate_subjects] == ["person:anna vogt"]
+    assert report.state == "CONCLUDED" and {e.doc_id for e in report.evidence} == {"german"}
+    report = roles_kb.ask("Who is the CEO of Kestrel Sensorik, Inc.?")
+    assert [c.subject_id for c in report.candidate_subjects] == ["person:brian hale"]
+    # Asked without a form, both namesakes' officers are candidates: two subjects, said so.
+    report = roles_kb.ask("Who is the CEO of Kestrel Sensorik?")
+    assert [c.subject_id for c in report.candidate_subjects] == ["person:anna vogt", "person:brian hale"]
+    report = roles_kb.ask("Who is the CEO of Kestrel Sensorik AG?")
+    assert report.state == "SUBJECT_NOT_FOUND" and report.claims == []
+    assert ("The registry has org:kestrel sensorik but it was rejected: "
+            + _FORM_REFUSAL.format("Kestrel Sensorik AG") + ".") in report.suggested_next_actions

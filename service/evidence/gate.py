@@ -219,6 +219,11 @@ def gate_role(store: Store, principal: Principal, sc: SubjectClass) -> GateResul
     candidates: dict[str, Candidate] = {}
     rejected: list[dict[str, str]] = []
     for parent in parents:
+        # "the CEO of Kestrel GmbH": only the documents that may write the parent in that form.
+        parent_docs, excluded = legal_person_docs(store, principal, parent, sc.parent_entity)
+        if excluded and not parent_docs:
+            rejected.append({"subject_id": parent.subject_id, "reason": form_refusal(sc.parent_entity)})
+            continue
         holders = store.find_subjects(
             principal, relation=sc.relation, parent_id=parent.subject_id, limit=REGISTRY_LIMIT
         )
@@ -226,28 +231,31 @@ def gate_role(store: Store, principal: Principal, sc: SubjectClass) -> GateResul
             bindings = [
                 b
                 for b in holder.bindings
-                if b.relation == sc.relation and b.object_id == parent.subject_id
+                if b.relation == sc.relation and b.object_id == parent.subject_id and b.doc_id not in excluded
             ]
             good = [b for b in bindings if _role_ok(sc, b)]
             if not _type_ok(holder, holder_types):
                 rejected.append({"subject_id": holder.subject_id, "reason": f"type {holder.type} is not {'/'.join(holder_types)}"})
+            elif not bindings:
+                continue  # bound to the parent only in a namesake's documents
             elif not good:
                 roles = sorted({b.role or "" for b in bindings})
                 rejected.append({"subject_id": holder.subject_id, "reason": f"role {roles} is not {sc.role!r} of {parent.subject_id}"})
             elif holder.subject_id not in candidates:
                 candidates[holder.subject_id] = Candidate(
-                    holder, "role binding", parent, good[0], tuple(sorted({b.doc_id for b in good}))
+                    holder, "role binding", parent, good[0], tuple(sorted({b.doc_id for b in good})),
+                    excluded_docs=excluded,
                 )
         if sc.inverse_relation:
             # The same fact stated from the parent's side: "X is the parent of Y".
-            inverse = [b for b in parent.bindings if b.relation == sc.inverse_relation]
+            inverse = [b for b in parent.bindings if b.relation == sc.inverse_relation and b.doc_id not in excluded]
             ids = sorted({b.object_id for b in inverse})
             for child in store.find_subjects(principal, subject_ids=ids, limit=REGISTRY_LIMIT) if ids else []:
                 if child.subject_id in candidates or not _type_ok(child, holder_types):
                     continue
                 binding = next(b for b in inverse if b.object_id == child.subject_id)
                 candidates[child.subject_id] = Candidate(
-                    child, "inverse role binding", parent, binding, (binding.doc_id,)
+                    child, "inverse role binding", parent, binding, (binding.doc_id,), excluded_docs=excluded,
                 )
     ordered = [candidates[k] for k in sorted(candidates)]
     return GateResult(ordered, rejected, [])
