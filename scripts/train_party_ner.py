@@ -1,9 +1,12 @@
 """Trains the party-name tagger (``bench/party_tagger.py``; tried for issue 9, not taken) from the cuad-dev tune contracts.
 
     PYTHONPATH=. nice -n 10 python scripts/train_party_ner.py --out DIR [--half A|B] [--warm-start] [--epochs N]
+        [--real realA realB realD realE] [--fold 0|1]
 
 Data: ONLY the ``tune`` list of cuad-dev's splits.json (CUAD v1, CC BY 4.0, The Atticus
 Project); ``--half`` keeps tune half A or B (as ``bench/ner_eval.py --half``) for the honest check.
+``--real`` adds the real-openings reading sets (``/work/realpre``, labels ``parties``; stop 22);
+``--fold`` leaves out half of all documents for cross-fitted predictions.
 Each contract's CUAD ``parties`` names (``gold_party_names``), where the text writes them (case
 and spacing aside) inside the tagger's windows (the opening and the signature block,
 ``model_windows``), are PARTY spans; windows without one are the negatives. A blank English
@@ -14,6 +17,7 @@ a fixed example order, so the same data gives the same model.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
@@ -54,12 +58,35 @@ def party_spans(text: str, names: list[str]) -> list[tuple[int, int]]:
     return sorted(kept)
 
 
+# Real openings the tagger may learn from (stop 22): the reading sets only, never the clean
+# held-out sets (realC, realF, realG, realH) nor the report split.
+REAL_DIR = Path("/work/realpre")
+READING_SETS = ("realA", "realB", "realD", "realE")
+
+
+def real_rows(names: list[str]) -> list[dict]:
+    """(id, text, labelled parties) of the named real-openings sets."""
+    rows = []
+    for name in names:
+        data = json.loads((REAL_DIR / f"{name}.json").read_text(encoding="utf-8"))
+        rows.extend({"id": f"{name}:{c['id']}", "text": c["text"], "names": list(c["parties"])} for c in data["cases"])
+    return rows
+
+
+def cuad_rows(half: str | None) -> list[dict]:
+    return [
+        {"id": f"cuad:{row['doc_id']}", "text": (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8"),
+         "names": gold_party_names(row["parties"])}
+        for row in load_index(split="tune", half=half)
+    ]
+
+
 def build_examples(nlp: spacy.Language, rows: list[dict]) -> tuple[list[Example], int, int]:
     examples: list[Example] = []
     spans_total = dropped = 0
     for row in rows:
-        text = (CUAD_DIR / row["doc_file"]).read_text(encoding="utf-8")
-        names = gold_party_names(row["parties"])
+        text = row["text"]
+        names = row["names"]
         spans = party_spans(text, names) if names else []
         for start, end in model_windows(text):
             doc = nlp.make_doc(text[start:end])
@@ -85,10 +112,19 @@ def main() -> None:
         "--warm-start", action="store_true",
         help="start from en_core_web_sm's NER (its weights and ORG/PERSON knowledge) instead of a blank one",
     )
+    parser.add_argument("--real", nargs="*", choices=READING_SETS, default=[], help="also learn from these real-openings sets")
+    parser.add_argument(
+        "--fold", type=int, choices=[0, 1],
+        help="cross-fitting: leave out every other document (sorted by id) starting with the first (0) or second (1)",
+    )
     args = parser.parse_args()
 
     fix_random_seed(SEED)
-    rows = load_index(split="tune", half=args.half)
+    rows = cuad_rows(args.half) + real_rows(args.real)
+    if args.fold is not None:
+        ids = sorted(r["id"] for r in rows)
+        kept = {doc_id for k, doc_id in enumerate(ids) if k % 2 != args.fold}
+        rows = [r for r in rows if r["id"] in kept]
     nlp = spacy.blank("en")
     if args.warm_start:
         nlp.add_pipe("ner", source=spacy.load(PACKAGED_MODEL, exclude=["tok2vec", "tagger", "parser", "lemmatizer"]))
