@@ -51,7 +51,25 @@ def test_the_summary_counts_misses_by_where_they_are(tmp_path: Path, capsys: pyt
         "missed parties by stage: 2 no review, 1 no candidate, 0 scored below 0.3, 0 scored below the add "
         "threshold, 0 scored above it",
         "titles 2/2 exact",
+        "title misses: 0 no title, 0 punctuation only, 0 words missing, 0 words added, 0 a generic title, 0 another title",
     ]
+
+
+@pytest.mark.parametrize(
+    ("want", "got", "kind"),
+    [
+        ("SUPPLY AGREEMENT", None, "no title"),
+        ("Supply Agreement - Schedule A", "Supply Agreement – Schedule A", "punctuation only"),
+        ("TERM LOAN AND REVOLVING CREDIT FACILITIES", "REVOLVING CREDIT FACILITIES", "words missing"),
+        ("ASSET MANAGEMENT AGREEMENT", "ZARVIX ASSET MANAGEMENT AGREEMENT", "words added"),
+        ("Factory Leasing Agreement", "Agreement", "a generic title"),
+        ("OFFICE LEASE", "Sublease Agreement", "another title"),
+    ],
+)
+def test_a_title_miss_is_counted_by_how_it_differs(want: str, got: str | None, kind: str) -> None:
+    from bench.party_shapes import title_miss_kind
+
+    assert title_miss_kind(want, got) == kind
 
 
 def test_a_missed_name_the_review_saw_is_counted_by_its_score() -> None:
