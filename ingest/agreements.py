@@ -1085,6 +1085,9 @@ def _with_box(text: str, title: Title) -> Title:
 
 # A caps fragment of at most this many words on the line right above a heading continues it.
 _LINE_ABOVE_WORDS = 3
+# A line above that ends in a joining word ("AND", "OF", a possessive) may be longer.
+_LINE_ABOVE_DANGLING_WORDS = 8
+_DANGLING_END = re.compile(r"(?:\b(?:and|of|for|to|the|on|in|AND|OF|FOR|TO|THE|ON|IN)|&|[A-Za-z][’']s)$")
 
 
 def _with_line_above(text: str, title: Title) -> Title:
@@ -1105,7 +1108,10 @@ def _with_line_above(text: str, title: Title) -> Title:
         previous_start = text.rfind("\n", 0, previous_start - 1) + 1
         previous = text[previous_start : line_start - 1].strip()
     words = previous.split()
-    if not words or len(words) > _LINE_ABOVE_WORDS or re.search(r"[0-9:;]", previous):
+    # A line that ends in a joining word ("TERM LOAN AND", "Managing Director's") cannot end a
+    # title: it is the heading's first line, whatever follows, and needs no repetition as proof.
+    dangling = bool(words) and _DANGLING_END.search(previous) is not None
+    if not words or len(words) > (_LINE_ABOVE_DANGLING_WORDS if dangling else _LINE_ABOVE_WORDS) or re.search(r"[0-9:;]", previous):
         return title
     caps = title.text.isupper()
     if (caps and not (previous.isupper() and _CAPS_LINE.fullmatch(previous))) or (
@@ -1122,6 +1128,8 @@ def _with_line_above(text: str, title: Title) -> Title:
     ):
         # "Supply\nContract of Packaging Materials": a title that opens with the agreement word
         # names no kind; a kind word on the line right above ("Lease", "Supply") is its first word.
+        return Title(" ".join(text[begin : title.end].split()), begin, title.end)
+    if dangling:
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     joined = words + title.text.split()
     repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)
