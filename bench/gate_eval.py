@@ -281,7 +281,29 @@ def miss_cause(store: SqliteStore, row: dict, asked: str) -> str:
             bound |= gate._party_keys(party)
         if all(gate._keys(p) & bound for p in parties):
             return "title match"
-    return "registry: party not bound"
+    return "registry: party not bound" + _unbound_detail(store, principal, agreements, parties)
+
+
+def _unbound_detail(store: SqliteStore, principal: Principal, agreements: list, parties: list[str]) -> str:
+    """How the first agreement's bound parties relate to the names it does not bind, in words
+    that name no case: nothing bound; a name read at another boundary (a bound name's words hold
+    its words, or the other way round); words shared in part; none of its words in any bound name."""
+    from service.evidence import gate
+
+    keys: set[str] = set()
+    for party in store.find_subjects(
+        principal, relation="party_to", parent_id=agreements[0].subject_id, limit=gate.REGISTRY_LIMIT
+    ):
+        keys |= gate._party_keys(party)
+    if not keys:
+        return " (nothing bound)"
+    bound = [set(k.split()) for k in keys]
+    unbound = [set(k.split()) for p in parties if not gate._keys(p) & keys for k in gate._keys(p)]
+    if any(u <= b or b <= u for u in unbound for b in bound):
+        return " (read at another boundary)"
+    if any(u & b for u in unbound for b in bound):
+        return " (words shared in part)"
+    return " (not read)"
 
 
 def _key(row: dict) -> tuple[str, frozenset[str]]:

@@ -126,6 +126,11 @@ class CorpusResult:
     words: int = 0
     seconds: float = 0.0
     misses: list[str] = field(default_factory=list)
+    # Aggregates that name no case (safe to read on the report split): how each missed name
+    # written in the contract was missed (``written_miss_kind``), and how each title was missed
+    # (``title_miss_kind``).
+    written_miss_kinds: Counter[str] = field(default_factory=Counter)
+    title_miss_kinds: Counter[str] = field(default_factory=Counter)
 
     @property
     def title_accuracy(self) -> float:
@@ -199,8 +204,62 @@ def evaluate_corpus(rows: Sequence[dict]) -> CorpusResult:
             result.titles_correct += 1
         else:
             result.misses.append(f"title {row['document_name']!r} got {agreement.name if agreement else None!r}")
-        score_parties(result, row["doc_id"], gold_party_names(row["parties"]), _party_forms(annotations), text)
+            result.title_miss_kinds[title_miss_kind(row["document_name"], agreement.name if agreement else None)] += 1
+        party_forms = _party_forms(annotations)
+        score_parties(result, row["doc_id"], gold_party_names(row["parties"]), party_forms, text)
+        bound = set().union(*party_forms.values()) if party_forms else set()
+        for name in gold_party_names(row["parties"]):
+            if appears_in(name, text) and not accepted_forms(name) & bound:
+                result.written_miss_kinds[written_miss_kind(name, agreement is not None, bound)] += 1
     return result
+
+
+# Kinds of title miss, in the order the summary prints them.
+TITLE_MISSES = (
+    "no title", "punctuation only", "words missing", "words added", "a generic title", "another title",
+)
+_GENERIC_TITLES = frozenset({"agreement", "contract", "deed", "lease", "letter", "agreement letter"})
+
+
+def title_miss_kind(want: str, got: str | None) -> str:
+    """How a recorded title differs from the labelled one (one of ``TITLE_MISSES``): none was
+    recorded; only punctuation differs (the words the gate compares are equal); the recorded
+    title lacks words of the label, or adds words to it; it is a bare kind word ("Agreement");
+    or it is another title. Names no case."""
+    if got is None:
+        return TITLE_MISSES[0]
+    want_words, got_words = name_words(want), name_words(got)
+    if want_words == got_words:
+        return TITLE_MISSES[1]
+    if " ".join(got_words) in _GENERIC_TITLES:
+        return TITLE_MISSES[4]
+    if set(got_words) < set(want_words):
+        return TITLE_MISSES[2]
+    if set(want_words) < set(got_words):
+        return TITLE_MISSES[3]
+    return TITLE_MISSES[5]
+
+
+# Kinds of missed party name, in the order the summary prints them.
+WRITTEN_MISSES = ("no agreement record", "nothing bound", "read at another boundary", "words shared in part", "not read")
+
+
+def written_miss_kind(name: str, recorded: bool, bound: set[str]) -> str:
+    """How a party name the contract writes was missed (one of ``WRITTEN_MISSES``): no agreement
+    was recorded; none of its parties was bound; a bound party's key holds the name's words or is
+    held by them (read at another boundary: "Acme" for "Acme Holdings Group"); they share some
+    words; or none of its words is in a bound party's key. Names no case."""
+    if not recorded:
+        return WRITTEN_MISSES[0]
+    if not bound:
+        return WRITTEN_MISSES[1]
+    wanted = [set(k.split()) for k in accepted_forms(name) if k]
+    held = [set(k.split()) for k in bound if k]
+    if any(w <= b or b <= w for w in wanted for b in held):
+        return WRITTEN_MISSES[2]
+    if any(w & b for w in wanted for b in held):
+        return WRITTEN_MISSES[3]
+    return WRITTEN_MISSES[4]
 
 
 def appears_in(name: str, text: str) -> bool:
@@ -382,6 +441,8 @@ def main() -> int:
         f"  party precision {result.party_precision:.3f} ({result.parties_correct}/{result.parties_extracted}), "
         f"{result.false_parties_per_document:.2f} false parties per document ({result.precision_documents} documents)"
     )
+    print("  written names missed: " + ", ".join(f"{result.written_miss_kinds[k]} {k}" for k in WRITTEN_MISSES))
+    print("  title misses: " + ", ".join(f"{result.title_miss_kinds[k]} {k}" for k in TITLE_MISSES))
     _print_misses(result.misses, args.show_misses)
     if args.speed_docs:
         ours, raw = throughput(rows[: args.speed_docs])

@@ -43,7 +43,7 @@ from ingest import party_scorer  # noqa: E402
 from ingest.annotate import annotate_document  # noqa: E402
 from ingest.names import NameSpan, lowercase_words, party_name_forms  # noqa: E402
 from ingest.normalize import normalise_org  # noqa: E402
-from ingest.text import name_words  # noqa: E402
+from bench.ner_eval import title_miss_kind, TITLE_MISSES  # noqa: E402
 
 CASES = {
 "univ_regents": ("LICENSE AGREEMENT\n\nThis License Agreement is entered into by and between The Regents of the University of California, a California public corporation (\"The Regents\"), and Nova Biotherapeutics, Inc., a Delaware corporation (\"Licensee\").\n\nRECITALS\n", {"The Regents of the University of California","Nova Biotherapeutics, Inc."}),
@@ -293,32 +293,6 @@ def main(argv: list[str]) -> int:
         print(f"titles {correct}/{len(titles)} exact")
         print("title misses: " + ", ".join(f"{kinds[k]} {k}" for k in TITLE_MISSES))
     return 0
-
-
-# Kinds of title miss, in the order the summary prints them.
-TITLE_MISSES = (
-    "no title", "punctuation only", "words missing", "words added", "a generic title", "another title",
-)
-_GENERIC_TITLES = frozenset({"agreement", "contract", "deed", "lease", "letter", "agreement letter"})
-
-
-def title_miss_kind(want: str, got: str | None) -> str:
-    """How a recorded title differs from the labelled one (one of ``TITLE_MISSES``): none was
-    recorded; only punctuation differs (the words the gate compares are equal); the recorded
-    title lacks words of the label, or adds words to it; it is a bare kind word ("Agreement");
-    or it is another title. Aggregate-only use for clean sets: it names no case."""
-    if got is None:
-        return TITLE_MISSES[0]
-    want_words, got_words = name_words(want), name_words(got)
-    if want_words == got_words:
-        return TITLE_MISSES[1]
-    if " ".join(got_words) in _GENERIC_TITLES:
-        return TITLE_MISSES[4]
-    if set(got_words) < set(want_words):
-        return TITLE_MISSES[2]
-    if set(want_words) < set(got_words):
-        return TITLE_MISSES[3]
-    return TITLE_MISSES[5]
 
 
 if __name__ == "__main__":
