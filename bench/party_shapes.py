@@ -43,7 +43,7 @@ from ingest import party_scorer  # noqa: E402
 from ingest.annotate import annotate_document  # noqa: E402
 from ingest.names import NameSpan, lowercase_words, party_name_forms  # noqa: E402
 from ingest.normalize import normalise_org  # noqa: E402
-from bench.ner_eval import title_miss_kind, TITLE_MISSES  # noqa: E402
+from bench.ner_eval import TITLE_MISSES, WRITTEN_MISSES, title_miss_kind, written_miss_kind  # noqa: E402
 
 CASES = {
 "univ_regents": ("LICENSE AGREEMENT\n\nThis License Agreement is entered into by and between The Regents of the University of California, a California public corporation (\"The Regents\"), and Nova Biotherapeutics, Inc., a Delaware corporation (\"Licensee\").\n\nRECITALS\n", {"The Regents of the University of California","Nova Biotherapeutics, Inc."}),
@@ -179,6 +179,14 @@ def probe_case_recorded(name: str, cases: dict | None = None) -> tuple[list[str]
     return missed, sorted({*extra, *wrongly}), agreement is not None
 
 
+def bound_keys(text: str) -> set[str]:
+    """The registry keys of the parties the annotation binds to ``text``'s agreement."""
+    annotations = annotate_document(text, [(0, len(text))], doc_id="probe", revision="probe")
+    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    bound = [s for s in annotations.subjects if agreement and s.subject_id in agreement.attributes["parties"]]
+    return {normalise_org(f) for s in bound for f in (s.name, *s.aliases)}
+
+
 # Stages at which a missed name is lost, in the order the summary prints them.
 STAGES = ("no review", "no candidate", "scored below 0.3", "scored below the add threshold", "scored above it")
 
@@ -253,6 +261,7 @@ def main(argv: list[str]) -> int:
     no_record = [0, 0]
     none_bound = [0, 0]
     partial = 0
+    beside: Counter[str] = Counter()
     stages: Counter[str] = Counter()
     for name in sorted(cases):
         missed, extra, recorded = probe_case_recorded(name, cases)
@@ -269,6 +278,7 @@ def main(argv: list[str]) -> int:
             none_bound[1] += len(missed)
         else:
             partial += len(missed)
+            beside.update(written_miss_kind(m, True, bound_keys(cases[name][0])) for m in missed)
         if missed:
             stages.update(miss_stages(cases[name][0], missed))
         if not summary:
@@ -278,6 +288,7 @@ def main(argv: list[str]) -> int:
     print(f"missed parties: {no_record[1]} in {no_record[0]} cases with no agreement record, "
           f"{none_bound[1]} in {none_bound[0]} cases with a record but no party bound, {partial} beside bound parties")
     print("missed parties by stage: " + ", ".join(f"{stages[s]} {s}" for s in STAGES))
+    print("missed beside bound parties: " + ", ".join(f"{beside[k]} {k}" for k in WRITTEN_MISSES[2:]))
     titles = load_titles(Path(path), half) if path is not None else {}
     if titles:
         correct = 0

@@ -50,6 +50,7 @@ def test_the_summary_counts_misses_by_where_they_are(tmp_path: Path, capsys: pyt
         "bound, 1 beside bound parties",
         "missed parties by stage: 2 no review, 1 no candidate, 0 scored below 0.3, 0 scored below the add "
         "threshold, 0 scored above it",
+        "missed beside bound parties: 0 read at another boundary, 0 words shared in part, 1 not read",
         "titles 2/2 exact",
         "title misses: 0 no title, 0 punctuation only, 0 words missing, 0 words added, 0 a generic title, 0 another title",
     ]
