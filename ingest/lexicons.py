@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ingest.text import name_words
+from ingest.text import fold_marks, name_words
 
 NER_MODELS_DIR = Path(__file__).resolve().parent.parent / "ner_models"
 
@@ -81,6 +81,8 @@ def lexicons() -> Lexicons:
     suffix_data = load_json("legal_suffixes.json")
     suffix_words = {_normalise_words(s) for s in suffix_data["org_suffixes"]}
     suffix_words |= {tuple(s.split()) for s in suffix_data["strip_only"]}
+    # "Ltée" typed "Ltee", "S.à r.l." typed "S.a r.l.": each suffix without its marks too.
+    suffix_words |= {tuple(fold_marks(w) for w in s) for s in suffix_words}
     suffix_words.discard(())
     roles = load_json("roles.json")
     titles = {
@@ -101,7 +103,8 @@ def lexicons() -> Lexicons:
     return Lexicons(
         strippable_suffixes=tuple(sorted(suffix_words, key=lambda w: (-len(w), w))),
         form_spellings=tuple(sorted(
-            ((_normalise_words(long), short) for long, short in suffix_data["form_spellings"].items()),
+            ((words, short) for long, short in suffix_data["form_spellings"].items()
+             for words in {_normalise_words(long), tuple(fold_marks(w) for w in _normalise_words(long))}),
             key=lambda pair: (-len(pair[0]), pair[0]),
         )),
         leading_words=frozenset(suffix_data["leading_words"]),

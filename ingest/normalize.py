@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.lexicons import lexicons
-from ingest.text import name_words
+from ingest.text import fold_marks, name_words
 
 
 def _split_suffixes(words: list[str]) -> tuple[list[str], list[str]]:
@@ -40,7 +40,7 @@ def _org_words(text: str) -> list[str]:
 
 
 def normalise_org(text: str) -> str:
-    return " ".join(_split_suffixes(_org_words(text))[0])
+    return fold_marks(" ".join(_split_suffixes(_org_words(text))[0]))
 
 
 def legal_form_words(text: str) -> frozenset[str]:
@@ -75,7 +75,7 @@ def legal_form_words(text: str) -> frozenset[str]:
         else:
             out.append(joined[i])
             i += 1
-    return frozenset(w for w in out if w not in lexicons().leading_words)
+    return frozenset(fold_marks(w) for w in out if w not in lexicons().leading_words)
 
 
 def normalise_person(text: str) -> str:
@@ -83,7 +83,7 @@ def normalise_person(text: str) -> str:
     honorifics = lexicons().honorifics
     while len(words) > 1 and words[0] in honorifics:
         words = words[1:]
-    return " ".join(words)
+    return fold_marks(" ".join(words))
 
 
 def normalise_plain(text: str) -> str:

@@ -6,6 +6,7 @@ A leaf module: it imports nothing from the project, so anything may import it wi
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _DELETED = re.compile(r"[.'’`´]")
 _SEPARATORS = re.compile(r"[^\w]+|_")
@@ -22,6 +23,17 @@ def name_words(text: str) -> list[str]:
     and undotted spellings meet; "&" reads "and"; any other punctuation separates words."""
     folded = _DELETED.sub("", text.casefold()).replace("&", " and ")
     return [w for w in _SEPARATORS.split(folded) if w]
+
+
+def fold_marks(key: str) -> str:
+    """``key`` without its accents and other combining marks ("méxico" -> "mexico", "société
+    générale" -> "societe generale"): the same name typed with or without them is one key, as a
+    question written on an English keyboard spells "Banco de México". Letters that are no base
+    letter with a mark ("ø", "æ", "ł") and scripts without marks (Chinese) stay as they are."""
+    if key.isascii():
+        return key
+    decomposed = unicodedata.normalize("NFKD", key)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
 
 
 def trim_span(text: str, start: int, end: int, *, base: int = 0, also: str = "") -> tuple[int, int]:
