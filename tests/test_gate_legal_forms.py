@@ -282,3 +282,23 @@ def test_an_officer_of_one_legal_person_is_never_the_namesakes(roles_kb: KB) -> 
     assert report.state == "SUBJECT_NOT_FOUND" and report.claims == []
     assert ("The registry has org:kestrel sensorik but it was rejected: "
             + _FORM_REFUSAL.format("Kestrel Sensorik AG") + ".") in report.suggested_next_actions
+
+
+def test_both_stores_scope_an_entity_by_its_legal_form(store, embedder, tmp_path) -> None:
+    # The same look-ups on each backend (SQLite and the Elasticsearch test node): the agreements'
+    # party_forms records are read through find_subjects, whatever the store.
+    from ingest.pipeline import Ingestor
+    from ingest.settings import Settings
+    from service.evidence import gate
+
+    ingestor = Ingestor(store, embedder, Settings(data_dir=tmp_path, generator_url=None))
+    for doc_id, text in (("german", GERMAN), ("american", AMERICAN)):
+        result = ingestor.ingest_bytes(text.encode(), filename=f"{doc_id}.txt", doc_id=doc_id, acl=["*"])
+        assert result.status == "indexed", result.error
+    found = gate.gate_party_name(store, OPERATOR, "Kestrel Sensorik GmbH", ("org",))
+    assert [(c.subject_id, c.doc_ids, c.excluded_docs) for c in found.candidates] == [
+        ("org:kestrel sensorik", ("german",), ("american",)),
+    ]
+    found = gate.gate_party_name(store, OPERATOR, "Kestrel Sensorik AG", ("org",))
+    assert found.candidates == []
+    assert found.rejected == [{"subject_id": "org:kestrel sensorik", "reason": _FORM_REFUSAL.format("Kestrel Sensorik AG")}]
