@@ -302,3 +302,34 @@ def test_both_stores_scope_an_entity_by_its_legal_form(store, embedder, tmp_path
     found = gate.gate_party_name(store, OPERATOR, "Kestrel Sensorik AG", ("org",))
     assert found.candidates == []
     assert found.rejected == [{"subject_id": "org:kestrel sensorik", "reason": _FORM_REFUSAL.format("Kestrel Sensorik AG")}]
+
+
+def test_one_key_named_in_two_forms_reads_the_documents_of_either(kb: KB) -> None:
+    from service.evidence import gate
+    from service.evidence.subject_class import SubjectClass
+
+    sc = SubjectClass(understood=False, names=["Kestrel Sensorik GmbH", "Kestrel Sensorik, Inc."])
+    result = gate.gate_names(kb.store, OPERATOR, sc)
+    assert [(c.subject_id, c.doc_ids, c.excluded_docs) for c in result.candidates] == [
+        ("org:kestrel sensorik", ("american", "german"), ()),
+    ]
+    sc = SubjectClass(understood=False, names=["Kestrel Sensorik GmbH", "Kestrel Sensorik AG"])
+    result = gate.gate_names(kb.store, OPERATOR, sc)
+    assert [(c.subject_id, c.doc_ids, c.excluded_docs) for c in result.candidates] == [
+        ("org:kestrel sensorik", ("german",), ("american",)),
+    ]
+    assert result.rejected == [{"subject_id": "org:kestrel sensorik", "reason": _FORM_REFUSAL.format("Kestrel Sensorik AG")}]
+
+
+def test_a_named_party_in_a_form_no_document_writes_fails_a_name_only_question(kb: KB) -> None:
+    from service.evidence import gate
+    from service.evidence.subject_class import SubjectClass
+
+    # The registry knows the key, but no document writes "Kestrel Sensorik AG": the named party
+    # is accounted for by no one.
+    sc = SubjectClass(understood=False, names=["Kestrel Sensorik GmbH"], parties=["Kestrel Sensorik AG"])
+    result = gate.gate_names(kb.store, OPERATOR, sc)
+    assert result.candidates == [] and result.unresolved == ["Kestrel Sensorik AG"]
+    sc = SubjectClass(understood=False, names=["Kestrel Sensorik GmbH"], parties=["Kestrel Sensorik GmbH"])
+    result = gate.gate_names(kb.store, OPERATOR, sc)
+    assert [(c.subject_id, c.doc_ids) for c in result.candidates] == [("org:kestrel sensorik", ("german",))]

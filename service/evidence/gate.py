@@ -600,12 +600,13 @@ def gate_names(store: Store, principal: Principal, sc: SubjectClass) -> GateResu
         unresolved.extend(named.unresolved)
         form_rejected.extend(named.rejected)
         for c in named.candidates:
-            if c.subject_id in found:  # named twice: keep the narrower scope
+            if c.subject_id in found:
+                # One key named in two forms ("Kestrel GmbH and Kestrel, Inc."): two legal persons
+                # asked about, so the documents of either, and excluded only what both exclude.
                 kept = found[c.subject_id]
-                c = replace(kept, doc_ids=tuple(d for d in kept.doc_ids if d in c.doc_ids),
-                            excluded_docs=tuple(sorted({*kept.excluded_docs, *c.excluded_docs})))
+                c = replace(kept, doc_ids=tuple(sorted({*kept.doc_ids, *c.doc_ids})),
+                            excluded_docs=tuple(sorted(set(kept.excluded_docs) & set(c.excluded_docs))))
             found[c.subject_id] = replace(c, match="name only (question not understood)", binding=None)
-    found = {k: c for k, c in found.items() if c.doc_ids or not c.excluded_docs}
     if not sc.parties:
         return GateResult([found[k] for k in sorted(found)], form_rejected, unresolved)
     result = _named_parties_bound(store, principal, sc, found, unresolved)
@@ -621,7 +622,9 @@ def _named_parties_bound(
     entity_types = tuple(t.casefold() for t in question_patterns()["entity_types"])
     covered: set[int] = set()
     for segment in segments:
-        if resolve_entity(store, principal, segment.name, entity_types):
+        # Known under its key and written in the form asked by some document (a namesake in
+        # another legal form accounts for no one).
+        if gate_party_name(store, principal, segment.name, entity_types).candidates:
             covered.update(range(segment.start, segment.end))
     missing = [p for i, p in enumerate(pieces) if i not in covered]
     if missing:
