@@ -1162,8 +1162,8 @@ def _with_names_a_party(text: str, end: int, below: str) -> bool:
 
 
 def _with_line_below(text: str, title: Title) -> Title:
-    """A caps agreement heading that ends its line, continued on the very next line (no blank line
-    between) by a caps line that starts with "AND", "FOR", "OF" or "WITH": "SETTLEMENT AGREEMENT\nAND
+    """A caps agreement heading that ends its line, continued on the next line (at most one blank
+    line between) by a caps line that starts with "AND", "FOR", "OF" or "WITH": "SETTLEMENT AGREEMENT\nAND
     MUTUAL RELEASE OF CLAIMS", "SERVICE AGREEMENT\nFOR RATE SCHEDULE CDS", "PATENT LICENSE
     AGREEMENT\nWITH DEVELOPMENT MILESTONES" (not a party it is with: ``_with_names_a_party``). Not a party list
     ("BETWEEN", "AMONG") and not a company's name ("OF HARBOR POINT HOLDINGS, LLC": the entity
@@ -1176,6 +1176,13 @@ def _with_line_below(text: str, title: Title) -> Title:
     next_end = text.find("\n", line_end + 1)
     next_end = len(text) if next_end == -1 else next_end
     below = text[line_end + 1 : next_end].strip()
+    if not below and next_end < len(text):
+        # One blank line may stand between, as above a heading (a filing converted with a blank
+        # line after every line: "LICENSE AGREEMENT\n\nWITH SUBLICENSING TERMS").
+        line_end = next_end
+        next_end = text.find("\n", line_end + 1)
+        next_end = len(text) if next_end == -1 else next_end
+        below = text[line_end + 1 : next_end].strip()
     if (
         not below
         or not _CONTINUATION.match(below)

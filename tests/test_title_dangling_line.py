@@ -48,3 +48,26 @@ def test_a_prose_line_ending_in_of_is_no_heading_line() -> None:
         "This Supply Agreement is made on 3 May 2019 between Zarvix Labs Limited and Quorra Systems Limited.\n"
     )
     assert _title(text) == ("SUPPLY AGREEMENT", *_span(text, "SUPPLY", "AGREEMENT"))
+
+
+def test_a_continuation_line_after_one_blank_line_continues_the_heading() -> None:
+    # A filing converted with a blank line after every line, as above a heading.
+    text = (
+        "Agreement No.\n\nPATENT LICENSE AGREEMENT\n\nWITH SUBLICENSING TERMS\n\n\nTABLE OF CONTENTS\n\n"
+        "Section 1.\n\nDefinitions\n\nThis Agreement is made between Zarvix Labs Limited and Quorra Systems Limited.\n"
+    )
+    assert _title(text) == ("PATENT LICENSE AGREEMENT WITH SUBLICENSING TERMS", *_span(text, "PATENT", "TERMS"))
+
+
+def test_two_blank_lines_or_a_party_after_with_end_the_heading() -> None:
+    text = (
+        "PATENT LICENSE AGREEMENT\n\n\nWITH SUBLICENSING TERMS\n\n"
+        "This Agreement is made between Zarvix Labs Limited and Quorra Systems Limited.\n"
+    )
+    assert _title(text) == ("PATENT LICENSE AGREEMENT", *_span(text, "PATENT", "LICENSE AGREEMENT"))
+    # "WITH" a party the preamble names again: the other party, not the title's terms.
+    text = (
+        "CONSULTING AGREEMENT\n\nWITH QUORRA SYSTEMS LIMITED\n\n"
+        "This Agreement is made between Zarvix Labs Limited and Quorra Systems Limited.\n"
+    )
+    assert _title(text) == ("CONSULTING AGREEMENT", *_span(text, "CONSULTING", "AGREEMENT"))
