@@ -290,11 +290,7 @@ def _unbound_detail(store: SqliteStore, principal: Principal, agreements: list, 
     its words, or the other way round); words shared in part; none of its words in any bound name."""
     from service.evidence import gate
 
-    keys: set[str] = set()
-    for party in store.find_subjects(
-        principal, relation="party_to", parent_id=agreements[0].subject_id, limit=gate.REGISTRY_LIMIT
-    ):
-        keys |= gate._party_keys(party)
+    keys = _bound_keys(store, agreements[0].subject_id)
     if not keys:
         return " (nothing bound)"
     bound = [set(k.split()) for k in keys]

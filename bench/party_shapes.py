@@ -165,6 +165,12 @@ def probe_case(name: str, cases: dict | None = None) -> tuple[list[str], list[st
 def probe_case_recorded(name: str, cases: dict | None = None) -> tuple[list[str], list[str], bool]:
     """``probe_case`` and whether the annotation records an agreement at all (with none, no party
     can be bound however well the names are read: the summary counts those misses apart)."""
+    missed, extra, recorded, _ = probe_case_detail(name, cases)
+    return missed, extra, recorded
+
+
+def probe_case_detail(name: str, cases: dict | None = None) -> tuple[list[str], list[str], bool, set[str]]:
+    """``probe_case_recorded`` and the registry keys of the parties bound, from one annotation."""
     text, gold, *rest = (cases or CASES)[name]
     # A third entry lists names the text holds that must NOT be bound (a parent, an address).
     absent = rest[0] if rest else set()
@@ -176,15 +182,7 @@ def probe_case_recorded(name: str, cases: dict | None = None) -> tuple[list[str]
     missed = sorted(g for g in gold if normalise_org(g) not in forms)
     extra = sorted(s.name for s in bound if not {normalise_org(f) for f in (s.name, *s.aliases)} & gold_keys)
     wrongly = sorted(a for a in absent if normalise_org(a) in forms)
-    return missed, sorted({*extra, *wrongly}), agreement is not None
-
-
-def bound_keys(text: str) -> set[str]:
-    """The registry keys of the parties the annotation binds to ``text``'s agreement."""
-    annotations = annotate_document(text, [(0, len(text))], doc_id="probe", revision="probe")
-    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
-    bound = [s for s in annotations.subjects if agreement and s.subject_id in agreement.attributes["parties"]]
-    return {normalise_org(f) for s in bound for f in (s.name, *s.aliases)}
+    return missed, sorted({*extra, *wrongly}), agreement is not None, forms
 
 
 # Stages at which a missed name is lost, in the order the summary prints them.
@@ -264,7 +262,7 @@ def main(argv: list[str]) -> int:
     beside: Counter[str] = Counter()
     stages: Counter[str] = Counter()
     for name in sorted(cases):
-        missed, extra, recorded = probe_case_recorded(name, cases)
+        missed, extra, recorded, bound_forms = probe_case_detail(name, cases)
         ok = not missed and not extra
         failures += not ok
         gold_total += len(cases[name][1])
@@ -278,7 +276,7 @@ def main(argv: list[str]) -> int:
             none_bound[1] += len(missed)
         else:
             partial += len(missed)
-            beside.update(written_miss_kind(m, True, bound_keys(cases[name][0])) for m in missed)
+            beside.update(written_miss_kind(m, True, bound_forms) for m in missed)
         if missed:
             stages.update(miss_stages(cases[name][0], missed))
         if not summary:
