@@ -170,7 +170,8 @@ def _entry_name(
         if name is None or name.end != end or not _acceptable(text, name, common_words):
             continue
         last = name_words(name.text)[-1]
-        comma = re.search(r",[ \t]+\Z", text[floor : name.start])
+        # The branch may stand on the line below its bank's ("... BANK OF CHINA,\nHONG KONG BRANCH").
+        comma = re.search(r",(?:[ \t]+|[ \t]*\n[ \t]*)\Z", text[floor : name.start])
         if last in _cues().branch_words and comma is not None:
             bank = _entry_name(text, floor, floor + comma.start(), common_words, line_start=line_start)
             if bank is not None:

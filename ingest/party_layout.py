@@ -121,7 +121,8 @@ class _Cues:
 def _cues() -> _Cues:
     data = load_json("party_layout.json")
     excluded = {r.casefold() for r in data["label_roles_excluded"]}
-    roles = sorted(r for r in load_json("roles.json")["party_roles"] if r.casefold() not in excluded)
+    named = [*load_json("roles.json")["party_roles"], *data["label_roles_extra"]]
+    roles = sorted({r for r in named if r.casefold() not in excluded})
     labels = {form.format(role=role.casefold()): role for form in data["label_forms"] for role in roles}
     return _Cues(
         lead=re.compile(data["leads"]),

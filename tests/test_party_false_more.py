@@ -83,16 +83,17 @@ def test_contents_entries_are_headings() -> None:
     assert not contents_entry(prose, NameSpan("Quill Holdings Limited", start, start + 22))
 
 
-def test_sublease_key_provisions_bind_no_role() -> None:
+def test_sublease_key_provisions_bind_their_parties_and_no_role() -> None:
     text = (
         "SUBLEASE\nKEY PROVISIONS\n|Sublease Date:\n|March 3, 2021\n|Sublandlord:\n"
         "|QUILLFORD CLINICS, INC., a Georgia corporation\n|Subtenant:\n|WRENSTONE MD, INC., a Nevada corporation\n"
         "|Master Landlord:\n|HARBOUR MOB II, LLC, a Georgia limited liability company\n|Master Lease:\n"
         "|Lease between Master Landlord, as landlord, and Sublandlord, as tenant, dated June 1, 2015.\n"
     )
-    # The roles in the master lease's line are no parties; the key provisions' label rows bind
-    # none here (their values are read by the layout reader's own cases).
-    assert bound_party_names(text) == set()
+    # The roles in the master lease's line are no parties; the label rows of the sublease's own
+    # parties bind their values (stop 23: "Sublandlord"/"Subtenant" are label roles), the master
+    # landlord's row (a party of another lease) binds no one.
+    assert bound_party_names(text) == {"QUILLFORD CLINICS, INC.", "WRENSTONE MD, INC."}
 
 
 def test_a_recitals_joined_term_binds_no_other_party() -> None:

@@ -1,0 +1,58 @@
+"""Label rows and stacked capacities, more shapes (stop 23, issue 9 party recall): a field
+labelled by a counterpart role that prose rarely defines ("Pledgor:", "Sublandlord:", "Trustee:"
+of ``label_roles_extra`` in ``ner_models/party_layout.json``), and a bank's branch on the line
+below its name in a cover's party list. Invented names, the real spaCy pipeline; each case asserts
+the exact names bound, and the exact span where the name runs over a line."""
+
+from __future__ import annotations
+
+from ingest.annotate import annotate_document
+from ingest.party_layout import label_slots
+from tests.helpers import bound_party_names
+
+
+def test_pledge_label_rows_bind_pledgor_and_pledgee() -> None:
+    text = (
+        "STOCK PLEDGE AGREEMENT\n\nPledgor: Quorrel Holdings, Inc., a Delaware corporation\n"
+        "Pledgee: Harbourline Capital LLC, a New York limited liability company\n"
+        "Address: 100 Main Street, Westport\n\n"
+        "1. Pledge. The Pledgor pledges the Shares to the Pledgee.\n"
+    )
+    slots = label_slots(text)
+    assert [(s.term, s.name.text) for s in slots] == [
+        ("Pledgor", "Quorrel Holdings, Inc."),
+        ("Pledgee", "Harbourline Capital LLC"),
+    ]
+    first = slots[0].name
+    assert text[first.start : first.end] == "Quorrel Holdings, Inc."
+    assert bound_party_names(text) == {"Quorrel Holdings, Inc.", "Harbourline Capital LLC"}
+
+
+def test_a_label_of_someone_acting_for_a_party_still_binds_no_one() -> None:
+    # "Bank:" of payment details stays excluded; "Manager:" is no label role.
+    text = (
+        "SERVICES AGREEMENT\n\nTrustee: Wrenfield Trust Company, N.A.\nManager: Quillon Property Services LLC\n"
+        "Bank: Harbour Savings Bank, N.A.\n\n1. Services. The Manager provides the services.\n"
+    )
+    assert [(s.term, s.name.text) for s in label_slots(text)] == [("Trustee", "Wrenfield Trust Company, N.A.")]
+
+
+def test_a_branch_on_the_line_below_its_bank_is_one_party() -> None:
+    text = (
+        "                     TERM LOAN FACILITY AGREEMENT\n\n                                    Between\n\n"
+        "                          KESTREL HOLDINGS LIMITED\n                                  as Borrower\n\n"
+        "                                      and\n\n"
+        "                  THE MERCHANTS AND HARBOUR BANK OF WESTLAND,\n"
+        "                                HARBOUR CITY BRANCH\n                                    as Agent\n\n"
+        "THIS AGREEMENT is dated 1 May 2001.\n"
+    )
+    assert bound_party_names(text) == {
+        "KESTREL HOLDINGS LIMITED", "THE MERCHANTS AND HARBOUR BANK OF WESTLAND, HARBOUR CITY BRANCH"
+    }
+    # The binding cites the name as written over both lines.
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    bank = next(s for s in annotations.subjects if s.subject_id == "org:merchants and harbour bank of westland harbour city branch")
+    binding = next(b for b in bank.bindings if b.relation == "party_to")
+    start = text.index("THE MERCHANTS")
+    end = text.index("CITY BRANCH") + len("CITY BRANCH")
+    assert (binding.char_start, binding.char_end) == (start, end)
