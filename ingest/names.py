@@ -1067,7 +1067,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         return "filing label"
     if _money_amount(raw, filters):
         return "money"
-    if raw[0].isdigit() or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
+    # ("THE 1010 COMPANY": a number named by an organisation's head noun is a company's name, unless
+    # an address word is in it.)
+    numbered_company = raw[0].isdigit() and organisation_head(name) and not filters.address_words & set(raw)
+    if (raw[0].isdigit() and not numbered_company) or (any(w.isdigit() for w in raw) and filters.address_words & set(raw)):
         return "address"
     # "Quillweg 8", "Harbour Strasse 77": a street and its house number alone, the address after
     # a person's name ("Dr. Jane Roe, Quillweg 8, Westport").

@@ -25,6 +25,11 @@ PROBLEMS: list[tuple[str, str | None]] = [
     ("Master", None),
     ("Shareholder Services Corp.", None),
     ("The Regents of the University of Westland", None),
+    # A number named by an organisation's head noun is a company (stop 23); with a street or
+    # building word it stays an address.
+    ("THE 1010 COMPANY", None),
+    ("1010 Harbour Street", "address"),
+    ("12 Harbour Building", "address"),
     # A filing's placeholders over a redacted name or street.
     ("Xxx Xxxxx", "redacted"),
     ("Xxxxxxxx Xxxxxxxxx", "redacted"),

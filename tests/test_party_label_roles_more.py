@@ -56,3 +56,13 @@ def test_a_branch_on_the_line_below_its_bank_is_one_party() -> None:
     start = text.index("THE MERCHANTS")
     end = text.index("CITY BRANCH") + len("CITY BRANCH")
     assert (binding.char_start, binding.char_end) == (start, end)
+
+
+def test_a_numbered_company_is_a_party() -> None:
+    text = (
+        "SECOND AMENDMENT\nTO\nLEASE\nAMENDMENT made as of this 9th day of November, 1998 by and between THE\n"
+        '2020 COMPANY ("Owner"), a New York Limited Partnership, having an office at 12 Harbour Street, and\n'
+        'QUILLON CORPORATION ("Tenant"), a Delaware Corporation, having an address at 12 Harbour Street.\n'
+        "BACKGROUND\nOwner and Tenant are parties to a certain lease.\n"
+    )
+    assert bound_party_names(text) == {"THE 2020 COMPANY", "QUILLON CORPORATION"}
