@@ -66,3 +66,14 @@ def test_a_numbered_company_is_a_party() -> None:
         "BACKGROUND\nOwner and Tenant are parties to a certain lease.\n"
     )
     assert bound_party_names(text) == {"THE 2020 COMPANY", "QUILLON CORPORATION"}
+
+
+def test_the_undersigned_leads_a_numbered_party_list() -> None:
+    # Dutch drafting ("DE ONDERGETEKENDEN") opens its party list with "THE UNDERSIGNED".
+    text = (
+        "LICENSE AGREEMENT\n\nTHE UNDERSIGNED\n|1.\n|Stichting Westmere Universiteit, a foundation organised under "
+        "the laws of the Netherlands, established at Harbourweg 9, Nijmegen (hereinafter referred to as "
+        "\u201cLicensor\u201d);\nAND\n|2.\n|Quorratech Therapeutics B.V., a company organised under the laws of The "
+        "Netherlands, hereinafter referred to as the \u201cLicensee\u201d;\nWHEREAS\n|A.\n|Licensor has an invention.\n"
+    )
+    assert bound_party_names(text) == {"Stichting Westmere Universiteit", "Quorratech Therapeutics B.V."}
