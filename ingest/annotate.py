@@ -594,10 +594,17 @@ _SIGNED_BY = re.compile(r"\bBy:|(?<!\S)/s/")
 _SIGNATURE_NAME_WINDOW = 160
 # Defined terms in parentheses right before a signature mark, after the head's name.
 _HEAD_TERMS = re.compile(r"(?:[ \t]*\([ \t]*(?:the[ \t]+)?[\"“][^\"”\n]{1,40}[\"”][ \t]*\))+[ \t]*\Z")
-_SIGNATURE_LEAD = re.compile(
-    r"(?i:(?:acknowledged|agreed|accepted|approved)(?:[ \t,]+(?:and|&)[ \t]+(?:acknowledged|agreed|accepted|approved))*"
-    r"(?:[ \t]+(?:to|by))?[ \t]*:?|(?:CEO|CFO|COO|President|Secretary|Director|Signatory|Officer))\s+"
-)
+
+
+@lru_cache(maxsize=1)
+def _signature_lead() -> re.Pattern[str]:
+    """What may stand before a signer's name on its line: an acceptance ("Agreed and accepted
+    by:") or a signatory's office (``signature_offices`` of party_filters.json: "CEO Jane Roe")."""
+    offices = "|".join(re.escape(o) for o in sorted(load_json("party_filters.json")["signature_offices"], key=len, reverse=True))
+    return re.compile(
+        r"(?i:(?:acknowledged|agreed|accepted|approved)(?:[ \t,]+(?:and|&)[ \t]+(?:acknowledged|agreed|accepted|approved))*"
+        rf"(?:[ \t]+(?:to|by))?[ \t]*:?|(?:{offices}))\s+"
+    )
 
 
 def _signature_start(text: str) -> int | None:
@@ -713,7 +720,7 @@ def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
         return None
     begin = name.start + words[first].start()
     # "ACKNOWLEDGED AND AGREED TO: ACME LLC", "CEO ACME LLC"
-    lead = _SIGNATURE_LEAD.match(text, begin, name.end)
+    lead = _signature_lead().match(text, begin, name.end)
     if lead:
         begin = lead.end()
     candidate = NameSpan(text[begin : name.end], begin, name.end)

@@ -987,7 +987,7 @@ def prefixed_role(term: str, roles: Collection[str]) -> bool:
     return bool(rests) and any(r.casefold() in rests for r in roles)
 
 
-def _is_role_word(word: str, filters: _PartyFilters) -> bool:
+def _is_role_word(word: str) -> bool:
     """A role word, also made another role by a prefix ("Sublandlord", "Co-Borrower")."""
     return word in _party_role_words() or any(rest in _party_role_words() for rest in _role_prefix_rests(word))
 
@@ -1121,7 +1121,7 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     qualifiers = filters.role_modifiers | filters.class_participles
     if (
         content
-        and all(_is_role_word(w, filters) or w in filters.class_nouns or w in qualifiers for w in content)
+        and all(_is_role_word(w) or w in filters.class_nouns or w in qualifiers for w in content)
         and not all(w in qualifiers for w in content)
         and "&" not in raw
     ):
