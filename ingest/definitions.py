@@ -335,11 +335,21 @@ def _clause_antecedent(
     # ("..., and the Finley Family Irrevocable Trust dated May 1, 2009 (the "Trust")".)
     # ("..., Trustee, and (ii) Harlan Webb, Inc. a ... corporation, hereinafter called "Lessee"": a
     # list's enumerator after the joiner opens the next party.)
-    for joiner in reversed(list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?", segment))):
+    joiners = list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?", segment))
+    for index in range(len(joiners) - 1, -1, -1):
+        joiner = joiners[index]
         # ("... and the president of Westland Institute of Science (hereinafter ...)": the office
         # holder stands for the organisation.)
         office = office_of_prefix().match(text, segment_start + joiner.end(), paren_start)
         after = name_at(text, office.end() if office else segment_start + joiner.end(), paren_start)
+        # "..., and ARMADA SPORTS AND ENTERTAINMENT, INC., 254 South ... ("Licensor")": a shouted
+        # name writes its own "AND"; when the reading after the joiner before it runs over this
+        # one to the same end, and no legal form closes a name before this "AND", that is the name.
+        if after is not None and index > 0 and joiner.group().strip() == "AND":
+            wider = name_at(text, segment_start + joiners[index - 1].end(), paren_start)
+            head = text[wider.start : segment_start + joiner.start()] if wider is not None else ""
+            if wider is not None and wider.end == after.end and not has_legal_suffix(head.strip(" ,")):
+                after = wider
         # (After "and the" only a description may end the clause: "and the Department of the
         # Treasury of ... (the "Department")" names no "Department".)
         if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):

@@ -242,6 +242,7 @@ def _form_then_participle() -> re.Pattern[str]:
 
 
 _EXHIBIT_LABEL = re.compile(r"(?:\d{1,3}[ \t]+)?(?:EXHIBIT|Exhibit)[ \t]+[0-9][0-9.]*(?:\([a-z0-9]{1,4}\))*[ \t\n]+(?=[A-Z][A-Za-z])")
+_DIVISION_OF = re.compile(r",?[ \t\n]+(?:A|AN|a|an)[ \t\n]+(?:division|Division|DIVISION)[ \t\n]+(?:OF|of)[ \t\n]+(?=[A-Z])")
 _PARENT_OF = re.compile(r"[ \t\n,]+(?:A|AN|a|an)[ \t\n]+(?i:division|subsidiary|unit)[ \t\n]+(?:OF|of)(?![\w])")
 _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
 _KINSHIP = re.compile(r"[ \t\n]+(?:[SDW]/[Oo]|SON[ \t]+OF|DAUGHTER[ \t]+OF|WIFE[ \t]+OF)(?![\w/])")
@@ -403,6 +404,15 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     wider = _of_the_name(text, plain, limit)
     if wider is not None:
         return wider
+    # "ROTARY LIFT, a Division of Dover Industries, Inc.": a division contracts under its own
+    # name and its company's, and the party clause writes both as the party's name (its
+    # registry key stays the division's: ``party_name_forms``).
+    division = _DIVISION_OF.match(text, plain.end, limit)
+    if division is not None and not has_legal_suffix(plain.text):
+        after = _name_regex().match(text, division.end(), limit)
+        parent = _trim(text, after.start(), after.end()) if after else None
+        if parent is not None and parent.start == division.end() and ends_in_legal_suffix(parent.text):
+            return NameSpan(text[plain.start : parent.end], plain.start, parent.end)
     # "Global Music International, Inc. d/b/a Independent Music Network": the trade name
     # belongs to the party's name as written.
     trade = _TRADE_NAME.match(text, plain.end, limit)
@@ -705,6 +715,12 @@ def party_name_forms(name: str) -> list[str]:
     if split:
         legal, trade = split
         forms.append(trade)
+    # "ROTARY LIFT, a Division of Dover Industries, Inc.": the division is also asked for by its
+    # own name, the entity id's.
+    division = re.match(r"^(.*?\S),?\s+(?:a|an|A|AN)\s+(?:division|Division|DIVISION)\s+(?:of|OF)\s+\S", legal)
+    if division is not None:
+        legal = division.group(1)
+        forms.append(legal)
     of_place = re.match(r"^(.*\S)\s+of\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
     # ("Quillon Packaging Corporation of America": a form written as a word runs on into the place; the
     # place is the registered name's own, not a note after it.)

@@ -7,6 +7,8 @@ the exact names bound, and the exact span where the name runs over a line."""
 from __future__ import annotations
 
 from ingest.annotate import annotate_document
+from ingest.definitions import find_definitions
+from ingest.names import party_name_forms
 from ingest.party_layout import label_slots
 from tests.helpers import bound_party_names
 
@@ -77,3 +79,47 @@ def test_the_undersigned_leads_a_numbered_party_list() -> None:
         "Netherlands, hereinafter referred to as the \u201cLicensee\u201d;\nWHEREAS\n|A.\n|Licensor has an invention.\n"
     )
     assert bound_party_names(text) == {"Stichting Westmere Universiteit", "Quorratech Therapeutics B.V."}
+
+
+def test_a_division_is_bound_as_written_and_keyed_by_its_own_name() -> None:
+    text = (
+        "SALES REPRESENTATIVE AGREEMENT\nThis is a Sales Representative Agreement (the \"Agreement\") effective "
+        "January 1, 2006, between (i) QUILLON LIFT, a Division of Westmark Industries, Inc., a Delaware corporation "
+        "(\"Manufacturer\"); and (ii) HARBOURSIDE MARKETING, INC., a Florida corporation (\"Representative\").\n"
+        "Recitals\nA. Manufacturer makes lifts.\n"
+    )
+    assert bound_party_names(text) == {"QUILLON LIFT, a Division of Westmark Industries, Inc.", "HARBOURSIDE MARKETING, INC."}
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    division = next(s for s in annotations.subjects if s.subject_id == "org:quillon lift")
+    assert "QUILLON LIFT" in division.aliases
+    # The company the division belongs to is no party of its own.
+    assert not any(s.subject_id == "org:westmark industries" for s in annotations.subjects
+                   if any(b.relation == "party_to" for b in s.bindings))
+    assert party_name_forms("QUILLON LIFT, a Division of Westmark Industries, Inc.") == [
+        "QUILLON LIFT, a Division of Westmark Industries, Inc.", "QUILLON LIFT"
+    ]
+
+
+def test_a_shouted_names_own_and_does_not_split_the_defined_party() -> None:
+    text = (
+        "AGREEMENT\n\n     AGREEMENT made as of October 31, 2011, by and between HARBOUR SPORTS, A Division\n"
+        "of Westmark Broadcasting Inc., 51 West 52nd Street, New York, New York 10019 (herein\n"
+        'called "Harbour"), and QUORRA SPORTS AND ENTERTAINMENT, INC., 254 South Ronald\n'
+        'Reagan Boulevard, Suite 134, Longwood, Florida 32750 (herein called "Licensor").\n\n'
+        "     In consideration of the mutual covenants herein contained, the parties agree as follows:\n"
+    )
+    definitions = {d.term: d.name.text for d in find_definitions(text) if d.name is not None}
+    assert definitions["Licensor"] == "QUORRA SPORTS AND ENTERTAINMENT, INC."
+    assert bound_party_names(text) == {
+        "HARBOUR SPORTS, A Division of Westmark Broadcasting Inc.", "QUORRA SPORTS AND ENTERTAINMENT, INC."
+    }
+
+
+def test_a_shouted_and_after_a_legal_form_still_joins_two_parties() -> None:
+    # "ACME INC. AND BETA LLC": the name before the "AND" closes with its legal form.
+    text = (
+        "LICENSE AGREEMENT\n\nThis License Agreement is made by and between the Licensor and KESTREL WORKS INC. AND "
+        'QUORRA SYSTEMS LLC, 12 Harbour Street, Westport (the "Licensee").\n\n1. Grant.\n'
+    )
+    definitions = {d.term: d.name.text for d in find_definitions(text) if d.name is not None}
+    assert definitions["Licensee"] == "QUORRA SYSTEMS LLC"

@@ -23,8 +23,15 @@ NAME_AT: list[tuple[str, str]] = [
     ("Jane Roe (Delaware), an individual", "Jane Roe"),
     # "of <region>" after a word legal form is the registered name.
     ('Quillon Packaging Corporation of America ("Lessee")', "Quillon Packaging Corporation of America"),
-    # A parent after "a division of" is no part of the name.
-    ("HARBOUR VALLEY GAS COMPANY A DIVISION OF WESTMARK ENERGY CORPORATION TABLE", "HARBOUR VALLEY GAS COMPANY"),
+    # A division is written with its company: the name as written holds both (stop 23; the
+    # registry key stays the division's, ``party_name_forms``); a subsidiary's parent is no part.
+    (
+        "HARBOUR VALLEY GAS COMPANY A DIVISION OF WESTMARK ENERGY CORPORATION TABLE",
+        "HARBOUR VALLEY GAS COMPANY A DIVISION OF WESTMARK ENERGY CORPORATION",
+    ),
+    ("QUILLON LIFT, a Division of Westmark Industries, Inc., a Delaware corporation", "QUILLON LIFT, a Division of Westmark Industries, Inc."),
+    # ... only when the company's name has a legal form; a division of a department is not read on.
+    ("Quillon Lift, a division of Westmark Holdings and its affiliates", "Quillon Lift"),
     ("Harbour Valley Gas Company, a subsidiary of Westmark Energy Corporation", "Harbour Valley Gas Company"),
     # A page number and exhibit label run into the first line, before a name with a legal form.
     ("1 EXHIBIT 1.1 QUILLON CASUALTY GROUP, INC. 1,250,000 UNITS", "QUILLON CASUALTY GROUP, INC."),
