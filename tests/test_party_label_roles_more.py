@@ -123,3 +123,18 @@ def test_a_shouted_and_after_a_legal_form_still_joins_two_parties() -> None:
     )
     definitions = {d.term: d.name.text for d in find_definitions(text) if d.name is not None}
     assert definitions["Licensee"] == "QUORRA SYSTEMS LLC"
+
+
+def test_a_company_a_party_acts_for_beside_itself_is_a_party() -> None:
+    text = (
+        "CO-BRAND AGREEMENT\nThis co-brand agreement (the \"Agreement\") is entered into as of May 8, 2001 by and "
+        "between KESTREL CARD SERVICES, L.P., a Rhode Island limited partnership, for itself and on behalf of Kestrel "
+        "Bank (RI), National Association (collectively \"Kestrel\"), and Quorra Networks LLC, a Delaware limited "
+        "liability company (\"Quorra\"). WHEREAS, Kestrel issues cards.\n"
+    )
+    assert bound_party_names(text) == {
+        "KESTREL CARD SERVICES, L.P.", "Kestrel Bank (RI), National Association", "Quorra Networks LLC"
+    }
+    # Without a legal form it names no one ("for itself and on behalf of its Affiliates").
+    plain = text.replace("Kestrel Bank (RI), National Association", "its Affiliates")
+    assert bound_party_names(plain) == {"KESTREL CARD SERVICES, L.P.", "Quorra Networks LLC"}
