@@ -287,6 +287,13 @@ def _clause_antecedent(
         # street number open the party's address; the name is the run before it.
         at_address = re.search(r"[ \t]+of[ \t]+\d", leading.text)
         short = name_at(text, leading.start, leading.start + at_address.start()) if at_address else None
+        # "PURCHASING AGREEMENT\nINNOPHOS, INC. ("BUYER") hereby agrees ...": the reading ran up
+        # over a heading line; the party's name opens the line the definition stands on.
+        line_start = text.rfind("\n", leading.start, paren_start) + 1
+        if short is None and line_start > leading.start:
+            short = name_at(text, line_start, paren_start)
+            if short is not None and (short.start != line_start or text[short.end : paren_start].strip(" \t,")):
+                short = None
         leading = short if short is not None and party_name_problem(short.text) is None else None
     if leading is not None:
         # "BETWEEN THE EMPLOYER AND JANE ROE, ... 1. I, JANE ROE ("Employee")": the clause read

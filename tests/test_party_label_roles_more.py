@@ -138,3 +138,18 @@ def test_a_company_a_party_acts_for_beside_itself_is_a_party() -> None:
     # Without a legal form it names no one ("for itself and on behalf of its Affiliates").
     plain = text.replace("Kestrel Bank (RI), National Association", "its Affiliates")
     assert bound_party_names(plain) == {"KESTREL CARD SERVICES, L.P.", "Quorra Networks LLC"}
+
+
+def test_a_definition_under_a_heading_line_names_the_party_on_its_own_line() -> None:
+    text = (
+        "**** INDICATES OMITTED MATERIAL FILED\nSEPARATELY WITH THE COMMISSION.\nPURCHASING AGREEMENT\n"
+        "QUILLON CHEMICALS, INC. (\u201cBUYER\u201d) hereby agrees to purchase from HARBOUR LIME COMPANY "
+        "(\u201cSELLER\u201d), and SELLER hereby agrees to sell to said BUYER the following products:\n"
+        "PRODUCTS: Quicklime.\n"
+    )
+    definitions = {d.term: d.name.text for d in find_definitions(text) if d.name is not None}
+    assert definitions["BUYER"] == "QUILLON CHEMICALS, INC."
+    assert definitions["SELLER"] == "HARBOUR LIME COMPANY"
+    start = text.index("QUILLON")
+    buyer = next(d for d in find_definitions(text) if d.term == "BUYER")
+    assert (buyer.name.start, buyer.name.end) == (start, start + len("QUILLON CHEMICALS, INC."))
