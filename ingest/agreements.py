@@ -1161,6 +1161,13 @@ def _with_names_a_party(text: str, end: int, below: str) -> bool:
     return again.search(text, end, min(len(text), end + TITLE_SCAN_CHARS)) is not None
 
 
+def _line_after(text: str, line_end: int) -> tuple[int, str]:
+    """The line after the line break at ``line_end``: where it ends, and its text stripped."""
+    next_end = text.find("\n", line_end + 1)
+    next_end = len(text) if next_end == -1 else next_end
+    return next_end, text[line_end + 1 : next_end].strip()
+
+
 def _with_line_below(text: str, title: Title) -> Title:
     """A caps agreement heading that ends its line, continued on the next line (at most one blank
     line between) by a caps line that starts with "AND", "FOR", "OF" or "WITH": "SETTLEMENT AGREEMENT\nAND
@@ -1173,16 +1180,12 @@ def _with_line_below(text: str, title: Title) -> Title:
     line_end = text.find("\n", title.end)
     if line_end == -1 or text[title.end : line_end].strip():
         return title
-    next_end = text.find("\n", line_end + 1)
-    next_end = len(text) if next_end == -1 else next_end
-    below = text[line_end + 1 : next_end].strip()
+    next_end, below = _line_after(text, line_end)
     if not below and next_end < len(text):
         # One blank line may stand between, as above a heading (a filing converted with a blank
         # line after every line: "LICENSE AGREEMENT\n\nWITH SUBLICENSING TERMS").
         line_end = next_end
-        next_end = text.find("\n", line_end + 1)
-        next_end = len(text) if next_end == -1 else next_end
-        below = text[line_end + 1 : next_end].strip()
+        next_end, below = _line_after(text, line_end)
     if (
         not below
         or not _CONTINUATION.match(below)

@@ -717,9 +717,9 @@ def party_name_forms(name: str) -> list[str]:
         forms.append(trade)
     # "ROTARY LIFT, a Division of Dover Industries, Inc.": the division is also asked for by its
     # own name, the entity id's.
-    division = re.match(r"^(.*?\S),?\s+(?:a|an|A|AN)\s+(?:division|Division|DIVISION)\s+(?:of|OF)\s+\S", legal)
-    if division is not None:
-        legal = division.group(1)
+    division = _DIVISION_OF.search(legal)
+    if division is not None and division.start() > 0:
+        legal = legal[: division.start()]
         forms.append(legal)
     of_place = re.match(r"^(.*\S)\s+of\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
     # ("Quillon Packaging Corporation of America": a form written as a word runs on into the place; the
