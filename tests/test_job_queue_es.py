@@ -388,7 +388,15 @@ def test_a_worker_killed_mid_job_is_replaced_by_the_other_without_duplicates(tmp
         assert job["state"] == "done", (job, logs)
         assert job["attempts"] == 2 and int(job["lease_owner"].split(":")[1]) == survivor.pid
         assert survivor.poll() is None
-        seen_one, seen_two = _view(one, "big-doc"), _view(two, "big-doc")
+        # The raw read above is a realtime GET: it can see the worker's last write before that
+        # write's refresh reaches search, which the document view reads (a few milliseconds, once
+        # seen in CI). Wait, bounded, until search shows the finished job too, then compare.
+        deadline = time.monotonic() + 10
+        seen_one = _view(one, "big-doc")
+        while seen_one["jobs"][0]["state"] != "done" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            seen_one = _view(one, "big-doc")
+        seen_two = _view(two, "big-doc")
         assert seen_one == seen_two and seen_one["status"] == "indexed"
         revision = accepted.json()["revision"]
         chunks = store.revision_chunks(accepted.json()["doc_id"], revision)  # the uploader's namespace
