@@ -181,6 +181,9 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
             # ("... QUORRA BANK, HARBOUR BRANCH ACTING AS AGENT TERM FACILITY AGREEMENT": a party's role on a
             # cover page, "AS AGENT", ends its entry of the list as well.)
             party_list = list(_PARTY_LIST_WORD.finditer(raw)) + list(_cover_role_in_run().finditer(raw))
+            # ("... TREATMENT HAS BEEN REQUESTED WITH RESPECT TO THE OMITTED PORTION SUPPLY
+            # AGREEMENT": a confidential-treatment legend run into the heading ends there too.)
+            party_list += list(_title_legend_word().finditer(raw))
             party_list.sort(key=lambda m: m.end())
             if party_list:
                 start, raw = start + party_list[-1].end(), raw[party_list[-1].end() :]
@@ -579,6 +582,13 @@ def _ends_in_legal_form(line: str) -> bool:
     part of a title."""
     words = tuple(name_words(line))
     return any(len(words) > len(suffix) and words[-len(suffix) :] == suffix for suffix in lexicons().strippable_suffixes)
+
+
+@lru_cache(maxsize=1)
+def _title_legend_word() -> re.Pattern[str]:
+    """A word of a confidential-treatment legend (``title_legend_words``), in capitals."""
+    words = "|".join(re.escape(w.upper()) for w in sorted(load_json("agreement_kinds.json")["title_legend_words"]))
+    return re.compile(rf"\b(?:{words})\b[ \t]*")
 
 
 @lru_cache(maxsize=1)

@@ -64,10 +64,10 @@ PREAMBLE_END_WORDS = (
 )
 _PREAMBLE_END = re.compile(PREAMBLE_END_WORDS)
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
+    r"^(?:[\s,:;\-–]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
     # ("... ("Vendor") OF THE FIRST PART AND: WILLIAM ROE, ...": the part closing the previous
-    # party opens no name.)
-    r"\bof\s+the\s+(?:first|second|third|fourth|fifth|one|other)\s+part\b|"
+    # party opens no name; "OF THE FIRST-PART" too.)
+    r"\bof\s+the\s+(?:first|second|third|fourth|fifth|one|other)[\s-]+part\b|"
     r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
 )
 # "This Agreement ... (the "AGREEMENT") is entered into by the City of Fort Stockton, Texas, ...
@@ -352,10 +352,18 @@ def _clause_antecedent(
         # "..., and ARMADA SPORTS AND ENTERTAINMENT, INC., 254 South ... ("Licensor")": a shouted
         # name writes its own "AND"; when the reading after the joiner before it runs over this
         # one to the same end, and no legal form closes a name before this "AND", that is the name.
-        if after is not None and index > 0 and joiner.group().strip() == "AND":
+        # So does a name's own lower-case "and" ("..., and Tianjin Ascent Import and Export
+        # Company, Ltd, a Chinese ... ("Distributor")") when the joiner before it closes the
+        # previous party's clause with a comma and none stands before this one.
+        if after is not None and index > 0 and (joiner.group().strip() == "AND" or _own_and(segment, joiners[index - 1], joiner)):
             wider = name_at(text, segment_start + joiners[index - 1].end(), paren_start)
             head = text[wider.start : segment_start + joiner.start()] if wider is not None else ""
-            if wider is not None and wider.end == after.end and not has_legal_suffix(head.strip(" ,")):
+            if (
+                wider is not None
+                and wider.end == after.end
+                and not has_legal_suffix(head.strip(" ,"))
+                and (joiner.group().strip() == "AND" or ends_in_legal_suffix(wider.text))
+            ):
                 after = wider
         # (After "and the" only a description may end the clause: "and the Department of the
         # Treasury of ... (the "Department")" names no "Department".)
@@ -391,8 +399,19 @@ def _clause_antecedent(
     return before
 
 
+def _own_and(segment: str, previous: re.Match[str], joiner: re.Match[str]) -> bool:
+    """Whether a lower-case "and" may be a name's own word: the joiner before it follows a comma
+    (it closed the previous party's description), this one follows none, and a name that ends in
+    a legal form is then read over it (``_clause_antecedent``)."""
+    return (
+        joiner.group().strip() == "and"
+        and segment[: previous.start() + 1].rstrip().endswith(",")
+        and not segment[: joiner.start() + 1].rstrip().endswith(",")
+    )
+
+
 _BENEFICIARY_LEAD = re.compile(r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+the[ \t\n]+benefit[ \t\n]+of)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
-_OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t]+part\b)")
+_OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")

@@ -362,6 +362,19 @@ def _comma_joins_description(name: str) -> bool:
     return re.search(r",[ \t\n]+(?:and|AND)[ \t\n]", name) is not None
 
 
+# A US ZIP code right after a name's last word ("Reno NV 89502"): the name was a city and state.
+_POSTAL_CODE_AFTER = re.compile(r"[ \t]+[0-9]{5}(?:-[0-9]{4})?(?![\w-])")
+# A number closing a word run inside a name ("Florida 32746"): where a postal code would end.
+_NUMBER_WORD_END = re.compile(r"[0-9](?=[ \t\n,]|$)")
+
+
+def _holds_postal_code(name: str) -> bool:
+    """Whether some run of ``name``'s words ends in a postal code (``postal_codes`` of
+    ``party_filters.json``, read on each prefix that ends in a number)."""
+    postal = _party_filters().postal_codes
+    return any(p.search(name[: m.end()]) for m in _NUMBER_WORD_END.finditer(name) for p in postal)
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
     match = _name_regex().match(text, pos, limit)
@@ -383,6 +396,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and not re.search(r"(?i),.*\bthe\b", candidate.text)
             and not _comma_joins_description(candidate.text)
             and len(candidate.text.split()) <= 8
+            # "Lake Mary, Florida 32746 and NSA INTERNATIONAL, INC.": the address closing the
+            # party before ran on into the next party's name over "and".
+            and not _holds_postal_code(candidate.text)
         ):
             plain = candidate
     portfolio = _portfolio_regex().match(text, pos, limit)
@@ -400,6 +416,10 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         if inner is not None and (plain is None or inner.end > plain.end):
             plain = inner
     if plain is None:
+        return None
+    # "Reno NV 89502", "Denver, CO 80202": a state code read as a legal form is the city and
+    # state of an address when a postal code follows it.
+    if ends_in_legal_suffix(plain.text) and _POSTAL_CODE_AFTER.match(text, plain.end, limit):
         return None
     wider = _of_the_name(text, plain, limit)
     if wider is not None:

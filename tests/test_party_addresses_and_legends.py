@@ -1,0 +1,99 @@
+"""Party and title readers, stop 24 (issue 9): shapes read from a fresh set of real openings
+(realJ, then a reading set), each written here with invented names. An address closing one party
+never runs into the next party's name over "and"; a state code read as a legal form before a ZIP
+code is an address, not a company; a name's own lower-case "and" ("Import and Export") is not a
+list joiner; "OF THE FIRST-PART" (hyphenated) closes a party's clause like "OF THE FIRST PART"; a
+confidential-treatment legend run into the heading's line is not part of the title. The real
+spaCy pipeline; each case asserts the exact names bound or the exact title and span."""
+
+from __future__ import annotations
+
+from ingest.agreements import find_title
+from ingest.annotate import annotate_document
+from ingest.definitions import find_definitions
+from ingest.names import name_at
+from tests.helpers import bound_party_names
+
+
+def test_an_address_with_a_zip_code_does_not_run_into_the_next_party() -> None:
+    text = (
+        "MANUFACTURING AGREEMENT\n\nTHIS MANUFACTURING AGREEMENT dated September 1, 1997, is made by and among "
+        "KESTREL POLYMERS, INC., a Florida corporation having a place of business at 1000 Oak Road, Lake Mary, "
+        "Florida 32746 and KESTREL INTERNATIONAL, INC., a Tennessee corporation having a place of business at "
+        "42 East Road, Memphis, Tennessee 38118 on the one hand (collectively the \"Buyer\") and QUILL, INC., a "
+        "Florida corporation (hereafter referred to as \"Quill\") having a place of business of 1000 Oak Road, "
+        "Lake Mary, Florida on the other hand.\n\nWHEREAS, Buyer owns technology.\n"
+    )
+    assert bound_party_names(text) == {"KESTREL POLYMERS, INC.", "KESTREL INTERNATIONAL, INC.", "QUILL, INC."}
+    # The comma reading stops at the address; a comma name without one is still read whole.
+    start = text.index("Lake Mary, Florida 32746")
+    assert name_at(text, start, len(text)).text == "Lake Mary"
+    firm = "Stratton, Cheeseman & Walsh-Nevada, Inc. and others"
+    assert name_at(firm, 0, len(firm)).text == "Stratton, Cheeseman & Walsh-Nevada, Inc."
+
+
+def test_a_state_code_before_a_zip_code_is_no_legal_form() -> None:
+    text = (
+        "DEVELOPMENT AGREEMENT\n\nThis development agreement is made as of May 17, 2001, by and between "
+        "Quillon Tech, a Nevada corporation, with its principal place of business at 681 Edison Way, Reno NV "
+        "89502 (\"QT\"), and Marlow Hats, Inc., with its principal place of business at 508 Island Ave. Reno NV "
+        "89501 (\"MARLOW\"), each a \"Party\".\n\nRECITALS\n"
+    )
+    assert name_at(text, text.index("Reno NV 89502"), len(text)) is None
+    # "N.V." written as a company's form, with no postal code after it, is still one.
+    company = "Kestrel Holding NV, a Dutch company"
+    assert name_at(company, 0, len(company)).text == "Kestrel Holding NV"
+    assert bound_party_names(text) == {"Quillon Tech", "Marlow Hats, Inc."}
+
+
+def test_a_names_own_and_is_not_a_list_joiner() -> None:
+    text = (
+        "DISTRIBUTION AGREEMENT\n\nThis Agreement is made and entered into as of the Effective Date by and "
+        "between Oriel Quill Sciences, Inc., a California corporation (\"Company\"), and Tianjin Harbour Import "
+        "and Export Company, Ltd, a Chinese limited liability company having a place of business at Unit H, "
+        "Tianjin, China (\"Distributor\").\n\nWHEREAS Company has developed technology.\n"
+    )
+    definitions = {d.term: d.name.text for d in find_definitions(text)}
+    assert definitions["Distributor"] == "Tianjin Harbour Import and Export Company, Ltd"
+    assert bound_party_names(text) == {"Oriel Quill Sciences, Inc.", "Tianjin Harbour Import and Export Company, Ltd"}
+
+
+def test_two_parties_joined_by_and_after_a_comma_stay_two() -> None:
+    # Only a name reaching a legal form over its own "and" is read whole: two named companies
+    # joined by "and" are two parties.
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made by and between Quorrel Labs, Inc. (\"Quorrel\"), and Wrenfield "
+        "Systems Ltd. and Harbourline Foods, Inc. (together, \"Buyer\").\n\nRECITALS\n"
+    )
+    definitions = {d.term: d.name.text for d in find_definitions(text)}
+    assert definitions["Buyer"] == "Harbourline Foods, Inc."
+
+
+def test_of_the_first_part_hyphenated_names_no_party() -> None:
+    text = (
+        "Supply Agreement\n\nTHIS AGREEMENT made this 1st day of March, 1997. BETWEEN: 771234 ONTARIO LIMITED, a "
+        "corporation duly incorporated under the laws of the Province of Ontario (hereinafter called the \"Seller\") "
+        "OF THE FIRST-PART - and - QUILLON BRANDS, INC., a corporation having its registered office in Roseville, "
+        "California, (hereinafter called the \"Buyer\") OF THE SECOND PART WHEREAS the Seller makes ice pops.\n"
+    )
+    assert bound_party_names(text) == {"771234 ONTARIO LIMITED", "QUILLON BRANDS, INC."}
+    definitions = {d.term: d.name.text for d in find_definitions(text)}
+    assert definitions["Buyer"] == "QUILLON BRANDS, INC."
+
+
+def test_a_legend_run_into_the_heading_line_is_not_title_words() -> None:
+    text = (
+        "CERTAIN INFORMATION IN THIS DOCUMENT HAS BEEN OMITTED AND FILED SEPARATELY WITH THE SECURITIES AND "
+        "EXCHANGE COMMISSION. CONFIDENTIAL TREATMENT HAS BEEN REQUESTED WITH RESPECT TO THE OMITTED PORTION "
+        "SUPPLY AGREEMENT\nExhibit 10.2\nThis Supply Agreement (the \"Agreement\") is entered into as of October 13, "
+        "2014 by and between Quillon Research Corporation (\"QRC\") and Harbour Nut Company, LLC (\"Supplier\").\n"
+        "RECITALS\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
+    assert text[title.start : title.end] == "SUPPLY AGREEMENT" and title.start == text.index("SUPPLY AGREEMENT")
+    short = "TREATMENT REQUESTED COLLABORATIVE RESEARCH AGREEMENT\n\nThis Agreement is made between Quillon Inc and Wren Labs Inc.\n"
+    assert find_title(short).text == "COLLABORATIVE RESEARCH AGREEMENT"
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    assert agreement.name == "SUPPLY AGREEMENT"
