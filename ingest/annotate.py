@@ -292,6 +292,9 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # into the party's address; the name is the part before its street.
         if second is not None and party_name_problem(second.text) == "address":
             second = before_street_address(second)
+        # "Acme Inc., c/o Pruitt & Lang LLP, ...": an "&" inside an addressee's name is no joiner.
+        if second is not None and straight[connector.start() : connector.end()].strip() == "&" and after_non_party_lead(straight, second.start):
+            continue
         if second is not None:
             names.append(second)
             # "And:\n\n1.\nJane Roe\n\n2.\nJohn Doe": a numbered group after the "and".

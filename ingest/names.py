@@ -183,6 +183,17 @@ def _legal_suffix_end() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w])(?i:{_suffix_regex()})\.?$")
 
 
+def without_legal_form(name: str) -> str:
+    """``name`` without the legal forms closing it ("HEWLETT-PACKARD" of "HEWLETT-PACKARD
+    COMPANY", "Kestrel" of "Kestrel Co., Ltd.")."""
+    bare = name.strip()
+    while True:
+        cut = _legal_suffix_end().sub("", bare).rstrip(" ,\t\n")
+        if cut == bare or not cut:
+            return bare
+        bare = cut
+
+
 @dataclass(frozen=True, slots=True)
 class NameSpan:
     text: str
@@ -489,8 +500,19 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     # follows it: "John Roe, Sr. Vice President").
     generation = _GENERATION.match(text, plain.end, limit)
     if generation and not has_legal_suffix(plain.text) and len(plain.text.split()) >= 2:
-        return NameSpan(text[plain.start : generation.end()], plain.start, generation.end())
+        plain = NameSpan(text[plain.start : generation.end()], plain.start, generation.end())
+    # "Robert M. Campbell, Jr., M.D.": a degree after a person's name is written with it.
+    degree = _post_nominal().match(text, plain.end, limit)
+    if degree and not has_legal_suffix(plain.text) and 2 <= len(plain.text.split()) <= 6:
+        return NameSpan(text[plain.start : degree.end()], plain.start, degree.end())
     return plain
+
+
+@lru_cache(maxsize=1)
+def _post_nominal() -> re.Pattern[str]:
+    """One or more degrees after a person's name (``post_nominals`` of legal_suffixes.json)."""
+    degrees = "|".join(re.escape(d) for d in sorted(load_json("legal_suffixes.json")["post_nominals"], key=len, reverse=True))
+    return re.compile(rf"(?:,?[ \t]+(?:{degrees})(?![\w.]))+")
 
 
 # A bracketed place after a name, before the clause goes on: ", a ...", a definition, the line's end.
@@ -647,6 +669,10 @@ def _slot_name_regex() -> re.Pattern[str]:
     return _words_then_legal_forms(rf"[ \t]+(?:{joint}[ \t]+){{0,{_SLOT_INNER_LIMIT}}}")
 
 
+# Words that never open a name even in a party clause's slot (the clause's own words).
+_SLOT_OPENERS_NEVER_NAMES = frozenset({"the", "this", "and", "a", "an", "by", "its", "each", "inc", "with", "as"})
+
+
 def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name that fills a party clause's slot at ``pos`` (right after "between", or the "and"
     between two parties), where the slot itself says a name stands. Beyond ``name_at`` it reads
@@ -658,6 +684,19 @@ def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     plain = name_at(text, pos, limit)
     if plain is not None and ends_in_legal_suffix(plain.text):
         return plain
+    # "between At Home Corporation, a Delaware corporation": in the slot a capitalised function
+    # word opens the name (elsewhere "At"/"In" open prose), when a legal form closes the slot.
+    opening = _name_regex().match(text, pos, limit)
+    if opening is not None and re.match(r"[A-Z][a-z]{1,3}[ \t]+[A-Z]", text[pos:limit]):
+        whole = _trim(text, opening.start(), opening.end(), checked_first=False)
+        if (
+            whole is not None
+            and len(whole.text.split()) >= 3
+            and ends_in_legal_suffix(whole.text)
+            and _SLOT_CLOSE.match(text, whole.end, limit)
+            and whole.text.split()[0].casefold() in _NOT_NAME_WORDS - _SLOT_OPENERS_NEVER_NAMES
+        ):
+            return whole
     match = _slot_name_regex().match(text, pos, limit)
     if match is not None:
         wide = _trim(text, match.start(), match.end())
@@ -753,6 +792,11 @@ def party_name_forms(name: str) -> list[str]:
     bank = _without_branch(legal)
     if bank != legal:
         forms.append(bank.rstrip(" ,"))
+    # "Robert M. Campbell, Jr., M.D.": also asked for without the degree.
+    degree = re.search(rf"(?:{_post_nominal().pattern})$", legal)
+    if degree is not None and degree.start() > 0 and not has_legal_suffix(legal):
+        forms.append(legal)
+        legal = legal[: degree.start()]
     # "Dr. Alan P. Whitmore": the person is also asked for without the honorific ("Prof. Dr.
     # Alan Whitmore" without each of them; at most the name's own word count, so bounded).
     honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
@@ -955,8 +999,16 @@ def without_enumerator(text: str, name: NameSpan) -> NameSpan:
 def after_non_party_lead(text: str, start: int) -> bool:
     """Whether the words right before ``start`` make the name there someone other than a party
     ("a subsidiary of Roche Holding AG", "c/o Pruitt LLP", "represented by Jane Roe":
-    ``non_party_leads`` of party_filters.json)."""
+    ``non_party_leads`` of party_filters.json). A name read from its last words ("Lang LLP" of
+    "c/o Pruitt & Lang LLP") is judged from the words "&" joins to it."""
+    joined = _AMPERSAND_BEFORE.search(text, max(0, start - 60), start)
+    if joined is not None:
+        start = joined.start()
     return _party_filters().non_party_lead.search(text[max(0, start - 40) : start]) is not None
+
+
+# Capitalised words joined by "&" right before a name's start: its first words ("Pruitt & ").
+_AMPERSAND_BEFORE = re.compile(r"(?<![\w.&'’\-])(?:[A-Z][\w.'’\-]*[ \t]+){1,3}&[ \t]+\Z")
 
 
 @lru_cache(maxsize=1)

@@ -36,6 +36,7 @@ from ingest.names import (
     name_at,
     organisation_head,
     party_name_problem,
+    without_legal_form,
 )
 
 # The opening the layout reader looks at: covers and party lists sit on the first pages.
@@ -290,6 +291,22 @@ def _label_term(label: str) -> str | None:
     return _cues().labels.get(folded)
 
 
+_INITIALS_SKIP = frozenset({"of", "and", "the", "&"})
+
+
+def _initials_label(label: str, name: str) -> bool:
+    """Whether ``label`` is the initials of ``name``'s words before its legal form, in capitals
+    ("HP" of "HEWLETT-PACKARD COMPANY", "IBM" of "INTERNATIONAL BUSINESS MACHINES CORPORATION"):
+    a party's short name standing as its row's label. Only a name with a legal form or an
+    organisation's head noun."""
+    if not re.fullmatch(r"[A-Z]{2,6}", label) or not (ends_in_legal_suffix(name) or organisation_head(name)):
+        return False
+    bare = [w for w in re.split(r"[\s\-]+", without_legal_form(name)) if w and w.casefold() not in _INITIALS_SKIP]
+    initials = "".join(w[0] for w in bare).upper()
+    # (An organisation's head noun is often left out of its initials: "HP" of "... COMPANY".)
+    return len(bare) >= 2 and label in (initials, initials[:-1] if organisation_head(name) else initials)
+
+
 def _continued_value(text: str, name: NameSpan, start: int, cell: LayoutCell, following: LayoutCell | None) -> NameSpan:
     """A name without its legal form that fills its line may go on on the next line, when it
     ends there in one ("PARTY A: QINGHE\\nLANTIAN HOLDING GROUP CO., LTD.")."""
@@ -324,6 +341,13 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             # A table's label cell, the value in the next cell of its row.
             label_text = cell.text
         term = _label_term(label_text) if label_text is not None else None
+        if term is None and match is not None and value_start < cell.end:
+            # "HP: HEWLETT-PACKARD COMPANY": the party's own short name as the row's label.
+            read = name_at(text, value_start, cell.end)
+            if read is not None and _initials_label(label_text, read.text):
+                slots.append(LabelSlot(label_text, label_start, read, cell.end))
+            index += 1
+            continue
         if term is None:
             index += 1
             continue

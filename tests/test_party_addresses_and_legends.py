@@ -3,15 +3,19 @@
 never runs into the next party's name over "and"; a state code read as a legal form before a ZIP
 code is an address, not a company; a name's own lower-case "and" ("Import and Export") is not a
 list joiner; "OF THE FIRST-PART" (hyphenated) closes a party's clause like "OF THE FIRST PART"; a
-confidential-treatment legend run into the heading's line is not part of the title. The real
-spaCy pipeline; each case asserts the exact names bound or the exact title and span."""
+confidential-treatment legend run into the heading's line is not part of the title. From realL
+(also a reading set): "At" opens a name in a party slot, a row labelled by its party's initials
+names that party, a degree after a person's name is written with it, and an addressee's "&" is no
+clause joiner. The real spaCy pipeline; each case asserts the exact names bound or the exact title
+and span."""
 
 from __future__ import annotations
 
 from ingest.agreements import find_title
 from ingest.annotate import annotate_document
 from ingest.definitions import find_definitions
-from ingest.names import name_at
+from ingest.names import _post_nominal, after_non_party_lead, name_at, party_name_forms
+from ingest.party_layout import _initials_label
 from tests.helpers import bound_party_names
 
 
@@ -97,3 +101,58 @@ def test_a_legend_run_into_the_heading_line_is_not_title_words() -> None:
     annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
     agreement = next(s for s in annotations.subjects if s.type == "agreement")
     assert agreement.name == "SUPPLY AGREEMENT"
+
+
+def test_a_function_word_opens_a_name_in_the_party_slot() -> None:
+    text = (
+        "IP SERVICES AGREEMENT\n\nThis IP Access Agreement (the \"AGREEMENT\") is made and entered into as of "
+        "September 15, 2000 by and between At Harbour Corporation, a Delaware corporation, with principal offices "
+        "located at 450 Broadway Street, Redwood City, California 94063, by and through its @Work division, and "
+        "Quillon Video Conferencing, Inc., a Delaware corporation (\"PARTNER\") (collectively, the \"PARTIES\").\n\n"
+        "WHEREAS, @Work provides connectivity services;\n"
+    )
+    assert bound_party_names(text) == {"At Harbour Corporation", "Quillon Video Conferencing, Inc."}
+    # Outside a slot, and without a legal form closing it, "At" still opens prose.
+    assert name_at("At Harbour Corporation", 0, 22) is None
+
+
+def test_an_addressees_ampersand_is_no_clause_joiner() -> None:
+    # ``bench/party_shapes.py``'s neg_care_of shape: the firm after "c/o" is no party, nor is its
+    # last words ("Lang LLP") read after its "&".
+    text = (
+        "CONSULTING AGREEMENT\n\nThis Agreement is made between Arbor Quill Holdings Inc., c/o Pruitt & Lang LLP, "
+        "55 Water Street, New York, NY 10041 (\"Company\"), and Marcus Bellamy (\"Consultant\").\n\n1. Services.\n"
+    )
+    assert bound_party_names(text) == {"Arbor Quill Holdings Inc.", "Marcus Bellamy"}
+    assert after_non_party_lead(text, text.index("Lang LLP"))
+    # A party clause joined by "&" still names both parties.
+    joined = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Arbor Quill Holdings Inc. & Wrenfield Foods LLC.\n\n"
+        "1. Supply.\n"
+    )
+    assert not after_non_party_lead(joined, joined.index("Wrenfield"))
+
+
+def test_a_party_rows_label_may_be_its_initials() -> None:
+    text = (
+        "SOFTWARE INSTALLATION AGREEMENT\nTHIS SOFTWARE INSTALLATION AGREEMENT is made as of November 1, 1999, by and "
+        "between:\nQW: QUILL-WRENFIELD COMPANY\n100 Main Street\nWestport, CA 90000\nand\nCOMPANY: HARBOURLINE, INC.\n"
+        "200 Oak Street\nWestport, CA 90000\nQW and Harbourline, Inc. hereby agree as follows:\n1. DEFINITIONS\n"
+    )
+    assert bound_party_names(text) == {"QUILL-WRENFIELD COMPANY", "HARBOURLINE, INC."}
+    assert _initials_label("IBM", "INTERNATIONAL BUSINESS MACHINES CORPORATION")
+    assert not _initials_label("TEL", "QUILL-WRENFIELD COMPANY")
+    assert not _initials_label("QW", "Quill Wrenfield")  # no legal form, no organisation head
+
+
+def test_a_degree_after_a_persons_name_is_written_with_it() -> None:
+    text = (
+        "PATENT LICENSE AGREEMENT\n\nThis Patent License Agreement is made by and between Quillon Vision, Inc., a "
+        "Delaware corporation (\"LICENSEE\"), and Robert M. Wrenfield, Jr., M.D., an individual (\"PATENT OWNER\").\n\n"
+        "RECITALS\n"
+    )
+    assert bound_party_names(text) == {"Quillon Vision, Inc.", "Robert M. Wrenfield, Jr., M.D."}
+    assert party_name_forms("Robert M. Wrenfield, Jr., M.D.") == ["Robert M. Wrenfield, Jr., M.D.", "Robert M. Wrenfield, Jr."]
+    # "MD" alone is a state code, not read as a degree.
+    assert _post_nominal().match(" MD 21201") is None
+    assert _post_nominal().match(", M.D., an individual").group() == ", M.D."
