@@ -16,7 +16,8 @@ TITLE_SCAN_CHARS = 3_000
 _LEADING_TITLE_WORDS = 20
 # "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
 # Capitals include accented ones: "VERTRÄGE", "ÉCHANGE" are caps words of a bilingual heading.
-_CAPS_WORD = r"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*,?|&|-|[0-9]+(?:\.[0-9]+)*)"
+# ("AMENDMENT #1 TO MANUFACTURING AGREEMENT": a number may be written after "#".)
+_CAPS_WORD = r"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*,?|&|-|#?[0-9]+(?:\.[0-9]+)*)"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
 # after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
 _CAPS_TITLE = re.compile(
@@ -96,7 +97,7 @@ _NOT_HEADING_WORDS = frozenset(
 )
 _TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-]{0,20}\)")
 # "SCHEDULE TO Software License, Customization and Maintenance Agreement": a comma may end a word.
-_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|[0-9]+(?:\.[0-9]+)*)"
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|#?[0-9]+(?:\.[0-9]+)*)"
 _MIXED_TITLE = re.compile(
     rf"(?<![\w])((?:{_TITLE_WORD}[ \t]{{1,3}}){{0,10}}?(?:Agreement|agreement|Contract))(?![\w])"
 )

@@ -345,10 +345,22 @@ def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) ->
     for connector in _AND.finditer(text, start, end):
         if words_only and connector.group().strip(" \t\n:,") == "&":
             continue
+        # "..., One Procter & Gamble Plaza, Cincinnati": an "&" a name reads across is the name's.
+        if connector.group().strip(" \t\n:,") == "&" and _inside_a_name(text, connector, end):
+            continue
         before = text[start : connector.start()]
         if before.count("(") <= before.count(")"):
             return connector
     return None
+
+
+def _inside_a_name(text: str, connector: re.Match[str], end: int) -> bool:
+    """Whether a name read from the capitalised word right before an "&" runs on past it."""
+    word = re.search(r"(?<![\w.&'’\-])[A-Z][\w.'’\-]*[ \t]*\Z", text[max(0, connector.start() - 40) : connector.start()])
+    if word is None:
+        return False
+    name = name_at(text, connector.start() - len(word.group()), end)
+    return name is not None and name.end > connector.end()
 
 
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:

@@ -156,3 +156,25 @@ def test_a_degree_after_a_persons_name_is_written_with_it() -> None:
     # "MD" alone is a state code, not read as a degree.
     assert _post_nominal().match(" MD 21201") is None
     assert _post_nominal().match(", M.D., an individual").group() == ", M.D."
+
+
+def test_an_ampersand_inside_an_address_joins_no_party() -> None:
+    # From realN (a reading set): the firm's name in its own street address.
+    text = (
+        "PATENT LICENSE AGREEMENT\n\nThis is a PATENT LICENSE AGREEMENT, dated October 2, 2001, between The Quillon & "
+        "Wren Company, a corporation of the State of Ohio having a principal place of business at One Quillon & Wren "
+        "Plaza, Cincinnati, OH 45202, U.S.A. (hereinafter known as \"Licensor\"), and Harbour Brands International, "
+        "Inc., a corporation of the State of Virginia (hereinafter known as \"Licensee\").\n\nWHEREAS, the parties agree.\n"
+    )
+    assert bound_party_names(text) == {"The Quillon & Wren Company", "Harbour Brands International, Inc."}
+
+
+def test_an_amendment_numbered_with_a_hash_keeps_its_number_in_the_title() -> None:
+    text = (
+        "AMENDMENT #1 TO MANUFACTURING AGREEMENT BY AND BETWEEN QUILLON OPTICAL MEDIA, INC. AND WRENCOM, INC. DATED "
+        "JANUARY 1, 1995\n\nRECITALS: A. Wrencom had not fulfilled its obligations.\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "AMENDMENT #1 TO MANUFACTURING AGREEMENT"
+    assert (title.start, title.end) == (0, len("AMENDMENT #1 TO MANUFACTURING AGREEMENT"))
+    assert bound_party_names(text) == {"QUILLON OPTICAL MEDIA, INC.", "WRENCOM, INC."}
