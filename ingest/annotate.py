@@ -354,6 +354,27 @@ def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) ->
     return None
 
 
+# A confidential-treatment legend's own words, in the sentence a definition stands in.
+_LEGEND_WORDS = re.compile(r"(?i)\bconfidential[ \t\n]+treatment\b|\bportions?\b[^.]{0,80}\b(?:omitted|redacted)\b|\b(?:omitted|redacted)\b[^.]{0,80}\bportions?\b")
+_PARTY_CLAUSE_WORDS = re.compile(r"(?i)\b(?:between|among|amongst|entered[ \t\n]+into|made[ \t\n]+(?:and|by|as|this|on)|dated|is[ \t\n]+made)\b")
+# A sentence's end or a blank line: where a legend's sentence stops.
+_SENTENCE_BREAK = re.compile(r"[.;][\"”']?[ \t]*\n|\.[ \t]|\n[ \t]*\n")
+# How far a legend's sentence is read around a definition's name.
+_LEGEND_WINDOW = 400
+
+
+def _in_legend(text: str, start: int) -> bool:
+    """Whether the sentence holding ``start`` is a confidential-treatment legend."""
+    floor = max(0, start - _LEGEND_WINDOW)
+    ends = [m.end() for m in _SENTENCE_BREAK.finditer(text, floor, start)]
+    before = ends[-1] if ends else floor
+    after = _SENTENCE_BREAK.search(text, start, start + _LEGEND_WINDOW)
+    sentence = text[before : after.start() if after is not None else start + _LEGEND_WINDOW]
+    # (A legend run into the preamble without a sentence end is no legend of its own: the party
+    # clause's words are in it.)
+    return _LEGEND_WORDS.search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
+
+
 def _inside_a_name(text: str, connector: re.Match[str], end: int) -> bool:
     """Whether a name read from the capitalised word right before an "&" runs on past it."""
     word = re.search(r"(?<![\w.&'’\-])[A-Z][\w.'’\-]*[ \t]*\Z", text[max(0, connector.start() - 40) : connector.start()])
@@ -1000,6 +1021,11 @@ def _parties(
         # "Jane Roe\nc/o Adv. John Doe\n(the "Seller")": the name nearest the definition is
         # the party's addressee or agent, not the party.
         if after_non_party_lead(text, definition.name.start):
+            continue
+        # "... AN ORDER FROM THE SECURITIES AND EXCHANGE COMMISSION (THE "COMMISSION") ... THE
+        # CONFIDENTIAL PORTIONS HAVE BEEN OMITTED": a confidential-treatment legend names the
+        # regulator, never a party.
+        if _in_legend(text, definition.name.start):
             continue
         # "by and between ACME DESIGN GROUP and BETA WORKS, INC. ("Beta")": the term defines the
         # name after the lower-case joint; the one before it is read from the clause's slot.

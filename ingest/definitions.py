@@ -230,6 +230,12 @@ _CLOSED_NAME = re.compile(r"[ \t]*(?:[,\"”\n]|$)|[ \t]+\(")
 def _clause_antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
+    # "MARRIOTT INTERNATIONAL, INC., a Delaware corporation (to be renamed Sodexho Marriott
+    # Services, Inc.) ("SMS")": a remark on the party's other name stands between its clause and
+    # its definition; the definition is the clause's, read as if the remark were not there.
+    remark = _NAME_REMARK.search(text, floor, paren_start)
+    if remark is not None:
+        paren_start = remark.start()
     segment_start = clause_start(text, paren_start, floor)
     segment = text[segment_start:paren_start]
     # "BETWEEN:\n| Kestrel Systems Land Ltd.\n| Of the Harbour Industrial Park, Westport (Hereinafter
@@ -410,6 +416,10 @@ def _own_and(segment: str, previous: re.Match[str], joiner: re.Match[str]) -> bo
     )
 
 
+# A parenthesised remark on a party's other name right before its definition.
+_NAME_REMARK = re.compile(
+    r"[ \t\n]*\((?i:to[ \t\n]+be[ \t\n]+renamed|formerly(?:[ \t\n]+known[ \t\n]+as)?|f/k/a|now[ \t\n]+known[ \t\n]+as|previously[ \t\n]+known[ \t\n]+as)\b[^()]{0,120}\)[ \t\n]*\Z"
+)
 _BENEFICIARY_LEAD = re.compile(r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+the[ \t\n]+benefit[ \t\n]+of)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")

@@ -428,6 +428,13 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             plain = inner
     if plain is None:
         return None
+    # "ROBERT ALBERT SMEATON of Blocks C-D, 2nd Floor": "of" and a place inside a building (or a
+    # street number) open the party's address; the name ends before "of".
+    of_address = _of_address().search(plain.text)
+    if of_address is not None:
+        plain = _trim(text, plain.start, plain.start + of_address.start())
+        if plain is None:
+            return None
     # "Reno NV 89502", "Denver, CO 80202": a state code read as a legal form is the city and
     # state of an address when a postal code follows it.
     if ends_in_legal_suffix(plain.text) and _POSTAL_CODE_AFTER.match(text, plain.end, limit):
@@ -506,6 +513,14 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if degree and not has_legal_suffix(plain.text) and 2 <= len(plain.text.split()) <= 6:
         return NameSpan(text[plain.start : degree.end()], plain.start, degree.end())
     return plain
+
+
+@lru_cache(maxsize=1)
+def _of_address() -> re.Pattern[str]:
+    """ "of" and the word opening an address (``address_after_of`` of party_filters.json, or a
+    number) inside a name's reading."""
+    words = "|".join(re.escape(w) for w in sorted(load_json("party_filters.json")["address_after_of"], key=len, reverse=True))
+    return re.compile(rf"[ \t\n]+(?:of|OF|Of)[ \t\n]+(?:[0-9]|(?i:{words})\b)")
 
 
 @lru_cache(maxsize=1)
@@ -1133,6 +1148,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         # "Restated Agreement of Limited Partnership": a legal form inside a document's title.
         if re.search(r"(?i)\b(?:agreements?|amendments?)\b", bare):
             return "document"
+        # "DISTRIBUTION COOPERATION CONTRACT Between JOYMAIN ... GROUP, INC.": a title and its
+        # party keyword run into the name; "between" is in no name.
+        if re.search(r"(?i)\b(?:between|among|amongst)\b", bare):
+            return "clause"
         # "THE SHAREHOLDERS OF ACME LTD.": a class of people described by the company they hold.
         lead = re.match(r"(?i)(?:the[ \t\n]+)?(\w+)[ \t\n]+of[ \t\n]", bare)
         if lead is not None and lead.group(1).casefold() in filters.class_nouns:

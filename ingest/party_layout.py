@@ -69,7 +69,7 @@ _COVER_RUN_CHARS = 2_000
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
 _TABLE_BAR = re.compile(r"[|│]")
 _LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z'’ ]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：][ \t]*"
+    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：][ \t]*"
 )
 _SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
 _FILLED_TO_END = re.compile(r"^[\s.,;:]*$")
@@ -291,6 +291,13 @@ def _label_term(label: str) -> str | None:
     return _cues().labels.get(folded)
 
 
+# A party the preamble names by pointing at a label row: 'the entity named above
+# ("Remarketer/Integrator")', 'the licensee listed above ("LICENSEE")'. The term is the label.
+_NAMED_ABOVE = re.compile(
+    r"(?i:the|such)[ \t\n]+(?i:entity|party|company|person|individual|corporation|customer|licensee|licensor|organi[sz]ation)"
+    r"[ \t\n]+(?i:named|listed|identified|specified|indicated|set[ \t\n]+forth)[ \t\n]+(?i:above|below)"
+    r"[ \t\n]*\([ \t\n]*(?:the[ \t\n]+)?[\"“]([A-Z][^\"”()\n]{0,40})[\"”][ \t\n]*\)"
+)
 _INITIALS_SKIP = frozenset({"of", "and", "the", "&"})
 
 
@@ -321,6 +328,7 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
     "|Licensor|X Corp|", "Name of Lessee: X"; "Address:" and "Legal Representative:" rows name
     no party."""
     found = cells(text, layout_end(text))
+    referenced = {" ".join(m.group(1).split()).casefold() for m in _NAMED_ABOVE.finditer(text, 0, LAYOUT_SCAN_CHARS)}
     slots: list[LabelSlot] = []
     index = 0
     while index < len(found):
@@ -341,6 +349,10 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             # A table's label cell, the value in the next cell of its row.
             label_text = cell.text
         term = _label_term(label_text) if label_text is not None else None
+        if term is None and label_text is not None and " ".join(label_text.split()).casefold() in referenced:
+            # "Remarketer/Integrator: Emtec, Inc." over "... between Dell and the entity named
+            # above ("Remarketer/Integrator")": the preamble makes the label a party's term.
+            term = " ".join(label_text.split())
         if term is None and match is not None and value_start < cell.end:
             # "HP: HEWLETT-PACKARD COMPANY": the party's own short name as the row's label.
             read = name_at(text, value_start, cell.end)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from ingest.agreements import find_title
 from ingest.annotate import annotate_document
 from ingest.definitions import find_definitions
-from ingest.names import _post_nominal, after_non_party_lead, name_at, party_name_forms
-from ingest.party_layout import _initials_label
+from ingest.names import _post_nominal, after_non_party_lead, name_at, party_name_forms, party_name_problem
+from ingest.party_layout import _initials_label, label_slots
 from tests.helpers import bound_party_names
 
 
@@ -178,3 +178,93 @@ def test_an_amendment_numbered_with_a_hash_keeps_its_number_in_the_title() -> No
     assert title is not None and title.text == "AMENDMENT #1 TO MANUFACTURING AGREEMENT"
     assert (title.start, title.end) == (0, len("AMENDMENT #1 TO MANUFACTURING AGREEMENT"))
     assert bound_party_names(text) == {"QUILLON OPTICAL MEDIA, INC.", "WRENCOM, INC."}
+
+
+def test_a_remark_on_a_partys_other_name_before_its_definition() -> None:
+    # From realO (a reading set).
+    text = (
+        "RESTATED NONCOMPETITION AGREEMENT\n\nTHIS RESTATED NONCOMPETITION AGREEMENT (\"Agreement\") is made as of "
+        "March 1, 1998, by and between QUILL HARBOUR CORPORATION, a Delaware corporation (\"Quill\"), and, subject to "
+        "Section 5.14 hereof, WRENFIELD INTERNATIONAL, INC., a Delaware corporation (to be renamed Wrenfield Services, "
+        "Inc.) (\"WSI\").\n\nWHEREAS, the parties agree.\n"
+    )
+    definitions = {d.term: d.name.text if d.name else None for d in find_definitions(text)}
+    assert definitions["WSI"] == "WRENFIELD INTERNATIONAL, INC."
+    assert bound_party_names(text) == {"QUILL HARBOUR CORPORATION", "WRENFIELD INTERNATIONAL, INC."}
+
+
+def test_a_label_row_the_preamble_points_at_names_a_party() -> None:
+    text = (
+        "Exhibit 10.3\n\n                 REMARKETER/INTEGRATOR AGREEMENT\n\nRemarketer/Integrator:       Wrenfield "
+        "Systems, Inc.\n\nThis Remarketer/Integrator Agreement (this \"Agreement\") between Quill Marketing\nL.P. "
+        "(\"Quill\") and the entity named above (\"Remarketer/Integrator\") is effective as of the date signed by "
+        "Quill.\n\n1.       Relationship\n"
+    )
+    slots = label_slots(text)
+    assert [(s.term, s.name.text) for s in slots] == [("Remarketer/Integrator", "Wrenfield Systems, Inc.")]
+    assert bound_party_names(text) == {"Quill Marketing L.P.", "Wrenfield Systems, Inc."}
+    # A label the preamble never points at names no one ("Reseller/Agent:" is no role).
+    other = text.replace("the entity named above (\"Remarketer/Integrator\")", "Wrenfield")
+    assert label_slots(other) == []
+
+
+def test_a_persons_address_after_of_is_no_part_of_the_name() -> None:
+    # From realP (a reading set).
+    text = (
+        "SHARE SALE AGREEMENT\n\nTHIS AGREEMENT is made on 21st day of October, 1998 BETWEEN:\n\n(1) ROBERT ALBERT "
+        "WRENFIELD of Blocks C-D, 2nd Floor, Quill Industrial Building, Hong Kong (the \"Vendor\"); and\n\n(2) HARBOUR "
+        "INVESTMENT HOLDINGS LIMITED, a company incorporated in the British Virgin Islands (the \"Purchaser\").\n\n"
+        "WHEREAS:\n"
+    )
+    start = text.index("ROBERT")
+    assert name_at(text, start, len(text)).text == "ROBERT ALBERT WRENFIELD"
+    assert {n.casefold() for n in bound_party_names(text)} == {"robert albert wrenfield", "harbour investment holdings limited"}
+    # "of" and a street number end the name too; "Bank of the West" is untouched.
+    numbered = "Jane Quill of 14 Elm Road, Westport"
+    assert name_at(numbered, 0, len(numbered)).text == "Jane Quill"
+    bank = "Bank of the West, a California banking corporation"
+    assert name_at(bank, 0, len(bank)).text == "Bank of the West"
+
+
+def test_a_title_with_its_party_keyword_run_into_a_name_is_no_party() -> None:
+    assert party_name_problem("DISTRIBUTION COOPERATION CONTRACT Between JOYMAIN INTERNATIONAL DEVELOPMENT GROUP, INC.") == "clause"
+    assert party_name_problem("JOYMAIN INTERNATIONAL DEVELOPMENT GROUP, INC.") is None
+
+
+def test_gmbh_and_co_kg_without_its_period_is_one_legal_form() -> None:
+    text = (
+        "Distributor Agreement\n\nbetween\nQuillon GmbH & Co KG,\na company based in Senden, Germany (\"QUILLON\")\n\nand\n"
+        "Wrenfield Biomedical, Inc., a Delaware corporation (\"WRENFIELD\").\n\n1. Appointment\n"
+    )
+    assert bound_party_names(text) == {"Quillon GmbH & Co KG", "Wrenfield Biomedical, Inc."}
+
+
+def test_a_confidential_treatment_legend_names_no_party() -> None:
+    legend = (
+        "Distributor Agreement\nExhibit 10.5\nTHE COMPANY HAS REQUESTED AN ORDER FROM THE SECURITIES AND EXCHANGE "
+        "COMMISSION (THE \u201cCOMMISSION\u201d) PURSUANT TO RULE 24B-2 OF THE SECURITIES EXCHANGE ACT OF 1934, GRANTING "
+        "CONFIDENTIAL TREATMENT TO SELECTED PORTIONS IN THIS DOCUMENT. OMITTED PORTIONS ARE INDICATED WITH \u201c*****\u201d.\n"
+    )
+    clause = (
+        "between\nQuillon Medical, Inc., a Delaware corporation (\"QUILLON\")\nand\nWrenfield Biomedical, Inc., a "
+        "Delaware corporation (\"WRENFIELD\").\n\n1. Appointment\n"
+    )
+    assert bound_party_names(legend + clause) == {"Quillon Medical, Inc.", "Wrenfield Biomedical, Inc."}
+    # A legend run into the preamble with no sentence end keeps the preamble's parties.
+    run_in = (
+        "SUPPLY AGREEMENT\nCONFIDENTIAL TREATMENT HAS BEEN REQUESTED WITH RESPECT TO THE OMITTED PORTION\nThis Supply "
+        "Agreement is entered into as of October 13, 2014 by and between Quillon Research Corporation (\"QRC\") and "
+        "Harbour Nut Company, LLC (\"Supplier\").\nRECITALS\n"
+    )
+    assert bound_party_names(run_in) == {"Quillon Research Corporation", "Harbour Nut Company, LLC"}
+
+
+def test_a_legend_above_the_preamble_leaves_its_parties_alone() -> None:
+    text = (
+        "[*] = Certain information on this page has been omitted and filed separately with the Securities and Exchange "
+        "Commission. Confidential treatment has been requested with respect to the omitted portions.\n\nAGREEMENT\n\n"
+        "Effective as of February 1, 2002 (\u201cEffective Date\u201d), THE BOARD OF TRUSTEES OF THE QUILLON JUNIOR "
+        "UNIVERSITY, a body having corporate powers under the laws of the State of California (\u201cQUILLON\u201d), and "
+        "WRENVAX, INC. a Delaware corporation (\u201cLICENSEE\u201d), agree as follows.\n\n1. Definitions\n"
+    )
+    assert bound_party_names(text) == {"THE BOARD OF TRUSTEES OF THE QUILLON JUNIOR UNIVERSITY", "WRENVAX, INC."}
