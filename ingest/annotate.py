@@ -55,6 +55,7 @@ from ingest.lexicons import is_instruction_like, lexicons, load_json, phrase_alt
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
+    ampersand_inside_name,
     before_street_address,
     ends_in_legal_suffix,
     has_legal_suffix,
@@ -346,7 +347,7 @@ def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) ->
         if words_only and connector.group().strip(" \t\n:,") == "&":
             continue
         # "..., One Procter & Gamble Plaza, Cincinnati": an "&" a name reads across is the name's.
-        if connector.group().strip(" \t\n:,") == "&" and _inside_a_name(text, connector, end):
+        if connector.group().strip(" \t\n:,") == "&" and ampersand_inside_name(text, connector.start(), connector.end(), end):
             continue
         before = text[start : connector.start()]
         if before.count("(") <= before.count(")"):
@@ -354,8 +355,21 @@ def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) ->
     return None
 
 
-# A confidential-treatment legend's own words, in the sentence a definition stands in.
-_LEGEND_WORDS = re.compile(r"(?i)\bconfidential[ \t\n]+treatment\b|\bportions?\b[^.]{0,80}\b(?:omitted|redacted)\b|\b(?:omitted|redacted)\b[^.]{0,80}\bportions?\b")
+@lru_cache(maxsize=1)
+def _legend_words() -> re.Pattern[str]:
+    """A confidential-treatment legend's own words (``legend_markers`` of party_filters.json), in
+    the sentence a definition stands in: a phrase, or an omitted thing and an omission word within
+    80 characters of each other, in either order."""
+    markers = load_json("party_filters.json")["legend_markers"]
+    phrases = "|".join(r"[ \t\n]+".join(map(re.escape, p.split())) for p in sorted(markers["phrases"]))
+    things = "|".join(map(re.escape, sorted(markers["omitted_things"])))
+    omissions = "|".join(map(re.escape, sorted(markers["omission_words"])))
+    return re.compile(
+        rf"(?i)\b(?:{phrases})\b|\b(?:{things})\b[^.]{{0,80}}\b(?:{omissions})\b|\b(?:{omissions})\b[^.]{{0,80}}\b(?:{things})\b"
+    )
+
+
+# Words of a party clause: a sentence holding one is a preamble a legend ran into, not a legend.
 _PARTY_CLAUSE_WORDS = re.compile(r"(?i)\b(?:between|among|amongst|entered[ \t\n]+into|made[ \t\n]+(?:and|by|as|this|on)|dated|is[ \t\n]+made)\b")
 # A sentence's end or a blank line: where a legend's sentence stops.
 _SENTENCE_BREAK = re.compile(r"[.;][\"”']?[ \t]*\n|\.[ \t]|\n[ \t]*\n")
@@ -372,16 +386,7 @@ def _in_legend(text: str, start: int) -> bool:
     sentence = text[before : after.start() if after is not None else start + _LEGEND_WINDOW]
     # (A legend run into the preamble without a sentence end is no legend of its own: the party
     # clause's words are in it.)
-    return _LEGEND_WORDS.search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
-
-
-def _inside_a_name(text: str, connector: re.Match[str], end: int) -> bool:
-    """Whether a name read from the capitalised word right before an "&" runs on past it."""
-    word = re.search(r"(?<![\w.&'’\-])[A-Z][\w.'’\-]*[ \t]*\Z", text[max(0, connector.start() - 40) : connector.start()])
-    if word is None:
-        return False
-    name = name_at(text, connector.start() - len(word.group()), end)
-    return name is not None and name.end > connector.end()
+    return _legend_words().search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
 
 
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:

@@ -430,9 +430,10 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         return None
     # "ROBERT ALBERT SMEATON of Blocks C-D, 2nd Floor": "of" and a place inside a building (or a
     # street number) open the party's address; the name ends before "of".
-    of_address = _of_address().search(plain.text)
-    if of_address is not None:
-        plain = _trim(text, plain.start, plain.start + of_address.start())
+    # (Read on past the name's end: the word after a street number may follow a comma.)
+    of_address = _of_address().search(text, plain.start, min(limit, plain.end + 24))
+    if of_address is not None and of_address.start() < plain.end:
+        plain = _trim(text, plain.start, of_address.start())
         if plain is None:
             return None
     # "Reno NV 89502", "Denver, CO 80202": a state code read as a legal form is the city and
@@ -520,7 +521,9 @@ def _of_address() -> re.Pattern[str]:
     """ "of" and the word opening an address (``address_after_of`` of party_filters.json, or a
     number) inside a name's reading."""
     words = "|".join(re.escape(w) for w in sorted(load_json("party_filters.json")["address_after_of"], key=len, reverse=True))
-    return re.compile(rf"[ \t\n]+(?:of|OF|Of)[ \t\n]+(?:[0-9]|(?i:{words})\b)")
+    # A number opens an address only when a word follows it ("of 14 Elm Road"); "Trust of 1998,"
+    # keeps its year.
+    return re.compile(rf"[ \t\n]+(?:of|OF|Of)[ \t\n]+(?:[0-9][\w/\-]*,?[ \t]+[A-Z0-9]|(?i:{words})\b)")
 
 
 @lru_cache(maxsize=1)
@@ -1022,8 +1025,27 @@ def after_non_party_lead(text: str, start: int) -> bool:
     return _party_filters().non_party_lead.search(text[max(0, start - 40) : start]) is not None
 
 
+# A capitalised word of a name, and what may not stand right before its first letter.
+_NAME_WORD = r"[A-Z][\w.'’\-]*"
+_NOT_AFTER = r"(?<![\w.&'’\-])"
 # Capitalised words joined by "&" right before a name's start: its first words ("Pruitt & ").
-_AMPERSAND_BEFORE = re.compile(r"(?<![\w.&'’\-])(?:[A-Z][\w.'’\-]*[ \t]+){1,3}&[ \t]+\Z")
+_AMPERSAND_BEFORE = re.compile(rf"{_NOT_AFTER}(?:{_NAME_WORD}[ \t]+){{1,3}}&[ \t]+\Z")
+# The capitalised word right before an "&".
+_WORD_BEFORE_AMPERSAND = re.compile(rf"{_NOT_AFTER}{_NAME_WORD}[ \t]*\Z")
+# How far back the word before an "&" is looked for.
+_AMPERSAND_WORD_WINDOW = 40
+
+
+def ampersand_inside_name(text: str, ampersand_start: int, ampersand_end: int, end: int) -> bool:
+    """Whether the "&" at ``ampersand_start`` is a name's own: a name read from the capitalised
+    word right before it runs on past it ("..., One Procter & Gamble Plaza, Cincinnati"). The
+    question :func:`after_non_party_lead` asks from the other side of the "&"."""
+    window = text[max(0, ampersand_start - _AMPERSAND_WORD_WINDOW) : ampersand_start]
+    word = _WORD_BEFORE_AMPERSAND.search(window)
+    if word is None:
+        return False
+    name = name_at(text, ampersand_start - len(word.group()), end)
+    return name is not None and name.end > ampersand_end
 
 
 @lru_cache(maxsize=1)

@@ -12,9 +12,17 @@ and span."""
 from __future__ import annotations
 
 from ingest.agreements import find_title
-from ingest.annotate import annotate_document
+from ingest.annotate import _LEGEND_WINDOW, _in_legend, annotate_document
 from ingest.definitions import find_definitions
-from ingest.names import _post_nominal, after_non_party_lead, name_at, party_name_forms, party_name_problem
+from ingest.names import (
+    _AMPERSAND_WORD_WINDOW,
+    _post_nominal,
+    after_non_party_lead,
+    ampersand_inside_name,
+    name_at,
+    party_name_forms,
+    party_name_problem,
+)
 from ingest.party_layout import _initials_label, label_slots
 from tests.helpers import bound_party_names
 
@@ -268,3 +276,36 @@ def test_a_legend_above_the_preamble_leaves_its_parties_alone() -> None:
         "WRENVAX, INC. a Delaware corporation (\u201cLICENSEE\u201d), agree as follows.\n\n1. Definitions\n"
     )
     assert bound_party_names(text) == {"THE BOARD OF TRUSTEES OF THE QUILLON JUNIOR UNIVERSITY", "WRENVAX, INC."}
+
+
+def test_a_legend_is_read_no_further_than_its_window() -> None:
+    # The legend's sentence is read at most _LEGEND_WINDOW (400) characters before a definition:
+    # a legend opening exactly there still holds the definition; one character further, it does not.
+    opening = "CONFIDENTIAL TREATMENT "
+    filler = "x " * ((_LEGEND_WINDOW - len(opening)) // 2)
+    at_bound = opening + filler + '(THE "COMMISSION")'
+    name = at_bound.index('THE "')
+    assert name == _LEGEND_WINDOW
+    assert _in_legend(at_bound, name) is True
+    past_bound = opening + filler + ' (THE "COMMISSION")'
+    assert _in_legend(past_bound, past_bound.index('THE "')) is False
+
+
+def test_the_word_before_an_ampersand_is_looked_for_within_its_window() -> None:
+    def inside(word: str) -> bool:
+        text = f"and {word} & Gamble Plaza, Cincinnati, Ohio"
+        ampersand = text.index(" & ")
+        return ampersand_inside_name(text, ampersand, ampersand + 3, len(text))
+
+    assert inside("Procter") is True
+    assert inside("P" + "r" * (_AMPERSAND_WORD_WINDOW - 1)) is True
+    # A word longer than the window is not seen, so the "&" is not taken for a name's own.
+    assert inside("P" + "r" * _AMPERSAND_WORD_WINDOW) is False
+
+
+def test_a_year_after_of_stays_in_the_name() -> None:
+    trust = "The Quill Family Trust of 1998, a trust"
+    assert name_at(trust, 0, len(trust)).text == "The Quill Family Trust of 1998"
+    # A street number followed by its street across a comma still opens an address.
+    person = "Jane Quill of 14, Elm Road, Westport"
+    assert name_at(person, 0, len(person)).text == "Jane Quill"
