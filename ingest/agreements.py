@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ingest.letter_parties import letter_salutation
-from ingest.lexicons import load_json, lexicons
+from ingest.lexicons import legend_words, load_json, lexicons
 from ingest.text import name_words
 from ingest.quantities import DateSpan, dates_in
 
@@ -16,8 +16,9 @@ TITLE_SCAN_CHARS = 3_000
 _LEADING_TITLE_WORDS = 20
 # "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT": a comma may end a word of the list.
 # Capitals include accented ones: "VERTRÄGE", "ÉCHANGE" are caps words of a bilingual heading.
-# ("AMENDMENT #1 TO MANUFACTURING AGREEMENT": a number may be written after "#".)
-_CAPS_WORD = r"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*,?|&|-|#?[0-9]+(?:\.[0-9]+)*)"
+# ("AMENDMENT #1 TO MANUFACTURING AGREEMENT": a number may be written after "#"; "SCHEDULE 13D":
+# a form's number may end in a letter.)
+_CAPS_WORD = r"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*,?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?)"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
 # after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
 _CAPS_TITLE = re.compile(
@@ -485,7 +486,11 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             joined = " ".join(head[start : next_start + len(next_line)].split())
             # ("... SALE OF AN\nINDUSTRIAL BAKERY BUSINESS": an article ending the line
             # cannot end a title that opens with the agreement word, so the next line goes on.)
-            ends_joining = _JOINING_END.search(lines[last][1]) or _ARTICLE_END.search(lines[last][1])
+            # ("AGREEMENT REGARDING THE JOINT FILING\nOF SCHEDULE 13D": or the next line opens
+            # with one.)
+            ends_joining = (
+                _JOINING_END.search(lines[last][1]) or _ARTICLE_END.search(lines[last][1]) or _JOINING_START.match(next_line)
+            )
             if not (ends_joining or _ends_in_legal_form(joined) and len(next_line.split()) <= 2):
                 break
             end, last = next_start + len(next_line), last + 1
@@ -851,9 +856,19 @@ def find_title(text: str) -> Title | None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
         # white space collapsed (the span still covers the original text).
         title = Title(" ".join(title.text.split()), title.start, title.end)
+    heading = amendment_heading(text)
     if title is not None and amendment_of(title.text) is not None:
+        # "FIRST AMENDMENT TO THE CO-PROMOTION AGREEMENT" above "This First\nAmendment to the
+        # Co-Promotion Agreement by and between ...": the heading above writes the same title
+        # whole; the preamble's reading lost words over a line break.
+        if heading is not None and heading.start < title.start and _title_words(title.text) < _title_words(heading.text):
+            return heading
         return title
-    return amendment_heading(text) or title
+    return heading or title
+
+
+def _title_words(title: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"[\w\-]+", title)}
 
 
 def _cited_in_prose(text: str, title: Title) -> bool:
@@ -1628,7 +1643,8 @@ def _heading_words(line: str) -> bool:
         return False
     for word in words:
         letters = [c for c in word if c.isalpha()]
-        if letters and not letters[0].isupper() and word.strip("(),.:;\"'").casefold() not in _HEADING_CONNECTORS:
+        # ("2nd Amendment": an ordinal written in digits opens with its number.)
+        if letters and not word[:1].isdigit() and not letters[0].isupper() and word.strip("(),.:;\"'").casefold() not in _HEADING_CONNECTORS:
             return False
     return not _NOT_HEADING_WORDS - {"to", "the", "under", "by", "with"} & {w.casefold() for w in words}
 
@@ -1636,15 +1652,51 @@ def _heading_words(line: str) -> bool:
 def _opening_lines(text: str) -> list[tuple[int, str]]:
     """(start, stripped line) of the first non-empty lines, up to the first line of prose."""
     lines: list[tuple[int, str]] = []
-    for match in re.finditer(r"[^\n]+", text[:TITLE_SCAN_CHARS]):
+    head = text[:TITLE_SCAN_CHARS]
+    legends = _legend_sentences(head)
+    for match in re.finditer(r"[^\n]+", head):
         stripped = match.group().strip()
         # "FIRST ADDENDUM\n|\nto\n|\n...": a table's rule between cells is layout, no line.
         if not stripped or not any(c.isalnum() for c in stripped) or _filing_label_line(stripped):
             continue
-        if len(lines) == _AMENDMENT_HEADING_LINES or not _heading_words(stripped):
+        # "CONFIDENTIAL TREATMENT REQUESTED" / "The\nconfidential portions of this exhibit ...
+        # REDACTED PORTIONS OF THIS EXHIBIT ARE MARKED BY AN ***." above the heading: a legend's
+        # lines are page furniture before any heading line.
+        if legend_words().search(stripped) or any(a <= match.start() and match.end() <= b for a, b in legends):
+            continue
+        if len(lines) == _AMENDMENT_HEADING_LINES:
+            break
+        if not _heading_words(stripped):
+            # "FIRST AMENDMENT TO THE CO-PROMOTION\nAGREEMENT BETWEEN\nVERNALIS ...": the heading's
+            # last word on the line that opens the party list is still the heading's.
+            tail = _HEADING_TAIL_BEFORE_LIST.match(stripped)
+            if lines and tail is not None:
+                lines.append((match.start() + match.group().index(stripped), tail.group(1)))
             break
         lines.append((match.start() + match.group().index(stripped), stripped))
     return lines
+
+
+# An agreement word closing a heading, then the party list's own word on the same line.
+_HEADING_TAIL_BEFORE_LIST = re.compile(r"((?:AGREEMENT|CONTRACT|Agreement|Contract))[ \t]+(?:BETWEEN|AMONG|Between|Among|between|among)\b")
+
+
+# Where a sentence of the opening ends: a period before white space, or a blank line.
+_OPENING_SENTENCE_END = re.compile(r"\.(?=\s)|\n[ \t]*\n")
+
+
+def _legend_sentences(head: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of ``head`` that hold a confidential-treatment legend's words."""
+    ends = [0, *(m.end() for m in _OPENING_SENTENCE_END.finditer(head)), len(head)]
+    spans: list[tuple[int, int]] = []
+    for a, b in zip(ends, ends[1:]):
+        if not legend_words().search(head, a, b):
+            continue
+        # (Sentences of one legend run together: a line may hold the end of one and the next.)
+        if spans and spans[-1][1] == a:
+            a = spans.pop()[0]
+        spans.append((a, b))
+    return spans
 
 
 @lru_cache(maxsize=1)

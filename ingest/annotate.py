@@ -38,6 +38,7 @@ from ingest.definitions import (
     clause_start,
     leading_connectors,
     find_definitions,
+    opening_end,
     preamble_windows,
 )
 from ingest.entities import (
@@ -51,7 +52,7 @@ from ingest.entities import (
     merge_mentions,
     model_mentions,
 )
-from ingest.lexicons import is_instruction_like, lexicons, load_json, phrase_alternation
+from ingest.lexicons import is_instruction_like, legend_words, lexicons, load_json, phrase_alternation
 from ingest.names import (
     NameSpan,
     after_non_party_lead,
@@ -233,6 +234,30 @@ def _label_value(text: str, definition: Definition) -> NameSpan | None:
 _LIST_NUMBER = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))(?:[ \t]+|[ \t]*\n[ \t]*)(?=\S)")
 
 
+def _right_after_keyword(text: str, keyword_start: int, name: NameSpan) -> bool:
+    """Whether ``name`` fills the first slot after the "between"/"among" at ``keyword_start``."""
+    return _FIRST_SLOT_LEAD.fullmatch(text, keyword_start, name.start) is not None
+
+
+def _first_slots(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
+    """The name in the first slot after each preamble's "between"/"among", read on one line,
+    before the recitals (a recital's "agreement between Orion Inc. and ..." is another's)."""
+    slots = []
+    recitals = opening_end(text)
+    for window in windows:
+        if window[0] >= recitals:
+            break
+        first = _between_names(text, [window])[:1]
+        # (At least two words: a name cut short at its first letter ("e" of "e.Digital") is none.)
+        if first and _right_after_keyword(text, window[0], first[0]) and "\n" not in first[0].text and len(first[0].text.split()) >= 2:
+            slots.append(first[0])
+    return slots
+
+
+# The keyword and what may stand before the first name: a colon, a list number, "the".
+_FIRST_SLOT_LEAD = re.compile(r"(?i:between|among)[ \t\n:]*(?:\(?[0-9ivx]{1,3}[.)][ \t\n]*)?(?:the[ \t\n]+)?")
+
+
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """Parties named without a defined term: "between\\n\\nACME INC.\\n\\nand\\n\\nBETA LLC"."""
     names: list[NameSpan] = []
@@ -355,20 +380,6 @@ def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) ->
     return None
 
 
-@lru_cache(maxsize=1)
-def _legend_words() -> re.Pattern[str]:
-    """A confidential-treatment legend's own words (``legend_markers`` of party_filters.json), in
-    the sentence a definition stands in: a phrase, or an omitted thing and an omission word within
-    80 characters of each other, in either order."""
-    markers = load_json("party_filters.json")["legend_markers"]
-    phrases = "|".join(r"[ \t\n]+".join(map(re.escape, p.split())) for p in sorted(markers["phrases"]))
-    things = "|".join(map(re.escape, sorted(markers["omitted_things"])))
-    omissions = "|".join(map(re.escape, sorted(markers["omission_words"])))
-    return re.compile(
-        rf"(?i)\b(?:{phrases})\b|\b(?:{things})\b[^.]{{0,80}}\b(?:{omissions})\b|\b(?:{omissions})\b[^.]{{0,80}}\b(?:{things})\b"
-    )
-
-
 # Words of a party clause: a sentence holding one is a preamble a legend ran into, not a legend.
 _PARTY_CLAUSE_WORDS = re.compile(r"(?i)\b(?:between|among|amongst|entered[ \t\n]+into|made[ \t\n]+(?:and|by|as|this|on)|dated|is[ \t\n]+made)\b")
 # A sentence's end or a blank line: where a legend's sentence stops.
@@ -386,7 +397,7 @@ def _in_legend(text: str, start: int) -> bool:
     sentence = text[before : after.start() if after is not None else start + _LEGEND_WINDOW]
     # (A legend run into the preamble without a sentence end is no legend of its own: the party
     # clause's words are in it.)
-    return _legend_words().search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
+    return legend_words().search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
 
 
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:
@@ -1064,12 +1075,24 @@ def _parties(
                 division_id,
                 Party(division_id, "ORG", division, None, division.start, definition.paren_end),
             )
+        # "Teikoku Seiyaku Co., Ltd./Teikoku Pharma USA, Inc. (collectively, "TEIKOKU")": two
+        # companies written as one party, each with its legal form, are both parties.
+        partner = _slash_partner(text, definition.name)
+        if partner is not None and not party_name_problem(partner.text, common_words):
+            partner_id = entity_id_for("ORG", party_name_forms(partner.text)[-1])
+            parties.setdefault(partner_id, Party(partner_id, "ORG", partner, None, partner.start, definition.paren_end))
     # Names right after "between"/"among" (and the one after its "and") are parties even when
     # their defined terms were missed; with two defined parties already, only names with a legal
     # suffix ("Beijing CC-Pharming Ltd.") are trusted.
     few = len(parties) < 2
     windows = preamble_windows(text)
     names = _between_names(text, windows) if few else _between_names(text, windows[:1])
+    # "by and among ALBANY MEDICAL COLLEGE, having its principal place of business at ... and the
+    # UNIVERSITY OF ... ("UMDNJ") and BIODELIVERY SCIENCES, INC. (hereinafter "BDS")": the name
+    # right after the preamble's own "between"/"among" is a party without a legal form too.
+    # (A name read over a line break is a cover's list of lines, not one slot.)
+    first_slots = [] if few else _first_slots(text, windows)
+    names.extend(n for n in first_slots if n not in names)
     collective = [
         *_collective_names(text, [*windows[:1], *_undersigned_windows(text)]),
         *_named_group_names(text, windows),
@@ -1080,7 +1103,11 @@ def _parties(
     for name in names:
         # ("LEDGER SERVICES, INC. D/B/A QUILL FUND SERVICES": the legal name before a trade name
         # has the form.)
-        if not (few or name in collective or (ends_in_legal_suffix(legal_name(name.text)) and name.start < OPENING_CHARS)):
+        if not (
+            few
+            or name in collective
+            or ((name in first_slots or ends_in_legal_suffix(legal_name(name.text))) and name.start < OPENING_CHARS)
+        ):
             continue
         # "Between THE UNIVERSITY OF WESTLAND And QUILL MANAGEMENT, LP" on a cover: the reading ran
         # over the joint into a known party's name; the name before the joint is the other party.
@@ -1273,6 +1300,15 @@ def _division_before(text: str, name: NameSpan) -> NameSpan | None:
     if division_of is None:
         return None
     return name_before(text, division_of.start(), 120)
+
+
+def _slash_partner(text: str, name: NameSpan) -> NameSpan | None:
+    """The company written right after ``name`` and a "/" ("X Co., Ltd./Y, Inc."), when both
+    end in a legal form."""
+    if text[name.end : name.end + 1] != "/" or not ends_in_legal_suffix(name.text):
+        return None
+    partner = name_at(text, name.end + 1, min(len(text), name.end + 200))
+    return partner if partner is not None and ends_in_legal_suffix(partner.text) else None
 
 
 def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:

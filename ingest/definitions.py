@@ -60,7 +60,10 @@ _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b
 # clauses end there too (``ingest/party_clauses.py``).
 PREAMBLE_END_WORDS = (
     r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
-    r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE)\b"
+    r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE|"
+    # ("...\nBackground\nAcquiror\nand Ad Authority, Inc. ... are\nparties to ...": a title-case
+    # heading alone on its line.)
+    r"(?<=\n)Background(?=[ \t]*:?[ \t]*\n))\b"
 )
 _PREAMBLE_END = re.compile(PREAMBLE_END_WORDS)
 _LEADING_CONNECTORS = re.compile(
@@ -121,7 +124,7 @@ def preamble_windows(text: str) -> list[tuple[int, int]]:
     # hereby confirm their agreement with ..."): when the first "between" is past the opening
     # pages, the opening is a party window too.
     if not windows or windows[0][0] >= OPENING_CHARS:
-        windows = [(0, _opening_end(text)), *windows]
+        windows = [(0, opening_end(text)), *windows]
     return windows
 
 
@@ -137,7 +140,7 @@ _RECITALS_OPEN = re.compile(
 )
 
 
-def _opening_end(text: str) -> int:
+def opening_end(text: str) -> int:
     """Where the opening pages' party window ends: the first recital, or ``OPENING_CHARS``."""
     limit = min(len(text), OPENING_CHARS)
     recital = _RECITALS_OPEN.search(text, 0, limit)
@@ -334,6 +337,16 @@ def _clause_antecedent(
                     continue
                 if after is not None and any(_is_name_derived(term, after.text) for term in terms):
                     return after
+            # "by and among Dansington Corp., a company ..., The Tango Trust, a trust organized
+            # under the laws of the Bahamas (the "Trust")": a list's item after a comma, with only
+            # its description before the definition.
+            for comma in reversed(list(_LIST_COMMA.finditer(text, leading.end, paren_start))):
+                after = name_at(text, comma.end(), paren_start)
+                if after is None or not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
+                    continue
+                if any(_is_name_derived(term, after.text) for term in terms):
+                    return after
+                break
         return leading
     # "..., whose address is ..., for the benefit of HARBOUR CAPITAL BANK, NATIONAL ASSOCIATION, a
     # national banking association ("Lender")": the beneficiary's lead opens the name, inside the
@@ -388,7 +401,10 @@ def _clause_antecedent(
             # a parent the clause names is no party.)
             if described is not None and party_name_problem(described.text) is None and not after_non_party_lead(text, described.start):
                 return described
-    if before is not None and party_name_problem(before.text) == "address":
+    # ("Smarte Solutions, Inc. of 611 S. Congress Avenue, Suite 350, Austin, Texas ("Smarte")": a
+    # place closes the address too, when the term is made from the company's name.)
+    place = before is not None and party_name_problem(before.text) == "place"
+    if before is not None and (party_name_problem(before.text) == "address" or place):
         # "Zebra Technologies International, LLC, with an office at 3 Overlook Point, Lincolnshire
         # IL 60069 ("Zebra")": an address ends the clause; the party is the last company named
         # before the address (a blank line may separate the address from the term).
@@ -401,6 +417,8 @@ def _clause_antecedent(
             found = name_at(text, region_start + word.start(), before.start)
             if found is not None and ends_in_legal_suffix(found.text) and party_name_problem(found.text) is None:
                 company, position = found, found.end
+        if place:
+            return company if company is not None and any(_is_name_derived(t, company.text) for t in terms) else before
         return company or before
     return before
 
@@ -424,10 +442,12 @@ _BENEFICIARY_LEAD = re.compile(r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+th
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
+# A comma and the capitalised word opening a list's next item.
+_LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
 # What may stand between such a name and its definition: ", a municipal corporation", "dated May
-# 1, 2009" (a trust's deed).
-_ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*)?")
+# 1, 2009" (a trust's deed), or a bare comma ("and the UNIVERSITY OF ... NEW JERSEY, ("UMDNJ")").
+_ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*|,)?\s*")
 
 
 # (``^`` does not match at a ``pos`` inside the text: the same pattern without it.)
@@ -609,8 +629,8 @@ def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) 
     if clauses and clauses[0][0] < OPENING_CHARS:
         marker = _PREAMBLE_END.match(text, clauses[0][1])
         recitals_start = clauses[0][1] if marker else None
-    elif _opening_end(text) < min(len(text), OPENING_CHARS):
-        recitals_start = _opening_end(text)
+    elif opening_end(text) < min(len(text), OPENING_CHARS):
+        recitals_start = opening_end(text)
     # "This Agreement ... is entered into by Acme Inc., ... (the "Company"), and Jane Roe ... (the
     # "Advisor")": a party clause opened by its verb and "by" instead of "between".
     windows = [*windows, *_made_by_windows(text)]
@@ -716,6 +736,27 @@ _CLAUSE_AFTER_END = re.compile(r"[,;\n]|\.(?=[ \t\n]+[A-Z])")
 _REST_OF_SENTENCE_CHARS = 600
 
 
+def _in_party_predicate(text: str, name_start: int, earlier: Sequence[Definition]) -> bool:
+    """Whether the name at ``name_start`` stands in a later sentence that opens with a party's
+    defined term and a lower-case word ("Owner is the owner of ..."), after that party's
+    definition, with no party clause of its own."""
+    named = [d for d in earlier if d.is_party_alias and d.name is not None and d.paren_end <= name_start]
+    if not named:
+        return False
+    first_end = min(d.paren_end for d in named)
+    ends = [
+        m for m in _SENTENCE_END.finditer(text, first_end, min(len(text), name_start + 1))
+        if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
+    ]
+    if not ends:
+        return False
+    sentence = text[ends[-1].end() : name_start]
+    subject = re.match(r"[ \t\n]*(?:(?:The|the)[ \t]+)?([A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,2})[ \t\n]+[a-z]", sentence)
+    if subject is None or _PARTY_CLAUSE_CUES.search(sentence) is not None:
+        return False
+    return subject.group(1).casefold() in {d.term.casefold() for d in named}
+
+
 def _after_closed_party_clause(text: str, name_start: int, paren_end: int, earlier: Sequence[Definition]) -> bool:
     """Whether the name at ``name_start`` stands in a sentence after the one that named two
     parties (each defined), and that sentence opens no party clause itself."""
@@ -784,6 +825,10 @@ def find_definitions(text: str) -> list[Definition]:
             # with Kestrel, Inc. ("KI")": once a sentence has named two parties, a later sentence
             # that opens no party clause of its own defines a third party the contract talks about.
             if is_alias and strength == 2 and _after_closed_party_clause(straight, name.start, site.end, definitions):
+                is_alias = False
+            # "Owner is the owner and operator of the Las Vegas Aces ("Team") ...": a sentence whose
+            # subject is a party's term talks about that party; what it defines is no party.
+            if is_alias and _in_party_predicate(straight, name.start, definitions):
                 is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))

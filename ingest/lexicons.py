@@ -209,3 +209,18 @@ def is_instruction_like(text: str) -> bool:
             if pattern.search(text):
                 return True
     return False
+
+
+@lru_cache(maxsize=1)
+def legend_words() -> re.Pattern[str]:
+    """A confidential-treatment legend's own words (``legend_markers`` of party_filters.json): a
+    phrase, or an omitted thing and an omission word within 80 characters of each other, in either
+    order. A definition in such a sentence names no party; such a line atop a contract is no
+    heading."""
+    markers = load_json("party_filters.json")["legend_markers"]
+    phrases = "|".join(r"[ \t\n]+".join(map(re.escape, p.split())) for p in sorted(markers["phrases"]))
+    things = "|".join(map(re.escape, sorted(markers["omitted_things"])))
+    omissions = "|".join(map(re.escape, sorted(markers["omission_words"])))
+    return re.compile(
+        rf"(?i)\b(?:{phrases})\b|\b(?:{things})\b[^.]{{0,80}}\b(?:{omissions})\b|\b(?:{omissions})\b[^.]{{0,80}}\b(?:{things})\b"
+    )

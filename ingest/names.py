@@ -48,6 +48,8 @@ _INNER_WORD = r"(?:at|in|to|on|of|and|the|for|a|an|&)"
 _INNER_WORDS_LIMIT = 2
 # How far before a found name's start a wider reading over inner words may begin.
 _INNER_LOOKBACK = 60
+# A person's name opened by the initial "A." (one space, then two or three name words).
+_INITIAL_A_PERSON = re.compile(r"A\.[ ][A-Z][a-z]+(?:[ ][A-Z]\.)?(?:[ ][A-Z][a-z'’\-]+){1,2}")
 # Spaces, or a single line break (a name never spans a blank line).
 _GAP = r"(?:[ \t]+(?:\n[ \t]*)?|[ \t]*\n[ \t]*)"
 _NOT_NAME_WORDS = frozenset(
@@ -296,9 +298,13 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     furniture = _EXHIBIT_LABEL.match(span)
     if furniture is not None and furniture.end() < len(span) and _legal_suffix_end().search(span):
         start, span = start + furniture.end(), span[furniture.end() :]
+    form_first = _form_before_name().match(span)
     for inside in _suffix_inside().finditer(span):
         # "695014 B.C. Ltd. dba Galaxy Telecom": a trade name continues the name.
         if _TRADE_NAME.match(span, inside.end()):
+            continue
+        # "National University Corporation Chiba University": a form written before the name.
+        if form_first is not None and inside.end() <= form_first.end():
             continue
         if inside.start() > 0 and inside.end() < len(span):
             span = span[: inside.end()]
@@ -325,7 +331,10 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         return None
     first = re.split(r"[\s,]+", span, maxsplit=1)[0]
     if checked_first and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
-        return None
+        # ("A. Victor Kovens": a first initial "A." before a person's names is no article.)
+        # (Not a recital's "A. Licensor Company ...": no role word among them.)
+        if not _INITIAL_A_PERSON.fullmatch(span) or {w.casefold() for w in span.split()[1:]} & _party_role_words():
+            return None
     letters = [c for c in span if c.isalpha()]
     if len(letters) < 2:
         return None
@@ -524,6 +533,14 @@ def _of_address() -> re.Pattern[str]:
     # A number opens an address only when a word follows it ("of 14 Elm Road"); "Trust of 1998,"
     # keeps its year.
     return re.compile(rf"[ \t\n]+(?:of|OF|Of)[ \t\n]+(?:[0-9][\w/\-]*,?[ \t]+[A-Z0-9]|(?i:{words})\b)")
+
+
+@lru_cache(maxsize=1)
+def _form_before_name() -> re.Pattern[str]:
+    """A legal form written before the name it forms, then a capitalised word (``forms_before_names``
+    of party_filters.json)."""
+    forms = "|".join(r"[ \t]+".join(map(re.escape, f.split())) for f in sorted(load_json("party_filters.json")["forms_before_names"], key=len, reverse=True))
+    return re.compile(rf"(?:the[ \t]+)?(?i:{forms})(?=[ \t]+[A-Z])")
 
 
 @lru_cache(maxsize=1)

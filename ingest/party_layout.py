@@ -298,6 +298,14 @@ _NAMED_ABOVE = re.compile(
     r"[ \t\n]+(?i:named|listed|identified|specified|indicated|set[ \t\n]+forth)[ \t\n]+(?i:above|below)"
     r"[ \t\n]*\([ \t\n]*(?:the[ \t\n]+)?[\"“]([A-Z][^\"”()\n]{0,40})[\"”][ \t\n]*\)"
 )
+# A party the preamble names by pointing at the form's "Name:" row below: 'and the following
+# named carrier ("Carrier"):' over "Name:     LOAD SOURCE LOGISTICS". The term is the party's.
+_FOLLOWING_NAMED = re.compile(
+    r"(?i:the)[ \t\n]+(?i:following)[ \t\n]+(?:(?i:named|described|identified)[ \t\n]+)?[a-z][a-z\-]{2,30}"
+    r"[ \t\n]*\([ \t\n]*(?:the[ \t\n]+)?[\"“]([A-Z][^\"”()\n]{0,40})[\"”][ \t\n]*\)[ \t]*:"
+)
+# How far below its pointer the "Name:" row may stand.
+_FOLLOWING_NAME_ROW_CHARS = 200
 _INITIALS_SKIP = frozenset({"of", "and", "the", "&"})
 
 
@@ -329,6 +337,8 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
     no party."""
     found = cells(text, layout_end(text))
     referenced = {" ".join(m.group(1).split()).casefold() for m in _NAMED_ABOVE.finditer(text, 0, LAYOUT_SCAN_CHARS)}
+    # (Each pointer names the first "Name:" row under it, once.)
+    pointers = {m.end(): " ".join(m.group(1).split()) for m in _FOLLOWING_NAMED.finditer(text, 0, LAYOUT_SCAN_CHARS)}
     slots: list[LabelSlot] = []
     index = 0
     while index < len(found):
@@ -353,6 +363,11 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             # "Remarketer/Integrator: Emtec, Inc." over "... between Dell and the entity named
             # above ("Remarketer/Integrator")": the preamble makes the label a party's term.
             term = " ".join(label_text.split())
+        pointed = None
+        if term is None and label_text is not None and label_text.strip().casefold() == "name":
+            pointed = next((end for end in sorted(pointers) if end <= label_start <= end + _FOLLOWING_NAME_ROW_CHARS), None)
+            if pointed is not None:
+                term = pointers.pop(pointed)
         if term is None and match is not None and value_start < cell.end:
             # "HP: HEWLETT-PACKARD COMPANY": the party's own short name as the row's label.
             read = name_at(text, value_start, cell.end)
@@ -383,7 +398,8 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
                 value_end = limit = read.end
         name = _slot_name(text, value_start, limit, common_words)
         # "Recipient: Jane Roe" over "Tel:": a contact of a notice block, unless a company.
-        if name is not None and (has_legal_suffix(name.text) or not _contact_row(found, index)):
+        # (A row the preamble points at names its party, contact rows under it or not.)
+        if name is not None and (has_legal_suffix(name.text) or pointed is not None or not _contact_row(found, index)):
             slots.append(LabelSlot(term, label_start, name, value_end))
         index += 1
     return slots

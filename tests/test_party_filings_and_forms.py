@@ -1,0 +1,187 @@
+"""Party and title readers, stop 25 (issue 9): shapes read from a fresh reading set of real
+openings (realQ: agreements among three or more parties, joint filings, amendments, forms), each
+written here with invented names. The name right after the preamble's "among" is a party without a
+legal form; a definition after "and the X," belongs to X; a list item after a comma owns the term
+made from its name; a caps title goes on over a line that opens with "OF"; a confidential-treatment
+legend above an amendment heading is page furniture; two companies joined by "/" are both parties;
+a legal form written before a name does not end it; a place closing an address points back to the
+company the term is made from; a former name is no party; "A." before a person's names is an
+initial; a form's "Name:" row the preamble points at names that party. The real spaCy pipeline;
+each case asserts the exact names bound, the exact definitions, or the exact title and span."""
+
+from __future__ import annotations
+
+from ingest.agreements import find_title
+from ingest.definitions import find_definitions
+from ingest.names import name_at
+from ingest.party_layout import label_slots
+from tests.helpers import bound_party_names
+
+
+def _definitions(text: str) -> dict[str, str | None]:
+    return {d.term: d.name.text if d.name else None for d in find_definitions(text)}
+
+
+def test_the_first_name_after_among_and_a_definition_after_a_bare_comma() -> None:
+    text = (
+        "LICENSE AGREEMENT\n\nThis LICENSE AGREEMENT (this \"Agreement\") effective as of May 1, 1995, by and among "
+        "QUILLON MEDICAL COLLEGE, having its principal place of business at 12 Elm Street, Westport, New York 10001\n"
+        "and the UNIVERSITY OF HARBOUR AND WRENFIELD OF WESTLAND, (\"UHWW\") having its principal place of business "
+        "at 9 Oak Road, Westport, NJ 07001\n(hereinafter collectively \"UNIVERSITIES\") and BIOQUILL SCIENCES, INC., a "
+        "Delaware corporation (hereinafter \"BQS\").\nPRELIMINARY STATEMENTS\n"
+    )
+    assert _definitions(text)["UHWW"] == "UNIVERSITY OF HARBOUR AND WRENFIELD OF WESTLAND"
+    assert bound_party_names(text) == {
+        "QUILLON MEDICAL COLLEGE",
+        "UNIVERSITY OF HARBOUR AND WRENFIELD OF WESTLAND",
+        "BIOQUILL SCIENCES, INC.",
+    }
+
+
+def test_a_list_item_after_a_comma_owns_the_term_made_from_its_name() -> None:
+    text = (
+        "AGREEMENT TO FILE JOINT STATEMENTS\n\nTHIS AGREEMENT is entered into as of the 9th day of February, 2011 by and "
+        "among Quillon Corp., a company organized under the laws of the Bahamas, The Wrenfield Trust, a trust organized "
+        "under the laws of the Bahamas (the \u201cTrust\u201d), and Harbour Trustees (Bahamas) Ltd., a company organized "
+        "under the laws of the Bahamas (the \u201cTrustee\u201d).\nWITNESSETH\n"
+    )
+    definitions = _definitions(text)
+    assert definitions["Trust"] == "The Wrenfield Trust"
+    assert definitions["Trustee"] == "Harbour Trustees (Bahamas) Ltd."
+    assert bound_party_names(text) == {"Quillon Corp.", "The Wrenfield Trust", "Harbour Trustees (Bahamas) Ltd."}
+
+
+def test_a_caps_title_goes_on_over_a_line_opening_with_of() -> None:
+    text = "Exhibit A\nAGREEMENT REGARDING THE JOINT FILING\nOF SCHEDULE 13D\nThe undersigned hereby agree as follows:\n"
+    title = find_title(text)
+    assert (title.text, title.start, title.end) == ("AGREEMENT REGARDING THE JOINT FILING OF SCHEDULE 13D", 10, 62)
+
+
+def test_a_legend_above_an_amendment_heading_is_page_furniture() -> None:
+    text = (
+        "Exhibit 10.14.1\n\nCONFIDENTIAL TREATMENT REQUESTED\n\nThe confidential portions of this exhibit have been "
+        "filed separately with the Securities and Exchange Commission. REDACTED PORTIONS OF THIS EXHIBIT ARE MARKED BY "
+        "AN ***.\n\nFIRST AMENDMENT\n\nTO\n\nSupply and Manufacturing Agreement\n\nTHIS AMENDMENT, dated as of April 24, "
+        "2007, by and between Quillon Seiyaku Co., Ltd./Quillon Pharma USA, Inc. (collectively, \u201cQUILLON\u201d) and "
+        "WRENFIELD PHARMACEUTICALS INC. (\u201cWREN\u201d).\n\nWITNESSETH:\n"
+    )
+    title = find_title(text)
+    start = text.index("FIRST AMENDMENT")
+    assert (title.text, title.start, title.end) == (
+        "FIRST AMENDMENT TO Supply and Manufacturing Agreement",
+        start,
+        text.index("\n\nTHIS AMENDMENT"),
+    )
+    # Two companies joined by "/" under one term are both parties.
+    assert bound_party_names(text) == {"Quillon Seiyaku Co., Ltd.", "Quillon Pharma USA, Inc.", "WRENFIELD PHARMACEUTICALS INC."}
+
+
+def test_a_legal_form_written_before_the_name_does_not_end_it() -> None:
+    text = "National University Corporation Westport University, having an address at 1-33 Yayoi-cho"
+    assert name_at(text, 0, len(text)).text == "National University Corporation Westport University"
+    # A form after a company's name still ends it.
+    other = "Quillon Corporation Westport University, having an address"
+    assert name_at(other, 0, len(other)).text == "Quillon Corporation"
+
+
+def test_a_place_closing_an_address_points_back_to_the_company_named_for_the_term() -> None:
+    text = (
+        "ADDENDUM TO SOFTWARE LICENCE AGREEMENT DATED August 21, 2002 (\u201cthe Agreement\u201d)\nQuill-Arts Limited of 3rd "
+        "Floor, 15 Middle Lane, Westport, England NG1 7DX (\"Quill-Arts\") has licensed certain software to Wrenfield "
+        "Solutions, Inc. of 611 S. Harbour Avenue, Suite 350, Austin, Texas (\"Wrenfield\"), pursuant to the Agreement.\n"
+    )
+    assert _definitions(text)["Wrenfield"] == "Wrenfield Solutions, Inc."
+    # A term not made from the company's name stays with the place.
+    territory = text.replace("(\"Wrenfield\")", "(the \"Territory\")")
+    assert _definitions(territory)["Territory"] == "Texas"
+
+
+def test_a_former_name_is_no_party() -> None:
+    text = (
+        "AMENDED AND RESTATED CONVERSION AGREEMENT\nThis Agreement (the \"Agreement\") is made as of the 20th day of "
+        "December 2005, by\nand among Quillon Holdings, LLC, a Delaware limited liability company (formerly\nknown as "
+        "Wren Field II, LLC) (the \"Company\"), and its members as listed on the\nsignature pages hereto (each, a "
+        "\"Member\" and collectively, the \"Members\").\nRECITALS\n"
+    )
+    assert bound_party_names(text) == {"Quillon Holdings, LLC"}
+
+
+def test_an_initial_a_before_a_persons_names_is_no_article() -> None:
+    signer = "A. Victor Quillon\n"
+    assert name_at(signer, 0, len(signer)).text == "A. Victor Quillon"
+    # A recital's enumerator before a role word stays an enumerator.
+    recital = "A. Licensor Company desires to license"
+    assert name_at(recital, 0, len(recital)) is None
+    short = "A. Shipper, through its divisions"
+    assert name_at(short, 0, len(short)) is None
+
+
+def test_a_forms_name_row_the_preamble_points_at_names_that_party() -> None:
+    text = (
+        "MOTOR CARRIER TRANSPORTATION AGREEMENT\n\nThis Motor Carrier Transportation Agreement (\"Agreement\") is entered "
+        "into as of this 28th day of February, 2005 by and between Quillon & Company, Inc., a Delaware Corporation, with "
+        "principal offices located at 1770 Harbour Circle, Westport, Colorado 80634 (\"Shipper\") and the following "
+        "named carrier (\"Carrier\"):\n\nName:     WRENFIELD FREIGHT LOGISTICS\n\nAddress:     2233 RIDGE ROAD STE 102\n\n"
+        "Contact Person:     JANE ROE\n\nR E C I TALS\n"
+    )
+    slots = label_slots(text)
+    assert [(s.term, s.name.text) for s in slots] == [("Carrier", "WRENFIELD FREIGHT LOGISTICS")]
+    assert bound_party_names(text) == {"Quillon & Company, Inc.", "WRENFIELD FREIGHT LOGISTICS"}
+    # Without the pointer the row is a contact's and names no party.
+    assert label_slots(text.replace("the following named carrier (\"Carrier\"):", "a carrier.")) == []
+
+
+def test_an_amendment_heading_under_a_legend_paragraph_wins_over_the_preambles_broken_reading() -> None:
+    text = (
+        "The\nconfidential portions of this exhibit have been filed separately\nwith the Securities and Exchange "
+        "Commission pursuant to a\nconfidential treatment request in accordance with Rule 24b-2\nof the Securities "
+        "Exchange Act of 1934, as amended. REDACTED\nPORTIONS OF THIS EXHIBIT ARE MARKED BY AN ***.\n"
+        "FIRST AMENDMENT TO THE CO-PROMOTION\nAGREEMENT BETWEEN\nQUILLON DEVELOPMENT LIMITED\nAND\nWRENFIELD "
+        "PHARMACEUTICALS INC.\nDATED JULY 1, 2005\nThis First\nAmendment to the Co-Promotion Agreement by and between "
+        "Quillon\nDevelopment Limited (\u201cQuillon\u201d) and Wrenfield\nPharmaceuticals Inc. (\u201cWrenfield\u201d) is "
+        "effective as of December 12,\n2005.\nWHEREAS,\n"
+    )
+    title = find_title(text)
+    start = text.index("FIRST AMENDMENT")
+    assert (title.text, title.start, title.end) == (
+        "FIRST AMENDMENT TO THE CO-PROMOTION AGREEMENT",
+        start,
+        text.index(" BETWEEN\nQUILLON"),
+    )
+
+
+def test_an_amendment_numbered_in_digits_heads_its_parents_title() -> None:
+    text = (
+        "Exhibit 10.139.2\nThe confidential portions of this exhibit have been filed separately with the Securities and "
+        "Exchange Commission. REDACTED PORTIONS OF THIS EXHIBIT ARE MARKED BY AN ***.\n\nExecution Copy\n2nd Amendment\n"
+        "to the\nDevelopment, Licence and Supply Agreement\nentered on December 18, 2007\n(hereinafter referred to as "
+        "\u201cAgreement\u201d)\n\nby and between\n\nQuillon GmbH\nZieglerstr. 6\n52078 Aachen, Germany\n(\u201cQUILLON\u201d)\n"
+    )
+    title = find_title(text)
+    start = text.index("2nd Amendment")
+    end = text.index("\nentered on")
+    assert (title.text, title.start, title.end) == ("2nd Amendment to the Development, Licence and Supply Agreement", start, end)
+
+
+def test_a_sentence_about_a_party_defines_no_party() -> None:
+    text = (
+        "Exhibit 6.3\nQUILLON ACES\nSPONSORSHIP AGREEMENT\nThis Sponsorship Agreement (this \"Agreement\") is dated "
+        "December 5th, 2022, by and between Quillon Basketball, LP (\"Owner\"), and Wrenfield Energies Corp. "
+        "(\"Sponsor\").\nOwner is the owner and operator of the Quillon Aces (\"Team\") of the Westland National "
+        "Basketball Association (\"WNBA\") that plays its home games in Westport.\n"
+    )
+    definitions = {d.term: d for d in find_definitions(text)}
+    assert definitions["Team"].name.text == "Quillon Aces"
+    assert definitions["Team"].is_party_alias is False
+    assert definitions["WNBA"].is_party_alias is False
+    assert bound_party_names(text) == {"Quillon Basketball, LP", "Wrenfield Energies Corp."}
+
+
+def test_a_title_case_background_heading_closes_the_preamble() -> None:
+    text = (
+        "NON-COMPETITION AGREEMENT\nThis Non-Competition Agreement (this \u201cAgreement\u201d), dated November 14, 2007, "
+        "is made by and between Jane Q. Roe (the \u201cEmployee\u201d)\nand\nQuill Acquisition, Inc. a Delaware "
+        "corporation (\u201cAcquiror\u201d).\nBackground\nAcquiror\nand Wren Authority, Inc., a Delaware corporation (the "
+        "\u201cCompany\u201d)\nare\nparties to a Stock Purchase Agreement dated on or about November 14, 2007.\n"
+    )
+    assert bound_party_names(text) == {"Jane Q. Roe", "Quill Acquisition, Inc."}
