@@ -234,6 +234,12 @@ def _label_value(text: str, definition: Definition) -> NameSpan | None:
 _LIST_NUMBER = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))(?:[ \t]+|[ \t]*\n[ \t]*)(?=\S)")
 
 
+# What stands right before a party clause's own "between"/"among": "by and", or a line's start.
+_CLAUSE_KEYWORD_LEAD = re.compile(r"(?:(?i:by)[ \t\n]+(?i:and)[ \t\n]+|(?:^|\n)[ \t|]*)\Z")
+# A list number right before a name: "(2) ", "2. ".
+_NUMBERED_BEFORE = re.compile(r"(?:\([0-9]{1,2}\)|(?<![\w.])[0-9]{1,2}\.)[ \t\n]*\Z")
+
+
 def _right_after_keyword(text: str, keyword_start: int, name: NameSpan) -> bool:
     """Whether ``name`` fills the first slot after the "between"/"among" at ``keyword_start``."""
     return _FIRST_SLOT_LEAD.fullmatch(text, keyword_start, name.start) is not None
@@ -247,6 +253,10 @@ def _first_slots(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan
     for window in windows:
         if window[0] >= recitals:
             break
+        # (Only a party clause's own keyword: "by and among", or one opening its line; "Buyer is
+        # a joint venture between The Chalone Wine Group Ltd. and Grower" is prose.)
+        if _CLAUSE_KEYWORD_LEAD.search(text, max(0, window[0] - 12), window[0]) is None:
+            continue
         first = _between_names(text, [window])[:1]
         # (At least two words: a name cut short at its first letter ("e" of "e.Digital") is none.)
         if first and _right_after_keyword(text, window[0], first[0]) and "\n" not in first[0].text and len(first[0].text.split()) >= 2:
@@ -640,6 +650,9 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
 _SIGNATURE_START = re.compile(
     r"IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|[Ss]ignature\s+[Pp]age|\bundersigned\b"
     r"|\b[Bb]y[ \t]+signing\b[^.\n]{0,60}?\bbelow\b"
+    # ("... by and between the parties listed below, each referred to herein as a "Joint Filer"":
+    # a preamble that names its parties by the signatures below leads them too.)
+    r"|\b(?:parties|persons)[ \t\n]+(?:listed|named|identified)[ \t\n]+below\b"
 )
 # "ACME LLC\nBy: ..." or, in joint filings, "ACME S.À R.L. /s/ Jan Novak".
 _SIGNED_BY = re.compile(r"\bBy:|(?<!\S)/s/")
@@ -943,6 +956,38 @@ def _promise_party(name: NameSpan) -> bool:
 
 
 _SELF_SIGNED = re.compile(r"(?m)^[ \t|│]*/s/[ \t]*")
+# "Ricky C. Sandler, individually, and as Chief Executive Officer of Eminence Capital, LLC, and as
+# Managing Member of Eminence GP, LLC": a signer who signs for himself and, in named offices, for
+# companies; each company so named signs too (a joint filing's reporting persons).
+_INDIVIDUALLY_AND_AS = re.compile(r",?[ \t\n]+individually,?[ \t\n]+and[ \t\n]+as[ \t\n]+")
+# An office and "of" before the company: "Chief Executive Officer of", "the Managing Member of".
+_OFFICE_OF = re.compile(r"(?:(?:the|an?)[ \t\n]+)?(?:[A-Z][\w\-]*[ \t\n]+){1,5}of[ \t\n]+(?:the[ \t\n]+)?")
+_AND_AS = re.compile(r",?[ \t\n]+and[ \t\n]+as[ \t\n]+")
+_CAPACITIES_LIMIT = 6
+
+
+def _capacity_companies(text: str) -> list[NameSpan]:
+    """Companies a signer signs for after "individually, and as <office> of" in the signature
+    section (and after each further ", and as <office> of"), each ending in a legal form."""
+    start = _signature_start(text)
+    if start is None:
+        return []
+    companies: list[NameSpan] = []
+    for lead in _INDIVIDUALLY_AND_AS.finditer(text, start):
+        position = lead.end()
+        for index in range(_CAPACITIES_LIMIT):
+            if index > 0:
+                joined = _AND_AS.match(text, position)
+                if joined is None:
+                    break
+                position = joined.end()
+            office = _OFFICE_OF.match(text, position)
+            company = name_at(text, office.end(), min(len(text), office.end() + 120)) if office else None
+            if company is None or not ends_in_legal_suffix(company.text):
+                break
+            companies.append(company)
+            position = company.end
+    return companies
 
 
 def _individual_signers(text: str) -> list[NameSpan]:
@@ -1107,6 +1152,9 @@ def _parties(
             few
             or name in collective
             or ((name in first_slots or ends_in_legal_suffix(legal_name(name.text))) and name.start < OPENING_CHARS)
+            # "BETWEEN (1) MR. RAVI MEHRA ... (2) MR. SUNIL MEHRA ... (hereinafter collectively ...
+            # the 'Lessor')": a numbered item of the clause is a party, whatever the definitions.
+            or (_NUMBERED_BEFORE.search(text, max(0, name.start - 8), name.start) is not None and name.start < OPENING_CHARS)
         ):
             continue
         # "Between THE UNIVERSITY OF WESTLAND And QUILL MANAGEMENT, LP" on a cover: the reading ran
@@ -1158,7 +1206,7 @@ def _parties(
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [
         *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text),
-        *_acting_for_names(text),
+        *_acting_for_names(text), *_capacity_companies(text),
     ]
     # An item's names run on one after another, each closed by its legal form ("(4) ACME LIMITED
     # ACME TRADING LIMITED and ..."), are distinct parties, a longer one too.

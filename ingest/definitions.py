@@ -390,7 +390,11 @@ def _clause_antecedent(
             continue
         if after is not None:
             return after
-    before = name_before(text, paren_start)
+    # ("Hankook Tire Co. Ltd., 647-15 Yeoksam-dong, ..., Seoul 135-723 Korea, its affiliates and
+    # subsidiaries (hereafter called "Hankook")": the group the party brings along closes its
+    # clause; the name is read before it.)
+    group = _GROUP_TAIL.search(text, max(floor, paren_start - 120), paren_start)
+    before = name_before(text, group.start() if group is not None else paren_start)
     if before is not None and party_name_problem(before.text) == "description":
         # "(this "Agreement") of Pippy Lane LLC, a Pennsylvania limited liability company (the
         # "Company")": the description closes the clause; the name stands before its ", a".
@@ -442,6 +446,11 @@ _BENEFICIARY_LEAD = re.compile(r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+th
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
+_GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:permitted[ \t\n]+)?assigns)"
+# ", its affiliates and subsidiaries" right before a definition.
+_GROUP_TAIL = re.compile(
+    rf",[ \t\n]*(?:and[ \t\n]+)?its[ \t\n]+{_GROUP_WORD}(?:[ \t\n]*(?:,|and|&)[ \t\n]*(?:its[ \t\n]+)?{_GROUP_WORD})*[ \t\n]*\Z"
+)
 # A comma and the capitalised word opening a list's next item.
 _LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
@@ -751,10 +760,15 @@ def _in_party_predicate(text: str, name_start: int, earlier: Sequence[Definition
     if not ends:
         return False
     sentence = text[ends[-1].end() : name_start]
-    subject = re.match(r"[ \t\n]*(?:(?:The|the)[ \t]+)?([A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,2})[ \t\n]+[a-z]", sentence)
-    if subject is None or _PARTY_CLAUSE_CUES.search(sentence) is not None:
+    subject = re.match(r"[ \t\n]*(?:\(?[A-Z0-9]{1,3}[.)][ \t]+)?(?:(?:The|the)[ \t]+)?([A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,2})[ \t\n]+[a-z]", sentence)
+    # (A party's term as the subject makes the sentence about that party: only a clause that
+    # makes or joins this agreement ("by and between", "hereto", "made by") is still a party clause.)
+    if subject is None or _OWN_CLAUSE_CUES.search(sentence) is not None:
         return False
     return subject.group(1).casefold() in {d.term.casefold() for d in named}
+
+
+_OWN_CLAUSE_CUES = re.compile(r"(?i)\b(?:by\s+and\s+(?:between|among)|hereto|undersigned|made\s+by|entered\s+into\s+by|executed\s+by|joins?)\b")
 
 
 def _after_closed_party_clause(text: str, name_start: int, paren_end: int, earlier: Sequence[Definition]) -> bool:
@@ -791,8 +805,19 @@ def _after_closed_party_clause(text: str, name_start: int, paren_end: int, earli
     return _JOINING_CUES.search(text, paren_end, stop) is None
 
 
+# A term in single quotes where a definition's double quotes would stand: after "(" or a space,
+# opening with a capital, closed right before ")", "," or ";" ("LYCOS, INC., a corporation ...
+# ('Lycos')", "(the 'Company')"). An apostrophe inside a word never opens one.
+_SINGLE_QUOTED_TERM = re.compile(r"(?<=[(\s])'([A-Z0-9][^'()\n\"]{0,60}?)'(?=\s*[),;])")
+
+
+def _double_quoted(straight: str) -> str:
+    """``straight`` with single-quoted terms written in double quotes (same length)."""
+    return _SINGLE_QUOTED_TERM.sub(lambda m: f'"{m.group(1)}"', straight)
+
+
 def find_definitions(text: str) -> list[Definition]:
-    straight = straighten_quotes(text)
+    straight = _double_quoted(straighten_quotes(text))
     windows = preamble_windows(straight)
     definitions: list[Definition] = []
     last_site_end = 0

@@ -69,7 +69,7 @@ _COVER_RUN_CHARS = 2_000
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
 _TABLE_BAR = re.compile(r"[|│]")
 _LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：][ \t]*"
+    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\((?P<aside>[^()\n]{1,30})\))?[ \t]*[:：][ \t]*"
 )
 _SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
 _FILLED_TO_END = re.compile(r"^[\s.,;:]*$")
@@ -359,11 +359,17 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             # A table's label cell, the value in the next cell of its row.
             label_text = cell.text
         term = _label_term(label_text) if label_text is not None else None
+        pointed = None
+        # "Services Consignor (Party A): PetroChina ...": the party letter in the label's aside.
+        if term is None and match is not None and match.group("aside") is not None:
+            aside = _label_term(match.group("aside"))
+            term = aside if aside is not None and aside.startswith("Party ") else None
+            # (A role with its party letter heads the party's own block: its contact rows follow.)
+            pointed = label_start if term is not None else None
         if term is None and label_text is not None and " ".join(label_text.split()).casefold() in referenced:
             # "Remarketer/Integrator: Emtec, Inc." over "... between Dell and the entity named
             # above ("Remarketer/Integrator")": the preamble makes the label a party's term.
             term = " ".join(label_text.split())
-        pointed = None
         if term is None and label_text is not None and label_text.strip().casefold() == "name":
             pointed = next((end for end in sorted(pointers) if end <= label_start <= end + _FOLLOWING_NAME_ROW_CHARS), None)
             if pointed is not None:

@@ -185,3 +185,91 @@ def test_a_title_case_background_heading_closes_the_preamble() -> None:
         "\u201cCompany\u201d)\nare\nparties to a Stock Purchase Agreement dated on or about November 14, 2007.\n"
     )
     assert bound_party_names(text) == {"Jane Q. Roe", "Quill Acquisition, Inc."}
+
+
+def test_a_signer_individually_and_as_officer_of_companies_signs_for_each() -> None:
+    text = (
+        "Exhibit 2\n\nJOINT FILING AGREEMENT\n\nPURSUANT TO RULE 13(d)-1(k)\n\nThe undersigned acknowledge and agree "
+        "that the foregoing statement on Schedule 13D is filed on behalf of each of the undersigned.\n\nDATE: November "
+        "7, 2013\n\n  /s/ Jane Q. Quillon\n  Jane Q. Quillon, individually, and as\n  Chief Executive Officer of "
+        "Wrenfield Capital, LLC,\n  and as Managing Member of Wrenfield GP, LLC\n"
+    )
+    assert bound_party_names(text) == {"Jane Q. Quillon", "Wrenfield Capital, LLC", "Wrenfield GP, LLC"}
+    # Without "individually" the company after "as ... of" signs for a party; it is no party itself.
+    agent = text.replace("individually, and as\n  Chief Executive Officer of Wrenfield Capital, LLC,\n  and as", "as")
+    assert "Wrenfield GP, LLC" not in bound_party_names(agent)
+
+
+def test_a_preamble_naming_its_parties_below_leads_the_signatures() -> None:
+    text = (
+        "EXHIBIT 99.1\n\nJOINT FILING AGREEMENT PURSUANT TO RULE 13D-1(F)(1)\n\nThis agreement is made pursuant to Rule "
+        "13d-1(f)(1) under the Securities Exchange Act of 1934 (the \"Act\") by and between the parties listed below, "
+        "each referred to herein as a \"Joint Filer.\" The Joint Filers agree that a statement of beneficial ownership "
+        "may be filed on each of their behalf on Schedule 13D.\n\nDate: May 2, 2003\n\nQuillon Family Holdings, L.P.\n\n"
+        "By:   /s/ Jane Wrenfield\n      ----------------------------------------\nName:  Jane Wrenfield\nTitle: General "
+        "Partner\n\n\n/s/ Jane Wrenfield\n----------------------------------------\nJane Wrenfield\n"
+    )
+    assert bound_party_names(text) == {"Quillon Family Holdings, L.P.", "Jane Wrenfield"}
+
+
+def test_single_quoted_terms_define_like_double_quoted_ones() -> None:
+    text = (
+        "                               LINKING AGREEMENT\n\nTHIS LINKING AGREEMENT ('Agreement') is made this 26th day "
+        "of March, 1998\n('Effective Date'), by and among QUILLON, INC., a corporation organized under the\nlaws of "
+        "Delaware ('Quillon'), WREN'S TRIPOD, INC., a corporation organized under the laws\nof Delaware ('Tripod') and "
+        "a wholly owned subsidiary of Quillon, and HARBOURNOW, INC.,\na corporation organized under the laws of "
+        "Pennsylvania ('HarbourNow').\n\n                                   RECITALS\n"
+    )
+    definitions = _definitions(text)
+    assert definitions["Quillon"] == "QUILLON, INC."
+    assert definitions["Tripod"] == "WREN'S TRIPOD, INC."
+    assert definitions["HarbourNow"] == "HARBOURNOW, INC."
+    assert bound_party_names(text) == {"QUILLON, INC.", "WREN'S TRIPOD, INC.", "HARBOURNOW, INC."}
+
+
+def test_a_partys_group_and_an_address_with_a_country_close_its_clause() -> None:
+    text = (
+        "SUPPLY AGREEMENT\n|1.\n|Preamble\nThis is an Agreement for Quillon Tire Co. Ltd., 647-15 Yeoksam-dong, "
+        "Gangnam-gu, Seoul 135-723 Korea, its affiliates and subsidiaries (hereafter called \u201cQuillon\u201d) to purchase "
+        "synthetic rubbers from Wrenfield Europe GmbH, Bachtobelstrasse 3, CH-8810 Horgen, Switzerland (hereafter called "
+        "\u201cWrenfield\u201d).\nWhereas, both parties agreed upon their further cooperation.\n"
+    )
+    definitions = _definitions(text)
+    assert definitions["Quillon"] == "Quillon Tire Co. Ltd."
+    assert definitions["Wrenfield"] == "Wrenfield Europe GmbH"
+    assert bound_party_names(text) == {"Quillon Tire Co. Ltd.", "Wrenfield Europe GmbH"}
+
+
+def test_a_party_letter_in_a_labels_aside_names_the_party() -> None:
+    text = (
+        "Exhibit 10.3\nAgreement NO: HB-2008-JS-147\nTechnological Services Agreement\nServices Consignor (Party A): "
+        "Quillon Huabei Oil Field Company\nLegal Address: Renqiu City, Hebei Province, PRC\nContact Person: CAO Lan\n"
+        "Services Provider (Party B): Tianjin Wrenfield Science Development Co., Ltd.\nLegal Address: Dagang "
+        "Development Zone, Tianjin City, PRC\n1 General Introduction\n"
+    )
+    assert [(s.term, s.name.text) for s in label_slots(text)] == [
+        ("Party A", "Quillon Huabei Oil Field Company"),
+        ("Party B", "Tianjin Wrenfield Science Development Co., Ltd."),
+    ]
+
+
+def test_an_agreement_dated_for_reference_has_a_preamble() -> None:
+    text = (
+        "EXHIBIT 4.119\n\n\nTHIS AGREEMENT dated for reference and made effective  ________\n\nBETWEEN:\n\n         "
+        "QUILLON CHALICE RESOURCES INC., a company  incorporated  pursuant to the\n         laws of  British  Columbia\n\n"
+        "         (\"QCR\")\n\nAND:\n\n         WRENFIELD  GOLD  CORP.,  a company  incorporated  pursuant  to the laws of\n"
+        "         British  Columbia\n\n         (\"WGX\")\n\n\nWHEREAS:\n"
+    )
+    assert {" ".join(n.split()) for n in bound_party_names(text)} == {"QUILLON CHALICE RESOURCES INC.", "WRENFIELD GOLD CORP."}
+
+
+def test_a_joint_venture_between_others_in_a_recital_names_no_party() -> None:
+    text = (
+        "EXHIBIT 10.57 SECOND AMENDED AND RESTATED GRAPE PURCHASE AGREEMENT This SECOND AMENDED AND RESTATED GRAPE "
+        "PURCHASE AGREEMENT (the \"Agreement\") is made and entered into as of this ____ day of June, 2002, by and "
+        "between QUILLON VINEYARD CO., INC. (\"Grower\"), and WREN VALLEY VINEYARD, a Joint Venture (\"Buyer\"). "
+        "RECITALS A. Grower is a Nevada corporation operating vineyards in Westport, California. B. Buyer is a joint "
+        "venture between The Harbour Wine Group Ltd., a California corporation, and Grower (the \"Joint Venture\"), "
+        "organized under that certain Joint Venture Agreement dated as of January 1, 1991.\n"
+    )
+    assert bound_party_names(text) == {"QUILLON VINEYARD CO., INC.", "WREN VALLEY VINEYARD"}
