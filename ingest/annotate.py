@@ -966,6 +966,45 @@ _AND_AS = re.compile(r",?[ \t\n]+and[ \t\n]+as[ \t\n]+")
 _CAPACITIES_LIMIT = 6
 
 
+# "ABC News/Starwave Partners (which operates ...) and ESPN/Starwave Partners (also referred to
+# as "EIV") ... are parties to this Agreement only with respect to ...": names the contract itself
+# says are its parties.
+_PARTIES_TO_THIS = re.compile(
+    r"[ \t\n]+(?:is|are)[ \t\n]+(?:also[ \t\n]+)?(?:a[ \t\n]+)?part(?:y|ies)[ \t\n]+to[ \t\n]+this[ \t\n]+(?i:agreement)\b"
+)
+_STATED_SENTENCE_START = re.compile(r"(?:[.;:][ \t\n]+|\n[ \t]*\n)(?=[A-Z(])")
+_STATED_SEPARATOR = re.compile(r"[ \t\n]*(?:,[ \t\n]*)*(?:(?:and|AND)[ \t\n]+)?")
+_STATED_NAMES_LIMIT = 6
+_STATED_WINDOW_CHARS = 600
+
+
+def _stated_party_names(text: str) -> list[NameSpan]:
+    """The names a sentence of the opening says are parties to this agreement, when the
+    sentence's subject is nothing but those names (each maybe with a parenthesised remark)."""
+    found: list[NameSpan] = []
+    for stated in _PARTIES_TO_THIS.finditer(text, 0, min(len(text), OPENING_CHARS)):
+        # Remarks in parentheses are blanked to a comma (same length, so offsets hold): a period
+        # inside one ends no sentence, and a name ends before one.
+        window_start = max(0, stated.start() - _STATED_WINDOW_CHARS)
+        window = re.sub(r"\([^()]*\)", lambda m: "," + " " * (len(m.group()) - 1), text[window_start : stated.start()])
+        starts = [m.end() for m in _STATED_SENTENCE_START.finditer(window)]
+        if not starts:
+            continue
+        subject_start = window_start + starts[-1]
+        subject = window[starts[-1] :]
+        names: list[NameSpan] = []
+        position = 0
+        while position < len(subject) and len(names) < _STATED_NAMES_LIMIT:
+            name = name_at(subject, position, len(subject))
+            if name is None:
+                break
+            names.append(NameSpan(text[subject_start + name.start : subject_start + name.end], subject_start + name.start, subject_start + name.end))
+            position = _STATED_SEPARATOR.match(subject, name.end).end()
+        if names and not subject[position:].strip():
+            found.extend(names)
+    return found
+
+
 def _capacity_companies(text: str) -> list[NameSpan]:
     """Companies a signer signs for after "individually, and as <office> of" in the signature
     section (and after each further ", and as <office> of"), each ending in a legal form."""
@@ -1206,7 +1245,7 @@ def _parties(
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [
         *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text),
-        *_acting_for_names(text), *_capacity_companies(text),
+        *_acting_for_names(text), *_capacity_companies(text), *_stated_party_names(text),
     ]
     # An item's names run on one after another, each closed by its legal form ("(4) ACME LIMITED
     # ACME TRADING LIMITED and ..."), are distinct parties, a longer one too.

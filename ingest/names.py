@@ -1223,7 +1223,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     street = _street_start().match(" " + name.strip())
     if street is not None and street.end() == len(name.strip()) + 1:
         return "address"
-    if filters.clause_words & set(raw):
+    # ("Geo IS Tech Group": in a name not written in capitals, a word in capitals is an acronym,
+    # not the clause word it spells.)
+    acronyms = set() if name.isupper() else {w.casefold() for w in _RAW_WORD.findall(name) if len(w) >= 2 and w.isupper()}
+    if (filters.clause_words & set(raw)) - acronyms:
         return "clause"
     # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
     # ("Prof. Dr. Jane Roe": honorifics that open the name stack, they follow no job title.)

@@ -69,8 +69,10 @@ _COVER_RUN_CHARS = 2_000
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
 _TABLE_BAR = re.compile(r"[|│]")
 _LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\((?P<aside>[^()\n]{1,30})\))?[ \t]*[:：][ \t]*"
+    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\((?P<aside>[^()]{1,30})\))?[ \t]*[:：][ \t]*"
 )
+_ASIDE_PARTY_OPEN = re.compile(r"^[A-Za-z][A-Za-z'’ /]{0,50}?[ \t]*\([ \t]*(?i:party)[ \t]*$")
+_ASIDE_PARTY_CLOSE = re.compile(r"^([A-Z]\d?)[ \t]*\)[ \t]*[:：][ \t]*")
 _SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
 _FILLED_TO_END = re.compile(r"^[\s.,;:]*$")
 _BARE_NAME_WORD = re.compile(r"(?:[A-Z][\w'’.\-]*|of|the|and|de|van|von|&)$")
@@ -353,6 +355,13 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             colon = re.match(r"([A-Z]\d?)[ \t]*[:：][ \t]*", following.text)
             label_text = f"Party {colon.group(1)}" if colon else None
             value_start = following.start + (colon.end() if colon else 0)
+            cell, index = following, index + 1
+            following = found[index + 1] if index + 1 < len(found) else None
+        elif following is not None and _ASIDE_PARTY_OPEN.search(cell.text) and _ASIDE_PARTY_CLOSE.match(following.text):
+            # "Purchaser(Party\nB): Beijing ...": a line break inside the label's party letter.
+            close = _ASIDE_PARTY_CLOSE.match(following.text)
+            label_text = f"Party {close.group(1)}"
+            value_start = following.start + close.end()
             cell, index = following, index + 1
             following = found[index + 1] if index + 1 < len(found) else None
         elif cell.in_table:

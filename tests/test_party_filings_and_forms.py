@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ingest.agreements import find_title
 from ingest.definitions import find_definitions
-from ingest.names import name_at
+from ingest.names import name_at, party_name_problem
 from ingest.party_layout import label_slots
 from tests.helpers import bound_party_names
 
@@ -273,3 +273,51 @@ def test_a_joint_venture_between_others_in_a_recital_names_no_party() -> None:
         "organized under that certain Joint Venture Agreement dated as of January 1, 1991.\n"
     )
     assert bound_party_names(text) == {"QUILLON VINEYARD CO., INC.", "WREN VALLEY VINEYARD"}
+
+
+def test_a_capitalised_acronym_inside_a_name_is_no_clause_word() -> None:
+    assert party_name_problem("Geo IS Tech Group") is None
+    # In a name written in capitals the word is prose's own.
+    assert party_name_problem("THE FOREGOING IS UNDERSTOOD AND AGREED TO BY") == "clause"
+    text = (
+        "JOINT  VENTURE AGREEMENT\n\nThis JOINT VENTURE AGREEMENT (this \"Agreement\") dated April 17, 2011 is entered "
+        "into by and among:\n\n1.  Quillon Mining Co., Ltd., a limited liability company organized under the laws of "
+        "Hong Kong (the \"Quillon\");\n\n2.   Geo IS Wren Group - under the laws of USA (the \"Geowren\"); and\n\n3.   "
+        "Jane Harbour Roe an individual holding Mexico Passport (\"Jane\").\n\nRECITALS:\n"
+    )
+    assert {" ".join(n.split()) for n in bound_party_names(text)} == {"Quillon Mining Co., Ltd.", "Geo IS Wren Group", "Jane Harbour Roe"}
+
+
+def test_a_line_break_inside_a_labels_party_letter() -> None:
+    text = (
+        "General\nAgent Agreement\nSupplier ( Party A): Hainan\nQuillon Pharmaceutical Co. Ltd.\nAddress:\nNo.168 Nanhai "
+        "Street,\nHaikou, Free Trade Zone.\nPurchaser(Party\nB): Beijing\nWrenfield Pharmaceutical Limited.\nAddress: 922, "
+        "Floor 9, Building1,\nXicheng District, Beijing\nIn\naccordance with the Contract Law, the Parties have entered "
+        "into the Agreement.\n"
+    )
+    assert [(s.term, " ".join(s.name.text.split())) for s in label_slots(text)] == [
+        ("Supplier", "Hainan Quillon Pharmaceutical Co. Ltd."),
+        ("Party B", "Beijing Wrenfield Pharmaceutical Limited"),
+    ]
+
+
+def test_names_the_contract_says_are_its_parties() -> None:
+    text = (
+        "DISTRIBUTION AGREEMENT\n\nThis Distribution Agreement (\"Agreement\") is entered into by and between\nQuillon "
+        "Corporation, a corporation duly organized under the laws of California, hereinafter referred to as "
+        "\"Quillon\", and WRENFIELD.COM, INC., a corporation organized under the laws of the State of Delaware, "
+        "hereinafter referred to as \"Content Partner\". Harbour\nNews/Starwave Partners (which operates the "
+        "HarbourNews.com U.S. Internet site referred to herein as \"HarbourNews.com\") and WSPN/Starwave Partners (also "
+        "referred to as \"EIV\") are parties to this Agreement only with respect to those provisions herein that "
+        "reference them.\n\nWITNESSETH\n"
+    )
+    assert {" ".join(n.split()) for n in bound_party_names(text)} == {
+        "Quillon Corporation", "WRENFIELD.COM, INC.", "Harbour News/Starwave Partners", "WSPN/Starwave Partners",
+    }
+    # A party's role as the subject names no one new.
+    role = text.replace(
+        "Harbour\nNews/Starwave Partners (which operates the HarbourNews.com U.S. Internet site referred to herein as "
+        "\"HarbourNews.com\") and WSPN/Starwave Partners (also referred to as \"EIV\") are parties",
+        "The Guarantor is a party",
+    )
+    assert bound_party_names(role) == {"Quillon Corporation", "WRENFIELD.COM, INC."}
