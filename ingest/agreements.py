@@ -441,6 +441,9 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             )
             if not line_shape.fullmatch(previous) or not (
                 joined_here or joining_end.search(previous) or tight or _centred_together(head, after, previous_start, previous, lines[first])
+                # ("SECOND\nAMENDMENT TO MINERAL RIGHT OPTION AGREEMENT": an ordinal alone above
+                # an amendment word.)
+                or _ordinal_over_amendment(previous, lines[first][1])
                 or (first == index and _opening_block(head, after, lines, first - 1, lines[first]))
             ):
                 break
@@ -588,6 +591,21 @@ def _ends_in_legal_form(line: str) -> bool:
     part of a title."""
     words = tuple(name_words(line))
     return any(len(words) > len(suffix) and words[-len(suffix) :] == suffix for suffix in lexicons().strippable_suffixes)
+
+
+def _ordinal_over_amendment(previous: str, line: str) -> bool:
+    """Whether ``previous`` is an ordinal alone ("SECOND") and ``line`` opens with an amendment
+    word ("AMENDMENT TO ..."): one heading over two lines."""
+    ordinals, amendment_words = _ordinals_and_amendment_words()
+    words = line.split()
+    return previous.casefold() in ordinals and bool(words) and words[0].casefold() in amendment_words
+
+
+@lru_cache(maxsize=1)
+def _ordinals_and_amendment_words() -> tuple[frozenset[str], frozenset[str]]:
+    """``ordinals`` and the one-word ``amendment_words`` of agreement_kinds.json."""
+    data = load_json("agreement_kinds.json")
+    return frozenset(data["ordinals"]), frozenset(w for w in data["amendment_words"] if " " not in w)
 
 
 @lru_cache(maxsize=1)

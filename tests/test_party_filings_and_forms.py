@@ -321,3 +321,17 @@ def test_names_the_contract_says_are_its_parties() -> None:
         "The Guarantor is a party",
     )
     assert bound_party_names(role) == {"Quillon Corporation", "WRENFIELD.COM, INC."}
+
+
+def test_an_ordinal_alone_above_an_amendment_heading_is_part_of_it() -> None:
+    text = (
+        "SECOND\nAMENDMENT TO MINERAL RIGHT OPTION AGREEMENT\nThis Second Amendment to the Mineral\nRight Option "
+        "Agreement (the \u201cSecond Amendment\u201d) is made and entered into as of\nthe 3rd day of February, 2010, by "
+        "and between Quillon Investments\nInc., a company (hereinafter referred to as \u201cOptionor\u201d), and Wrenfield "
+        "Goldsands Ltd., a\ncompany (hereinafter referred to as \u201cOptionee\u201d).\n"
+    )
+    title = find_title(text)
+    assert (title.text, title.start, title.end) == ("SECOND AMENDMENT TO MINERAL RIGHT OPTION AGREEMENT", 0, 50)
+    # An ordinal over a heading that is no amendment stays apart.
+    other = text.replace("SECOND\nAMENDMENT TO MINERAL RIGHT OPTION AGREEMENT", "SECOND\nMINERAL RIGHT OPTION AGREEMENT")
+    assert find_title(other).text == "MINERAL RIGHT OPTION AGREEMENT"
