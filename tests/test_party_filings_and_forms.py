@@ -14,8 +14,13 @@ from __future__ import annotations
 from ingest.agreements import find_title
 from ingest.definitions import find_definitions
 from ingest.names import name_at, party_name_problem
-from ingest.party_layout import label_slots
+from ingest.party_layout import _FOLLOWING_NAME_ROW_CHARS, label_slots
 from tests.helpers import bound_party_names
+
+
+def _title(text: str) -> tuple[str, int, int] | None:
+    title = find_title(text)
+    return (title.text, title.start, title.end) if title is not None else None
 
 
 def _definitions(text: str) -> dict[str, str | None]:
@@ -53,8 +58,7 @@ def test_a_list_item_after_a_comma_owns_the_term_made_from_its_name() -> None:
 
 def test_a_caps_title_goes_on_over_a_line_opening_with_of() -> None:
     text = "Exhibit A\nAGREEMENT REGARDING THE JOINT FILING\nOF SCHEDULE 13D\nThe undersigned hereby agree as follows:\n"
-    title = find_title(text)
-    assert (title.text, title.start, title.end) == ("AGREEMENT REGARDING THE JOINT FILING OF SCHEDULE 13D", 10, 62)
+    assert _title(text) == ("AGREEMENT REGARDING THE JOINT FILING OF SCHEDULE 13D", 10, 62)
 
 
 def test_a_legend_above_an_amendment_heading_is_page_furniture() -> None:
@@ -65,9 +69,8 @@ def test_a_legend_above_an_amendment_heading_is_page_furniture() -> None:
         "2007, by and between Quillon Seiyaku Co., Ltd./Quillon Pharma USA, Inc. (collectively, \u201cQUILLON\u201d) and "
         "WRENFIELD PHARMACEUTICALS INC. (\u201cWREN\u201d).\n\nWITNESSETH:\n"
     )
-    title = find_title(text)
     start = text.index("FIRST AMENDMENT")
-    assert (title.text, title.start, title.end) == (
+    assert _title(text) == (
         "FIRST AMENDMENT TO Supply and Manufacturing Agreement",
         start,
         text.index("\n\nTHIS AMENDMENT"),
@@ -141,9 +144,8 @@ def test_an_amendment_heading_under_a_legend_paragraph_wins_over_the_preambles_b
         "Quillon\nDevelopment Limited (\u201cQuillon\u201d) and Wrenfield\nPharmaceuticals Inc. (\u201cWrenfield\u201d) is "
         "effective as of December 12,\n2005.\nWHEREAS,\n"
     )
-    title = find_title(text)
     start = text.index("FIRST AMENDMENT")
-    assert (title.text, title.start, title.end) == (
+    assert _title(text) == (
         "FIRST AMENDMENT TO THE CO-PROMOTION AGREEMENT",
         start,
         text.index(" BETWEEN\nQUILLON"),
@@ -157,10 +159,9 @@ def test_an_amendment_numbered_in_digits_heads_its_parents_title() -> None:
         "to the\nDevelopment, Licence and Supply Agreement\nentered on December 18, 2007\n(hereinafter referred to as "
         "\u201cAgreement\u201d)\n\nby and between\n\nQuillon GmbH\nZieglerstr. 6\n52078 Aachen, Germany\n(\u201cQUILLON\u201d)\n"
     )
-    title = find_title(text)
     start = text.index("2nd Amendment")
     end = text.index("\nentered on")
-    assert (title.text, title.start, title.end) == ("2nd Amendment to the Development, Licence and Supply Agreement", start, end)
+    assert _title(text) == ("2nd Amendment to the Development, Licence and Supply Agreement", start, end)
 
 
 def test_a_sentence_about_a_party_defines_no_party() -> None:
@@ -330,8 +331,20 @@ def test_an_ordinal_alone_above_an_amendment_heading_is_part_of_it() -> None:
         "and between Quillon Investments\nInc., a company (hereinafter referred to as \u201cOptionor\u201d), and Wrenfield "
         "Goldsands Ltd., a\ncompany (hereinafter referred to as \u201cOptionee\u201d).\n"
     )
-    title = find_title(text)
-    assert (title.text, title.start, title.end) == ("SECOND AMENDMENT TO MINERAL RIGHT OPTION AGREEMENT", 0, 50)
+    assert _title(text) == ("SECOND AMENDMENT TO MINERAL RIGHT OPTION AGREEMENT", 0, 50)
     # An ordinal over a heading that is no amendment stays apart.
     other = text.replace("SECOND\nAMENDMENT TO MINERAL RIGHT OPTION AGREEMENT", "SECOND\nMINERAL RIGHT OPTION AGREEMENT")
     assert find_title(other).text == "MINERAL RIGHT OPTION AGREEMENT"
+
+
+def test_a_pointed_name_row_is_looked_for_within_its_window() -> None:
+    pointer = "by and between Quillon & Company, Inc. (\"Shipper\") and the following named carrier (\"Carrier\"):"
+
+    def slots(gap: int) -> list[tuple[str, str]]:
+        text = "TRANSPORTATION AGREEMENT\n\nThis Agreement is entered into " + pointer + "\n" + "x\n" * (gap // 2)
+        text += "Name:     WRENFIELD FREIGHT LOGISTICS\n\nAddress:     2233 RIDGE ROAD\n"
+        return [(s.term, s.name.text) for s in label_slots(text)]
+
+    # The row may open at most _FOLLOWING_NAME_ROW_CHARS (200) characters after the pointer.
+    assert slots(_FOLLOWING_NAME_ROW_CHARS - 2) == [("Carrier", "WRENFIELD FREIGHT LOGISTICS")]
+    assert slots(_FOLLOWING_NAME_ROW_CHARS + 2) == []
