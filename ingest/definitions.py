@@ -752,7 +752,8 @@ def _in_party_predicate(text: str, name_start: int, earlier: Sequence[Definition
     named = [d for d in earlier if d.is_party_alias and d.name is not None and d.paren_end <= name_start]
     if not named:
         return False
-    first_end = min(d.paren_end for d in named)
+    # (Only the sentence's own stretch is read: at most ``_PREDICATE_SENTENCE_CHARS`` back.)
+    first_end = max(min(d.paren_end for d in named), name_start - _PREDICATE_SENTENCE_CHARS)
     ends = [
         m for m in _SENTENCE_END.finditer(text, first_end, min(len(text), name_start + 1))
         if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
@@ -768,6 +769,7 @@ def _in_party_predicate(text: str, name_start: int, earlier: Sequence[Definition
     return subject.group(1).casefold() in {d.term.casefold() for d in named}
 
 
+_PREDICATE_SENTENCE_CHARS = 1_000
 _OWN_CLAUSE_CUES = re.compile(r"(?i)\b(?:by\s+and\s+(?:between|among)|hereto|undersigned|made\s+by|entered\s+into\s+by|executed\s+by|joins?)\b")
 
 

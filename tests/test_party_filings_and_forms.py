@@ -12,7 +12,7 @@ each case asserts the exact names bound, the exact definitions, or the exact tit
 from __future__ import annotations
 
 from ingest.agreements import find_title
-from ingest.definitions import find_definitions
+from ingest.definitions import _in_party_predicate, find_definitions
 from ingest.names import name_at, party_name_problem
 from ingest.party_layout import _FOLLOWING_NAME_ROW_CHARS, label_slots
 from tests.helpers import bound_party_names
@@ -348,3 +348,20 @@ def test_a_pointed_name_row_is_looked_for_within_its_window() -> None:
     # The row may open at most _FOLLOWING_NAME_ROW_CHARS (200) characters after the pointer.
     assert slots(_FOLLOWING_NAME_ROW_CHARS - 2) == [("Carrier", "WRENFIELD FREIGHT LOGISTICS")]
     assert slots(_FOLLOWING_NAME_ROW_CHARS + 2) == []
+
+
+def test_a_sentence_about_a_party_is_read_no_further_back_than_its_window() -> None:
+    opening = (
+        "SPONSORSHIP AGREEMENT\nThis Sponsorship Agreement is dated December 5th, 2022, by and between Quillon "
+        "Basketball, LP (\"Owner\"), and Wrenfield Energies Corp. (\"Sponsor\").\n"
+    )
+
+    def about_a_party(filler_words: int) -> bool:
+        text = opening + "Owner is the owner " + "and operator " * filler_words + "of the Quillon Aces (\"Team\").\n"
+        earlier = [d for d in find_definitions(text) if d.term in ("Owner", "Sponsor")]
+        return _in_party_predicate(text, text.index("Quillon Aces"), earlier)
+
+    # Within _PREDICATE_SENTENCE_CHARS (1,000) of the name the sentence's subject is read ...
+    assert about_a_party(60) is True
+    # ... beyond it the sentence is not judged (the scan per definition stays bounded).
+    assert about_a_party(80) is False

@@ -215,6 +215,8 @@ def _wait_indexed(api, doc_id: str, revision: str, timeout: float = 180.0) -> di
     raise AssertionError(f"{doc_id} not finished")
 
 
+# How long the upload test waits for its long lease to be indexed (a loaded CI machine).
+_LONG_JOB_MS = 240_000
 WATCH_STATUSES = """() => {
   window.__seen = [];
   const record = () => document.querySelectorAll('[data-testid=status]').forEach(
@@ -249,8 +251,12 @@ def test_upload_with_progress_live_status_history_and_delete(page, portal) -> No
     assert rows.count() == 2
     assert rows.evaluate_all("rs => rs.map(r => r.querySelector('progress').value)") == [1, 1]
     doc_ids = [t.split("received as ")[1] for t in rows.locator(".upload-state").all_inner_texts()]
+    # (Indexing the lease takes seconds alone, far longer on a loaded machine: the wait allows for
+    # that, so only a job that never ends fails here.)
     for doc_id in doc_ids:
-        page.locator(f'tr[data-doc-id="{doc_id}"] [data-testid=status]').filter(has_text="indexed").wait_for()
+        page.locator(f'tr[data-doc-id="{doc_id}"] [data-testid=status]').filter(has_text="indexed").wait_for(
+            timeout=_LONG_JOB_MS
+        )
     seen = page.evaluate("window.__seen")
     for doc_id in doc_ids:
         statuses = [s.split("=", 1)[1] for s in seen if s.startswith(doc_id + "=")]
