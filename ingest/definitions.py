@@ -745,6 +745,19 @@ _CLAUSE_AFTER_END = re.compile(r"[,;\n]|\.(?=[ \t\n]+[A-Z])")
 _REST_OF_SENTENCE_CHARS = 600
 
 
+def _later_sentence(text: str, floor: int, name_start: int) -> str | None:
+    """The text from the start of the sentence holding ``name_start`` up to it, when a sentence
+    end (not an abbreviation's period) stands between ``floor`` and the name; else None."""
+    # (One character past the name's start: a sentence end right before the name is seen only
+    # with the capital that opens the name, "... for the Tenant. Quill Depot Co. ("Depot Owner")
+    # leases ...".)
+    ends = [
+        m for m in _SENTENCE_END.finditer(text, floor, min(len(text), name_start + 1))
+        if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
+    ]
+    return text[ends[-1].end() : name_start] if ends else None
+
+
 def _in_party_predicate(text: str, name_start: int, earlier: Sequence[Definition]) -> bool:
     """Whether the name at ``name_start`` stands in a later sentence that opens with a party's
     defined term and a lower-case word ("Owner is the owner of ..."), after that party's
@@ -754,13 +767,9 @@ def _in_party_predicate(text: str, name_start: int, earlier: Sequence[Definition
         return False
     # (Only the sentence's own stretch is read: at most ``_PREDICATE_SENTENCE_CHARS`` back.)
     first_end = max(min(d.paren_end for d in named), name_start - _PREDICATE_SENTENCE_CHARS)
-    ends = [
-        m for m in _SENTENCE_END.finditer(text, first_end, min(len(text), name_start + 1))
-        if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
-    ]
-    if not ends:
+    sentence = _later_sentence(text, first_end, name_start)
+    if sentence is None:
         return False
-    sentence = text[ends[-1].end() : name_start]
     subject = re.match(r"[ \t\n]*(?:\(?[A-Z0-9]{1,3}[.)][ \t]+)?(?:(?:The|the)[ \t]+)?([A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,2})[ \t\n]+[a-z]", sentence)
     # (A party's term as the subject makes the sentence about that party: only a clause that
     # makes or joins this agreement ("by and between", "hereto", "made by") is still a party clause.)
@@ -780,16 +789,9 @@ def _after_closed_party_clause(text: str, name_start: int, paren_end: int, earli
     if len({d.name.text for d in named}) < 2:
         return False
     second = sorted(named, key=lambda d: d.paren_end)[1]
-    # (One character past the name's start: a sentence end right before the name is seen only
-    # with the capital that opens the name, "... for the Tenant. Quill Depot Co. ("Depot Owner")
-    # leases ...".)
-    ends = [
-        m for m in _SENTENCE_END.finditer(text, second.paren_end, min(len(text), name_start + 1))
-        if not ends_in_abbreviation(text, max(0, m.start() - 12), m.start())
-    ]
-    if not ends:
+    sentence = _later_sentence(text, second.paren_end, name_start)
+    if sentence is None:
         return False
-    sentence = text[ends[-1].end() : name_start]
     if _PARTY_CLAUSE_CUES.search(sentence) is not None:
         return False
     # The clause right after the definition may join the name ("Kestrel Corp. (the "Guarantor") is
