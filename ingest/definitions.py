@@ -393,7 +393,7 @@ def _clause_antecedent(
     # ("Hankook Tire Co. Ltd., 647-15 Yeoksam-dong, ..., Seoul 135-723 Korea, its affiliates and
     # subsidiaries (hereafter called "Hankook")": the group the party brings along closes its
     # clause; the name is read before it.)
-    group = _GROUP_TAIL.search(text, max(floor, paren_start - 120), paren_start)
+    group = _GROUP_TAIL.search(text, max(floor, paren_start - _GROUP_TAIL_CHARS), paren_start)
     before = name_before(text, group.start() if group is not None else paren_start)
     if before is not None and party_name_problem(before.text) == "description":
         # "(this "Agreement") of Pippy Lane LLC, a Pennsylvania limited liability company (the
@@ -451,6 +451,8 @@ _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:permitted[ \t\n]+)?assi
 _GROUP_TAIL = re.compile(
     rf",[ \t\n]*(?:and[ \t\n]+)?its[ \t\n]+{_GROUP_WORD}(?:[ \t\n]*(?:,|and|&)[ \t\n]*(?:its[ \t\n]+)?{_GROUP_WORD})*[ \t\n]*\Z"
 )
+# How far before a definition the group tail may start (the search per definition stays bounded).
+_GROUP_TAIL_CHARS = 120
 # A comma and the capitalised word opening a list's next item.
 _LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")

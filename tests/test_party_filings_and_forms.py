@@ -12,7 +12,8 @@ each case asserts the exact names bound, the exact definitions, or the exact tit
 from __future__ import annotations
 
 from ingest.agreements import find_title
-from ingest.definitions import _in_party_predicate, find_definitions
+from ingest.annotate import _CAPACITIES_LIMIT, _STATED_NAMES_LIMIT, _STATED_WINDOW_CHARS, _capacity_companies, _stated_party_names
+from ingest.definitions import _GROUP_TAIL_CHARS, _in_party_predicate, find_definitions
 from ingest.names import name_at, party_name_problem
 from ingest.party_layout import _FOLLOWING_NAME_ROW_CHARS, label_slots
 from tests.helpers import bound_party_names
@@ -365,3 +366,66 @@ def test_a_sentence_about_a_party_is_read_no_further_back_than_its_window() -> N
     assert about_a_party(60) is True
     # ... beyond it the sentence is not judged (the scan per definition stays bounded).
     assert about_a_party(80) is False
+
+
+_STATED_OPENING = (
+    "DISTRIBUTION AGREEMENT\n\nThis Distribution Agreement is entered into by and between Quillon Corporation "
+    "(\"Quillon\") and Wrenfield, Inc. (\"Wrenfield\").\n"
+)
+
+
+def test_a_sentence_naming_parties_is_read_back_no_further_than_its_window() -> None:
+    def stated(window_chars: int) -> list[str]:
+        # The window holds the ".\n" ending the sentence before and the subject up to " are parties".
+        head = "Harbour Partners, L.P. ("
+        tail = ") and Orchard Labs, LLC"
+        subject = head + "x" * (window_chars - 2 - len(head) - len(tail)) + tail
+        text = _STATED_OPENING + subject + " are parties to this Agreement only as to Section 9.\n"
+        assert text.index(" are parties") - text.index(".\nHarbour") == window_chars
+        return [name.text for name in _stated_party_names(text)]
+
+    # The sentence's start may lie at most _STATED_WINDOW_CHARS (600) before "are parties".
+    assert stated(_STATED_WINDOW_CHARS) == ["Harbour Partners, L.P.", "Orchard Labs, LLC"]
+    # Beyond it no sentence start is seen, and nothing is read.
+    assert stated(_STATED_WINDOW_CHARS + 1) == []
+
+
+def test_a_sentence_naming_more_parties_than_its_limit_names_none() -> None:
+    def stated(count: int) -> int:
+        names = [f"Harbour{chr(65 + i)} Partners, L.P." for i in range(count)]
+        text = _STATED_OPENING + ", ".join(names[:-1]) + " and " + names[-1] + " are parties to this Agreement.\n"
+        return len(_stated_party_names(text))
+
+    assert stated(_STATED_NAMES_LIMIT) == _STATED_NAMES_LIMIT
+    # A subject with one name more is not read whole, so no part of it is taken.
+    assert stated(_STATED_NAMES_LIMIT + 1) == 0
+
+
+def test_a_signer_signs_in_at_most_its_limit_of_capacities() -> None:
+    def companies(count: int) -> list[str]:
+        capacities = ",\n  and as ".join(f"Managing Member of Wren{chr(65 + i)} GP, LLC" for i in range(count))
+        text = (
+            "JOINT FILING AGREEMENT\n\nThe undersigned acknowledge and agree that the foregoing statement on Schedule "
+            "13D is filed on behalf of each of the undersigned.\n\n  /s/ Jane Q. Quillon\n  Jane Q. Quillon, "
+            "individually, and as\n  " + capacities + "\n"
+        )
+        return [company.text for company in _capacity_companies(text)]
+
+    assert companies(_CAPACITIES_LIMIT) == [f"Wren{chr(65 + i)} GP, LLC" for i in range(_CAPACITIES_LIMIT)]
+    # The capacity past the limit is not read.
+    assert companies(_CAPACITIES_LIMIT + 1) == [f"Wren{chr(65 + i)} GP, LLC" for i in range(_CAPACITIES_LIMIT)]
+
+
+def test_a_partys_group_closes_its_clause_only_within_its_window() -> None:
+    def defined(tail_chars: int) -> str | None:
+        group = ", its affiliates, subsidiaries, successors and permitted assigns, successors, successors"
+        tail = group + " " * (tail_chars - len(group))
+        text = (
+            "SUPPLY AGREEMENT\nThis is an Agreement for Quillon Tire Co. Ltd., 647-15 Yeoksam-dong, Gangnam-gu, Seoul "
+            "135-723 Korea" + tail + "(hereafter called \u201cQuillon\u201d) to purchase rubbers.\n"
+        )
+        return _definitions(text)["Quillon"]
+
+    # The group may start at most _GROUP_TAIL_CHARS (120) before the definition.
+    assert defined(_GROUP_TAIL_CHARS) == "Quillon Tire Co. Ltd."
+    assert defined(_GROUP_TAIL_CHARS + 1) is None
