@@ -727,12 +727,16 @@ def _with_entity(text: str, title: Title) -> Title:
 # undersigned hereby agree", "... have agreed as follows". A memo or letter that merely mentions
 # an agreement ("the agreement between Acme and Beta expires") has none of these.
 # Civil-law and Commonwealth drafting: "is concluded on ... between", "THIS AGREEMENT made at
-# Pune this 10th day of ..." (the place of signing before the date).
+# Pune this 10th day of ..." (the place of signing before the date). "This Agreement, made and
+# effective as of ... is by and between": the sentence's own subject is "this" agreement.
 _PREAMBLE_CLAUSE = re.compile(
     r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated|concluded)|(?:agreement|contract)[ \t]+"
     r"(?:made|dated|concluded)[ \t]+(?:at[ \t]+(?-i:[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*)?),?[ \t]+)?(?:as[ \t]+of|on|this|for[ \t]+reference)|made[ \t]+and[ \t]+entered"
     r"[ \t]+into|entered[ \t]+into[ \t]+(?:as[ \t]+of|on|this|by)|(?:undersigned|parties)[ \t]+(?:hereto[ \t]+)?"
-    r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant))\b",
+    r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant)"
+    r"|(?:agreement|contract),?[ \t]+made[ \t]+and[ \t]+effective[ \t]+(?:as[ \t]+of|on)"
+    r"|this[ \t]+(?:[\w\-]+[ \t]+){0,6}?(?:agreement|contract)\b[^.;:\n]{0,200}?[ \t](?:is|are)[ \t]+(?:made[ \t]+)?"
+    r"(?:by[ \t]+and[ \t]+)?(?:between|among))\b",
     re.IGNORECASE,
 )
 PREAMBLE_CLAUSE_CHARS = 3_000

@@ -11,7 +11,7 @@ each case asserts the exact names bound, the exact definitions, or the exact tit
 
 from __future__ import annotations
 
-from ingest.agreements import find_title
+from ingest.agreements import find_title, has_agreement_preamble
 from ingest.annotate import _CAPACITIES_LIMIT, _STATED_NAMES_LIMIT, _STATED_WINDOW_CHARS, _capacity_companies, _stated_party_names
 from ingest.definitions import _GROUP_TAIL_CHARS, _in_party_predicate, find_definitions
 from ingest.names import name_at, party_name_problem
@@ -429,3 +429,21 @@ def test_a_partys_group_closes_its_clause_only_within_its_window() -> None:
     # The group may start at most _GROUP_TAIL_CHARS (120) before the definition.
     assert defined(_GROUP_TAIL_CHARS) == "Quillon Tire Co. Ltd."
     assert defined(_GROUP_TAIL_CHARS + 1) is None
+
+
+def test_an_agreement_that_is_by_and_between_its_parties_has_a_preamble() -> None:
+    text = (
+        "QUILLON CORPORATION - 8-K - Current Report Date Filed: 2/8/2002 ______________ AGREEMENT This Agreement, "
+        "made and effective as of January 24, 2002 (\"the Effective Date\") is by and between: WRENFIELD UNIVERSITY "
+        "(hereinafter \"WU\"), a corporation organized under the laws of the State of New York AND Quillon Corporation "
+        "(hereinafter \"CORPORATION\"), a corporation organized under the laws of the State of Indiana. RECITALS "
+        "WHEREAS, WU is willing to perform the WU Research Project;"
+    )
+    assert has_agreement_preamble(text)
+    assert bound_party_names(text) == {"WRENFIELD UNIVERSITY", "Quillon Corporation"}
+    # Each shape alone opens a preamble ...
+    assert has_agreement_preamble("This Agreement is by and between Quillon Corporation and Wren LLC.")
+    assert has_agreement_preamble("This License Agreement, made and effective as of May 1, 2001, by Quillon Corporation")
+    # ... but a text that merely mentions an agreement between others has none.
+    assert not has_agreement_preamble("The agreement between Quillon Corporation and Wren LLC expires in May.")
+    assert not has_agreement_preamble("Under the agreement, the dispute is between Quillon Corporation and Wren LLC.")
