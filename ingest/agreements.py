@@ -731,7 +731,7 @@ def _with_entity(text: str, title: Title) -> Title:
 # effective as of ... is by and between": the sentence's own subject is "this" agreement.
 _PREAMBLE_CLAUSE = re.compile(
     r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated|concluded)|(?:agreement|contract)[ \t]+"
-    r"(?:made|dated|concluded)[ \t]+(?:at[ \t]+(?-i:[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*)?),?[ \t]+)?(?:as[ \t]+of|on|this|for[ \t]+reference)|made[ \t]+and[ \t]+entered"
+    r"(?:made|dated|concluded|executed)[ \t]+(?:at[ \t]+(?-i:[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*)?),?[ \t]+)?(?:as[ \t]+of|on|this|for[ \t]+reference)|made[ \t]+and[ \t]+entered"
     r"[ \t]+into|entered[ \t]+into[ \t]+(?:as[ \t]+of|on|this|by)|(?:undersigned|parties)[ \t]+(?:hereto[ \t]+)?"
     r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant)"
     r"|(?:agreement|contract),?[ \t]+made[ \t]+and[ \t]+effective[ \t]+(?:as[ \t]+of|on)"

@@ -190,7 +190,14 @@ def _is_name_derived(term: str, name: str) -> bool:
         return True
     initials = "".join(w[0] for w in name_list)
     content_initials = "".join(w[0] for w in name_list if w not in {"and", "of", "the", "for", "&"})
-    return joined_term in (initials, content_initials) or set(term_words) <= set(name_list)
+    # ("ALGERS, WINSLOW & WESTERN RAILWAY COMPANY ("AWW")": an acronym may leave out the legal
+    # form and one last word before it, never more.)
+    core = list(name_list)
+    form = next((f for f in lexicons().strippable_suffixes if len(f) < len(core) and tuple(core[-len(f) :]) == f), ())
+    core = core[: len(core) - len(form)]
+    core_initials = "".join(w[0] for w in core if w not in {"and", "of", "the", "for", "&"})
+    clipped = len(joined_term) >= 3 and len(term_words) == 1 and core_initials[:-1] == joined_term
+    return joined_term in (initials, content_initials) or clipped or set(term_words) <= set(name_list)
 
 
 def _antecedent(
@@ -337,6 +344,14 @@ def _clause_antecedent(
                     continue
                 if after is not None and any(_is_name_derived(term, after.text) for term in terms):
                     return after
+            # "between Zenith Income Fund Inc. a corporation ..., and BOSTON SAFE DEPOSIT AND TRUST
+            # COMPANY (the "Agent")": the previous party's clause closed at ", and"; the name after
+            # it runs right up to the definition, which is that name's.
+            last = next(reversed(list(_CLOSING_JOINER.finditer(segment))), None)
+            if last is not None and segment_start + last.end() > leading.end:
+                after = name_at(text, segment_start + last.end(), paren_start)
+                if after is not None and not text[after.end : paren_start].strip() and party_name_problem(after.text) is None:
+                    return after
             # "by and among Dansington Corp., a company ..., The Tango Trust, a trust organized
             # under the laws of the Bahamas (the "Trust")": a list's item after a comma, with only
             # its description before the definition.
@@ -453,6 +468,8 @@ _GROUP_TAIL = re.compile(
 )
 # How far before a definition the group tail may start (the search per definition stays bounded).
 _GROUP_TAIL_CHARS = 120
+# The last ", and" of a clause, before the capitalised word opening the next party's name.
+_CLOSING_JOINER = re.compile(r",[ \t\n]*(?:and|AND)[ \t\n]+(?=[A-Z])")
 # A comma and the capitalised word opening a list's next item.
 _LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")

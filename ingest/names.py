@@ -395,6 +395,15 @@ def _holds_postal_code(name: str) -> bool:
     return any(p.search(name[: m.end()]) for m in _NUMBER_WORD_END.finditer(name) for p in postal)
 
 
+# "ALGERS, WINSLOW & WESTERN RAILWAY COMPANY": a firm's list of names, closed by "&", ending in
+# "Company" (no legal form on its own: "the Company" is any contract's term).
+_FIRM_LIST_COMPANY = re.compile(r"[^,&]+(?:,[^,&]+)+&[^,&]+[ \t\n](?i:company)")
+
+
+def _firm_list_company(name: str) -> bool:
+    return _FIRM_LIST_COMPANY.fullmatch(name) is not None
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
     match = _name_regex().match(text, pos, limit)
@@ -409,7 +418,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         if (
             candidate is not None
             and candidate.end > plain.end
-            and ends_in_legal_suffix(candidate.text)
+            and (ends_in_legal_suffix(candidate.text) or _firm_list_company(candidate.text))
             and not ends_in_legal_suffix(plain.text)
             and _suffix_inside().search(candidate.text[: len(plain.text) + 1]) is None
             # "BANKERS BANK, INCLUDING THE LIMITED WARRANTY": a clause, not a name.

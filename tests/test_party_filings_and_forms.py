@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ingest.agreements import find_title, has_agreement_preamble
 from ingest.annotate import _CAPACITIES_LIMIT, _STATED_NAMES_LIMIT, _STATED_WINDOW_CHARS, _capacity_companies, _stated_party_names
-from ingest.definitions import _GROUP_TAIL_CHARS, _in_party_predicate, find_definitions
+from ingest.definitions import _GROUP_TAIL_CHARS, _in_party_predicate, _is_name_derived, find_definitions
 from ingest.names import name_at, party_name_problem
 from ingest.party_layout import _FOLLOWING_NAME_ROW_CHARS, label_slots
 from tests.helpers import bound_party_names
@@ -447,3 +447,48 @@ def test_an_agreement_that_is_by_and_between_its_parties_has_a_preamble() -> Non
     # ... but a text that merely mentions an agreement between others has none.
     assert not has_agreement_preamble("The agreement between Quillon Corporation and Wren LLC expires in May.")
     assert not has_agreement_preamble("Under the agreement, the dispute is between Quillon Corporation and Wren LLC.")
+
+
+def test_the_name_after_a_closing_and_owns_the_definition_right_after_it() -> None:
+    text = (
+        "TRANSFER AGENCY AGREEMENT\nAGREEMENT, dated as of April 5, 1988 between Quillon Income Fund Inc. a\ncorporation "
+        "organized under the laws of Maryland and having its principal place\nof business at 12 Main Street, New York, "
+        "NY 10001, and WRENFIELD SAFE\nDEPOSIT AND TRUST COMPANY (the \"Agent\"), a Massachusetts trust company with\n"
+        "principal offices at 1 Elm Street, Boston, MA 02110.\nW I T N E S S E T H:\n"
+    )
+    assert _definitions(text) == {"Agent": "WRENFIELD SAFE\nDEPOSIT AND TRUST COMPANY"}
+    assert bound_party_names(text) == {"Quillon Income Fund Inc.", "WRENFIELD SAFE DEPOSIT AND TRUST COMPANY"}
+    # Without the closing comma the clause is one party's, and its first name keeps the term.
+    open_clause = text.replace("NY 10001, and WRENFIELD SAFE\nDEPOSIT AND TRUST COMPANY", "NY 10001 and Elm Road")
+    assert _definitions(open_clause)["Agent"] == "Quillon Income Fund Inc."
+
+
+def test_a_firms_list_of_names_ending_in_company_and_its_clipped_acronym() -> None:
+    text = (
+        "EXHIBIT 10.4 TRANSPORTATION CONTRACT ICC-CR-C-4553 THIS TRANSPORTATION CONTRACT (hereinafter \"Contract\") is "
+        "made this 28th day of September, 1987 by and between QUILLON RAIL CORPORATION, a Pennsylvania corporation, "
+        "(hereinafter \"QR\"), ALGOMA, WRENFIELD & WESTERN RAILWAY COMPANY, an Indiana corporation (hereinafter \"AWW\" "
+        "or \"RAILROAD\"), and HARBOUR POWER & LIGHT COMPANY, an Indiana corporation (hereinafter \"HPL\"). WHEREAS, "
+        "the parties wish to contract."
+    )
+    assert name_at(text, text.index("ALGOMA"), len(text)).text == "ALGOMA, WRENFIELD & WESTERN RAILWAY COMPANY"
+    assert bound_party_names(text) == {
+        "QUILLON RAIL CORPORATION", "ALGOMA, WRENFIELD & WESTERN RAILWAY COMPANY", "HARBOUR POWER & LIGHT COMPANY",
+    }
+    # No "&" closes the list: the commas separate names ("Boston, Massachusetts ...").
+    assert name_at("Algoma, Wrenfield Western Railway Company", 0, 41).text == "Algoma"
+    # An acronym leaves out at most one word before the legal form.
+    assert _is_name_derived("QHW", "Quillon Harbour Western Railway Company")
+    assert not _is_name_derived("QH", "Quillon Harbour Western Railway Company")
+
+
+def test_an_agreement_executed_this_day_has_a_preamble() -> None:
+    text = (
+        "        AGREEMENT FOR AN EXCLUSIVE ALLIANCE TO DEVELOP, MANUFACTURE AND\n             MARKET A CHIP-BASED "
+        "SCREENING SYSTEM FOR CELL ANALYSIS\n\nThis is an agreement executed this Twenty-sixth day of October, 1999,\n"
+        "hereinafter the \"Effective Date\") between Quillon, Inc., 635 William Pitt\nWay, Pittsburgh, PA. 15238 "
+        "(hereinafter QUILLON) and WRENFIELD BioSciences Inc.\n1288 Pear Avenue, Mountain View, CA 94043-1432 "
+        "(hereinafter WRENFIELD).\n\n                                    RECITALS\n"
+    )
+    assert has_agreement_preamble(text)
+    assert bound_party_names(text) == {"Quillon, Inc.", "WRENFIELD BioSciences Inc."}
