@@ -750,6 +750,9 @@ def has_agreement_preamble(text: str) -> bool:
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
+_RECITALS_LINE = re.compile(r"\n[ \t]*(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W[ \t]*I[ \t]*T[ \t]*N[ \t]*E[ \t]*S[ \t]*S[ \t]*E[ \t]*T[ \t]*H)\b")
+
+
 def _first_heading(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
     "AGREEMENT", else the earliest title-case one, else "This <X> Agreement". Nothing after the
@@ -761,6 +764,11 @@ def _first_heading(text: str) -> Title | None:
         paragraph_end = _BLANK_LINE.search(text, preamble.end())
         if paragraph_end is not None:
             scan_end = min(scan_end, paragraph_end.start())
+        # (A layout without blank lines: the recitals' first line closes the paragraph too; an
+        # agreement a recital cites, 'the "Financial Services Agreement"', names another document.)
+        recitals = _RECITALS_LINE.search(text, preamble.end(), scan_end)
+        if recitals is not None:
+            scan_end = recitals.start()
     candidates = _candidates(text[:scan_end], text[scan_end : scan_end + _LETTERHEAD_CHARS])
     if not candidates:
         return None
@@ -970,6 +978,13 @@ def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | Non
             prefix = text[title.start : heading.start]
             prose = _PROSE_WORDS & {w.casefold() for w in prefix.split()}
             return heading if _ends_in_legal_form(prefix.strip().rstrip(",")) or prose else title
+        title_words, heading_words = title.text.casefold().split(), heading.text.casefold().split()
+        if len(title_words) < len(heading_words) and heading_words[: len(title_words)] == title_words:
+            # "AGREEMENT FOR INFORMATION\n\n   TECHNOLOGY SERVICES" on a cover, "AGREEMENT FOR
+            # INFORMATION TECHNOLOGY SERVICES" above "THIS AGREEMENT FOR INFORMATION TECHNOLOGY
+            # SERVICES ("Agreement") is": the title read was the start of the heading the preamble
+            # repeats whole, cut short by the cover's layout.
+            return heading
         if _caption_line(text, title):
             # "Office Lease Agreement between Acme Corp. and Beta Inc." atop the filing: a
             # caption in a sentence names the document from outside; the heading the preamble

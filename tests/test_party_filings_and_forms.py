@@ -492,3 +492,28 @@ def test_an_agreement_executed_this_day_has_a_preamble() -> None:
     )
     assert has_agreement_preamble(text)
     assert bound_party_names(text) == {"Quillon, Inc.", "WRENFIELD BioSciences Inc."}
+
+
+def test_a_cover_heading_cut_short_yields_to_the_heading_the_preamble_repeats_whole() -> None:
+    text = (
+        "AGREEMENT FOR INFORMATION\n\n                               TECHNOLOGY SERVICES\n\n                    BETWEEN\n\n"
+        "                 QUILLON FEDERAL BANK\n\n                    AND\n\n          WRENFIELD DATA SYSTEMS CORPORATION\n\n\n\n"
+        "                  AGREEMENT FOR INFORMATION TECHNOLOGY SERVICES\n\n         THIS AGREEMENT FOR INFORMATION "
+        "TECHNOLOGY SERVICES (\"Agreement\") is\nbetween Wrenfield Data Systems Corporation (\"WDS\"), a Delaware "
+        "corporation, and QUILLON FEDERAL BANK (\"CUSTOMER\").\n\n         WHEREAS, Customer desires services.\n"
+    )
+    start = text.index("AGREEMENT FOR INFORMATION TECHNOLOGY SERVICES\n")
+    assert _title(text) == ("AGREEMENT FOR INFORMATION TECHNOLOGY SERVICES", start, start + 45)
+
+
+def test_an_agreement_a_recital_cites_is_no_title_without_a_blank_line() -> None:
+    text = (
+        "This Agreement (this \"Agreement\") is made as of this 26th day of\nJanuary, 2000, by and among Quillon "
+        "Network Systems, Inc., a Delaware corporation (\"QNS\"), and Wrenfield Leasing, LLC, a Delaware\nlimited "
+        "liability company (\"Owner\").\nWHEREAS, QNS has agreed that Owner shall be its preferred source pursuant to "
+        "that certain Financial\nServices Agreement, dated as of the date hereof (the \"Financial Services\n"
+        "Agreement\"), among QNS and Owner.\n"
+    )
+    # The preamble calls the document only "Agreement": it has no title of its own words.
+    assert find_title(text) is None
+    assert bound_party_names(text) == {"Quillon Network Systems, Inc.", "Wrenfield Leasing, LLC"}
