@@ -96,7 +96,7 @@ _LEADING_AGREEMENT_PROSE = frozenset("is are was be shall will made hereby betwe
 _NOT_HEADING_WORDS = frozenset(
     "this the these that is are was be to by between among with made hereby shall will under per".split()
 )
-_TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-]{0,20}\)")
+_TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-/]{0,30}\)")
 # "SCHEDULE TO Software License, Customization and Maintenance Agreement": a comma may end a word.
 _TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|#?[0-9]+(?:\.[0-9]+)*)"
 _MIXED_TITLE = re.compile(

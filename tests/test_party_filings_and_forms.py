@@ -517,3 +517,18 @@ def test_an_agreement_a_recital_cites_is_no_title_without_a_blank_line() -> None
     # The preamble calls the document only "Agreement": it has no title of its own words.
     assert find_title(text) is None
     assert bound_party_names(text) == {"Quillon Network Systems, Inc.", "Wrenfield Leasing, LLC"}
+
+
+def test_a_caps_qualifier_with_a_slash_after_a_heading_is_part_of_the_title() -> None:
+    def titled(qualifier: str) -> str | None:
+        text = (
+            f"DATABASE LICENSE AGREEMENT ({qualifier})\n\nTHIS IS AN AGREEMENT, dated as of January 13, 1999 by and "
+            "between Quillon & Taylor, Inc. (\"Q&T\"), a Delaware corporation, and Wrenfield Guide, LLC (\"Licensee\").\n"
+        )
+        title = find_title(text)
+        return title.text if title else None
+
+    assert titled("SINGLE SERVER/INTERNET") == "DATABASE LICENSE AGREEMENT (SINGLE SERVER/INTERNET)"
+    # A qualifier holds at most 31 characters inside its parentheses.
+    assert titled("S" * 31) == f"DATABASE LICENSE AGREEMENT ({'S' * 31})"
+    assert titled("S" * 32) == "DATABASE LICENSE AGREEMENT"
