@@ -66,6 +66,14 @@ _AGREEMENT_AND_TAIL = re.compile(
     rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,8}}AGREEMENT[ \t]{{1,3}}AND(?:[ \t]{{1,3}}[A-Z][A-Z'’\-]*){{1,4}}"
     r"|(?:[A-Z][\w'’\-]*[ \t]{1,3}){0,8}Agreement[ \t]{1,3}and(?:[ \t]{1,3}[A-Z][a-z'’\-]*){1,4}"
 )
+# "THIRD AMENDMENT TO SOFTWARE LICENSE AGREEMENT AND SECOND AMENDMENT TO SUPPORT AND MAINTENANCE
+# AGREEMENT": one instrument amending two agreements names both amendments. As a whole line only.
+_AMENDMENT_UNIT = (
+    r"(?:[A-Z][\w.]*[ \t]{1,3}){0,3}(?i:amendment)(?:[ \t]{1,3}(?i:no\.?)[ \t]*[0-9]+)?[ \t]{1,3}(?i:to)"
+    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|(?i:and|of|for|the))){1,8}?[ \t]{1,3}(?i:agreement|contract)"
+)
+_AMENDMENTS_AND = re.compile(rf"{_AMENDMENT_UNIT}[ \t]{{1,3}}(?i:and)[ \t]{{1,3}}{_AMENDMENT_UNIT}")
+_SECOND_AMENDMENT = re.compile(rf"[ \t]+(?i:and)[ \t]+{_AMENDMENT_UNIT}$")
 # The same run into one line, where a rule or ", DATED" ends the heading: "... SEPARATION
 # AGREEMENT AND GENERAL RELEASE ------ 1. I, ...", "... AGREEMENT AND RELEASE, DATED APRIL 1".
 _INLINE_AGREEMENT_AND_TAIL = re.compile(
@@ -264,6 +272,8 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         # A title that opens with the agreement word carries its subject after it ("AGREEMENT
         # FOR THE SALE AND PURCHASE OF THE ENTIRE ISSUED SHARE CAPITAL OF ACME LIMITED").
         most = _LEADING_TITLE_WORDS if re.match(r"(?:AGREEMENT|CONTRACT)[ \t]+(?:FOR|OF)\b", title) else 14
+        # (Two amendments' titles joined are read as long as two titles.)
+        most = 2 * most if _AMENDMENTS_AND.fullmatch(title) else most
         if len(words) < 2 or len(words) > most:
             return
         begin = start + (len(raw) - len(raw.lstrip())) + dropped
@@ -288,6 +298,9 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         tail = _AGREEMENT_AND_TAIL.fullmatch(stripped, subject.end() if subject else 0)
         if tail is not None and not _NOT_HEADING_WORDS & set(tail.group().casefold().split()):
             add(0, line_start + line.index(stripped) + tail.start(), tail.group())
+        amendments = _AMENDMENTS_AND.fullmatch(stripped, subject.end() if subject else 0)
+        if amendments is not None:
+            add(0, line_start + line.index(stripped) + amendments.start(), amendments.group())
         # "Maintenance and support contract            for SICAP(R) modules": a heading in the
         # first column of a laid-out line.
         column = re.split(r"[ \t]{4,}", stripped, maxsplit=1)[0]
@@ -1845,6 +1858,12 @@ def amendment_of(title: str) -> Amendment | None:
     relations = load_json("agreement_kinds.json")["amendment_relations"]
     word = " ".join(match.group("word").casefold().split())
     parent = match.group("parent")
+    # "THIRD AMENDMENT TO SOFTWARE LICENSE AGREEMENT AND SECOND AMENDMENT TO SUPPORT ... AGREEMENT":
+    # the parent is the first agreement the title amends (one binding; the second amendment's
+    # parent stays in the title's words).
+    second = _SECOND_AMENDMENT.search(parent) if parent is not None else None
+    if second is not None:
+        parent = parent[: second.start()]
     if parent is not None and not re.search(r"(?i)\b(?:agreement|contract|lease|license|licence|plan|arrangement)s?\b", parent):
         parent = None
     number = (

@@ -11,7 +11,7 @@ each case asserts the exact names bound, the exact definitions, or the exact tit
 
 from __future__ import annotations
 
-from ingest.agreements import find_title, has_agreement_preamble
+from ingest.agreements import amendment_of, find_title, has_agreement_preamble
 from ingest.annotate import _CAPACITIES_LIMIT, _STATED_NAMES_LIMIT, _STATED_WINDOW_CHARS, _capacity_companies, _stated_party_names
 from ingest.definitions import _GROUP_TAIL_CHARS, _in_party_predicate, _is_name_derived, find_definitions
 from ingest.names import name_at, party_name_problem
@@ -532,3 +532,16 @@ def test_a_caps_qualifier_with_a_slash_after_a_heading_is_part_of_the_title() ->
     # A qualifier holds at most 31 characters inside its parentheses.
     assert titled("S" * 31) == f"DATABASE LICENSE AGREEMENT ({'S' * 31})"
     assert titled("S" * 32) == "DATABASE LICENSE AGREEMENT"
+
+
+def test_one_instrument_amending_two_agreements_names_both_amendments() -> None:
+    heading = "THIRD AMENDMENT TO SOFTWARE LICENSE AGREEMENT AND SECOND AMENDMENT TO SUPPORT AND MAINTENANCE AGREEMENT"
+    text = heading + "\n\nThis Amendment is made as of May 1, 2001 by and between Quillon Inc. and Wrenfield LLC.\n"
+    assert _title(text) == (heading, 0, len(heading))
+    # The binding goes to the first agreement amended, never to a parent run on into the second.
+    assert amendment_of(heading).parent == "SOFTWARE LICENSE AGREEMENT"
+    # Sixteen words: two titles' length is allowed for the pair.
+    numbered = "AMENDMENT NO. 2 TO THE SUPPLY AGREEMENT AND AMENDMENT NO. 1 TO THE LICENSE AGREEMENT"
+    assert _title(numbered + text[len(heading) :]) == (numbered, 0, len(numbered))
+    # One amendment whose parent has "and" in its name keeps it whole.
+    assert amendment_of("AMENDMENT NO. 2 TO THE SUPPLY AND DISTRIBUTION AGREEMENT").parent == "SUPPLY AND DISTRIBUTION AGREEMENT"
