@@ -687,6 +687,10 @@ def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, ro
         return None
     if ends_in_legal_suffix(name.text) or has_legal_suffix(name.text.split(",")[0]):
         return name
+    # "DOT VN LIMITED LIABILITY COMPANY\nAND\nQUANG TRUNG SOFTWARE CITY DEVELOPMENT COMPANY": an
+    # organisation's head noun names it as a legal form would.
+    if organisation_head(name.text) and name.text[:1].isalpha():
+        return name
     # A bare name stacked on a cover needs its role line ("JOHN ROE\nAS CONSULTANT"): a heading
     # split by "AND" ("INTELLECTUAL PROPERTY\nAND\nTECHNOLOGY TRANSFER") is shouted too.
     return name if _bare_name(name.text) and roled else None

@@ -545,3 +545,15 @@ def test_one_instrument_amending_two_agreements_names_both_amendments() -> None:
     assert _title(numbered + text[len(heading) :]) == (numbered, 0, len(numbered))
     # One amendment whose parent has "and" in its name keeps it whole.
     assert amendment_of("AMENDMENT NO. 2 TO THE SUPPLY AND DISTRIBUTION AGREEMENT").parent == "SUPPLY AND DISTRIBUTION AGREEMENT"
+
+
+def test_a_cover_stacks_an_organisation_named_by_its_head_noun() -> None:
+    text = (
+        "EXHIBIT 10.16\nHo Chi Minh City, January 23, 2008\nQUILLON VN LIMITED LIABILITY COMPANY\nAND\n"
+        "WRENFIELD SOFTWARE CITY DEVELOPMENT COMPANY\nBUSINESS CO-OPERATION AGREEMENT\nCONTENTS\nPage\nPART I\n"
+        "LEGAL BASIS AND PARTIES\n"
+    )
+    assert bound_party_names(text) == {"QUILLON VN LIMITED LIABILITY COMPANY", "WRENFIELD SOFTWARE CITY DEVELOPMENT COMPANY"}
+    # A heading's words above the separator name no one, so nothing is stacked.
+    heading = text.replace("QUILLON VN LIMITED LIABILITY COMPANY", "INTELLECTUAL PROPERTY")
+    assert "WRENFIELD SOFTWARE CITY DEVELOPMENT COMPANY" not in bound_party_names(heading)
