@@ -207,6 +207,14 @@ def _antecedent(
     by its CEO Jane Roe, hereinafter "Acme"", "X GmbH, vertreten durch ... (die "Gesellschaft")")
     the definition is the party's, named before the clause's lead, never its representative's."""
     name = _clause_antecedent(text, paren_start, floor, terms)
+    # "Collaborative Research Agreement\nNational University Corporation Osaka University
+    # (hereinafter ...)": a reading that ran down from the title's line starts the name on the
+    # line below it.
+    if name is not None and _TITLE_LINE_END.match(name.text):
+        below = re.match(r"[^\n]*\n[ \t]*", name.text)
+        reread = name_at(text, name.start + below.end(), paren_start) if below else None
+        if reread is not None and party_name_problem(reread.text) is None:
+            name = reread
     # ("B E T W E E N: ...", "A N D: ...": a heading word spaced out is no name.)
     if name is not None and _SPACED_WORD.fullmatch(name.text):
         return None
@@ -468,6 +476,8 @@ _GROUP_TAIL = re.compile(
 )
 # How far before a definition the group tail may start (the search per definition stays bounded).
 _GROUP_TAIL_CHARS = 120
+# A first line that ends in the agreement word (a title) before the rest of a name read on.
+_TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)[ \t]*\n")
 # The last ", and" of a clause, before the capitalised word opening the next party's name.
 _CLOSING_JOINER = re.compile(r",[ \t\n]*(?:and|AND)[ \t\n]+(?=[A-Z])")
 # A comma and the capitalised word opening a list's next item.

@@ -557,3 +557,14 @@ def test_a_cover_stacks_an_organisation_named_by_its_head_noun() -> None:
     # A heading's words above the separator name no one, so nothing is stacked.
     heading = text.replace("QUILLON VN LIMITED LIABILITY COMPANY", "INTELLECTUAL PROPERTY")
     assert "WRENFIELD SOFTWARE CITY DEVELOPMENT COMPANY" not in bound_party_names(heading)
+
+
+def test_a_name_read_down_from_the_title_line_starts_on_the_line_below() -> None:
+    text = (
+        "\uff08 Format No.3 \uff0d \uff11\uff09\nCollaborative Research Agreement\nNational University Corporation Quillon "
+        "University (hereinafter referred to as \"Party A\") and Dr. Wrenfield Co. Ltd. (hereinafter referred to as "
+        "\"Party B\") shall enter into a collaborative research agreement (hereinafter referred to as this "
+        "\"Agreement\") based on the following conditions.\n"
+    )
+    assert _definitions(text)["Party A"] == "National University Corporation Quillon University"
+    assert bound_party_names(text) == {"National University Corporation Quillon University", "Dr. Wrenfield Co. Ltd."}
