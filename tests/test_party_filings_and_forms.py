@@ -14,7 +14,7 @@ from __future__ import annotations
 from ingest.agreements import amendment_of, find_title, has_agreement_preamble
 from ingest.annotate import _CAPACITIES_LIMIT, _STATED_NAMES_LIMIT, _STATED_WINDOW_CHARS, _capacity_companies, _stated_party_names
 from ingest.definitions import _GROUP_TAIL_CHARS, _in_party_predicate, _is_name_derived, find_definitions
-from ingest.names import name_at, party_name_problem
+from ingest.names import has_legal_suffix, name_at, party_name_problem
 from ingest.party_layout import _FOLLOWING_NAME_ROW_CHARS, label_slots
 from tests.helpers import bound_party_names
 
@@ -568,3 +568,15 @@ def test_a_name_read_down_from_the_title_line_starts_on_the_line_below() -> None
     )
     assert _definitions(text)["Party A"] == "National University Corporation Quillon University"
     assert bound_party_names(text) == {"National University Corporation Quillon University", "Dr. Wrenfield Co. Ltd."}
+
+
+def test_a_professional_association_is_a_legal_form() -> None:
+    text = (
+        "STOCKHOLDER NON-COMPETITION AGREEMENT\n\nTHIS STOCKHOLDER NON-COMPETITION AGREEMENT (the \"Agreement\") is\n"
+        "entered into as of December 23, 1996, by and\namong QUILLON SPINAL CLINIC, P.A., a Texas professional "
+        "association (the \"Medical Group\"), and WRENFIELD BONE, INC., a Delaware corporation (\"WBI\").\n"
+    )
+    assert has_legal_suffix("QUILLON SPINAL CLINIC, P.A.") and has_legal_suffix("Quillon Orthopaedics, P.L.L.C.")
+    assert bound_party_names(text) == {"QUILLON SPINAL CLINIC, P.A.", "WRENFIELD BONE, INC."}
+    # The state's abbreviation written without stops is no legal form.
+    assert not has_legal_suffix("Pittsburgh PA")
