@@ -1421,6 +1421,11 @@ def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bo
     ("Nissin" of "Nissin Kogyo Co., Ltd.")."""
     if name.casefold() in terms:
         return True
+    # "A. The Medical Group is engaged in ...": a recital's list label and article before a
+    # party's term still name that party.
+    bare = _LABEL_AND_ARTICLE.sub("", name, count=1)
+    if bare != name and " ".join(bare.split()).casefold() in terms:
+        return True
     if has_legal_suffix(name):
         # "First Harbour Bank, F.S.B." of "FIRST HARBOUR BANK, A F.S.B.": the same words in the
         # same order but for an article are the same name.
@@ -1431,6 +1436,7 @@ def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bo
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
+_LABEL_AND_ARTICLE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,3}[.)][ \t\n]+)?(?:the|The|THE)[ \t\n]+")
 
 
 def _in_between_window(definition: Definition, text: str) -> bool:

@@ -580,3 +580,15 @@ def test_a_professional_association_is_a_legal_form() -> None:
     assert bound_party_names(text) == {"QUILLON SPINAL CLINIC, P.A.", "WRENFIELD BONE, INC."}
     # The state's abbreviation written without stops is no legal form.
     assert not has_legal_suffix("Pittsburgh PA")
+
+
+def test_a_recitals_label_and_article_before_a_partys_term_name_no_new_party() -> None:
+    text = (
+        "STOCKHOLDER NON-COMPETITION AGREEMENT\n\nTHIS STOCKHOLDER NON-COMPETITION AGREEMENT (the \"Agreement\") is\n"
+        "entered into as of December 23, 1996, by and\namong QUILLON SPINAL CLINIC, P.A., a (the \"Medical Group\"), "
+        "the individual\nidentified on the signature page hereof (the \"Stockholder\"), and WRENFIELD BONE, INC., a "
+        "Delaware corporation (\"WBI\"), with reference to the following\nfacts:\nA. The Medical Group is engaged in "
+        "the business of providing\northopedic medical and surgical services (the \"Medical Services\") to the "
+        "general public.\n"
+    )
+    assert bound_party_names(text) == {"QUILLON SPINAL CLINIC, P.A.", "WRENFIELD BONE, INC."}
