@@ -215,6 +215,16 @@ def _antecedent(
         reread = name_at(text, name.start + below.end(), paren_start) if below else None
         if reread is not None and party_name_problem(reread.text) is None:
             name = reread
+    # "Much and House Public Relations ("Much and House")": a term holding "and" shows the name
+    # goes on back over its own "and".
+    if name is not None and any(re.search(r"\s(?:and|&)\s", t) for t in terms):
+        joined = _OWN_AND_BEFORE.search(text, max(floor, name.start - 60), name.start)
+        wider = name_at(text, joined.start(), name.end) if joined else None
+        if (
+            wider is not None and wider.end == name.end
+            and any(_is_name_derived(t, wider.text) and not _is_name_derived(t, name.text) for t in terms)
+        ):
+            name = wider
     # ("B E T W E E N: ...", "A N D: ...": a heading word spaced out is no name.)
     if name is not None and _SPACED_WORD.fullmatch(name.text):
         return None
@@ -304,6 +314,10 @@ def _clause_antecedent(
         if named is not None and _ONLY_DESCRIPTION.fullmatch(text, named.end, paren_start):
             pos = the_party.end()
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
+    # "We are pleased your firm is retaining CapitalKeys, LLC ("CK" or the "Firm")": a letter's
+    # pronoun opening the sentence names no one; the name is read next to the definition.
+    if leading is not None and leading.text.casefold() in _PRONOUNS:
+        leading = None
     # "THE FOREGOING IS UNDERSTOOD AND AGREED TO BY:   Cardlytics, Inc. ("Supplier")": a run of
     # capitalised prose is no name; the name is the one next to the parenthesis.
     if leading is not None and party_name_problem(leading.text) is not None:
@@ -476,6 +490,9 @@ _GROUP_TAIL = re.compile(
 )
 # How far before a definition the group tail may start (the search per definition stays bounded).
 _GROUP_TAIL_CHARS = 120
+# The capitalised words and the "and" right before a name (\Z: ending where the name starts).
+_OWN_AND_BEFORE = re.compile(r"(?<![\w&'’\-])(?:[A-Z][\w&'’\-]*[ \t]+){1,3}(?:and|&)[ \t]+\Z")
+_PRONOUNS = frozenset({"i", "we", "you", "our", "us", "they", "it", "he", "she"})
 # A first line that ends in the agreement word (a title) before the rest of a name read on.
 _TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)[ \t]*\n")
 # The last ", and" of a clause, before the capitalised word opening the next party's name.

@@ -592,3 +592,27 @@ def test_a_recitals_label_and_article_before_a_partys_term_name_no_new_party() -
         "general public.\n"
     )
     assert bound_party_names(text) == {"QUILLON SPINAL CLINIC, P.A.", "WRENFIELD BONE, INC."}
+
+
+def test_a_letters_pronoun_names_no_one_and_the_name_by_the_definition_is_read() -> None:
+    text = (
+        "March 17, 2009\nJane Roe, CEO\nQuillon Energy, Inc.\n4450 Belden Village St., Suite 800\nCanton, Ohio 44718\n"
+        "Re: Quillon Energy, Inc. (\u201cClient\u201d)\nDear Ms. Roe:\nWe are pleased your firm is retaining Wrenfield"
+        "Keys, LLC (\u201cWK\u201d or the \u201cFirm\u201d). The purpose of this letter is to set forth our mutual "
+        "understanding.\n"
+    )
+    definitions = _definitions(text)
+    assert definitions["WK"] == definitions["Firm"] == "WrenfieldKeys, LLC"
+
+
+def test_a_term_holding_and_carries_the_name_back_over_its_own_and() -> None:
+    text = (
+        "October 11, 2006\nBill Glaser\nQuillon Corporation\n770 Broadway, 2nd Floor\nNew York, NY 10003\nRe: Fee "
+        "Agreement\nDear Bill:\nWe are writing to set forth our agreement regarding compensation which you "
+        "(\u201cClient\u201d) shall pay to Wren and House Public Relations (\u201cWren and House\u201d) for our public "
+        "relations services.\n"
+    )
+    assert _definitions(text)["Wren and House"] == "Wren and House Public Relations"
+    # A term without the "and" leaves the name where it was read.
+    plain = text.replace("(\u201cWren and House\u201d)", "(\u201cHouse\u201d)")
+    assert _definitions(plain)["House"] == "House Public Relations"
