@@ -268,6 +268,10 @@ def _slot_name(text: str, start: int, end: int, common_words: frozenset[str]) ->
     if ends_in_legal_suffix(name.text) or has_legal_suffix(name.text.split(",")[0]):
         return name
     rest = text[name.end : end]
+    # "Party B: Shaanxi Research Institution of Chinese Traditional Medicines": an organisation's
+    # head noun names it as a legal form would, when the name fills its slot.
+    if organisation_head(name.text) and name.text[:1].isalpha() and _FILLED_TO_END.match(rest) is not None:
+        return name
     closed = _FILLED_TO_END.match(rest) is not None or re.match(r"[ \t]*[,(]", rest) is not None
     return name if closed and _bare_name(name.text) else None
 
@@ -290,7 +294,14 @@ def _label_term(label: str) -> str | None:
     letter = re.fullmatch(r"(?:the )?party ([a-z]\d?)", folded)
     if letter is not None:
         return f"Party {letter.group(1).upper()}"
+    # "Research and Development Party: Tongji University", "Entrusting Party: ...": a label
+    # naming the party by its part in the contract is the party's term as written.
+    if _PARTY_ROLE_LABEL.fullmatch(label.strip()) is not None:
+        return " ".join(label.split())
     return _cues().labels.get(folded)
+
+
+_PARTY_ROLE_LABEL = re.compile(r"[A-Z][a-z]+(?:[ \t]+(?:[A-Z][a-z]+|and|&)){0,4}[ \t]+Party")
 
 
 # A party the preamble names by pointing at a label row: 'the entity named above

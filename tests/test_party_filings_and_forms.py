@@ -616,3 +616,25 @@ def test_a_term_holding_and_carries_the_name_back_over_its_own_and() -> None:
     # A term without the "and" leaves the name where it was read.
     plain = text.replace("(\u201cWren and House\u201d)", "(\u201cHouse\u201d)")
     assert _definitions(plain)["House"] == "House Public Relations"
+
+
+def test_a_label_naming_the_partys_part_and_an_organisation_filling_its_slot() -> None:
+    text = (
+        "Exhibit 10.27\nTechnology Development Contract\n(2003 Edition)\nProject name: The production technology of "
+        "powder\nConsignor: Quillon Water Purifying Agent Co.,Ltd.,\n( Party A)\nResearch and Development Party: "
+        "Wrenfield University\n(Party B)\nSigning Place :\nPengjiang (District)\n"
+    )
+    assert [(s.term, s.name.text) for s in label_slots(text)] == [
+        ("Consignor", "Quillon Water Purifying Agent Co.,Ltd."),
+        ("Research and Development Party", "Wrenfield University"),
+    ]
+    institution = (
+        "Medicine Research and Development Agreement\nParty A: Quillon Jiali Pharmaceuticals Co., Ltd\nParty B: "
+        "Wrenfield Research Institution of Chinese Traditional Medicines\nLocation: Xi\u2019an\n"
+    )
+    assert [(s.term, s.name.text) for s in label_slots(institution)] == [
+        ("Party A", "Quillon Jiali Pharmaceuticals Co., Ltd"),
+        ("Party B", "Wrenfield Research Institution of Chinese Traditional Medicines"),
+    ]
+    # A label that is no party's part ("Signing Place") names no one.
+    assert "Pengjiang" not in {s.name.text for s in label_slots(text)}
