@@ -1004,7 +1004,7 @@ def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:
 
 
 # A list's enumerator before a name: "1. ", "(2) ", "3) ", "(b) ".
-_ENUMERATOR = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+(?=\S)")
+_ENUMERATOR = re.compile(r"(?:\(?[0-9]{1,2}[.)]|[0-9]{1,2}\.[0-9]{1,2}\.?|\([a-z]\))[ \t]+(?=\S)")
 
 
 # A bare number opening a line before a name ("2 ACME LIMITED"), and the punctuated enumerators
@@ -1195,6 +1195,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
             return "description"
         # "Restated Agreement of Limited Partnership": a legal form inside a document's title.
         if re.search(r"(?i)\b(?:agreements?|amendments?)\b", bare):
+            return "document"
+        # "Sino-foreign Joint Venture Contract for Sanhe ... Company Limited": a contract's title
+        # naming the company it is for ("Contract Manufacturing Services Ltd." is a name).
+        if re.search(r"(?i)\bcontracts?[ \t\n]+(?:for|of|on)\b", bare):
             return "document"
         # "DISTRIBUTION COOPERATION CONTRACT Between JOYMAIN ... GROUP, INC.": a title and its
         # party keyword run into the name; "between" is in no name.

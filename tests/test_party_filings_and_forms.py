@@ -638,3 +638,16 @@ def test_a_label_naming_the_partys_part_and_an_organisation_filling_its_slot() -
     ]
     # A label that is no party's part ("Signing Place") names no one.
     assert "Pengjiang" not in {s.name.text for s in label_slots(text)}
+
+
+def test_a_contracts_title_naming_its_company_is_no_party_and_a_section_number_no_word() -> None:
+    text = (
+        "EXHIBIT 10.7\nSino-foreign Joint Venture Contract for\nQuillon New Dragon Asia Food Company Limited\nArticle 1 "
+        "Introduction\n1.1 Wrenfield Longfeng Group Company (as \"Party A\") and Harbour General Limited\n(as \"Party "
+        "B\"), based on the principal of equality, agreed to jointly establish the Quillon New\nDragon Asia Food Company "
+        "Limited according to the law. The joint\nventure is regulated by this contract.\n"
+    )
+    assert party_name_problem("Sino-foreign Joint Venture Contract for Quillon New Dragon Asia Food Company Limited") == "document"
+    assert party_name_problem("Contract Manufacturing Services Ltd.") is None
+    assert _definitions(text)["Party A"] == "Wrenfield Longfeng Group Company"
+    assert bound_party_names(text) == {"Wrenfield Longfeng Group Company", "Harbour General Limited"}
