@@ -180,6 +180,10 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     return best
 
 
+# Joining words an acronym leaves out ("ASC" of "Alpha Systems of Canada").
+_INITIALS_SKIP = frozenset({"and", "of", "the", "for", "&"})
+
+
 def _is_name_derived(term: str, name: str) -> bool:
     term_words = name_words(term)
     name_list = name_words(name)
@@ -189,13 +193,13 @@ def _is_name_derived(term: str, name: str) -> bool:
     if joined_term in joined_name:
         return True
     initials = "".join(w[0] for w in name_list)
-    content_initials = "".join(w[0] for w in name_list if w not in {"and", "of", "the", "for", "&"})
+    content_initials = "".join(w[0] for w in name_list if w not in _INITIALS_SKIP)
     # ("ALGERS, WINSLOW & WESTERN RAILWAY COMPANY ("AWW")": an acronym may leave out the legal
     # form and one last word before it, never more.)
     core = list(name_list)
     form = next((f for f in lexicons().strippable_suffixes if len(f) < len(core) and tuple(core[-len(f) :]) == f), ())
     core = core[: len(core) - len(form)]
-    core_initials = "".join(w[0] for w in core if w not in {"and", "of", "the", "for", "&"})
+    core_initials = "".join(w[0] for w in core if w not in _INITIALS_SKIP)
     clipped = len(joined_term) >= 3 and len(term_words) == 1 and core_initials[:-1] == joined_term
     return joined_term in (initials, content_initials) or clipped or set(term_words) <= set(name_list)
 
@@ -218,7 +222,7 @@ def _antecedent(
     # "Much and House Public Relations ("Much and House")": a term holding "and" shows the name
     # goes on back over its own "and".
     if name is not None and any(re.search(r"\s(?:and|&)\s", t) for t in terms):
-        joined = _OWN_AND_BEFORE.search(text, max(floor, name.start - 60), name.start)
+        joined = _OWN_AND_BEFORE.search(text, max(floor, name.start - _OWN_AND_LOOKBACK), name.start)
         wider = name_at(text, joined.start(), name.end) if joined else None
         if (
             wider is not None and wider.end == name.end
@@ -491,6 +495,8 @@ _GROUP_TAIL = re.compile(
 # How far before a definition the group tail may start (the search per definition stays bounded).
 _GROUP_TAIL_CHARS = 120
 # The capitalised words and the "and" right before a name (\Z: ending where the name starts).
+# How far before a name its own "and" and the words before it are looked for.
+_OWN_AND_LOOKBACK = 60
 _OWN_AND_BEFORE = re.compile(r"(?<![\w&'’\-])(?:[A-Z][\w&'’\-]*[ \t]+){1,3}(?:and|&)[ \t]+\Z")
 _PRONOUNS = frozenset({"i", "we", "you", "our", "us", "they", "it", "he", "she"})
 # A first line that ends in the agreement word (a title) before the rest of a name read on.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ingest.agreements import amendment_of, find_title, has_agreement_preamble
 from ingest.annotate import _CAPACITIES_LIMIT, _STATED_NAMES_LIMIT, _STATED_WINDOW_CHARS, _capacity_companies, _stated_party_names
-from ingest.definitions import _GROUP_TAIL_CHARS, _in_party_predicate, _is_name_derived, find_definitions
+from ingest.definitions import _GROUP_TAIL_CHARS, _OWN_AND_LOOKBACK, _in_party_predicate, _is_name_derived, find_definitions
 from ingest.names import has_legal_suffix, name_at, party_name_problem
 from ingest.party_layout import _FOLLOWING_NAME_ROW_CHARS, label_slots
 from tests.helpers import bound_party_names
@@ -651,3 +651,27 @@ def test_a_contracts_title_naming_its_company_is_no_party_and_a_section_number_n
     assert party_name_problem("Contract Manufacturing Services Ltd.") is None
     assert _definitions(text)["Party A"] == "Wrenfield Longfeng Group Company"
     assert bound_party_names(text) == {"Wrenfield Longfeng Group Company", "Harbour General Limited"}
+
+
+def test_the_preamble_subjects_words_before_is_between_stay_within_their_bound() -> None:
+    def opens(filler_chars: int) -> bool:
+        # The characters between "Agreement" and " is by and between" (no period, colon or line break).
+        return has_agreement_preamble("This Agreement" + "," + "x" * (filler_chars - 1) + " is by and between Quillon Inc. and Wren LLC")
+
+    # At most 200 such characters ...
+    assert opens(200) is True
+    # ... and no more: the scan per "this ... agreement" stays bounded.
+    assert opens(201) is False
+
+
+def test_a_names_own_and_is_looked_for_within_its_lookback() -> None:
+    def defined(spaces: int) -> str | None:
+        text = (
+            "Dear Bill:\nWe are writing to set forth our agreement regarding compensation which you (\u201cClient\u201d) "
+            "shall pay to Wren and" + " " * spaces + "House Public Relations (\u201cWren and House\u201d) for our services.\n"
+        )
+        return _definitions(text)["Wren and House"]
+
+    # "Wren and " may start at most _OWN_AND_LOOKBACK (60) characters before the name read.
+    assert defined(_OWN_AND_LOOKBACK - len("Wren and")) == "Wren and" + " " * (_OWN_AND_LOOKBACK - len("Wren and")) + "House Public Relations"
+    assert defined(_OWN_AND_LOOKBACK - len("Wren and") + 1) == "House Public Relations"
