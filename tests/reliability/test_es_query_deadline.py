@@ -25,6 +25,8 @@ from tests.conftest import _ES_URL_AT_START, require_es
 DOCS = 8000
 WORDS = 400
 BUDGET = 0.005
+# Trials whose budget ran out before the request was sent, tried again (see the test).
+ENTRY_EXPIRY_RETRIES = 4
 
 
 @elastic_module._translated
@@ -63,18 +65,27 @@ def test_a_search_running_past_a_tiny_remaining_deadline_fails_with_the_deadline
     started = time.monotonic()
     assert store.fetch_everything(index) == DOCS  # no deadline: runs to its end
     full = time.monotonic() - started
-    token = set_deadline(BUDGET)
-    started = time.monotonic()
-    try:
-        with pytest.raises(DeadlineExceeded) as caught:
-            store.fetch_everything(index)
-    finally:
-        clear_deadline(token)
-    ended = time.monotonic() - started
-    assert str(caught.value) == deadline_message(BUDGET)
+    # On a loaded machine the tiny budget can run out before the request leaves (the deadline
+    # check on entry raises then, with no transport error behind it): that trial says nothing
+    # about a search cut while running, so it is tried again, a bounded number of times.
+    causes: list[str] = []
+    for _ in range(ENTRY_EXPIRY_RETRIES + 1):
+        token = set_deadline(BUDGET)
+        started = time.monotonic()
+        try:
+            with pytest.raises(DeadlineExceeded) as caught:
+                store.fetch_everything(index)
+        finally:
+            clear_deadline(token)
+        ended = time.monotonic() - started
+        assert str(caught.value) == deadline_message(BUDGET)
+        causes.append(type(caught.value.__cause__).__name__)
+        if caught.value.__cause__ is not None:
+            break
     # Cut while running: the client's request_timeout was the time left, so the error is the
     # transport's timeout, raised within moments of the deadline (the full search takes longer).
-    assert type(caught.value.__cause__).__name__ == "ConnectionTimeout"
+    assert causes[-1] == "ConnectionTimeout", causes
+    assert set(causes[:-1]) <= {"NoneType"}, causes
     assert ended < BUDGET + 0.5, ended
     assert full > BUDGET, full
     # The client stays usable: without a deadline the same search answers in full.
