@@ -141,10 +141,11 @@ def _strip_noise(title: str) -> tuple[str, int]:
     changed = True
     while changed:
         changed = False
-        # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1".
+        # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1",
+        # and so is a filing's document file name ("EX-10.1 2 ex-10_1.txt EXHIBIT 10.1").
         stripped = re.sub(
             # ("APPENDIX 2 TO MASTER LICENSE AGREEMENT" names its parent: a schedule's own title.)
-            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
+            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|[\w\-.]+\.(?:txt|htm|html|TXT|HTM)\b|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
             "", title,
         )
         if stripped != title:
@@ -741,13 +742,21 @@ def _with_entity(text: str, title: Title) -> Title:
 # an agreement ("the agreement between Acme and Beta expires") has none of these.
 # Civil-law and Commonwealth drafting: "is concluded on ... between", "THIS AGREEMENT made at
 # Pune this 10th day of ..." (the place of signing before the date). "This Agreement, made and
-# effective as of ... is by and between": the sentence's own subject is "this" agreement.
+# effective as of ... is by and between": the sentence's own subject is "this" agreement. An
+# instrument titled without an agreement word opens the same way ("SECOND AMENDMENT TO LEASE dated
+# as of ...", "This GUARANTY made this ..."), unless an article or "that certain"/"said"/"such"
+# before it cites another instrument ("the Lease dated as of ..."). A charter party's form: "IT IS
+# THIS DAY [date] AGREED between ...".
 _PREAMBLE_CLAUSE = re.compile(
     r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated|concluded)|(?:agreement|contract)[ \t]+"
     r"(?:made|dated|concluded|executed)[ \t]+(?:at[ \t]+(?-i:[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*)?),?[ \t]+)?(?:as[ \t]+of|on|this|for[ \t]+reference)|made[ \t]+and[ \t]+entered"
     r"[ \t]+into|entered[ \t]+into[ \t]+(?:as[ \t]+of|on|this|by)|(?:undersigned|parties)[ \t]+(?:hereto[ \t]+)?"
     r"(?:hereby[ \t]+)?(?:agree|have[ \t]+agreed|covenant)"
     r"|(?:agreement|contract),?[ \t]+made[ \t]+and[ \t]+effective[ \t]+(?:as[ \t]+of|on)"
+    r"|(?<!\bthe[ \t])(?<!\bthat[ \t])(?<!certain[ \t])(?<!\bsaid[ \t])(?<!\bsuch[ \t])(?<!\bthe\n)"
+    r"(?:lease|sublease|amendment|addendum|guaranty|guarantee|indenture)[ \t]+(?:made|dated|executed)[ \t]+(?:as[ \t]+of|on|this)"
+    r"|it[ \t]+is[ \t]+(?:this[ \t]+day[ \t]+(?:[^\n]{0,40}?[ \t]+)?)?(?:hereby[ \t]+)?(?:mutually[ \t]+)?agreed[ \t]+"
+    r"(?:by[ \t]+and[ \t]+)?(?:between|among)"
     r"|this[ \t]+(?:[\w\-]+[ \t]+){0,6}?(?:agreement|contract)\b[^.;:\n]{0,200}?[ \t](?:is|are)[ \t]+(?:made[ \t]+)?"
     r"(?:by[ \t]+and[ \t]+)?(?:between|among))\b",
     re.IGNORECASE,
@@ -1460,7 +1469,10 @@ def _run_in_instrument_title() -> re.Pattern[str]:
     words = sorted({*data["instrument_titles"], *data["heading_instrument_titles"]}, key=lambda w: (-len(w), w))
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
     return re.compile(
-        rf"(?P<caps>(?:[A-Z][A-Z0-9&'’\-/.]*[ \t]+){{0,5}}?(?i:{alternatives}))(?=[ \t]+(?:THIS\b|This\b|[^A-Za-z\s]|[a-z]|[A-Z][a-z]))"
+        # (Or the same words again: the preamble's run-in subject repeats the heading, "SECOND
+        # AMENDMENT TO LEASE SECOND AMENDMENT TO LEASE dated as of ...".)
+        rf"(?P<caps>(?:[A-Z][A-Z0-9&'’\-/.]*[ \t]+){{0,5}}?(?i:{alternatives}))"
+        r"(?=[ \t]+(?:THIS\b|This\b|[^A-Za-z\s]|[a-z]|[A-Z][a-z]|(?P=caps)\b))"
         # (In title case a connector after it goes on with the title: "Ragnarok License and
         # Distribution Agreement" is no licence heading.)
         rf"|(?P<title>(?:[A-Z][a-z][\w&'’\-]*[ \t]+(?:(?:of|and)[ \t]+)?){{0,5}}?(?i:{alternatives}))"

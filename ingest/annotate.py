@@ -1474,10 +1474,14 @@ def _chunk_of(position: int, chunk_spans: Sequence[tuple[int, int]]) -> int | No
 
 
 def _subject_name(variants: dict[str, int]) -> str:
-    """The most complete form: with a legal suffix, most words, not shouted, then longest."""
+    """The most complete form: brackets balanced, with a legal suffix, most words, not shouted,
+    then longest. (A model's mention can run into a bracket glued to the name, "Shandong Longfeng
+    Group Company(as": that is no spelling of the name, whatever its length.)"""
     return max(
         sorted(variants),
-        key=lambda v: (has_legal_suffix(v), len(name_words(v)), not v.isupper(), len(v)),
+        key=lambda v: (
+            v.count("(") == v.count(")"), has_legal_suffix(v), len(name_words(v)), not v.isupper(), len(v),
+        ),
     )
 
 

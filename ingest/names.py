@@ -259,6 +259,8 @@ _DIVISION_OF = re.compile(r",?[ \t\n]+(?:A|AN|a|an)[ \t\n]+(?:division|Division|
 _PARENT_OF = re.compile(r"[ \t\n,]+(?:A|AN|a|an)[ \t\n]+(?i:division|subsidiary|unit)[ \t\n]+(?:OF|of)(?![\w])")
 _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
 _KINSHIP = re.compile(r"[ \t\n]+(?:[SDW]/[Oo]|SON[ \t]+OF|DAUGHTER[ \t]+OF|WIFE[ \t]+OF)(?![\w/])")
+# A numbered clause opening a line ("\n1.1 ", "\n2.3.1 "): no name runs across it.
+_LINE_CLAUSE_NUMBER = re.compile(r"\n[ \t]*\d{1,3}(?:\.\d{1,3})+\.?[ \t]+(?=[A-Z])")
 _CAPACITY_WORDS = frozenset({"assignee", "trustee", "receiver", "nominee", "custodian", "representative", "successor"})
 
 
@@ -292,6 +294,13 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
+    # "Article 1 Introduction\n1.1 Hunan Dafeng Group Company (as ...)": a clause number opening a
+    # line closes the heading above it; the name starts after the number.
+    clause = None
+    for clause in _LINE_CLAUSE_NUMBER.finditer(span):
+        pass
+    if clause is not None:
+        start, span = start + clause.end(), span[clause.end() :]
     # "1 EXHIBIT 1.1 HARROW CASUALTY GROUP, INC.": a page number and an exhibit's label that a
     # filing runs into the first line are page furniture before the name.
     # (Only before a name with a legal form: "Exhibit 10.1 ENGLISH TRANSLATION ..." is a heading.)
@@ -454,6 +463,13 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         plain = _trim(text, plain.start, of_address.start())
         if plain is None:
             return None
+    # "NICHOLAS ROSE of Blackhall Barns": a name written in capitals goes on over "of" only in
+    # capitals ("BANK OF AMERICA"); a word in title case after it opens the party's address.
+    caps_of = _CAPS_NAME_OF_TITLE_CASE.search(plain.text)
+    if caps_of is not None and plain.text[: caps_of.start()].isupper():
+        plain = _trim(text, plain.start, plain.start + caps_of.start())
+        if plain is None:
+            return None
     # "Reno NV 89502", "Denver, CO 80202": a state code read as a legal form is the city and
     # state of an address when a postal code follows it.
     if ends_in_legal_suffix(plain.text) and _POSTAL_CODE_AFTER.match(text, plain.end, limit):
@@ -532,6 +548,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if degree and not has_legal_suffix(plain.text) and 2 <= len(plain.text.split()) <= 6:
         return NameSpan(text[plain.start : degree.end()], plain.start, degree.end())
     return plain
+
+
+_CAPS_NAME_OF_TITLE_CASE = re.compile(r"[ \t\n]+of[ \t\n]+[A-Z][a-z]")
 
 
 @lru_cache(maxsize=1)

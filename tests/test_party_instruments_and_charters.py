@@ -1,0 +1,111 @@
+"""Party and title readers for instruments without an agreement word, charter parties and a few
+name bounds (issue 9). The shapes come from reading sets of real filings (leases, time charters,
+indemnity deeds, Chinese joint ventures); each is written here with invented names. The real
+spaCy pipeline; each case asserts the exact title and names bound."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.annotate import _subject_name, annotate_document
+from tests.helpers import bound_party_names
+
+
+def _title(text: str) -> str | None:
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    return agreement.name if agreement is not None else None
+
+
+# A filing flattened to one line: the file name ("2 ex-10_1.txt") is page furniture, the run-in
+# heading is written twice, and the instrument opens its own clause ("... TO LEASE dated as of").
+FLAT_LEASE_AMENDMENT = (
+    "EX-10.1 2 ex-10_1.txt EXHIBIT 10.1 Exhibit 10.1 SECOND AMENDMENT TO LEASE SECOND AMENDMENT TO LEASE "
+    "dated as of this 12 day of May, 2003, by and between Harriet J. Calloway and Desmond R. Pyle as TRUSTEES "
+    "OF MERIDALE TRUST under Declaration of Trust dated June 2, 1980, but not individually (\"Landlord\") and "
+    "VELLUM SYSTEMS, INC., a Delaware corporation (\"Tenant\"). R E C I T A L S By Lease dated July 1, 1999, "
+    "(the \"Lease\"), Landlord did lease to Tenant 12,000 square feet of rentable floor area."
+)
+
+# SHELLTIME's opening: "IT IS THIS DAY [date] AGREED between X of <place> (... "Owners") ... and Y".
+CHARTER_ON_LINES = (
+    "EX-10.1 2 charter.htm TIME CHARTER PARTY\n\nTime Charter Party\n\nLONDON, 3RD March 2006\n\n"
+    "IT IS THIS DAY AGREED between HALCYON VESSEL LIMITED PARTNERSHIP, A DELAWARE PARTNERSHIP of DELAWARE "
+    "(hereinafter referred to as \"Owners\"), being owners of the good vessel called M/T \"ASTER\" (hereinafter "
+    "referred to as \"the vessel\") described as per Clause 1 hereof and PELORUS TANKERS A/S of OSLO, NORWAY "
+    "(hereinafter referred to as \"Charterers\"):\n1. At the date of delivery of the vessel\n"
+)
+CHARTER_FLAT = (
+    "TIME CHARTER PARTY IT IS THIS DAY 14 of May 2007 AGREED between Ardent Tankers Ltd. of Hamilton, Bermuda "
+    "(hereinafter referred to as \"Owners\"), being owners of the good motor tanker vessel called M/T \"ARDENT\" "
+    "and Quillfield Bulk AB of Gothenburg, Sweden (hereinafter referred to as \"Charterers\"): Description and "
+    "1. At the date of delivery"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "parties"),
+    [
+        (FLAT_LEASE_AMENDMENT, "SECOND AMENDMENT TO LEASE",
+         {"Harriet J. Calloway", "Desmond R. Pyle", "VELLUM SYSTEMS, INC."}),
+        (CHARTER_ON_LINES, "Time Charter Party", {"HALCYON VESSEL LIMITED PARTNERSHIP", "PELORUS TANKERS A/S"}),
+        (CHARTER_FLAT, "TIME CHARTER PARTY", {"Ardent Tankers Ltd.", "Quillfield Bulk AB"}),
+    ],
+    ids=["flat-lease-amendment", "charter-on-lines", "charter-flat"],
+)
+def test_an_instrument_or_charter_party_opens_its_own_party_clause(text: str, title: str, parties: set[str]) -> None:
+    assert _title(text) == title
+    assert bound_party_names(text) == parties
+
+
+def test_a_cited_lease_in_a_recital_opens_no_party_clause() -> None:
+    text = (
+        "AMENDMENT NO. 1 TO SUPPLY AGREEMENT\nThis Amendment No. 1 is made as of May 1, 2005 between Tarrow "
+        "Foods, Inc. (\"Buyer\") and Glenmere Dairy Ltd. (\"Supplier\").\nWHEREAS, Buyer occupies premises under "
+        "that certain Lease dated as of June 1, 1999 between Corvid Realty LLC and Tarrow Foods, Inc.;\n"
+    )
+    assert bound_party_names(text) == {"Tarrow Foods, Inc.", "Glenmere Dairy Ltd."}
+
+
+def test_a_monegasque_company_keeps_its_legal_form() -> None:
+    text = (
+        "SHIPMANAGEMENT AGREEMENT\nThis Agreement is made between RIVIERA MARINE S.A.M., a company organised "
+        "under the laws of Monaco (\"Managers\"), and TIDEWATER SHIPPING CO. LTD (\"Owners\").\n"
+    )
+    assert bound_party_names(text) == {"RIVIERA MARINE S.A.M.", "TIDEWATER SHIPPING CO. LTD"}
+
+
+def test_a_name_in_capitals_ends_before_of_and_an_address_in_title_case() -> None:
+    text = (
+        "DEED OF INDEMNITY\nTHIS DEED is made on 2 March 2015\nBETWEEN:\n(1) NICHOLAS ROSE of Blackhall Barns, "
+        "Oxford OX2 8QH (the \"Indemnifier\"); and\n(2) FERNWOOD ANALYTICS LIMITED, a company incorporated in "
+        "England (the \"Company\").\n"
+    )
+    assert bound_party_names(text) == {"NICHOLAS ROSE", "FERNWOOD ANALYTICS LIMITED"}
+
+
+def test_a_clause_number_opening_a_line_starts_the_name_after_it() -> None:
+    # "Article 1 Introduction\n1.1 X Group Company(as "Party A")": read back from the definition,
+    # the name stops at the clause number; the heading above is no part of it. (A mention glued
+    # to the bracket, "X Group Company(as", is no spelling of the name either.)
+    text = (
+        "EXHIBIT 10.7\nSino-foreign Joint Venture Contract for\nWestport Dragon Food Company Limited\n"
+        "Article 1 Introduction\n1.1 Hunan Dafeng Group Company(as \"Party A\") and Quillon General Limited\n"
+        "(as \"Party B\"), based on the principal of equality and mutual benefits, agreed to jointly establish "
+        "the Westport Dragon Food Company Limited.\nArticle 2 Joint Venture Parties\n"
+        "2.1 The joint venture parties of this contract are:\nParty A: Hunan Dafeng Group Company, registered in\n"
+        "Changsha, Hunan, the P.R.C.\nLegal representative: Li Wei\nPosition: Chairman\n"
+        "Party B: Quillon General Limited\nLegal representative: Anna Berg\nPosition: Chairman\n"
+        "Article 3 Joint Venture Company\n"
+    )
+    assert bound_party_names(text) == {"Hunan Dafeng Group Company", "Quillon General Limited"}
+
+
+def test_the_subject_name_prefers_balanced_brackets_over_length() -> None:
+    assert _subject_name({"Harbour Pines Group Company(as": 2, "Harbour Pines Group Company": 0}) == (
+        "Harbour Pines Group Company"
+    )
+    # A bracket the name holds whole stays: "Quillon Laboratories (Bermuda) Ltd." is the longer spelling.
+    assert _subject_name({"Quillon Laboratories (Bermuda) Ltd.": 0, "Quillon Laboratories Ltd.": 3}) == (
+        "Quillon Laboratories (Bermuda) Ltd."
+    )
