@@ -1100,6 +1100,7 @@ def _parties(
     party_terms: set[str] = set()
     # Terms the document defines for things, not parties ("This Master Services Agreement ("MSA")").
     thing_terms = {d.term.casefold() for d in definitions if not d.is_party_alias}
+    alias_terms = {d.term.casefold() for d in definitions if d.in_preamble and d.is_party_alias}
     # Parties laid out rather than written in prose: list items, label rows, stacked covers.
     laid_out = layout_names(text, common_words)
     for definition in definitions:
@@ -1139,8 +1140,10 @@ def _parties(
             continue
         # "between the Secured Party and Quill Credit, Inc. ("QC")" in a recital: a party's term
         # joined to a name is prose about another agreement's parties, not one name.
+        # ("between Customer and CyrusOne LLC ("CyrusOne")": a term another definition made, even
+        # one whose own name was no party, "Customer Name (herein "Customer")".)
         joined = re.match(r"(?:the\s+)?(.+?)\s+(?:and|AND|&)\s", definition.name.text)
-        if joined and joined.group(1).casefold() in party_terms:
+        if joined and joined.group(1).casefold() in party_terms | alias_terms:
             continue
         party_terms.add(definition.term.casefold())
         label = _label_for(definition.name, person_spans)
@@ -1337,6 +1340,10 @@ def _parties(
     # Order-independent: "made between SEV and DCL" before "DAIRY CREST LIMITED ... SEV GROUP
     # LIMITED" are those parties' short names, not two more parties.
     found = [p for p in found if not _short_name_of_another(p, found)]
+    # "by and between O.I.\nCorporation and General Analysis Corporation": a reading that starts
+    # inside another party's name and runs past its end began mid-name; the name read from its
+    # first word stands.
+    found = [p for p in found if not any(o.name.start < p.name.start < o.name.end < p.name.end for o in found)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
 
 

@@ -301,6 +301,11 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         pass
     if clause is not None:
         start, span = start + clause.end(), span[clause.end() :]
+    # "Dated as of September 27, 1996\nBNC Financial Corporation": a number closing the line above
+    # (a date's year) is no part of a name that starts on the next line.
+    number_line = re.match(r"[0-9]+[ \t]*\n[ \t]*(?=[A-Z])", span)
+    if number_line is not None:
+        start, span = start + number_line.end(), span[number_line.end() :]
     # "1 EXHIBIT 1.1 HARROW CASUALTY GROUP, INC.": a page number and an exhibit's label that a
     # filing runs into the first line are page furniture before the name.
     # (Only before a name with a legal form: "Exhibit 10.1 ENGLISH TRANSLATION ..." is a heading.)
@@ -1189,6 +1194,9 @@ def _money_amount(words: list[str], filters: _PartyFilters) -> bool:
 _NAME_JOINERS = frozenset({"and", "of", "for", "de"})
 
 
+_UNCLOSED_QUOTE = re.compile(r"[ \t]*[\"“‘][^\"”’]*$")
+
+
 def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) -> str | None:
     """Why ``name`` cannot be a contract party, or None when it can. The general shapes of a
     false party: a postal address ("1707 Toronto Ont.", "Lincolnshire, IL 60069"), contract
@@ -1200,6 +1208,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     filters = _party_filters()
     if any(p.search(name) for p in filters.postal_codes) or filters.country_suffix.match(name.strip()):
         return "address"
+    # '"Constituent Corporations': a quote opening a name that never closes it is a defined term's
+    # text ('referred to collectively as the "Constituent Corporations"'); '"QX" TECHNOLOGIES' closes.
+    if _UNCLOSED_QUOTE.match(name):
+        return "term"
     # "751 Miller Drive, SE": a street number and a street word, whatever legal form ("SE") follows.
     street = [w.strip(".,'’").casefold() for w in name.split()]
     # ("1284670 B.C. Ltd.": a numbered company; the street word follows the street's own name.)

@@ -109,3 +109,45 @@ def test_the_subject_name_prefers_balanced_brackets_over_length() -> None:
     assert _subject_name({"Quillon Laboratories (Bermuda) Ltd.": 0, "Quillon Laboratories Ltd.": 3}) == (
         "Quillon Laboratories (Bermuda) Ltd."
     )
+
+
+def test_a_year_closing_the_line_above_is_no_part_of_the_name() -> None:
+    text = (
+        "Exhibit 10.10\nREVOLVING CREDIT AGREEMENT\nDated as of September 27, 1996\n"
+        "Harlow Financial Corporation, a Delaware corporation (the \"Borrower\"), located at 12 Main Street and "
+        "Bank\nQuillby, a Minnesota banking corporation (the \"Bank\"), agree as follows:\nARTICLE I.\n"
+    )
+    assert bound_party_names(text) == {"Harlow Financial Corporation", "Bank Quillby"}
+
+
+def test_a_form_field_and_a_collective_term_are_no_parties() -> None:
+    # "Customer Name (herein "Customer")" is a form's field label; "Customer and Lumen LLC" joins
+    # that field's term to a name. The merger's '"Constituent Corporations' is the text of a term.
+    form = (
+        "MASTER SERVICE AGREEMENT\n\nCustomer Name (herein \u201cCustomer\u201d) Tallow Web LLC\n\n"
+        "This Master Service Agreement (\u201cAgreement\u201d) is made as of the date of the last execution below "
+        "between Customer and Lumen Data LLC (\u201cLumen\u201d), a Delaware limited liability company.\n"
+    )
+    assert "Customer Name" not in bound_party_names(form)
+    assert "Lumen Data LLC" in bound_party_names(form)
+    merger = (
+        "PLAN OF MERGER AND AGREEMENT Plan of Merger and Agreement (this \"Agreement\") by and between Corvane, "
+        "Inc., a New Mexico corporation (the \"New Mexico Corporation\"), and Corvane Holdings, Inc., a Delaware "
+        "corporation (the \"Delaware Corporation\"), said corporations being hereinafter sometimes referred to "
+        "collectively as the \"Constituent Corporations\"; WITNESSETH: WHEREAS, the Delaware Corporation is a "
+        "corporation duly organized;"
+    )
+    assert bound_party_names(merger) == {"Corvane, Inc.", "Corvane Holdings, Inc."}
+
+
+def test_a_reading_begun_inside_another_party_name_is_dropped() -> None:
+    text = (
+        "1\nEXHIBIT 2.2\nJanuary 27, 1999\nHollis Analysis Corporation\n12 Main Street\n"
+        "Re: First Amendment to the Asset Purchase Agreement dated\nas of January 20, 1999 by and between Q.R.\n"
+        "Corporation and Hollis Analysis Corporation\nDear Ladies and Gentlemen:\n"
+        "Reference is made hereby to the Asset Purchase Agreement (the \"Agreement\") dated as of January 20, "
+        "1999 by and between Q.R. Corporation\n(\"Q.R.\") and Hollis Analysis Corporation (\"HAC\"). By execution "
+        "and delivery of\nthis agreement (the \"First Amendment\"), the parties are effecting an amendment\nto the "
+        "Agreement on the terms set forth herein.\n"
+    )
+    assert bound_party_names(text) == {"Q.R. Corporation", "Hollis Analysis Corporation"}
