@@ -760,7 +760,9 @@ def _recital_subject(text: str, name_start: int) -> bool:
 _RECITAL_CITES_AGREEMENT = re.compile(
     r"\b(?:entered\s+into|(?:is|are)\s+(?:a\s+)?part(?:y|ies)\s+to|executed|issued)\s+(?:an?|that\s+certain|certain)\s"
 )
-_RECITAL_CLAUSE_END = re.compile(r";|\.\s+(?=[A-Z\"])|\n\s*\n")
+# (A person's initial is no sentence end: "Amplex Electric, Inc. (the "Company"), Mark R. Radabaugh,
+# ... and the Buyer have entered into that certain Share Purchase Agreement".)
+_RECITAL_CLAUSE_END = re.compile(r";|(?<!\b[A-Z])\.\s+(?=[A-Z\"])|\n\s*\n")
 _RECITAL_READ_CHARS = 600
 
 

@@ -151,3 +151,18 @@ def test_a_reading_begun_inside_another_party_name_is_dropped() -> None:
         "Agreement on the terms set forth herein.\n"
     )
     assert bound_party_names(text) == {"Q.R. Corporation", "Hollis Analysis Corporation"}
+
+
+def test_a_person_initial_does_not_end_a_recital_that_cites_another_agreement() -> None:
+    # The recital's subject list ("X, Inc. (the "Company"), Jane R. Quill, ... and the Buyer have
+    # entered into that certain Share Purchase Agreement") names the parties of another agreement:
+    # the period after "R" is an initial, not the end of the recital's clause.
+    text = (
+        "NON-COMPETITION AGREEMENT\n\nTHIS NON-COMPETITION AGREEMENT (this \u201cAgreement\u201d) is entered into "
+        "on this 15 day of June, 2024, by and between Tallis Finance, Inc., a Delaware corporation (the "
+        "\u201cBuyer\u201d), and Jane R. Quill (the \u201cRestricted Party\u201d).\n\nWHEREAS, Brockway Electric, "
+        "Inc., an Ohio corporation (the \u201cCompany\u201d), Jane R. Quill, Dale B. Morrow, and the Buyer have "
+        "entered into that certain Share Purchase Agreement dated as of May 1, 2024 (the \u201cPurchase "
+        "Agreement\u201d); and\n"
+    )
+    assert bound_party_names(text) == {"Tallis Finance, Inc.", "Jane R. Quill"}
