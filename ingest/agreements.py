@@ -453,11 +453,21 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
                 and _strip_noise(previous)[1] == 0
                 and not _ends_in_legal_form(previous)
             )
+            # (A line above that ends in the agreement word is a whole heading of its own: a cover's
+            # "X AGREEMENT" over the same heading broken over lines.)
+            if re.search(r"(?:AGREEMENT|CONTRACT|Agreement|Contract)$", previous):
+                break
             if not line_shape.fullmatch(previous) or not (
                 joined_here or joining_end.search(previous) or tight or _centred_together(head, after, previous_start, previous, lines[first])
                 # ("SECOND\nAMENDMENT TO MINERAL RIGHT OPTION AGREEMENT": an ordinal alone above
                 # an amendment word.)
                 or _ordinal_over_amendment(previous, lines[first][1])
+                # ("MASTER\nDISTRIBUTION AGREEMENT": a title's opening word alone right above.)
+                or (
+                    first == index
+                    and previous.casefold() in _title_opening_words()
+                    and head.count("\n", previous_start + len(previous), lines[first][0]) == 1
+                )
                 or (first == index and _opening_block(head, after, lines, first - 1, lines[first]))
             ):
                 break
@@ -613,6 +623,11 @@ def _ordinal_over_amendment(previous: str, line: str) -> bool:
     ordinals, amendment_words = _ordinals_and_amendment_words()
     words = line.split()
     return previous.casefold() in ordinals and bool(words) and words[0].casefold() in amendment_words
+
+
+@lru_cache(maxsize=1)
+def _title_opening_words() -> frozenset[str]:
+    return frozenset(load_json("agreement_kinds.json")["title_opening_words"])
 
 
 @lru_cache(maxsize=1)

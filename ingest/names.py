@@ -259,8 +259,8 @@ _DIVISION_OF = re.compile(r",?[ \t\n]+(?:A|AN|a|an)[ \t\n]+(?:division|Division|
 _PARENT_OF = re.compile(r"[ \t\n,]+(?:A|AN|a|an)[ \t\n]+(?i:division|subsidiary|unit)[ \t\n]+(?:OF|of)(?![\w])")
 _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
 _KINSHIP = re.compile(r"[ \t\n]+(?:[SDW]/[Oo]|SON[ \t]+OF|DAUGHTER[ \t]+OF|WIFE[ \t]+OF)(?![\w/])")
-# A numbered clause opening a line ("\n1.1 ", "\n2.3.1 "): no name runs across it.
-_LINE_CLAUSE_NUMBER = re.compile(r"\n[ \t]*\d{1,3}(?:\.\d{1,3})+\.?[ \t]+(?=[A-Z])")
+# A numbered clause opening a line ("\n1. ", "\n1.1 ", "\n2.3.1 "): no name runs across it.
+_LINE_CLAUSE_NUMBER = re.compile(r"\n[ \t]*\d{1,3}(?:(?:\.\d{1,3})+\.?|\.)[ \t]+(?=[A-Z])")
 _CAPACITY_WORDS = frozenset({"assignee", "trustee", "receiver", "nominee", "custodian", "representative", "successor"})
 
 
@@ -1110,8 +1110,10 @@ _RAW_WORD = re.compile(r"[^\s,;:()\"“”]+")
 
 # A table of contents' entry: a heading after its number ("SECTION 1. ", "Article IV ") or before
 # a dot leader on its line ("DEFINITIONS; GRANT OF SECURITY........ 1").
-_CONTENTS_NUMBER = re.compile(r"(?i:section|article|clause)[ \t]+[0-9IVX]{1,4}\.?[ \t]*$")
-_CONTENTS_LEADER = re.compile(r"[^\n]{0,80}?(?:\.[ \t]?){4,}|[^\n]{0,80}?…")
+# ("SECTION 1.01. |\nDefined Terms | 1 |": a converted table's contents row, the number in a cell
+# of its own and the page number in the cell after the heading.)
+_CONTENTS_NUMBER = re.compile(r"(?i:section|article|clause)[ \t]+[0-9IVX]{1,4}(?:\.[0-9]{1,3})*\.?[ \t|]*\n?[ \t|]*$")
+_CONTENTS_LEADER = re.compile(r"[^\n]{0,80}?(?:\.[ \t]?){4,}|[^\n]{0,80}?…|[ \t]*\|[ \t]*[0-9]{1,3}[ \t]*\|")
 
 
 def contents_entry(text: str, name: NameSpan) -> bool:

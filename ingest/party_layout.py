@@ -425,7 +425,11 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
         name = _slot_name(text, value_start, limit, common_words)
         # "Recipient: Jane Roe" over "Tel:": a contact of a notice block, unless a company.
         # (A row the preamble points at names its party, contact rows under it or not.)
-        if name is not None and (has_legal_suffix(name.text) or pointed is not None or not _contact_row(found, index)):
+        # ("Party B: Chen Lei" over "ID Number:" and "Address:": a party letter names a party,
+        # whatever rows follow it.)
+        if name is not None and (
+            has_legal_suffix(name.text) or pointed is not None or term.startswith("Party ") or not _contact_row(found, index)
+        ):
             slots.append(LabelSlot(term, label_start, name, value_end))
         index += 1
     return slots

@@ -166,3 +166,44 @@ def test_a_person_initial_does_not_end_a_recital_that_cites_another_agreement() 
         "Agreement\u201d); and\n"
     )
     assert bound_party_names(text) == {"Tallis Finance, Inc.", "Jane R. Quill"}
+
+
+def test_a_converted_contents_table_names_no_party() -> None:
+    # "SECTION 1.01. |\nDefined Terms | 1 |": a contents row whose number, heading and page number
+    # stand in cells of their own; the cover's "BY AND AMONG" clause names only the company.
+    text = (
+        "REGISTRATION RIGHTS AGREEMENT BY AND AMONG THE INVESTORS ON SCHEDULE A HERETO, AND QUILLMOOR HOLDINGS, "
+        "INC. Dated as of May 2, 2019\nExhibit 10.20\nBY AND AMONG\nTHE INVESTORS ON SCHEDULE A HERETO,\nAND\n"
+        "Dated as of May 2, 2019\nTABLE OF CONTENTS\nPage | ||||||\nARTICLE I DEFINITIONS |\n1 | |||||\n"
+        "SECTION 1.01. |\nDefined Terms | 1 | ||||\nSECTION 1.02. |\nOther Interpretive Provisions | 4 | ||||\n"
+        "ARTICLE II REGISTRATION RIGHTS |\n4 | |||||\nSECTION 2.01. |\nDemand Registration | 4 | ||||\n"
+        "SECTION 2.03. |\nRegistration Procedures | 6 | ||||\n\nThis REGISTRATION RIGHTS AGREEMENT (this "
+        "\u201cAgreement\u201d) is entered into as of May 2, 2019 by and among Quillmoor Holdings, Inc., a Delaware "
+        "corporation (the \u201cCompany\u201d), and the Investors.\n"
+    )
+    names = bound_party_names(text)
+    assert "Defined Terms" not in names and "Registration Procedures" not in names
+    assert "Quillmoor Holdings, Inc." in names
+
+
+def test_a_party_letter_row_names_a_person_above_identity_and_address_rows() -> None:
+    text = (
+        "Exhibit 10.1\nShare Exchange and Acquisition Agreement with Western Tarim\nOrchard Development Co., Ltd.\n"
+        "December 06, 2017, in Beijing\nParty A: Korla Linden Agriculture Technology Ltd. (\u201cParty A\u201d)\n"
+        "Effective controller: Zhang Wei\n|Address:\n|Room 1606, Building B, Rencai Mansion, Korla\n"
+        "Party B: Chen Ming\nID Number:\n|Address:\n|Room 2201, Building B, Bazhou Mansion, Korla\n"
+        "1. Korla Linden Agriculture Technology Ltd. (\u201cLinden\u201d) incorporated on September 30th, 2017.\n"
+    )
+    assert bound_party_names(text) == {"Korla Linden Agriculture Technology Ltd.", "Chen Ming"}
+
+
+def test_a_title_opening_word_alone_on_the_line_above_continues_the_heading() -> None:
+    text = (
+        "FINAL May\n21\nMASTER\nDISTRIBUTION AGREEMENT\nas of 21\nMay 2009\n|\nbetween\n|\nQuendel\nCeramics GmbH\n"
+        "|\n- hereinafter referred to as \"QC\" -\n|\nand\n|\nTorvick Fasteners Corp.\n|\n"
+        "- hereinafter referred to as \"DISTRIBUTOR\" -\n"
+    )
+    assert _title(text) == "MASTER DISTRIBUTION AGREEMENT"
+    # A word of another kind alone above a heading is a letterhead or furniture.
+    assert _title("QUENDEL\nDISTRIBUTION AGREEMENT\nThis Distribution Agreement is made between Quendel GmbH and "
+                  "Torvick Fasteners Corp.\n") == "DISTRIBUTION AGREEMENT"
