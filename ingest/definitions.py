@@ -592,6 +592,8 @@ def _sites(straight: str) -> list[_Site]:
 def _accept(term: str, name: str, strength: int) -> bool:
     """strength 2: a "between ..." preamble; 1: the opening pages; 0: elsewhere."""
     lex = lexicons()
+    # ("the "Make\nGood Pledgor"": a term the line wraps is the same term.)
+    term = " ".join(term.split())
     if term.casefold() in lex.non_party_terms or normalise_org(name) in lex.non_party_terms:
         return False
     # ("... Agreement between Vendor and AT&T Corp. (the "Transport Agreement")": a document.)
@@ -616,6 +618,11 @@ def _looks_like_name(name: str) -> bool:
     words = name.split()
     capitalised = [w for w in words if w[:1].isupper() or w[:1].isdigit() or w == "&"]
     if 1 <= len(words) <= 5 and len(capitalised) == len(words):
+        return True
+    # "Hisashi Akazawa and Si Chen, each in their individual capacities (each a "Pledgor")": two
+    # persons one term defines, each a name of its own (``annotate._person_pair`` splits them).
+    halves = re.split(r"[ \t\n]+and[ \t\n]+", name)
+    if len(halves) == 2 and all(2 <= len(h.split()) <= 4 and all(w[:1].isupper() for w in h.split()) for h in halves):
         return True
     # An institution's name holds joining words inside ("Westland Institute of Science and
     # Technology"), never at either end, is written in one case ("JANE ROE of Willow Barn Cottage"

@@ -207,3 +207,17 @@ def test_a_title_opening_word_alone_on_the_line_above_continues_the_heading() ->
     # A word of another kind alone above a heading is a letterhead or furniture.
     assert _title("QUENDEL\nDISTRIBUTION AGREEMENT\nThis Distribution Agreement is made between Quendel GmbH and "
                   "Torvick Fasteners Corp.\n") == "DISTRIBUTION AGREEMENT"
+
+
+def test_two_persons_one_wrapped_term_defines_are_two_parties() -> None:
+    text = (
+        "MAKE\nGOOD ESCROW AGREEMENT\nThis\nMake\nGood Escrow Agreement (the \"Make Good Agreement\"), dated effective "
+        "as of May\n3,\n2007, is entered into by and among Tarquin Quest, Inc., a Delaware\ncorporation (the "
+        "\"Company\"), Hollister Agee & Loomis, Inc., as agent (\u201cHollister\u201d),\nKenji Arakawa and Mei Lin, "
+        "each in their individual capacities (each a \"Make\nGood Pledgor\" and together the \"Make Good "
+        "Pledgors\"), and Quarry Transfer\nCorporation, as escrow agent (\"Escrow Agent\").\nWHEREAS,\neach of the "
+        "investors has entered into a Securities Purchase Agreement.\n"
+    )
+    assert bound_party_names(text) == {
+        "Tarquin Quest, Inc.", "Hollister Agee & Loomis, Inc.", "Kenji Arakawa", "Mei Lin", "Quarry Transfer Corporation",
+    }
