@@ -920,6 +920,8 @@ def find_title(text: str) -> Title | None:
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
+        title = _after_page_marker(text, title)
+    if title is not None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
         # white space collapsed (the span still covers the original text).
         title = Title(" ".join(title.text.split()), title.start, title.end)
@@ -932,6 +934,22 @@ def find_title(text: str) -> Title | None:
             return heading
         return title
     return heading or title
+
+
+# "Exclusive License Agreement Page 1 LICENSE AGREEMENT": a page's running header and its page
+# number run into the heading on a flattened page; the title is what follows the marker.
+_PAGE_MARKER = re.compile(r"(?<![\w])(?:Page|PAGE)[ \t]+[0-9]{1,3}(?:[ \t]+(?:of|OF)[ \t]+[0-9]{1,3})?[ \t]+(?=[A-Z])")
+
+
+def _after_page_marker(text: str, title: Title) -> Title:
+    """``title`` past the last page marker inside its span, when an agreement title follows it.
+    (Read on the span as written: ``title.text`` may have its white space collapsed.)"""
+    marker = None
+    for marker in _PAGE_MARKER.finditer(text, title.start, title.end):
+        pass
+    if marker is None or not _AGREEMENT_WORD.search(text, marker.end(), title.end):
+        return title
+    return Title(" ".join(text[marker.end() : title.end].split()), marker.end(), title.end)
 
 
 def _title_words(title: str) -> set[str]:

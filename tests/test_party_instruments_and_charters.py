@@ -221,3 +221,14 @@ def test_two_persons_one_wrapped_term_defines_are_two_parties() -> None:
     assert bound_party_names(text) == {
         "Tarquin Quest, Inc.", "Hollister Agee & Loomis, Inc.", "Kenji Arakawa", "Mei Lin", "Quarry Transfer Corporation",
     }
+
+
+def test_a_running_header_and_page_number_before_the_heading_are_no_title() -> None:
+    text = (
+        "Exclusive License Agreement Page 1 LICENSE AGREEMENT This License Agreement (\"License Agreement\") is "
+        "effective February 1, 2000 and is between Tallgrass Research Institute, Inc., a Kansas corporation (the "
+        "\"Institute\"), and Corvane Medical, Inc., a Delaware corporation (the \"Company\"). Background The "
+        "Institute owns patents.\n"
+    )
+    assert _title(text) == "LICENSE AGREEMENT"
+    assert bound_party_names(text) == {"Tallgrass Research Institute, Inc.", "Corvane Medical, Inc."}
