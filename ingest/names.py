@@ -24,9 +24,11 @@ from ingest.normalize import normalise_jurisdiction
 # that word. A bracketed place of two or three words ("HARBOUR MERCHANT BANK (HONG KONG) LIMITED",
 # "Wattlebird (Licence Company) Pty Ltd") only right before the legal form, where no prose can stand.
 # A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
-# capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway.
+# capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway. Full-width brackets, as
+# Chinese drafting writes a place inside a name, are part of the word they touch ("Erhua Medical
+# Technology（Changzhou）Co.,Ltd").
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
+    r"(?:[A-Z0-9][\w.&'’\-/*（）]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
     r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)"
     r"|\([A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2}\)(?=_QUALIFIER_AHEAD))"

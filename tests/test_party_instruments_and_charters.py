@@ -232,3 +232,12 @@ def test_a_running_header_and_page_number_before_the_heading_are_no_title() -> N
     )
     assert _title(text) == "LICENSE AGREEMENT"
     assert bound_party_names(text) == {"Tallgrass Research Institute, Inc.", "Corvane Medical, Inc."}
+
+
+def test_full_width_brackets_inside_a_chinese_company_name_are_part_of_it() -> None:
+    text = (
+        "EXCLUSIVE BUSINESS COOPERATION AGREEMENT\nThis Agreement is entered into by and between:\n"
+        "Party A: Lintao Medical Technology\uff08Changzhou\uff09Co.,Ltd\nAddress: 12 Tongjiang Road, Changzhou\n"
+        "Party B: Quanlu Medical Co., Ltd.\nAddress: 8 Yanling Road, Changzhou\n"
+    )
+    assert bound_party_names(text) == {"Lintao Medical Technology\uff08Changzhou\uff09Co.,Ltd", "Quanlu Medical Co., Ltd."}
