@@ -944,9 +944,7 @@ _PAGE_MARKER = re.compile(r"(?<![\w])(?:Page|PAGE)[ \t]+[0-9]{1,3}(?:[ \t]+(?:of
 def _after_page_marker(text: str, title: Title) -> Title:
     """``title`` past the last page marker inside its span, when an agreement title follows it.
     (Read on the span as written: ``title.text`` may have its white space collapsed.)"""
-    marker = None
-    for marker in _PAGE_MARKER.finditer(text, title.start, title.end):
-        pass
+    marker = next(reversed(list(_PAGE_MARKER.finditer(text, title.start, title.end))), None)
     if marker is None or not _AGREEMENT_WORD.search(text, marker.end(), title.end):
         return title
     return Title(" ".join(text[marker.end() : title.end].split()), marker.end(), title.end)

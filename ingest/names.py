@@ -298,9 +298,7 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         start, span = start + enumerator.end(), span[enumerator.end() :]
     # "Article 1 Introduction\n1.1 Hunan Dafeng Group Company (as ...)": a clause number opening a
     # line closes the heading above it; the name starts after the number.
-    clause = None
-    for clause in _LINE_CLAUSE_NUMBER.finditer(span):
-        pass
+    clause = next(reversed(list(_LINE_CLAUSE_NUMBER.finditer(span))), None)
     if clause is not None:
         start, span = start + clause.end(), span[clause.end() :]
     # "Dated as of September 27, 1996\nBNC Financial Corporation": a number closing the line above
