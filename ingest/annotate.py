@@ -589,9 +589,9 @@ _PERSON_WORD = re.compile(r"[A-Z](?:[a-z'’\-]+|[A-Z'’\-]+|\.)")
 
 def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tuple[NameSpan, NameSpan] | None:
     """The two persons a name read as one holds ("Jane Roe and John Doe"), or None. Both
-    halves must be a person's shape (two to four capitalised words, no legal form) and each hold
-    a span the model tags PERSON, within that half: the grammar and the model agree, so "Smith
-    and Jones" (a firm's style) or "Research and Development" stay one name."""
+    halves must be a person's shape (two to five capitalised words after any honorific, no legal
+    form) and each hold a span the model tags PERSON, within that half: the grammar and the model
+    agree, so "Smith and Jones" (a firm's style) or "Research and Development" stay one name."""
     joins = list(_PERSON_JOIN.finditer(name.text))
     if len(joins) != 1 or has_legal_suffix(name.text):
         return None
@@ -601,8 +601,9 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
         NameSpan(name.text[join.end() :], name.start + join.end(), name.end),
     )
     for half in halves:
-        words = half.text.split()
-        if has_legal_suffix(half.text) or not 2 <= len(words) <= 4 or not all(_PERSON_WORD.fullmatch(w) for w in words):
+        # ("Ms. Zheng Roe and Ms. Kong Amy Wai Ng": an honorific opening a half is no word of it.)
+        words = [w for w in half.text.split() if normalise_plain(w) not in lexicons().honorifics]
+        if has_legal_suffix(half.text) or not 2 <= len(words) <= 5 or not all(_PERSON_WORD.fullmatch(w) for w in words):
             return None
         if words[-1].endswith("."):
             return None

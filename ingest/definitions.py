@@ -35,7 +35,7 @@ from ingest.names import (
     slot_name_at,
     without_enumerator,
 )
-from ingest.normalize import normalise_org
+from ingest.normalize import normalise_org, normalise_plain
 from ingest.party_layout import label_slots
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 
@@ -621,8 +621,9 @@ def _looks_like_name(name: str) -> bool:
         return True
     # "Hisashi Akazawa and Si Chen, each in their individual capacities (each a "Pledgor")": two
     # persons one term defines, each a name of its own (``annotate._person_pair`` splits them).
-    halves = re.split(r"[ \t\n]+and[ \t\n]+", name)
-    if len(halves) == 2 and all(2 <= len(h.split()) <= 4 and all(w[:1].isupper() for w in h.split()) for h in halves):
+    # ("Ms. Zheng Roe and Ms. Kong Amy Wai Ng": an honorific is no word of the name.)
+    halves = [[w for w in h.split() if normalise_plain(w) not in lexicons().honorifics] for h in re.split(r"[ \t\n]+and[ \t\n]+", name)]
+    if len(halves) == 2 and all(2 <= len(h) <= 5 and all(w[:1].isupper() for w in h) for h in halves):
         return True
     # An institution's name holds joining words inside ("Westland Institute of Science and
     # Technology"), never at either end, is written in one case ("JANE ROE of Willow Barn Cottage"

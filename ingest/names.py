@@ -578,9 +578,17 @@ def _form_before_name() -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _post_nominal() -> re.Pattern[str]:
-    """One or more degrees after a person's name (``post_nominals`` of legal_suffixes.json)."""
-    degrees = "|".join(re.escape(d) for d in sorted(load_json("legal_suffixes.json")["post_nominals"], key=len, reverse=True))
-    return re.compile(rf"(?:,?[ \t]+(?:{degrees})(?![\w.]))+")
+    """One or more degrees after a person's name (``post_nominals`` of legal_suffixes.json), each
+    also in capitals and without its dots, as preambles write them ("MARK ROE, PH.D.", "Eric
+    Roe, MD"). Spellings stay case-sensitive, so "Jane Doe, do hereby" holds no degree; a degree
+    never runs into a number ("Baltimore, MD 21201" is a state and its zip code)."""
+    spellings = {
+        variant
+        for degree in load_json("legal_suffixes.json")["post_nominals"]
+        for variant in (degree, degree.upper(), degree.replace(".", ""), degree.upper().replace(".", ""))
+    }
+    degrees = "|".join(re.escape(d) for d in sorted(spellings, key=lambda d: (-len(d), d)))
+    return re.compile(rf"(?:,?[ \t]+(?:{degrees})(?![\w.])(?![ \t]*[0-9]))+")
 
 
 # A bracketed place after a name, before the clause goes on: ", a ...", a definition, the line's end.
@@ -1276,8 +1284,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
         return "clause"
     # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
     # ("Prof. Dr. Jane Roe": honorifics that open the name stack, they follow no job title.)
+    # ("Ms. Zheng Roe and Ms. Amy Lee": in a pair of persons each opens with its own honorific.)
     titles = next((i for i, w in enumerate(raw) if w not in filters.honorifics), len(raw))
-    if any(w in filters.honorifics for w in raw[max(1, titles) :]):
+    paired = raw[0] in filters.honorifics
+    if any(w in filters.honorifics and not (paired and raw[i - 1] in ("and", "&")) for i, w in enumerate(raw) if i >= max(1, titles)):
         return "signatory"
     if filters.document_words & set(raw):
         return "document"
