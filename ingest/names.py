@@ -418,6 +418,10 @@ def _firm_list_company(name: str) -> bool:
     return _FIRM_LIST_COMPANY.fullmatch(name) is not None
 
 
+# A lower-case field label and its colon right after a capitalised word ("Registered address:").
+_LABEL_AFTER_NAME = re.compile(r"[ \t]+([a-z][a-z\-]*)[ \t]*:")
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
     match = _name_regex().match(text, pos, limit)
@@ -459,6 +463,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         if inner is not None and (plain is None or inner.end > plain.end):
             plain = inner
     if plain is None:
+        return None
+    # "Registered address: Room 378, ...": a form's field label whose first word is capitalised
+    # ("Registered", "Business", "Contact") is no name.
+    label = _LABEL_AFTER_NAME.match(text, plain.end, limit)
+    if label is not None and label.group(1) in _form_labels() and len(plain.text.split()) <= 2:
         return None
     # "ROBERT ALBERT SMEATON of Blocks C-D, 2nd Floor": "of" and a place inside a building (or a
     # street number) open the party's address; the name ends before "of".
@@ -520,8 +529,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         return NameSpan(text[plain.start : branch.end()], plain.start, branch.end())
     # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
     # the registered name.
-    # ("Quillon Packaging Corporation of America": a region the registry does not take for a jurisdiction.)
-    of_place = re.match(r"[ \t]+of[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+and\b|\s*$)", text[plain.end : limit])
+    # ("Quillon Packaging Corporation of America": a region the registry does not take for a
+    # jurisdiction; "QUILLON CORPORATION OF AMERICA" in capitals.)
+    of_place = re.match(r"[ \t]+(?:of|OF)[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+(?:and|AND)\b|\s*$)", text[plain.end : limit])
     if of_place and ends_in_legal_suffix(plain.text) and _a_place(of_place.group(1)):
         end = plain.end + of_place.end()
         return NameSpan(text[plain.start : end], plain.start, end)
@@ -801,13 +811,28 @@ def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     return NameSpan(lower.group(), lower.start(), lower.end())
 
 
+_LINE_LIST_NUMBER = re.compile(r"[ \t]*(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+")
+
+
 def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
     """The last name that ends at ``end`` (give or take a comma and spaces)."""
     start = max(0, end - window)
     best: NameSpan | None = None
+    previous: re.Match[str] | None = None
     for match in _name_regex().finditer(text, start, end):
         if text[match.end() : end].strip(" \t\n,") == "":
             best = _trim(text, match.start(), match.end())
+            # "... Special Area\n2. Dongguan Herui Supply Chain Co., Ltd. (": a reading of the
+            # line above ran on into this line's first words up to its length; the name is read
+            # again from the line's start (after its list number).
+            if best is not None and previous is not None and previous.end() == match.start() - 1 and "\n" in previous.group():
+                line = previous.start() + previous.group().rindex("\n") + 1
+                number = _LINE_LIST_NUMBER.match(text, line, match.start())
+                again = _name_regex().match(text, number.end() if number else line, end)
+                reread = _trim(text, again.start(), again.end()) if again is not None else None
+                if reread is not None and reread.end == best.end:
+                    best = reread
+        previous = match
     # 'AND "QX" TECHNOLOGIES REPRESENTED BY ...': a quoted short token written before the
     # name's first word is part of the name as written (a word alone, "TECHNOLOGIES", is none).
     lookback = max(start, best.start - 12) if best is not None else start
@@ -856,7 +881,7 @@ def party_name_forms(name: str) -> list[str]:
     if division is not None and division.start() > 0:
         legal = legal[: division.start()]
         forms.append(legal)
-    of_place = re.match(r"^(.*\S)\s+of\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
+    of_place = re.match(r"^(.*\S)\s+(?:of|OF)\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
     # ("Quillon Packaging Corporation of America": a form written as a word runs on into the place; the
     # place is the registered name's own, not a note after it.)
     if of_place and ends_in_legal_suffix(of_place.group(1)) and not re.search(r"(?i)[ \t](?:corporation|company)$", of_place.group(1)):

@@ -68,3 +68,61 @@ def test_two_persons_each_with_an_honorific_under_one_term_are_two_parties(pair:
 def test_an_honorific_after_a_job_title_is_still_a_signatory_line() -> None:
     assert party_name_problem("Financial Director Mr R Moore") == "signatory"
     assert party_name_problem("Ms. Hui Fen Tao and Ms. Lam Bo Yee") is None
+
+
+LICENCE_IN_CAPITALS = (
+    "Exhibit 10.1\nApril 28, 2017\nSOFTWARE LICENCE AGREEMENT\nbetween\nHARROWFIELD GAMES COMPANY LIMITED\n"
+    "(as \"Licensor\")\nand\nQUILLON LEISURE CORPORATION OF AMERICA\n(as \u201cLicensee\")\n"
+    "THIS SOFTWARE LICENCE AGREEMENT (this \"Agreement\") is made on April 28, 2017:\nBETWEEN:\n(1) |\n"
+    "HARROWFIELD GAMES COMPANY LIMITED, a private limited company incorporated under the laws of Hong Kong "
+    "(\"Licensor\"); and |\n(2) |\nQUILLON LEISURE CORPORATION OF AMERICA, a corporation organised and existing "
+    "under the laws of Delaware (\"Licensee\"). |\nWHEREAS:\nA. |\nThe Licensor owns certain software.\n"
+)
+
+
+def test_a_place_after_a_form_written_in_capitals_is_part_of_the_name() -> None:
+    assert bound_party_names(LICENCE_IN_CAPITALS) == {
+        "HARROWFIELD GAMES COMPANY LIMITED", "QUILLON LEISURE CORPORATION OF AMERICA",
+    }
+    assert party_name_forms("QUILLON BANCORP, INC. OF PENNSYLVANIA") == [
+        "QUILLON BANCORP, INC. OF PENNSYLVANIA", "QUILLON BANCORP, INC.",
+    ]
+
+
+NUMBERED_WITH_ADDRESS_LABELS = (
+    "Exclusive Technology Consulting and Service Agreement\n"
+    "The Exclusive Technical Consulting and Service Agreement (hereinafter referred to as \u201cthe Agreement\u201d) "
+    "is concluded in Shenzhen on September 27th, 2020 by the following both parties:\n"
+    "1. Shanghai Quillmere Information Technology Co., Ltd. (hereinafter referred to as the \u201cSole-funded Company\u201d)\n"
+    "Registered address: Room 378, No.588, West Huanhu No. 2 Road, China (Shanghai) Pilot Free Trade Zone Lin-gang Special Area\n"
+    "2. Dongguan Harrowby Supply Chain Management Co., Ltd. (hereinafter referred to as the \u201cDomestic Company\u201d)\n"
+    "Registered address: No. 28, Middle Guanhuang Road, Gaobu Town, Dongguan City, Guangdong Province\n"
+    "Whereas:\n(1) The Sole-funded Company is a wholly foreign-owned enterprise.\n"
+)
+
+
+def test_a_field_label_is_no_name_and_a_numbered_party_is_read_from_its_lines_start() -> None:
+    # The address line above runs to the regular expression's length into "Dongguan Harrowby"; the
+    # second party is read again from its own line.
+    assert bound_party_names(NUMBERED_WITH_ADDRESS_LABELS) == {
+        "Shanghai Quillmere Information Technology Co., Ltd.",
+        "Dongguan Harrowby Supply Chain Management Co., Ltd.",
+    }
+
+
+UNIVERSITY_AMENDMENT = (
+    "AMENDMENT NO. 1 TO\n\nPATENT AND TECHNOLOGY LICENSE AGREEMENT\n\n"
+    "This AMENDMENT NO. 1 dated and effective as of the 15th day of June,\n2000, to the Patent and Technology "
+    "License Agreement dated June 14, 1996\n(hereinafter referred to as the \"AGREEMENT\") is between THE UNIVERSITY "
+    "OF WESTLAND\nHARLOW CANCER CENTER (hereinafter referred to as \"HCC\"), located at 1515\nHolcombe Boulevard, "
+    "Westport, Texas, and which is a component institution of THE\nUNIVERSITY OF WESTLAND SYSTEM (hereinafter "
+    "referred to as \"SYSTEM\") which is\ngoverned by a BOARD OF REGENTS (hereinafter referred to as \"BOARD\") and\n"
+    "Quillon Therapeutics, Inc., a Delaware corporation, located at 333 N. Sam Houston Parkway, Suite 1035,\n"
+    "Westport, Texas 77060 (hereinafter referred to as \"LICENSEE\").\n\n RECITALS\n\nA. LICENSEE agreed.\n"
+)
+
+
+def test_the_system_and_board_an_institution_belongs_to_are_no_parties() -> None:
+    assert bound_party_names(UNIVERSITY_AMENDMENT) == {
+        "THE UNIVERSITY OF WESTLAND HARLOW CANCER CENTER", "Quillon Therapeutics, Inc.",
+    }
