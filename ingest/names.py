@@ -28,7 +28,7 @@ from ingest.normalize import normalise_jurisdiction
 # Chinese drafting writes a place inside a name, are part of the word they touch ("Erhua Medical
 # Technology（Changzhou）Co.,Ltd").
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*（）]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
+    r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
     r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)"
     r"|\([A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2}\)(?=_QUALIFIER_AHEAD))"
@@ -418,6 +418,9 @@ def _firm_list_company(name: str) -> bool:
     return _FIRM_LIST_COMPANY.fullmatch(name) is not None
 
 
+# A country's one or two capital letters closing a name, then a dash and a postal code ("CH-1015").
+_COUNTRY_POSTAL_PREFIX = re.compile(r"(?<=\S)[ \t\n]+[A-Z]{1,2}$")
+_POSTAL_AFTER_DASH = re.compile(r"[ \t]*[-–][ \t]*[0-9]{4,5}(?![\w])")
 # A lower-case field label and its colon right after a capitalised word ("Registered address:").
 _LABEL_AFTER_NAME = re.compile(r"[ \t]+([a-z][a-z\-]*)[ \t]*:")
 
@@ -464,6 +467,13 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             plain = inner
     if plain is None:
         return None
+    # "Ecole Polytechnique de Westland\nCH -1015 Lausanne": a country's letters before a dash
+    # and a postal code open the address, not the name.
+    country = _COUNTRY_POSTAL_PREFIX.search(plain.text)
+    if country is not None and _POSTAL_AFTER_DASH.match(text, plain.end, limit) and not ends_in_legal_suffix(plain.text):
+        plain = _trim(text, plain.start, plain.start + country.start())
+        if plain is None:
+            return None
     # "Registered address: Room 378, ...": a form's field label whose first word is capitalised
     # ("Registered", "Business", "Contact") is no name.
     label = _LABEL_AFTER_NAME.match(text, plain.end, limit)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.names import _post_nominal, party_name_forms, party_name_problem
+from ingest.names import NameSpan, _post_nominal, name_at, party_name_forms, party_name_problem
 from tests.helpers import bound_party_names
 
 CONSULTING = (
@@ -126,3 +126,33 @@ def test_the_system_and_board_an_institution_belongs_to_are_no_parties() -> None
     assert bound_party_names(UNIVERSITY_AMENDMENT) == {
         "THE UNIVERSITY OF WESTLAND HARLOW CANCER CENTER", "Quillon Therapeutics, Inc.",
     }
+
+
+RESEARCH_AGREEMENT_ON_SHORT_LINES = (
+    "Exhibit\n10.10\nTECHNOLOGY\nTRANSFER AND RESEARCH AGREEMENT\nbetween\nEcole\nPolytechnique de Westland\n"
+    "CH -1015\nLausanne, Switzerland\nrepresented\nby Prof. Jean Harrow,\nHead of\nthe Solar Laboratory\n"
+    "hereinafter\nreferred to as \"EPW\",\nand\nQuillon\nTrade & Invest S.A\nrepresented\nby Mr Michel Roe\n"
+    "Route de\nFribourg 15, CH - 1723 Marly, Switzerland\nhereinafter\nreferred to as \"COMPANY\",\n"
+    "(hereinafter\nindividually referred to as \"Party\" or collectively as \"Parties\")\nPreamble\n"
+    "EPW has developed novel technologies.\n"
+)
+
+
+def test_a_countrys_letters_before_a_dash_and_postal_code_open_the_address() -> None:
+    assert bound_party_names(RESEARCH_AGREEMENT_ON_SHORT_LINES) == {
+        "Ecole Polytechnique de Westland", "Quillon Trade & Invest S.A",
+    }
+    assert name_at("Harbour Lab\nCH -1015 Lausanne", 0, 30) == NameSpan("Harbour Lab", 0, 11)
+    # A two-letter legal form before a number stays the name's.
+    assert name_at("Harbour Lab AG -1015", 0, 20) == NameSpan("Harbour Lab AG", 0, 14)
+
+
+def test_a_degree_sign_is_part_of_a_companys_name() -> None:
+    text = (
+        "EXCLUSIVE LICENSE AGREEMENT\n\nThis EXCLUSIVE LICENSE AGREEMENT (\u201cAgreement\u201d) is made on the 15th "
+        "day of September 2016 between\n\nHARROW UNIVERSITY, a company limited by guarantee incorporated in "
+        "Singapore (\u201cHU\u201d) of the first part;\n\nAnd\n\n90\u00b0 THERAPEUTICS, LLC, an American company having "
+        "its registered office address at 1025 Connecticut Avenue NW, Washington DC, USA 20036 (hereinafter "
+        "referred to as \u201c90T\u201d) of the second part.\n\nWHEREAS HU owns certain patents.\n"
+    )
+    assert bound_party_names(text) == {"HARROW UNIVERSITY", "90\u00b0 THERAPEUTICS, LLC"}
