@@ -18,7 +18,10 @@ _LEADING_TITLE_WORDS = 20
 # Capitals include accented ones: "VERTRÄGE", "ÉCHANGE" are caps words of a bilingual heading.
 # ("AMENDMENT #1 TO MANUFACTURING AGREEMENT": a number may be written after "#"; "SCHEDULE 13D":
 # a form's number may end in a letter.)
-_CAPS_WORD = r"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*,?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?)"
+# ("PLAYSTATION 2(R) LICENSED PUBLISHER AGREEMENT": a mark written in ASCII, "(R)", "(TM)", "(SM)",
+# is the word's as "®" is.)
+_MARK = r"(?:\((?:R|TM|SM)\))?"
+_CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?{_MARK})"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
 # after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
 _CAPS_TITLE = re.compile(
@@ -28,7 +31,7 @@ _CAPS_TITLE = re.compile(
 # case, among the first few non-empty lines, is a heading even with lower-case words inside.
 _HEADING_LINES = 5
 _HEADING_TITLE = re.compile(
-    r"[A-Z][\w&'’\-/]*(?:[ \t]{1,3}[\w&'’\-/,]+){0,8}?[ \t]{1,3}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
+    rf"[A-Z][\w&'’\-/®™]*{_MARK}(?:[ \t]{{1,3}}[\w&'’\-/,®™]+{_MARK}){{0,8}}?[ \t]{{1,3}}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
 )
 # "General Terms and Conditions" is a contract's title too, on a heading line of its own.
 # The words before are optional, and a short "of Sale" / "for Services" may follow ("Terms and

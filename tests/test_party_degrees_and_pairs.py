@@ -1,14 +1,24 @@
-"""Persons as parties: degrees written in capitals or without dots, and two persons each opened by
-an honorific under one term (issue 9). The shapes come from reading sets of real filings
-(consulting agreements, make-good escrows); each is written here with invented names. The real
-spaCy pipeline; each case asserts the exact names bound and the forms a question may ask."""
+"""Party and title readers from stop 29's reading sets (issue 9): degrees written in capitals or
+without dots, two persons each opened by an honorific under one term, a place after a form in
+capitals, field labels, an institution's system and board, a country's postal prefix, and marks
+written in ASCII in a title. The shapes come from real filings (consulting agreements, escrows,
+licences, Chinese service agreements, university amendments); each is written here with invented
+names. The real spaCy pipeline; each case asserts the exact names or title."""
 
 from __future__ import annotations
 
 import pytest
 
+from ingest.annotate import annotate_document
 from ingest.names import NameSpan, _post_nominal, name_at, party_name_forms, party_name_problem
 from tests.helpers import bound_party_names
+
+
+def _title(text: str) -> str | None:
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    return agreement.name if agreement is not None else None
+
 
 CONSULTING = (
     "Exhibit 10.28\n\nQUILLON BIOSCIENCES, INC.\n\nCONSULTING AGREEMENT\n\n"
@@ -156,3 +166,21 @@ def test_a_degree_sign_is_part_of_a_companys_name() -> None:
         "referred to as \u201c90T\u201d) of the second part.\n\nWHEREAS HU owns certain patents.\n"
     )
     assert bound_party_names(text) == {"HARROW UNIVERSITY", "90\u00b0 THERAPEUTICS, LLC"}
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "QUILLSTATION 2(R) LICENSED PUBLISHER AGREEMENT",
+        "QUILLON(TM) SUPPLY AGREEMENT",
+        "Quillon(R) Supply Agreement",
+    ],
+)
+def test_a_mark_written_in_ascii_is_part_of_the_title(heading: str) -> None:
+    text = (
+        f"EXHIBIT 10.2\n\n                 {heading}\n\n  THIS AGREEMENT is entered into the 14th day of "
+        "November, 2000 by and between\n\n   HARROW GAMES LIMITED (hereinafter referred to as \"HG\")\n\n"
+        " - and -\n\n   ROWAN SOFT LIMITED (hereinafter referred to as \"Publisher\")\n\nWHEREAS\n\n(A) HG makes games.\n"
+    )
+    assert _title(text) == heading
+    assert bound_party_names(text) == {"HARROW GAMES LIMITED", "ROWAN SOFT LIMITED"}
