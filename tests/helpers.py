@@ -152,3 +152,12 @@ def bound_party_names(text: str) -> set[str]:
         for subject in annotations.subjects
         if any(b.relation == "party_to" and b.object_id == agreement.subject_id for b in subject.bindings)
     }
+
+
+def agreement_title(text: str) -> str | None:
+    """The title ingest gives the agreement it reads in ``text`` (one chunk), or None."""
+    from ingest.annotate import annotate_document
+
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    return agreement.name if agreement is not None else None

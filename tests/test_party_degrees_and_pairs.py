@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.annotate import annotate_document
 from ingest.names import NameSpan, _post_nominal, name_at, party_name_forms, party_name_problem
-from tests.helpers import bound_party_names
-
-
-def _title(text: str) -> str | None:
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
-    return agreement.name if agreement is not None else None
+from tests.helpers import agreement_title as _title, bound_party_names
 
 
 CONSULTING = (

@@ -7,14 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.annotate import _subject_name, annotate_document
-from tests.helpers import bound_party_names
-
-
-def _title(text: str) -> str | None:
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
-    return agreement.name if agreement is not None else None
+from ingest.annotate import _subject_name
+from tests.helpers import agreement_title as _title, bound_party_names
 
 
 # A filing flattened to one line: the file name ("2 ex-10_1.txt") is page furniture, the run-in
