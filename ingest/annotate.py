@@ -74,6 +74,7 @@ from ingest.names import (
     shouted_joint,
     slot_name_at,
     without_enumerator,
+    words_without_honorifics,
 )
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
@@ -602,7 +603,7 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
     )
     for half in halves:
         # ("Ms. Zheng Roe and Ms. Kong Amy Wai Ng": an honorific opening a half is no word of it.)
-        words = [w for w in half.text.split() if normalise_plain(w) not in lexicons().honorifics]
+        words = words_without_honorifics(half.text)
         if has_legal_suffix(half.text) or not 2 <= len(words) <= 5 or not all(_PERSON_WORD.fullmatch(w) for w in words):
             return None
         if words[-1].endswith("."):

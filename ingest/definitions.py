@@ -34,8 +34,9 @@ from ingest.names import (
     representation_lead,
     slot_name_at,
     without_enumerator,
+    words_without_honorifics,
 )
-from ingest.normalize import normalise_org, normalise_plain
+from ingest.normalize import normalise_org
 from ingest.party_layout import label_slots
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 
@@ -622,7 +623,7 @@ def _looks_like_name(name: str) -> bool:
     # "Hisashi Akazawa and Si Chen, each in their individual capacities (each a "Pledgor")": two
     # persons one term defines, each a name of its own (``annotate._person_pair`` splits them).
     # ("Ms. Zheng Roe and Ms. Kong Amy Wai Ng": an honorific is no word of the name.)
-    halves = [[w for w in h.split() if normalise_plain(w) not in lexicons().honorifics] for h in re.split(r"[ \t\n]+and[ \t\n]+", name)]
+    halves = [words_without_honorifics(h) for h in re.split(r"[ \t\n]+and[ \t\n]+", name)]
     if len(halves) == 2 and all(2 <= len(h) <= 5 and all(w[:1].isupper() for w in h) for h in halves):
         return True
     # An institution's name holds joining words inside ("Westland Institute of Science and

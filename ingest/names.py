@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ingest.lexicons import load_json, phrase_alternation
-from ingest.normalize import normalise_jurisdiction
+from ingest.normalize import normalise_jurisdiction, normalise_plain
 
 # "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
 # "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised
@@ -819,6 +819,12 @@ def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if sum(1 for _ in written.finditer(text)) < 2:
         return None
     return NameSpan(lower.group(), lower.start(), lower.end())
+
+
+def words_without_honorifics(name: str) -> list[str]:
+    """A name's words without its honorifics ("Ms. Kong Amy Wai Ng" -> its four name words), to
+    judge a person's shape by the words of the name itself."""
+    return [w for w in name.split() if normalise_plain(w) not in _party_filters().honorifics]
 
 
 _LINE_LIST_NUMBER = re.compile(r"[ \t]*(?:\(?[0-9]{1,2}[.)]|\([a-z]\))[ \t]+")
