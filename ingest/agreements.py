@@ -919,7 +919,7 @@ def find_title(text: str) -> Title | None:
         or _run_in_instrument(text)
     )
     if title is not None:
-        title = _with_line_below(text, _with_line_above(text, _with_box(text, title)))
+        title = _with_title_case_line_below(text, _with_line_below(text, _with_line_above(text, _with_box(text, title))))
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
@@ -1285,6 +1285,54 @@ def _line_after(text: str, line_end: int) -> tuple[int, str]:
     next_end = text.find("\n", line_end + 1)
     next_end = len(text) if next_end == -1 else next_end
     return next_end, text[line_end + 1 : next_end].strip()
+
+
+# A title-case line that continues a title-case heading: "For the Cultivation Technology", "of
+# Cordyceps Militaris", "Distribution of 2004" (a year or number may close it).
+_TITLE_CASE_BELOW = re.compile(
+    r"[A-Za-z][\w&'’\-/]*(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/.]*|and|of|for|the|to|on|in|&|-|[0-9]{1,4}))*"
+)
+_TITLE_CASE_CONTINUATION = re.compile(r"(?:And|For|Of|With|and|for|of|with)[ \t]+\S")
+_TITLE_CASE_JOINING_TAIL = re.compile(r"[ \t]+(?:For|Of|for|of)[ \t]*$")
+_TITLE_CASE_BELOW_LINES = 2
+_NOT_TITLE_BELOW = re.compile(r"\b(?:between|among|amongst|by|dated|made|entered|is|this|This)\b", re.I)
+
+
+def _with_title_case_line_below(text: str, title: Title) -> Title:
+    """A title-case agreement heading that ends its line, continued by title-case lines under it
+    (at most two, no blank line between): "Exclusive Licensing Agreement\nFor the Cultivation
+    Technology\nof Cordyceps Militaris", "Agency Agreement For\nDistribution of 2004" (the
+    joining word ends the heading's line). A continuation line opens with "For", "Of", "And" or
+    "With" in either case (or follows a joining word). Not a party list, a date, a sentence, a
+    company's name (a line ending in a legal form) or a party the title is with."""
+    if title.text.isupper() or not re.search(r"(?:Agreement|Contract)$", title.text):
+        return title
+    line_end = text.find("\n", title.end)
+    if line_end == -1:
+        return title
+    tail = text[title.end : line_end]
+    joining = _TITLE_CASE_JOINING_TAIL.fullmatch(tail) is not None
+    if tail.strip() and not joining:
+        return title
+    end = title.end
+    for _ in range(_TITLE_CASE_BELOW_LINES):
+        next_end, below = _line_after(text, line_end)
+        if (
+            not below
+            or not (joining or _TITLE_CASE_CONTINUATION.match(below))
+            or len(below.split()) > _LINE_BELOW_WORDS
+            or not _TITLE_CASE_BELOW.fullmatch(below)
+            or _NOT_TITLE_BELOW.search(below)
+            or _ends_in_legal_form(below)
+            or (below[:4].casefold() == "with" and _with_names_a_party(text, next_end, below))
+        ):
+            break
+        end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
+        line_end = next_end
+        joining = re.search(r"[ \t](?:For|Of|for|of|and|And)$", below) is not None
+    if end == title.end:
+        return title
+    return Title(" ".join(text[title.start : end].split()), title.start, end)
 
 
 def _with_line_below(text: str, title: Title) -> Title:
@@ -1894,13 +1942,37 @@ def _amendment_regex() -> re.Pattern[str]:
     )
 
 
+@lru_cache(maxsize=1)
+def _trailing_amendment_regex() -> re.Pattern[str]:
+    """An amendment word right after the agreement it amends: "LICENSE AGREEMENT AMENDMENT NO. 2",
+    "Supply Agreement Addendum"."""
+    words = "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(load_json("agreement_kinds.json")["amendment_words"], key=len, reverse=True)
+    )
+    return re.compile(
+        rf"^\s*(?P<parent>\S.*?\b(?:agreement|contract))\s+(?P<word>{words})"
+        r"(?:\s*(?:No\.?|Number|#)\s*(?P<number>[0-9]+[A-Za-z]?)|\s+(?P<bare>[0-9]{1,3}|(?-i:[IVX]{1,4})))?\s*$",
+        re.IGNORECASE | re.DOTALL,
+    )
+
+
 def amendment_of(title: str) -> Amendment | None:
     """An amendment, addendum or schedule title, or None for an agreement of its own kind. The
     parent is only what the title itself names: "AMENDMENT NO. 1 TO THE MANUFACTURING AGREEMENT"
-    -> parent "MANUFACTURING AGREEMENT"; "First Amendment" -> no parent."""
+    -> parent "MANUFACTURING AGREEMENT"; "First Amendment" -> no parent; "LICENSE AGREEMENT
+    AMENDMENT NO. 2" (the amendment word after the agreement) -> parent "LICENSE AGREEMENT"."""
     match = _amendment_regex().match(" ".join(title.split()))
     if match is None:
-        return None
+        trailing = _trailing_amendment_regex().match(" ".join(title.split()))
+        # One case throughout, as a heading writes it: "LICENSE AGREEMENT AMENDMENT", "Supply
+        # Agreement Addendum"; never "the License Agreement amendment" of prose.
+        if trailing is None or not (
+            trailing.group("word").isupper() if trailing.group("parent").isupper() else trailing.group("word")[0].isupper()
+        ):
+            return None
+        word = " ".join(trailing.group("word").casefold().split())
+        relation = load_json("agreement_kinds.json")["amendment_relations"][word]
+        return Amendment(relation, word, trailing.group("number") or trailing.group("bare"), trailing.group("parent"))
     relations = load_json("agreement_kinds.json")["amendment_relations"]
     word = " ".join(match.group("word").casefold().split())
     parent = match.group("parent")
@@ -2147,18 +2219,46 @@ _IDENTIFIER_REST = re.compile(
 )
 
 
+@lru_cache(maxsize=1)
+def _instrument_tail() -> re.Pattern[str]:
+    """An instrument word (``amendment_words``, ``title_tail_words``) closing a heading line
+    after its agreement word, with an optional number: " AMENDMENT NO. 2", " Addendum",
+    " TERM SHEET". One case throughout: the heading's capitals or its title case."""
+    data = load_json("agreement_kinds.json")
+    phrases = sorted({*data["amendment_words"], *data["title_tail_words"]}, key=len, reverse=True)
+    caps = "|".join(r"[ \t]+".join(re.escape(w.upper()) for w in p.split()) for p in phrases)
+    titled = "|".join(r"[ \t]+".join(re.escape(w.capitalize()) for w in p.split()) for p in phrases)
+    number = r"(?:[ \t]*(?:No\.?|NO\.?|Number|NUMBER|#)[ \t]*[0-9]+[A-Za-z]?|[ \t]+[0-9]{1,3}|[ \t]+[IVX]{1,4})?"
+    return re.compile(rf"[ \t]+(?:(?P<caps>{caps})|(?P<titled>{titled})){number}")
+
+
+def _instrument_tail_fits(bare: str, line: str) -> bool:
+    """Whether ``line`` is ``bare`` closed by an instrument word in the heading's own case."""
+    tail = _instrument_tail().fullmatch(line, len(bare))
+    if tail is None:
+        return False
+    return bool(tail.group("caps")) if bare.isupper() else bool(tail.group("titled"))
+
+
 def _with_identifier(heading: Title, aliases: list[TitleAlias]) -> tuple[Title, list[TitleAlias]]:
     """The heading line is the title when all it adds to the heading is the contract's
     identifier ("TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150"): the
-    identifier is part of the contract's name, and the bare heading stays an alias. Any other
-    continuation of the line (a party list, another document's name) stays an alias only."""
+    identifier is part of the contract's name, and the bare heading stays an alias. So is it when
+    an instrument word closes the line ("LICENSE AGREEMENT AMENDMENT NO. 2", "PUBLISHING
+    AGREEMENT TERM SHEET"): then the bare heading is the agreement this document amends or
+    stands beside, never a name of this one, so it is no alias. Any other continuation of the
+    line (a party list, another document's name) stays an alias only."""
     line = next((a for a in aliases if a.source == "heading_line" and a.start == heading.start), None)
     if line is None:
         return heading, aliases
     bare = " ".join(heading.text.split())
-    if not line.text.startswith(bare) or _IDENTIFIER_REST.fullmatch(line.text, len(bare)) is None:
+    if not line.text.startswith(bare):
         return heading, aliases
     rest = [a for a in aliases if a is not line]
+    if _instrument_tail_fits(bare, line.text):
+        return Title(line.text, line.start, line.end), rest
+    if _IDENTIFIER_REST.fullmatch(line.text, len(bare)) is None:
+        return heading, aliases
     rest.append(TitleAlias(bare, heading.start, heading.end, "heading"))
     return Title(line.text, line.start, line.end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
 
