@@ -919,7 +919,7 @@ def find_title(text: str) -> Title | None:
         or _run_in_instrument(text)
     )
     if title is not None:
-        title = _with_title_case_line_below(text, _with_line_below(text, _with_line_above(text, _with_box(text, title))))
+        title = _with_title_case_line_below(text, _with_run_in_tail(text, _with_line_below(text, _with_line_above(text, _with_box(text, title)))))
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
@@ -1367,6 +1367,26 @@ def _with_line_below(text: str, title: Title) -> Title:
         return title
     end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
     return Title(" ".join(text[title.start : end].split()), title.start, end)
+
+
+# In a filing run into one line, a caps run after an agreement heading that opens with a joining
+# word, up to the preamble's "This": "FOUNDRY AGREEMENT FOR SHARE HOLDERS This Foundry Agreement".
+_RUN_IN_TAIL = re.compile(rf"[ \t]{{1,3}}((?:AND|FOR|OF|WITH)(?:[ \t]{{1,3}}{_CAPS_WORD}){{1,{_LINE_BELOW_WORDS - 1}}})[ \t]{{1,3}}(?=(?:This|THIS)[ \t])")
+
+
+def _with_run_in_tail(text: str, title: Title) -> Title:
+    """A caps agreement heading continued on its own line by a caps run that opens with
+    AND/FOR/OF/WITH and ends right before the preamble's "This" (a filing run into one line has
+    no line end to close the heading). Not a party list, a date or a company's name."""
+    if not title.text.isupper() or not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
+        return title
+    tail = _RUN_IN_TAIL.match(text, title.end)
+    if tail is None:
+        return title
+    words = tail.group(1)
+    if _PARTY_LIST_WORD.search(words) or _ends_in_legal_form(words) or re.search(r"\b(?:BY|DATED)\b", words):
+        return title
+    return Title(" ".join(text[title.start : tail.end(1)].split()), title.start, tail.end(1))
 
 
 # The agreement word alone on one of the first lines: "AGREEMENT" above "THIS AGREEMENT is made".
@@ -2190,6 +2210,9 @@ def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
     aliases = title_aliases(text, heading)
     own = next((a for a in aliases if a.source == "self_name"), None)
     if own is None or _short_form(own.text, heading.text):
+        numbered, aliases = _with_number_after(text, heading, aliases)
+        if numbered is not heading:
+            return numbered, aliases
         return _with_identifier(heading, aliases)
     rest = [a for a in aliases if a is not own]
     rest.append(TitleAlias(" ".join(heading.text.split()), heading.start, heading.end, "heading"))
@@ -2238,6 +2261,35 @@ def _instrument_tail_fits(bare: str, line: str) -> bool:
     if tail is None:
         return False
     return bool(tail.group("caps")) if bare.isupper() else bool(tail.group("titled"))
+
+
+# A number alone on the line under a heading ("EXCLUSIVE DISTRIBUTION AGREEMENT\n\nNo.2"), or a
+# year closing the heading's own line ("... Development Agreement of 2016").
+_NUMBER_LINE = re.compile(r"(?:NO\.?|No\.?|NUMBER|Number|#)[ \t]*[0-9]+[A-Za-z]?")
+_YEAR_REST = re.compile(r"[ \t]+(?:of|OF)[ \t]+(?:19|20)[0-9]{2}[ \t]*(?=\n|$)")
+
+
+def _with_number_after(text: str, heading: Title, aliases: list[TitleAlias]) -> tuple[Title, list[TitleAlias]]:
+    """The heading with the number that closes it: a year after "of" ending its line, or a
+    contract number alone on the next line (at most one blank line between). Like an identifier
+    on the heading's line (``_with_identifier``) it is part of the contract's name, and the bare
+    heading stays an alias."""
+    end = None
+    year = _YEAR_REST.match(text, heading.end)
+    if year is not None:
+        end = heading.end + len(year.group().rstrip())
+    elif re.match(r"[ \t]*\n", text[heading.end :]):
+        line_end = text.index("\n", heading.end)
+        next_end, below = _line_after(text, line_end)
+        if not below and next_end < len(text):
+            line_end = next_end
+            next_end, below = _line_after(text, line_end)
+        if below and _NUMBER_LINE.fullmatch(below):
+            end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
+    if end is None:
+        return heading, aliases
+    rest = [*aliases, TitleAlias(" ".join(heading.text.split()), heading.start, heading.end, "heading")]
+    return Title(" ".join(text[heading.start : end].split()), heading.start, end), sorted(rest, key=lambda a: (a.start, a.end, a.text))
 
 
 def _with_identifier(heading: Title, aliases: list[TitleAlias]) -> tuple[Title, list[TitleAlias]]:

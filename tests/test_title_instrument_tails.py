@@ -1,6 +1,7 @@
 """Titles that go on past the agreement word (issue 9, titles): an instrument word closing the
-heading's line ("LICENSE AGREEMENT AMENDMENT NO. 2", "PUBLISHING AGREEMENT TERM SHEET") and
-title-case lines continuing a title-case heading ("... Agreement\\nFor the ... Technology").
+heading's line ("LICENSE AGREEMENT AMENDMENT NO. 2", "PUBLISHING AGREEMENT TERM SHEET"),
+title-case lines continuing a title-case heading ("... Agreement\\nFor the ... Technology"), a
+contract number or year closing the heading, and a run-in heading's caps tail.
 An amendment so titled is an amendment of the agreement before its amendment word, never that
 agreement: the gate keeps the two apart. Names and texts are invented."""
 
@@ -105,6 +106,52 @@ def test_a_joining_word_ending_the_heading_line_carries_it_onto_the_next() -> No
 def test_a_line_below_that_names_a_party_or_a_date_is_no_title(below: str) -> None:
     text = f"Consulting Agreement\n{below}\n\nThis Agreement" + PREAMBLE + "Marlow Devices shall consult.\n"
     assert _names(text)[0][0] == "Consulting Agreement"
+
+
+# -- a number or year closing the heading; a run-in heading's tail ------------------------------------
+
+
+def test_a_contract_number_alone_on_the_line_below_is_part_of_the_title() -> None:
+    text = (
+        "EXCLUSIVE DISTRIBUTION AGREEMENT\n\nNo.2\n\nBY AND BETWEEN\n\nKESTREL OPTICS, INC.\n\nAND\n\n"
+        "MARLOW DEVICES LLC\n\nThis Agreement" + PREAMBLE
+    )
+    title, aliases = _names(text)
+    assert title == ("EXCLUSIVE DISTRIBUTION AGREEMENT No.2", 0, 38)
+    assert "EXCLUSIVE DISTRIBUTION AGREEMENT" in aliases
+
+
+def test_a_year_closing_the_heading_line_is_part_of_the_title() -> None:
+    text = "Addendum to the Supply Agreement of 2016\nentered into between\nKestrel Optics, Inc.\nand\nMarlow Devices LLC\n"
+    title, aliases = _names(text)
+    assert title == ("Addendum to the Supply Agreement of 2016", 0, 40)
+    assert "Addendum to the Supply Agreement" in aliases
+
+
+@pytest.mark.parametrize("below", ["No. FINAL", "1. Definitions", "Number of copies: 2"])
+def test_a_line_below_that_is_no_contract_number_is_no_title(below: str) -> None:
+    assert _names(f"SUPPLY AGREEMENT\n\n{below}\n\nThis Supply Agreement" + PREAMBLE)[0][0] == "SUPPLY AGREEMENT"
+
+
+def test_a_run_in_heading_goes_on_to_the_preambles_this() -> None:
+    text = (
+        "EX-10.20 3 a2041996zex-10_20.txt EXHIBIT 10.20 FOUNDRY AGREEMENT FOR SHARE HOLDERS This Foundry Agreement"
+        " (this \"Agreement\")" + PREAMBLE.replace("\n", " ")
+    )
+    assert _names(text)[0][0] == "FOUNDRY AGREEMENT FOR SHARE HOLDERS"
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "FOR KESTREL OPTICS, INC. This",  # a company's name
+        "FOR SHARE HOLDERS DATED JUNE 1, 2016 This",  # a date
+        "FOR SHARE HOLDERS made by",  # no "This" after it
+    ],
+)
+def test_a_run_in_tail_that_names_a_company_or_a_date_is_no_title(tail: str) -> None:
+    text = f"EXHIBIT 10.20 FOUNDRY AGREEMENT {tail} Foundry Agreement (this \"Agreement\")" + PREAMBLE.replace("\n", " ")
+    assert _names(text)[0][0] == "FOUNDRY AGREEMENT"
 
 
 # -- the gate keeps an amendment so titled apart from its parent ------------------------------------
