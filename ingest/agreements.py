@@ -1290,10 +1290,10 @@ def _line_after(text: str, line_end: int) -> tuple[int, str]:
 # A title-case line that continues a title-case heading: "For the Cultivation Technology", "of
 # Cordyceps Militaris", "Distribution of 2004" (a year or number may close it).
 _TITLE_CASE_BELOW = re.compile(
-    r"[A-Za-z][\w&'’\-/]*(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/.]*|and|of|for|the|to|on|in|&|-|[0-9]{1,4}))*"
+    r"[A-Za-z][\w&'’\-/]*(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/.]*,?|and|of|for|the|to|on|in|&|-|[0-9]{1,4}))*"
 )
 _TITLE_CASE_CONTINUATION = re.compile(r"(?:And|For|Of|With|and|for|of|with)[ \t]+\S")
-_TITLE_CASE_JOINING_TAIL = re.compile(r"[ \t]+(?:For|Of|for|of)[ \t]*$")
+_TITLE_CASE_JOINING_TAIL = re.compile(r"[ \t]+(?:For|Of|With|for|of|with)[ \t]*$")
 _TITLE_CASE_BELOW_LINES = 2
 _NOT_TITLE_BELOW = re.compile(r"\b(?:between|among|amongst|by|dated|made|entered|is|this|This)\b", re.I)
 
@@ -1303,8 +1303,10 @@ def _with_title_case_line_below(text: str, title: Title) -> Title:
     (at most two, no blank line between): "Exclusive Licensing Agreement\nFor the Cultivation
     Technology\nof Cordyceps Militaris", "Agency Agreement For\nDistribution of 2004" (the
     joining word ends the heading's line). A continuation line opens with "For", "Of", "And" or
-    "With" in either case (or follows a joining word). Not a party list, a date, a sentence, a
-    company's name (a line ending in a legal form) or a party the title is with."""
+    "With" in either case, or follows a joining word ("for", "of", "with") that ends the line
+    above. Not a party list, a date or a sentence; nor, unless a joining word left the title
+    dangling ("Joint Venture Contract for\nSanhe Foods Company Limited"), a company's name (a line
+    ending in a legal form) or a party the title is with."""
     if title.text.isupper() or not re.search(r"(?:Agreement|Contract)$", title.text):
         return title
     line_end = text.find("\n", title.end)
@@ -1323,8 +1325,10 @@ def _with_title_case_line_below(text: str, title: Title) -> Title:
             or len(below.split()) > _LINE_BELOW_WORDS
             or not _TITLE_CASE_BELOW.fullmatch(below)
             or _NOT_TITLE_BELOW.search(below)
-            or _ends_in_legal_form(below)
-            or (below[:4].casefold() == "with" and _with_names_a_party(text, next_end, below))
+            # After a dangling joining word the line must go on with the title, even a company's
+            # name ("Joint Venture Contract for\nSanhe Foods Company Limited").
+            or (not joining and _ends_in_legal_form(below))
+            or (not joining and below[:4].casefold() == "with" and _with_names_a_party(text, next_end, below))
         ):
             break
         end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
