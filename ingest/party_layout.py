@@ -69,8 +69,10 @@ _COVER_RUN_CHARS = 2_000
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
 _TABLE_BAR = re.compile(r"[|│]")
 _LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\((?P<aside>[^()]{1,30})\))?[ \t]*[:：][ \t]*"
+    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\((?P<aside>[^()]{1,30}|(?i:hereinafter|herein)[^()]{1,40})\))?[ \t]*[:：][ \t]*"
 )
+# 'Lessee (hereinafter referred to as "Party B"): ...': the aside's term without its lead words.
+_ASIDE_LEAD = re.compile(r"(?i:hereinafter|herein)(?:[ \t]+(?i:referred[ \t]+to[ \t]+as|called|the))*[ \t]*[\"“]?([^\"”]*)[\"”]?[ \t]*")
 _ASIDE_PARTY_OPEN = re.compile(r"^[A-Za-z][A-Za-z'’ /]{0,50}?[ \t]*\([ \t]*(?i:party)[ \t]*$")
 _ASIDE_PARTY_CLOSE = re.compile(r"^([A-Z]\d?)[ \t]*\)[ \t]*[:：][ \t]*")
 _SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
@@ -382,7 +384,8 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
         pointed = None
         # "Services Consignor (Party A): PetroChina ...": the party letter in the label's aside.
         if term is None and match is not None and match.group("aside") is not None:
-            aside = _label_term(match.group("aside"))
+            lead = _ASIDE_LEAD.fullmatch(match.group("aside"))
+            aside = _label_term(lead.group(1) if lead is not None else match.group("aside"))
             term = aside if aside is not None and aside.startswith("Party ") else None
             # (A role with its party letter heads the party's own block: its contact rows follow.)
             pointed = label_start if term is not None else None
