@@ -68,8 +68,9 @@ _COVER_RUN_CHARS = 2_000
 
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
 _TABLE_BAR = re.compile(r"[|│]")
+# ("[Lessee] : X K.K.": a translated form may bracket its label.)
 _LABEL = re.compile(
-    r"^(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)[ \t]*(?:\((?P<aside>[^()]{1,30}|(?i:hereinafter|herein)[^()]{1,40})\))?[ \t]*[:：][ \t]*"
+    r"^\[?(?P<label>[A-Za-z][A-Za-z'’ /]{0,50}?(?:[ \t\n]+[A-Z]\d?)?)\]?[ \t]*(?:\((?P<aside>[^()]{1,30}|(?i:hereinafter|herein)[^()]{1,40})\))?[ \t]*[:：][ \t]*"
 )
 # 'Lessee (hereinafter referred to as "Party B"): ...': the aside's term without its lead words.
 _ASIDE_LEAD = re.compile(r"(?i:hereinafter|herein)(?:[ \t]+(?i:referred[ \t]+to[ \t]+as|called|the))*[ \t]*[\"“]?([^\"”]*)[\"”]?[ \t]*")

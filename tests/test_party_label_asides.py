@@ -1,7 +1,7 @@
-"""A party label with a long "hereinafter" aside before its colon (issue 9, civil-law forms):
+"""Party labels (issue 9, civil-law forms): a long "hereinafter" aside before the colon,
 'Lessee (hereinafter referred to as "Party B"): X Co., Ltd.', as Chinese contracts in English
-write their party rows. Before, an aside longer than 30 characters made the row no label, and
-the second party was lost. Names are invented."""
+write their party rows (before, an aside longer than 30 characters made the row no label, and
+the second party was lost), and a label in square brackets ("[Lessee] :X"). Names are invented."""
 
 from __future__ import annotations
 
@@ -42,3 +42,19 @@ def test_an_aside_without_a_hereinafter_lead_stays_bounded() -> None:
         "Article 1: Goods\n"
     )
     assert label_slots(text) == []
+
+
+def test_a_bracketed_label_names_its_party() -> None:
+    # A translated Japanese form: "[Lessee] :X" rows under the heading.
+    text = (
+        "Master Rental Agreement\n[Translation]\nContract No.L5LEAA05\nJuly 16, 2003\n[Lessee] :QUARTZ JAPAN LIMITED\n"
+        "[Lessor] : Marlow Capital Leasing K.K.\nThe Lessor and the Lessee have reached an agreement regarding the "
+        "Master Rental Agreement (the \u201cAgreement\u201d) as specified below.\nArticle 1. Rental\n"
+    )
+    assert [(s.term, s.name.text) for s in label_slots(text)] == [
+        ("Lessee", "QUARTZ JAPAN LIMITED"),
+        ("Lessor", "Marlow Capital Leasing K.K."),
+    ]
+    assert bound_party_names(text) == {"QUARTZ JAPAN LIMITED", "Marlow Capital Leasing K.K."}
+    # "[Translation]" has no colon: no label.
+    assert all(s.term != "Translation" for s in label_slots(text))
