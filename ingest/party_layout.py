@@ -74,6 +74,8 @@ _LABEL = re.compile(
 )
 # 'Lessee (hereinafter referred to as "Party B"): ...': the aside's term without its lead words.
 _ASIDE_LEAD = re.compile(r"(?i:hereinafter|herein)(?:[ \t]+(?i:referred[ \t]+to[ \t]+as|called|the))*[ \t]*[\"“]?([^\"”]*)[\"”]?[ \t]*")
+# The row under a role's bare label that names the party: "Legal Name:", "Enterprise Name:".
+_NAME_ROW = re.compile(r"(?i:(?:legal|enterprise|company|corporate|registered|full|entity)[ \t]+)?(?i:name)")
 _ASIDE_PARTY_OPEN = re.compile(r"^[A-Za-z][A-Za-z'’ /]{0,50}?[ \t]*\([ \t]*(?i:party)[ \t]*$")
 _ASIDE_PARTY_CLOSE = re.compile(r"^([A-Z]\d?)[ \t]*\)[ \t]*[:：][ \t]*")
 _SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
@@ -411,13 +413,16 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
         value_end = cell.end
         if value_start >= cell.end:
             # "Seller:" alone: its value is the next cell (a table's bare label cell: of its
-            # row), unless that cell is another label.
-            if following is None or _LABEL.match(following.text) or (
+            # row), unless that cell is another label; "Transferor (Party A):" over "Legal Name:
+            # X Co., Ltd.": a name row under the role's own row holds its value.
+            label_below = _LABEL.match(following.text) if following is not None else None
+            name_below = label_below is not None and _NAME_ROW.fullmatch(label_below.group("label").strip()) is not None
+            if following is None or (label_below is not None and not name_below) or (
                 cell.in_table and following.row != cell.row and match is None
             ):
                 index += 1
                 continue
-            value_start, value_end = following.start, following.end
+            value_start, value_end = following.start + (label_below.end() if name_below else 0), following.end
             following = found[index + 2] if index + 2 < len(found) else None
         limit = min(value_end, value_start + _VALUE_CHARS)
         read = name_at(text, value_start, limit)

@@ -1,7 +1,8 @@
 """Party labels (issue 9, civil-law forms): a long "hereinafter" aside before the colon,
 'Lessee (hereinafter referred to as "Party B"): X Co., Ltd.', as Chinese contracts in English
 write their party rows (before, an aside longer than 30 characters made the row no label, and
-the second party was lost), and a label in square brackets ("[Lessee] :X"). Names are invented."""
+the second party was lost), a label in square brackets ("[Lessee] :X"), and a "Legal Name:" row
+under a bare role label ("Transferor (Party A):"). Names are invented."""
 
 from __future__ import annotations
 
@@ -58,3 +59,25 @@ def test_a_bracketed_label_names_its_party() -> None:
     assert bound_party_names(text) == {"QUARTZ JAPAN LIMITED", "Marlow Capital Leasing K.K."}
     # "[Translation]" has no colon: no label.
     assert all(s.term != "Translation" for s in label_slots(text))
+
+
+def test_a_name_row_under_a_bare_role_label_names_the_party() -> None:
+    text = (
+        "Equity Transfer Agreement\nI. Basic Information\nDate of Execution: 10 December 2025\nTransferor (Party A):\n"
+        "Legal Name: Quartz City Haoyuan Chemical Company Limited\nRegistered Address:\nLegal Representative:\n"
+        "Transferee (Party B):\nEnterprise Name: Marlow Rongyuan Pharmaceutical Co., Ltd.\nRegistered Address:\n"
+        "II. Recitals\n"
+    )
+    assert [(s.term, s.name.text) for s in label_slots(text)] == [
+        ("Transferor", "Quartz City Haoyuan Chemical Company Limited"),
+        ("Transferee", "Marlow Rongyuan Pharmaceutical Co., Ltd."),
+    ]
+    assert bound_party_names(text) == {
+        "Quartz City Haoyuan Chemical Company Limited", "Marlow Rongyuan Pharmaceutical Co., Ltd.",
+    }
+
+
+def test_another_label_under_a_bare_role_label_is_no_value() -> None:
+    # "Registered Address:" under "Transferor:" names no party.
+    text = "Equity Transfer Agreement\nTransferor:\nRegistered Address: 12 Quartz Road, Marlow City\nII. Recitals\n"
+    assert label_slots(text) == []
