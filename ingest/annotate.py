@@ -441,14 +441,22 @@ def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: in
 _ROLE_APPOSITIVE = re.compile(r"(?:its|their)[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]*")
 _COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
 _COMMA_LIST_LIMIT = 12
+# A member's own defined term between it and the next comma: 'A Co., Ltd. ("A"), B Inc., ...'
+# (quotes straightened).
+_LIST_MEMBER_TERM = re.compile(r"[ \t\n]*\((?:(?:the|hereinafter)[ \t\n]+)?\"[^\"()\n]{1,40}\"\)")
 
 
 def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
     """The names after a party's name that continue a comma-separated list, each with a legal
-    form, each maybe described (", a Delaware corporation"); the list ends at ", and X". (A
+    form, each maybe defined ('("B")') or described (", a Delaware corporation"); the list ends
+    at ", and X". (A
     cover's list of lines, each name over its description line, is the layout reader's.)"""
     names: list[NameSpan] = []
     while len(names) < _COMMA_LIST_LIMIT:
+        # "among A Co., Ltd. ("A"), B Inc. ("B"), C Inc. and D LLC": a member's defined term
+        # does not end the list.
+        term = _LIST_MEMBER_TERM.match(text, position, end)
+        position = term.end() if term else position
         described = _LIST_DESCRIPTION.match(text, position, end)
         separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
         if separator is None:
