@@ -1293,7 +1293,7 @@ _TITLE_CASE_BELOW = re.compile(
     r"[A-Za-z][\w&'’\-/]*(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/.]*,?|and|of|for|the|to|on|in|&|-|[0-9]{1,4}))*"
 )
 _TITLE_CASE_CONTINUATION = re.compile(r"(?:And|For|Of|With|and|for|of|with)[ \t]+\S")
-_TITLE_CASE_JOINING_TAIL = re.compile(r"[ \t]+(?:For|Of|With|for|of|with)[ \t]*$")
+_TITLE_CASE_JOINING_TAIL = re.compile(r"[ \t]+(?:And|For|Of|With|and|for|of|with)[ \t]*$")
 _TITLE_CASE_BELOW_LINES = 2
 _NOT_TITLE_BELOW = re.compile(r"\b(?:between|among|amongst|by|dated|made|entered|is|this|This)\b", re.I)
 
@@ -1303,10 +1303,10 @@ def _with_title_case_line_below(text: str, title: Title) -> Title:
     (at most two, no blank line between): "Exclusive Licensing Agreement\nFor the Cultivation
     Technology\nof Cordyceps Militaris", "Agency Agreement For\nDistribution of 2004" (the
     joining word ends the heading's line). A continuation line opens with "For", "Of", "And" or
-    "With" in either case, or follows a joining word ("for", "of", "with") that ends the line
-    above. Not a party list, a date or a sentence; nor, unless a joining word left the title
-    dangling ("Joint Venture Contract for\nSanhe Foods Company Limited"), a company's name (a line
-    ending in a legal form) or a party the title is with."""
+    "With" in either case, or follows such a joining word left at the end of the line above.
+    Not a party list, a date or a sentence; nor, unless a joining word left the title dangling
+    ("Joint Venture Contract for\nSanhe Foods Company Limited"), a company's name (a line ending
+    in a legal form) or a party the title is with."""
     if title.text.isupper() or not re.search(r"(?:Agreement|Contract)$", title.text):
         return title
     line_end = text.find("\n", title.end)
@@ -1333,7 +1333,7 @@ def _with_title_case_line_below(text: str, title: Title) -> Title:
             break
         end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
         line_end = next_end
-        joining = re.search(r"[ \t](?:For|Of|for|of|and|And)$", below) is not None
+        joining = _TITLE_CASE_JOINING_TAIL.search(below) is not None
     if end == title.end:
         return title
     return Title(" ".join(text[title.start : end].split()), title.start, end)
@@ -2271,6 +2271,7 @@ def _instrument_tail_fits(bare: str, line: str) -> bool:
 # year closing the heading's own line ("... Development Agreement of 2016").
 _NUMBER_LINE = re.compile(r"(?:NO\.?|No\.?|NUMBER|Number|#)[ \t]*[0-9]+[A-Za-z]?")
 _YEAR_REST = re.compile(r"[ \t]+(?:of|OF)[ \t]+(?:19|20)[0-9]{2}[ \t]*(?=\n|$)")
+_LINE_ENDS = re.compile(r"[ \t]*\n")
 
 
 def _with_number_after(text: str, heading: Title, aliases: list[TitleAlias]) -> tuple[Title, list[TitleAlias]]:
@@ -2282,7 +2283,7 @@ def _with_number_after(text: str, heading: Title, aliases: list[TitleAlias]) -> 
     year = _YEAR_REST.match(text, heading.end)
     if year is not None:
         end = heading.end + len(year.group().rstrip())
-    elif re.match(r"[ \t]*\n", text[heading.end :]):
+    elif _LINE_ENDS.match(text, heading.end):
         line_end = text.index("\n", heading.end)
         next_end, below = _line_after(text, line_end)
         if not below and next_end < len(text):

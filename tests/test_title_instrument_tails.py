@@ -94,6 +94,11 @@ def test_a_joining_word_ending_the_heading_line_carries_it_onto_the_next() -> No
     assert _names(text)[0] == ("Agency Agreement For Distribution of 2019", 0, 41)
 
 
+def test_a_dangling_and_carries_the_title_onto_the_next_line() -> None:
+    text = "Settlement Agreement and\nMutual Release\n\nThis Settlement Agreement and Mutual Release" + PREAMBLE
+    assert _names(text)[0] == ("Settlement Agreement and Mutual Release", 0, 39)
+
+
 def test_a_dangling_joining_word_carries_the_title_onto_a_company_name() -> None:
     text = "Sino-foreign Joint Venture Contract for\nQuartz Lotus Foods Company Limited\nArticle 1 Introduction\n1.1 Kestrel Optics, Inc. and Marlow Devices LLC agree.\n"
     assert _names(text)[0] == ("Sino-foreign Joint Venture Contract for Quartz Lotus Foods Company Limited", 0, 74)
