@@ -491,7 +491,7 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             _JOINING_END.search(lines[last][1]) or _BARE_CONTINUATION.fullmatch(lines[last][1])
         ):
             following = lines[last + 1][1]
-            if not _CAPS_LINE.fullmatch(following) or _PARTY_LIST_WORD.search(following) or re.search(r"\b(?:BY|DATED)\b", following):
+            if not _CAPS_LINE.fullmatch(following) or _party_list_or_date(following):
                 break
             last += 1
         end = lines[last][0] + len(lines[last][1])
@@ -511,7 +511,7 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             # OF THE", or the next end the company's name it began, below.)
             if head.count("\n", end, next_start) not in (1, 2) or not _CAPS_LINE.fullmatch(next_line):
                 break
-            if _PARTY_LIST_WORD.search(next_line) or re.search(r"\b(?:BY|DATED)\b", next_line):
+            if _party_list_or_date(next_line):
                 break
             joined = " ".join(head[start : next_start + len(next_line)].split())
             # ("... SALE OF AN\nINDUSTRIAL BAKERY BUSINESS": an article ending the line
@@ -661,6 +661,13 @@ _CLOCK_TIME = re.compile(r"\b[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+(?:AM|PM)\b[
 _CITING_LEAD = re.compile(r"\b[a-z]+[ \t]+(?:to|of|under|with|that|certain|said|such)[ \t]+(?:the[ \t]+)?$")
 # Words of a party list that are never inside a title (see ``_candidates``).
 _PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST)\b[ \t]*")
+_BY_OR_DATED = re.compile(r"\b(?:BY|DATED)\b")
+
+
+def _party_list_or_date(words: str) -> bool:
+    """Whether caps words that might continue a heading open its party list or its date ("BETWEEN
+    ...", "BY AND AMONG", "DATED ..."): then they are no part of the title."""
+    return _PARTY_LIST_WORD.search(words) is not None or _BY_OR_DATED.search(words) is not None
 # An EDGAR document header line ("EX-10.2 3 exhibit102-services.htm SERVICE AGREEMENT ..."): the
 # exhibit code, the sequence number and the file name. Only a line of its own (a whole filing run
 # into one line starts so too, and its heading is on that line).
@@ -1362,9 +1369,8 @@ def _with_line_below(text: str, title: Title) -> Title:
         or not _CONTINUATION.match(below)
         or len(below.split()) > _LINE_BELOW_WORDS
         or not _CAPS_LINE.fullmatch(below)
-        or _PARTY_LIST_WORD.search(below)
+        or _party_list_or_date(below)
         or _ends_in_legal_form(below)
-        or re.search(r"\b(?:BY|DATED)\b", below)
     ):
         return title
     if below.startswith("WITH") and _with_names_a_party(text, next_end, below):
@@ -1388,7 +1394,7 @@ def _with_run_in_tail(text: str, title: Title) -> Title:
     if tail is None:
         return title
     words = tail.group(1)
-    if _PARTY_LIST_WORD.search(words) or _ends_in_legal_form(words) or re.search(r"\b(?:BY|DATED)\b", words):
+    if _party_list_or_date(words) or _ends_in_legal_form(words):
         return title
     return Title(" ".join(text[title.start : tail.end(1)].split()), title.start, tail.end(1))
 
