@@ -89,6 +89,12 @@ def test_title_case_lines_that_continue_a_heading_are_the_title() -> None:
     assert _names(text)[0] == ("Exclusive Licensing Agreement For the Harvest Technology of Blue Lotus Seeds", 0, 76)
 
 
+def test_at_most_two_lines_continue_a_title_case_heading() -> None:
+    # The bound: a third continuation line is left out, however it opens.
+    text = "Exclusive Licensing Agreement\nFor the Harvest Technology\nof Blue Lotus Seeds\nand Their Oils\n\nThis Agreement" + PREAMBLE
+    assert _names(text)[0] == ("Exclusive Licensing Agreement For the Harvest Technology of Blue Lotus Seeds", 0, 76)
+
+
 def test_a_joining_word_ending_the_heading_line_carries_it_onto_the_next() -> None:
     text = "Agency Agreement For\nDistribution of 2019\nParty A: Kestrel Optics, Inc.\nParty B: Marlow Devices LLC\n\nThis Agreement" + PREAMBLE
     assert _names(text)[0] == ("Agency Agreement For Distribution of 2019", 0, 41)
