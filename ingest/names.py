@@ -69,9 +69,15 @@ _NOT_NAME_WORDS = frozenset(
 def _suffix_regex() -> str:
     # A dotted form's last period is optional ("S.A" for "S.A.", "S.À R.L" for "S.à r.l."): the
     # callers allow one period after the suffix anyway.
-    forms = {f[:-1] if f.endswith(".") and "." in f[:-1] else f for f in load_json("legal_suffixes.json")["org_suffixes"]}
+    # The callers read the forms case-insensitively ("INC.", "Corp"); a case-exact form keeps its
+    # own case inside that ("AG", never the "Ag" of "Mid-Cal Ag Aviation Inc.").
+    data = load_json("legal_suffixes.json")
+    exact = frozenset(data["case_exact_forms"])
+    forms = {f[:-1] if f.endswith(".") and "." in f[:-1] else f for f in data["org_suffixes"]}
     suffixes = sorted(forms, key=lambda s: (-len(s), s))
-    alternatives = "|".join(re.escape(s).replace(r"\ ", r"\s*") for s in suffixes)
+    alternatives = "|".join(
+        f"(?-i:{re.escape(s)})" if s in exact else re.escape(s).replace(r"\ ", r"\s*") for s in suffixes
+    )
     return rf"(?:{alternatives})(?![\w])"
 
 
