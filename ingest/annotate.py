@@ -558,11 +558,14 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 position = separator.end() if separator else (described.end() if described else name_end)
                 if separator is None:
                     break
-            if straight[position : match.start()].strip() or len(listed) < 2:
+            # (A pair of persons read as one name is two members: "and Mary Jones and Robert Lee
+            # (together, the "Sellers")".)
+            members = sum(2 if _personal_names_pair(n.text) else 1 for n in listed)
+            if straight[position : match.start()].strip() or members < 2:
                 continue
             term = re.match(r'[^"]{1,60}', straight[match.end() : match.end() + 60])
             found.append(
-                (term.group() if term else "", [n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text)])
+                (term.group() if term else "", [n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text) or _personal_names_pair(n.text)])
             )
     return found
 
@@ -624,6 +627,15 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
 def _personal_name(name: str) -> bool:
     words = name.split()
     return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
+
+
+def _personal_names_pair(name: str) -> bool:
+    """Whether ``name`` is two persons' names joined by one "and": the last two of a list, "John
+    Roe, Mary Jones and Robert Lee (each a "Seller")", which the name reader reads as one. It is
+    kept as one name here; the parties stage splits it only where the model tags both halves
+    PERSON (``_person_pair``)."""
+    halves = _PERSON_JOIN.split(name)
+    return len(halves) == 2 and all(_personal_name(half) for half in halves)
 
 
 _AND_WORD = re.compile(r"(?:^|[\s,])(?:and|AND)\s+")
