@@ -489,7 +489,8 @@ _LIST_VERB_BY = re.compile(r"(?i)(?:is|are)[ \t\n]+(?:hereby[ \t\n]+)?(?:made|en
 _LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
 _COLLECTIVE_LIMIT = 16
 # (The last name's description runs up to the group definition: "..., a Delaware corporation (collectively".)
-_LIST_DESCRIPTION = re.compile(r",[ \t\n]*an?[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)")
+# (Or a relation to another party: "..., Jane Roe and John Doe, the members of Seller (each".)
+_LIST_DESCRIPTION = re.compile(r",[ \t\n]*(?:an?|the)[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)")
 # "The undersigned, SUNTRON CORPORATION, a Delaware corporation, ... (collectively, the
 # "Borrowers"), hereby acknowledge ...": the signers list themselves, anywhere in the document
 # (an acknowledgment follows the signatures).
@@ -625,8 +626,12 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
 
 
 def _personal_name(name: str) -> bool:
+    # (A middle initial is a word of it: "Daniel K. Ortega".)
     words = name.split()
-    return 2 <= len(words) <= 4 and all(w[:1].isupper() and w.isalpha() for w in words)
+    return 2 <= len(words) <= 4 and all(
+        w[:1].isupper() and (w.isalpha() or (0 < i < len(words) - 1 and re.fullmatch(r"[A-Z]\.", w)))
+        for i, w in enumerate(words)
+    )
 
 
 def _personal_names_pair(name: str) -> bool:

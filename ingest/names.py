@@ -277,6 +277,10 @@ def _form_labels() -> frozenset[str]:
     return frozenset(load_json("party_filters.json")["form_labels"])
 
 
+# A firm's "& Co." closing what a suffix search found inside a name.
+_AMPERSAND_CO = re.compile(r"&[ \t]*(?:Co|CO)\.?$")
+
+
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
     span = text[start:end]
     participle = _form_then_participle().search(span)
@@ -325,6 +329,11 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
             continue
         # "National University Corporation Chiba University": a form written before the name.
         if form_first is not None and inside.end() <= form_first.end():
+            continue
+        # "Fizz & Co. Beverages, LLC": a firm's "& Co." is a word of a longer name that ends in
+        # a legal form of its own.
+        # (Not across a comma: "Smith & Co., Acme Trading LLC" are two.)
+        if _AMPERSAND_CO.search(span, 0, inside.end()) and re.match(r"[ \t]+[A-Z]", span[inside.end() :]) and _legal_suffix_end().search(span, inside.end()):
             continue
         if inside.start() > 0 and inside.end() < len(span):
             span = span[: inside.end()]
@@ -1254,6 +1263,26 @@ _NAME_JOINERS = frozenset({"and", "of", "for", "de"})
 _UNCLOSED_QUOTE = re.compile(r"[ \t]*[\"“‘][^\"”’]*$")
 
 
+def _named_for_its_address(name: str) -> bool:
+    """Whether a name that opens with a street number and a street word is a company named for
+    its building: "1200 Market Street Associates, LLC" (a name word follows the street word with no
+    comma between, and a legal form ends it after a comma), not "751 Miller Drive, SE", "751 Miller
+    Drive SE" or "508 Island Ave. Reno NV" (a state code reads as a two-letter form: the form must
+    be dotted or longer)."""
+    words = name.split()
+    form = _legal_suffix_end().search(legal_name(name).strip())
+    return (
+        len(words) > 4
+        and not words[2].endswith(",")
+        and words[3][:1].isupper()
+        and words[3].strip(".,").casefold() not in _party_filters().address_words
+        and not has_legal_suffix(words[3])
+        and form is not None
+        and re.search(r",[ \t]*$", legal_name(name).strip()[: form.start()]) is not None
+        and ("." in form.group() or len(form.group()) > 2)
+    )
+
+
 def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) -> str | None:
     """Why ``name`` cannot be a contract party, or None when it can. The general shapes of a
     false party: a postal address ("1707 Toronto Ont.", "Lincolnshire, IL 60069"), contract
@@ -1272,7 +1301,7 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # "751 Miller Drive, SE": a street number and a street word, whatever legal form ("SE") follows.
     street = [w.strip(".,'’").casefold() for w in name.split()]
     # ("1284670 B.C. Ltd.": a numbered company; the street word follows the street's own name.)
-    if len(street) > 2 and street[0].isdigit() and street[2] in filters.address_words:
+    if len(street) > 2 and street[0].isdigit() and street[2] in filters.address_words and not _named_for_its_address(name):
         return "address"
     # "695014 B.C. Ltd. dba Galaxy Telecom": the legal name before a trade name has the form.
     split = trade_name_split(name)

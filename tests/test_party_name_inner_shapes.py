@@ -1,0 +1,69 @@
+"""Party names whose inner words looked like an end or an address (issue 9, stop 31): a firm's
+"& Co." inside a longer name ("Fizz & Co. Beverages, LLC"; before, the name ended at "Co."), a
+company named for its building ("1200 MARKET STREET ASSOCIATES, LLC"; before, the street number and
+street word made it an address and the party lost its number), and persons with a middle initial
+closing a group list after a description of their relation ("Daniel K. Ortega and Priya Raman, the
+members of Seller (each, a "Member" ..."; before, the initial made no person's shape and the
+description broke the list). Names are invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.names import party_name_problem
+from tests.helpers import bound_party_names
+
+
+def _between(first: str, second: str) -> str:
+    return (
+        "TRADEMARK LICENSE AGREEMENT\n\nThis Trademark License Agreement is entered into as of October 1, "
+        f"2012 by and between {first}, an Ohio corporation (\"Licensor\"), and {second}, an Ohio "
+        "limited liability company (\"Licensee\").\n\nRECITALS\n"
+    )
+
+
+def test_an_ampersand_co_inside_a_longer_name_is_a_word_of_it() -> None:
+    text = _between("The Coca-Cola Bottling Company of Northern Ohio", "Fizz & Co. Beverages, LLC")
+    assert bound_party_names(text) == {"The Coca-Cola Bottling Company of Northern Ohio", "Fizz & Co. Beverages, LLC"}
+
+
+def test_an_ampersand_co_before_a_comma_still_ends_its_name() -> None:
+    text = (
+        "UNDERWRITING AGREEMENT\n\nThis Agreement is made between Harbor Light Inc. (\"Company\") and "
+        "Goldman Sachs & Co. LLC (\"Underwriter\").\n\n1. Shares\n"
+    )
+    assert bound_party_names(text) == {"Harbor Light Inc.", "Goldman Sachs & Co. LLC"}
+
+
+def test_a_company_named_for_its_building_is_a_party() -> None:
+    text = _between("1200 MARKET STREET ASSOCIATES, LLC", "CLEARPATH DIAGNOSTICS, INC.")
+    assert bound_party_names(text) == {"1200 MARKET STREET ASSOCIATES, LLC", "CLEARPATH DIAGNOSTICS, INC."}
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("1200 MARKET STREET ASSOCIATES, LLC", None),
+        ("200 Park Avenue Partners, L.P.", None),
+        ("751 Miller Drive, SE", "address"),
+        ("751 Miller Drive SE", "address"),
+        ("508 Island Ave. Reno NV", "address"),
+        ("508 Island Ave. Reno, NV", "address"),
+        ("100 Main Street Suite 200 LLC", "address"),
+    ],
+)
+def test_street_shaped_names(name: str, problem: str | None) -> None:
+    assert party_name_problem(name) == problem
+
+
+def test_persons_with_initials_after_a_relation_description_close_a_group_list() -> None:
+    text = (
+        "ASSET PURCHASE AGREEMENT\n\nThis Asset Purchase Agreement (this \"Agreement\") is entered into as "
+        "of November 2, 2017, by and among Cedar Ridge Software, Inc., a Washington corporation "
+        "(\"Buyer\"), Bitwise Solutions LLC, an Oregon limited liability company (\"Seller\"), and Daniel "
+        "K. Ortega and Priya Raman, the members of Seller (each, a \"Member\" and together, the "
+        "\"Members\").\n\nRECITALS\n"
+    )
+    assert bound_party_names(text) == {
+        "Cedar Ridge Software, Inc.", "Bitwise Solutions LLC", "Daniel K. Ortega", "Priya Raman",
+    }
