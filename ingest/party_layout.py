@@ -241,10 +241,17 @@ def _names_a_group(name: str, common_words: frozenset[str]) -> bool:
     )
 
 
-def _contact_row(found: list[LayoutCell], index: int) -> bool:
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _contact_row(text: str, found: list[LayoutCell], index: int) -> bool:
     """Whether the label row at ``found[index]`` stands in a notice or contact block: a cell
-    within two of it is a contact label ("Tel:", "Contact person:", "Address:")."""
+    within two of it is a contact label ("Tel:", "Contact person:", "Address:"). (A contact row
+    above a blank line belongs to the block before: "Pledgee: X Co., Ltd." / "Address: ..." / "" /
+    "Pledgor: Wang Lei" names the pledgor.)"""
     for other in found[max(0, index - 2) : index + 3]:
+        if other.end <= found[index].start and _BLANK_LINE.search(text, other.end, found[index].start):
+            continue
         label = _LABEL.match(other.text)
         text = label.group("label") if label is not None else other.text.rstrip(":：")
         if " ".join(text.split()).casefold() in _cues().contact_labels and other is not found[index]:
@@ -437,7 +444,7 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
         # ("Party B: Chen Lei" over "ID Number:" and "Address:": a party letter names a party,
         # whatever rows follow it.)
         if name is not None and (
-            has_legal_suffix(name.text) or pointed is not None or term.startswith("Party ") or not _contact_row(found, index)
+            has_legal_suffix(name.text) or pointed is not None or term.startswith("Party ") or not _contact_row(text, found, index)
         ):
             slots.append(LabelSlot(term, label_start, name, value_end))
         index += 1

@@ -81,3 +81,26 @@ def test_another_label_under_a_bare_role_label_is_no_value() -> None:
     # "Registered Address:" under "Transferor:" names no party.
     text = "Equity Transfer Agreement\nTransferor:\nRegistered Address: 12 Quartz Road, Marlow City\nII. Recitals\n"
     assert label_slots(text) == []
+
+
+def test_a_contact_row_above_a_blank_line_belongs_to_the_block_before() -> None:
+    # Stop 31: the pledgee's "Address:" row stood within two rows of "Pledgor: Wang Lei", which
+    # made the pledgor's row a notice contact and lost the person.
+    text = (
+        "EQUITY PLEDGE AGREEMENT\n\nThis Equity Pledge Agreement is entered into in Beijing by and among:\n\n"
+        "Pledgee: Quartz Lotus Technology Co., Ltd., a wholly foreign-owned enterprise\n"
+        "Address: No. 8 Zhongguancun Street, Haidian District, Beijing\n\n"
+        "Pledgor: Wang Lei, a PRC citizen\nID No.: 110101198001010000\n\nArticle 1 Definitions\n"
+    )
+    assert [(s.term, s.name.text, s.name.start) for s in label_slots(text)] == [
+        ("Pledgee", "Quartz Lotus Technology Co., Ltd.", text.index("Quartz")),
+        ("Pledgor", "Wang Lei", text.index("Wang")),
+    ]
+    assert (text.index("Quartz"), text.index("Wang")) == (105, 246)
+    assert bound_party_names(text) == {"Quartz Lotus Technology Co., Ltd.", "Wang Lei"}
+    # In a notice block (no blank line) the contact row still marks a contact, not a party.
+    notice = (
+        "EQUITY PLEDGE AGREEMENT\n\nPledgee: Quartz Lotus Technology Co., Ltd.\n\n"
+        "Notices to the Pledgee:\nAddress: No. 8 Zhongguancun Street, Beijing\nAttention: Li Na\n\nArticle 1\n"
+    )
+    assert [(s.term, s.name.text) for s in label_slots(notice)] == [("Pledgee", "Quartz Lotus Technology Co., Ltd.")]
