@@ -560,6 +560,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if of_place and ends_in_legal_suffix(plain.text) and _a_place(of_place.group(1)):
         end = plain.end + of_place.end()
         return NameSpan(text[plain.start : end], plain.start, end)
+    # "Washington University in St. Louis", "The Trustees of Columbia University in the City of
+    # New York": a university's place after "in" is part of its corporate name.
+    campus = _UNIVERSITY_IN_PLACE.match(text, plain.end, limit)
+    if campus is not None and re.search(r"(?i)\b(?:university|college)$", plain.text):
+        return NameSpan(text[plain.start : campus.end(1)], plain.start, campus.end(1))
     # "HARBOUR BANK, NA (USA), a national banking association", "Keystone Trust (Delaware), a
     # business trust": a bracketed jurisdiction right after an organisation's name is part of the
     # name (another company than the one without it), when the name's clause goes on after it.
@@ -590,6 +595,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     return plain
 
 
+# "in the City of New York", "in St. Louis" after a university's name, closed by a comma, a
+# parenthesis, "and" or the line's end (group 1 ends the place).
+_UNIVERSITY_IN_PLACE = re.compile(
+    r"([ \t]+in[ \t]+(?:the[ \t]+City[ \t]+of[ \t]+)?[A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,2})(?=[ \t]*[,(;\n]|[ \t]+and\b|[ \t]*$)"
+)
 _CAPS_NAME_OF_TITLE_CASE = re.compile(r"[ \t\n]+of[ \t\n]+[A-Z][a-z]")
 
 

@@ -4,13 +4,14 @@ company named for its building ("1200 MARKET STREET ASSOCIATES, LLC"; before, th
 street word made it an address and the party lost its number), and persons with a middle initial
 closing a group list after a description of their relation ("Daniel K. Ortega and Priya Raman, the
 members of Seller (each, a "Member" ..."; before, the initial made no person's shape and the
-description broke the list). Names are invented."""
+description broke the list), and a university's place after "in" ("Washington University in St.
+Louis"; before, the name ended at "University"). Names are invented, universities apart."""
 
 from __future__ import annotations
 
 import pytest
 
-from ingest.names import party_name_problem
+from ingest.names import name_at, party_name_problem
 from tests.helpers import bound_party_names
 
 
@@ -67,3 +68,24 @@ def test_persons_with_initials_after_a_relation_description_close_a_group_list()
     assert bound_party_names(text) == {
         "Cedar Ridge Software, Inc.", "Bitwise Solutions LLC", "Daniel K. Ortega", "Priya Raman",
     }
+
+
+@pytest.mark.parametrize(
+    "university",
+    ["The Trustees of Columbia University in the City of New York", "Washington University in St. Louis"],
+)
+def test_a_universitys_place_after_in_is_part_of_its_name(university: str) -> None:
+    text = (
+        "SPONSORED RESEARCH AGREEMENT\n\nThis Sponsored Research Agreement is entered into as of January 1, "
+        f"2021 by and between {university}, a not-for-profit corporation (\"University\"), and Helix Edge "
+        "Therapeutics, Inc. (\"Sponsor\").\n\nBACKGROUND\n"
+    )
+    assert bound_party_names(text) == {university, "Helix Edge Therapeutics, Inc."}
+    found = name_at(text, text.index(university), len(text))
+    assert (found.text, found.end) == (university, text.index(university) + len(university))
+
+
+def test_a_place_after_in_ends_other_names() -> None:
+    # Only a university or college takes its place; a company "based in Boston" does not.
+    text = "Kestrel Bio Group in Boston, a Delaware corporation"
+    assert name_at(text, 0, len(text)).text == "Kestrel Bio Group"
