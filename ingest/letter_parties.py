@@ -150,6 +150,30 @@ def _speaking_sender(text: str, salutation: int) -> NameSpan | None:
     return None
 
 
+# "Dear Jonathan:", "Dear Mr. Reyes,": a greeting by one of the addressee's names.
+_ONE_NAME_GREETING = re.compile(r"[ \t]*Dear[ \t]+(?:(Mr|Mrs|Ms|Miss|Dr)\.?[ \t]+)?([A-Z][\w'’\-]+)[ \t]*[,:]")
+# An addressee block's line that is a person's name, maybe after an honorific (group 1: the name).
+_PERSON_LINE = re.compile(
+    r"(?m)^[ \t]*(?:(?:Mr|Mrs|Ms|Miss|Dr)\.?[ \t]+)?([A-Z][\w'’\-]+(?:[ \t]+[A-Z]\.)?(?:[ \t]+[A-Z][\w'’\-]+){1,2})[ \t]*$"
+)
+
+
+def _greeted_by_one_name(text: str, salutation: int) -> NameSpan | None:
+    """The person a letter agreement greets by a given name ("Dear Jonathan:") or by an honorific
+    and surname ("Dear Mr. Reyes,") when a line of the addressee block names that person in
+    full ("Mr. Jonathan Reyes"): the nearest such line above the salutation."""
+    greeting = _ONE_NAME_GREETING.match(text, salutation)
+    if greeting is None:
+        return None
+    by_surname, word = greeting.group(1) is not None, greeting.group(2)
+    found = None
+    for line in _PERSON_LINE.finditer(text, max(0, salutation - _BLOCK_CHARS), salutation):
+        words = line.group(1).split()
+        if (words[-1] if by_surname else words[0]) == word and not has_legal_suffix(line.group(1)):
+            found = NameSpan(line.group(1), line.start(1), line.end(1))
+    return found
+
+
 def letter_names(text: str) -> list[NameSpan]:
     """The addressee and sender of a letter-form contract, in its opening: "To:"/"From:" lines,
     "We, <name>" with a legal form and a person greeted by the name the address block gives
@@ -178,6 +202,9 @@ def letter_names(text: str) -> list[NameSpan]:
             names.append(name)
     salutation = letter_salutation(text)
     if salutation is not None:
+        greeted = _greeted_by_one_name(text, salutation)
+        if greeted is not None:
+            names.append(greeted)
         names.extend(_addressee_block(text, salutation))
         sender = _speaking_sender(text, salutation)
         if sender is not None:
