@@ -1146,7 +1146,17 @@ def after_non_party_lead(text: str, start: int) -> bool:
     joined = _AMPERSAND_BEFORE.search(text, max(0, start - 60), start)
     if joined is not None:
         start = joined.start()
-    return _party_filters().non_party_lead.search(text[max(0, start - 40) : start]) is not None
+    before = text[max(0, start - 40) : start]
+    if _party_filters().non_party_lead.search(before) is not None:
+        return True
+    # (Not after the document's own term: "(this "Agreement") of Pippy Lane LLC" names a party.)
+    of_definition = _OF_AFTER_DEFINITION.search(before)
+    return of_definition is not None and not names_a_document(of_definition.group(1))
+
+
+# "the undersigned stockholder (the "Stockholder") of Seneca Inc.": a name joined by "of" to a
+# party's definition is what the party is described by (the company it holds), not a party.
+_OF_AFTER_DEFINITION = re.compile(r"[\"“']([^\"“”'()]{1,40})[\"”'’]\)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?$")
 
 
 # A capitalised word of a name, and what may not stand right before its first letter.
