@@ -379,6 +379,21 @@ def _clause_antecedent(
                 after = name_at(text, segment_start + last.end(), paren_start)
                 if after is not None and not text[after.end : paren_start].strip() and party_name_problem(after.text) is None:
                     return after
+            # "among Marlow Korea Inc., Lotus Korea Inc. and Quartz Bank Ltd. (the "Lender")": a
+            # role defined right after the last company of a list, joined by a bare "and", is that
+            # company's (a plural term may name the whole list: left as it was).
+            if ends_in_legal_suffix(leading.text) and not any(t.endswith("s") for t in terms):
+                for joiner in reversed(list(re.finditer(r"\s(?:and|AND)\s+", segment))):
+                    start = segment_start + joiner.end()
+                    after = name_at(text, start, paren_start) if start > leading.end else None
+                    if (
+                        after is not None
+                        and ends_in_legal_suffix(after.text)
+                        and not text[after.end : paren_start].strip()
+                        and party_name_problem(after.text) is None
+                    ):
+                        return after
+                    break
             # "by and among Dansington Corp., a company ..., The Tango Trust, a trust organized
             # under the laws of the Bahamas (the "Trust")": a list's item after a comma, with only
             # its description before the definition.
