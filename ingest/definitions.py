@@ -898,6 +898,24 @@ def _double_quoted(straight: str) -> str:
     return _SINGLE_QUOTED_TERM.sub(lambda m: f'"{m.group(1)}"', straight)
 
 
+# A label's own words before its aside, alone on the line: "Lessee ", "Party B ".
+_LABEL_BEFORE_ASIDE = re.compile(r"(?:^|(?<=\n))[ \t|]*[A-Z][A-Za-z]*(?:[ \t]+[A-Za-z]+){0,3}[ \t]*$")
+_COLON_AFTER_ASIDE = re.compile(r"[ \t]*[:：][ \t]*")
+
+
+def _label_aside_value(text: str, paren_start: int, paren_end: int) -> NameSpan | str | None:
+    """For a definition standing in a label row's label ('Lessee (hereinafter referred to as
+    "Party B"): X Co., Ltd.'), the row's value (the name right after the colon, on that line), or
+    "" when the row has none; None when the definition is no label's."""
+    colon = _COLON_AFTER_ASIDE.match(text, paren_end)
+    line_start = text.rfind("\n", 0, paren_start) + 1
+    if colon is None or not _LABEL_BEFORE_ASIDE.match(text, line_start, paren_start):
+        return None
+    line_end = text.find("\n", colon.end())
+    value = name_at(text, colon.end(), line_end if line_end != -1 else len(text))
+    return value if value is not None and value.start == colon.end() else ""
+
+
 def find_definitions(text: str) -> list[Definition]:
     straight = _double_quoted(straighten_quotes(text))
     windows = preamble_windows(straight)
@@ -908,6 +926,11 @@ def find_definitions(text: str) -> list[Definition]:
     for site in sites:
         strength = _strength(site.start, scope)
         name = _antecedent(straight, site.start, last_site_end, tuple(t for t, _, _ in site.terms))
+        # 'Lessee (hereinafter referred to as "Party B"): X Co., Ltd.': a definition inside a
+        # label row's label is the row's value's, never the name on the line above.
+        in_label = _label_aside_value(straight, site.start, site.end)
+        if in_label is not None:
+            name = in_label or None
         # A recital's subject may still define a party the clause names by role ("... and the
         # Seller. WHEREAS, Jane Quill Roe ("Roe") is the Seller").
         if (

@@ -141,6 +141,17 @@ CHROMIUM_ARGS = [
 ]
 
 
+def bound_party_aliases(text: str) -> dict[str, list[str]]:
+    """Per party ingest binds to the agreement it reads in ``text`` (one chunk), its sorted aliases."""
+    from ingest.annotate import annotate_document
+
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    return {
+        s.name: sorted(s.aliases) for s in annotations.subjects if s.subject_id in agreement.attributes["parties"]
+    }
+
+
 def bound_party_names(text: str) -> set[str]:
     """The names ingest binds ``party_to`` the agreement it reads in ``text`` (one chunk)."""
     from ingest.annotate import annotate_document

@@ -8,18 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.annotate import annotate_document
 from ingest.definitions import find_definitions
-
-
-def _aliases(text: str) -> dict[str, list[str]]:
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
-    return {
-        s.name: sorted(s.aliases)
-        for s in annotations.subjects
-        if s.subject_id in agreement.attributes["parties"]
-    }
+from tests.helpers import bound_party_aliases
 
 
 @pytest.mark.parametrize(
@@ -34,7 +24,7 @@ def test_a_role_after_the_last_listed_company_is_that_companys(clause: str) -> N
     lender = next(d for d in find_definitions(text) if d.term == "Lender")
     start = text.index("Quartz")
     assert (lender.name.text, lender.name.start, lender.name.end) == ("Quartz Bank Ltd.", start, start + 16)
-    aliases = _aliases(text)
+    aliases = bound_party_aliases(text)
     assert aliases["Quartz Bank Ltd."] == ["Lender"]
     assert aliases["Marlow Korea Inc."] == []
 

@@ -6,8 +6,9 @@ under a bare role label ("Transferor (Party A):"). Names are invented."""
 
 from __future__ import annotations
 
+from ingest.definitions import find_definitions
 from ingest.party_layout import label_slots
-from tests.helpers import bound_party_names
+from tests.helpers import bound_party_aliases, bound_party_names
 
 LEASE = (
     "Tenement Lease Agreement\nLessor (hereinafter referred to as \u201cParty A\u201d): Quartz Lotus Park Co., Ltd.\n"
@@ -104,3 +105,22 @@ def test_a_contact_row_above_a_blank_line_belongs_to_the_block_before() -> None:
         "Notices to the Pledgee:\nAddress: No. 8 Zhongguancun Street, Beijing\nAttention: Li Na\n\nArticle 1\n"
     )
     assert [(s.term, s.name.text) for s in label_slots(notice)] == [("Pledgee", "Quartz Lotus Technology Co., Ltd.")]
+
+
+def test_a_definition_inside_a_label_is_the_rows_values() -> None:
+    # Stop 31: '(hereinafter referred to as "Party B")' in the lessee's label went back to the
+    # name on the line above, so the lessor was aliased "Party B" (and the title line plus
+    # "Lessor" was read as a name for "Party A").
+    text = LEASE.replace("\u201c", "\"").replace("\u201d", "\"")
+    named = {d.term: (d.name.text, d.name.start) for d in find_definitions(text) if d.name is not None}
+    assert named["Party A"] == ("Quartz Lotus Park Co., Ltd.", text.index("Quartz"))
+    assert named["Party B"] == ("Marlow Weiteng Construction Co., Ltd.", text.index("Marlow"))
+    assert bound_party_aliases(LEASE) == {
+        "Quartz Lotus Park Co., Ltd.": ["Lessor", "Party A"],
+        "Marlow Weiteng Construction Co., Ltd.": ["Lessee", "Party B"],
+    }
+
+
+def test_a_label_aside_without_a_value_defines_nothing() -> None:
+    text = "Sales Contract\nSeller (hereinafter \"Party A\"):\nsee the schedule\nArticle 1: Goods\n"
+    assert [d.name for d in find_definitions(text) if d.term == "Party A"] == [None]
