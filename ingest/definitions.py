@@ -647,9 +647,11 @@ def _looks_like_name(name: str) -> bool:
     # party_filters.json: "Ready for Service Date", "Commonwealth of X" are no institutions).
     inner = words[1:-1]
     shouted = {w.isupper() for w in capitalised if any(c.isalpha() for c in w)}
+    # ("Washington University in St. Louis": a university's place follows "in".)
+    campus = {i + 1 for i, w in enumerate(inner) if w == "in" and words[i].casefold() in ("university", "college")}
     return (
         len(words) <= 8 and len(capitalised) >= 3 and words[0] in capitalised and words[-1] in capitalised
-        and all(w in capitalised or w in _NAME_JOINERS for w in inner) and len(shouted) == 1
+        and all(w in capitalised or w in _NAME_JOINERS or i + 1 in campus for i, w in enumerate(inner)) and len(shouted) == 1
         and any(w.casefold() in _institution_words() for w in capitalised)
     )
 

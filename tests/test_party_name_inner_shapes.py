@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.names import name_at, party_name_problem
-from tests.helpers import bound_party_names
+from tests.helpers import bound_party_aliases, bound_party_names
 
 
 def _between(first: str, second: str) -> str:
@@ -89,3 +89,11 @@ def test_a_place_after_in_ends_other_names() -> None:
     # Only a university or college takes its place; a company "based in Boston" does not.
     text = "Kestrel Bio Group in Boston, a Delaware corporation"
     assert name_at(text, 0, len(text)).text == "Kestrel Bio Group"
+
+
+def test_a_universitys_initials_define_it_with_its_place() -> None:
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made by and between Washington University in St. Louis, a "
+        "Missouri nonprofit corporation (\"WU\"), and Kestrel Bio, Inc. (\"Licensee\").\n\n1. Grant\n"
+    )
+    assert bound_party_aliases(text) == {"Washington University in St. Louis": ["WU"], "Kestrel Bio, Inc.": ["Licensee"]}
