@@ -7,7 +7,7 @@ name and the party was recorded as "Mid-Cal Ag"); and a German company being for
 from __future__ import annotations
 
 from ingest.names import ends_in_legal_suffix, name_at
-from ingest.normalize import normalise_org
+from ingest.normalize import legal_form_words, normalise_org
 from tests.helpers import bound_party_names
 
 
@@ -50,3 +50,13 @@ def test_a_company_in_formation_keeps_its_form() -> None:
     assert bound_party_names(text) == {"Nordlicht Solar GmbH i.G.", "Kessler Invest AG i.G."}
     # The registry key is the company's, formed or not.
     assert normalise_org("Nordlicht Solar GmbH i.G.") == normalise_org("Nordlicht Solar GmbH") == "nordlicht solar"
+
+
+def test_a_company_in_formation_is_the_same_legal_person_to_the_gate() -> None:
+    # The gate tells two companies of one name apart only when neither's forms hold the other's
+    # (``legal_form_words``): "GmbH i.G." holds "GmbH", so a question naming "Nordlicht Solar
+    # GmbH" still finds the company being formed, while "Nordlicht Solar AG" does not.
+    formed = legal_form_words("Nordlicht Solar GmbH i.G.")
+    assert formed == {"gmbh", "ig"}
+    assert legal_form_words("Nordlicht Solar GmbH") <= formed
+    assert not legal_form_words("Nordlicht Solar AG") <= formed
