@@ -394,6 +394,17 @@ def _clause_antecedent(
                     ):
                         return after
                     break
+            # "Quartz Labs LLC, a wholly owned subsidiary of Cedar Holdings Corp. ("Cedar")": a
+            # term made from the name right before the definition is that name's (here a parent,
+            # no party), never the clause's first name's.
+            closest = name_before(text, paren_start)
+            if (
+                closest is not None
+                and closest.start >= leading.end
+                and not text[closest.end : paren_start].strip()
+                and any(_is_name_derived(term, closest.text) for term in terms)
+            ):
+                return closest
             # "by and among Dansington Corp., a company ..., The Tango Trust, a trust organized
             # under the laws of the Bahamas (the "Trust")": a list's item after a comma, with only
             # its description before the definition.
