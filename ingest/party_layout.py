@@ -253,8 +253,8 @@ def _contact_row(text: str, found: list[LayoutCell], index: int) -> bool:
         if other.end <= found[index].start and _BLANK_LINE.search(text, other.end, found[index].start):
             continue
         label = _LABEL.match(other.text)
-        text = label.group("label") if label is not None else other.text.rstrip(":：")
-        if " ".join(text.split()).casefold() in _cues().contact_labels and other is not found[index]:
+        words = label.group("label") if label is not None else other.text.rstrip(":：")
+        if " ".join(words.split()).casefold() in _cues().contact_labels and other is not found[index]:
             return True
     return False
 
