@@ -54,6 +54,7 @@ from ingest.entities import (
 )
 from ingest.lexicons import is_instruction_like, legend_words, lexicons, load_json, phrase_alternation
 from ingest.names import (
+    LABEL_COLON,
     NameSpan,
     after_non_party_lead,
     ampersand_inside_name,
@@ -63,6 +64,7 @@ from ingest.names import (
     legal_form,
     legal_name,
     lowercase_words,
+    name_after_colon,
     name_at,
     name_before,
     contents_entry,
@@ -215,20 +217,11 @@ def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:
     return "PERSON" if is_person and not has_legal_suffix(name.text) else "ORG"
 
 
-_LABEL_COLON = re.compile(r"[ \t]*[:：][ \t]*")
-
-
 def _label_value(text: str, definition: Definition) -> NameSpan | None:
     """The name after a label's colon that runs up to the definition repeating the label ("Target
     Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")"), on the label's line."""
     assert definition.name is not None
-    colon = _LABEL_COLON.match(text, definition.name.end, definition.term_start)
-    if colon is None:
-        return None
-    start = colon.end()
-    line_end = text.find("\n", start)
-    name = name_at(text, start, min(definition.term_start, line_end if line_end != -1 else len(text)))
-    return name if name is not None and name.start == start else None
+    return name_after_colon(text, definition.name.end, definition.term_start)
 
 
 # A party's list number after "between" or "and", maybe alone on its line ("And:\n\n1.\nJane Roe").
@@ -1139,7 +1132,7 @@ def _parties(
         # "Target Company: Qinghe Data Co., Ltd. (hereinafter "Target Company")": a role label
         # whose own term the parenthesis repeats; the party is the label's value. ("Qinghe
         # ("Qinghe")", a short name defined as itself, has no colon after it.)
-        if " ".join(definition.name.text.split()).casefold() == definition.term.casefold() and _LABEL_COLON.match(
+        if " ".join(definition.name.text.split()).casefold() == definition.term.casefold() and LABEL_COLON.match(
             text, definition.name.end, definition.term_start
         ):
             value = _label_value(text, definition)

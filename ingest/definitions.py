@@ -17,12 +17,15 @@ from functools import lru_cache
 
 from ingest.lexicons import lexicons, load_json
 from ingest.names import (
+    LABEL_COLON,
     after_non_party_lead,
     NameSpan,
     ends_in_legal_suffix,
     government_body_name,
     has_legal_suffix,
+    is_campus_institution,
     lowercase_words,
+    name_after_colon,
     name_at,
     name_before,
     names_a_document,
@@ -659,7 +662,7 @@ def _looks_like_name(name: str) -> bool:
     inner = words[1:-1]
     shouted = {w.isupper() for w in capitalised if any(c.isalpha() for c in w)}
     # ("Washington University in St. Louis": a university's place follows "in".)
-    campus = {i + 1 for i, w in enumerate(inner) if w == "in" and words[i].casefold() in ("university", "college")}
+    campus = {i + 1 for i, w in enumerate(inner) if w == "in" and is_campus_institution(words[i])}
     return (
         len(words) <= 8 and len(capitalised) >= 3 and words[0] in capitalised and words[-1] in capitalised
         and all(w in capitalised or w in _NAME_JOINERS or i + 1 in campus for i, w in enumerate(inner)) and len(shouted) == 1
@@ -913,20 +916,16 @@ def _double_quoted(straight: str) -> str:
 
 # A label's own words before its aside, alone on the line: "Lessee ", "Party B ".
 _LABEL_BEFORE_ASIDE = re.compile(r"(?:^|(?<=\n))[ \t|]*[A-Z][A-Za-z]*(?:[ \t]+[A-Za-z]+){0,3}[ \t]*$")
-_COLON_AFTER_ASIDE = re.compile(r"[ \t]*[:：][ \t]*")
 
 
 def _label_aside_value(text: str, paren_start: int, paren_end: int) -> NameSpan | str | None:
     """For a definition standing in a label row's label ('Lessee (hereinafter referred to as
     "Party B"): X Co., Ltd.'), the row's value (the name right after the colon, on that line), or
     "" when the row has none; None when the definition is no label's."""
-    colon = _COLON_AFTER_ASIDE.match(text, paren_end)
     line_start = text.rfind("\n", 0, paren_start) + 1
-    if colon is None or not _LABEL_BEFORE_ASIDE.match(text, line_start, paren_start):
+    if not LABEL_COLON.match(text, paren_end) or not _LABEL_BEFORE_ASIDE.match(text, line_start, paren_start):
         return None
-    line_end = text.find("\n", colon.end())
-    value = name_at(text, colon.end(), line_end if line_end != -1 else len(text))
-    return value if value is not None and value.start == colon.end() else ""
+    return name_after_colon(text, paren_end) or ""
 
 
 def find_definitions(text: str) -> list[Definition]:

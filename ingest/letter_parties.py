@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ingest.lexicons import load_json
+from ingest.lexicons import lexicons, load_json
 from ingest.names import NameSpan, ends_in_legal_suffix, has_legal_suffix, name_at
 
 # How far into the text a salutation opens a letter, and how far above it the addressee block
@@ -50,6 +50,8 @@ class _Cues:
     agreement: re.Pattern[str]
     signature: re.Pattern[str]
     block_label: re.Pattern[str]
+    one_name_greeting: re.Pattern[str]
+    person_line: re.Pattern[str]
 
 
 def _alternatives(words: list[str]) -> str:
@@ -59,11 +61,22 @@ def _alternatives(words: list[str]) -> str:
 @lru_cache(maxsize=1)
 def _cues() -> _Cues:
     data = load_json("letters.json")
+    # The lexicon's honorifics ("mr", "dr", ...) as letters write them ("Mr.", "Dr").
+    honorific = "|".join(re.escape(h.capitalize()) for h in sorted(lexicons().honorifics, key=len, reverse=True))
     return _Cues(
         salutation=re.compile(rf"(?m)^[ \t]*(?:{_alternatives(data['salutations'])})\b"),
         agreement=re.compile(rf"(?i)\b(?:{_alternatives(data['agreement_cues'])})\b"),
         signature=re.compile(rf"(?m)^[ \t|]*(?:{_alternatives(data['signature_leads'])})\b"),
         block_label=re.compile(rf"(?i)[ \t|]*(?:{_alternatives(data['block_labels'])})\b"),
+        # "Dear Jonathan:", "Dear Mr. Reyes,": a greeting by one of the addressee's names
+        # (group 1: the honorific, if any; group 2: the name).
+        one_name_greeting=re.compile(rf"[ \t]*Dear[ \t]+(?:({honorific})\.?[ \t]+)?([A-Z][\w'’\-]+)[ \t]*[,:]"),
+        # An addressee block's line that is a person's name, maybe after an honorific (group 1:
+        # the name).
+        person_line=re.compile(
+            rf"(?m)^[ \t]*(?:(?:{honorific})\.?[ \t]+)?"
+            r"([A-Z][\w'’\-]+(?:[ \t]+[A-Z]\.)?(?:[ \t]+[A-Z][\w'’\-]+){1,2})[ \t]*$"
+        ),
     )
 
 
@@ -150,24 +163,16 @@ def _speaking_sender(text: str, salutation: int) -> NameSpan | None:
     return None
 
 
-# "Dear Jonathan:", "Dear Mr. Reyes,": a greeting by one of the addressee's names.
-_ONE_NAME_GREETING = re.compile(r"[ \t]*Dear[ \t]+(?:(Mr|Mrs|Ms|Miss|Dr)\.?[ \t]+)?([A-Z][\w'’\-]+)[ \t]*[,:]")
-# An addressee block's line that is a person's name, maybe after an honorific (group 1: the name).
-_PERSON_LINE = re.compile(
-    r"(?m)^[ \t]*(?:(?:Mr|Mrs|Ms|Miss|Dr)\.?[ \t]+)?([A-Z][\w'’\-]+(?:[ \t]+[A-Z]\.)?(?:[ \t]+[A-Z][\w'’\-]+){1,2})[ \t]*$"
-)
-
-
 def _greeted_by_one_name(text: str, salutation: int) -> NameSpan | None:
     """The person a letter agreement greets by a given name ("Dear Jonathan:") or by an honorific
     and surname ("Dear Mr. Reyes,") when a line of the addressee block names that person in
     full ("Mr. Jonathan Reyes"): the nearest such line above the salutation."""
-    greeting = _ONE_NAME_GREETING.match(text, salutation)
+    greeting = _cues().one_name_greeting.match(text, salutation)
     if greeting is None:
         return None
     by_surname, word = greeting.group(1) is not None, greeting.group(2)
     found = None
-    for line in _PERSON_LINE.finditer(text, max(0, salutation - _BLOCK_CHARS), salutation):
+    for line in _cues().person_line.finditer(text, max(0, salutation - _BLOCK_CHARS), salutation):
         words = line.group(1).split()
         if (words[-1] if by_surname else words[0]) == word and not has_legal_suffix(line.group(1)):
             found = NameSpan(line.group(1), line.start(1), line.end(1))

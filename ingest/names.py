@@ -440,6 +440,23 @@ _POSTAL_AFTER_DASH = re.compile(r"[ \t]*[-–][ \t]*[0-9]{4,5}(?![\w])")
 _LABEL_AFTER_NAME = re.compile(r"[ \t]+([a-z][a-z\-]*)[ \t]*:")
 
 
+# A label's colon, full-width too ("Lessee：").
+LABEL_COLON = re.compile(r"[ \t]*[:：][ \t]*")
+
+
+def name_after_colon(text: str, position: int, end: int | None = None) -> NameSpan | None:
+    """The name right after the colon at ``position`` (spaces around it allowed), read on that
+    line and before ``end``: a label row's value ("Party B: X Co., Ltd."). None when no colon
+    stands there or no name starts right after it."""
+    colon = LABEL_COLON.match(text, position, len(text) if end is None else end)
+    if colon is None:
+        return None
+    line_end = text.find("\n", colon.end())
+    stop = line_end if line_end != -1 else len(text)
+    name = name_at(text, colon.end(), stop if end is None else min(end, stop))
+    return name if name is not None and name.start == colon.end() else None
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
     match = _name_regex().match(text, pos, limit)
@@ -563,7 +580,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     # "Washington University in St. Louis", "The Trustees of Columbia University in the City of
     # New York": a university's place after "in" is part of its corporate name.
     campus = _UNIVERSITY_IN_PLACE.match(text, plain.end, limit)
-    if campus is not None and re.search(r"(?i)\b(?:university|college)$", plain.text):
+    if campus is not None and is_campus_institution(plain.text.split()[-1]):
         return NameSpan(text[plain.start : campus.end(1)], plain.start, campus.end(1))
     # "HARBOUR BANK, NA (USA), a national banking association", "Keystone Trust (Delaware), a
     # business trust": a bracketed jurisdiction right after an organisation's name is part of the
@@ -593,6 +610,12 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if degree and not has_legal_suffix(plain.text) and 2 <= len(plain.text.split()) <= 6:
         return NameSpan(text[plain.start : degree.end()], plain.start, degree.end())
     return plain
+
+
+def is_campus_institution(word: str) -> bool:
+    """Whether ``word`` is an institution named with its campus's place after "in" ("University"
+    in "Washington University in St. Louis"; ``campus_institutions`` of party_filters.json)."""
+    return word.casefold() in _party_filters().campus_institutions
 
 
 # "in the City of New York", "in St. Louis" after a university's name, closed by a comma, a
@@ -991,6 +1014,7 @@ class _PartyFilters:
     street_endings: tuple[str, ...]
     place_endings: tuple[str, ...]
     building_endings: frozenset[str]
+    campus_institutions: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -1016,6 +1040,7 @@ def _party_filters() -> _PartyFilters:
         country_suffix=re.compile(data["country_suffix"]),
         adviser_words=frozenset(data["adviser_words"]),
         thing_words=frozenset(data["thing_words"]),
+        campus_institutions=frozenset(data["campus_institutions"]),
         time_and_sum_words=frozenset(data["time_and_sum_words"]),
         street_endings=tuple(data["street_endings"]),
         place_endings=tuple(data["place_endings"]),

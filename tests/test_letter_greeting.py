@@ -30,6 +30,18 @@ def test_an_honorific_and_surname_greeting_binds_the_addressee() -> None:
     assert [n.text for n in letter_names(text)] == ["Karen T. Holloway"]
 
 
+def test_every_honorific_of_the_lexicon_greets_the_addressee() -> None:
+    # The honorifics come from legal_suffixes.json, not a list of the letter reader's own
+    # ("Prof." was missing from that list).
+    text = (
+        "June 5, 2018\n\nProf. Elena Marsh\nDepartment of Chemistry\nBoston, MA 02115\n\nDear Prof. Marsh:\n\n"
+        "This letter agreement confirms the terms of your advisory engagement with Aldergrove "
+        "Networks, Inc. (the \"Company\").\n\n1. Services.\n"
+    )
+    start = text.index("Elena Marsh")
+    assert [(n.text, n.start, n.end) for n in letter_names(text)] == [("Elena Marsh", start, start + 11)]
+
+
 def test_a_contact_greeted_by_name_is_no_party() -> None:
     # "Attention: John Miller" is a contact line of the addressee block, not the addressee.
     text = (
