@@ -232,12 +232,14 @@ def test_upload_with_progress_live_status_history_and_delete(page, portal) -> No
     page.goto("/#/documents")
     page.locator("#doc-list-title").wait_for()
     page.evaluate(WATCH_STATUSES)
-    # The lease is long enough (about 240 KB) that its job is still running when the list first
-    # shows it, however fast the machine: a short file could finish between the upload's answer
-    # and the list's first fetch, and no earlier status would ever be on screen.
+    # The lease is long enough (about 50 KB, some seconds of indexing) that its job is still
+    # running when the list first shows it, however fast the machine: a short file could finish
+    # between the upload's answer and the list's first fetch, and no earlier status would ever be
+    # on screen. (It was 240 KB, 40 s alone; on a machine running two test suites at once the
+    # job outlasted the test's four-minute wait.)
     lease = b"LEASE AGREEMENT\n\nThe Quokkaberry warehouse lease runs for three years.\n" + b"".join(
         b"%d. The tenant keeps the Quokkaberry warehouse in good repair and pays rent monthly.\n" % n
-        for n in range(3000)
+        for n in range(600)
     )
     page.set_input_files("#files", files=[
         {"name": "quokka-lease.txt", "mimeType": "text/plain", "buffer": lease},
