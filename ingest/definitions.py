@@ -928,6 +928,15 @@ def _label_aside_value(text: str, paren_start: int, paren_end: int) -> NameSpan 
     return name_after_colon(text, paren_end) or ""
 
 
+# A definition every member of the list before it carries: "(each a "Guarantor")",
+# "(individually, a "Seller")".
+_DISTRIBUTIVE_OPENING = re.compile(r"\([ \t\n]*(?:each|individually|severally)\b", re.I)
+# What joins a name to the list member before it (", ", "and ", ", and "), after that member's
+# own last character: a ")" closes a member's own definition ("Kestrel Bank Ltd. (the "Pledgee")
+# and Sun Harbor LLC (each a "Pledgor")"), so the name after it is no list's member.
+_LIST_JOINER_BEFORE = re.compile(r"[^)\s,][ \t\n]*(?:,[ \t\n]*(?:(?:and|AND)[ \t\n]+)?|(?:and|AND)[ \t\n]+)\Z")
+
+
 def find_definitions(text: str) -> list[Definition]:
     straight = _double_quoted(straighten_quotes(text))
     windows = preamble_windows(straight)
@@ -971,6 +980,16 @@ def find_definitions(text: str) -> list[Definition]:
             # "Owner is the owner and operator of the Las Vegas Aces ("Team") ...": a sentence whose
             # subject is a party's term talks about that party; what it defines is no party.
             if is_alias and _in_party_predicate(straight, name.start, definitions):
+                is_alias = False
+            # "by Harbor Holdings, Inc. and Cove Partners LLC (each a "Guarantor")": a term each
+            # member of a list carries is no alias of the last member alone.
+            # (The name read may be the list's first member, with the others between it and the
+            # definition. A pair read as one name, "Kenji Arakawa and Mei Lin", stays one
+            # definition: annotate splits it into two parties and aliases neither.)
+            if is_alias and _DISTRIBUTIVE_OPENING.match(straight, site.start) and (
+                _LIST_JOINER_BEFORE.search(straight, max(0, name.start - 16), name.start)
+                or re.search(r"(?:,|\b(?:and|AND))[ \t\n]+[A-Z]", straight[name.end : site.start])
+            ):
                 is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))

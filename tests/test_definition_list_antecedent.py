@@ -42,3 +42,36 @@ def test_a_term_made_from_a_parents_name_is_no_alias_of_the_party() -> None:
     cedar = next(d for d in find_definitions(text) if d.term == "Cedar")
     assert (cedar.name.text, cedar.name.start) == ("Cedar Holdings Corp.", text.index("Cedar Holdings"))
     assert bound_party_aliases(text) == {"Harbor Light Inc.": ["Harbor"], "Quartz Labs LLC": []}
+
+
+@pytest.mark.parametrize(
+    ("preamble", "members"),
+    [
+        (
+            "This Guaranty is made by Harbor Holdings, Inc. and Cove Partners LLC (each a \"Guarantor\" "
+            "and together the \"Guarantors\") in favor of First Coastal Bank, N.A. (the \"Lender\").",
+            ["Cove Partners LLC", "Harbor Holdings, Inc."],
+        ),
+        (
+            "This Agreement is made among Orchid Labs, Inc. (the \"Company\"), John Smith, Mary Jones and "
+            "Robert Lee (each a \"Seller\" and collectively the \"Sellers\"), and First Coastal Bank, N.A. "
+            "(the \"Lender\").",
+            ["John Smith", "Mary Jones", "Robert Lee"],
+        ),
+    ],
+)
+def test_a_term_each_member_of_a_list_carries_is_no_alias_of_one_member(preamble: str, members: list[str]) -> None:
+    # Before, "(each a "Guarantor")" made "Guarantor" an alias of the list member nearest to it
+    # (or the first), as if that member alone were the guarantor. Every member stays a party.
+    aliases = bound_party_aliases(f"GUARANTY\n\n{preamble}\n\n1. Terms.\n")
+    assert all(aliases[member] == [] for member in members), aliases
+    assert aliases["First Coastal Bank, N.A."] == ["Lender"]
+
+
+def test_a_term_each_carries_after_one_name_is_that_names() -> None:
+    # Guard: "(each a ...)" after a single name defines it ("Si Chen" alone on her side).
+    text = (
+        "PLEDGE AGREEMENT\n\nThis Pledge Agreement is made between Kestrel Bank Ltd. (the \"Pledgee\") and "
+        "Sun Harbor Trading LLC (each a \"Pledgor\").\n\n1. Pledge.\n"
+    )
+    assert bound_party_aliases(text)["Sun Harbor Trading LLC"] == ["Pledgor"]
