@@ -600,6 +600,14 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         named = _trim(text, group.start(), group.end()) if group else None
         if named is not None and not has_legal_suffix(named.text) and len(named.text.split()) <= 5:
             return NameSpan(text[plain.start : named.end], plain.start, named.end)
+    # 'Marcus "Flash" Thompson': a person's nickname in quotes between the given name and the
+    # surname is written inside the name (the quotes are no definition: a name goes on after them).
+    nickname = _NICKNAME.match(text, plain.end, limit)
+    if nickname is not None and not has_legal_suffix(plain.text) and len(plain.text.split()) <= 2:
+        rest = _name_regex().match(text, nickname.end(), limit)
+        surname = _trim(text, rest.start(), rest.end()) if rest else None
+        if surname is not None and not has_legal_suffix(surname.text) and len(surname.text.split()) <= 2:
+            plain = NameSpan(text[plain.start : surname.end], plain.start, surname.end)
     # "Thomas J. Whitaker, Jr.": a generational suffix closes a person's name (not a title that
     # follows it: "John Roe, Sr. Vice President").
     generation = _GENERATION.match(text, plain.end, limit)
@@ -618,6 +626,9 @@ def is_campus_institution(word: str) -> bool:
     return word.casefold() in _party_filters().campus_institutions
 
 
+# A nickname in straight or curly quotes after a given name, then the next name word (group 1:
+# the nickname).
+_NICKNAME = re.compile(r"[ \t]+[\"“]([A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*)?)[\"”][ \t]+(?=[A-Z][a-z])")
 # "in the City of New York", "in St. Louis" after a university's name, closed by a comma, a
 # parenthesis, "and" or the line's end (group 1 ends the place).
 _UNIVERSITY_IN_PLACE = re.compile(
@@ -929,8 +940,8 @@ def party_name_forms(name: str) -> list[str]:
     legal name without a trade name ("695014 B.C. Ltd." of "... dba Galaxy Telecom") and the
     trade name, the legal form without a jurisdiction ("Alliance Bancorp, Inc." of "... of
     Pennsylvania"), a person's name without an honorific ("Alan P. Whitmore" of "Dr. Alan P.
-    Whitmore") and a firm's without its courtesy prefix ("Kaveri Ltd." of "M/s Kaveri Ltd.").
-    The last entry is the legal name the entity id is made from."""
+    Whitmore"), a person's without a nickname ('Marcus Thompson' of 'Marcus "Flash" Thompson') and
+    a firm's without its courtesy prefix ("Kaveri Ltd." of "M/s Kaveri Ltd."). The last entry is the legal name the entity id is made from."""
     # "Thunder-\nbird Logistics, Inc.": a word the line end hyphenated is one word.
     whole = " ".join(_LINE_END_HYPHEN.sub("", name).split())
     forms = [whole]
@@ -974,6 +985,12 @@ def party_name_forms(name: str) -> list[str]:
         forms.append(legal)
         legal = legal[honorific.end() :]
         honorific = re.match(r"([A-Za-z]+)\.?[ \t]+(?=[A-Z])", legal)
+    # 'Marcus "Flash" Thompson': the person is also asked for without the nickname, and the
+    # entity id is made from the name without it.
+    nickname = _NICKNAME.search(legal)
+    if nickname is not None and not has_legal_suffix(legal):
+        forms.append(legal)
+        legal = legal[: nickname.start()] + " " + legal[nickname.end() :]
     # "M/s Kaveri Lumen Private Limited": a firm's courtesy prefix is no part of its legal name.
     prefix = _party_filters().firm_prefix.match(legal)
     if prefix is not None and len(legal[prefix.end() :].split()) >= 2:

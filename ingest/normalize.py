@@ -8,6 +8,8 @@ documents while each agreement is its own subject.
 
 from __future__ import annotations
 
+import re
+
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.lexicons import lexicons
 from ingest.text import fold_marks, name_words
@@ -29,6 +31,11 @@ def _split_suffixes(words: list[str]) -> tuple[list[str], list[str]]:
                 changed = True
                 break
     return words, stripped
+
+
+# A nickname in quotes inside a person's name ('Marcus "Flash" Thompson'): no word of the
+# person's key, so the name with and without it is one person.
+_NICKNAME_INSIDE = re.compile(r"[ \t]+[\"“][^\"”\n]{1,40}[\"”](?=[ \t]+\w)")
 
 
 def _org_words(text: str) -> list[str]:
@@ -79,7 +86,7 @@ def legal_form_words(text: str) -> frozenset[str]:
 
 
 def normalise_person(text: str) -> str:
-    words = name_words(text)
+    words = name_words(_NICKNAME_INSIDE.sub(" ", text))
     honorifics = lexicons().honorifics
     while len(words) > 1 and words[0] in honorifics:
         words = words[1:]

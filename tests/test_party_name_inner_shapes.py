@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.names import name_at, party_name_problem
+from ingest.names import name_at, party_name_forms, party_name_problem
 from tests.helpers import bound_party_aliases, bound_party_names
 
 
@@ -97,3 +97,41 @@ def test_a_universitys_initials_define_it_with_its_place() -> None:
         "Missouri nonprofit corporation (\"WU\"), and Kestrel Bio, Inc. (\"Licensee\").\n\n1. Grant\n"
     )
     assert bound_party_aliases(text) == {"Washington University in St. Louis": ["WU"], "Kestrel Bio, Inc.": ["Licensee"]}
+
+
+ENDORSEMENT = (
+    "ENDORSEMENT AGREEMENT\n\nThis Endorsement Agreement is made as of May 1, 2019 between Velocity Sports "
+    "Inc. (the \"Company\") and Marcus {open}Flash{close} Thompson (the \"Athlete\").\n\n1. Endorsement.\n"
+)
+
+
+@pytest.mark.parametrize(("open_quote", "close_quote"), [('"', '"'), ("\u201c", "\u201d")])
+def test_a_nickname_in_quotes_is_inside_a_persons_name(open_quote: str, close_quote: str) -> None:
+    # Stop 32: before, the name ended at the quote and the party was "Marcus", aliased "Athlete".
+    text = ENDORSEMENT.format(open=open_quote, close=close_quote)
+    written = f"Marcus {open_quote}Flash{close_quote} Thompson"
+    start = text.index("Marcus")
+    name = name_at(text, start, len(text))
+    assert (name.text, name.start, name.end) == (written, start, start + len(written))
+    # (The party's name is read with straight quotes; the curly spelling has the same key.)
+    aliases = bound_party_aliases(text)
+    assert set(aliases) == {"Velocity Sports Inc.", 'Marcus "Flash" Thompson'}
+    person = aliases['Marcus "Flash" Thompson']
+    # The person is also asked for without the nickname; no form drops the surname.
+    assert {"Marcus Thompson", "Athlete"} <= set(person) and "Marcus" not in person
+
+
+def test_a_nickname_needs_a_surname_after_it_and_no_company_takes_one() -> None:
+    # A quoted word closing a name is a definition's term, not a nickname ("Acme Inc. "Acme""
+    # and 'Jane Roe "Executive" and' end before the quote); a company keeps its own name.
+    assert name_at('Jane Roe "Executive" and Acme', 0, 29).text == "Jane Roe"
+    assert name_at('Kestrel Foods LLC "Buyer" Harbor', 0, 32).text == "Kestrel Foods LLC"
+
+
+def test_the_name_without_the_nickname_is_the_entity_ids() -> None:
+    from ingest.normalize import normalise_person
+
+    assert party_name_forms('Dr. Marcus "Flash" Thompson') == [
+        'Dr. Marcus "Flash" Thompson', 'Marcus "Flash" Thompson', "Marcus Thompson",
+    ]
+    assert normalise_person("Marcus \u201cFlash\u201d Thompson") == normalise_person("Marcus Thompson") == "marcus thompson"
