@@ -606,7 +606,15 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if nickname is not None and not has_legal_suffix(plain.text) and len(plain.text.split()) <= 2:
         rest = _name_regex().match(text, nickname.end(), limit)
         surname = _trim(text, rest.start(), rest.end()) if rest else None
-        if surname is not None and not has_legal_suffix(surname.text) and len(surname.text.split()) <= 2:
+        if (
+            surname is not None
+            and not has_legal_suffix(surname.text)
+            and len(surname.text.split()) <= 2
+            # ('Harbour "HB" Group': initials in quotes and an organisation's head word make a
+            # company's defined term, no person's nickname.)
+            and any(c.islower() for c in nickname.group(1))
+            and not organisation_head(f"{plain.text} {surname.text}")
+        ):
             plain = NameSpan(text[plain.start : surname.end], plain.start, surname.end)
     # "Thomas J. Whitaker, Jr.": a generational suffix closes a person's name (not a title that
     # follows it: "John Roe, Sr. Vice President").

@@ -13,7 +13,8 @@ from tests.helpers import bound_party_names
 NAME_AT: list[tuple[str, str]] = [
     # A quoted short token between capitalised words of a name that ends in a legal form.
     ('PLAYS "N" GAMES, INC.,\nas Borrower', 'PLAYS "N" GAMES, INC.'),
-    # ... and without the legal form the quote ends the name (a defined term, a nickname).
+    # ... and without the legal form the quote ends the name (a defined term; a person's
+    # nickname, 'Marcus "Flash" Thompson', is read inside: tests/test_party_name_inner_shapes.py).
     ('Harbour "HB" Group and', "Harbour"),
     # A bracketed number written against a capitalised word.
     ("QX(3) TRADING AND LOGISTICS INC., a body", "QX(3) TRADING AND LOGISTICS INC."),

@@ -126,6 +126,8 @@ def test_a_nickname_needs_a_surname_after_it_and_no_company_takes_one() -> None:
     # and 'Jane Roe "Executive" and' end before the quote); a company keeps its own name.
     assert name_at('Jane Roe "Executive" and Acme', 0, 29).text == "Jane Roe"
     assert name_at('Kestrel Foods LLC "Buyer" Harbor', 0, 32).text == "Kestrel Foods LLC"
+    # An organisation's head word after the quotes makes it a company's name with a term.
+    assert name_at('Harbour "Blue" Trust and', 0, 24).text == "Harbour"
 
 
 def test_the_name_without_the_nickname_is_the_entity_ids() -> None:
