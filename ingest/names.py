@@ -457,6 +457,13 @@ def name_after_colon(text: str, position: int, end: int | None = None) -> NameSp
     return name if name is not None and name.start == colon.end() else None
 
 
+def _plain_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
+    """The plain reading of a name starting at ``pos``, trimmed (no extensions of ``name_at``):
+    the name after a prefix that a rule of ``name_at`` matched (a dash, "dba", a nickname)."""
+    match = _name_regex().match(text, pos, limit)
+    return _trim(text, match.start(), match.end()) if match else None
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
     match = _name_regex().match(text, pos, limit)
@@ -538,16 +545,14 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     # registry key stays the division's: ``party_name_forms``).
     division = _DIVISION_OF.match(text, plain.end, limit)
     if division is not None and not has_legal_suffix(plain.text):
-        after = _name_regex().match(text, division.end(), limit)
-        parent = _trim(text, after.start(), after.end()) if after else None
+        parent = _plain_name_at(text, division.end(), limit)
         if parent is not None and parent.start == division.end() and ends_in_legal_suffix(parent.text):
             return NameSpan(text[plain.start : parent.end], plain.start, parent.end)
     # "Global Music International, Inc. d/b/a Independent Music Network": the trade name
     # belongs to the party's name as written.
     trade = _TRADE_NAME.match(text, plain.end, limit)
     if trade:
-        after = _name_regex().match(text, trade.end(), limit)
-        trade_name = _trim(text, after.start(), after.end()) if after else None
+        trade_name = _plain_name_at(text, trade.end(), limit)
         if trade_name is not None:
             return NameSpan(text[plain.start : trade_name.end], plain.start, trade_name.end)
     # "Emirates Telecommunications Corporation - ETISALAT": a trade name after a dash, only when
@@ -555,8 +560,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     # prose ("Acme Inc. - Exhibit A to ...") is not read as one.
     dash = _dash_trade_match(text, plain.end, limit)
     if dash:
-        after = _name_regex().match(text, dash.end(), limit)
-        trade_name = _trim(text, after.start(), after.end()) if after else None
+        trade_name = _plain_name_at(text, dash.end(), limit)
         if (
             trade_name is not None
             and not ends_in_legal_suffix(trade_name.text)
@@ -596,16 +600,14 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     # Mexican bank belongs to is part of its registered name after the form.
     descriptor = _form_descriptor().match(text, plain.end, limit)
     if descriptor is not None and ends_in_legal_suffix(plain.text):
-        group = _name_regex().match(text, descriptor.end(), limit)
-        named = _trim(text, group.start(), group.end()) if group else None
+        named = _plain_name_at(text, descriptor.end(), limit)
         if named is not None and not has_legal_suffix(named.text) and len(named.text.split()) <= 5:
             return NameSpan(text[plain.start : named.end], plain.start, named.end)
     # 'Marcus "Flash" Thompson': a person's nickname in quotes between the given name and the
     # surname is written inside the name (the quotes are no definition: a name goes on after them).
     nickname = _NICKNAME.match(text, plain.end, limit)
     if nickname is not None and not has_legal_suffix(plain.text) and len(plain.text.split()) <= 2:
-        rest = _name_regex().match(text, nickname.end(), limit)
-        surname = _trim(text, rest.start(), rest.end()) if rest else None
+        surname = _plain_name_at(text, nickname.end(), limit)
         if (
             surname is not None
             and not has_legal_suffix(surname.text)

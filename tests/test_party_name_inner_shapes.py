@@ -137,3 +137,11 @@ def test_the_name_without_the_nickname_is_the_entity_ids() -> None:
         'Dr. Marcus "Flash" Thompson', 'Marcus "Flash" Thompson', "Marcus Thompson",
     ]
     assert normalise_person("Marcus \u201cFlash\u201d Thompson") == normalise_person("Marcus Thompson") == "marcus thompson"
+
+
+def test_a_nickname_is_read_only_within_its_bounds() -> None:
+    # At the bounds: a nickname of two words after a given name of two words reads on to the
+    # surname; a third quoted word, or a third given name, is no nickname's shape.
+    assert name_at('Mary Ann "Big Mac" Jones and', 0, 28).text == 'Mary Ann "Big Mac" Jones'
+    assert name_at('Mary Ann "Big Mac Daddy" Jones and', 0, 34).text == "Mary Ann"
+    assert name_at('Mary Ann Lee "Flash" Jones and', 0, 30).text == "Mary Ann Lee"
