@@ -2,18 +2,43 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import signal
 import struct
 import subprocess
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Coroutine
 
 import pytest
 
 if TYPE_CHECKING:
     import pikepdf
+
+
+def run_coroutine(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``coro`` to completion on a fresh event loop in its own thread.
+
+    Why a thread: a browser test earlier in the same session (Playwright's sync API) leaves an
+    event loop running in the main thread, and ``asyncio.run`` refuses to start beside it. So the
+    suite's result must not depend on whether browser tests ran first.
+    """
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = asyncio.run(coro)
+        except BaseException as error:  # re-raised in the caller's thread below
+            outcome["error"] = error
+
+    worker = threading.Thread(target=target, name="test-coroutine")
+    worker.start()
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 def shared_eval_dir() -> Path:

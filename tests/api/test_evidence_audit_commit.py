@@ -4,7 +4,6 @@ validation (``service/api/routes/evidence.py``). Real app, real SQLite file, rea
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import threading
 from pathlib import Path
@@ -17,6 +16,7 @@ from fastapi.utils import create_model_field
 from ingest.store.sqlite import SqliteStore
 from service.evidence.models import EvidenceReport
 from tests.api.conftest import ALICE, ALICE_TEXT, ingest, make_settings
+from tests.helpers import run_coroutine
 
 QUESTIONS = [
     "What is the governing law of the Master Supply Agreement?",
@@ -91,5 +91,5 @@ def test_the_answer_is_the_json_fastapi_would_have_rendered(app_factory) -> None
     assert report.evidence  # a report with citations, not an empty one
     # What the route returned before: the model, validated and rendered by FastAPI.
     field = create_model_field(name="Response_evidence_query", type_=EvidenceReport, mode="serialization")
-    content = asyncio.run(serialize_response(field=field, response_content=report, is_coroutine=False))
+    content = run_coroutine(serialize_response(field=field, response_content=report, is_coroutine=False))
     assert response.content == JSONResponse(content).body

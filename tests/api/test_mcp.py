@@ -27,6 +27,7 @@ from mcp.shared.exceptions import MCPError
 
 from ingest.settings import Settings
 from tests.api.conftest import ADMIN_KEY, ALICE_KEY, BOB_KEY, KEYS, SAMPLES
+from tests.helpers import run_coroutine
 
 REPO = Path(__file__).resolve().parents[2]
 ECO = "EcoScienceSolutionsInc_20180406_8-K_EX-10.1_11135398_EX-10.1_Sponsorship Agreement.txt"
@@ -121,7 +122,7 @@ async def connect(url: str, key: str, mode: str = "auto") -> AsyncIterator[Clien
 
 
 def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    return run_coroutine(coro)
 
 
 def check_schema(tool: Any, result: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import socket
 import pytest
 
 from service.api.server import HTTP_PROTOCOL, NoDelayHTTPProtocol
+from tests.helpers import run_coroutine
 
 
 def _nodelay_seen_by(make_protocol) -> list[int]:
@@ -29,7 +30,7 @@ def _nodelay_seen_by(make_protocol) -> list[int]:
         writer.close()
         server.close()
 
-    asyncio.run(run())
+    run_coroutine(run())
     return seen
 
 
