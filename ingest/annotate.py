@@ -38,6 +38,7 @@ from ingest.definitions import (
     clause_start,
     leading_connectors,
     find_definitions,
+    made_by_windows,
     opening_end,
     preamble_windows,
 )
@@ -268,7 +269,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     straight = straighten_quotes(text)
     for start, end in windows:
         keyword = re.match(r"\w+", straight[start:end])
-        if keyword is None or keyword.group().casefold() not in ("between", "among"):
+        if keyword is None or keyword.group().casefold() not in ("between", "among", "by"):
             continue
         position = start + keyword.end()
         position += len(straight[position:end]) - len(straight[position:end].lstrip(" \t\n:"))
@@ -1194,6 +1195,10 @@ def _parties(
     few = len(parties) < 2
     windows = preamble_windows(text)
     names = _between_names(text, windows) if few else _between_names(text, windows[:1])
+    # "This Guaranty is made by Harbor Holdings, Inc. for the benefit of ...": an instrument's
+    # makers, named after "made by" without "between", are its parties too (read like the names
+    # after "between", under the same checks below).
+    names.extend(n for n in _between_names(text, made_by_windows(text)) if n not in names)
     # "by and among ALBANY MEDICAL COLLEGE, having its principal place of business at ... and the
     # UNIVERSITY OF ... ("UMDNJ") and BIODELIVERY SCIENCES, INC. (hereinafter "BDS")": the name
     # right after the preamble's own "between"/"among" is a party without a legal form too.

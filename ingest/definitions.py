@@ -161,6 +161,30 @@ def between_windows(text: str) -> list[tuple[int, int]]:
     return windows
 
 
+# "This Pledge Agreement is entered into by Tiger Capital Inc. and Sun Harbor Trading LLC.": the
+# makers of an instrument, named after "made/entered into/executed by" (not "by and between").
+_MADE_BY_KEYWORD = re.compile(
+    r"\b(?i:made|entered[ \t\n]+into|executed)"
+    r"(?:[ \t\n]+(?i:as[ \t\n]+of|on|effective)[ \t\n]+[^,()\"\n]{0,40}?(?:,[ \t\n]*(?:19|20)\d{2})?,?)?"
+    r"[ \t\n]+(by)[ \t\n]+(?!(?i:and)\b)(?=(?:the[ \t\n]+)?[A-Z])"
+)
+# Where a makers' clause ends: its sentence's end or a blank line ("Inc. and" is no sentence end:
+# the reader of its names stops at a name's own legal form).
+_MADE_BY_CLAUSE_END = re.compile(r"\.[ \t]*\n|\.[ \t]+(?=[A-Z][a-z])|\n[ \t]*\n|;")
+
+
+def made_by_windows(text: str) -> list[tuple[int, int]]:
+    """The first makers' clause of the opening pages, from its "by" to its sentence's end (a
+    window of the shape ``between_windows`` gives, opened by "by" instead of "between")."""
+    limit = opening_end(text)
+    match = _MADE_BY_KEYWORD.search(text, 0, limit)
+    if match is None:
+        return []
+    end = min(limit, match.start(1) + PREAMBLE_WINDOW_CHARS)
+    stop = _MADE_BY_CLAUSE_END.search(text, match.end(), end)
+    return [(match.start(1), stop.start() + 1 if stop is not None else end)]
+
+
 def _in_windows(pos: int, windows: list[tuple[int, int]]) -> bool:
     return any(start <= pos < end for start, end in windows)
 
@@ -321,6 +345,12 @@ def _clause_antecedent(
         named = name_at(text, the_party.end(), paren_start)
         if named is not None and _ONLY_DESCRIPTION.fullmatch(text, named.end, paren_start):
             pos = the_party.end()
+            # "between the Borrower and Kestrel Bank Ltd. (the "Lender")": one capitalised word
+            # after "the" is the first party's role; the name after its "and" is the definition's.
+            role = _ROLE_AND.match(named.text)
+            after = name_at(text, named.start + role.end(), paren_start) if role is not None else None
+            if after is not None and after.end == named.end and ends_in_legal_suffix(after.text):
+                pos = after.start
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
     # "We are pleased your firm is retaining CapitalKeys, LLC ("CK" or the "Firm")": a letter's
     # pronoun opening the sentence names no one; the name is read next to the definition.
@@ -362,6 +392,20 @@ def _clause_antecedent(
             after = name_at(text, one_hand.end(), paren_start)
             if after is not None:
                 return after
+        # "made by Harbor Holdings, Inc. for the benefit of Kestrel Bank Ltd. (the "Lender")", "...
+        # in respect of the obligations of Cove Partners LLC (the "Borrower")": a lead that names
+        # another party (a beneficiary, the obligor a guaranty covers) opens the name the
+        # definition belongs to, when only that name's description stands before it.
+        if not any(_is_name_derived(term, leading.text) for term in terms):
+            for lead in reversed(list(_OTHER_PARTY_LEAD.finditer(text, leading.end, paren_start))):
+                after = name_at(text, lead.end(), paren_start)
+                if (
+                    after is not None
+                    and _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start)
+                    and party_name_problem(after.text) is None
+                ):
+                    return after
+                break
         # "between iBio Inc., ... and Beijing CC-Pharming Ltd. of Beijing ("CC-Pharming")": a term
         # derived from a later name in the clause belongs to that name, not the first one.
         if terms and not any(_is_name_derived(term, leading.text) for term in terms):
@@ -514,8 +558,15 @@ _NAME_REMARK = re.compile(
     r"[ \t\n]*\((?i:to[ \t\n]+be[ \t\n]+renamed|formerly(?:[ \t\n]+known[ \t\n]+as)?|f/k/a|now[ \t\n]+known[ \t\n]+as|previously[ \t\n]+known[ \t\n]+as)\b[^()]{0,120}\)[ \t\n]*\Z"
 )
 _BENEFICIARY_LEAD = re.compile(r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+the[ \t\n]+benefit[ \t\n]+of)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
+# A beneficiary's lead, or the obligor's a guaranty or pledge covers, inside one party's clause.
+_OTHER_PARTY_LEAD = re.compile(
+    r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+the[ \t\n]+benefit[ \t\n]+of"
+    r"|(?:in[ \t\n]+respect[ \t\n]+of|with[ \t\n]+respect[ \t\n]+to|relating[ \t\n]+to)[ \t\n]+the[ \t\n]+obligations[ \t\n]+of)"
+    r"[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])"
+)
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
+_ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:permitted[ \t\n]+)?assigns)"
 # ", its affiliates and subsidiaries" right before a definition.
