@@ -1890,7 +1890,10 @@ def amendment_heading(text: str) -> Title | None:
     lines = _opening_lines(text)
     for index, (start, line) in enumerate(lines):
         amendment = amendment_of(line)
-        if amendment is None or (amendment.relation != "amends" and amendment.word not in _own_heading_words()):
+        self_named = amendment is None and (amendment := _self_named_schedule(text, start, line)) is not None
+        if amendment is None or (
+            amendment.relation != "amends" and amendment.word not in _own_heading_words() and not self_named
+        ):
             continue
         names_itself = amendment.number is not None or line.isupper() or amendment.parent is not None
         if not names_itself and not re.search(r"(?i)\b(?:to|of)$", line):
@@ -1910,6 +1913,31 @@ def amendment_heading(text: str) -> Title | None:
         # (A table's rules between its cells are no words of the title.)
         return Title(" ".join(w for w in text[start:end].split() if w.strip("|")), start, end)
     return None
+
+
+# Up to two capitalised words before a schedule's word: "EQUIPMENT SCHEDULE NO. 4", "Lease Supplement No. 2".
+_SCHEDULE_MODIFIER = re.compile(r"[A-Z][A-Za-z&\-]*[ \t]+(?=[A-Z])")
+_SCHEDULE_MODIFIER_CHARS = 60
+
+
+def _self_named_schedule(text: str, start: int, line: str) -> Amendment | None:
+    """A numbered schedule (or supplement) whose heading a modifier opens ("EQUIPMENT SCHEDULE NO.
+    4\nto\nMASTER EQUIPMENT LEASE AGREEMENT NO. 7731"), when the prose right after calls the
+    document by the whole heading ("This Equipment Schedule No. 4 (this "Schedule") is entered
+    into ..."): a contract of its own under its parent, never titled as the parent. (A "SCHEDULE
+    A" atop an exhibit has no number of this shape and is not named so by prose.)"""
+    words = _SCHEDULE_MODIFIER.findall(line[: _SCHEDULE_MODIFIER_CHARS])
+    amendment = None
+    for count in (1, 2):
+        if len(words) >= count and line.startswith("".join(words[:count])):
+            amendment = amendment_of(line[len("".join(words[:count])) :])
+            if amendment is not None:
+                break
+    if amendment is None or amendment.number is None or amendment.parent is not None:
+        return None
+    end = start + len(line)
+    called = re.compile(r"\bThis\s+" + r"\s+".join(re.escape(w) for w in line.split()) + r"(?![\w.])", re.IGNORECASE)
+    return amendment if called.search(text, end, min(len(text), end + _INSTRUMENT_SELF_CHARS)) else None
 
 
 @lru_cache(maxsize=1)

@@ -71,6 +71,7 @@ from ingest.names import (
     contents_entry,
     names_a_document,
     office_holders_organisation,
+    organisation_head,
     party_name_forms,
     party_name_problem,
     representation_lead,
@@ -81,7 +82,7 @@ from ingest.names import (
 )
 from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
-from ingest.normalize import agreement_id, legal_form_words, normalise_plain
+from ingest.normalize import agreement_id, legal_form_words, normalise_org, normalise_plain
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
@@ -544,6 +545,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 name = name_at(straight, position, match.start())
                 if name is None:
                     break
+                name = _person_before_and(name)
                 listed.append(name)
                 aside = _former_names().after.match(straight, name.end, match.start())
                 name_end = aside.end() if aside else name.end
@@ -559,10 +561,34 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
             if straight[position : match.start()].strip() or members < 2:
                 continue
             term = re.match(r'[^"]{1,60}', straight[match.end() : match.end() + 60])
-            found.append(
-                (term.group() if term else "", [n for n in listed if ends_in_legal_suffix(n.text) or _personal_name(n.text) or _personal_names_pair(n.text)])
-            )
+            # (A member may be a trust or an institution by its head noun: "The Pulaski 2012
+            # Irrevocable Trust".)
+            found.append((
+                term.group() if term else "",
+                [
+                    n for n in listed
+                    if ends_in_legal_suffix(n.text) or organisation_head(n.text)
+                    or _personal_name(n.text) or _personal_names_pair(n.text)
+                ],
+            ))
     return found
+
+
+_LIST_AND = re.compile(r"[ \t\n]+and[ \t\n]+(?=[A-Z])")
+
+
+def _person_before_and(name: NameSpan) -> NameSpan:
+    """A list member read over the list's last "and": "Patricia A. Pulaski-Moore and The Pulaski
+    2012 Irrevocable Trust" is a person, then another member (of at least two words before any
+    legal form: "John Smith and Sons Ltd." stays one name). Two persons ("Mary Jones and Robert
+    Lee") are left as a pair, which the caller counts as two."""
+    joined = _LIST_AND.search(name.text)
+    if joined is None or _personal_names_pair(name.text) or not _personal_name(name.text[: joined.start()]):
+        return name
+    rest = name.text[joined.end() :]
+    if len(normalise_org(rest).split()) < 2:
+        return name
+    return NameSpan(name.text[: joined.start()], name.start, name.start + joined.start())
 
 
 def _named_group_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -620,12 +646,17 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
 
 
 def _personal_name(name: str) -> bool:
-    # (A middle initial is a word of it: "Daniel K. Ortega".)
+    # (A middle initial is a word of it: "Daniel K. Ortega"; so are a double-barrelled surname and
+    # an apostrophe: "Patricia A. Pulaski-Moore", "Liam O'Brien".)
     words = name.split()
     return 2 <= len(words) <= 4 and all(
-        w[:1].isupper() and (w.isalpha() or (0 < i < len(words) - 1 and re.fullmatch(r"[A-Z]\.", w)))
+        w[:1].isupper()
+        and (_NAME_WORD.fullmatch(w) is not None or (0 < i < len(words) - 1 and re.fullmatch(r"[A-Z]\.", w)))
         for i, w in enumerate(words)
     )
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 
 
 def _personal_names_pair(name: str) -> bool:

@@ -161,12 +161,9 @@ def between_windows(text: str) -> list[tuple[int, int]]:
     return windows
 
 
-# "This Pledge Agreement is entered into by Tiger Capital Inc. and Sun Harbor Trading LLC.": the
-# makers of an instrument, named after "made/entered into/executed by" (not "by and between").
-_MADE_BY_KEYWORD = re.compile(
-    r"\b(?i:made|entered[ \t\n]+into|executed)"
-    r"(?:[ \t\n]+(?i:as[ \t\n]+of|on|effective)[ \t\n]+[^,()\"\n]{0,40}?(?:,[ \t\n]*(?:19|20)\d{2})?,?)?"
-    r"[ \t\n]+(by)[ \t\n]+(?!(?i:and)\b)(?=(?:the[ \t\n]+)?[A-Z])"
+# "is made|entered into|executed ... by" and its "by" (group 1): a party clause without "between".
+_MADE_BY_OPENER = re.compile(
+    r"\b(?:(?:is|are)\s+(?:hereby\s+)?|and\s+)(?:made|entered\s+into|executed)\b[^()\"\n.;]{0,80}?\b(by)\s+(?!and\b)(?=[A-Z])"
 )
 # Where a makers' clause ends: its sentence's end or a blank line ("Inc. and" is no sentence end:
 # the reader of its names stops at a name's own legal form).
@@ -174,10 +171,11 @@ _MADE_BY_CLAUSE_END = re.compile(r"\.[ \t]*\n|\.[ \t]+(?=[A-Z][a-z])|\n[ \t]*\n|
 
 
 def made_by_windows(text: str) -> list[tuple[int, int]]:
-    """The first makers' clause of the opening pages, from its "by" to its sentence's end (a
-    window of the shape ``between_windows`` gives, opened by "by" instead of "between")."""
+    """The first makers' clause before the recitals ("This Pledge Agreement is entered into by
+    Tiger Capital Inc. and Sun Harbor Trading LLC."), from its "by" to its sentence's end: a window
+    of the shape ``between_windows`` gives, opened by "by" instead of "between"."""
     limit = opening_end(text)
-    match = _MADE_BY_KEYWORD.search(text, 0, limit)
+    match = _MADE_BY_OPENER.search(text, 0, limit)
     if match is None:
         return []
     end = min(limit, match.start(1) + PREAMBLE_WINDOW_CHARS)
@@ -322,8 +320,10 @@ def _clause_antecedent(
         # "This PLEDGE AGREEMENT is dated as of May 1, 2004 and made by Acme Trust 2004-2, a Delaware
         # statutory trust (the "Grantor")": the maker follows "made by" inside the clause.
         made_by = next(iter(reversed(list(_MADE_BY_INSIDE.finditer(segment)))), None)
+    # (", the Marlow Springs Economic Development Corporation, a Type A ... ("MSEDC")": "the" and a
+    # capitalised name open the list's next member.)
     continues_previous = made_by is None and re.match(
-        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of)\b)[a-z]",
+        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of|the\s+(?=[A-Z]))\b)[a-z]",
         segment,
     ) is not None
     if made_by:
@@ -333,6 +333,10 @@ def _clause_antecedent(
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
     if article:
         pos += article.end()
+    # (After a list's comma a lower-case "the" opens the member, no part of its name.)
+    listed_the = re.match(r"the\s+(?=[A-Z])", text[pos:paren_start]) if re.match(r"\s*,", segment) else None
+    if listed_the:
+        pos += listed_the.end()
     # ("and the president of Westland Institute of Science and Technology (hereinafter ...)".)
     office = office_of_prefix().match(text, pos, paren_start)
     if office:
@@ -765,10 +769,16 @@ def _cites_another_agreement(sentence: str) -> bool:
 def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The between-windows after the first that open another agreement's party clause."""
     cited: list[tuple[int, int]] = []
-    for start, end in clauses[1:]:
+    # "RECITALS\nA. Pursuant to that certain Loan Agreement ... between ELDERWOOD ST. CHARLES OPCO,
+    # LLC ("Borrower"), and Lender": the first "between" may stand past the opening's party clause
+    # ("made ... by", before its recitals) too; then it is another agreement's when its sentence
+    # cites one.
+    recitals = opening_end(text)
+    first = clauses[:1] if clauses and recitals <= clauses[0][0] < OPENING_CHARS else []
+    for start, end in [*first, *clauses[1:]]:
         if start >= OPENING_CHARS:
             break
-        before = text[max(clauses[0][0], start - _CITED_LOOKBACK) : start]
+        before = text[max(0 if start == clauses[0][0] else clauses[0][0], start - _CITED_LOOKBACK) : start]
         sentence = before[max((m.end() for m in _SENTENCE_BREAK.finditer(before)), default=0) :]
         if _cites_another_agreement(sentence):
             cited.append((start, end))
@@ -797,9 +807,6 @@ def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) 
     return _PartyScope(windows, recitals_start, cited)
 
 
-_MADE_BY_OPENER = re.compile(
-    r"\b(?:(?:is|are)\s+(?:hereby\s+)?|and\s+)(?:made|entered\s+into|executed)\b[^()\"\n.;]{0,80}?\bby\s+(?!and\b)(?=[A-Z])"
-)
 
 
 def _made_by_windows(text: str) -> list[tuple[int, int]]:

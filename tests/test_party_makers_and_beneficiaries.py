@@ -96,3 +96,29 @@ def test_a_term_of_the_maker_itself_stays_the_makers() -> None:
         "Kestrel Bank Ltd. (the \"Lender\").\n\n1. Guaranty.\n"
     )
     assert bound_party_aliases(text) == {"Harbor Holdings, Inc.": ["Guarantor"], "Kestrel Bank Ltd.": ["Lender"]}
+
+
+def test_a_loan_agreement_cited_in_the_recitals_names_no_party_of_the_guaranty() -> None:
+    # The only "between" stands in the recitals, citing the loan agreement the guaranty supports:
+    # before, the borrower it names was bound as a party of the guaranty.
+    text = (
+        "GUARANTY\n\nTHIS GUARANTY (this \"Guaranty\") is made as of April 9, 2020 by ELDERWOOD HOLDINGS, LLC, a "
+        "Delaware limited liability company (\"Guarantor\"), in favor of SUMMIT PASS CAPITAL FUNDING, LLC, a "
+        "Delaware limited liability company (\"Lender\").\n\nRECITALS\n\nA.  Pursuant to that certain Loan "
+        "Agreement of even date herewith (the \"Loan Agreement\") between ELDERWOOD ST. CHARLES OPCO, LLC, a "
+        "Missouri limited liability company (\"Borrower\"), and Lender, Lender has agreed to make a loan.\n"
+    )
+    assert bound_party_aliases(text) == {
+        "ELDERWOOD HOLDINGS, LLC": ["Guarantor"],
+        "SUMMIT PASS CAPITAL FUNDING, LLC": ["Lender"],
+    }
+
+
+def test_the_first_between_before_the_recitals_is_never_taken_for_a_cited_one() -> None:
+    # Guard: an amendment's own clause cites its parent ("that certain") and is still its own.
+    text = (
+        "AMENDMENT NO. 1\n\nThis Amendment No. 1 to that certain Supply Agreement dated May 1, 2018 is made "
+        "between Tiger Capital Inc. (\"Tiger\") and Sun Harbor Trading LLC (\"Sun\").\n\nRECITALS\n\nWHEREAS, "
+        "the parties wish to amend the Supply Agreement.\n"
+    )
+    assert bound_party_aliases(text) == {"Sun Harbor Trading LLC": ["Sun"], "Tiger Capital Inc.": ["Tiger"]}
