@@ -1504,7 +1504,10 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
         r"|\b(?:hereby|undersigned|witnesseth|by[ \t]+and[ \t]+between|dated[ \t]+as[ \t]+of)\b"
         # A note's promise ("FOR VALUE RECEIVED, ... promises to pay"); a letter's terms agreed
         # ("this will confirm that you and we agree").
-        r"|\bfor[ \t]+value[ \t]+received\b|\bpromises?[ \t]+to[ \t]+pay\b|\b(?:we|you|parties)[ \t]+(?:each[ \t]+)?agree\b",
+        r"|\bfor[ \t]+value[ \t]+received\b|\bpromises?[ \t]+to[ \t]+pay\b|\b(?:we|you|parties)[ \t]+(?:each[ \t]+)?agree\b"
+        # A "Parties" heading alone on its line opens a deed's party list (Commonwealth drafting:
+        # "DEED OF ASSIGNMENT\nDate: ...\nParties\n1. Kestrel Ridge Minerals Pty Ltd ...").
+        r"|(?m:^[ \t]*parties[ \t]*:?[ \t]*$)",
         re.IGNORECASE,
     )
     end = min(len(text), heading.end + _INSTRUMENT_SELF_CHARS)

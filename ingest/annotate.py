@@ -1141,6 +1141,10 @@ def _folded(name: str) -> str:
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
+# A list item's letter or number and "the" before a term ("B. The Loan", "2. the Premises").
+_LETTERED_THE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,3}[.)][ \t]*)?(?:the[ \t]+)?", re.IGNORECASE)
+
+
 def _parties(
     text: str,
     definitions: Sequence[Definition],
@@ -1184,7 +1188,9 @@ def _parties(
         # name after the lower-case joint; the one before it is read from the clause's slot.
         definition = replace(definition, name=shouted_joint(definition.name) or definition.name)
         # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
-        if definition.name.text.casefold() in thing_terms:
+        # ("B.  The Loan will be guaranteed by ... (collectively, "Guarantor")": a recital's item
+        # letter and "The" before a thing's term make no name either.)
+        if _LETTERED_THE.sub("", " ".join(definition.name.text.split())).casefold() in thing_terms:
             continue
         if party_name_problem(definition.name.text, common_words) or _names_known_party(
             definition.name.text, parties.values(), party_terms
@@ -1400,7 +1406,45 @@ def _parties(
     # inside another party's name and runs past its end began mid-name; the name read from its
     # first word stands.
     found = [p for p in found if not any(o.name.start < p.name.start < o.name.end < p.name.end for o in found)]
+    # "Natalia V. Crenshaw, M.D. ("Principal Investigator") has read this Agreement ... but is not a
+    # party to this Agreement": the text's own word outranks every reader.
+    declined = _declared_non_parties(text, definitions)
+    found = [p for p in found if not any(_same_or_inside(set(name_words(p.name.text)), words) for words in declined)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+# "... is not a party to this Agreement", "shall not be deemed a party hereto", "are not parties.".
+_NOT_A_PARTY = re.compile(
+    r"\b(?:is|are|shall|will)[ \t\n]+not[ \t\n]+(?:be[ \t\n]+)?(?:deemed[ \t\n]+(?:to[ \t\n]+be[ \t\n]+)?)?(?:a[ \t\n]+)?part(?:y|ies)"
+    # (This document's party: "to this Agreement", "hereto", or the sentence's end; "not a party
+    # to the Credit Agreement" says nothing of this one.)
+    r"(?:[ \t\n]+(?:to[ \t\n]+this|hereto|hereunder)\b|[ \t]*[.;,])",
+    re.IGNORECASE,
+)
+# How far after a definition the sentence that declines the party may run.
+_NOT_A_PARTY_CHARS = 300
+
+
+def _same_or_inside(words: set[str], declined: frozenset[str]) -> bool:
+    """Whether a party's name words are a declined name's, or hold or are held by them ("Natalia
+    V. Crenshaw" of "Natalia V. Crenshaw, M.D.")."""
+    return bool(words) and (words <= declined or declined <= words)
+
+
+def _declared_non_parties(text: str, definitions: Sequence[Definition]) -> list[frozenset[str]]:
+    """The name words of definitions whose own sentence says the one defined is not a party (the
+    sentence runs on from the definition to its first period that ends a sentence)."""
+    declined: list[frozenset[str]] = []
+    for definition in definitions:
+        if definition.name is None:
+            continue
+        end = min(len(text), definition.paren_end + _NOT_A_PARTY_CHARS)
+        stop = re.search(r"\.(?:[ \t]+(?=[A-Z])|[ \t]*\n)", text[definition.paren_end : end])
+        sentence_end = definition.paren_end + stop.start() if stop is not None else end
+        words = frozenset(name_words(definition.name.text))
+        if words and _NOT_A_PARTY.search(text, definition.paren_end, sentence_end):
+            declined.append(words)
+    return declined
 
 
 def _reviewed(
@@ -1420,6 +1464,11 @@ def _reviewed(
     for name, label, _ in verdict.additions:
         words = set(name_words(name.text))
         if not words or any(words <= k or k <= words for k in known) or _names_known_party(name.text, kept, set(terms)):
+            continue
+        # ("by and among the Company, Aspen Hollow Partners IV, L.P. and ...": a defined term
+        # opens a list the candidate was read over; it is no one name.)
+        head = _LETTERED_THE.sub("", name.text.split(",", 1)[0].strip())
+        if "," in name.text and head.casefold() in terms:
             continue
         entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
         if all(p.entity_id != entity_id for p in kept):

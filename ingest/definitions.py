@@ -295,6 +295,12 @@ def _clause_antecedent(
     if remark is not None:
         paren_start = remark.start()
     segment_start = clause_start(text, paren_start, floor)
+    # "LAKEHEAD BEVERAGE CORP., a corporation ...\n\n(the "Purchaser")": a definition alone on its
+    # paragraph defines the paragraph above it (a party block laid out in paragraphs); the
+    # clause is that paragraph.
+    above = _PARAGRAPH_ABOVE.search(text, max(floor, paren_start - 400), paren_start)
+    if not text[segment_start:paren_start].strip() and above is not None:
+        segment_start, paren_start = clause_start(text, above.start(), floor), above.start()
     segment = text[segment_start:paren_start]
     # "BETWEEN:\n| Kestrel Systems Land Ltd.\n| Of the Harbour Industrial Park, Westport (Hereinafter
     # "Kestrel")": a line opened by "of" is the party's address; the party is the name that fills
@@ -527,7 +533,11 @@ def _clause_antecedent(
     # ("Smarte Solutions, Inc. of 611 S. Congress Avenue, Suite 350, Austin, Texas ("Smarte")": a
     # place closes the address too, when the term is made from the company's name.)
     place = before is not None and party_name_problem(before.text) == "place"
-    if before is not None and (party_name_problem(before.text) == "address" or place):
+    # ("LAKEHEAD BEVERAGE CORP., a corporation incorporated under the laws of the Province of
+    # Ontario\n\n(the "Purchaser")": a name after "the laws of" is the jurisdiction the party is
+    # formed under, never the definition's antecedent; the company before it is.)
+    governing = before is not None and _LAWS_OF_BEFORE.search(text, max(floor, before.start - 20), before.start) is not None
+    if before is not None and (party_name_problem(before.text) == "address" or place or governing):
         # "Zebra Technologies International, LLC, with an office at 3 Overlook Point, Lincolnshire
         # IL 60069 ("Zebra")": an address ends the clause; the party is the last company named
         # before the address (a blank line may separate the address from the term).
@@ -540,6 +550,8 @@ def _clause_antecedent(
             found = name_at(text, region_start + word.start(), before.start)
             if found is not None and ends_in_legal_suffix(found.text) and party_name_problem(found.text) is None:
                 company, position = found, found.end
+        if governing:
+            return company
         if place:
             return company if company is not None and any(_is_name_derived(t, company.text) for t in terms) else before
         return company or before
@@ -570,6 +582,9 @@ _OTHER_PARTY_LEAD = re.compile(
 )
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
+# The end of the paragraph right above a line that opens with a definition: the blank line(s).
+_PARAGRAPH_ABOVE = re.compile(r"(?<=\S)[ \t]*\n[ \t]*\n\s*\Z")
+_LAWS_OF_BEFORE = re.compile(r"\b(?i:laws?)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:permitted[ \t\n]+)?assigns)"

@@ -75,3 +75,37 @@ def test_a_description_after_a_comma_still_describes_the_previous_member() -> No
         "Holdings, Inc. (\"Quill\"), and Sun Harbor Trading LLC (\"Sun\").\n"
     )
     assert bound_party_aliases(text)["Quill Labs LLC"] == ["Quill"]
+
+
+def test_a_definition_alone_under_a_paragraph_defines_the_paragraph_above() -> None:
+    # A party block laid out in paragraphs (Canadian drafting): each name and its description,
+    # a blank line, then its definition alone. Before, "Purchaser" and "Principal" defined the
+    # "Province of Ontario" their descriptions end with, and the limited partnership lost
+    # "Vendor" to the general partner it acts by.
+    text = (
+        "ASSET PURCHASE AGREEMENT\n\nTHIS ASSET PURCHASE AGREEMENT is made as of the 15th day of April, 2021,\n\n"
+        "B E T W E E N:\n\nNORTHSHORE BREWING LIMITED PARTNERSHIP, a limited partnership formed under the laws of "
+        "the Province of Ontario, by its general partner, NORTHSHORE BREWING GP INC.\n\n(the \"Vendor\")\n\n"
+        "- and -\n\nLAKEHEAD BEVERAGE CORP., a corporation incorporated under the laws of the Province of "
+        "Ontario\n\n(the \"Purchaser\")\n\n- and -\n\nGAVIN R. McTAVISH, an individual resident in the City of "
+        "Thunder Bay, in the Province of Ontario\n\n(the \"Principal\")\n\nRECITALS:\n"
+    )
+    names = {d.term: (d.name.text, d.name.start) for d in find_definitions(text) if d.name is not None}
+    assert names["Vendor"] == ("NORTHSHORE BREWING LIMITED PARTNERSHIP", text.index("NORTHSHORE BREWING LIMITED"))
+    assert names["Purchaser"] == ("LAKEHEAD BEVERAGE CORP.", text.index("LAKEHEAD"))
+    assert names["Principal"] == ("GAVIN R. McTAVISH", text.index("GAVIN"))
+    assert bound_party_aliases(text) == {
+        "GAVIN R. McTAVISH": ["Principal"],
+        "LAKEHEAD BEVERAGE CORP.": ["Purchaser"],
+        "NORTHSHORE BREWING LIMITED PARTNERSHIP": ["Vendor"],
+    }
+
+
+def test_a_name_after_the_laws_of_is_never_a_definitions_antecedent() -> None:
+    # Guard: on one line the company before the description already owns the definition.
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Tiger Capital Inc. (\"Tiger\") and Lakehead Beverage "
+        "Corp., a corporation incorporated under the laws of the Commonwealth of Kestrel (the \"Buyer\").\n"
+    )
+    buyer = next(d for d in find_definitions(text) if d.term == "Buyer")
+    assert (buyer.name.text, buyer.name.start) == ("Lakehead Beverage Corp.", text.index("Lakehead"))
