@@ -1700,7 +1700,32 @@ def read_letter(text: str) -> Letter | None:
     salutation = letter_salutation(text)
     if salutation is None:
         return None
-    return Letter(salutation, _subject_under(text, salutation))
+    return Letter(salutation, _subject_under(text, salutation) or _letter_reference(text, salutation))
+
+
+# "Re: Offer Letter", "RE: AUDIT ENGAGEMENT LETTER": a reference line that names a letter (never
+# another agreement: "Re: Consulting Agreement" over a letter that amends it names the parent).
+_LETTER_REFERENCE = re.compile(
+    r"(?m)^[ \t]*(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*"
+    r"(?P<title>(?:[A-Z][\w&'’\-]*[ \t]+){0,5}(?:Letter(?:[ \t]+Agreement)?|LETTER(?:[ \t]+AGREEMENT)?))[ \t]*$"
+)
+_THIS_LETTER = re.compile(r"\b(?i:this[ \t\n]+letter)\b")
+# How far above the salutation the reference line, and below it the letter's "this letter", may stand.
+_LETTER_REFERENCE_CHARS = 400
+_THIS_LETTER_CHARS = 1_500
+
+
+def _letter_reference(text: str, salutation: int) -> Title | None:
+    """A letter's reference line above its salutation that names the letter itself, when the
+    letter then speaks of "this letter": "Re: Offer Letter" ... "the terms set forth in this letter
+    agreement". Its title, as written."""
+    found = list(_LETTER_REFERENCE.finditer(text, max(0, salutation - _LETTER_REFERENCE_CHARS), salutation))
+    if not found or amendment_of(found[-1].group("title")) is not None:
+        return None
+    if _THIS_LETTER.search(text, salutation, min(len(text), salutation + _THIS_LETTER_CHARS)) is None:
+        return None
+    reference = found[-1]
+    return Title(reference.group("title"), reference.start("title"), reference.end("title"))
 
 
 def letter_subject(text: str) -> Title | None:

@@ -719,9 +719,10 @@ def organisation_head(name: str) -> bool:
     return "of" in words[1:] and words[words.index("of", 1) - 1] in heads
 
 
-# One or two branches (a sub-branch of a city branch), each of up to five capitalised words.
+# One or two branches (a sub-branch of a city branch), each of up to five capitalised words
+# ("Wujiang Sub-branch": a translation may write the branch word in lower case after "Sub-").
 _BRANCH = re.compile(
-    r"(?:,?[ \t]+(?:acting[ \t]+through[ \t]+its[ \t]+)?(?:[A-Z][\w'’\-]*[ \t]+){1,5}(?:SUB-|Sub-)?(?:BRANCH|Branch)(?![\w\-])){1,2}"
+    r"(?:,?[ \t]+(?:acting[ \t]+through[ \t]+its[ \t]+)?(?:[A-Z][\w'’\-]*[ \t]+){1,5}(?:(?:SUB-|Sub-)(?:BRANCH|[Bb]ranch)|BRANCH|Branch)(?![\w\-])){1,2}"
 )
 _GENERATION = re.compile(r",?[ \t]+(?:Jr|Sr|JR|SR)\.?(?![\w.])(?![ \t]+[A-Z][a-z])|,[ \t]+(?:II|III|IV)(?![\w.])")
 
