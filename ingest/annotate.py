@@ -84,7 +84,7 @@ from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, legal_form_words, normalise_org, normalise_plain
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
-from ingest.party_capacities import overread, read_capacities
+from ingest.party_capacities import continues_role_list, overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_end, layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
@@ -563,12 +563,15 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
             term = re.match(r'[^"]{1,60}', straight[match.end() : match.end() + 60])
             # (A member may be a trust or an institution by its head noun: "The Pulaski 2012
             # Irrevocable Trust".)
+            # (A pair of persons before a collective definition is two members: the definition
+            # says so; "Thaddeus M. Pruitt and Caroline S. Pruitt-Vance (each, a "Principal"".)
             found.append((
                 term.group() if term else "",
                 [
-                    n for n in listed
+                    member for n in listed
                     if ends_in_legal_suffix(n.text) or organisation_head(n.text)
                     or _personal_name(n.text) or _personal_names_pair(n.text)
+                    for member in (_pair_halves(n) if _personal_names_pair(n.text) else [n])
                 ],
             ))
     return found
@@ -666,6 +669,14 @@ def _personal_names_pair(name: str) -> bool:
     PERSON (``_person_pair``)."""
     halves = _PERSON_JOIN.split(name)
     return len(halves) == 2 and all(_personal_name(half) for half in halves)
+
+
+def _pair_halves(name: NameSpan) -> list[NameSpan]:
+    """The two persons of a pair ``_personal_names_pair`` accepts, each at its own offsets."""
+    joint = _PERSON_JOIN.search(name.text)
+    assert joint is not None
+    second = name.start + joint.end()
+    return [NameSpan(name.text[: joint.start()], name.start, name.start + joint.start()), NameSpan(name.text[joint.end() :], second, name.end)]
 
 
 _AND_WORD = re.compile(r"(?:^|[\s,])(?:and|AND)\s+")
@@ -1141,6 +1152,15 @@ def _folded(name: str) -> str:
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
+def _listed_again(text: str, definition: Definition) -> bool:
+    """Whether the party list names the defined one again right after its definition, as a
+    member of its own: "..., a subsidiary of Pelham Crossing Energy Corp., a Delaware corporation
+    (the "Issuer"), the Issuer, and Wexmoor Trust Company, N.A." (a supplemental indenture's
+    parent is a party)."""
+    again = re.compile(rf"[ \t\n]*,[ \t\n]*(?:and[ \t\n]+)?the[ \t\n]+{re.escape(definition.term)}[ \t\n]*(?:,|and\b)")
+    return again.match(text, definition.paren_end) is not None
+
+
 # A list item's letter or number and "the" before a term ("B. The Loan", "2. the Premises").
 _LETTERED_THE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,3}[.)][ \t]*)?(?:the[ \t]+)?", re.IGNORECASE)
 
@@ -1177,7 +1197,7 @@ def _parties(
             definition = replace(definition, name=value)
         # "Jane Roe\nc/o Adv. John Doe\n(the "Seller")": the name nearest the definition is
         # the party's addressee or agent, not the party.
-        if after_non_party_lead(text, definition.name.start):
+        if after_non_party_lead(text, definition.name.start) and not _listed_again(text, definition):
             continue
         # "... AN ORDER FROM THE SECURITIES AND EXCHANGE COMMISSION (THE "COMMISSION") ... THE
         # CONFIDENTIAL PORTIONS HAVE BEEN OMITTED": a confidential-treatment legend names the
@@ -1271,6 +1291,9 @@ def _parties(
         # "Hadasit Medical Research Services and Development Ltd.": the part after an inner "and"
         # is a piece of a party's name already read at that place, not one more party.
         if _inside_party(name, parties.values()):
+            continue
+        # ("..., as Administrative Agent, Swing Line Lender and L/C Issuer": the "and" joins roles.)
+        if continues_role_list(text, name):
             continue
         if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
             continue

@@ -39,7 +39,7 @@ from ingest.names import (
     without_enumerator,
     words_without_honorifics,
 )
-from ingest.normalize import normalise_org
+from ingest.normalize import normalise_jurisdiction, normalise_org
 from ingest.party_layout import label_slots
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 
@@ -255,6 +255,32 @@ def _antecedent(
             and any(_is_name_derived(t, wider.text) and not _is_name_derived(t, name.text) for t in terms)
         ):
             name = wider
+    # "the Subscription Agreement of Halden County Employees' Retirement System (the "Investor")",
+    # "Agreement of Limited Partnership of Birchfield & Ames Capital Partners 2019-A, L.P. (the
+    # "Partnership")": a reading that holds a document and its "of" defines the organisation the
+    # document is of, the name right before the definition.
+    if name is not None and _DOCUMENT_OF.search(name.text):
+        last_of = list(re.finditer(r"[ \t\n]+of[ \t\n]+(?=[A-Z])", text[name.start : paren_start]))
+        start = name.start + last_of[-1].end() if last_of else paren_start
+        closest = name_at(text, start, paren_start) if start < paren_start else None
+        if (
+            closest is not None
+            and not text[closest.end : paren_start].strip(" \t\n,")
+            and len(closest.text.split()) >= 2
+            and party_name_problem(closest.text) is None
+            and not _DOCUMENT_OF.search(closest.text)
+            and not names_a_document(closest.text)
+        ):
+            name = closest
+    # "PALISADE MUTUAL INSURANCE COMPANY\nOmaha, Nebraska\n(hereinafter ...)": a reading that ran
+    # over a line break onto the party's seat ("City, State") ends at the break.
+    if name is not None and "\n" in name.text:
+        cut = name.text.index("\n")
+        line_end = text.find("\n", name.start + cut + 1)
+        seat = _SEAT_LINE.fullmatch(text, name.start + cut + 1, line_end if line_end != -1 else len(text))
+        if seat is not None and normalise_jurisdiction(seat.group("place")):
+            head = name.text[:cut].rstrip(" \t,")
+            name = NameSpan(head, name.start, name.start + len(head))
     # ("B E T W E E N: ...", "A N D: ...": a heading word spaced out is no name.)
     if name is not None and _SPACED_WORD.fullmatch(name.text):
         return None
@@ -327,9 +353,10 @@ def _clause_antecedent(
         # statutory trust (the "Grantor")": the maker follows "made by" inside the clause.
         made_by = next(iter(reversed(list(_MADE_BY_INSIDE.finditer(segment)))), None)
     # (", the Marlow Springs Economic Development Corporation, a Type A ... ("MSEDC")": "the" and a
-    # capitalised name open the list's next member.)
+    # capitalised name of two words or more open the list's next member; ", the Issuer, and ..."
+    # is a party's term.)
     continues_previous = made_by is None and re.match(
-        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of|the\s+(?=[A-Z]))\b)[a-z]",
+        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of|the\s+(?=[A-Z][\w&'’.\-]*\s+[A-Z]))\b)[a-z]",
         segment,
     ) is not None
     if made_by:
@@ -339,8 +366,9 @@ def _clause_antecedent(
     article = re.match(r"(?:an?|A|An)\s+(?=[A-Z])", text[pos:paren_start])
     if article:
         pos += article.end()
-    # (After a list's comma a lower-case "the" opens the member, no part of its name.)
-    listed_the = re.match(r"the\s+(?=[A-Z])", text[pos:paren_start]) if re.match(r"\s*,", segment) else None
+    # (After a list's comma a lower-case "the" opens the member, no part of its name; one
+    # capitalised word after it is a defined term, no member.)
+    listed_the = re.match(r"the\s+(?=[A-Z][\w&'’.\-]*\s+[A-Z])", text[pos:paren_start]) if re.match(r"\s*,", segment) else None
     if listed_the:
         pos += listed_the.end()
     # ("and the president of Westland Institute of Science and Technology (hereinafter ...)".)
@@ -528,7 +556,10 @@ def _clause_antecedent(
             described = name_before(text, max(floor, before.start - 12) + article.start())
             # ("... which is wholly owned by Acme Holdings, Inc., a Delaware corporation ("Holdings")":
             # a parent the clause names is no party.)
-            if described is not None and party_name_problem(described.text) is None and not after_non_party_lead(text, described.start):
+            # (A parent is the definition's antecedent all the same: "a subsidiary of Pelham Crossing
+            # Energy Corp., a Delaware corporation (the "Issuer")" defines Pelham, never "Delaware
+            # corporation"; whether it is a party is decided with the parties.)
+            if described is not None and party_name_problem(described.text) is None:
                 return described
     # ("Smarte Solutions, Inc. of 611 S. Congress Avenue, Suite 350, Austin, Texas ("Smarte")": a
     # place closes the address too, when the term is made from the company's name.)
@@ -584,6 +615,10 @@ _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 # The end of the paragraph right above a line that opens with a definition: the blank line(s).
 _PARAGRAPH_ABOVE = re.compile(r"(?<=\S)[ \t]*\n[ \t]*\n\s*\Z")
+# A line holding only a party's seat: "Omaha, Nebraska", "Hamilton, Bermuda".
+_SEAT_LINE = re.compile(r"[ \t]*[A-Z][\w.'’\-]*(?:[ \t]+[A-Z][\w.'’\-]*){0,3},[ \t]*(?P<place>[A-Z][\w.'’\- ]{1,40}?)[ \t]*")
+_THIS_TERM = re.compile(r"\b(?i:this)[ \t\n]+[\"“]\Z")
+_DOCUMENT_OF = re.compile(r"\b(?i:agreement|contract)[ \t\n]+(?i:of)\b")
 _LAWS_OF_BEFORE = re.compile(r"\b(?i:laws?)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
@@ -1063,6 +1098,10 @@ def find_definitions(text: str) -> list[Definition]:
                 _LIST_JOINER_BEFORE.search(straight, max(0, name.start - 16), name.start)
                 or re.search(r"(?:,|\b(?:and|AND))[ \t\n]+[A-Z]", straight[name.end : site.start])
             ):
+                is_alias = False
+            # ('SUPPLEMENT NO. 1 dated as of ... (this "Supplement")': "this" before the term makes it
+            # the document's own name, never a party's.)
+            if is_alias and _THIS_TERM.search(straight, max(0, start - 12), start):
                 is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))

@@ -114,6 +114,19 @@ def _role_heads(role: re.Match[str]) -> list[tuple[str, int]]:
     return found
 
 
+def continues_role_list(text: str, name: NameSpan) -> bool:
+    """Whether ``name`` is the last role of a role list that an "and" joins ("as Administrative
+    Agent, Swing Line Lender and L/C Issuer"): its last word is a role head, and a role head and
+    "and" stand right before it on its line."""
+    last = re.findall(r"[\w\-/]+", name.text)
+    heads = _cues().role_heads
+    if not last or last[-1].casefold().rstrip("s") not in heads or last[-1].casefold() == "bank":
+        return False
+    before = text[max(0, name.start - 40) : name.start]
+    joined = re.search(r"([\w\-/]+)[ \t]+(?:and|AND|&)[ \t]+\Z", before)
+    return joined is not None and joined.group(1).casefold().rstrip("s") in heads
+
+
 def overread(name: str) -> bool:
     """Whether a name read elsewhere runs over two list entries or a class of parties ("THE
     LENDERS NAMED HEREIN, ORLO BANK AG", "MERIN CAPITAL,\nORLO SECURITIES (USA)
