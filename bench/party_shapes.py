@@ -17,6 +17,9 @@ or above it). A case with a ``title`` also scores the agreement
 title (exact after white space is collapsed), in a line of its own. The labels (and source
 addresses) of the real held-out sets measured in stop 15 are in ``bench/data/real_openings_labels.json``.
 
+Stop 33's probes, ``bench/data/party_shapes_fresh3.json`` and ``party_shapes_fresh4.json`` (``--file``),
+were written by a helper that read no Attest code; their "about" says what has since been read.
+
 ``--fresh`` scores the held-out probe ``bench/data/party_shapes_fresh.json`` instead: clauses
 written (for issue 9, before reading any CUAD text) from how SEC-exhibit contracts of many
 jurisdictions name their parties. Nothing is tuned on the built-in cases alone; the fresh file's
