@@ -1707,7 +1707,8 @@ def read_letter(text: str) -> Letter | None:
 # another agreement: "Re: Consulting Agreement" over a letter that amends it names the parent).
 _LETTER_REFERENCE = re.compile(
     r"(?m)^[ \t]*(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*"
-    r"(?P<title>(?:[A-Z][\w&'’\-]*[ \t]+){0,5}(?:Letter(?:[ \t]+Agreement)?|LETTER(?:[ \t]+AGREEMENT)?))[ \t]*$"
+    # ("Re: Amended and Restated Employment Letter": a lower-case joiner inside the name.)
+    r"(?P<title>(?:[A-Z][\w&'’\-]*[ \t]+(?:(?:[A-Z][\w&'’\-]*|and|of|&)[ \t]+){0,5})?(?:Letter(?:[ \t]+Agreement)?|LETTER(?:[ \t]+AGREEMENT)?))[ \t]*$"
 )
 _THIS_LETTER = re.compile(r"\b(?i:this[ \t\n]+letter)\b")
 # How far above the salutation the reference line, and below it the letter's "this letter", may stand.

@@ -36,6 +36,7 @@ from ingest.definitions import (
     Definition,
     between_windows,
     clause_start,
+    cited_clause_spans,
     leading_connectors,
     find_definitions,
     made_by_windows,
@@ -775,6 +776,14 @@ def _signature_names(text: str) -> list[NameSpan]:
             continue
         # "NORTHERN TELECOM LIMITED          ENTRUST TECHNOLOGIES INC.\n By: ...  By: ...": blocks
         # side by side, three or more spaces apart; each column names its own party.
+        # ("PUBLISHER:    ADVERTISER:\n\nBRIGHTPATH MEDIA, INC.     SUNFIELD WARRANTY COMPANY\nBy: ..."):
+        # the reading before the mark holds the last column only; the line's columns start at
+        # the line's first word.
+        line_start = text.rfind("\n", 0, found.start) + 1
+        if line_start >= start and _WIDE_GAP.search(text, line_start, found.start) and text[line_start : found.start].strip():
+            wider = name_at(text, line_start + len(text[line_start : found.start]) - len(text[line_start : found.start].lstrip()), found.end)
+            if wider is not None and wider.start < found.start:
+                found = NameSpan(text[wider.start : found.end], wider.start, found.end)
         columns = [found]
         region = text[found.start : by.start()].rstrip()
         if _WIDE_GAP.search(region) and "\n" not in region:
@@ -858,7 +867,9 @@ def _signature_name(text: str, name: NameSpan) -> NameSpan | None:
     # (A "Title:" or "Name:" after the "By:" ends that signatory's block.)
     if re.search(r"(?:By:(?:(?!Title:|Name:)[^\n])*|\b(?:an?|the|of|and)\s*|[)\-]\s*)$", before, re.I):
         return None
-    if not ends_in_legal_suffix(candidate.text) or len(name_words(candidate.text)) < 2:
+    # ("SUNFIELD HOME WARRANTY COMPANY\nBy: ...": an organisation's head noun heads a block as a
+    # legal form does.)
+    if not (ends_in_legal_suffix(candidate.text) or organisation_head(candidate.text)) or len(name_words(candidate.text)) < 2:
         return None
     return candidate
 
@@ -1484,7 +1495,17 @@ def _reviewed(
     verdict = party_scorer.review(text, [p.name for p in found], model_spans, common_words, frozenset(terms))
     dropped = {(n.start, n.end) for n in verdict.drops}
     kept = [p for p in found if (p.name.start, p.name.end) not in dropped]
+    # ("Reference is made to the Guarantee and Collateral Agreement, dated ..., among Acme
+    # Holdings, Inc., ...": the cited agreement's parties, however far its title stands back.)
+    cited = cited_clause_spans(text)
     for name, label, _ in verdict.additions:
+        if any(start <= name.start < end for start, end in cited):
+            continue
+        # ("Sunmark Nutritionals, LLC (as successor in interest to Sunmark Labs, Inc.) ... WHEREAS,
+        # Sunmark Labs, Inc. and Distributor entered into ...": the text placed the name after a
+        # non-party lead; its recital mentions make it no party.)
+        if any(after_non_party_lead(text, m.start()) for m in re.finditer(re.escape(name.text), text)):
+            continue
         words = set(name_words(name.text))
         if not words or any(words <= k or k <= words for k in known) or _names_known_party(name.text, kept, set(terms)):
             continue
@@ -1536,9 +1557,11 @@ def _slash_partner(text: str, name: NameSpan) -> NameSpan | None:
 def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
     """A party without a legal form whose words are a part of another party's name, or whose
     letters are that name's initials ("DCL" for DAIRY CREST LIMITED)."""
-    if has_legal_suffix(party.name.text) or party.label == "PERSON":
-        return False
     words = set(name_words(party.name.text))
+    # (A one-word "person" is the model's guess at a short name: "Quillstone (as identified on the
+    # cover page)" of QUILLSTONE PAYMENTS CORP.)
+    if has_legal_suffix(party.name.text) or (party.label == "PERSON" and len(words) > 1):
+        return False
     letters = "".join(name_words(party.name.text))
     for other in parties:
         if other is party:

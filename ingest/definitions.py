@@ -96,7 +96,10 @@ _MADE_BY = re.compile(
 _MADE_BY_INSIDE = re.compile(r"\b(?:made|entered\s+into|executed)\s+by\s+(?!and\b)(?:the\s+)?(?=[A-Z])")
 _SENTENCE_BREAK = re.compile(r"\.\s+(?=[A-Z\"(])|;|\n\s*\n|:\s*\n")
 _ABBREVIATIONS = frozenset(
-    "inc corp co ltd llc no nos reg st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty pvt pte sdn bhd vs u.s e.g i.e".split()
+    "inc corp co ltd llc no nos reg st mr mrs ms dr jr sr bros plc lp sa nv bv ag gmbh pty pvt pte sdn bhd vs u.s e.g i.e"
+    # An address's abbreviations end no sentence either ("Av. Insurgentes Sur 1605, Piso 9, Col. San
+    # José Insurgentes": "Col." is the colonia, not the clause's end).
+    " ave av avda blvd rd ste fl apt bldg col".split()
 )
 PREAMBLE_SCAN_CHARS = 15_000
 # How far before an address a party clause's company name is looked for.
@@ -194,7 +197,9 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     window = text[start:paren_start]
     best = start
     for match in _SENTENCE_BREAK.finditer(window):
-        if match.group().startswith("."):
+        # (A blank line after "INC." still ends the clause: "BRAMBLE THERAPEUTICS, INC.\n\nTHIS
+        # CERTIFIES THAT ... Lakemont Fund II, L.P. (the "Holder")".)
+        if match.group().startswith(".") and not re.search(r"\n[ \t]*\n", match.group()):
             word = re.findall(r"[\w.]+$", window[: match.start()])
             if word and (word[0].casefold().strip(".") in _ABBREVIATIONS or "." in word[0] or len(word[0]) <= 2):
                 continue
@@ -622,10 +627,11 @@ _DOCUMENT_OF = re.compile(r"\b(?i:agreement|contract)[ \t\n]+(?i:of)\b")
 _LAWS_OF_BEFORE = re.compile(r"\b(?i:laws?)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
-_GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:permitted[ \t\n]+)?assigns)"
-# ", its affiliates and subsidiaries" right before a definition.
+_GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:(?:permitted|registered)[ \t\n]+)?assigns)"
+# ", its affiliates and subsidiaries", ", or its registered assigns" (a warrant's holder) right
+# before a definition.
 _GROUP_TAIL = re.compile(
-    rf",[ \t\n]*(?:and[ \t\n]+)?its[ \t\n]+{_GROUP_WORD}(?:[ \t\n]*(?:,|and|&)[ \t\n]*(?:its[ \t\n]+)?{_GROUP_WORD})*[ \t\n]*\Z"
+    rf",[ \t\n]*(?:(?:and|or)[ \t\n]+)?its[ \t\n]+{_GROUP_WORD}(?:[ \t\n]*(?:,|and|&)[ \t\n]*(?:its[ \t\n]+)?{_GROUP_WORD})*[ \t\n]*\Z"
 )
 # How far before a definition the group tail may start (the search per definition stays bounded).
 _GROUP_TAIL_CHARS = 120
@@ -816,6 +822,33 @@ def _cites_another_agreement(sentence: str) -> bool:
     return any(_CITED_DATED.search(sentence, document.end()) for document in _CITED_DOCUMENT.finditer(sentence))
 
 
+# A parenthesis that defines a term ('(the "Holder")', '(“Licensee”)'), its term in group 1.
+_DEFINING_PAREN = re.compile(r"\((?:[^()\"“”]{0,40}?)[\"“]([^\"“”()]{1,60})[\"”]\)")
+_DOCUMENT_TERM_BEFORE = re.compile(r"[\"”]\)[ \t\n,]*\Z")
+
+
+def _defined_then_cited(text: str, start: int) -> bool:
+    """Whether the first "between"/"among" at ``start`` follows right after another document's
+    definition, in a sentence that cites it, with two parties already defined before that
+    sentence ("THIS CERTIFIES THAT ... Fund II, L.P. ... (the "Holder") ... from Bramble, Inc. (the
+    "Company") ... This Warrant is issued in connection with the Loan and Security Agreement dated
+    as of ... (the "Loan Agreement") among the Company, ...": the loan agreement's parties)."""
+    before = text[max(0, start - _CITED_LOOKBACK) : start]
+    if _DOCUMENT_TERM_BEFORE.search(before) is None:
+        last = None
+    else:
+        last = list(_DEFINING_PAREN.finditer(before))
+        last = last[-1] if last and before[last[-1].end() :].strip(" \t\n,") == "" else None
+    if last is None or not names_a_document(last.group(1)):
+        return False
+    sentence_start = max((m.end() for m in _SENTENCE_BREAK.finditer(before, 0, last.start())), default=0)
+    if not _cites_another_agreement(before[sentence_start:]):
+        return False
+    head = text[: max(0, start - _CITED_LOOKBACK) + sentence_start]
+    parties = [m for m in _DEFINING_PAREN.finditer(head) if not names_a_document(m.group(1))]
+    return len(parties) >= 2
+
+
 def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The between-windows after the first that open another agreement's party clause."""
     cited: list[tuple[int, int]] = []
@@ -824,7 +857,7 @@ def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int,
     # ("made ... by", before its recitals) too; then it is another agreement's when its sentence
     # cites one.
     recitals = opening_end(text)
-    first = clauses[:1] if clauses and recitals <= clauses[0][0] < OPENING_CHARS else []
+    first = clauses[:1] if clauses and (recitals <= clauses[0][0] < OPENING_CHARS or _defined_then_cited(text, clauses[0][0])) else []
     for start, end in [*first, *clauses[1:]]:
         if start >= OPENING_CHARS:
             break
@@ -833,6 +866,27 @@ def _cited_clauses(text: str, clauses: list[tuple[int, int]]) -> list[tuple[int,
         if _cites_another_agreement(sentence):
             cited.append((start, end))
     return cited
+
+
+_CITED_SENTENCE_STOP = re.compile(r"\.(?=[ \t\n]+[A-Z\"“(])|\n[ \t]*\n")
+
+
+def cited_clause_spans(text: str) -> list[tuple[int, int]]:
+    """Another agreement's party clause that this document cites ("Reference is made to the
+    Guarantee and Collateral Agreement, dated ..., among Acme Holdings, Inc., the other Grantors
+    ... and the Collateral Agent."), each up to its sentence's end: the names in it are that
+    agreement's parties. A period after a short or dotted word ("Inc.", "N.A.") ends none."""
+    spans: list[tuple[int, int]] = []
+    for start, end in _cited_clauses(text, between_windows(text)):
+        stop = end
+        for match in _CITED_SENTENCE_STOP.finditer(text, start, end):
+            word = re.search(r"[\w.]+$", text[max(start, match.start() - 40) : match.start()])
+            if match.group().startswith(".") and word is not None and (len(word.group()) <= 4 or "." in word.group()):
+                continue
+            stop = match.start()
+            break
+        spans.append((start, stop))
+    return spans
 
 
 def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) -> _PartyScope:

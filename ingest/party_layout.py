@@ -831,6 +831,9 @@ def _label_stack_names(text: str, found: list[LayoutCell], common_words: frozens
 
 
 _TRUSTEE_CLAUSE = re.compile(r"[ \t]+(?:as|AS)[ \t]+(?:trustee|TRUSTEE)[ \t]+(?:for|of|FOR|OF)[ \t]+(?:the[ \t]+|THE[ \t]+)?[A-Z][^()\n]{0,60}?(?=[ \t]*(?:\(|ABN|ACN|ARBN|ARSN))")
+# The same capacity closing a stacked cover entry: the trust's name runs to the line's end or to
+# its number.
+_STACKED_TRUSTEE = re.compile(r"[ \t]+(?:as|AS)[ \t]+(?:trustee|TRUSTEE)[ \t]+(?:for|of|FOR|OF)[ \t]+(?:the[ \t]+|THE[ \t]+)?[A-Z][^()\n]{0,60}?(?=[ \t]*(?:ABN|ACN|ARBN|ARSN|$))", re.MULTILINE)
 _BARE_TERM = re.compile(r"[ \t]*\([ \t]*(?:together[ \t]+|each[ \t]+)?[A-Z][\w&'’\-]*(?:[ \t]+[A-Z][\w&'’\-]*){0,3}[ \t]*\)")
 _ASIDE = re.compile(r"[ \t]*\([^()\n]{1,40}\)")
 _WORD_START = re.compile(r"(?<![\w&/.'’\-()])[A-Z0-9]")
@@ -958,6 +961,10 @@ def _stacked_entry(text: str, cell: LayoutCell, common_words: frozenset[str]) ->
     if not (ends_in_legal_suffix(name.text) or (organisation_head(name.text) and name.text[:1].isalpha())):
         return None
     position = name.end
+    # ("Acme Pty Ltd as trustee for the Acme Unit Trust": the trustee is the party, in its capacity.)
+    trustee = _STACKED_TRUSTEE.match(text, position, cell.end)
+    if trustee is not None:
+        position = trustee.end()
     registered = _cues().registration.match(text, position, cell.end)
     if registered is not None:
         position = registered.end()
