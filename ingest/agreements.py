@@ -771,7 +771,7 @@ def _with_entity(text: str, title: Title) -> Title:
 # instrument titled without an agreement word opens the same way ("SECOND AMENDMENT TO LEASE dated
 # as of ...", "This GUARANTY made this ..."), unless an article or "that certain"/"said"/"such"
 # before it cites another instrument ("the Lease dated as of ..."). A charter party's form: "IT IS
-# THIS DAY [date] AGREED between ...".
+# THIS DAY [date] AGREED between ...", "It is this day, 4 February 2022, mutually agreed between".
 _PREAMBLE_CLAUSE = re.compile(
     r"\b(?:(?:is|are|was)[ \t]+(?:hereby[ \t]+)?(?:made|entered[ \t]+into|executed|dated|concluded)|(?:agreement|contract)[ \t]+"
     r"(?:made|dated|concluded|executed)[ \t]+(?:at[ \t]+(?-i:[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*)?),?[ \t]+)?(?:as[ \t]+of|on|this|for[ \t]+reference)|made[ \t]+and[ \t]+entered"
@@ -780,7 +780,7 @@ _PREAMBLE_CLAUSE = re.compile(
     r"|(?:agreement|contract),?[ \t]+made[ \t]+and[ \t]+effective[ \t]+(?:as[ \t]+of|on)"
     r"|(?<!\bthe[ \t])(?<!\bthat[ \t])(?<!certain[ \t])(?<!\bsaid[ \t])(?<!\bsuch[ \t])(?<!\bthe\n)"
     r"(?:lease|sublease|amendment|addendum|guaranty|guarantee|indenture)[ \t]+(?:made|dated|executed)[ \t]+(?:as[ \t]+of|on|this)"
-    r"|it[ \t]+is[ \t]+(?:this[ \t]+day[ \t]+(?:[^\n]{0,40}?[ \t]+)?)?(?:hereby[ \t]+)?(?:mutually[ \t]+)?agreed[ \t]+"
+    r"|it[ \t]+is[ \t]+(?:this[ \t]+day,?[ \t]+(?:[^\n]{0,40}?[ \t]+)?)?(?:hereby[ \t]+)?(?:mutually[ \t]+)?agreed[ \t]+"
     r"(?:by[ \t]+and[ \t]+)?(?:between|among)"
     r"|this[ \t]+(?:[\w\-]+[ \t]+){0,6}?(?:agreement|contract)\b[^.;:\n]{0,200}?[ \t](?:is|are)[ \t]+(?:made[ \t]+)?"
     r"(?:by[ \t]+and[ \t]+)?(?:between|among))\b",
@@ -916,8 +916,13 @@ def find_title(text: str) -> Title | None:
         # "LIMITED WAIVER\n\nReference is made to the Credit Agreement ...": an agreement the
         # prose cites is no title of the instrument headed above it.
         instrument = _instrument_heading(text)
+        # ("Re: Limited Waiver and Consent\n\nLadies and Gentlemen:\n\nReference is made to that
+        # certain Credit Agreement ...": so is a letter's own subject.)
+        subject = letter_subject(text) if instrument is None else None
         if instrument is not None and instrument.end <= title.start:
             title = instrument
+        elif subject is not None and subject.end <= title.start:
+            title = subject
     title = (
         title
         or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _sentence_case_heading(text)
@@ -1403,6 +1408,9 @@ def _with_run_in_tail(text: str, title: Title) -> Title:
 _BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
 
 
+_TRAILING_EXHIBIT = re.compile(r"[ \t]{2,}(?:EXHIBIT|Exhibit)[ \t]+[0-9][\w.()\-]{0,12}\Z")
+
+
 def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
     """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]`` (page furniture lines
     not counted), stripped, each with the offset where its stripped text starts."""
@@ -1412,6 +1420,11 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
         stripped = match.group().strip()
         if not stripped:
             continue
+        # ("SUBLEASE                    Exhibit 10.22": the filing's exhibit number set off at the
+        # line's end is page furniture beside the heading.)
+        trailing = _TRAILING_EXHIBIT.search(stripped)
+        if trailing is not None and trailing.start() > 0:
+            stripped = stripped[: trailing.start()]
         yield match.start() + match.group().index(stripped), stripped
         # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines, nor
         # does a filing's own label line ("EX-10.1 2 d123ex101.htm EX-10.1", "Source: ACME
@@ -1716,11 +1729,39 @@ _LETTER_REFERENCE_CHARS = 400
 _THIS_LETTER_CHARS = 1_500
 
 
+# "Re: Limited Waiver and Consent": a reference line that names an instrument a letter itself is
+# (a waiver, a consent, a release), never an agreement it cites.
+_INSTRUMENT_REFERENCE = re.compile(
+    r"(?m)^[ \t]*(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*"
+    r"(?P<title>(?:[A-Z][\w&'’\-]*[ \t]+(?:(?:[A-Z][\w&'’\-]*|and|of|&)[ \t]+){0,5})?"
+    r"(?i:waiver|consent|release|acknowledge?ment|undertaking|joinder))[ \t]*$"
+)
+# An addressee's acceptance under a letter ("ACKNOWLEDGED AND AGREED:"): the letter is signed as
+# an instrument of its own.
+_ACCEPTANCE_LINE = re.compile(
+    r"(?im)^[ \t]*(?:accepted[ \t]+and[ \t]+agreed|agreed[ \t]+and[ \t]+accepted|acknowledged[ \t]+and[ \t]+agreed"
+    r"|agreed[ \t]+to[ \t]+and[ \t]+accepted|accepted[ \t]+and[ \t]+acknowledged)\b"
+)
+
+
 def _letter_reference(text: str, salutation: int) -> Title | None:
     """A letter's reference line above its salutation that names the letter itself, when the
     letter then speaks of "this letter": "Re: Offer Letter" ... "the terms set forth in this letter
-    agreement". Its title, as written."""
-    found = list(_LETTER_REFERENCE.finditer(text, max(0, salutation - _LETTER_REFERENCE_CHARS), salutation))
+    agreement"; or one that names an instrument ("Re: Limited Waiver and Consent") over a letter
+    that speaks of "this letter" or "this Waiver", or that its addressee accepts. Its title, as
+    written."""
+    floor = max(0, salutation - _LETTER_REFERENCE_CHARS)
+    instrument = list(_INSTRUMENT_REFERENCE.finditer(text, floor, salutation))
+    if instrument and amendment_of(instrument[-1].group("title")) is None:
+        reference = instrument[-1]
+        last_word = re.findall(r"[\w\-]+", reference.group("title"))[-1]
+        itself = re.compile(r"\b(?i:this[ \t\n]+(?:letter|" + re.escape(last_word) + r"))\b")
+        if (
+            itself.search(text, salutation, min(len(text), salutation + _THIS_LETTER_CHARS)) is not None
+            or _ACCEPTANCE_LINE.search(text, salutation) is not None
+        ):
+            return Title(reference.group("title"), reference.start("title"), reference.end("title"))
+    found = list(_LETTER_REFERENCE.finditer(text, floor, salutation))
     if not found or amendment_of(found[-1].group("title")) is not None:
         return None
     if _THIS_LETTER.search(text, salutation, min(len(text), salutation + _THIS_LETTER_CHARS)) is None:

@@ -85,7 +85,7 @@ from ingest import party_scorer
 from ingest.entity_id import AGREEMENT, EntityId
 from ingest.normalize import agreement_id, legal_form_words, normalise_org, normalise_plain
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
-from ingest.party_capacities import continues_role_list, overread, read_capacities
+from ingest.party_capacities import continues_role_list, names_a_class, overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
 from ingest.party_layout import layout_end, layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
@@ -486,7 +486,13 @@ _LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \
 _COLLECTIVE_LIMIT = 16
 # (The last name's description runs up to the group definition: "..., a Delaware corporation (collectively".)
 # (Or a relation to another party: "..., Jane Roe and John Doe, the members of Seller (each".)
-_LIST_DESCRIPTION = re.compile(r",[ \t\n]*(?:an?|the)[ \t\n]+[^,()\"\n]{1,80}?(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)")
+# (Or a member's capacity: "Harold T. Brinkley, as trustee of the Brinkley Family Trust u/a/d June
+# 4, 2011, Bluegill ...": a date's year inside it stays the capacity's.)
+_LIST_DESCRIPTION = re.compile(
+    r",[ \t\n]*(?:(?:an?|the)[ \t\n]+[^,()\"\n]{1,80}?"
+    r"|as[ \t\n]+(?:the[ \t\n]+)?(?:sole[ \t\n]+)?(?:co-)?(?:trustees?|custodian|executor|executrix|administrator|nominee|guardian)"
+    r"[ \t\n]+(?:of|for|under)[ \t\n]+[^,()\"\n]{1,100}?(?:,[ \t\n]*(?:19|20)\d\d)?)(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)"
+)
 # "The undersigned, SUNTRON CORPORATION, a Delaware corporation, ... (collectively, the
 # "Borrowers"), hereby acknowledge ...": the signers list themselves, anywhere in the document
 # (an acknowledgment follows the signatures).
@@ -1227,6 +1233,10 @@ def _parties(
             definition.name.text, parties.values(), party_terms
         ):
             continue
+        # ("(4) THE FINANCIAL INSTITUTIONS listed in Part II of Schedule 1 ... (the "Original
+        # Lenders")": a class whose members a schedule lists defines no party of its own.)
+        if names_a_class(text, definition.name):
+            continue
         # "between the Secured Party and Quill Credit, Inc. ("QC")" in a recital: a party's term
         # joined to a name is prose about another agreement's parties, not one name.
         # ("between Customer and CyrusOne LLC ("CyrusOne")": a term another definition made, even
@@ -1307,6 +1317,8 @@ def _parties(
         if continues_role_list(text, name):
             continue
         if party_name_problem(name.text, common_words) or _names_known_party(name.text, parties.values(), party_terms):
+            continue
+        if names_a_class(text, name):
             continue
         # "between Vendor and AT&T Corp.", "between NTL and Entrust Technologies Limited": a defined
         # term joined to a name is prose about two parties, not one name.

@@ -55,8 +55,12 @@ _QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
 # Definitions without parentheses: ', hereinafter referred to as "TKCI";'
 # ("... registered with the commercial register under HRB 34431,\n- hereinafter the "Existing
 # Shareholder" -": a dash may set the clause off.)
+# ('hereinafter referred to as "SDMSO" or the "Distributor"': every term joined by "or" is the
+# party's; an "and" opens the next party: 'hereinafter "QYS" AND "QX" TECHNOLOGIES ...'.)
 _HEREINAFTER = re.compile(
-    r'[,\s\-–—]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?"([^"]{1,60})"', re.I
+    r'[,\s\-–—]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?'
+    r'("[^"]{1,60}"(?:\s*(?:,\s*or|or|/)\s*(?:the\s+)?"[^"]{1,60}"){0,3})',
+    re.I,
 )
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
@@ -70,8 +74,15 @@ PREAMBLE_END_WORDS = (
     r"(?<=\n)Background(?=[ \t]*:?[ \t]*\n))\b"
 )
 _PREAMBLE_END = re.compile(PREAMBLE_END_WORDS)
+# What a listed party joins the contract for, between the list's "and" and its name: "solely for
+# purposes of Section 5,", "for the limited purposes set forth in Sections 3 and 9,", "(solely with
+# respect to Article VII)". Ends at its comma or bracket.
+PURPOSE_QUALIFIER = (
+    r"\(?(?:(?:solely|only)\s+)?(?:for\s+(?:the\s+)?(?:limited\s+)?purposes?\s+(?:of|set\s+forth\s+in|described\s+in)"
+    r"|(?:solely|only)\s+(?:with\s+respect\s+to|as\s+to))\s+[^,()\"\n]{1,60}?(?:\s+only)?\s*[,)]"
+)
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;\-–]|\band\b|\bby\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
+    r"^(?:[\s,:;\-–]|\band\b|\bby\b|\bnamely\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
     # ("... ("Vendor") OF THE FIRST PART AND: WILLIAM ROE, ...": the part closing the previous
     # party opens no name; "OF THE FIRST-PART" too.)
     r"\bof\s+the\s+(?:first|second|third|fourth|fifth|one|other)[\s-]+part\b|"
@@ -211,8 +222,12 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     return best
 
 
-# Joining words an acronym leaves out ("ASC" of "Alpha Systems of Canada").
-_INITIALS_SKIP = frozenset({"and", "of", "the", "for", "&"})
+# Joining words an acronym leaves out ("ASC" of "Alpha Systems of Canada"), in the languages party
+# names are written in ("SDMSO" of "Société de Distribution Médicale du Sud-Ouest", "BdB" of
+# "Banco do Brasil").
+_INITIALS_SKIP = frozenset({
+    "and", "of", "the", "for", "&", "de", "du", "des", "la", "le", "les", "et", "di", "del", "della", "da", "do", "dos", "das",
+})
 
 
 def _is_name_derived(term: str, name: str) -> bool:
@@ -519,7 +534,9 @@ def _clause_antecedent(
     # ("..., and the Finley Family Irrevocable Trust dated May 1, 2009 (the "Trust")".)
     # ("..., Trustee, and (ii) Harlan Webb, Inc. a ... corporation, hereinafter called "Lessee"": a
     # list's enumerator after the joiner opens the next party.)
-    joiners = list(re.finditer(r"(?:^|\s)(?:and|AND)\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?", segment))
+    # (", and, solely for purposes of Section 5, ALPINE LOAN SERVICES LLC, in its capacity as ...
+    # ("Collateral Agent")": the sections a party joins for may stand after the joiner.)
+    joiners = list(_JOINER_BEFORE_NAME.finditer(segment))
     for index in range(len(joiners) - 1, -1, -1):
         joiner = joiners[index]
         # ("... and the president of Westland Institute of Science (hereinafter ...)": the office
@@ -643,6 +660,9 @@ _PRONOUNS = frozenset({"i", "we", "you", "our", "us", "they", "it", "he", "she"}
 # A first line that ends in the agreement word (a title) before the rest of a name read on.
 _TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)[ \t]*\n")
 # The last ", and" of a clause, before the capitalised word opening the next party's name.
+_JOINER_BEFORE_NAME = re.compile(
+    r"(?:^|\s)(?:and|AND)(?:\s*,\s*" + PURPOSE_QUALIFIER + r")?\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?"
+)
 _CLOSING_JOINER = re.compile(r",[ \t\n]*(?:and|AND)[ \t\n]+(?=[A-Z])")
 # A comma and the capitalised word opening a list's next item.
 _LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
@@ -724,9 +744,9 @@ def _sites(straight: str) -> list[_Site]:
     for match in _HEREINAFTER.finditer(straight):
         if any(s <= match.start() < e for s, e in covered):
             continue
-        cleaned = _clean_term(match.group(1), match.start(1))
-        if cleaned:
-            sites.append(_Site(match.start(), match.end(), [cleaned]))
+        terms = _terms_in(match.group(1), match.start(1))
+        if terms:
+            sites.append(_Site(match.start(), match.end(), terms))
     return sorted(sites, key=lambda site: site.start)
 
 

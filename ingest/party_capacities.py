@@ -127,6 +127,26 @@ def continues_role_list(text: str, name: NameSpan) -> bool:
     return joined is not None and joined.group(1).casefold().rstrip("s") in heads
 
 
+# What follows a class of parties written like a name: "THE FINANCIAL INSTITUTIONS listed in Part
+# II of Schedule 1", "THE BANKS named herein", "the Lenders party hereto from time to time".
+_CLASS_CONTINUATION = re.compile(
+    r"[ \t\n]+(?:listed|named|identified|set[ \t\n]+forth|described|referred|party|parties|from[ \t\n]+time|"
+    r"signator(?:y|ies)|(?:that|which|who)[ \t\n]+(?:are|is|become|becomes|may))\b",
+    re.I,
+)
+
+
+def names_a_class(text: str, name: NameSpan) -> bool:
+    """Whether ``name`` is a class of parties written like a name, no party: without a legal form,
+    it ends in a plural class word ("institutions", "lenders") and words that point to where the
+    members are listed follow it ("THE FINANCIAL INSTITUTIONS listed in Part II of Schedule 1")."""
+    words = name_words(name.text)
+    if not words or has_legal_suffix(name.text):
+        return False
+    last = words[-1]
+    return last.endswith("s") and last in _cues().class_words and _CLASS_CONTINUATION.match(text, name.end) is not None
+
+
 def overread(name: str) -> bool:
     """Whether a name read elsewhere runs over two list entries or a class of parties ("THE
     LENDERS NAMED HEREIN, ORLO BANK AG", "MERIN CAPITAL,\nORLO SECURITIES (USA)

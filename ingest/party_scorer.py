@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ingest.agreements import filing_header_end
+from ingest.definitions import PURPOSE_QUALIFIER
 from ingest.errors import InternalError
 from ingest.lexicons import NER_MODELS_DIR, load_json
 from ingest.names import (
@@ -274,6 +275,7 @@ def _model_label(name: NameSpan, model_spans: Sequence[tuple[int, int, str]]) ->
     return "ORG"
 
 
+_QUALIFIER_BEFORE = re.compile(r"[ \t\n]*,?[ \t\n]*" + PURPOSE_QUALIFIER + r"[ \t\n]*\Z", re.I)
 _AFTER_NAME_WORD = re.compile(r"(?:[A-Z][\w.'’\-]*|\bof|&)[ \t]+$")
 _WORDS_BEFORE = re.compile(r"[\w&'’]+|[^\w\s]")
 
@@ -316,6 +318,12 @@ def features(
         else:
             value["signature"] = 1.0
         before_text = text[max(0, name.start - 80) : name.start]
+        # (", and, solely for purposes of Section 5, ALPINE ...": the words before the name are
+        # read as if the sections it joins for were not there.)
+        qualifier = _QUALIFIER_BEFORE.search(before_text)
+        if qualifier is not None:
+            cut = name.start - (len(before_text) - qualifier.start())
+            before_text = text[max(0, cut - 80) : cut] + " "
         before = [w.casefold() for w in _WORDS_BEFORE.findall(before_text)][-vocab.before_words :]
         for key, lead in vocab.lead_words.items():
             if lead & set(before):
