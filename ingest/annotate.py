@@ -42,6 +42,7 @@ from ingest.definitions import (
     made_by_windows,
     opening_end,
     preamble_windows,
+    term_slot_names,
 )
 from ingest.entities import (
     SUBJECT_LABELS,
@@ -544,6 +545,10 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
             # ", on the other hand, and Robert Klein and Susan Klein (together, ...": filler first.
             filler = leading_connectors(straight, position, match.start())
             position = filler if filler is not None else position
+            # "The holders of all of the shares of the Company, namely A Limited, ... and B (each a
+            # "Shareholder" ...": the list starts after its "namely".
+            namely = list(re.finditer(r"\bnamely\b[ \t\n]*:?[ \t\n]*", straight[position : match.start()]))
+            position += namely[-1].end() if namely else 0
             # A recital states the group: "WHEREAS, Beta LLC, Gamma Corp. and Delta Ltd. (collectively".
             recital = re.match(r"(?:WHEREAS|Whereas)[ \t,]+", straight[position : match.start()])
             position += recital.end() if recital else 0
@@ -1194,6 +1199,9 @@ def _parties(
     # Terms the document defines for things, not parties ("This Master Services Agreement ("MSA")").
     thing_terms = {d.term.casefold() for d in definitions if not d.is_party_alias}
     alias_terms = {d.term.casefold() for d in definitions if d.in_preamble and d.is_party_alias}
+    # ('"Employee" means Jane Roe' names a party by term too: its possessive is no name either.)
+    term_slots = term_slot_names(text)
+    all_terms = {d.term.casefold() for d in definitions} | {term.casefold() for term, _ in term_slots}
     # Parties laid out rather than written in prose: list items, label rows, stacked covers.
     laid_out = layout_names(text, common_words)
     for definition in definitions:
@@ -1237,6 +1245,11 @@ def _parties(
         # Lenders")": a class whose members a schedule lists defines no party of its own.)
         if names_a_class(text, definition.name):
             continue
+        # ("Employee, for Employee and Employee's heirs and assigns, releases ... (the "Released
+        # Parties")": a defined term's possessive is no name.)
+        possessive = re.fullmatch(r"(?:the[ \t]+)?(.+?)['’]s", definition.name.text.strip())
+        if possessive is not None and possessive.group(1).casefold() in all_terms:
+            continue
         # "between the Secured Party and Quill Credit, Inc. ("QC")" in a recital: a party's term
         # joined to a name is prose about another agreement's parties, not one name.
         # ("between Customer and CyrusOne LLC ("CyrusOne")": a term another definition made, even
@@ -1267,6 +1280,18 @@ def _parties(
         if partner is not None and not party_name_problem(partner.text, common_words):
             partner_id = entity_id_for("ORG", party_name_forms(partner.text)[-1])
             parties.setdefault(partner_id, Party(partner_id, "ORG", partner, None, partner.start, definition.paren_end))
+    # "BETWEEN: (1) the Company; and (2) the Executive, each as defined in clause 1.1." over
+    # '"Company" means Thornbury Estates Limited ...': the definitions section names the parties
+    # the clause names by term.
+    for term, name in term_slots:
+        if party_name_problem(name.text, common_words):
+            continue
+        if _names_known_party(name.text, parties.values(), party_terms):
+            continue
+        party_terms.add(term.casefold())
+        label = _label_for(name, person_spans)
+        entity_id = entity_id_for(label, party_name_forms(name.text)[-1])
+        parties.setdefault(entity_id, Party(entity_id, label, name, term, name.start, name.end))
     # Names right after "between"/"among" (and the one after its "and") are parties even when
     # their defined terms were missed; with two defined parties already, only names with a legal
     # suffix ("Beijing CC-Pharming Ltd.") are trusted.

@@ -1180,3 +1180,49 @@ def find_definitions(text: str) -> list[Definition]:
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))
     return sorted(definitions, key=lambda d: (d.term_start, d.term))
+
+
+# A definitions section's entry: '"Company" means Thornbury Estates Limited (company number ...),'.
+_MEANS_ENTRY = re.compile(r'(?m)^[ \t]*(?:\d{1,2}(?:\.\d{1,2})*[ \t]+|\([a-z0-9]{1,3}\)[ \t]+)?"(?P<term>[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,2})"[ \t]+means[ \t]+')
+# Where a party clause that names its parties by term ends: its sentence's end or a blank line.
+_CLAUSE_SENTENCE_END = re.compile(r"\.[ \t]|\.$|\n[ \t]*\n[ \t]*\d|\n[ \t]*\n[ \t]*[A-Z]{2}")
+_TERM_CLAUSE_CHARS = 400
+# How far into the text a definitions section naming the parties may stand.
+MEANS_SCAN_CHARS = 8_000
+
+
+def term_slot_names(text: str) -> list[tuple[str, NameSpan]]:
+    """Parties a clause names only by defined terms that a definitions section then says mean
+    names: "BETWEEN: (1) the Company; and (2) the Executive, each as defined in clause 1.1." with
+    '"Company" means Thornbury Estates Limited (company number ...)'. Each (term, name), the name
+    cut at its description ("of 9 Lansdown Crescent", a parenthesis, a comma)."""
+    straight = straighten_quotes(text)
+    windows = between_windows(straight)
+    if not windows:
+        return []
+    start, end = windows[0]
+    # (The clause stands before the definitions section: a "between" inside an entry, '"CPC
+    # Blend" means ... agreed between the Principal and STASCO', is no party clause.)
+    first_entry = _MEANS_ENTRY.search(straight, 0, min(len(straight), MEANS_SCAN_CHARS))
+    if first_entry is None or start >= first_entry.start():
+        return []
+    # (The clause's own sentence: "between Employer and Employee (each as identified in Section 1)".)
+    stop = _CLAUSE_SENTENCE_END.search(straight, start, min(end, start + _TERM_CLAUSE_CHARS))
+    clause = straight[start : stop.start() if stop is not None else min(end, start + _TERM_CLAUSE_CHARS)]
+    found: list[tuple[str, NameSpan]] = []
+    for entry in _MEANS_ENTRY.finditer(straight, 0, min(len(straight), MEANS_SCAN_CHARS)):
+        if re.search(r"(?<![\w\"])(?:the[ \t]+)?" + re.escape(entry.group("term")) + r"(?![\w\"'’])", clause) is None:
+            continue
+        line_end = straight.find("\n", entry.end())
+        limit = line_end if line_end != -1 else len(straight)
+        name = name_at(straight, entry.end(), limit)
+        if name is None or name.start != entry.end():
+            continue
+        # ("Imogen Roe of 9 Lansdown Crescent, Bath": "of" and a number open the address.)
+        address = re.search(r"[ \t]+of[ \t]+\d", name.text)
+        if address is not None:
+            name = NameSpan(name.text[: address.start()], name.start, name.start + address.start())
+        if party_name_problem(name.text) is None:
+            found.append((entry.group("term"), name))
+    return found
+

@@ -313,7 +313,17 @@ def _label_term(label: str) -> str | None:
     return _cues().labels.get(folded)
 
 
+def _plural_role_label(label: str) -> str | None:
+    """The role a plural label names ("Pledgors", "Sellers"), as its singular label; else None."""
+    folded = " ".join(label.split()).casefold()
+    if not folded.endswith("s"):
+        return None
+    return _cues().labels.get(folded[:-1])
+
+
 _PARTY_ROLE_LABEL = re.compile(r"[A-Z][a-z]+(?:[ \t]+(?:[A-Z][a-z]+|and|&)){0,4}[ \t]+Party")
+# How many numbered items a plural role label ("Pledgors:") may head.
+_PLURAL_LABEL_ITEMS = 16
 
 
 # A party the preamble names by pointing at a label row: 'the entity named above
@@ -413,6 +423,21 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             if read is not None and _initials_label(label_text, read.text):
                 slots.append(LabelSlot(label_text, label_start, read, cell.end))
             index += 1
+            continue
+        plural = _plural_role_label(label_text) if term is None and match is not None and label_text is not None else None
+        if plural is not None and value_start >= cell.end:
+            # "Pledgors:" alone over "(1) Liu Jianguo, a PRC citizen ..." and "(2) ...": each
+            # numbered item under a plural role's label names one of its parties.
+            item = index + 1
+            while item < len(found) and item - index <= _PLURAL_LABEL_ITEMS:
+                marker = _cues().item_marker.match(found[item].text)
+                if marker is None or marker.end() == 0:
+                    break
+                name = _slot_name(text, found[item].start + marker.end(), found[item].end, common_words)
+                if name is not None:
+                    slots.append(LabelSlot(plural, found[item].start, name, found[item].end))
+                item += 1
+            index = item
             continue
         if term is None:
             index += 1

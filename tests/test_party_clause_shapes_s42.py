@@ -157,3 +157,85 @@ def test_an_instrument_reference_line_needs_an_acceptance_or_self_reference_guar
     # names no title (the letter may only discuss a waiver).
     text = WAIVER_LETTER.format(acceptance="")
     assert agreement_title(text) != "Limited Waiver and Consent"
+
+
+# From a seventh held-out probe (parties named outside a clean preamble).
+
+
+def test_numbered_items_under_a_plural_role_label_are_parties() -> None:
+    # Before, "Pledgors:" alone on its line named no one, so the two individuals were lost.
+    text = (
+        "Equity Pledge Agreement\n\nThis Equity Pledge Agreement is entered into by the following parties on May 2, "
+        "2021 in Shanghai, the People's Republic of China:\n\nPledgee: Shanghai Qinglan Data Technology Co., Ltd.\n"
+        "Address: Room 12, No. 8 Keyuan Road, Shanghai\n\nPledgors:\n(1) Wang Lixin, a PRC citizen with ID No. "
+        "3101XXXX\n(2) Zhou Meiling, a PRC citizen with ID No. 3102XXXX\n\nWhereas:\n\n1. The Pledgors hold the equity.\n"
+    )
+    assert bound_party_aliases(text) == {
+        "Shanghai Qinglan Data Technology Co., Ltd.": ["Pledgee"],
+        "Wang Lixin": ["Pledgor"],
+        "Zhou Meiling": ["Pledgor"],
+    }
+
+
+DEED = (
+    "DEED OF VARIATION\nrelating to a Service Agreement\n\nTHIS DEED OF VARIATION is made on 3 October 2022\n\n"
+    "BETWEEN:\n\n(1) the Company; and\n(2) the Executive,\neach as defined in clause 1.1.\n\n1. DEFINITIONS\n"
+    "1.1 In this Deed:\n\"Company\" means Ashcombe Lettings Limited (company number 01234567), formerly known as "
+    "Ashcombe Homes Limited, whose registered office is at 4 Bath Road, Swindon;\n\"Executive\" means Rosalind Mary "
+    "Penrose-Hart of 9 Park Crescent, Bath BA1 2AB;\n\"Parent\" means Ashcombe Group plc.\n\n2. VARIATION\n2.1 The "
+    "Executive's base salary is varied.\n"
+)
+
+
+def test_terms_of_a_party_clause_are_bound_to_the_names_the_definitions_section_gives() -> None:
+    # Before, the clause named only "the Company" and "the Executive"; neither name was bound.
+    assert bound_party_aliases(DEED) == {
+        "Ashcombe Lettings Limited": ["Company"],
+        "Rosalind Mary Penrose-Hart": ["Executive"],
+    }
+
+
+def test_a_means_entry_the_party_clause_does_not_name_is_no_party_guard() -> None:
+    # Guard: "Parent" is defined in the same section but is not in the clause.
+    assert "Ashcombe Group plc" not in bound_party_names(DEED)
+
+
+def test_a_list_after_namely_in_a_parties_article_reads_each_member() -> None:
+    # Before, the list was read from the article's first words and broke; the individual was lost.
+    text = (
+        "SHARE EXCHANGE AGREEMENT\n\nTHIS SHARE EXCHANGE AGREEMENT is made as of May 1, 2022, by and among the parties "
+        "identified in Article I.\n\nARTICLE I\nPARTIES\n\n1.1 Pubco. Tidewell Holdings Limited, an exempted company "
+        "incorporated in the Cayman Islands (\"Pubco\").\n\n1.2 Shareholders. The holders of all of the issued shares "
+        "of the Company, namely Brightfin Ventures Limited, a British Virgin Islands company, and Li Qiaoming, a "
+        "citizen of the People's Republic of China (each a \"Shareholder\" and together the \"Shareholders\").\n\n"
+        "ARTICLE II\nRECITALS\n"
+    )
+    assert {"Brightfin Ventures Limited", "Li Qiaoming"} <= bound_party_names(text)
+
+
+def test_a_defined_terms_possessive_defines_no_party() -> None:
+    # Before, "Employee's" (of "Employee's heirs and assigns") took the term "Released Parties".
+    text = (
+        "SEPARATION AGREEMENT AND GENERAL RELEASE\n\nThis Separation Agreement (\"Agreement\") is made by and between "
+        "Employer and Employee (each as identified in Section 1).\n\n1. Parties.\n   (a) \"Employer\" means Quillon "
+        "Media Group, Inc.\n   (b) \"Employee\" means Aoife K. Brennan-Walsh.\n\n2. Release. Employee, for Employee "
+        "and Employee's heirs and assigns, releases Employer and its affiliates (the \"Released Parties\") from all "
+        "claims.\n"
+    )
+    names = bound_party_names(text)
+    assert "Employee's" not in names
+    assert names == {"Quillon Media Group, Inc.", "Aoife K. Brennan-Walsh"}
+
+
+def test_a_between_inside_a_definitions_entry_is_no_party_clause() -> None:
+    # Guard: a "between" inside a definitions entry opens no party clause, so the name
+    # another entry gives "STX" is never bound.
+    from ingest.definitions import term_slot_names
+
+    text = (
+        "TRANSPORTATION CONTRACT\n\nJSC Orda Oil, hereinafter referred to as the \"Company\", on the one side and JSC "
+        "Tobol Munai, hereinafter referred to as the \"Principal\", on the other side, agree as follows:\n\n"
+        "2. DEFINITIONS\n\n\"Blend\" means the blend agreed between the Principal and STX.\n\n\"STX\" means Harwick "
+        "Trading International Limited.\n"
+    )
+    assert term_slot_names(text) == []
