@@ -659,10 +659,12 @@ _OWN_AND_BEFORE = re.compile(r"(?<![\w&'’\-])(?:[A-Z][\w&'’\-]*[ \t]+){1,3}(
 _PRONOUNS = frozenset({"i", "we", "you", "our", "us", "they", "it", "he", "she"})
 # A first line that ends in the agreement word (a title) before the rest of a name read on.
 _TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)[ \t]*\n")
-# The last ", and" of a clause, before the capitalised word opening the next party's name.
+# An "and" before a list's next name, maybe with the sections the party joins for after it, its
+# item number, and a lower-case "the".
 _JOINER_BEFORE_NAME = re.compile(
     r"(?:^|\s)(?:and|AND)(?:\s*,\s*" + PURPOSE_QUALIFIER + r")?\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?"
 )
+# The last ", and" of a clause, before the capitalised word opening the next party's name.
 _CLOSING_JOINER = re.compile(r",[ \t\n]*(?:and|AND)[ \t\n]+(?=[A-Z])")
 # A comma and the capitalised word opening a list's next item.
 _LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
@@ -1203,14 +1205,14 @@ def term_slot_names(text: str) -> list[tuple[str, NameSpan]]:
     start, end = windows[0]
     # (The clause stands before the definitions section: a "between" inside an entry, '"CPC
     # Blend" means ... agreed between the Principal and STASCO', is no party clause.)
-    first_entry = _MEANS_ENTRY.search(straight, 0, min(len(straight), MEANS_SCAN_CHARS))
-    if first_entry is None or start >= first_entry.start():
+    entries = list(_MEANS_ENTRY.finditer(straight, 0, min(len(straight), MEANS_SCAN_CHARS)))
+    if not entries or start >= entries[0].start():
         return []
     # (The clause's own sentence: "between Employer and Employee (each as identified in Section 1)".)
     stop = _CLAUSE_SENTENCE_END.search(straight, start, min(end, start + _TERM_CLAUSE_CHARS))
     clause = straight[start : stop.start() if stop is not None else min(end, start + _TERM_CLAUSE_CHARS)]
     found: list[tuple[str, NameSpan]] = []
-    for entry in _MEANS_ENTRY.finditer(straight, 0, min(len(straight), MEANS_SCAN_CHARS)):
+    for entry in entries:
         if re.search(r"(?<![\w\"])(?:the[ \t]+)?" + re.escape(entry.group("term")) + r"(?![\w\"'’])", clause) is None:
             continue
         line_end = straight.find("\n", entry.end())
@@ -1225,4 +1227,3 @@ def term_slot_names(text: str) -> list[tuple[str, NameSpan]]:
         if party_name_problem(name.text) is None:
             found.append((entry.group("term"), name))
     return found
-

@@ -239,3 +239,16 @@ def test_a_between_inside_a_definitions_entry_is_no_party_clause() -> None:
         "Trading International Limited.\n"
     )
     assert term_slot_names(text) == []
+
+
+def test_a_plural_role_label_heads_at_most_its_bound_of_items() -> None:
+    # Bound: at most 16 numbered items under one plural label are read; the 17th names no party.
+    from ingest.party_layout import label_slots
+
+    items = "".join(f"({n}) Person{chr(64 + n)} Surname{chr(64 + n)}, a PRC citizen\n" for n in range(1, 18))
+    text = (
+        "Equity Pledge Agreement\n\nThis Equity Pledge Agreement is entered into by the following parties on May 2, "
+        "2021:\n\nPledgee: Shanghai Qinglan Data Technology Co., Ltd.\n\nPledgors:\n" + items + "\nWhereas:\n\n1. Recital.\n"
+    )
+    pledgors = [slot.name.text for slot in label_slots(text) if slot.term == "Pledgor"]
+    assert pledgors == [f"Person{chr(64 + n)} Surname{chr(64 + n)}" for n in range(1, 17)]
