@@ -20,8 +20,8 @@ addresses) of the real held-out sets measured in stop 15 are in ``bench/data/rea
 Stop 33's probes, ``bench/data/party_shapes_fresh3.json`` and ``party_shapes_fresh4.json`` (``--file``),
 were written by a helper that read no Attest code, and so were stop 41's ``party_shapes_fresh5.json`` and
 stop 42's ``party_shapes_fresh6.json`` (name boundaries and titles) and ``party_shapes_fresh7.json``
-(parties named outside a clean preamble);
-their "about" says what has since been read.
+(parties named outside a clean preamble), and stop 43's ``party_shapes_fresh8.json`` (openings in the
+style of EDGAR plain-text exhibits); their "about" says what has since been read.
 
 ``--fresh`` scores the held-out probe ``bench/data/party_shapes_fresh.json`` instead: clauses
 written (for issue 9, before reading any CUAD text) from how SEC-exhibit contracts of many

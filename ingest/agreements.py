@@ -1762,12 +1762,39 @@ def _letter_reference(text: str, salutation: int) -> Title | None:
         ):
             return Title(reference.group("title"), reference.start("title"), reference.end("title"))
     found = list(_LETTER_REFERENCE.finditer(text, floor, salutation))
+    # ("Re: Offer of Employment", "Re: Exclusive Placement Agent Engagement": a subject in
+    # capitalised words that names no agreement, company or number is what the letter is, when
+    # the letter calls itself "this letter".)
+    subject = [m for m in _SUBJECT_REFERENCE.finditer(text, floor, salutation) if _names_the_letter(m.group("title"))]
+    if not found and subject:
+        found = subject[-1:]
     if not found or amendment_of(found[-1].group("title")) is not None:
         return None
     if _THIS_LETTER.search(text, salutation, min(len(text), salutation + _THIS_LETTER_CHARS)) is None:
         return None
     reference = found[-1]
     return Title(reference.group("title"), reference.start("title"), reference.end("title"))
+
+
+# A reference line of two to eight capitalised words (lower-case "of", "and", "for", "to", "&"
+# between them) and nothing else.
+_SUBJECT_REFERENCE = re.compile(
+    r"(?m)^[ \t]*(?:RE|Re|SUBJECT|Subject)[ \t]*:[ \t]*"
+    r"(?P<title>[A-Z][\w'’\-]*(?:[ \t]+(?:[A-Z][\w'’\-]*|of|and|for|to|&)){1,7})[ \t]*$"
+)
+
+
+def _names_the_letter(subject: str) -> bool:
+    """Whether a reference line's subject may be the letter's own name: no agreement or
+    instrument word (that names the agreement the letter is about: "Re: Consulting Agreement",
+    "Re: Promissory Note"), no legal form (a company: "Re: Acme Holdings, Inc."), no digit (a file
+    or loan number)."""
+    return (
+        _AGREEMENT_WORD.search(subject) is None
+        and _instrument_title().search(subject) is None
+        and not _ends_in_legal_form(subject)
+        and re.search(r"[0-9]", subject) is None
+    )
 
 
 def letter_subject(text: str) -> Title | None:

@@ -42,6 +42,7 @@ from ingest.definitions import (
     made_by_windows,
     opening_end,
     preamble_windows,
+    notice_slot_names,
     term_slot_names,
 )
 from ingest.entities import (
@@ -1201,6 +1202,11 @@ def _parties(
     alias_terms = {d.term.casefold() for d in definitions if d.in_preamble and d.is_party_alias}
     # ('"Employee" means Jane Roe' names a party by term too: its possessive is no name either.)
     term_slots = term_slot_names(text)
+    # ("between the Company and the Consultant identified in Section 12" with "If to the
+    # Consultant:\nHarold T. Beaumont, Jr." among the notices: only a term nothing else binds.)
+    named_terms = {d.term.casefold() for d in definitions if d.in_preamble and d.is_party_alias and d.name}
+    named_terms |= {term.casefold() for term, _ in term_slots}
+    term_slots += [(term, name) for term, name in notice_slot_names(text) if term.casefold() not in named_terms]
     all_terms = {d.term.casefold() for d in definitions} | {term.casefold() for term, _ in term_slots}
     # Parties laid out rather than written in prose: list items, label rows, stacked covers.
     laid_out = layout_names(text, common_words)

@@ -559,6 +559,10 @@ def _clause_antecedent(
                 and (joiner.group().strip() == "AND" or ends_in_legal_suffix(wider.text))
             ):
                 after = wider
+        # ("Ashgrove Ltd., a company incorporated in England and Wales ("Ashgrove")": an "and"
+        # inside a place's name opens no party.)
+        if after is not None and _joins_a_place(text, segment_start + joiner.start(), after):
+            continue
         # (After "and the" only a description may end the clause: "and the Department of the
         # Treasury of ... (the "Department")" names no "Department".)
         if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
@@ -611,6 +615,25 @@ def _clause_antecedent(
     return before
 
 
+def _joins_a_place(text: str, joiner_start: int, after: NameSpan) -> bool:
+    """Whether the "and" at ``joiner_start`` is a jurisdiction's own word: up to three capitalised
+    words before it, the "and" and the name read after it make a known jurisdiction ("England and
+    Wales", "Trinidad and Tobago", ``ner_models/jurisdictions.json``)."""
+    before = _PLACE_WORDS_BEFORE.search(text, max(0, joiner_start - _PLACE_LOOKBACK), joiner_start + 1)
+    if before is None:
+        return False
+    words = before.group().split()
+    return any(
+        normalise_jurisdiction(" ".join([*words[-count:], "and", after.text]))
+        for count in range(1, len(words) + 1)
+    )
+
+
+# Up to three capitalised words right before a joiner (at most ``_PLACE_LOOKBACK`` characters).
+_PLACE_LOOKBACK = 60
+_PLACE_WORDS_BEFORE = re.compile(r"(?:[A-Z][\w.'’\-]*[ \t\n]+){1,3}(?=\s?\Z)")
+
+
 def _own_and(segment: str, previous: re.Match[str], joiner: re.Match[str]) -> bool:
     """Whether a lower-case "and" may be a name's own word: the joiner before it follows a comma
     (it closed the previous party's description), this one follows none, and a name that ends in
@@ -645,10 +668,11 @@ _LAWS_OF_BEFORE = re.compile(r"\b(?i:laws?)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z"
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:(?:permitted|registered)[ \t\n]+)?assigns)"
-# ", its affiliates and subsidiaries", ", or its registered assigns" (a warrant's holder) right
-# before a definition.
+# ", its affiliates and subsidiaries", ", or its registered assigns" (a warrant's holder; the
+# comma may be left out before "or"/"and": "X, L.P. or its registered assigns (the "Holder")")
+# right before a definition.
 _GROUP_TAIL = re.compile(
-    rf",[ \t\n]*(?:(?:and|or)[ \t\n]+)?its[ \t\n]+{_GROUP_WORD}(?:[ \t\n]*(?:,|and|&)[ \t\n]*(?:its[ \t\n]+)?{_GROUP_WORD})*[ \t\n]*\Z"
+    rf"(?:,[ \t\n]*(?:(?:and|or)[ \t\n]+)?|[ \t\n]+(?:and|or)[ \t\n]+)its[ \t\n]+{_GROUP_WORD}(?:[ \t\n]*(?:,|and|&)[ \t\n]*(?:its[ \t\n]+)?{_GROUP_WORD})*[ \t\n]*\Z"
 )
 # How far before a definition the group tail may start (the search per definition stays bounded).
 _GROUP_TAIL_CHARS = 120
@@ -1193,6 +1217,16 @@ _TERM_CLAUSE_CHARS = 400
 MEANS_SCAN_CHARS = 8_000
 
 
+def _term_clause(straight: str, start: int, end: int) -> str:
+    """The sentence of a party clause that opens at ``start`` (at most ``_TERM_CLAUSE_CHARS``)."""
+    stop = _CLAUSE_SENTENCE_END.search(straight, start, min(end, start + _TERM_CLAUSE_CHARS))
+    return straight[start : stop.start() if stop is not None else min(end, start + _TERM_CLAUSE_CHARS)]
+
+
+def _names_term(clause: str, term: str) -> bool:
+    return re.search(r"(?<![\w\"])(?:the[ \t]+)?" + re.escape(term) + r"(?![\w\"'’])", clause) is not None
+
+
 def term_slot_names(text: str) -> list[tuple[str, NameSpan]]:
     """Parties a clause names only by defined terms that a definitions section then says mean
     names: "BETWEEN: (1) the Company; and (2) the Executive, each as defined in clause 1.1." with
@@ -1209,11 +1243,10 @@ def term_slot_names(text: str) -> list[tuple[str, NameSpan]]:
     if not entries or start >= entries[0].start():
         return []
     # (The clause's own sentence: "between Employer and Employee (each as identified in Section 1)".)
-    stop = _CLAUSE_SENTENCE_END.search(straight, start, min(end, start + _TERM_CLAUSE_CHARS))
-    clause = straight[start : stop.start() if stop is not None else min(end, start + _TERM_CLAUSE_CHARS)]
+    clause = _term_clause(straight, start, end)
     found: list[tuple[str, NameSpan]] = []
     for entry in entries:
-        if re.search(r"(?<![\w\"])(?:the[ \t]+)?" + re.escape(entry.group("term")) + r"(?![\w\"'’])", clause) is None:
+        if not _names_term(clause, entry.group("term")):
             continue
         line_end = straight.find("\n", entry.end())
         limit = line_end if line_end != -1 else len(straight)
@@ -1225,5 +1258,40 @@ def term_slot_names(text: str) -> list[tuple[str, NameSpan]]:
         if address is not None:
             name = NameSpan(name.text[: address.start()], name.start, name.start + address.start())
         if party_name_problem(name.text) is None:
+            found.append((entry.group("term"), name))
+    return found
+
+
+# A notices clause's addressee line: "If to the Consultant:\nHarold T. Beaumont, Jr." (an item
+# number may open it; ", to:" or ", at:" may close it; the name follows on its line or the next).
+_NOTICE_ENTRY = re.compile(
+    r"(?m)^[ \t]*(?:\(?[a-z0-9]{1,3}[.)][ \t]+)?If[ \t]+to[ \t]+(?:the[ \t]+)?"
+    r"(?P<term>[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,2})[ \t]*(?:,[ \t]*(?:to|at)[ \t]*)?:[ \t]*(?:\n[ \t]*)?(?=[A-Z])"
+)
+# At most this many addressee lines are read (a notices clause lists a few parties).
+_NOTICE_ENTRIES = 16
+
+
+def notice_slot_names(text: str) -> list[tuple[str, NameSpan]]:
+    """Parties a clause names only by defined terms ("between the Company and the Consultant
+    identified in Section 12 below") that the notices clause then addresses by name ("If to the
+    Consultant:\nHarold T. Beaumont, Jr.\n18 Old Farm Lane"). Each (term, name): the addressee
+    line's name when the party clause's own sentence uses the term. Whether a term is already
+    bound to a name is the caller's to check."""
+    straight = straighten_quotes(text)
+    windows = between_windows(straight)
+    if not windows:
+        return []
+    start, end = windows[0]
+    clause = _term_clause(straight, start, end)
+    found: list[tuple[str, NameSpan]] = []
+    for count, entry in enumerate(_NOTICE_ENTRY.finditer(straight, start)):
+        if count >= _NOTICE_ENTRIES:
+            break
+        if not _names_term(clause, entry.group("term")):
+            continue
+        line_end = straight.find("\n", entry.end())
+        name = name_at(straight, entry.end(), line_end if line_end != -1 else len(straight))
+        if name is not None and party_name_problem(name.text) is None:
             found.append((entry.group("term"), name))
     return found

@@ -119,6 +119,11 @@ def signature_lead_start(text: str) -> int | None:
     return None
 
 
+# A filing's bracketed note of a letterhead, before the name and after it.
+_LETTERHEAD_NOTE = re.compile(r"\[[ \t]*(?:(?i:letterhead[ \t]+of)[ \t]+)?(?=[A-Z])")
+_LETTERHEAD_END = re.compile(r"[ \t]*(?:(?i:letterhead)[ \t]*)?\][ \t]*$", re.MULTILINE)
+
+
 def _addressee_block(text: str, salutation: int) -> list[NameSpan]:
     """Names with a legal form that fill a line of the block above the salutation."""
     names: list[NameSpan] = []
@@ -128,7 +133,14 @@ def _addressee_block(text: str, salutation: int) -> list[NameSpan]:
         line_end = text.find("\n", position, salutation)
         line_end = salutation if line_end == -1 else line_end
         start = position + len(text[position:line_end]) - len(text[position:line_end].lstrip(" \t|"))
-        if not _cues().block_label.match(text, start, line_end):
+        # ("[LETTERHEAD OF HOLLOWAY STREET CAPITAL MARKETS, LLC]", "[Kestrel Bank plc Letterhead]":
+        # a filing's note of the letterhead names the sender.)
+        letterhead = _LETTERHEAD_NOTE.match(text, start, line_end)
+        if letterhead is not None:
+            name = name_at(text, letterhead.end(), line_end)
+            if name is not None and ends_in_legal_suffix(name.text) and _LETTERHEAD_END.match(text, name.end, line_end):
+                names.append(name)
+        elif not _cues().block_label.match(text, start, line_end):
             name = name_at(text, start, line_end)
             if name is not None and ends_in_legal_suffix(name.text) and _LINE_REST.match(text[name.end : line_end]):
                 names.append(name)
