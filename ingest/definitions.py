@@ -868,15 +868,17 @@ def _cites_another_agreement(sentence: str) -> bool:
     return any(_CITED_DATED.search(sentence, document.end()) for document in _CITED_DOCUMENT.finditer(sentence))
 
 
-# A parenthesis that defines a term ('(the "Holder")', '(“Licensee”)'), its term in group 1.
-_DEFINING_PAREN = re.compile(r"\((?:[^()\"“”]{0,40}?)[\"“]([^\"“”()]{1,60})[\"”]\)")
+# A parenthesis that defines a term ('(the "Holder")', '(“Licensee”)', '(as amended, restated,
+# supplemented or otherwise modified from time to time, the "Credit Agreement")'), its term in
+# group 1.
+_DEFINING_PAREN = re.compile(r"\((?:[^()\"“”]{0,100}?)[\"“]([^\"“”()]{1,60})[\"”]\)")
 _DOCUMENT_TERM_BEFORE = re.compile(r"[\"”]\)[ \t\n,]*\Z")
 
 
 def _defined_then_cited(text: str, start: int) -> bool:
     """Whether the first "between"/"among" at ``start`` follows right after another document's
     definition, in a sentence that cites it, with two parties already defined before that
-    sentence ("THIS CERTIFIES THAT ... Fund II, L.P. ... (the "Holder") ... from Bramble, Inc. (the
+    document's definition ("THIS CERTIFIES THAT ... Fund II, L.P. ... (the "Holder") ... from Bramble, Inc. (the
     "Company") ... This Warrant is issued in connection with the Loan and Security Agreement dated
     as of ... (the "Loan Agreement") among the Company, ...": the loan agreement's parties)."""
     before = text[max(0, start - _CITED_LOOKBACK) : start]
@@ -890,7 +892,11 @@ def _defined_then_cited(text: str, start: int) -> bool:
     sentence_start = max((m.end() for m in _SENTENCE_BREAK.finditer(before, 0, last.start())), default=0)
     if not _cites_another_agreement(before[sentence_start:]):
         return False
-    head = text[: max(0, start - _CITED_LOOKBACK) + sentence_start]
+    # (Or earlier in the same sentence, before the cited document: "JOINDER AGREEMENT ... made by
+    # RIDGELINE ..., LLC (the "New Grantor"), in favor of Larkspur ... (the "Collateral Agent")
+    # ... under the Guarantee and Collateral Agreement dated ... (the "Collateral Agreement")
+    # among Cortland Dynamics Corp. ...": the joinder's parties are defined before it cites.)
+    head = text[: max(0, start - _CITED_LOOKBACK) + last.start()]
     parties = [m for m in _DEFINING_PAREN.finditer(head) if not names_a_document(m.group(1))]
     return len(parties) >= 2
 

@@ -147,3 +147,31 @@ def test_a_filings_letterhead_note_names_the_letters_sender() -> None:
     assert bound_party_names(PLACEMENT_LETTER) == {"HOLLOWAY STREET CAPITAL MARKETS, LLC", "Nexaura Diagnostics, Inc."}
     text = PLACEMENT_LETTER.replace("[LETTERHEAD OF HOLLOWAY STREET CAPITAL MARKETS, LLC]", "[Holloway Street Capital Markets, LLC Letterhead]")
     assert bound_party_names(text) == {"Holloway Street Capital Markets, LLC", "Nexaura Diagnostics, Inc."}
+
+
+JOINDER = (
+    "EXHIBIT C\n\nFORM OF JOINDER AGREEMENT\n\nJOINDER AGREEMENT, dated as of October 3, 2022 (this \"Joinder\"), "
+    "made by RIDGELINE SENSOR SYSTEMS, LLC, a Texas limited liability company (the \"New Grantor\"), in favor of "
+    "Larkspur National Trust Company, as collateral agent (in such capacity, the \"Collateral Agent\") for the "
+    "Secured Parties under the Guarantee and Collateral Agreement dated as of March 18, 2021 (as amended, "
+    "supplemented or otherwise modified, the \"Collateral Agreement\") among Cortland Dynamics Corp. (the "
+    "\"Borrower\"), the other Grantors from time to time party thereto and the Collateral Agent.\n\nW I T N E S S "
+    "E T H:\n\nWHEREAS, the New Grantor is a Subsidiary of the Borrower.\n"
+)
+
+
+def test_an_agreement_cited_after_the_instruments_own_parties_in_one_sentence_adds_none() -> None:
+    # Before, the cited agreement's "among" was read as the joinder's party clause: the borrower
+    # was a party and the collateral agent, named before it, was not (the cited document's long
+    # "as amended, supplemented or otherwise modified, the" was no definition either).
+    assert bound_party_names(JOINDER) == {"RIDGELINE SENSOR SYSTEMS, LLC", "Larkspur National Trust Company"}
+
+
+def test_guard_an_amendment_naming_no_party_before_the_agreement_it_cites_reads_that_clause() -> None:
+    text = (
+        "AMENDMENT NO. 1 TO CREDIT AGREEMENT\n\nThis AMENDMENT NO. 1 (this \"Amendment\"), dated as of May 1, "
+        "2020, to the Credit Agreement dated as of June 1, 2018 (as amended, restated, supplemented or otherwise "
+        "modified from time to time, the \"Credit Agreement\"), among Halden Foods Corp. (the \"Borrower\") and "
+        "Quarry Bank, N.A. (the \"Agent\").\n\n1. Amendments.\n"
+    )
+    assert bound_party_names(text) == {"Halden Foods Corp.", "Quarry Bank, N.A."}
