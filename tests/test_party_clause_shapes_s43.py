@@ -175,3 +175,15 @@ def test_guard_an_amendment_naming_no_party_before_the_agreement_it_cites_reads_
         "Quarry Bank, N.A. (the \"Agent\").\n\n1. Amendments.\n"
     )
     assert bound_party_names(text) == {"Halden Foods Corp.", "Quarry Bank, N.A."}
+
+
+def test_at_most_sixteen_notice_addressee_lines_are_read() -> None:
+    # The bound (definitions._NOTICE_ENTRIES): the 16th addressee line is read, a 17th is not.
+    def with_fillers(count: int) -> str:
+        fillers = "".join("If to Observer:\nOrrin Watch LLC\n\n" for _ in range(count))
+        return CONSULTING.replace("If to the Company:", fillers + "If to the Company:").replace(
+            "If to the Company:\nVireo Pulmonary Therapeutics, Inc.\n", ""
+        )
+
+    assert [term for term, _ in notice_slot_names(with_fillers(15))] == ["Consultant"]
+    assert notice_slot_names(with_fillers(16)) == []
