@@ -198,6 +198,9 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
             # ("... TREATMENT HAS BEEN REQUESTED WITH RESPECT TO THE OMITTED PORTION SUPPLY
             # AGREEMENT": a confidential-treatment legend run into the heading ends there too.)
             party_list += list(_title_legend_word().finditer(raw))
+            # ("... HAS BEEN FILED WITH THE SECURITIES\nAND\nEXCHANGE COMMISSION\nDISTRIBUTORSHIP\n
+            # AGREEMENT": the legend's last words, the body it is filed with.)
+            party_list += list(_LEGEND_BODY.finditer(raw))
             party_list.sort(key=lambda m: m.end())
             if party_list:
                 start, raw = start + party_list[-1].end(), raw[party_list[-1].end() :]
@@ -402,9 +405,10 @@ def _edition_words() -> frozenset[str]:
 # cannot stand alone: the last line is the agreement word alone or starts with a joining word,
 # or the line before it ends with one (or with a comma, "&" or "-").
 _CAPS_LINE = re.compile(rf"(?:{_CAPS_WORD}[ \t]{{1,3}}){{0,10}}{_CAPS_WORD}")
-_JOINING_START = re.compile(r"(?:AND|OF|FOR|TO|ON|IN|&)[ \t]")
+# ("INFOMERCIAL PRODUCTION\nAND\nPRODUCT MANAGEMENT AGREEMENT": the joining word may fill its line.)
+_JOINING_START = re.compile(r"(?:AND|OF|FOR|TO|ON|IN|&)(?:[ \t]|$)")
 # "AMENDED AND RESTATED" / "FORM OF" above the rest of the heading cannot stand alone either.
-_JOINING_END = re.compile(r"(?:[ \t](?:AND|OF|FOR|TO|ON|IN|THE)|(?:^|[ \t])RESTATED|,|&|-)$")
+_JOINING_END = re.compile(r"(?:(?:^|[ \t])(?:AND|OF|FOR|TO|ON|IN|THE)|(?:^|[ \t])RESTATED|,|&|-)$")
 _SPLIT_HEADING_LINES = 3
 # What opens a caps line that goes on from the agreement word alone on the line above.
 _BARE_CONTINUATION = re.compile(r"(?:AND|FOR|OF|ON|IN[ \t]+RELATION[ \t]+TO|IN[ \t]+RESPECT[ \t]+OF|WITH[ \t]+RESPECT[ \t]+TO)(?:[ \t]|$)")
@@ -660,6 +664,8 @@ _CLOCK_TIME = re.compile(r"\b[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+(?:AM|PM)\b[
 # Prose citing a document right before its name: "provisions of the", "pursuant to that".
 _CITING_LEAD = re.compile(r"\b[a-z]+[ \t]+(?:to|of|under|with|that|certain|said|such)[ \t]+(?:the[ \t]+)?$")
 # Words of a party list that are never inside a title (see ``_candidates``).
+# The body a confidential-treatment legend says the omitted text is filed with.
+_LEGEND_BODY = re.compile(r"\b(?:EXCHANGE|THE)[ \t\n]+COMMISSION\b[ \t\n]*")
 _PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST)\b[ \t]*")
 _BY_OR_DATED = re.compile(r"\b(?:BY|DATED)\b")
 

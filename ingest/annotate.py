@@ -36,6 +36,7 @@ from ingest.definitions import (
     Definition,
     between_windows,
     clause_start,
+    coordinated_words,
     cited_clause_spans,
     leading_connectors,
     find_definitions,
@@ -418,6 +419,11 @@ def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: in
     left = name.text[: joined.start()]
     if has_legal_suffix(left):
         return False
+    # ("between Bar-Ilan Research and Development Company Ltd., a company ... (BAR-ILAN), and ...":
+    # a pair of common words the name joins with its own "and".)
+    around = re.search(r"([A-Za-z][\w\-]*)\Z", left), re.match(r"[A-Za-z][\w\-]*", name.text[joined.end() :])
+    if around[0] is not None and around[1] is not None and coordinated_words(around[0].group(1), around[1].group()):
+        return True
     if re.match(r",[ \t]*\n", text[name.end : name.end + 4]) and _comma_list(text, name.end, end):
         return True
     term = re.match(r"[ \t]*\([ \t]*(?:the[ \t]+)?\"([A-Z]{2,8})\"", text[name.end : min(end, name.end + 40)])
@@ -436,7 +442,8 @@ def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: in
     return position == len(letters) and any(i >= left_count for i in matched)
 
 
-_ROLE_APPOSITIVE = re.compile(r"(?:its|their)[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]*")
+# ("and its Licensee, Marathon Partners L.P."; "and Licensor's Agent, SOUNDVIEW LICENSING, INC.")
+_ROLE_APPOSITIVE = re.compile(r"(?:its|their|[A-Z][A-Za-z]+['’]s)[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]*")
 _COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
 _COMMA_LIST_LIMIT = 12
 # A member's own defined term between it and the next comma: 'A Co., Ltd. ("A"), B Inc., ...'
@@ -459,7 +466,11 @@ def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
         separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
         if separator is None:
             break
-        name = name_at(text, separator.end(), end)
+        # (", and Licensor's Agent, TALLOW BRAND LICENSING, INC.": a role held for another party
+        # comes before the member's name.)
+        role = _ROLE_APPOSITIVE.match(text, separator.end(), end)
+        opening = role.end() if role is not None and role.group(1) in lexicons().party_roles else separator.end()
+        name = name_at(text, opening, end)
         if name is None or not ends_in_legal_suffix(name.text):
             break
         names.append(name)
@@ -1411,10 +1422,13 @@ def _parties(
         if contents_entry(text, name):
             continue
         words = set(name_words(name.text))
+        # ("CAPITAL ALERT\nINVESTMENT LTD" on the cover of "CAPITAL ALERT INVESTMENTS LTD ("PARTY
+        # B")": a word's plural is the same word.)
+        singular, known_singular = _singular(words), [_singular(k) for k in known]
         if name in run_on:
-            if any(words == k for k in known):
+            if any(singular == k for k in known_singular):
                 continue
-        elif any(words <= k or (k <= words and name not in explicit) for k in known):
+        elif any(singular <= k or (k <= singular and name not in explicit) for k in known_singular):
             continue
         label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)
@@ -1502,6 +1516,12 @@ _NOT_A_PARTY = re.compile(
 _NOT_A_PARTY_CHARS = 300
 
 
+def _singular(words: set[str]) -> set[str]:
+    """``words`` with a plural's "s" dropped ("investments" -> "investment"), for comparing two
+    writings of one name; "ss" ("express") and short words stay as they are."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
+
+
 def _same_or_inside(words: set[str], declined: frozenset[str]) -> bool:
     """Whether a party's name words are a declined name's, or hold or are held by them ("Natalia
     V. Crenshaw" of "Natalia V. Crenshaw, M.D.")."""
@@ -1550,7 +1570,8 @@ def _reviewed(
         if any(after_non_party_lead(text, m.start()) for m in re.finditer(re.escape(name.text), text)):
             continue
         words = set(name_words(name.text))
-        if not words or any(words <= k or k <= words for k in known) or _names_known_party(name.text, kept, set(terms)):
+        singular = _singular(words)
+        if not words or any(singular <= k or k <= singular for k in map(_singular, known)) or _names_known_party(name.text, kept, set(terms)):
             continue
         # ("by and among the Company, Aspen Hollow Partners IV, L.P. and ...": a defined term
         # opens a list the candidate was read over; it is no one name.)

@@ -247,7 +247,27 @@ def _is_name_derived(term: str, name: str) -> bool:
     core = core[: len(core) - len(form)]
     core_initials = "".join(w[0] for w in core if w not in _INITIALS_SKIP)
     clipped = len(joined_term) >= 3 and len(term_words) == 1 and core_initials[:-1] == joined_term
-    return joined_term in (initials, content_initials) or clipped or set(term_words) <= set(name_list)
+    # ("The Board of Supervisors of Louisiana State University and Agricultural and Mechanical
+    # College ... ("LSU")": an acronym of three or more of the name's words in a row.)
+    inner = len(joined_term) >= 3 and len(term_words) == 1 and joined_term in content_initials
+    # ("Petroleum Development Corporation ... ("PEDCO")": a short word made of the first letters of
+    # the name's words in a row, from its first word.)
+    content = [w for w in name_list if w not in _INITIALS_SKIP]
+    syllables = len(joined_term) >= 4 and len(term_words) == 1 and _prefixes_of(joined_term, content)
+    return joined_term in (initials, content_initials) or clipped or inner or syllables or set(term_words) <= set(name_list)
+
+
+def _prefixes_of(term: str, words: Sequence[str]) -> bool:
+    """Whether ``term`` is made of a prefix of each of two or more of ``words`` in a row, from the
+    first ("pedco": "PEtroleum Development COrporation")."""
+    def covers(rest: str, index: int, used: int) -> bool:
+        if not rest:
+            return used >= 2
+        if index >= len(words):
+            return False
+        word = words[index]
+        return any(rest[:size] == word[:size] and covers(rest[size:], index + 1, used + 1) for size in range(min(len(rest), len(word)), 0, -1))
+    return covers(term, 0, 0)
 
 
 def _antecedent(
@@ -542,7 +562,12 @@ def _clause_antecedent(
         # ("... and the president of Westland Institute of Science (hereinafter ...)": the office
         # holder stands for the organisation.)
         office = office_of_prefix().match(text, segment_start + joiner.end(), paren_start)
-        after = name_at(text, office.end() if office else segment_start + joiner.end(), paren_start)
+        # ("..., and Licensor's Agent, SOUNDVIEW LICENSING, INC. ("SVL")": a role the party holds
+        # for another, then a comma, comes before its name.)
+        role = _ROLE_BEFORE_NAME.match(text, segment_start + joiner.end(), paren_start) if office is None else None
+        if role is not None and role.group(1) not in lexicons().party_roles:
+            role = None
+        after = name_at(text, (office or role).end() if (office or role) else segment_start + joiner.end(), paren_start)
         # "..., and ARMADA SPORTS AND ENTERTAINMENT, INC., 254 South ... ("Licensor")": a shouted
         # name writes its own "AND"; when the reading after the joiner before it runs over this
         # one to the same end, and no legal form closes a name before this "AND", that is the name.
@@ -563,6 +588,23 @@ def _clause_antecedent(
         # inside a place's name opens no party.)
         if after is not None and _joins_a_place(text, segment_start + joiner.start(), after):
             continue
+        # ("Bar-Ilan Research and Development Company Ltd., a company ... (BAR-ILAN)": an "and"
+        # joining a pair of common words inside one organisation's name opens no party, nor does
+        # one right before such a pair when no comma or legal form closes a name before it.)
+        if after is not None and _inside_coordinated_name(text, segment_start, segment_start + joiner.start(), after):
+            continue
+        # ("..., a company located at No. 8 Hanlin Road, Economic and Technological Development
+        # Zone, Jilin City ... ("Party B")": an "and" with no comma before it, inside an address,
+        # joins the address's words; it opens no party without a legal form.)
+        # (Unless only the party's description follows the name: "... located at 12 Main Street and
+        # Bank\nQuillby, a Minnesota banking corporation (the "Bank")".)
+        if (
+            after is not None
+            and _inside_address(segment[: joiner.start() + 1])
+            and not has_legal_suffix(after.text)
+            and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start)
+        ):
+            continue
         # (After "and the" only a description may end the clause: "and the Department of the
         # Treasury of ... (the "Department")" names no "Department".)
         if after is not None and joiner.group().rstrip().endswith("the") and not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start):
@@ -577,7 +619,9 @@ def _clause_antecedent(
     if before is not None and party_name_problem(before.text) == "description":
         # "(this "Agreement") of Pippy Lane LLC, a Pennsylvania limited liability company (the
         # "Company")": the description closes the clause; the name stands before its ", a".
-        article = re.search(r",[ \t\n]*an?[ \t\n]+$", text[max(floor, before.start - 12) : before.start])
+        # ("Warren Development Corp. a Delaware corporation ("WDC")": a legal form's period may
+        # stand for the comma.)
+        article = re.search(r"(?:,[ \t\n]*|(?<=[A-Za-z]\.)[ \t\n]+)an?[ \t\n]+$", text[max(floor, before.start - 12) : before.start])
         if article is not None:
             described = name_before(text, max(floor, before.start - 12) + article.start())
             # ("... which is wholly owned by Acme Holdings, Inc., a Delaware corporation ("Holdings")":
@@ -627,6 +671,72 @@ def _joins_a_place(text: str, joiner_start: int, after: NameSpan) -> bool:
         normalise_jurisdiction(" ".join([*words[-count:], "and", after.text]))
         for count in range(1, len(words) + 1)
     )
+
+
+def _inside_coordinated_name(text: str, segment_start: int, joiner_start: int, after: NameSpan) -> bool:
+    """Whether the "and" at ``joiner_start`` is an organisation name's own: the words on either side
+    make a pair of ``name_coordinations`` (party_filters.json), or the name read after it opens
+    with such a pair while the words before it run from the clause's start with no comma or legal
+    form ("Louisiana State University and Agricultural and Mechanical College")."""
+    pairs = _name_coordinations()
+    before = _LAST_WORD.search(text, max(segment_start, joiner_start - 40), joiner_start + 1)
+    after_words = after.text.split()
+    if before is not None and after_words and coordinated_words(before.group(1), after_words[0]):
+        return True
+    opening = " ".join(after_words[:3]).casefold()
+    if not any((opening + " ").startswith(pair + " ") for pair in pairs):
+        return False
+    head = text[segment_start:joiner_start].strip()
+    return bool(head) and "," not in head and head[:1].isupper() and not has_legal_suffix(head)
+
+
+def _inside_address(before_joiner: str) -> bool:
+    """Whether a joiner right after ``before_joiner`` (its clause up to it) stands in an address: an
+    address lead ("located at", "offices at") comes before it, and no comma right before the joiner
+    nor a semicolon since the lead closes the address."""
+    lead = None
+    for lead in _ADDRESS_LEAD.finditer(before_joiner):
+        pass
+    if lead is None:
+        return False
+    rest = before_joiner[lead.end() :]
+    return ";" not in rest and not rest.rstrip().endswith(",")
+
+
+# Words that open a party's address inside its clause.
+_ADDRESS_LEAD = re.compile(r"(?i)\b(?:located|situated|address|offices?|business|residing|resident|domiciled)[ \t\n]+at\b")
+
+
+def _with_named_purpose(text: str, name: NameSpan, paren_start: int, terms: tuple[str, ...]) -> NameSpan:
+    """``name`` read on over "for"/"of" and the capitalised words after it, when the definition's
+    term is made from the longer name only: "NATIONAL CORPORATION FOR HOUSING PARTNERSHIPS, a
+    District of Columbia corporation ("NCHP")" (the reading stopped at the legal form's word)."""
+    more = _PURPOSE_WORDS.match(text, name.end, paren_start)
+    if more is None or not terms:
+        return name
+    longer = NameSpan(text[name.start : more.end()], name.start, more.end())
+    if any(_is_name_derived(t, longer.text) and not _is_name_derived(t, name.text) for t in terms):
+        return longer
+    return name
+
+
+# "for"/"of" and up to four capitalised words after a name, up to its comma or the definition.
+_PURPOSE_WORDS = re.compile(r"[ \t\n]+(?:for|FOR|of|OF)[ \t\n]+[A-Z][\w\-]*(?:[ \t\n]+[A-Z][\w\-]*){0,3}(?=[ \t\n]*(?:,|\())")
+
+
+def coordinated_words(before: str, after: str) -> bool:
+    """Whether "<before> and <after>" is a pair of ``name_coordinations`` (party_filters.json), words
+    an organisation's own name joins ("Research and Development")."""
+    return f"{before.casefold()} and {after.casefold()}" in _name_coordinations()
+
+
+@lru_cache(maxsize=1)
+def _name_coordinations() -> frozenset[str]:
+    return frozenset(load_json("party_filters.json")["name_coordinations"])
+
+
+# The capitalised word right before a joiner.
+_LAST_WORD = re.compile(r"([A-Z][\w\-]*)[ \t\n]+\Z")
 
 
 # Up to three capitalised words right before a joiner (at most ``_PLACE_LOOKBACK`` characters).
@@ -685,6 +795,8 @@ _PRONOUNS = frozenset({"i", "we", "you", "our", "us", "they", "it", "he", "she"}
 _TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)[ \t]*\n")
 # An "and" before a list's next name, maybe with the sections the party joins for after it, its
 # item number, and a lower-case "the".
+# A party's role for another before its name: "its Licensee, ", "Licensor's Agent, ".
+_ROLE_BEFORE_NAME = re.compile(r"(?:its|their|[A-Z][A-Za-z]+['’]s)[ \t\n]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]+(?=[A-Z])")
 _JOINER_BEFORE_NAME = re.compile(
     r"(?:^|\s)(?:and|AND)(?:\s*,\s*" + PURPOSE_QUALIFIER + r")?\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?"
 )
@@ -1161,6 +1273,8 @@ def find_definitions(text: str) -> list[Definition]:
     for site in sites:
         strength = _strength(site.start, scope)
         name = _antecedent(straight, site.start, last_site_end, tuple(t for t, _, _ in site.terms))
+        if name is not None:
+            name = _with_named_purpose(straight, name, site.start, tuple(t for t, _, _ in site.terms))
         # 'Lessee (hereinafter referred to as "Party B"): X Co., Ltd.': a definition inside a
         # label row's label is the row's value's, never the name on the line above.
         in_label = _label_aside_value(straight, site.start, site.end)

@@ -335,6 +335,17 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         # (Not across a comma: "Smith & Co., Acme Trading LLC" are two.)
         if _AMPERSAND_CO.search(span, 0, inside.end()) and re.match(r"[ \t]+[A-Z]", span[inside.end() :]) and _legal_suffix_end().search(span, inside.end()):
             continue
+        # "Research Corporation Technologies, Inc.": a legal form written out in full is a word of
+        # a longer name when capitalised words follow it on the line and a comma and a legal form
+        # of its own close them.
+        # (In one case: "ACME CORPORATION Beta Labs, Inc." are two names run together.)
+        if (
+            inside.group()[-1:].isalpha()
+            and re.match(r"[ \t]+[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,3},[ \t]*\S", span[inside.end() :])
+            and _legal_suffix_end().search(span, inside.end())
+            and inside.group().strip().isupper() == span[inside.end() :].split(",")[0].strip().isupper()
+        ):
+            continue
         if inside.start() > 0 and inside.end() < len(span):
             span = span[: inside.end()]
             break
@@ -437,6 +448,8 @@ def _firm_list_company(name: str) -> bool:
 _COUNTRY_POSTAL_PREFIX = re.compile(r"(?<=\S)[ \t\n]+[A-Z]{1,2}$")
 _POSTAL_AFTER_DASH = re.compile(r"[ \t]*[-–][ \t]*[0-9]{4,5}(?![\w])")
 # A lower-case field label and its colon right after a capitalised word ("Registered address:").
+# A person's name with a middle initial: "Terence E. Hahm".
+_PERSON_WITH_INITIAL = re.compile(r"[A-Z][a-z]+[ \t]+[A-Z]\.[ \t]+[A-Z][a-z'’\-]+")
 _LABEL_AFTER_NAME = re.compile(r"[ \t]+([a-z][a-z\-]*)[ \t]*:")
 
 
@@ -488,6 +501,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             # "Lake Mary, Florida 32746 and NSA INTERNATIONAL, INC.": the address closing the
             # party before ran on into the next party's name over "and".
             and not _holds_postal_code(candidate.text)
+            # "Michael W. Payton, Terence E. Hahm, Quindeca Corporation, ...": commas between
+            # persons' names list parties; a firm's own comma joins no "First M. Last".
+            and not any(_PERSON_WITH_INITIAL.fullmatch(piece.strip()) for piece in candidate.text.split(",")[:-1])
+            # ("Effective May 31, 2001, Fennick Corporation Technologies, Inc.": a date before it.)
+            and not re.search(r"(?<![\w])(?:19|20)[0-9]{2},", candidate.text)
         ):
             plain = candidate
     portfolio = _portfolio_regex().match(text, pos, limit)
@@ -1329,6 +1347,8 @@ def _money_amount(words: list[str], filters: _PartyFilters) -> bool:
     return any(w in filters.number_words or any(c.isdigit() for c in w) for w in words)
 
 
+# A place, then an entity kind that is no legal suffix ("California General Partnership").
+_PLACE_THEN_KIND = re.compile(r"(.+?)[ \t\n]+(?i:general[ \t\n]+partnership|partnership|joint[ \t\n]+venture)")
 # Words that join a name's words and are no name of their own.
 _NAME_JOINERS = frozenset({"and", "of", "for", "de"})
 
@@ -1376,6 +1396,11 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # ("1284670 B.C. Ltd.": a numbered company; the street word follows the street's own name.)
     if len(street) > 2 and street[0].isdigit() and street[2] in filters.address_words and not _named_for_its_address(name):
         return "address"
+    # "the Zeus No. 1 Investments, a California General Partnership": a place and an entity kind
+    # without a legal suffix describe the name before them.
+    kind = _PLACE_THEN_KIND.fullmatch(name.strip())
+    if kind is not None and normalise_jurisdiction(kind.group(1)):
+        return "description"
     # "695014 B.C. Ltd. dba Galaxy Telecom": the legal name before a trade name has the form.
     split = trade_name_split(name)
     if has_legal_suffix(split[0] if split else name):
