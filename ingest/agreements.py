@@ -201,6 +201,9 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
             # ("... HAS BEEN FILED WITH THE SECURITIES\nAND\nEXCHANGE COMMISSION\nDISTRIBUTORSHIP\n
             # AGREEMENT": the legend's last words, the body it is filed with.)
             party_list += list(_LEGEND_BODY.finditer(raw))
+            # ("... AGREEMENT OF INNALOGIC EXECUTION COPY AMENDED AND RESTATED ... AGREEMENT": a
+            # copy's label run into the line ends what the filer's caption wrote before it.)
+            party_list += list(_COPY_LABEL.finditer(raw))
             party_list.sort(key=lambda m: m.end())
             if party_list:
                 start, raw = start + party_list[-1].end(), raw[party_list[-1].end() :]
@@ -666,6 +669,7 @@ _CITING_LEAD = re.compile(r"\b[a-z]+[ \t]+(?:to|of|under|with|that|certain|said|
 # Words of a party list that are never inside a title (see ``_candidates``).
 # The body a confidential-treatment legend says the omitted text is filed with.
 _LEGEND_BODY = re.compile(r"\b(?:EXCHANGE|THE)[ \t\n]+COMMISSION\b[ \t\n]*")
+_COPY_LABEL = re.compile(r"\b(?:EXECUTION|CONFORMED)[ \t]+(?:COPY|VERSION)\b[ \t\n]*")
 _PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST)\b[ \t]*")
 _BY_OR_DATED = re.compile(r"\b(?:BY|DATED)\b")
 

@@ -32,6 +32,7 @@ from ingest.agreements import (
 )
 from ingest.definitions import (
     OPENING_CHARS,
+    PREAMBLE_END_WORDS,
     PREAMBLE_SCAN_CHARS,
     Definition,
     between_windows,
@@ -1516,6 +1517,17 @@ _NOT_A_PARTY = re.compile(
 _NOT_A_PARTY_CHARS = 300
 
 
+def _first_written_after_recitals(text: str, name: NameSpan, parties: Sequence[Party]) -> bool:
+    """Whether ``name`` is first written after the recitals open (``PREAMBLE_END_WORDS``, read
+    after the first of ``parties``)."""
+    first_party = min(p.name.start for p in parties)
+    recitals = re.compile(PREAMBLE_END_WORDS).search(text, first_party)
+    if recitals is None:
+        return False
+    written = re.search(r"[ \t\n]+".join(re.escape(w) for w in name.text.split()), text)
+    return written is not None and written.start() >= recitals.start()
+
+
 def _singular(words: set[str]) -> set[str]:
     """``words`` with a plural's "s" dropped ("investments" -> "investment"), for comparing two
     writings of one name; "ss" ("express") and short words stay as they are."""
@@ -1568,6 +1580,17 @@ def _reviewed(
         # Sunmark Labs, Inc. and Distributor entered into ...": the text placed the name after a
         # non-party lead; its recital mentions make it no party.)
         if any(after_non_party_lead(text, m.start()) for m in re.finditer(re.escape(name.text), text)):
+            continue
+        # ("... by and between KTPA ... and KENNETH J. TRIMMER, M.D. ... PRELIMINARY STATEMENTS One day
+        # after ..., KTPA, MCPA ... and Sheridan Healthcorp, Inc. ... ("Sheridan") ...": once the
+        # grammar has two parties, a name first written after the recitals open is one the recitals
+        # talk about.)
+        if len(kept) >= 2 and _first_written_after_recitals(text, name, kept):
+            continue
+        # ("AMENDED AND RESTATED LIMITED LIABILITY COMPANY AGREEMENT OF INNALOGIC, LLC, dated as of
+        # ..., among ...": the company an agreement is *of* is its subject; the clause names the
+        # parties.)
+        if re.search(r"(?i)\bagreement[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?" + re.escape(name.text), text[:OPENING_CHARS]):
             continue
         words = set(name_words(name.text))
         singular = _singular(words)

@@ -67,7 +67,7 @@ _PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b
 # The words that end a preamble and open the recitals or the operative text; the recorded party
 # clauses end there too (``ingest/party_clauses.py``).
 PREAMBLE_END_WORDS = (
-    r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
+    r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|PRELIMINARY STATEMENTS?|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE|"
     # ("...\nBackground\nAcquiror\nand Ad Authority, Inc. ... are\nparties to ...": a title-case
     # heading alone on its line.)
@@ -154,7 +154,7 @@ def preamble_windows(text: str) -> list[tuple[int, int]]:
 # the recital words themselves never open a contents page.
 _RECITALS_OPEN = re.compile(
     r"\b(?:WHEREAS|Whereas|NOW,? THEREFORE|Now,? therefore)\b"
-    r"|(?m:^[ \t]*(?:BACKGROUND|Background|RECITALS|Recitals)[ \t]*:?[ \t]*$)"
+    r"|(?m:^[ \t]*(?:BACKGROUND|Background|RECITALS|Recitals|PRELIMINARY[ \t]+STATEMENTS?)[ \t]*:?[ \t]*$)"
 )
 
 
@@ -885,7 +885,19 @@ def _sites(straight: str) -> list[_Site]:
         terms = _terms_in(match.group(1), match.start(1))
         if terms:
             sites.append(_Site(match.start(), match.end(), terms))
+    # ('Dean Capawana ("Capawana"; MSGI, Parola, ... are sometimes referred to herein individually as
+    # "Member" ...)': a term closed by a semicolon opens a parenthesis too long to read whole.)
+    covered = [(site.start, site.end) for site in sites]
+    for match in _TERM_THEN_SEMICOLON.finditer(straight):
+        if any(s <= match.start() < e for s, e in covered):
+            continue
+        cleaned = _clean_term(match.group(1), match.start(1))
+        if cleaned:
+            sites.append(_Site(match.start(), match.end(), [cleaned]))
     return sorted(sites, key=lambda site: site.start)
+
+
+_TERM_THEN_SEMICOLON = re.compile(r'\([ \t\n]*(?:the[ \t\n]+)?"([^"\n]{1,40})"[ \t\n]*;')
 
 
 def _accept(term: str, name: str, strength: int) -> bool:

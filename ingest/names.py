@@ -1472,6 +1472,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # FACILITY" alone is a thing.
     if raw[-1] in filters.time_and_sum_words or (len(raw) == 1 and raw[0] in filters.thing_words):
         return "thing"
+    # ("Term of Consulting Service: From 5/15/99 to 6/30/99": a form's field opened by a time or
+    # sum word and "of" is no organisation either.)
+    if len(raw) > 2 and raw[0] in filters.time_and_sum_words and raw[1] == "of":
+        return "thing"
     # "Kvernalleen": a street written as one word.
     if any(raw[-1].endswith(e) and len(raw[-1]) > len(e) + 2 for e in filters.street_endings):
         return "address"

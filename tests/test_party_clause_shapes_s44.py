@@ -175,3 +175,48 @@ def test_a_joining_word_alone_on_its_line_joins_a_split_heading() -> None:
         "Colorado corporation (\"LUMEN\"), and Osprey Corp., a Colorado corporation (\"CLIENT\").\n"
     )
     assert agreement_title(text) == "INFOMERCIAL PRODUCTION AND PRODUCT MANAGEMENT AGREEMENT"
+
+
+def test_a_term_closed_by_a_semicolon_opens_a_long_parenthesis() -> None:
+    # Before, the last member's parenthesis ran past 250 characters and defined nothing.
+    group = (
+        "MSG, Arlen, Brook, Coyle, Dunmore, Ellery, and Farrow are sometimes referred to herein individually as "
+        "\"Member\" and collectively, together with any additional members hereinafter admitted to the Company in "
+        "accordance with this Agreement, as the \"Members\""
+    )
+    text = (
+        "LIMITED LIABILITY COMPANY AGREEMENT OF TALLWOOD, LLC\n\nLIMITED LIABILITY COMPANY AGREEMENT OF TALLWOOD, LLC, "
+        "dated as of August 2, 2004, among Media Syndicate Group, Inc. (\"MSG\"), Pia K. Arlen (\"Arlen\"), Tomas R. "
+        "Brook (\"Brook\") and Nadia Farrow (\"Farrow\"; " + group + ").\n\nA. Tallwood, LLC (the \"Company\") was "
+        "formed as a limited liability company.\n"
+    )
+    assert _terms(text)["Farrow"] == "Nadia Farrow"
+    assert bound_party_names(text) == {"Media Syndicate Group, Inc.", "Pia K. Arlen", "Tomas R. Brook", "Nadia Farrow"}
+
+
+def test_the_company_an_agreement_is_of_is_no_party_the_review_adds() -> None:
+    text = (
+        "EXECUTION COPY\n\nAMENDED AND RESTATED LIMITED LIABILITY COMPANY AGREEMENT OF TALLWOOD, LLC\n\nAMENDED AND "
+        "RESTATED LIMITED LIABILITY COMPANY AGREEMENT OF TALLWOOD, LLC, dated as of August 2, 2004, among Media "
+        "Syndicate Group, Inc. (\"MSG\"), Pia K. Arlen (\"Arlen\") and Tomas R. Brook (\"Brook\").\n\nW I T N E S S E T "
+        "H:\n\nA. TALLWOOD, LLC (the \"Company\") was formed as a limited liability company pursuant to the Delaware "
+        "Limited Liability Company Act.\n"
+    )
+    assert bound_party_names(text) == {"Media Syndicate Group, Inc.", "Pia K. Arlen", "Tomas R. Brook"}
+
+
+def test_a_copy_label_run_into_a_caption_line_ends_the_caption() -> None:
+    text = (
+        # (A mirror's copy that runs the filing's lines together.)
+        "EX-2 2 tallwoodagree.txt AGREEMENT OF TALLWOOD EXECUTION COPY AMENDED AND RESTATED LIMITED LIABILITY "
+        "COMPANY AGREEMENT OF TALLWOOD, LLC AMENDED AND RESTATED LIMITED LIABILITY COMPANY AGREEMENT OF TALLWOOD, "
+        "LLC, dated as of August 2, 2004, among Media Syndicate Group, Inc. (\"MSG\") and Pia K. Arlen (\"Arlen\"). "
+        "W I T N E S S E T H: A. Tallwood, LLC (the \"Company\") was formed as a limited liability company.\n"
+    )
+    assert agreement_title(text) == "AMENDED AND RESTATED LIMITED LIABILITY COMPANY AGREEMENT"
+
+
+def test_a_field_opened_by_a_time_word_and_of_is_no_party() -> None:
+    assert party_name_problem("Term of Consulting Service") == "thing"
+    assert party_name_problem("Date of Closing") == "thing"
+    assert party_name_problem("Bank of Westland") is None
