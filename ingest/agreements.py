@@ -666,10 +666,11 @@ def _cover_role_in_run() -> re.Pattern[str]:
 _CLOCK_TIME = re.compile(r"\b[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+(?:AM|PM)\b[ \t]*")
 # Prose citing a document right before its name: "provisions of the", "pursuant to that".
 _CITING_LEAD = re.compile(r"\b[a-z]+[ \t]+(?:to|of|under|with|that|certain|said|such)[ \t]+(?:the[ \t]+)?$")
-# Words of a party list that are never inside a title (see ``_candidates``).
 # The body a confidential-treatment legend says the omitted text is filed with.
 _LEGEND_BODY = re.compile(r"\b(?:EXCHANGE|THE)[ \t\n]+COMMISSION\b[ \t\n]*")
+# A copy's label ("EXECUTION COPY", "CONFORMED VERSION").
 _COPY_LABEL = re.compile(r"\b(?:EXECUTION|CONFORMED)[ \t]+(?:COPY|VERSION)\b[ \t\n]*")
+# Words of a party list that are never inside a title (see ``_candidates``).
 _PARTY_LIST_WORD = re.compile(r"\b(?:HERETO|HEREOF|THERETO|BETWEEN|AMONG|AMONGST)\b[ \t]*")
 _BY_OR_DATED = re.compile(r"\b(?:BY|DATED)\b")
 

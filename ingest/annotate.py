@@ -1517,11 +1517,14 @@ _NOT_A_PARTY = re.compile(
 _NOT_A_PARTY_CHARS = 300
 
 
+_RECITALS_START = re.compile(PREAMBLE_END_WORDS)
+
+
 def _first_written_after_recitals(text: str, name: NameSpan, parties: Sequence[Party]) -> bool:
     """Whether ``name`` is first written after the recitals open (``PREAMBLE_END_WORDS``, read
     after the first of ``parties``)."""
     first_party = min(p.name.start for p in parties)
-    recitals = re.compile(PREAMBLE_END_WORDS).search(text, first_party)
+    recitals = _RECITALS_START.search(text, first_party)
     if recitals is None:
         return False
     written = re.search(r"[ \t\n]+".join(re.escape(w) for w in name.text.split()), text)

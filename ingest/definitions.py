@@ -793,10 +793,10 @@ _OWN_AND_BEFORE = re.compile(r"(?<![\w&'’\-])(?:[A-Z][\w&'’\-]*[ \t]+){1,3}(
 _PRONOUNS = frozenset({"i", "we", "you", "our", "us", "they", "it", "he", "she"})
 # A first line that ends in the agreement word (a title) before the rest of a name read on.
 _TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)[ \t]*\n")
-# An "and" before a list's next name, maybe with the sections the party joins for after it, its
-# item number, and a lower-case "the".
 # A party's role for another before its name: "its Licensee, ", "Licensor's Agent, ".
 _ROLE_BEFORE_NAME = re.compile(r"(?:its|their|[A-Z][A-Za-z]+['’]s)[ \t\n]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]+(?=[A-Z])")
+# An "and" before a list's next name, maybe with the sections the party joins for after it, its
+# item number, and a lower-case "the".
 _JOINER_BEFORE_NAME = re.compile(
     r"(?:^|\s)(?:and|AND)(?:\s*,\s*" + PURPOSE_QUALIFIER + r")?\s+(?:\((?:[ivx]{1,4}|[a-h]|[0-9]{1,2})\)\s+)?(?:the\s+(?=[A-Z]))?"
 )

@@ -447,9 +447,9 @@ def _firm_list_company(name: str) -> bool:
 # A country's one or two capital letters closing a name, then a dash and a postal code ("CH-1015").
 _COUNTRY_POSTAL_PREFIX = re.compile(r"(?<=\S)[ \t\n]+[A-Z]{1,2}$")
 _POSTAL_AFTER_DASH = re.compile(r"[ \t]*[-–][ \t]*[0-9]{4,5}(?![\w])")
-# A lower-case field label and its colon right after a capitalised word ("Registered address:").
 # A person's name with a middle initial: "Terence E. Hahm".
 _PERSON_WITH_INITIAL = re.compile(r"[A-Z][a-z]+[ \t]+[A-Z]\.[ \t]+[A-Z][a-z'’\-]+")
+# A lower-case field label and its colon right after a capitalised word ("Registered address:").
 _LABEL_AFTER_NAME = re.compile(r"[ \t]+([a-z][a-z\-]*)[ \t]*:")
 
 
