@@ -31,6 +31,7 @@ from ingest.agreements import (
     read_letter,
 )
 from ingest.definitions import (
+    ADDRESS_LEAD,
     OPENING_CHARS,
     PREAMBLE_END_WORDS,
     PREAMBLE_SCAN_CHARS,
@@ -60,6 +61,7 @@ from ingest.entities import (
 )
 from ingest.lexicons import is_instruction_like, legend_words, lexicons, load_json, phrase_alternation
 from ingest.names import (
+    surname_first,
     LABEL_COLON,
     NameSpan,
     after_non_party_lead,
@@ -205,11 +207,34 @@ def _model_clause_names(
         # inside the clause but is no party (only the model's entities lack the grammar's slots).
         if after_non_party_lead(text, begin):
             continue
+        # "Regencell Bioscience Limited, a company which has its registered office at ..., 33-35
+        # Leighton Road, Causeway Bay, Hong Kong": a name inside a party's address is a place.
+        if _inside_address_before(text, start, begin):
+            continue
+        # "RQS United Group Limited, an International Business Company organized in ...": a name
+        # after a description's article is the kind of entity the party is.
+        if re.search(r",[ \t\n]*an?[ \t\n]+\Z", text[max(0, begin - 8) : begin]):
+            continue
         # "e.l.f. Beauty, Inc." tagged from "Beauty": the initialism before it opens the name.
         initialism = _INITIALISM_BEFORE.search(text, max(start, begin - 24), begin)
         if initialism is not None:
             begin = initialism.start()
+        # "(2) Chau, Tien Hsiang, holder of HKID ...": the model tagged the given names of a person
+        # written surname first; the surname opens the name.
+        surname = _SURNAME_BEFORE.search(text, max(start, begin - 40), begin)
+        if surname is not None:
+            whole = surname_first(text, NameSpan(surname.group(1), surname.start(1), surname.end(1)), end)
+            if whole.end >= ent_end:
+                begin = surname.start(1)
+                found.append((whole, "PERSON"))
+                continue
         name = name_at(text, begin, end)
+        # "|Odem Electronic (1992) Technologies Ltd.": the model tagged the tail of a name that
+        # opens its line; the name is read from the line's start.
+        line = _LINE_OPENING.search(text, max(start, begin - _LINE_LOOKBACK), begin)
+        whole = name_at(text, line.end(), end) if line is not None and line.end() < begin else None
+        if whole is not None and whole.start < begin and whole.end >= ent_end and ends_in_legal_suffix(whole.text):
+            name = whole
         if name is None or name.end < ent_end or not ends_in_legal_suffix(name.text):
             stripped = text[begin:ent_end].rstrip(" ,.;:")
             name = NameSpan(stripped, begin, begin + len(stripped))
@@ -217,6 +242,28 @@ def _model_clause_names(
             continue
         found.append((name, "PERSON" if label == "PERSON" and not has_legal_suffix(name.text) else "ORG"))
     return found
+
+
+# A line's (or a table cell's) opening, up to the first word, at most this far before an entity.
+_LINE_OPENING = re.compile(r"\n[ \t|]*(?=[^\n]*\Z)")
+_LINE_LOOKBACK = 80
+# A one-word surname and its comma opening a slot (a line, a table cell or a list number before it).
+_SURNAME_BEFORE = re.compile(r"(?:^|\n|\||\([0-9]{1,2}\)|between|BETWEEN|and|AND)[ \t\n|]*([A-Z][A-Za-z'’\-]+),[ \t]+\Z")
+# How far back an address lead may open the address a name stands in.
+_ADDRESS_LOOKBACK = 240
+
+
+def _inside_address_before(text: str, floor: int, begin: int) -> bool:
+    """Whether ``begin`` stands inside a party's address: an address lead ("office at", "located
+    at") comes before it in its clause, with no semicolon, parenthesis, blank line or "and" since."""
+    window = text[max(floor, begin - _ADDRESS_LOOKBACK) : begin]
+    lead = None
+    for lead in ADDRESS_LEAD.finditer(window):
+        pass
+    if lead is None:
+        return False
+    rest = window[lead.end() :]
+    return re.search(r"[;()]|\n[ \t]*\n|\s(?:and|AND)\s", rest) is None
 
 
 def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:

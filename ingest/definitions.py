@@ -11,12 +11,13 @@ ORG false positives on such capitalised words.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ingest.lexicons import lexicons, load_json
 from ingest.names import (
+    surname_first,
     LABEL_COLON,
     after_non_party_lead,
     NameSpan,
@@ -71,7 +72,10 @@ PREAMBLE_END_WORDS = (
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE|"
     # ("...\nBackground\nAcquiror\nand Ad Authority, Inc. ... are\nparties to ...": a title-case
     # heading alone on its line.)
-    r"(?<=\n)Background(?=[ \t]*:?[ \t]*\n))\b"
+    r"(?<=\n)Background(?=[ \t]*:?[ \t]*\n)|"
+    # ("Parties:\n... \nPremises:\nA. | Tianci is a Nevada corporation ...": the recitals' heading
+    # some share exchange agreements use, alone on its line with its colon.)
+    r"(?<=\n)(?:Premises|PREMISES)(?=[ \t]*:[ \t]*\n))\b"
 )
 _PREAMBLE_END = re.compile(PREAMBLE_END_WORDS)
 # What a listed party joins the contract for, between the list's "and" and its name: "solely for
@@ -82,7 +86,7 @@ PURPOSE_QUALIFIER = (
     r"|(?:solely|only)\s+(?:with\s+respect\s+to|as\s+to))\s+[^,()\"\n]{1,60}?(?:\s+only)?\s*[,)]"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;\-–]|\band\b|\bby\b|\bnamely\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
+    r"^(?:[\s,:;\-–|]|\band\b|\bby\b|\bnamely\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
     # ("... ("Vendor") OF THE FIRST PART AND: WILLIAM ROE, ...": the part closing the previous
     # party opens no name; "OF THE FIRST-PART" too.)
     r"\bof\s+the\s+(?:first|second|third|fourth|fifth|one|other)[\s-]+part\b|"
@@ -430,6 +434,8 @@ def _clause_antecedent(
             if after is not None and after.end == named.end and ends_in_legal_suffix(after.text):
                 pos = after.start
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
+    # ("(2) Chau, Tien Hsiang, holder of HKID ... (the "Executive")": surname first.)
+    leading = surname_first(text, leading, paren_start) if leading is not None else None
     # "We are pleased your firm is retaining CapitalKeys, LLC ("CK" or the "Firm")": a letter's
     # pronoun opening the sentence names no one; the name is read next to the definition.
     if leading is not None and leading.text.casefold() in _PRONOUNS:
@@ -448,6 +454,8 @@ def _clause_antecedent(
             short = name_at(text, line_start, paren_start)
             if short is not None and (short.start != line_start or text[short.end : paren_start].strip(" \t,")):
                 short = None
+        if short is None:
+            short = _line_opening_party(text, leading.start, paren_start)
         leading = short if short is not None and party_name_problem(short.text) is None else None
     if leading is not None:
         # "BETWEEN THE EMPLOYER AND JANE ROE, ... 1. I, JANE ROE ("Employee")": the clause read
@@ -695,7 +703,7 @@ def _inside_address(before_joiner: str) -> bool:
     address lead ("located at", "offices at") comes before it, and no comma right before the joiner
     nor a semicolon since the lead closes the address."""
     lead = None
-    for lead in _ADDRESS_LEAD.finditer(before_joiner):
+    for lead in ADDRESS_LEAD.finditer(before_joiner):
         pass
     if lead is None:
         return False
@@ -704,7 +712,7 @@ def _inside_address(before_joiner: str) -> bool:
 
 
 # Words that open a party's address inside its clause.
-_ADDRESS_LEAD = re.compile(r"(?i)\b(?:located|situated|address|offices?|business|residing|resident|domiciled)[ \t\n]+at\b")
+ADDRESS_LEAD = re.compile(r"(?i)\b(?:located|situated|address|offices?|business|residing|resident|domiciled)[ \t\n]+at\b")
 
 
 def _with_named_purpose(text: str, name: NameSpan, paren_start: int, terms: tuple[str, ...]) -> NameSpan:
@@ -807,6 +815,22 @@ _LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
 # What may stand between such a name and its definition: ", a municipal corporation", "dated May
 # 1, 2009" (a trust's deed), or a bare comma ("and the UNIVERSITY OF ... NEW JERSEY, ("UMDNJ")").
+def _line_opening_party(text: str, start: int, paren_start: int) -> NameSpan | None:
+    """The name with a legal form that opens a line (maybe a table cell) between ``start`` and the
+    definition, followed only by its description: "SERVICE AGREEMENT\ndated as of 1 January
+    2023\n|WISeKey International Holding AG, a Swiss company with ... Switzerland\n(hereinafter
+    the\nService Provider)" (the reading ran up over the heading lines)."""
+    for line in list(re.finditer(r"\n[ \t|]*", text[start:paren_start]))[:_LINES_LOOKED_AT]:
+        name = name_at(text, start + line.end(), paren_start)
+        if name is not None and ends_in_legal_suffix(name.text) and _ONLY_DESCRIPTION.fullmatch(text, name.end, paren_start):
+            return name
+    return None
+
+
+# How many lines of a clause read over heading lines are looked at for the party's own line.
+_LINES_LOOKED_AT = 8
+
+
 _ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*|,)?\s*")
 
 
@@ -856,6 +880,14 @@ class _Site:
     quoted: bool = True
 
 
+# A parenthesis holding an unquoted term, maybe after "hereinafter": "(Transporter)", "(hereinafter
+# referred to as the Recipient)". One or two capitalised words (a line may wrap between them).
+_UNQUOTED_TERM = re.compile(
+    r"\s*((?i:hereinafter)\s+(?:(?i:referred\s+to\s+as|called|designated\s+as)\s+)?)?(?:the\s+)?"
+    r"([A-Z][\w\-]*(?:[ \t\n]+[A-Z][\w\-]*)?)\s*"
+)
+
+
 def _sites(straight: str) -> list[_Site]:
     sites: list[_Site] = []
     party_roles = lexicons().party_roles
@@ -873,31 +905,43 @@ def _sites(straight: str) -> list[_Site]:
             if cleaned:
                 sites.append(_Site(paren.start(), paren.end(), [cleaned]))
             continue
-        # An unquoted role: "Great Lakes Gas Transmission Limited Partnership (Transporter)".
-        bare = re.fullmatch(r"\s*(?:the\s+)?([A-Z][\w\-]*(?: [A-Z][\w\-]*)?)\s*", paren.group(1))
-        if bare and bare.group(1) in party_roles:
-            term = (bare.group(1), paren.start(1) + bare.start(1), paren.start(1) + bare.end(1))
+        # An unquoted role: "Great Lakes Gas Transmission Limited Partnership (Transporter)"; after
+        # "hereinafter" any capitalised term is one ("(hereinafter the\nService Provider)").
+        bare = _UNQUOTED_TERM.fullmatch(paren.group(1))
+        if bare and (bare.group(2) in party_roles or (bare.group(1) and not names_a_document(bare.group(2)))):
+            term = (bare.group(2), paren.start(1) + bare.start(2), paren.start(1) + bare.end(2))
             sites.append(_Site(paren.start(), paren.end(), [term], quoted=False))
-    covered = [(site.start, site.end) for site in sites]
-    for match in _HEREINAFTER.finditer(straight):
-        if any(s <= match.start() < e for s, e in covered):
-            continue
-        terms = _terms_in(match.group(1), match.start(1))
-        if terms:
-            sites.append(_Site(match.start(), match.end(), terms))
+    sites += _uncovered_sites(_HEREINAFTER, straight, sites, lambda m: _terms_in(m.group(1), m.start(1)))
     # ('Dean Capawana ("Capawana"; MSGI, Parola, ... are sometimes referred to herein individually as
     # "Member" ...)': a term closed by a semicolon opens a parenthesis too long to read whole.)
-    covered = [(site.start, site.end) for site in sites]
-    for match in _TERM_THEN_SEMICOLON.finditer(straight):
-        if any(s <= match.start() < e for s, e in covered):
-            continue
-        cleaned = _clean_term(match.group(1), match.start(1))
-        if cleaned:
-            sites.append(_Site(match.start(), match.end(), [cleaned]))
+    sites += _uncovered_sites(_TERM_THEN_SEMICOLON, straight, sites, _semicolon_term)
     return sorted(sites, key=lambda site: site.start)
 
 
 _TERM_THEN_SEMICOLON = re.compile(r'\([ \t\n]*(?:the[ \t\n]+)?"([^"\n]{1,40})"[ \t\n]*;')
+
+
+def _semicolon_term(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    cleaned = _clean_term(match.group(1), match.start(1))
+    return [cleaned] if cleaned else []
+
+
+def _uncovered_sites(
+    pattern: re.Pattern[str],
+    straight: str,
+    sites: list[_Site],
+    read_terms: Callable[[re.Match[str]], list[tuple[str, int, int]]],
+) -> list[_Site]:
+    """Definitions outside a parenthesis: each match of ``pattern`` that no earlier site covers."""
+    covered = [(site.start, site.end) for site in sites]
+    found: list[_Site] = []
+    for match in pattern.finditer(straight):
+        if any(s <= match.start() < e for s, e in covered):
+            continue
+        terms = read_terms(match)
+        if terms:
+            found.append(_Site(match.start(), match.end(), terms))
+    return found
 
 
 def _accept(term: str, name: str, strength: int) -> bool:
@@ -987,9 +1031,19 @@ def _cites_another_agreement(sentence: str) -> bool:
     # "This Agreement (the "Agreement"), dated as of ..., is made between", also after a heading
     # run on the same line ("Amendment No:   GAS TRANSPORTATION AGREEMENT   THIS AGREEMENT is made
     # and entered into ... by and between"): the document's own clause.
-    if any(_SELF_REFERENCE.search(sentence[: document.start()]) for document in _CITED_DOCUMENT.finditer(sentence)):
+    documents = list(_CITED_DOCUMENT.finditer(sentence))
+    own = [d for d in documents if _SELF_REFERENCE.search(sentence[: d.start()])]
+    # ("WHEREAS, capitalized terms used ... in this Agreement shall have the meanings ... in the
+    # Business Combination Agreement, dated as of ..., by and among ...": a recital is never the
+    # document's own party clause; a mention of "this Agreement" in it vetoes nothing.)
+    if own and _RECITAL_OPENING.match(sentence):
+        documents = [d for d in documents if d not in own and not re.search(r"[\"“][^\"“”]*\Z", sentence[: d.start()])]
+    elif own:
         return False
-    return any(_CITED_DATED.search(sentence, document.end()) for document in _CITED_DOCUMENT.finditer(sentence))
+    return any(_CITED_DATED.search(sentence, document.end()) for document in documents)
+
+
+_RECITAL_OPENING = re.compile(r"[ \t\n]*(?:[A-Z]\.[ \t]+)?(?:WHEREAS|Whereas)\b")
 
 
 # A parenthesis that defines a term ('(the "Holder")', '(“Licensee”)', '(as amended, restated,

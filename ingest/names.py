@@ -26,11 +26,12 @@ from ingest.normalize import normalise_jurisdiction, normalise_plain
 # A word broken by an end-of-line hyphen reads on into its lower-case rest ("Thunder-\nbird"): a
 # capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway. Full-width brackets, as
 # Chinese drafting writes a place inside a name, are part of the word they touch ("Erhua Medical
-# Technology（Changzhou）Co.,Ltd").
+# Technology（Changzhou）Co.,Ltd"). A year in brackets is a word before a capitalised one too ("Odem
+# Electronic (1992) Technologies Ltd.", Israeli drafting).
 _WORD = (
     r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
     r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
-    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)"
+    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)|\((?:19|20)[0-9]{2}\)(?=[ \t]+[A-Z])"
     r"|\([A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2}\)(?=_QUALIFIER_AHEAD))"
 )
 # "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
@@ -896,7 +897,7 @@ def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         ):
             return wide
     if plain is not None:
-        return plain
+        return surname_first(text, plain, limit)
     lower = _LOWER_CASE_NAME.match(text, pos, limit)
     if lower is None or not _SLOT_CLOSE.match(text, lower.end(), limit):
         return None
@@ -907,6 +908,34 @@ def slot_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if sum(1 for _ in written.finditer(text)) < 2:
         return None
     return NameSpan(lower.group(), lower.start(), lower.end())
+
+
+def surname_first(text: str, name: NameSpan, limit: int, common_words: frozenset[str] = frozenset()) -> NameSpan:
+    """A person written surname first, the given names after a comma, as one name, when a
+    person's description closes the slot: "(2) Chau, Tien Hsiang, holder of HKID ...", "CHANG,
+    Cho-Po (the "Executive")". Only a one-word surname; the given names are one to three
+    capitalised words, none a legal form, a place or a word the document writes in lower case.
+    (A comma list of companies, "between Alpha, Beta and Gamma Corp.", has no such closing.)"""
+    if len(name.text.split()) != 1 or not name.text[:1].isupper():
+        return name
+    given = _GIVEN_NAMES_AFTER_COMMA.match(text, name.end, limit)
+    if given is None:
+        return name
+    words = given.group(1).split()
+    if any(w.casefold() in common_words or w.casefold() in _NOT_NAME_WORDS for w in words):
+        return name
+    if has_legal_suffix(given.group(1)) or normalise_jurisdiction(given.group(1)) or normalise_jurisdiction(name.text):
+        return name
+    return NameSpan(text[name.start : given.end(1)], name.start, given.end(1))
+
+
+# ", Tien Hsiang" right after a surname, then a person's description: a parenthesis (the defined
+# term) or ", holder of", ", born", ", an individual", ", residing", an identity document.
+_GIVEN_NAMES_AFTER_COMMA = re.compile(
+    r",[ \t]+([A-Z][A-Za-z'’\-]*(?:[ \t]+[A-Z][A-Za-z'’\-]*){0,2})(?=[ \t]*(?:\(|,[ \t]*(?i:holder|born|"
+    r"an?[ \t]+(?:individual|natural|citizen|resident)|residing|resident|nationality|national|"
+    r"(?:hk)?id\b|i\.d\.|identity|passport)))"
+)
 
 
 def words_without_honorifics(name: str) -> list[str]:
@@ -1455,6 +1484,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # not the clause word it spells.)
     acronyms = set() if name.isupper() else {w.casefold() for w in _RAW_WORD.findall(name) if len(w) >= 2 and w.isupper()}
     if (filters.clause_words & set(raw)) - acronyms:
+        return "clause"
+    # ("Whereasthe Entrepreneur": a recital's opening glued to its next word by a lost space.)
+    if raw and raw[0].startswith("whereas"):
         return "clause"
     # "Financial Director Mr R Moore": a job title before a person's name is a signatory line.
     # ("Prof. Dr. Jane Roe": honorifics that open the name stack, they follow no job title.)

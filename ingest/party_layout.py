@@ -36,6 +36,7 @@ from ingest.names import (
     name_at,
     organisation_head,
     party_name_problem,
+    surname_first,
     without_legal_form,
 )
 
@@ -279,6 +280,7 @@ def _slot_name(text: str, start: int, end: int, common_words: frozenset[str]) ->
         return None
     if ends_in_legal_suffix(name.text) or has_legal_suffix(name.text.split(",")[0]):
         return name
+    name = _checked(text, surname_first(text, name, end, common_words), common_words) or name
     rest = text[name.end : end]
     # "Party B: Shaanxi Research Institution of Chinese Traditional Medicines": an organisation's
     # head noun names it as a legal form would, when the name fills its slot.
@@ -310,7 +312,17 @@ def _label_term(label: str) -> str | None:
     # naming the party by its part in the contract is the party's term as written.
     if _PARTY_ROLE_LABEL.fullmatch(label.strip()) is not None:
         return " ".join(label.split())
-    return _cues().labels.get(folded)
+    role = _cues().labels.get(folded)
+    # "Joint Guarantor: BI SHIHAI", "Co-Borrower: ...": a role shared with another party is still
+    # that role; the label as written is the term.
+    shared = _SHARED_ROLE.fullmatch(folded)
+    if role is None and shared is not None and _cues().labels.get(shared.group(1)) is not None:
+        return " ".join(label.split())
+    return role
+
+
+# A role another party shares: "joint guarantor", "co-borrower", "additional borrower".
+_SHARED_ROLE = re.compile(r"(?:joint|co-|co |additional|several)[ ]?(.+)")
 
 
 def _plural_role_label(label: str) -> str | None:
@@ -342,6 +354,19 @@ _FOLLOWING_NAMED = re.compile(
 # How far below its pointer the "Name:" row may stand.
 _FOLLOWING_NAME_ROW_CHARS = 200
 _INITIALS_SKIP = frozenset({"of", "and", "the", "&"})
+
+
+# A table cell holding only a quoted short name: '“RQS Capital”'.
+_QUOTED_LABEL = re.compile(r"[ \t]*[\"“]([A-Z][\w&.'’\-]*(?:[ \t]+[A-Z][\w&.'’\-]*){0,3})[\"”][ \t]*")
+
+
+def _short_name_of(label: str, name: str) -> bool:
+    """Whether ``label`` is ``name``'s short name: its first words ("RQS Capital" of "RQS Capital
+    Limited") or its initials; only a name with a legal form."""
+    if not ends_in_legal_suffix(name):
+        return False
+    words, label_words = name.casefold().replace(",", " ").split(), label.casefold().split()
+    return words[: len(label_words)] == label_words or _initials_label(label, name)
 
 
 def _initials_label(label: str, name: str) -> bool:
@@ -417,6 +442,15 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             pointed = next((end for end in sorted(pointers) if end <= label_start <= end + _FOLLOWING_NAME_ROW_CHARS), None)
             if pointed is not None:
                 term = pointers.pop(pointed)
+        quoted = _QUOTED_LABEL.fullmatch(cell.text) if term is None and cell.in_table and following is not None else None
+        if quoted is not None and following is not None and following.in_table:
+            # '|“RQS Capital” | RQS Capital Limited, a limited company ...': a table row whose label
+            # is the party's own short name in quotes, its first words or its initials.
+            read = _slot_name(text, following.start, min(following.end, following.start + _VALUE_CHARS), common_words)
+            if read is not None and read.start == following.start and _short_name_of(quoted.group(1), read.text):
+                slots.append(LabelSlot(quoted.group(1), cell.start + quoted.start(1), read, following.end))
+                index += 2
+                continue
         if term is None and match is not None and value_start < cell.end:
             # "HP: HEWLETT-PACKARD COMPANY": the party's own short name as the row's label.
             read = name_at(text, value_start, cell.end)
@@ -443,6 +477,10 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
             index += 1
             continue
         value_end = cell.end
+        # "Party B: 富原集團（國際）有限公司" over "TOP WEALTH GROUP (INTERNATIONAL) LIMITED": a value
+        # written only in another script; the party's name in Latin letters is on the line below.
+        if value_start < cell.end and not re.search(r"[A-Za-z0-9]", text[value_start : cell.end]):
+            value_start = cell.end
         if value_start >= cell.end:
             # "Seller:" alone: its value is the next cell (a table's bare label cell: of its
             # row), unless that cell is another label; "Transferor (Party A):" over "Legal Name:
