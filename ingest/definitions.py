@@ -1036,14 +1036,14 @@ def _cites_another_agreement(sentence: str) -> bool:
     # ("WHEREAS, capitalized terms used ... in this Agreement shall have the meanings ... in the
     # Business Combination Agreement, dated as of ..., by and among ...": a recital is never the
     # document's own party clause; a mention of "this Agreement" in it vetoes nothing.)
-    if own and _RECITAL_OPENING.match(sentence):
+    if own and _RECITAL_SENTENCE.match(sentence):
         documents = [d for d in documents if d not in own and not re.search(r"[\"“][^\"“”]*\Z", sentence[: d.start()])]
     elif own:
         return False
     return any(_CITED_DATED.search(sentence, document.end()) for document in documents)
 
 
-_RECITAL_OPENING = re.compile(r"[ \t\n]*(?:[A-Z]\.[ \t]+)?(?:WHEREAS|Whereas)\b")
+_RECITAL_SENTENCE = re.compile(r"[ \t\n]*(?:[A-Z]\.[ \t]+)?(?:WHEREAS|Whereas)\b")
 
 
 # A parenthesis that defines a term ('(the "Holder")', '(“Licensee”)', '(as amended, restated,
