@@ -31,11 +31,11 @@ from ingest.agreements import (
     read_letter,
 )
 from ingest.definitions import (
-    ADDRESS_LEAD,
     OPENING_CHARS,
     PREAMBLE_END_WORDS,
     PREAMBLE_SCAN_CHARS,
     Definition,
+    after_address_lead,
     between_windows,
     clause_start,
     coordinated_words,
@@ -61,7 +61,6 @@ from ingest.entities import (
 )
 from ingest.lexicons import is_instruction_like, legend_words, lexicons, load_json, phrase_alternation
 from ingest.names import (
-    surname_first,
     LABEL_COLON,
     NameSpan,
     after_non_party_lead,
@@ -84,6 +83,7 @@ from ingest.names import (
     representation_lead,
     shouted_joint,
     slot_name_at,
+    surname_first,
     without_enumerator,
     words_without_honorifics,
 )
@@ -225,7 +225,6 @@ def _model_clause_names(
         if surname is not None:
             whole = surname_first(text, NameSpan(surname.group(1), surname.start(1), surname.end(1)), end)
             if whole.end >= ent_end:
-                begin = surname.start(1)
                 found.append((whole, "PERSON"))
                 continue
         name = name_at(text, begin, end)
@@ -256,14 +255,8 @@ _ADDRESS_LOOKBACK = 240
 def _inside_address_before(text: str, floor: int, begin: int) -> bool:
     """Whether ``begin`` stands inside a party's address: an address lead ("office at", "located
     at") comes before it in its clause, with no semicolon, parenthesis, blank line or "and" since."""
-    window = text[max(floor, begin - _ADDRESS_LOOKBACK) : begin]
-    lead = None
-    for lead in ADDRESS_LEAD.finditer(window):
-        pass
-    if lead is None:
-        return False
-    rest = window[lead.end() :]
-    return re.search(r"[;()]|\n[ \t]*\n|\s(?:and|AND)\s", rest) is None
+    rest = after_address_lead(text[max(floor, begin - _ADDRESS_LOOKBACK) : begin])
+    return rest is not None and re.search(r"[;()]|\n[ \t]*\n|\s(?:and|AND)\s", rest) is None
 
 
 def _label_for(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> str:

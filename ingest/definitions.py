@@ -14,10 +14,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from ingest.lexicons import lexicons, load_json
 from ingest.names import (
-    surname_first,
     LABEL_COLON,
     after_non_party_lead,
     NameSpan,
@@ -37,6 +37,7 @@ from ingest.names import (
     prefixed_role,
     representation_lead,
     slot_name_at,
+    surname_first,
     without_enumerator,
     words_without_honorifics,
 )
@@ -702,17 +703,21 @@ def _inside_address(before_joiner: str) -> bool:
     """Whether a joiner right after ``before_joiner`` (its clause up to it) stands in an address: an
     address lead ("located at", "offices at") comes before it, and no comma right before the joiner
     nor a semicolon since the lead closes the address."""
+    rest = after_address_lead(before_joiner)
+    return rest is not None and ";" not in rest and not rest.rstrip().endswith(",")
+
+
+def after_address_lead(text: str) -> str | None:
+    """The text after the last address lead in ``text`` ("located at", "registered office at"),
+    or None when there is none."""
     lead = None
-    for lead in ADDRESS_LEAD.finditer(before_joiner):
+    for lead in _ADDRESS_LEAD.finditer(text):
         pass
-    if lead is None:
-        return False
-    rest = before_joiner[lead.end() :]
-    return ";" not in rest and not rest.rstrip().endswith(",")
+    return text[lead.end() :] if lead is not None else None
 
 
 # Words that open a party's address inside its clause.
-ADDRESS_LEAD = re.compile(r"(?i)\b(?:located|situated|address|offices?|business|residing|resident|domiciled)[ \t\n]+at\b")
+_ADDRESS_LEAD = re.compile(r"(?i)\b(?:located|situated|address|offices?|business|residing|resident|domiciled)[ \t\n]+at\b")
 
 
 def _with_named_purpose(text: str, name: NameSpan, paren_start: int, terms: tuple[str, ...]) -> NameSpan:
@@ -815,12 +820,15 @@ _LIST_COMMA = re.compile(r",[ \t\n]+(?=[A-Z])")
 _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
 # What may stand between such a name and its definition: ", a municipal corporation", "dated May
 # 1, 2009" (a trust's deed), or a bare comma ("and the UNIVERSITY OF ... NEW JERSEY, ("UMDNJ")").
+_ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*|,)?\s*")
+
+
 def _line_opening_party(text: str, start: int, paren_start: int) -> NameSpan | None:
     """The name with a legal form that opens a line (maybe a table cell) between ``start`` and the
     definition, followed only by its description: "SERVICE AGREEMENT\ndated as of 1 January
     2023\n|WISeKey International Holding AG, a Swiss company with ... Switzerland\n(hereinafter
     the\nService Provider)" (the reading ran up over the heading lines)."""
-    for line in list(re.finditer(r"\n[ \t|]*", text[start:paren_start]))[:_LINES_LOOKED_AT]:
+    for line in islice(re.finditer(r"\n[ \t|]*", text[start:paren_start]), _LINES_LOOKED_AT):
         name = name_at(text, start + line.end(), paren_start)
         if name is not None and ends_in_legal_suffix(name.text) and _ONLY_DESCRIPTION.fullmatch(text, name.end, paren_start):
             return name
@@ -829,9 +837,6 @@ def _line_opening_party(text: str, start: int, paren_start: int) -> NameSpan | N
 
 # How many lines of a clause read over heading lines are looked at for the party's own line.
 _LINES_LOOKED_AT = 8
-
-
-_ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*|,)?\s*")
 
 
 # (``^`` does not match at a ``pos`` inside the text: the same pattern without it.)

@@ -124,6 +124,7 @@ class _Cues:
     caption_title_words: frozenset[str]  # a caption's title ends in one: "Employment Agreement - X and Y"
     registration: re.Pattern[str]  # "(ACN 000 000 000)", "ABN": a company number's label after a name
     identity_rest: re.Pattern[str]  # ", I.D. no. 012345678", ", PCN 512345678": a line's rest after a party's name
+    shared_labels: frozenset[str]  # casefolded labels of a role shared with another party: "joint guarantor"
 
 
 @lru_cache(maxsize=1)
@@ -146,6 +147,7 @@ def _cues() -> _Cues:
         caption_title_words=frozenset(w.casefold() for w in data["caption_title_words"]),
         registration=re.compile(data["registration_marker"]),
         identity_rest=re.compile(data["identity_rest"]),
+        shared_labels=frozenset(form.format(role=role.casefold()) for form in data["shared_role_forms"] for role in roles),
     )
 
 
@@ -312,17 +314,11 @@ def _label_term(label: str) -> str | None:
     # naming the party by its part in the contract is the party's term as written.
     if _PARTY_ROLE_LABEL.fullmatch(label.strip()) is not None:
         return " ".join(label.split())
-    role = _cues().labels.get(folded)
     # "Joint Guarantor: BI SHIHAI", "Co-Borrower: ...": a role shared with another party is still
-    # that role; the label as written is the term.
-    shared = _SHARED_ROLE.fullmatch(folded)
-    if role is None and shared is not None and _cues().labels.get(shared.group(1)) is not None:
+    # a party's label; the label as written is the term (two parties may share the role).
+    if folded in _cues().shared_labels:
         return " ".join(label.split())
-    return role
-
-
-# A role another party shares: "joint guarantor", "co-borrower", "additional borrower".
-_SHARED_ROLE = re.compile(r"(?:joint|co-|co |additional|several)[ ]?(.+)")
+    return _cues().labels.get(folded)
 
 
 def _plural_role_label(label: str) -> str | None:

@@ -197,3 +197,10 @@ def agreement_title(text: str) -> str | None:
     annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
     agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
     return agreement.name if agreement is not None else None
+
+
+def defined_terms(text: str) -> dict[str, str | None]:
+    """Each term the definition reader finds in ``text``, with the name it defines (or None)."""
+    from ingest.definitions import find_definitions
+
+    return {d.term: d.name.text if d.name else None for d in find_definitions(text)}

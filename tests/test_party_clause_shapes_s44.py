@@ -6,13 +6,8 @@ fails on the code before its rule.
 
 from __future__ import annotations
 
-from ingest.definitions import find_definitions
 from ingest.names import name_at, party_name_problem
-from tests.helpers import agreement_title, bound_party_aliases, bound_party_names
-
-
-def _terms(text: str) -> dict[str, str | None]:
-    return {d.term: d.name.text if d.name else None for d in find_definitions(text)}
+from tests.helpers import agreement_title, bound_party_aliases, bound_party_names, defined_terms
 
 
 def test_an_and_joining_a_pair_of_common_words_stays_inside_the_name() -> None:
@@ -35,14 +30,14 @@ def test_an_institution_named_with_a_pair_is_read_whole_and_its_acronym_defines_
         "May 1, 2001.\n\nWHEREAS WSU owns certain patent rights;\n"
     )
     name = "The Board of Regents of Westmoor State University and Agricultural and Mechanical College"
-    assert _terms(text)["WSU"] == name
+    assert defined_terms(text)["WSU"] == name
     assert bound_party_names(text) == {name, "Halden Crop Sciences, Ltd."}
 
 
 def test_guard_an_and_between_two_companies_is_still_a_list() -> None:
     # ("Sales and Marketing" is a listed pair; here the "and" still joins two parties.)
     text = "This Agreement is made between Sales Holdings Inc. (\"SHI\") and Marketing Partners LLC (\"MP\").\n"
-    assert _terms(text)["MP"] == "Marketing Partners LLC"
+    assert defined_terms(text)["MP"] == "Marketing Partners LLC"
     assert bound_party_names(text) == {"Sales Holdings Inc.", "Marketing Partners LLC"}
 
 
@@ -67,7 +62,7 @@ def test_a_name_read_over_for_when_the_term_takes_its_letters_from_the_words_aft
         "QRV INCORPORATED, a Delaware corporation (\"QRV\"), NATIONAL CORPORATION FOR RURAL CREDIT, a District of "
         "Columbia corporation (\"NCRC\"), and QRV PARTNERS, INC., a Delaware corporation (\"Partners\").\n"
     )
-    assert _terms(text)["NCRC"] == "NATIONAL CORPORATION FOR RURAL CREDIT"
+    assert defined_terms(text)["NCRC"] == "NATIONAL CORPORATION FOR RURAL CREDIT"
     assert "NATIONAL CORPORATION FOR RURAL CREDIT" in bound_party_names(text)
 
 
@@ -93,7 +88,7 @@ def test_an_and_inside_an_address_opens_no_party() -> None:
         "Hanlin City to support the project, hereinafter referred to as \"Party B\",\nCollectively referred to as "
         "the \"Parties\".\n"
     )
-    assert _terms(text)["Party B"] == "Hanlin Ruiye Biological Products Co., Ltd"
+    assert defined_terms(text)["Party B"] == "Hanlin Ruiye Biological Products Co., Ltd"
     assert bound_party_names(text) == {"Hanlin Agricultural University", "Hanlin Ruiye Biological Products Co., Ltd"}
 
 
@@ -120,7 +115,7 @@ def test_a_legal_forms_period_may_stand_for_the_comma_before_a_description() -> 
         "New Mexico corporation with its principal office in Albuquerque, New Mexico (\"GREXCO\") and Tolland Oil "
         "Company, an Oklahoma corporation (\"Tolland\").\n"
     )
-    terms = _terms(text)
+    terms = defined_terms(text)
     assert terms["WDC"] == "Amberly Drilling Corp."
     assert terms["GREXCO"] == "Granite Exploration Corporation"
     assert bound_party_names(text) == {
@@ -190,7 +185,7 @@ def test_a_term_closed_by_a_semicolon_opens_a_long_parenthesis() -> None:
         "Brook (\"Brook\") and Nadia Farrow (\"Farrow\"; " + group + ").\n\nA. Tallwood, LLC (the \"Company\") was "
         "formed as a limited liability company.\n"
     )
-    assert _terms(text)["Farrow"] == "Nadia Farrow"
+    assert defined_terms(text)["Farrow"] == "Nadia Farrow"
     assert bound_party_names(text) == {"Media Syndicate Group, Inc.", "Pia K. Arlen", "Tomas R. Brook", "Nadia Farrow"}
 
 

@@ -6,14 +6,9 @@ its rule.
 
 from __future__ import annotations
 
-from ingest.definitions import find_definitions
 from ingest.names import name_at, party_name_problem, slot_name_at, surname_first
 from ingest.party_layout import label_slots
-from tests.helpers import bound_party_names
-
-
-def _terms(text: str) -> dict[str, str | None]:
-    return {d.term: d.name.text if d.name else None for d in find_definitions(text)}
+from tests.helpers import bound_party_names, defined_terms
 
 
 def test_a_person_written_surname_first_is_one_name_in_a_numbered_party_list() -> None:
@@ -59,7 +54,7 @@ def test_an_unquoted_term_after_hereinafter_defines_a_party_block() -> None:
         "|(collectively, the Parties\n|and individually, a Party)\nThis Service Agreement enters into force as of "
         "the date it is signed by the Parties.\nRECITALS\n"
     )
-    terms = {" ".join(term.split()): name for term, name in _terms(text).items()}
+    terms = {" ".join(term.split()): name for term, name in defined_terms(text).items()}
     assert terms["Service Provider"] == "Lindqvist Holding AG"
     assert terms["Recipient"] == "Norvale Corp"
     assert bound_party_names(text) == {"Lindqvist Holding AG", "Norvale Corp"}
@@ -68,7 +63,7 @@ def test_an_unquoted_term_after_hereinafter_defines_a_party_block() -> None:
 def test_guard_an_unquoted_parenthesis_without_hereinafter_needs_a_role() -> None:
     # "(Transporter)" is a role; "(Zug Office)" without "hereinafter" defines nothing.
     text = "This Agreement is made between Harlow Gas Ltd. (Transporter) and Kestrel Sensorik AG (Zug Office).\n"
-    terms = _terms(text)
+    terms = defined_terms(text)
     assert terms.get("Transporter") == "Harlow Gas Ltd."
     assert "Zug Office" not in terms
 
@@ -147,3 +142,30 @@ def test_a_recital_citing_another_agreements_party_clause_names_none_of_this_one
         "\u201cCompany\u201d).\n\nWHEREAS, the Holders desire to enter into this Agreement.\n"
     )
     assert bound_party_names(text) == {"Marren, Inc.", "Tollund Investment Co."}
+
+
+def test_the_new_readers_stop_at_their_bounds() -> None:
+    from ingest.annotate import _ADDRESS_LOOKBACK, _inside_address_before
+    from ingest.definitions import _LINES_LOOKED_AT, _line_opening_party
+
+    # At most three given names after a surname.
+    three = "Chau, Tien Hsiang Mei, holder of"
+    four = "Chau, Tien Hsiang Mei Ling, holder of"
+    assert surname_first(three, name_at(three, 0, 4), len(three)).text == "Chau, Tien Hsiang Mei"
+    assert surname_first(four, name_at(four, 0, 4), len(four)).text == "Chau"
+    # An address lead counts only within its lookback.
+    lead = "office at "
+    near = lead + "x" * (_ADDRESS_LOOKBACK - len(lead) - 1) + " Wan Chai"
+    far = lead + "x" * (_ADDRESS_LOOKBACK - len(lead)) + " Wan Chai"
+    assert _inside_address_before(near, 0, near.index("Wan Chai"))
+    assert not _inside_address_before(far, 0, far.index("Wan Chai"))
+
+    # A party's own line is looked for on the first lines of the clause only.
+    def clause(heading_lines: int) -> str:
+        return "".join(f"Heading {i}\n" for i in range(heading_lines)) + "|Lindqvist Holding AG, a Swiss company\n("
+
+    last = clause(_LINES_LOOKED_AT - 1)
+    found = _line_opening_party("\n" + last, 0, len(last))
+    assert found is not None and found.text == "Lindqvist Holding AG"
+    past = clause(_LINES_LOOKED_AT)
+    assert _line_opening_party("\n" + past, 0, len(past)) is None
