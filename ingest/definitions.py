@@ -59,8 +59,11 @@ _QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
 # Shareholder" -": a dash may set the clause off.)
 # ('hereinafter referred to as "SDMSO" or the "Distributor"': every term joined by "or" is the
 # party's; an "and" opens the next party: 'hereinafter "QYS" AND "QX" TECHNOLOGIES ...'.)
+# ("..., hereinafter jointly referred to simply as\n"PUBLISHING HOUSE";": an adverb may stand on
+# either side of "referred to".)
 _HEREINAFTER = re.compile(
-    r'[,\s\-–—]+hereinafter\s+(?:referred\s+to\s+as\s+|called\s+|designated\s+as\s+)?(?:the\s+)?'
+    r'[,\s\-–—]+hereinafter\s+(?:(?:simply|jointly|collectively|individually|together)\s+){0,2}'
+    r'(?:(?:referred\s+to|called|designated)\s+(?:(?:simply|jointly|collectively|individually|together)\s+){0,2}(?:as\s+)?)?(?:the\s+)?'
     r'("[^"]{1,60}"(?:\s*(?:,\s*or|or|/)\s*(?:the\s+)?"[^"]{1,60}"){0,3})',
     re.I,
 )
@@ -87,7 +90,10 @@ PURPOSE_QUALIFIER = (
     r"|(?:solely|only)\s+(?:with\s+respect\s+to|as\s+to))\s+[^,()\"\n]{1,60}?(?:\s+only)?\s*[,)]"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;\-–|]|\band\b|\bby\b|\bnamely\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+hand\b|\bparties\b(?=\s*:?\s*\n)|"
+    r"^(?:[\s,:;\-–|]|\band\b|\bby\b|\bnamely\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+(?:hand|part)\b|\bparties\b(?=\s*:?\s*\n)|"
+    # ("and, on the other part,\nII) SAMPAIO E OLIVEIRA ... LTDA": Latin drafting's "part" and a
+    # roman numeral closed by a bracket alone.)
+    r"\b[IVX]{1,4}\)|"
     # ("... ("Vendor") OF THE FIRST PART AND: WILLIAM ROE, ...": the part closing the previous
     # party opens no name; "OF THE FIRST-PART" too.)
     r"\bof\s+the\s+(?:first|second|third|fourth|fifth|one|other)[\s-]+part\b|"
@@ -206,10 +212,13 @@ def _in_windows(pos: int, windows: list[tuple[int, int]]) -> bool:
     return any(start <= pos < end for start, end in windows)
 
 
+_CLAUSE_WINDOW = 700
+
+
 def clause_start(text: str, paren_start: int, floor: int) -> int:
     """Where the clause holding the antecedent begins: after the previous parenthesis, sentence
     end, "between" or blank line, whichever is last."""
-    start = max(floor, paren_start - 700)
+    start = max(floor, paren_start - _CLAUSE_WINDOW)
     window = text[start:paren_start]
     best = start
     for match in _SENTENCE_BREAK.finditer(window):
@@ -356,6 +365,9 @@ _SPACED_WORD = re.compile(r"[A-Za-z](?:[ \t][A-Za-z])+")
 _CLOSED_NAME = re.compile(r"[ \t]*(?:[,\"”\n]|$)|[ \t]+\(")
 
 
+_DESCRIPTION_ARTICLE = re.compile(r"\b(?:an?|An?|AN?)\s+\Z")
+
+
 def _clause_antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
@@ -434,7 +446,12 @@ def _clause_antecedent(
             after = name_at(text, named.start + role.end(), paren_start) if role is not None else None
             if after is not None and after.end == named.end and ends_in_legal_suffix(after.text):
                 pos = after.start
-    leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous else None
+    # (A clause that the look-back window cut, with no break found in 700 characters, opens
+    # mid-sentence: "... Register of the Ministry of Finance (CNPJ/MF) under No. ..., EDITORA
+    # SCIPIONE S.A., ... hereinafter jointly referred to as "PUBLISHING HOUSE"": its first
+    # capitalised words are no antecedent.)
+    cut_mid_sentence = segment_start == paren_start - _CLAUSE_WINDOW > floor
+    leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous and not cut_mid_sentence else None
     # ("(2) Chau, Tien Hsiang, holder of HKID ... (the "Executive")": surname first.)
     leading = surname_first(text, leading, paren_start) if leading is not None else None
     # "We are pleased your firm is retaining CapitalKeys, LLC ("CK" or the "Firm")": a letter's
@@ -535,6 +552,9 @@ def _clause_antecedent(
             if (
                 closest is not None
                 and closest.start >= leading.end
+                # (", Chesapeake SP Partners, LLC, a Delaware limited liability company (the
+                # "Company")": a run after "a"/"an" is the party's description, no name.)
+                and _DESCRIPTION_ARTICLE.search(text, max(0, closest.start - 4), closest.start) is None
                 and not text[closest.end : paren_start].strip()
                 and any(_is_name_derived(term, closest.text) for term in terms)
             ):
@@ -788,6 +808,9 @@ _SEAT_LINE = re.compile(r"[ \t]*[A-Z][\w.'’\-]*(?:[ \t]+[A-Z][\w.'’\-]*){0,3
 _THIS_TERM = re.compile(r"\b(?i:this)[ \t\n]+[\"“]\Z")
 _DOCUMENT_OF = re.compile(r"\b(?i:agreement|contract)[ \t\n]+(?i:of)\b")
 _LAWS_OF_BEFORE = re.compile(r"\b(?i:laws?)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
+# A party's description of where it is formed ("existing under the laws of the Republic of Korea"),
+# not a statute's title ("the Joint Venture Law of the People's Republic of China").
+_FORMED_UNDER_LAWS = re.compile(r"\b(?:under|with|to)[ \t\n]+the[ \t\n]+laws[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:(?:permitted|registered)[ \t\n]+)?assigns)"
@@ -1359,9 +1382,18 @@ def find_definitions(text: str) -> list[Definition]:
             and not _recital_cites_agreement(straight, site.end)
         ):
             strength = 1
-        last_site_end = site.end
+        # "LG. Philips LCD Co., Ltd., a corporation ... under the laws of the Republic of Korea
+        # ("Korea"), having its principal office at ... ("LPL")": the definition of the place a
+        # party is formed under defines no party and does not close that party's clause.
+        place = (
+            name is not None
+            and bool(normalise_jurisdiction(name.text))
+            and _FORMED_UNDER_LAWS.search(straight, max(0, name.start - 40), name.start) is not None
+        )
+        if not place:
+            last_site_end = site.end
         for term, start, end in site.terms:
-            is_alias = name is not None and _accept(term, name.text, strength)
+            is_alias = name is not None and not place and _accept(term, name.text, strength)
             # An unquoted "(Transporter)" only defines a term after a full name (not "Gateway").
             is_alias = is_alias and (
                 site.quoted or ends_in_legal_suffix(name.text) or len(name_words(name.text)) >= 2

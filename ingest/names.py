@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ingest.lexicons import load_json, phrase_alternation
 from ingest.normalize import normalise_jurisdiction, normalise_plain
+from ingest.sentences import ends_sentence
 
 # "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
 # "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised
@@ -40,7 +41,9 @@ _DOTTED_LOWER = r"(?<![\w.])(?!(?:a\.k\.a|f\.k\.a|d\.b\.a)\.)[a-z](?:\.[a-z]){2,
 _WORD = _WORD.replace("_DOTTED_LOWER", _DOTTED_LOWER)
 # Words that join the capitalised words of one name. A lone "-" or "/" too: "MEZZANINE PARTNERS -
 # OFFSHORE INVESTMENT MASTER FUND II, L.P.", "Blackstone / GSO Long-Short Credit Income Fund".
-_CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|dba|d/b/a|f/k/a|-|–|/)"
+# Spanish and Portuguese names join by "y" and "e" ("IRSA Inversiones y Representaciones Sociedad
+# Anónima", "Sampaio e Oliveira Ltda"), and Argentine forms are written with it ("S.A.C.I.F. y A.").
+_CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|y|e|dba|d/b/a|f/k/a|-|–|/)"
 # A shouted name's own joining words ("FARMERS AND TRADERS BANK OF WESTLAND ... SUB-BRANCH") join
 # like their lower-case forms, so they do not spend the name's word budget.
 _JOINT = rf"(?:{_CONNECTOR}|AND|OF)"
@@ -282,6 +285,22 @@ def _form_labels() -> frozenset[str]:
 _AMPERSAND_CO = re.compile(r"&[ \t]*(?:Co|CO)\.?$")
 
 
+_FULL_STOP_BEFORE_WORD = re.compile(r"\.(?=[ \t]+[A-Z])")
+
+
+@lru_cache(maxsize=1)
+def _legal_form_word() -> re.Pattern[str]:
+    return re.compile(rf"(?i:{_suffix_regex()})\.?")
+
+
+def _word_start(text: str, end: int) -> int:
+    """Where the word that ends at ``end`` starts (after the last whitespace before it)."""
+    start = end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    return start
+
+
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
     span = text[start:end]
     participle = _form_then_participle().search(span)
@@ -305,6 +324,10 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         span = span[: kin.start()]
     # "2.Ideanomics, Inc.": a list number written against the name is no part of it.
     enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
+    # "BETWEEN:\n1     GEMINI RESEARCH LIMITED a corporation ...": a bare item number opening its
+    # line, set off from the name by a tab or a run of spaces, is no part of it either.
+    if enumerator is None and not text[text.rfind("\n", 0, start) + 1 : start].strip():
+        enumerator = re.match(r"\d{1,2}(?:\t|[ ]{2,})[ \t]*(?=[A-Z][A-Za-z])", span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
     # "Article 1 Introduction\n1.1 Hunan Dafeng Group Company (as ...)": a clause number opening a
@@ -349,6 +372,14 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
             continue
         if inside.start() > 0 and inside.end() < len(span):
             span = span[: inside.end()]
+            break
+    # "by and among Aveon, the Company, the Sellers and Michael Katz. Capitalized terms used
+    # herein ...": a full stop that ends a sentence (by the sentence splitter's rules: no
+    # abbreviation, initial or number before it) ends the name, unless a legal form closes the
+    # words after it ("Acme Mfg. Co.").
+    for stop in _FULL_STOP_BEFORE_WORD.finditer(span):
+        if ends_sentence(span, stop.start(), 0) and not _legal_suffix_end().search(span, stop.end()) and not _legal_form_word().fullmatch(span, _word_start(span, stop.start()), stop.end()):
+            span = span[: stop.start()]
             break
     # Trailing connectors or punctuation are not part of the name: "Acme and" -> "Acme".
     while True:

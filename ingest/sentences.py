@@ -37,7 +37,7 @@ def abbreviations() -> frozenset[str]:
     )
 
 
-def _ends_sentence(text: str, stop_at: int, floor: int) -> bool:
+def ends_sentence(text: str, stop_at: int, floor: int) -> bool:
     """Whether the punctuation at ``stop_at`` ends a sentence, judged by the word before it."""
     if text[stop_at] != "." or (stop_at + 1 < len(text) and text[stop_at + 1] in "!?"):
         return True
@@ -61,7 +61,7 @@ def sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     sentence_start = start
     for match in _CANDIDATE_END.finditer(text, start, end):
-        if not _ends_sentence(text, match.start(), start):
+        if not ends_sentence(text, match.start(), start):
             continue
         spans.append((sentence_start, match.end()))
         sentence_start = match.end()

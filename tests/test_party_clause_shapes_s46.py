@@ -1,0 +1,161 @@
+"""Party clause shapes read from the misses of real contract openings (issue 9, stop 46: the cases
+of the reading sets realH, realN, realO, realP, realQ, realS and realT that no CUAD contract shares
+a party with). Names are invented and texts rewritten from the shapes. Each test but the guards
+fails on the code before its rule.
+"""
+
+from __future__ import annotations
+
+from ingest.names import name_at
+from ingest.sentences import sentence_spans
+from tests.helpers import bound_party_names, defined_terms
+
+
+def test_a_full_stop_that_ends_a_sentence_ends_the_name_before_it() -> None:
+    # Before, the amendment's last party was "Dana Whitlow. Capitalized": the name read on over
+    # the full stop into the next sentence.
+    text = (
+        "AMENDMENT NO. 2 TO THE PURCHASE AGREEMENT\nThis AMENDMENT NO. 2 (the \"Amendment\") to the Purchase "
+        "Agreement, dated as of May 5, 2020 (the \"Purchase Agreement\"), by and among Corvane Holdings I L.P., a "
+        "Delaware limited partnership (\"Corvane\"), and Dana Whitlow, is effective as of June 9, 2020, by and among "
+        "Corvane and Dana Whitlow. Capitalized terms used herein shall have the meaning set forth in the Purchase "
+        "Agreement.\nWHEREAS, the parties hereto are the parties to the Purchase Agreement.\n"
+    )
+    assert bound_party_names(text) == {"Corvane Holdings I L.P.", "Dana Whitlow"}
+    sentence = "and Dana Whitlow. The Buyer shall pay"
+    assert name_at(sentence, 4, len(sentence)).text == "Dana Whitlow"
+
+
+def test_guard_an_abbreviation_or_a_legal_form_after_the_full_stop_keeps_the_name_whole() -> None:
+    for text, name in (
+        ("and St. Jude Medical, Inc. shall", "St. Jude Medical, Inc."),
+        ("and Warner Bros. Pictures Inc. (the", "Warner Bros. Pictures Inc."),
+        ("and Acme Mfg. Co. shall", "Acme Mfg. Co."),
+        ("and Dr. Reddy Labs Ltd. (the", "Dr. Reddy Labs Ltd."),
+        ("and U.S. Bank National Association, as", "U.S. Bank National Association"),
+        # An Indian honorific, "M/s.", before a firm's name.
+        ("and M/s. Raghavan Textiles, a partnership firm", "M/s. Raghavan Textiles"),
+    ):
+        found = name_at(text, 4, len(text))
+        assert found is not None and found.text == name, text
+    # The honorific is an abbreviation for the sentence splitter too.
+    text = "Leased to M/s. Raghavan Textiles. The rent is due."
+    assert [text[s:e] for s, e in sentence_spans(text, 0, len(text))] == ["Leased to M/s. Raghavan Textiles.", "The rent is due."]
+
+
+def test_a_party_described_after_a_or_an_is_not_the_description() -> None:
+    # Before, the term "Company" was read as the description "Delaware limited liability company",
+    # and the party it defines was lost.
+    text = (
+        "AMENDMENT TO THE PURCHASE AGREEMENT\nThis AMENDMENT (the \"Amendment\") TO THE PURCHASE AGREEMENT, dated "
+        "as of April 16, 2020 (the \"Purchase Agreement\"), by and among Corvane Holdings I L.P., a Delaware limited "
+        "partnership (\"Corvane\"), Harrow Bay Partners, LLC, a Delaware limited liability company (the "
+        "\"Company\"), Harrow Capital Corporation, an Illinois corporation (the \"Trading Advisor\") and Harrow "
+        "Holding Company, a Virginia corporation (\"HHC\"), is effective as of the 6th day of December, 2020, by "
+        "and among Corvane, the Company and the Trading Advisor.\nWHEREAS, the parties are the parties to the "
+        "Purchase Agreement.\n"
+    )
+    assert defined_terms(text)["Company"] == "Harrow Bay Partners, LLC"
+    assert bound_party_names(text) == {
+        "Corvane Holdings I L.P.",
+        "Harrow Bay Partners, LLC",
+        "Harrow Capital Corporation",
+        "Harrow Holding Company",
+    }
+
+
+def test_a_bare_item_number_before_a_party_opens_no_name() -> None:
+    # Before, the first party was "1 NORTHGATE GENOMICS LIMITED" and the second was lost.
+    text = (
+        "JOINT VENTURE AGREEMENT\nTHIS Research Agreement (the \"Agreement\"), effective as of 31 March 1998 is "
+        "entered into\nBETWEEN:\n1     NORTHGATE GENOMICS LIMITED a corporation doing business at 16 Science Park, "
+        "Milton Road, Cambridge CB4 4GH, England (hereinafter called \"the\n      Company\"); and\n2     THE "
+        "COUNCIL OF THE WESTLAND INSTITUTE OF MEDICAL RESEARCH, having its\n      registered office at 300 Herston "
+        "Road, Brisbane (hereinafter called\n      \"WIMR\").\nTHE CIRCUMSTANCES:\nA.    Words defined in this "
+        "Agreement have the same meanings in these recitals.\n"
+    )
+    assert bound_party_names(text) == {
+        "NORTHGATE GENOMICS LIMITED",
+        "THE COUNCIL OF THE WESTLAND INSTITUTE OF MEDICAL RESEARCH",
+    }
+
+
+def test_guard_a_number_inside_a_line_stays_part_of_the_name() -> None:
+    # Only an item number that opens its line and stands apart from the name is dropped.
+    text = "by and between 21  Century Holdings LLC, a"
+    found = name_at(text, 15, len(text))
+    assert found is not None and found.text.startswith("21")
+
+
+def test_latin_drafting_on_the_other_part_and_a_roman_numeral_open_a_party() -> None:
+    # Before, no party was bound: "on the other part" and "II)" stood before the name, the terms
+    # follow "hereinafter simply referred to as" without brackets, and "e" split the name.
+    text = (
+        "DISTRIBUTION AGREEMENT\nBy this private instrument:\nOn the one part,\nI) LIVRARIA AURORA S.A., a "
+        "joint-stock company with its principal place of business at Av. das Flores, 72, Pinheiros, in the City "
+        "of São Paulo, herein represented in the form of its By-Laws, hereinafter simply referred to as\n"
+        "\u201cPUBLISHER\u201d;\nand, on the other part,\nII) SOUSA E MORAIS DISTRIBUIDORA DE LIVROS LTDA, a private "
+        "company with its principal place of business at Avenida Gomes, 670, Fortaleza, herein represented in the "
+        "form of its Articles of Association/By-Laws, hereinafter simply referred to as\n\u201cDISTRIBUTOR\u201d,\n"
+        "the PUBLISHER and the DISTRIBUTOR are hereinafter jointly referred to as \u201cParties\u201d.\nPREAMBLE\n"
+    )
+    terms = defined_terms(text)
+    assert terms["PUBLISHER"] == "LIVRARIA AURORA S.A."
+    assert terms["DISTRIBUTOR"] == "SOUSA E MORAIS DISTRIBUIDORA DE LIVROS LTDA"
+    assert bound_party_names(text) == {"LIVRARIA AURORA S.A.", "SOUSA E MORAIS DISTRIBUIDORA DE LIVROS LTDA"}
+
+
+def test_spanish_names_joined_by_y_and_argentine_legal_forms() -> None:
+    # Before: "CAMPOSUR S.A.C." and "Sierra Inversiones".
+    text = (
+        "SERVICES AGREEMENT\nAgreement made in the Autonomous City of Buenos Aires on the 12th day of November of "
+        "2015 by and between:\n(i) CAMPOSUR S.A.C.I.F. y A., domiciled at Moreno 877, Piso 23 in the Autonomous "
+        "City of Buenos Aires (hereinafter \u201cCAMPOSUR\u201d) as party of the one part;\n(ii) Sierra Inversiones y "
+        "Representaciones Sociedad Anónima, domiciled at Bolívar 108 in the Autonomous City of Buenos Aires "
+        "(hereinafter \u201cSIERRA\u201d), as party of the second part.\nWHEREAS:\n"
+    )
+    assert bound_party_names(text) == {"CAMPOSUR S.A.C.I.F. y A.", "Sierra Inversiones y Representaciones Sociedad Anónima"}
+
+
+def test_a_clause_the_look_back_window_cut_opens_no_name() -> None:
+    # Before, the words the 700-character window happened to start at ("Taxpayers Register") were
+    # bound as the party a group term defines.
+    padding = "enrolled with the National Corporate Taxpayers Register of the Ministry of Finance under No. 12, " * 9
+    text = (
+        "DISTRIBUTION AGREEMENT\nBy this private instrument:\nI) LIVRARIA AURORA S.A., a joint-stock company "
+        + padding
+        + "and LIVRARIA BOREAL S.A., a joint-stock company " + padding
+        + "hereinafter jointly referred to simply as\n\u201cPUBLISHING HOUSE\u201d;\nPREAMBLE\n"
+    )
+    assert "Taxpayers Register" not in bound_party_names(text)
+    assert defined_terms(text)["PUBLISHING HOUSE"] != "Taxpayers Register"
+
+
+def test_the_place_a_party_is_formed_under_does_not_close_its_clause() -> None:
+    # Before, "Korea" and "Republic of Korea" were bound, and the two Korean parties were lost: the
+    # place's definition closed each party's clause.
+    text = (
+        "Joint Venture Agreement\nThis Joint Venture Agreement (this \u201cAgreement\u201d) is made this 23th day of "
+        "February, 2005 by and among:\nKansai Sheet Glass Co., Ltd., a corporation (kabushiki kaisha) duly "
+        "organized and existing under the laws of Japan, having its head office at 7-1, Seiran, Otsu, Japan "
+        "(\u201cKSG\u201d);\nHanbit Display Co., Ltd., a corporation (chusik hoesa) duly organized and existing "
+        "under the laws of the Republic of Korea (\u201cKorea\u201d), having its principal office at 20, Yeoido-dong, "
+        "Seoul, Korea (\u201cHBD\u201d); and\nMokpo Glass Processing Co., Ltd., a corporation (chusik hoesa) duly "
+        "organized and existing under the laws of the Republic of Korea (\u201cKorea\u201d), having its principal "
+        "office at 1007, Paju-si, Korea (the \u201cJVC\u201d).\nWITNESSETH:\n"
+    )
+    assert bound_party_names(text) == {
+        "Kansai Sheet Glass Co., Ltd.",
+        "Hanbit Display Co., Ltd.",
+        "Mokpo Glass Processing Co., Ltd.",
+    }
+
+
+def test_guard_a_government_party_defined_by_its_own_term_is_still_a_party() -> None:
+    # Only a place after "the laws of" is set aside; a state that is itself a party stays one.
+    text = (
+        "FUNDING AGREEMENT\nThis Funding Agreement is made by and between the State of Israel (the \"State\"), "
+        "and Kestrel Labs, Inc., a Delaware corporation (\"Kestrel\").\nWHEREAS, the State funds research.\n"
+    )
+    assert bound_party_names(text) == {"State of Israel", "Kestrel Labs, Inc."}
+    assert defined_terms(text)["State"] == "State of Israel"
