@@ -946,7 +946,7 @@ def find_title(text: str) -> Title | None:
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
-        title = _after_page_marker(text, title)
+        title = _without_repeat(_after_page_marker(text, title))
     if title is not None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
         # white space collapsed (the span still covers the original text).
@@ -965,6 +965,22 @@ def find_title(text: str) -> Title | None:
 # "Exclusive License Agreement Page 1 LICENSE AGREEMENT": a page's running header and its page
 # number run into the heading on a flattened page; the title is what follows the marker.
 _PAGE_MARKER = re.compile(r"(?<![\w])(?:Page|PAGE)[ \t]+[0-9]{1,3}(?:[ \t]+(?:of|OF)[ \t]+[0-9]{1,3})?[ \t]+(?=[A-Z])")
+
+
+def _without_repeat(title: Title) -> Title:
+    """"AGREEMENT Agreement for advertising services effective ...": on a flattened page the
+    heading runs into the preamble's first words, which write it again in another case; the title
+    is the heading once."""
+    words = title.text.split()
+    half = len(words) // 2
+    if len(words) % 2 or not half:
+        return title
+    first, second = words[:half], words[half:]
+    if [w.casefold() for w in first] != [w.casefold() for w in second] or first == second:
+        return title
+    end = title.text.find(second[0], len(" ".join(first)))
+    kept = title.text[:end].rstrip()
+    return Title(kept, title.start, title.start + len(kept))
 
 
 def _after_page_marker(text: str, title: Title) -> Title:
@@ -1847,6 +1863,10 @@ _NAMED_HEADING_WORDS = (2, 8)
 _NAMED_HEADING_CHARS = 1_500
 
 
+# The line right above (no blank line between) ends in a lower-case word or a comma.
+_CONTINUED_SENTENCE = re.compile(r"[a-z,][ \t]*\n[ \t]*\Z")
+
+
 def _heading_named_by_text(text: str) -> Title | None:
     """A heading line among the first heading lines (``_heading_lines``: capitalised words, two to
     eight, no company's name, no label ending in a colon) that the text after it names itself by:
@@ -1859,6 +1879,10 @@ def _heading_named_by_text(text: str) -> Title | None:
         if not _NAMED_HEADING_WORDS[0] <= len(words) <= _NAMED_HEADING_WORDS[1] or not _heading_words(line):
             continue
         if line.endswith(":") or re.search(r"[0-9]", line) or _ends_in_legal_form(line) or _strip_noise(line)[1]:
+            continue
+        # ("... the procedure attached to this\n   Agreement as Appendix I.": a line that goes on
+        # with the sentence of the line right above it is no heading.)
+        if _CONTINUED_SENTENCE.search(text, max(0, start - 200), start):
             continue
         own = [w for w in words if len(w) > 3 and w[:1].isupper() and w.casefold() not in _HEADING_CONNECTORS]
         if not own:

@@ -6,9 +6,15 @@ fails on the code before its rule.
 
 from __future__ import annotations
 
+from ingest.agreements import find_title
 from ingest.names import name_at
 from ingest.sentences import sentence_spans
 from tests.helpers import bound_party_names, defined_terms
+
+
+def agreement_title(text: str) -> str | None:
+    title = find_title(text)
+    return title.text if title is not None else None
 
 
 def test_a_full_stop_that_ends_a_sentence_ends_the_name_before_it() -> None:
@@ -159,3 +165,32 @@ def test_guard_a_government_party_defined_by_its_own_term_is_still_a_party() -> 
     )
     assert bound_party_names(text) == {"State of Israel", "Kestrel Labs, Inc."}
     assert defined_terms(text)["State"] == "State of Israel"
+
+
+def test_a_flattened_heading_written_again_by_the_preamble_is_the_title_once() -> None:
+    # Before, the title was "AGREEMENT Agreement": the heading ran into the preamble's first word.
+    text = (
+        "AGREEMENT Agreement for advertising services effective July 1, 1999, between Harbourline Corporation, "
+        "(hereinafter referred to as the \"Client\") with offices at 1 King Street West, Toronto, Ontario and Tern "
+        "Communications Inc. (hereinafter referred to as the \"Agency\") with offices at 2 Yonge Street, Toronto.\n"
+    )
+    assert agreement_title(text) == "AGREEMENT"
+    # A title that only shares its words with the next ones is left alone.
+    assert agreement_title(
+        "LICENSE AGREEMENT\n\nThis License Agreement is made between Acme Inc. (\"Licensor\") and Beta Corp. (\"Licensee\").\n"
+    ) == "LICENSE AGREEMENT"
+
+
+def test_a_line_that_goes_on_with_the_sentence_above_is_no_heading() -> None:
+    # Before, the title was "Agreement as Appendix I.", a definition's second line.
+    text = (
+        "EXHIBIT 4.119\n\n\nTHIS AGREEMENT dated for reference and made effective  ________\n\nBETWEEN:\n\n"
+        "         NORTH RIDGE RESOURCES INC., a company incorporated pursuant to the laws of British Columbia\n\n"
+        "         (\"NRR\")\n\nAND:\n\n         SILVER BASIN CORP., a company incorporated pursuant to the laws of "
+        "British Columbia\n\n         (\"SBC\")\n\nNOW THEREFORE the parties hereto agree as follows:\n\n1.       "
+        "INTERPRETATION\n\n1.01     In this Agreement the following words shall have the following meanings:\n\n"
+        "         (a)      \"ACCOUNTING PROCEDURE\" means the procedure attached to this\n                  "
+        "Agreement as Appendix I.\n\n         (b)      \"AFFILIATE\" has the meaning given to it in this Agreement.\n"
+    )
+    assert agreement_title(text) != "Agreement as Appendix I."
+    assert bound_party_names(text) == {"NORTH RIDGE RESOURCES INC.", "SILVER BASIN CORP."}
