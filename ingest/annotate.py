@@ -66,6 +66,7 @@ from ingest.names import (
     after_non_party_lead,
     ampersand_inside_name,
     before_street_address,
+    street_at,
     ends_in_legal_suffix,
     has_legal_suffix,
     legal_form,
@@ -202,6 +203,9 @@ def _model_clause_names(
         # "Freeway, Suite 210": a document word or a number right after the entity ends no name.
         after = re.match(r"[ \t]+([A-Za-z]+|\d{2,6}(?![\w/.,]\d))", text[ent_end : ent_end + 40])
         if after is not None and (after.group(1)[0].isdigit() or names_a_document(after.group(1))):
+            continue
+        # ("the Co. Erwin Mair KG, Nederlinger Str. 11, Munich": a street and its number.)
+        if street_at(text, begin):
             continue
         # "..., a subsidiary of Roche Holding AG": the parent, an agent or an addressee is named
         # inside the clause but is no party (only the model's entities lack the grammar's slots).

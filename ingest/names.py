@@ -285,7 +285,8 @@ def _form_labels() -> frozenset[str]:
 _AMPERSAND_CO = re.compile(r"&[ \t]*(?:Co|CO)\.?$")
 
 
-_FULL_STOP_BEFORE_WORD = re.compile(r"\.(?=[ \t]+[A-Z])")
+# (On the same line or the next: "between Customer and Developer.\n- 2.2 "Customer" shall mean ...".)
+_FULL_STOP_BEFORE_WORD = re.compile(r"\.(?=[ \t]+[A-Z]|[ \t]*\n\s*(?:[-–•][ \t]+)?[A-Z0-9])")
 
 
 @lru_cache(maxsize=1)
@@ -431,6 +432,12 @@ def _street_start() -> re.Pattern[str]:
     return re.compile(
         rf"[ \t\n]+(?:[A-Z][\w'’\-]*[ \t]+(?i:{words}|{endings})\.?|[A-Z][\w'’\-]*(?i:{endings})\.?)[ \t]+\d{{1,5}}\b"
     )
+
+
+def street_at(text: str, begin: int) -> bool:
+    """Whether the words at ``begin`` are a street and its number ("Nederlinger Str. 11",
+    "Elm Street 77"; ``_street_start``)."""
+    return _street_start().match(" " + text[begin : begin + 80]) is not None
 
 
 def before_street_address(name: NameSpan) -> NameSpan:

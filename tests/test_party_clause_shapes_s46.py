@@ -7,7 +7,7 @@ fails on the code before its rule.
 from __future__ import annotations
 
 from ingest.agreements import find_title
-from ingest.names import name_at
+from ingest.names import name_at, party_name_forms
 from ingest.sentences import sentence_spans
 from tests.helpers import bound_party_names, defined_terms
 
@@ -194,3 +194,32 @@ def test_a_line_that_goes_on_with_the_sentence_above_is_no_heading() -> None:
     )
     assert agreement_title(text) != "Agreement as Appendix I."
     assert bound_party_names(text) == {"NORTH RIDGE RESOURCES INC.", "SILVER BASIN CORP."}
+
+
+def test_german_firm_prefix_and_a_street_the_model_tags_are_no_party_words() -> None:
+    # Before, "Co. Ostler Bau KG" and the street "Lindauer Str" were bound: "Co." translates the
+    # German "Fa." (Firma) before a firm's name, and the model tagged the street as an ORG.
+    text = (
+        "# Addendum to the Tenancy agreement dated 27.07/09.08.1995\nBetween\nthe Co. Ostler Bau KG, Lindauer Str. "
+        "11, Munich\nrepresented by its general partner\n- hereinafter referred to as the Landlord \u2013\nand\nthe "
+        "Co. Brenner Systems GmbH & Co. KG, Kemptener Str. 14, 86165 Augsburg represented by its director\n- "
+        "hereinafter referred to as the Tenant -\nwith regard to different areas of the property, the following is "
+        "agreed upon as an addendum to the tenancy agreement.\n#### I. Extension of the current rental term\n"
+    )
+    bound = bound_party_names(text)
+    assert not any("Str" in name for name in bound)
+    # The entity id is made from the name without the prefix.
+    assert party_name_forms("Co. Ostler Bau KG")[-1] == "Ostler Bau KG"
+    assert party_name_forms("Fa. Huber Bau GmbH")[-1] == "Huber Bau GmbH"
+    # The prefix needs its full stop: "Co Op Bank Ltd." is a name of its own.
+    assert party_name_forms("Co Op Bank Ltd.")[-1] == "Co Op Bank Ltd."
+
+
+def test_a_full_stop_before_a_list_item_on_the_next_line_ends_the_name() -> None:
+    # Before, "Developer. - 2.2" was bound: the name read over the line break into the next item.
+    text = "this Agreement between Customer and Developer.\n- 2.2 \"Customer\" shall mean"
+    found = name_at(text, text.index("Developer"), len(text))
+    assert found is not None and found.text == "Developer"
+    # A legal form on the next line still closes the name it belongs to.
+    wrapped = "and ACME HOLDINGS CO.\nLTD. shall"
+    assert name_at(wrapped, 4, len(wrapped)).text == "ACME HOLDINGS CO.\nLTD."
