@@ -978,8 +978,8 @@ def _without_repeat(title: Title) -> Title:
     first, second = words[:half], words[half:]
     if [w.casefold() for w in first] != [w.casefold() for w in second] or first == second:
         return title
-    end = title.text.find(second[0], len(" ".join(first)))
-    kept = title.text[:end].rstrip()
+    end = list(re.finditer(r"\S+", title.text))[half - 1].end()
+    kept = title.text[:end]
     return Title(kept, title.start, title.start + len(kept))
 
 

@@ -365,6 +365,8 @@ _SPACED_WORD = re.compile(r"[A-Za-z](?:[ \t][A-Za-z])+")
 _CLOSED_NAME = re.compile(r"[ \t]*(?:[,\"”\n]|$)|[ \t]+\(")
 
 
+# An indefinite article right before a run: what follows describes a party ("a Delaware limited
+# liability company"), it names none.
 _DESCRIPTION_ARTICLE = re.compile(r"\b(?:an?|An?|AN?)\s+\Z")
 
 

@@ -294,12 +294,7 @@ def _legal_form_word() -> re.Pattern[str]:
     return re.compile(rf"(?i:{_suffix_regex()})\.?")
 
 
-def _word_start(text: str, end: int) -> int:
-    """Where the word that ends at ``end`` starts (after the last whitespace before it)."""
-    start = end
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    return start
+_LAST_WORD = re.compile(r"\S+\Z")
 
 
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
@@ -379,7 +374,12 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     # abbreviation, initial or number before it) ends the name, unless a legal form closes the
     # words after it ("Acme Mfg. Co.").
     for stop in _FULL_STOP_BEFORE_WORD.finditer(span):
-        if ends_sentence(span, stop.start(), 0) and not _legal_suffix_end().search(span, stop.end()) and not _legal_form_word().fullmatch(span, _word_start(span, stop.start()), stop.end()):
+        word = _LAST_WORD.search(span, 0, stop.end())
+        if (
+            ends_sentence(span, stop.start(), 0)
+            and not _legal_suffix_end().search(span, stop.end())
+            and not (word is not None and _legal_form_word().fullmatch(word.group()))
+        ):
             span = span[: stop.start()]
             break
     # Trailing connectors or punctuation are not part of the name: "Acme and" -> "Acme".
