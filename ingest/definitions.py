@@ -810,6 +810,9 @@ _SEAT_LINE = re.compile(r"[ \t]*[A-Z][\w.'’\-]*(?:[ \t]+[A-Z][\w.'’\-]*){0,3
 _THIS_TERM = re.compile(r"\b(?i:this)[ \t\n]+[\"“]\Z")
 _DOCUMENT_OF = re.compile(r"\b(?i:agreement|contract)[ \t\n]+(?i:of)\b")
 _LAWS_OF_BEFORE = re.compile(r"\b(?i:laws?)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
+# How far back from a place's name "under the laws of the" is looked for: the words and the white
+# space between, a fixed-width layout's wrap and indent included.
+_FORMED_UNDER_LAWS_CHARS = 120
 # A party's description of where it is formed ("existing under the laws of the Republic of Korea"),
 # not a statute's title ("the Joint Venture Law of the People's Republic of China").
 _FORMED_UNDER_LAWS = re.compile(r"\b(?:under|with|to)[ \t\n]+the[ \t\n]+laws[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
@@ -1390,7 +1393,7 @@ def find_definitions(text: str) -> list[Definition]:
         place = (
             name is not None
             and bool(normalise_jurisdiction(name.text))
-            and _FORMED_UNDER_LAWS.search(straight, max(0, name.start - 40), name.start) is not None
+            and _FORMED_UNDER_LAWS.search(straight, max(0, name.start - _FORMED_UNDER_LAWS_CHARS), name.start) is not None
         )
         if not place:
             last_site_end = site.end

@@ -1,0 +1,60 @@
+"""The fixed look-back and look-ahead windows of the party and title rules, at their edges. Each
+window bounds the work a rule does per candidate; these tests pin where each one ends, so a change
+to a bound is a visible change (issue 9, stop 47)."""
+
+from __future__ import annotations
+
+from ingest.agreements import find_title
+from ingest.names import street_at
+from tests.helpers import bound_party_names
+
+
+def test_a_street_is_read_within_eighty_characters_of_its_first_word() -> None:
+    # ``street_at`` reads 80 characters: the street's name, its word and its number must fit.
+    inside = "Elm Street" + " " * 60 + "77, Westport"
+    assert street_at(inside, 0)
+    # The number starts at the 81st character: outside the window.
+    outside = "Elm Street" + " " * 70 + "77, Westport"
+    assert not street_at(outside, 0)
+    # The window starts at ``begin``, not at the start of the text.
+    assert street_at("Acme GmbH, " + inside, len("Acme GmbH, "))
+
+
+def _indented_definition(indent: int) -> str:
+    return (
+        "1.01     In this Agreement the following words shall have the following meanings:\n\n"
+        "         (a)      \"ACCOUNTING PROCEDURE\" means the procedure attached to this\n" + " " * indent
+        + "Agreement as Appendix I.\n\n         (b)      \"AFFILIATE\" has the meaning given to it in this Agreement.\n"
+    )
+
+
+def test_a_line_going_on_with_the_sentence_above_is_seen_within_two_hundred_characters() -> None:
+    # ``_CONTINUED_SENTENCE`` looks 200 characters back from the line: the line above's last word,
+    # its line break and the indentation before the line must fit.
+    opening = "EXHIBIT 4.119\n\n\nTHIS AGREEMENT dated for reference\n\n"
+    within = find_title(opening + _indented_definition(190))
+    assert within is None or within.text != "Agreement as Appendix I."
+    beyond = find_title(opening + _indented_definition(205))
+    assert beyond is not None and beyond.text == "Agreement as Appendix I."
+
+
+def _korean_party(gap: str) -> str:
+    return (
+        "Joint Venture Agreement\nThis Joint Venture Agreement (this \u201cAgreement\u201d) is made by and among:\n"
+        "Kansai Sheet Glass Co., Ltd., a corporation duly organized and existing under the laws of Japan "
+        "(\u201cKSG\u201d); and\nHanbit Display Co., Ltd., a corporation duly organized and existing under the laws of"
+        + gap + "the Republic of Korea (\u201cKorea\u201d), having its principal office at 20, Yeoido-dong, Seoul, "
+        "Korea (\u201cHBD\u201d).\nWITNESSETH:\n"
+    )
+
+
+def test_the_place_a_party_is_formed_under_is_seen_within_120_characters_before_it() -> None:
+    # ``_FORMED_UNDER_LAWS`` looks 120 characters back from the place's name: "under the laws of",
+    # "the" and the white space between must fit. A line wrapped with a deep fixed-width indent
+    # still fits (it did not with the 40 characters of stop 46).
+    parties = {"Kansai Sheet Glass Co., Ltd.", "Hanbit Display Co., Ltd."}
+    assert bound_party_names(_korean_party(" ")) == parties
+    assert bound_party_names(_korean_party("\n" + " " * 40 + "\n" + " " * 40)) == parties
+    # Past the window the place's definition is read as a party's alias again.
+    far = bound_party_names(_korean_party("\n" + " " * 60 + "\n" + " " * 60))
+    assert "Republic of Korea" in far
