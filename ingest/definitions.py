@@ -686,8 +686,25 @@ def _clause_antecedent(
             return company
         if place:
             return company if company is not None and any(_is_name_derived(t, company.text) for t in terms) else before
-        return company or before
+        return company or _named_before_location(text, region_start, before.start) or before
     return before
+
+
+def _named_before_location(text: str, region_start: int, address_start: int) -> NameSpan | None:
+    """The name right before the last "located at" (``_LOCATION_LEAD``) between ``region_start``
+    and ``address_start``: "and, Mountain States FDAF located at 9980 South 300 West, ..., Sandy,
+    Utah 84070 ("Sponsor")" names "Mountain States FDAF", though no legal form closes it."""
+    lead = None
+    for lead in _LOCATION_LEAD.finditer(text, region_start, address_start):
+        pass
+    if lead is None:
+        return None
+    named = name_before(text, lead.start())
+    return named if named is not None and party_name_problem(named.text) is None else None
+
+
+# A verb that opens a party's address right after its name ("..., located at", "domiciled at").
+_LOCATION_LEAD = re.compile(r"(?i)[ \t\n]*,?[ \t\n]+(?:located|situated|residing|domiciled)[ \t\n]+at\b")
 
 
 def _joins_a_place(text: str, joiner_start: int, after: NameSpan) -> bool:
@@ -790,9 +807,10 @@ def _own_and(segment: str, previous: re.Match[str], joiner: re.Match[str]) -> bo
     )
 
 
-# A parenthesised remark on a party's other name right before its definition.
+# A parenthesised remark on a party's other name right before its definition ("(formerly ...)",
+# "(which is in the process of changing its corporate name to ...)").
 _NAME_REMARK = re.compile(
-    r"[ \t\n]*\((?i:to[ \t\n]+be[ \t\n]+renamed|formerly(?:[ \t\n]+known[ \t\n]+as)?|f/k/a|now[ \t\n]+known[ \t\n]+as|previously[ \t\n]+known[ \t\n]+as)\b[^()]{0,120}\)[ \t\n]*\Z"
+    r"[ \t\n]*\((?i:to[ \t\n]+be[ \t\n]+renamed|formerly(?:[ \t\n]+known[ \t\n]+as)?|f/k/a|now[ \t\n]+known[ \t\n]+as|previously[ \t\n]+known[ \t\n]+as|which(?=[^()]{0,120}\bname\b))\b[^()]{0,120}\)[ \t\n]*\Z"
 )
 _BENEFICIARY_LEAD = re.compile(r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+the[ \t\n]+benefit[ \t\n]+of)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
 # A beneficiary's lead, or the obligor's a guaranty or pledge covers, inside one party's clause.
@@ -941,7 +959,11 @@ def _sites(straight: str) -> list[_Site]:
         # An unquoted role: "Great Lakes Gas Transmission Limited Partnership (Transporter)"; after
         # "hereinafter" any capitalised term is one ("(hereinafter the\nService Provider)").
         bare = _UNQUOTED_TERM.fullmatch(paren.group(1))
-        if bare and (bare.group(2) in party_roles or (bare.group(1) and not names_a_document(bare.group(2)))):
+        if bare and (
+            bare.group(2) in party_roles
+            or (bare.group(1) and not names_a_document(bare.group(2)))
+            or _acronym_of_company_before(straight, paren.start(), bare)
+        ):
             term = (bare.group(2), paren.start(1) + bare.start(2), paren.start(1) + bare.end(2))
             sites.append(_Site(paren.start(), paren.end(), [term], quoted=False))
     sites += _uncovered_sites(_HEREINAFTER, straight, sites, lambda m: _terms_in(m.group(1), m.start(1)))
@@ -951,6 +973,18 @@ def _sites(straight: str) -> list[_Site]:
     return sorted(sites, key=lambda site: site.start)
 
 
+def _acronym_of_company_before(straight: str, paren_start: int, bare: re.Match[str]) -> bool:
+    """Whether an unquoted parenthesis holds an acronym of the company named right before it: "The
+    Investor Relations Group, Inc. (IRG) agrees to provide ...". Only capitals, made from the
+    name's words (``_is_name_derived``), after a name its legal form closes; "(USA)" after "Acme
+    Inc." is no term."""
+    if bare.group(1) or not _ACRONYM.fullmatch(bare.group(2)):
+        return False
+    company = name_before(straight, paren_start)
+    return company is not None and ends_in_legal_suffix(company.text) and _is_name_derived(bare.group(2), company.text)
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
 _TERM_THEN_SEMICOLON = re.compile(r'\([ \t\n]*(?:the[ \t\n]+)?"([^"\n]{1,40})"[ \t\n]*;')
 
 

@@ -175,6 +175,32 @@ def _speaking_sender(text: str, salutation: int) -> NameSpan | None:
     return None
 
 
+def _retained_firm(text: str, salutation: int) -> NameSpan | None:
+    """The firm an engagement letter's first words say the addressee retains, with its definition:
+    "We are pleased your firm is retaining CapitalKeys, LLC ("CK" or the "Firm")", "I appreciate
+    your decision to retain Avalanche Strategic Communications (ASC)" (an unquoted acronym of the
+    name's words defines it too). Within ``_RETAINED_CHARS`` after the salutation."""
+    window_end = min(len(text), salutation + _RETAINED_CHARS)
+    verb = _RETAINS.search(text, salutation, window_end)
+    if verb is None:
+        return None
+    name = name_at(text, verb.end(), window_end)
+    if name is None:
+        return None
+    if _DEFINES.match(text, name.end, window_end) and (ends_in_legal_suffix(name.text) or len(name.text.split()) >= 2):
+        return name
+    acronym = _ACRONYM_TERM.match(text, name.end, window_end)
+    initials = "".join(word[0] for word in name.text.split() if word[:1].isupper())
+    return name if acronym is not None and acronym.group(1) == initials and len(initials) >= 2 else None
+
+
+# How far after the salutation the retained firm is named; the verb that retains it.
+_RETAINED_CHARS = 400
+_RETAINS = re.compile(r"\b(?:retain|retaining|engage|engaging)[ \t\n]+(?=[A-Z])")
+# An unquoted acronym defining the name before it: " (ASC)".
+_ACRONYM_TERM = re.compile(r"[ \t\n]*\(([A-Z]{2,6})\)")
+
+
 def _greeted_by_one_name(text: str, salutation: int) -> NameSpan | None:
     """The person a letter agreement greets by a given name ("Dear Jonathan:") or by an honorific
     and surname ("Dear Mr. Reyes,") when a line of the addressee block names that person in
@@ -226,5 +252,8 @@ def letter_names(text: str) -> list[NameSpan]:
         sender = _speaking_sender(text, salutation)
         if sender is not None:
             names.append(sender)
+        retained = _retained_firm(text, salutation)
+        if retained is not None:
+            names.append(retained)
     unique = {(n.start, n.end): n for n in names}
     return [unique[key] for key in sorted(unique)]

@@ -1017,6 +1017,13 @@ def name_before(text: str, end: int, window: int = 160) -> NameSpan | None:
         left = name_before(text, joint.start(), window)
         if left is not None and _joins_over_of_the(left.text, best.text):
             return NameSpan(text[left.start : best.end], left.start, best.end)
+    if best is not None and _post_nominal().fullmatch(" " + best.text):
+        # "Arthur Pilla, Ph.D. (the ...)": read from its end the name is the degree alone; the
+        # person's name before it is written with it (``name_at`` reads the degree on).
+        person = name_before(text, best.start, window)
+        whole = name_at(text, person.start, end) if person is not None else None
+        if whole is not None and whole.end == best.end:
+            return whole
     if best is not None and ends_in_legal_suffix(best.text):
         # "Made in Nature, LLC" read from its end is "Nature, LLC": the name runs back over
         # lower-case inner words to a capitalised start on the same line.

@@ -247,6 +247,10 @@ def _names_a_group(name: str, common_words: frozenset[str]) -> bool:
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
+# A contract's words of agreement: a label row with none of them before it stands in the header.
+_AGREEMENT_WORDS = re.compile(r"(?i)\b(?:shall|agrees?|agreed|hereby|whereas|hereto|hereunder|notices?)\b")
+
+
 def _contact_row(text: str, found: list[LayoutCell], index: int) -> bool:
     """Whether the label row at ``found[index]`` stands in a notice or contact block: a cell
     within two of it is a contact label ("Tel:", "Contact person:", "Address:"). (A contact row
@@ -502,8 +506,14 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
         # (A row the preamble points at names its party, contact rows under it or not.)
         # ("Party B: Chen Lei" over "ID Number:" and "Address:": a party letter names a party,
         # whatever rows follow it.)
+        # ("Licensor: Runjiao Wang" over "Address:" in a header no sentence comes before: the
+        # party's own block; a notice block stands in the contract's body.)
         if name is not None and (
-            has_legal_suffix(name.text) or pointed is not None or term.startswith("Party ") or not _contact_row(text, found, index)
+            has_legal_suffix(name.text)
+            or pointed is not None
+            or term.startswith("Party ")
+            or not _contact_row(text, found, index)
+            or _AGREEMENT_WORDS.search(text, 0, label_start) is None
         ):
             slots.append(LabelSlot(term, label_start, name, value_end))
         index += 1
