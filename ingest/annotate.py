@@ -86,6 +86,7 @@ from ingest.names import (
     street_at,
     surname_first,
     without_enumerator,
+    without_legal_form,
     words_without_honorifics,
 )
 from ingest import party_scorer
@@ -715,6 +716,37 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
         if not any(half.start <= s and e <= half.end and e > s for s, e in person_spans):
             return None
     return halves
+
+
+def _person_and_company(
+    name: NameSpan, person_spans: Sequence[tuple[int, int]], common_words: frozenset[str]
+) -> tuple[NameSpan, NameSpan] | None:
+    """A person and a company a name read as one holds ("Martin Roe and Harbour Resolutions Group
+    LLC", "PIERS ROE AND WILMINGTON TRUST (UK) LIMITED"), or None. The first half is a person's
+    shape (as ``_person_pair`` reads it) and no organisation, with a span the model tags PERSON
+    inside or no word the document also writes in lower case ("Harbour Research and Development
+    Services Ltd" stays one name); the second ends in a legal form after at least two words of its
+    own, so a firm's style ("Morgan Roe and Bockius LLP", "Smith and Jones LLP") stays one name."""
+    # (Only "and": "Full Moon & High Tide Productions, Inc." is a firm's style.)
+    joins = list(_PERSON_JOIN.finditer(name.text))
+    if len(joins) != 1 or "&" in joins[0].group():
+        return None
+    join = joins[0]
+    person = NameSpan(name.text[: join.start()], name.start, name.start + join.start())
+    company = NameSpan(name.text[join.end() :], name.start + join.end(), name.end)
+    words = words_without_honorifics(person.text)
+    if has_legal_suffix(person.text) or organisation_head(person.text) or not 2 <= len(words) <= 4:
+        return None
+    if not all(_PERSON_WORD.fullmatch(w) for w in words) or words[-1].endswith("."):
+        return None
+    tagged = any(person.start <= s and e <= person.end and e > s for s, e in person_spans)
+    if not tagged and any(w.casefold() in common_words for w in words):
+        return None
+    if coordinated_words(words[-1], company.text.split()[0]):
+        return None
+    if not ends_in_legal_suffix(company.text) or len(without_legal_form(company.text).split()) < 2:
+        return None
+    return person, company
 
 
 def _personal_name(name: str) -> bool:
@@ -1523,14 +1555,18 @@ def _parties(
                 known.append(words)
     # "Jane Roe and John Doe in their capacity as joint administrators": two persons one reader
     # took as one name.
+    # "Martin Roe and Harbour Resolutions Group LLC": a person and a company so read.
     for key, party in sorted(parties.items()):
         pair = _person_pair(party.name, person_spans)
+        labels = ("PERSON", "PERSON")
+        if pair is None:
+            pair, labels = _person_and_company(party.name, person_spans, common_words), ("PERSON", "ORG")
         if pair is None:
             continue
         del parties[key]
-        for person in pair:
-            entity_id = entity_id_for("PERSON", party_name_forms(person.text)[-1])
-            parties.setdefault(entity_id, Party(entity_id, "PERSON", person, None, person.start, person.end))
+        for person, label in zip(pair, labels):
+            entity_id = entity_id_for(label, party_name_forms(person.text)[-1])
+            parties.setdefault(entity_id, Party(entity_id, label, person, None, person.start, person.end))
     found = _reviewed(text, list(parties.values()), model_spans, common_words, defined_terms | party_terms, known)
     # "Acme S.A., represented by its CEO Jane Roe and John Doe, ...": whoever a representation
     # clause names acts for the party named before it, whichever reader found them.

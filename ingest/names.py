@@ -675,6 +675,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and not organisation_head(f"{plain.text} {surname.text}")
         ):
             plain = NameSpan(text[plain.start : surname.end], plain.start, surname.end)
+    # "Shenzhen Zhongke Investment Fund Partnership (Limited Partnership)": Chinese drafting writes
+    # a partnership's kind in brackets after its name, as part of it.
+    bracketed = _BRACKETED_PARTNERSHIP.match(text, plain.end, limit)
+    if bracketed is not None and plain.text.endswith("Partnership"):
+        return NameSpan(text[plain.start : bracketed.end()], plain.start, bracketed.end())
     # "Thomas J. Whitaker, Jr.": a generational suffix closes a person's name (not a title that
     # follows it: "John Roe, Sr. Vice President").
     generation = _GENERATION.match(text, plain.end, limit)
@@ -693,6 +698,7 @@ def is_campus_institution(word: str) -> bool:
     return word.casefold() in _party_filters().campus_institutions
 
 
+_BRACKETED_PARTNERSHIP = re.compile(r"[ \t]*\((?:Limited|General|Special[ \t]+General)[ \t]+Partnership\)")
 # A nickname in straight or curly quotes after a given name, then the next name word (group 1:
 # the nickname).
 _NICKNAME = re.compile(r"[ \t]+[\"“]([A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*)?)[\"”][ \t]+(?=[A-Z][a-z])")

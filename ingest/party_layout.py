@@ -517,7 +517,47 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
         ):
             slots.append(LabelSlot(term, label_start, name, value_end))
         index += 1
-    return slots
+    return slots + _unlabelled_entries(text, found, slots, common_words)
+
+
+def _unlabelled_entries(
+    text: str, found: list[LayoutCell], slots: list[LabelSlot], common_words: frozenset[str]
+) -> list[LabelSlot]:
+    """More parties of a role row, each a name alone on its cell with the same kind of rows under
+    it: "Party B: Haitao Jiang (... "Pledgor")" / "Address: ***" / "ID card number: ***" / "Bing
+    Wang" / "Address: ***" / ... names Bing Wang a "Pledgor" too. An entry is a cell that is no
+    label and is no label's value (the cell before it is a row with its value on it), filled by a
+    name (``_slot_name``), with a row that names no party right under it; the run stops at the
+    first cell that is neither (a new role row, a heading, prose)."""
+    more: list[LabelSlot] = []
+    for slot in slots:
+        # (The cells after the slot's value: a value may run on over a line, "Changchun\nYongxin
+        # Dirui Medical Co., Ltd.".)
+        index = next((i for i, cell in enumerate(found) if cell.start >= max(slot.slot_end, slot.name.end)), None)
+        if index is None:
+            continue
+        entries = 0
+        while index < len(found) and entries < _ITEM_LIMIT:
+            cell = found[index]
+            row = _LABEL.match(cell.text)
+            if row is not None:
+                # A row under the entry ("Address:", "ID card number:") that names no party and
+                # carries its value; a role row ends the run.
+                if _label_term(row.group("label")) is not None or row.end() >= len(cell.text):
+                    break
+                index += 1
+                continue
+            following = found[index + 1] if index + 1 < len(found) else None
+            row_below = _LABEL.match(following.text) if following is not None else None
+            if row_below is None or _label_term(row_below.group("label")) is not None:
+                break
+            name = _slot_name(text, cell.start, cell.end, common_words)
+            if name is None or name.start != cell.start or _FILLED_TO_END.match(text[name.end : cell.end]) is None:
+                break
+            more.append(LabelSlot(slot.term, cell.start, name, cell.end))
+            entries += 1
+            index += 2
+    return more
 
 
 def _marker_key(match: re.Match[str]) -> tuple[str, str] | None:

@@ -113,3 +113,97 @@ def test_guard_a_person_in_a_notice_block_after_the_agreement_words_is_no_party(
         "Westport\nTel: 555 0100\n"
     )
     assert bound_party_names(text) == {"Kestrel Labs Inc.", "Harrow Foods Limited"}
+
+
+def test_a_person_and_a_company_read_as_one_name_are_two_parties() -> None:
+    # Before, "Martin Roe and Harbour Resolutions Group LLC" was one party (realH's h066 and h032
+    # shapes: a person, "and", a company with its legal form).
+    text = (
+        "INDEPENDENT CONTRACTOR AGREEMENT\nThis Independent Contractor Agreement (\"Agreement\") is made by and "
+        "between Quillby Assistance Corporation, a Delaware corporation (\"QAC\"), and Martin Roe and Harbour "
+        "Resolutions Group LLC (jointly, \"Contractor\").\n1. Services.\n"
+    )
+    assert bound_party_names(text) == {
+        "Quillby Assistance Corporation", "Martin Roe", "Harbour Resolutions Group LLC"
+    }
+
+
+def test_guard_a_firm_style_or_a_coordinated_name_stays_one_name() -> None:
+    for name in ("Morgan Roe and Bockius LLP", "Harbour Research and Development Services Ltd"):
+        text = (
+            "ENGAGEMENT AGREEMENT\nThis Engagement Agreement (\"Agreement\") is made by and between Quillby "
+            f"Holdings, Inc. (\"QH\"), and {name} (\"Firm\").\n1. Services. The research and development "
+            "services shall be provided.\n"
+        )
+        assert bound_party_names(text) == {"Quillby Holdings, Inc.", name}, name
+
+
+def test_an_artist_or_a_performer_row_names_a_party() -> None:
+    # Before, "ARTIST: Quill Entertainment" named no party: "Artist" was no party role.
+    text = (
+        "EXHIBIT 10.10\nTELEVISION EMPLOYMENT AGREEMENT\n-PRODUCING SERVICES-\nDated: as of May 21, 1997\nPRODUCER: "
+        "Harbour Development Corp.\n100 Elm Street\nAttn: Jane Roe\nARTIST: Quill Entertainment\n200 Oak Street\n"
+        "Copy To: John Roe, Esq.\n1. PRODUCTION: Producer shall produce the Picture with Artist.\n"
+    )
+    assert bound_party_names(text) == {"Harbour Development Corp.", "Quill Entertainment"}
+
+
+def test_more_parties_of_a_role_row_each_alone_on_a_line_over_the_same_rows() -> None:
+    # Before, only the first pledgor was bound (realY's Y016 shape: the other pledgors are listed
+    # under "Party B:" each with its own address and identity rows, and no label of their own).
+    text = (
+        "Exhibit 10.5\nEquity Pledge Agreement\nThis Equity Pledge Agreement (hereinafter referred to as \u201cthis "
+        "Agreement\u201d) was signed by the following parties on March 29, 2019:\nParty A: Harbour (Shenzhen) Robotics "
+        "Co., Ltd. (hereinafter referred to as \u201cPledgee\u201d)\nAddress: Room 201, Shenzhen\nParty B: Haitao "
+        "Qiang (hereinafter referred to as \u201cPledgor\u201d)\nAddress: ***\nID card number: ***\nBing Zhou\nAddress: "
+        "***\nID card number: ***\nShenzhen Quill Growth Equity Investment Fund Partnership (Limited Partnership)\n"
+        "Registered address: Room 201, Shenzhen\nParty C: Harbour (Shenzhen) Holdings Co., Ltd.\nAddress: Room 201, "
+        "Shenzhen\n"
+    )
+    assert bound_party_names(text) == {
+        "Harbour (Shenzhen) Robotics Co., Ltd.",
+        "Haitao Qiang",
+        "Bing Zhou",
+        "Shenzhen Quill Growth Equity Investment Fund Partnership (Limited Partnership)",
+        "Harbour (Shenzhen) Holdings Co., Ltd.",
+    }
+
+
+def test_guard_a_label_value_on_the_next_line_is_no_further_entry() -> None:
+    # "Legal Representative:" alone, its value under it: the value is the row's, no party's.
+    text = (
+        "Exhibit 10.5\nService Agreement\nParty A: Harbour (Shenzhen) Robotics Co., Ltd.\nLegal Representative:\n"
+        "Haitao Qiang\nAddress: Room 201, Shenzhen\nParty B: Quill Consulting Co., Ltd.\nAddress: Room 5, Beijing\n"
+        "Whereas, Party A needs services.\n"
+    )
+    assert bound_party_names(text) == {"Harbour (Shenzhen) Robotics Co., Ltd.", "Quill Consulting Co., Ltd."}
+
+
+def test_the_person_a_loan_out_company_furnishes_is_no_party() -> None:
+    # Before, the talent was bound beside the company that furnishes its services (realY's Y039
+    # and realW's W006 shapes).
+    text = (
+        "ENDORSEMENT AGREEMENT\nThis Endorsement Agreement (this \u201cAgreement\u201d) is entered into as of October 29, "
+        "2020 by and between K. Roe Enterprises, Inc. (\u201cFurnishing Company\u201d), a California corporation, for "
+        "the services of Kevin Roe (\u201cTalent\u201d) and Quill Oral Care Inc. (\u201cQuill\u201d), a British Columbia "
+        "corporation.\nWHEREAS, Furnishing Company has the authority to furnish the services of Talent.\n"
+    )
+    assert bound_party_names(text) == {"K. Roe Enterprises, Inc.", "Quill Oral Care Inc."}
+
+
+def test_guard_a_firm_joined_by_an_ampersand_stays_one_name() -> None:
+    text = (
+        "AGREEMENT\nTHIS AGREEMENT is made this 1st day of May, 1997, by and between K.W.Q., Inc., 1700 Broadway, "
+        "New York (\"KW\") and Full Moon & High Tide Productions, Inc. (\"Lender\").\n1. The Series.\n"
+    )
+    assert bound_party_names(text) == {"K.W.Q., Inc.", "Full Moon & High Tide Productions, Inc."}
+
+
+def test_guard_a_label_value_running_on_over_its_line_is_one_party() -> None:
+    # "Changchun\nYongxin Dirui ... Co., Ltd.": the second line is the value's, no further entry.
+    text = (
+        "Exhibit\n10.37\nParty\nA:\n|\nChangchun\nQuill Dirui Medical Co., Ltd.\n|\nAddress:\n2152 Nanhuan Rd., "
+        "Changchun, Jilin Province.\nParty\nB:\n|\nTonghua\nHarbour Pharmaceutical Co., Ltd.\n|\nThis\nDistribution "
+        "Agreement (the \u201cAgreement\u201d) is entered into by and between Party A\nand Party B.\n"
+    )
+    assert bound_party_names(text) == {"Changchun Quill Dirui Medical Co., Ltd.", "Tonghua Harbour Pharmaceutical Co., Ltd."}
