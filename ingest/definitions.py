@@ -756,7 +756,9 @@ def after_address_lead(text: str) -> str | None:
 
 
 # Words that open a party's address inside its clause.
-_ADDRESS_LEAD = re.compile(r"(?i)\b(?:located|situated|address|offices?|business|residing|resident|domiciled)[ \t\n]+at\b")
+# ("... place of business c/o Walker Secretaries, Walker House, Grand Cayman": "care of" opens an
+# address too.)
+_ADDRESS_LEAD = re.compile(r"(?i)\b(?:(?:located|situated|address|offices?|business|residing|resident|domiciled)[ \t\n]+at|c/o)\b")
 
 
 def _with_named_purpose(text: str, name: NameSpan, paren_start: int, terms: tuple[str, ...]) -> NameSpan:

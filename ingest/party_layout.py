@@ -526,9 +526,10 @@ def _unlabelled_entries(
     """More parties of a role row, each a name alone on its cell with the same kind of rows under
     it: "Party B: Haitao Jiang (... "Pledgor")" / "Address: ***" / "ID card number: ***" / "Bing
     Wang" / "Address: ***" / ... names Bing Wang a "Pledgor" too. An entry is a cell that is no
-    label and is no label's value (the cell before it is a row with its value on it), filled by a
-    name (``_slot_name``), with a row that names no party right under it; the run stops at the
-    first cell that is neither (a new role row, a heading, prose)."""
+    label, filled by a name (``_slot_name``), with a row that names no party right under it; rows
+    with their value on them ("Address: ***") are skipped between entries. The run stops at the
+    first cell that is neither: a role row, a row whose value is on the next line ("Legal
+    Representative:" over its value, which is no entry), a heading, prose."""
     more: list[LabelSlot] = []
     for slot in slots:
         # (The cells after the slot's value: a value may run on over a line, "Changchun\nYongxin
@@ -821,6 +822,12 @@ def _fills(text: str, name: NameSpan, cell: LayoutCell) -> bool:
     )
 
 
+def _address_cell(cell_text: str) -> bool:
+    """A cover's address line under a name: it holds a number ("An der Goldgrube 12", "D-55131
+    Mainz") and no legal form."""
+    return re.search(r"[0-9]", cell_text) is not None and not has_legal_suffix(cell_text)
+
+
 def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, roled: bool) -> NameSpan | None:
     name = _checked(text, name_at(text, cell.start, cell.end), common_words)
     if name is None or not _fills(text, name, cell):
@@ -855,10 +862,17 @@ def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str
     for index, cell in enumerate(found):
         if not cues.separator.match(cell.text) or cell.in_table:
             continue
-        # The name above the separator, past its role lines.
+        # The name above the separator, past its role lines, or past its address lines ("BioNTech
+        # RNA Pharmaceuticals GmbH\nAn der Goldgrube 12\nD-55131 Mainz\nand\n...": each holds a
+        # number; then only a name with a legal form counts).
         above = index - 1
         while above >= 0 and index - above <= _ROLE_CELLS_LIMIT and _role_cell(found[above].text):
             above -= 1
+        if above == index - 1:
+            while above >= 0 and index - above <= _ROLE_CELLS_LIMIT and _address_cell(found[above].text):
+                above -= 1
+            if above < index - 1 and (above < 0 or not has_legal_suffix(found[above].text)):
+                continue
         below = index + 1
         if above < 0 or below >= len(found):
             continue

@@ -207,3 +207,43 @@ def test_guard_a_label_value_running_on_over_its_line_is_one_party() -> None:
         "Agreement (the \u201cAgreement\u201d) is entered into by and between Party A\nand Party B.\n"
     )
     assert bound_party_names(text) == {"Changchun Quill Dirui Medical Co., Ltd.", "Tonghua Harbour Pharmaceutical Co., Ltd."}
+
+
+def test_a_building_named_after_care_of_is_part_of_the_address() -> None:
+    # Before, the model's "Walker House" was bound (realV's V008 shape): "c/o" opens an address
+    # like "located at".
+    text = (
+        "LICENSE AGREEMENT This AGREEMENT is made by and between Quillon Pharmaceuticals Limited, a corporation "
+        "organized and existing under the laws of the Cayman Islands, having a principal place of business c/o "
+        "Harbour Secretaries, Walker House, Grand Cayman, Cayman Islands (\"Quillon\"), and the Dipartimento di "
+        "Biologia Sperimentale dell'Universita di Cagliari, having a principal place of business at Cittadella "
+        "Universitaria, 09133 Monserrato, Cagliari, Italy (the \"University\"). INTRODUCTION 1. The parties wish to "
+        "cooperate.\n"
+    )
+    assert "Walker House" not in bound_party_names(text)
+
+
+def test_companies_stacked_with_their_address_lines_between_and_lines_are_parties() -> None:
+    # Before, only the first company of the stack was bound (realV's V024 shape): the address lines
+    # under each name hid the "and" line from the cover reader.
+    text = (
+        "MASTER AGREEMENT FOR RESEARCH SERVICES\nbetween\nQuill Onkologie gGmbH\nFreiligrathstrasse 12\nD-55131 "
+        "Mainz\nhereinafter referred to as \u201cQUILL\u201c\nand\nHarbourTech AG\nAn der Goldgrube 12\nD-55131 Mainz\n"
+        "hereinafter referred to as \u201cHARBOUR\u201c\nas well as the subsidiaries of HARBOUR:\nHarbourTech RNA GmbH\n"
+        "An der Goldgrube 12\nD-55131 Mainz\nand\nHarbourTech Diagnostics GmbH\nAn der Goldgrube 12\nD-55131 Mainz\n"
+        "and\nWestport Peptide Technologies GmbH\nVolmerstrasse 5\nD-12489 Berlin\nhereinafter jointly referred to as "
+        "\u201cHARBOUR SUBSIDIARIES\u201d\ndated\n01 January 2015\nPREAMBLE\n"
+    )
+    bound = bound_party_names(text)
+    assert {"HarbourTech RNA GmbH", "HarbourTech Diagnostics GmbH", "Westport Peptide Technologies GmbH"} <= bound
+
+
+def test_guard_lines_with_numbers_above_an_and_line_need_a_company_above_them() -> None:
+    from ingest.party_layout import layout_names
+
+    # Past address lines only a name with a legal form stacks: an institute read by its head noun
+    # over two numbered lines is no cover's name.
+    text = "Harbour Research Institute\nRoom 12\nBuilding 3\nand\nWestport Logistics GmbH\nshall carry the goods.\n"
+    assert [n.name.text for n in layout_names(text) if n.shape == "cover"] == []
+    text = "Harbour Research GmbH\nRoom 12\nBuilding 3\nand\nWestport Logistics GmbH\nshall carry the goods.\n"
+    assert [n.name.text for n in layout_names(text) if n.shape == "cover"] == ["Harbour Research GmbH", "Westport Logistics GmbH"]
