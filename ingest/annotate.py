@@ -693,27 +693,43 @@ _PERSON_JOIN = re.compile(r"[ \t\n]+(?:and|AND|&)[ \t\n]+")
 _PERSON_WORD = re.compile(r"[A-Z](?:[a-z'’\-]+|[A-Z'’\-]+|\.)")
 
 
-def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tuple[NameSpan, NameSpan] | None:
-    """The two persons a name read as one holds ("Jane Roe and John Doe"), or None. Both
-    halves must be a person's shape (two to five capitalised words after any honorific, no legal
-    form) and each hold a span the model tags PERSON, within that half: the grammar and the model
-    agree, so "Smith and Jones" (a firm's style) or "Research and Development" stay one name."""
+def _one_join_halves(name: NameSpan) -> tuple[NameSpan, NameSpan, str] | None:
+    """The two sides of the one "and"/"&" inside ``name``, and that joint; None for no joint or
+    more than one."""
     joins = list(_PERSON_JOIN.finditer(name.text))
-    if len(joins) != 1 or has_legal_suffix(name.text):
+    if len(joins) != 1:
         return None
     join = joins[0]
-    halves = (
-        NameSpan(name.text[: join.start()], name.start, name.start + join.start()),
-        NameSpan(name.text[join.end() :], name.start + join.end(), name.end),
-    )
+    first = NameSpan(name.text[: join.start()], name.start, name.start + join.start())
+    second = NameSpan(name.text[join.end() :], name.start + join.end(), name.end)
+    return first, second, join.group()
+
+
+def _person_words(half: NameSpan, most: int) -> list[str] | None:
+    """A person's name words in ``half`` (two to ``most`` capitalised words after any honorific,
+    no legal form, not ending in an abbreviation), or None. ("Ms. Zheng Roe and Ms. Kong Amy Wai
+    Ng": an honorific opening a half is no word of it.)"""
+    words = words_without_honorifics(half.text)
+    if has_legal_suffix(half.text) or not 2 <= len(words) <= most or not all(_PERSON_WORD.fullmatch(w) for w in words):
+        return None
+    return None if words[-1].endswith(".") else words
+
+
+def _tagged_person_inside(half: NameSpan, person_spans: Sequence[tuple[int, int]]) -> bool:
+    return any(half.start <= s and e <= half.end and e > s for s, e in person_spans)
+
+
+def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tuple[NameSpan, NameSpan] | None:
+    """The two persons a name read as one holds ("Jane Roe and John Doe"), or None. Both
+    halves must be a person's shape (``_person_words``, up to five words) and each hold a span the
+    model tags PERSON, within that half: the grammar and the model agree, so "Smith and Jones" (a
+    firm's style) or "Research and Development" stay one name."""
+    split = _one_join_halves(name)
+    if split is None or has_legal_suffix(name.text):
+        return None
+    halves = split[:2]
     for half in halves:
-        # ("Ms. Zheng Roe and Ms. Kong Amy Wai Ng": an honorific opening a half is no word of it.)
-        words = words_without_honorifics(half.text)
-        if has_legal_suffix(half.text) or not 2 <= len(words) <= 5 or not all(_PERSON_WORD.fullmatch(w) for w in words):
-            return None
-        if words[-1].endswith("."):
-            return None
-        if not any(half.start <= s and e <= half.end and e > s for s, e in person_spans):
+        if _person_words(half, 5) is None or not _tagged_person_inside(half, person_spans):
             return None
     return halves
 
@@ -723,24 +739,20 @@ def _person_and_company(
 ) -> tuple[NameSpan, NameSpan] | None:
     """A person and a company a name read as one holds ("Martin Roe and Harbour Resolutions Group
     LLC", "PIERS ROE AND WILMINGTON TRUST (UK) LIMITED"), or None. The first half is a person's
-    shape (as ``_person_pair`` reads it) and no organisation, with a span the model tags PERSON
-    inside or no word the document also writes in lower case ("Harbour Research and Development
-    Services Ltd" stays one name); the second ends in a legal form after at least two words of its
-    own, so a firm's style ("Morgan Roe and Bockius LLP", "Smith and Jones LLP") stays one name."""
+    shape (``_person_words``, up to four words) and no organisation, with a span the model tags
+    PERSON inside or no word the document also writes in lower case ("Harbour Research and
+    Development Services Ltd" stays one name); the second ends in a legal form after at least two
+    words of its own, so a firm's style ("Morgan Roe and Bockius LLP", "Smith and Jones LLP") stays
+    one name."""
+    split = _one_join_halves(name)
     # (Only "and": "Full Moon & High Tide Productions, Inc." is a firm's style.)
-    joins = list(_PERSON_JOIN.finditer(name.text))
-    if len(joins) != 1 or "&" in joins[0].group():
+    if split is None or "&" in split[2]:
         return None
-    join = joins[0]
-    person = NameSpan(name.text[: join.start()], name.start, name.start + join.start())
-    company = NameSpan(name.text[join.end() :], name.start + join.end(), name.end)
-    words = words_without_honorifics(person.text)
-    if has_legal_suffix(person.text) or organisation_head(person.text) or not 2 <= len(words) <= 4:
+    person, company, _ = split
+    words = _person_words(person, 4)
+    if words is None or organisation_head(person.text):
         return None
-    if not all(_PERSON_WORD.fullmatch(w) for w in words) or words[-1].endswith("."):
-        return None
-    tagged = any(person.start <= s and e <= person.end and e > s for s, e in person_spans)
-    if not tagged and any(w.casefold() in common_words for w in words):
+    if not _tagged_person_inside(person, person_spans) and any(w.casefold() in common_words for w in words):
         return None
     if coordinated_words(words[-1], company.text.split()[0]):
         return None

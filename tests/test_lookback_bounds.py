@@ -58,3 +58,42 @@ def test_the_place_a_party_is_formed_under_is_seen_within_120_characters_before_
     # Past the window the place's definition is read as a party's alias again.
     far = bound_party_names(_korean_party("\n" + " " * 60 + "\n" + " " * 60))
     assert "Republic of Korea" in far
+
+
+def test_an_engagement_letter_names_its_retained_firm_within_400_characters_of_the_salutation() -> None:
+    from ingest.letter_parties import letter_names
+
+    def letter(padding: int) -> str:
+        return (
+            "March 17, 2009\nJane Q. Roe, CEO\nQuill Energy, Inc.\nDear Ms. Roe:\n" + "We write. " * padding
+            + "We are pleased your firm is retaining Harbour Keys, LLC (\u201cHK\u201d). This letter states our agreement.\n"
+        )
+
+    # From "Dear": 14 characters of salutation, 10 per "We write. ", then about 70 to the firm's
+    # definition: 30 fillers end it near character 384, 40 put the verb itself past 400.
+    assert "Harbour Keys, LLC" in {n.text for n in letter_names(letter(30))}
+    assert "Harbour Keys, LLC" not in {n.text for n in letter_names(letter(40))}
+
+
+def test_a_cover_stack_skips_at_most_three_address_lines_above_its_and_line() -> None:
+    from ingest.party_layout import layout_names
+
+    def stack(lines: int) -> str:
+        address = "".join(f"Building {n}\n" for n in range(1, lines + 1))
+        return f"Harbour Research GmbH\n{address}and\nWestport Logistics GmbH\nshall carry the goods.\n"
+
+    assert [n.name.text for n in layout_names(stack(3)) if n.shape == "cover"] == ["Harbour Research GmbH", "Westport Logistics GmbH"]
+    assert [n.name.text for n in layout_names(stack(4)) if n.shape == "cover"] == []
+
+
+def test_a_role_row_takes_at_most_twelve_unlabelled_entries() -> None:
+    from ingest.party_layout import label_slots
+
+    entries = "".join(f"{first} Zhou\nAddress: ***\n" for first in (
+        "Bing", "Chen", "Dong", "Fang", "Gang", "Hong", "Jian", "Kang", "Lian", "Ming", "Ning", "Ping", "Qing",
+    ))
+    text = "Equity Pledge Agreement\nParty A: Harbour Robotics Co., Ltd.\nAddress: Shenzhen\nParty B: Haitao Qiang\nAddress: ***\n" + entries
+    pledgors = [slot.name.text for slot in label_slots(text) if slot.term == "Party B"]
+    assert pledgors[0] == "Haitao Qiang"
+    assert len(pledgors) == 1 + 12
+    assert pledgors[-1] == "Ping Zhou"
