@@ -922,7 +922,7 @@ def find_title(text: str) -> Title | None:
     Content License Agreement") is its parent, never its own name."""
     if not_a_contract(text):
         return None
-    title = _own_heading(text) or self_label(text) or _heading_under_dated_line(text) or _first_heading(text)
+    title = _wrapped_run_in_opening(text) or _own_heading(text) or self_label(text) or _heading_under_dated_line(text) or _first_heading(text)
     if title is not None and _cited_in_prose(text, title):
         # "LIMITED WAIVER\n\nReference is made to the Credit Agreement ...": an agreement the
         # prose cites is no title of the instrument headed above it.
@@ -1433,6 +1433,41 @@ def _with_run_in_tail(text: str, title: Title) -> Title:
 
 # The agreement word alone on one of the first lines: "AGREEMENT" above "THIS AGREEMENT is made".
 _BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
+
+# The first words of a preamble that opens the contract wrapped over a line break: a caps
+# fragment alone on the first line ("ESCROW", "SECURITIES"), then the rest of its caps title run
+# into the preamble's prose ("AGREEMENT (“Agreement”) dated ...", "ESCROW AGREEMENT, dated as of").
+_WRAPPED_FRAGMENT_WORDS = 3
+_WRAPPED_TITLE_REST = re.compile(
+    rf"(?!THIS\b)((?:{_CAPS_WORD}[ \t]{{1,3}}){{0,4}}(?:AGREEMENT|CONTRACT))"
+    r"(?=[ \t]*\(|,|[ \t]+(?:dated|made|is|by|between|among|entered|effective|DATED|MADE|IS|BY|BETWEEN|AMONG)\b)"
+)
+
+
+def _wrapped_run_in_opening(text: str) -> Title | None:
+    """A contract that opens with its preamble, the caps title broken after its first words:
+    "ESCROW\nAGREEMENT (“Agreement”) dated February 2, 2010 by and among ...". The fragment is
+    the first line after page furniture, at most ``_WRAPPED_FRAGMENT_WORDS`` caps words, no
+    digits, legend, legal form or party-list word; the next line (no blank line between) runs
+    the rest of the title into prose. The fragment opens the sentence, so it opens the title: a
+    heading line above a preamble is set apart by a blank line or by repetition
+    (``_with_line_above``)."""
+    for start, stripped in _heading_lines(text, TITLE_SCAN_CHARS):
+        if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-") or _filing_label_line(stripped):
+            continue
+        words = stripped.split()
+        if (
+            len(words) > _WRAPPED_FRAGMENT_WORDS or _CAPS_LINE.fullmatch(stripped) is None or not stripped.isupper()
+            or re.search(r"[0-9:;,.]", stripped) or _strip_noise(stripped)[1]
+            or _ends_in_legal_form(stripped) or _PARTY_LIST_WORD.search(stripped) or _AGREEMENT_WORD.search(stripped)
+        ):
+            return None
+        following = re.compile(r"[ \t]*\n[ \t]*").match(text, start + len(stripped))
+        rest = _WRAPPED_TITLE_REST.match(text, following.end()) if following is not None else None
+        if rest is None:
+            return None
+        return Title(" ".join(text[start : rest.end(1)].split()), start, rest.end(1))
+    return None
 
 
 _TRAILING_EXHIBIT = re.compile(r"[ \t]{2,}(?:EXHIBIT|Exhibit)[ \t]+[0-9][\w.()\-]{0,12}\Z")

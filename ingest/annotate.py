@@ -456,6 +456,9 @@ def _in_legend(text: str, start: int) -> bool:
     return legend_words().search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
 
 
+_LIST_AND_AFTER = re.compile(r"[ \t]*,?[ \t\n]+(?:and|AND)[ \t\n]+(?=[A-Z])")
+
+
 def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: int) -> bool:
     """Whether the "and" inside a name right after "between" joins the words of one name: the
     part before it has no legal form and either a list of names with legal forms, one per line,
@@ -471,6 +474,10 @@ def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: in
     if around[0] is not None and around[1] is not None and coordinated_words(around[0].group(1), around[1].group()):
         return True
     if re.match(r",[ \t]*\n", text[name.end : name.end + 4]) and _comma_list(text, name.end, end):
+        return True
+    # ("BETWEEN DALIAN CHUMING SLAUGHTER AND PACKAGING PORK CO., LTD. AND YOU": the list's own "and"
+    # follows the whole name its legal form closes; the "AND" inside it is the name's.)
+    if ends_in_legal_suffix(name.text) and _LIST_AND_AFTER.match(text, name.end, end):
         return True
     term = re.match(r"[ \t]*\([ \t]*(?:the[ \t]+)?\"([A-Z]{2,8})\"", text[name.end : min(end, name.end + 40)])
     if term is None:
@@ -735,7 +742,7 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
 
 
 def _person_and_company(
-    name: NameSpan, person_spans: Sequence[tuple[int, int]], common_words: frozenset[str]
+    text: str, name: NameSpan, person_spans: Sequence[tuple[int, int]], common_words: frozenset[str]
 ) -> tuple[NameSpan, NameSpan] | None:
     """A person and a company a name read as one holds ("Martin Roe and Harbour Resolutions Group
     LLC", "PIERS ROE AND WILMINGTON TRUST (UK) LIMITED"), or None. The first half is a person's
@@ -743,7 +750,7 @@ def _person_and_company(
     PERSON inside or no word the document also writes in lower case ("Harbour Research and
     Development Services Ltd" stays one name); the second ends in a legal form after at least two
     words of its own, so a firm's style ("Morgan Roe and Bockius LLP", "Smith and Jones LLP") stays
-    one name."""
+    one name. An untagged "person" is none when the list's own "and" follows the whole name."""
     split = _one_join_halves(name)
     # (Only "and": "Full Moon & High Tide Productions, Inc." is a firm's style.)
     if split is None or "&" in split[2]:
@@ -752,7 +759,12 @@ def _person_and_company(
     words = _person_words(person, 4)
     if words is None or organisation_head(person.text):
         return None
-    if not _tagged_person_inside(person, person_spans) and any(w.casefold() in common_words for w in words):
+    if not _tagged_person_inside(person, person_spans) and (
+        any(w.casefold() in common_words for w in words)
+        # ("BETWEEN DALIAN CHUMING SLAUGHTER AND PACKAGING PORK CO., LTD. AND YOU": an untagged
+        # "person" before a list's own "and" after the whole name is the name's first words.)
+        or _LIST_AND_AFTER.match(text, name.end) is not None
+    ):
         return None
     if coordinated_words(words[-1], company.text.split()[0]):
         return None
@@ -1572,7 +1584,7 @@ def _parties(
         pair = _person_pair(party.name, person_spans)
         labels = ("PERSON", "PERSON")
         if pair is None:
-            pair, labels = _person_and_company(party.name, person_spans, common_words), ("PERSON", "ORG")
+            pair, labels = _person_and_company(text, party.name, person_spans, common_words), ("PERSON", "ORG")
         if pair is None:
             continue
         del parties[key]

@@ -90,7 +90,11 @@ PURPOSE_QUALIFIER = (
     r"|(?:solely|only)\s+(?:with\s+respect\s+to|as\s+to))\s+[^,()\"\n]{1,60}?(?:\s+only)?\s*[,)]"
 )
 _LEADING_CONNECTORS = re.compile(
-    r"^(?:[\s,:;\-–|]|\band\b|\bby\b|\bnamely\b|\bbetween\b|\bamong\b|\bwith\b|\bon\s+the\s+(?:one|other)\s+(?:hand|part)\b|\bparties\b(?=\s*:?\s*\n)|"
+    r"^(?:[\s,:;\-–|]|\band\b|\bby\b|\bnamely\b|\bbetween\b|\bamong\b|"
+    # ("B E T W E E N: IM(2) MERCHANDISING ... A N D: THE TIREX CORPORATION ...": the keywords
+    # spaced out letter by letter.)
+    r"\bB[ \t]E[ \t]T[ \t]W[ \t]E[ \t]E[ \t]N\b|\bA[ \t]N[ \t]D\b|"
+    r"\bwith\b|\bon\s+the\s+(?:one|other)\s+(?:hand|part)\b|\bparties\b(?=\s*:?\s*\n)|"
     # ("and, on the other part,\nII) SAMPAIO E OLIVEIRA ... LTDA": Latin drafting's "part" and a
     # roman numeral closed by a bracket alone.)
     r"\b[IVX]{1,4}\)|"
@@ -149,12 +153,29 @@ def preamble_windows(text: str) -> list[tuple[int, int]]:
     # A party clause ends where it cites another agreement's own party clause.
     cited = [start for start, _ in _cited_clauses(text, windows)]
     windows = [(start, min([end, *(c for c in cited if c > start)])) for start, end in windows if start not in cited]
+    windows = [(start, _before_parties_to_another(text, start, end)) for start, end in windows]
     # A letter agreement's parties come before any "between" ("Acme Corp. (the "Company") ...
     # hereby confirm their agreement with ..."): when the first "between" is past the opening
     # pages, the opening is a party window too.
     if not windows or windows[0][0] >= OPENING_CHARS:
         windows = [(0, opening_end(text)), *windows]
     return windows
+
+
+# A sentence saying names are parties to an agreement ("Shareholder, Purchaser and Asia Gaming &
+# Resort Limited ... are the parties to a Stock Purchase Agreement"): a recital without its word.
+_PARTIES_TO = re.compile(r"\b(?:are|were)[ \t\n]+(?:the[ \t\n]+)?parties[ \t\n]+to\b")
+_SENTENCE_END = re.compile(r"[.;][ \t]*\n|\.[ \t]+(?=[A-Z])")
+
+
+def _before_parties_to_another(text: str, start: int, end: int) -> int:
+    """Where a party window ends when a later sentence in it says who are parties to an agreement:
+    at that sentence's start (the party clause ended before it); ``end`` otherwise."""
+    cited = _PARTIES_TO.search(text, start, end)
+    if cited is None:
+        return end
+    breaks = [m.end() for m in _SENTENCE_END.finditer(text, start, cited.start())]
+    return breaks[-1] if breaks else end
 
 
 # The recitals that close an opening without a "between" ("PARTY A: ... PARTY B: ... RECITALS
@@ -166,6 +187,9 @@ def preamble_windows(text: str) -> list[tuple[int, int]]:
 _RECITALS_OPEN = re.compile(
     r"\b(?:WHEREAS|Whereas|NOW,? THEREFORE|Now,? therefore)\b"
     r"|(?m:^[ \t]*(?:BACKGROUND|Background|RECITALS|Recitals|PRELIMINARY[ \t]+STATEMENTS?)[ \t]*:?[ \t]*$)"
+    # ("... ("R&D") RECITALS: A. CISTRON has ...": a filing run into one line keeps the heading's
+    # colon and its first item's letter.)
+    r"|\b(?:BACKGROUND|RECITALS)[ \t]*:[ \t]+(?=(?:A|1|\([aA1]\))[.)]?[ \t])"
 )
 
 
@@ -291,6 +315,13 @@ def _antecedent(
     by its CEO Jane Roe, hereinafter "Acme"", "X GmbH, vertreten durch ... (die "Gesellschaft")")
     the definition is the party's, named before the clause's lead, never its representative's."""
     name = _clause_antecedent(text, paren_start, floor, terms)
+    # "an Asset Purchase Agreement between Licensor and IA Smart Start, LLC ("Smart Start")": a
+    # party's role word and "and" open a reading; the defined name is what follows them.
+    role_and = _ROLE_AND.match(name.text) if name is not None else None
+    if role_and is not None and role_and.group().split()[0] in lexicons().party_roles:
+        rest = name_at(text, name.start + role_and.end(), name.end)
+        if rest is not None and rest.end == name.end:
+            name = rest
     # "Collaborative Research Agreement\nNational University Corporation Osaka University
     # (hereinafter ...)": a reading that ran down from the title's line starts the name on the
     # line below it.
@@ -370,6 +401,24 @@ _CLOSED_NAME = re.compile(r"[ \t]*(?:[,\"”\n]|$)|[ \t]+\(")
 _DESCRIPTION_ARTICLE = re.compile(r"\b(?:an?|An?|AN?)\s+\Z")
 
 
+# A capitalised agreement name inside a clause ("an Exclusive Distribution Agreement on
+# January 1, 1999"): its words' first letters.
+_AGREEMENT_NAME_IN_CLAUSE = re.compile(r"(?:[A-Z][\w&'’\-]*[ \t\n]+(?:(?:and|of|for|to|on|&)[ \t\n]+)?){1,6}(?:Agreement|AGREEMENT|Contract|CONTRACT)\b")
+
+
+def _initials_of_agreement_in(segment: str, terms: tuple[str, ...]) -> bool:
+    """Whether the one term a clause defines is the initials of an agreement the clause names:
+    "B. Company and SMITH & NEPHEW, INC. entered into an Exclusive Distribution Agreement on
+    January 1, 1999 ("EDA")" defines the document, and the names before it are no antecedent."""
+    if len(terms) != 1 or _ACRONYM.fullmatch(terms[0]) is None:
+        return False
+    for match in _AGREEMENT_NAME_IN_CLAUSE.finditer(segment):
+        words = [w for w in match.group().split() if w[:1].isupper()]
+        if "".join(w[0] for w in words).upper() == terms[0]:
+            return True
+    return False
+
+
 def _clause_antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
@@ -380,6 +429,8 @@ def _clause_antecedent(
     if remark is not None:
         paren_start = remark.start()
     segment_start = clause_start(text, paren_start, floor)
+    if _initials_of_agreement_in(text[segment_start:paren_start], terms):
+        return None
     # "LAKEHEAD BEVERAGE CORP., a corporation ...\n\n(the "Purchaser")": a definition alone on its
     # paragraph defines the paragraph above it (a party block laid out in paragraphs); the
     # clause is that paragraph.
@@ -390,16 +441,26 @@ def _clause_antecedent(
     # "BETWEEN:\n| Kestrel Systems Land Ltd.\n| Of the Harbour Industrial Park, Westport (Hereinafter
     # "Kestrel")": a line opened by "of" is the party's address; the party is the name that fills
     # the line above it alone (a registration number in brackets may follow).
-    address_line = _OF_ADDRESS_LINE.match(text, max(floor, text.rfind("\n", 0, paren_start)), paren_start)
-    above_start = text.rfind("\n", floor, address_line.start()) if address_line is not None else -1
+    # (The definition may stand alone on the line below the address.)
+    definition_line = text.rfind("\n", 0, paren_start)
+    if definition_line > floor and not text[definition_line:paren_start].strip():
+        definition_line = text.rfind("\n", 0, definition_line)
+    address_line = _OF_ADDRESS_LINE.match(text, max(floor, definition_line), paren_start)
+    # (One blank line may stand between the name's line and its address: "YEZUM-TECH BUSINESS AND
+    # ASSETS LTD (Company Reg. No. 51-152477-9)\n\nOf 24 Shai Agnon St., Tel Aviv\n(Hereinafter: the
+    # "Lessor")".)
+    name_line_end = address_line.start() if address_line is not None else -1
+    if address_line is not None and not text[text.rfind("\n", floor, name_line_end) + 1 : name_line_end].strip():
+        name_line_end = max(floor, text.rfind("\n", floor, name_line_end))
+    above_start = text.rfind("\n", floor, name_line_end) if address_line is not None else -1
     if address_line is not None and above_start >= 0:
         line_start = above_start + 1
-        opening = re.match(r"[ \t|]*", text[line_start : address_line.start()])
-        above = slot_name_at(text, line_start + opening.end(), address_line.start()) if opening else None
+        opening = re.match(r"[ \t|]*", text[line_start:name_line_end])
+        above = slot_name_at(text, line_start + opening.end(), name_line_end) if opening else None
         if (
             above is not None
             and ends_in_legal_suffix(above.text)
-            and re.fullmatch(r"[ \t|]*(?:\([^()\n]*\))?[ \t|,]*", text[above.end : address_line.start()])
+            and _REGISTRATION_REMARK.fullmatch(text, above.end, name_line_end)
         ):
             return above
     # A segment opening with a comma and a lower-case word still describes the previous party
@@ -571,6 +632,17 @@ def _clause_antecedent(
                 if any(_is_name_derived(term, after.text) for term in terms):
                     return after
                 break
+        # "Prior to the date hereof, the Executive was ... a director of GeoBio Energy, Inc., a
+        # Colorado corporation ("Company")": one capitalised word that opens the sentence's prose is
+        # no name; a company named with only its description before the definition is.
+        if (
+            len(leading.text.split()) == 1 and _PROSE_AFTER.match(text, leading.end)
+            and not has_legal_suffix(leading.text) and not any(_is_name_derived(t, leading.text) for t in terms)
+        ):
+            before = name_before(text, paren_start)
+            described = _named_before_description(text, floor, before) if before is not None and party_name_problem(before.text) == "description" else None
+            if described is not None and described.start >= leading.end and ends_in_legal_suffix(described.text):
+                return described
         return leading
     # "..., whose address is ..., for the benefit of HARBOUR CAPITAL BANK, NATIONAL ASSOCIATION, a
     # national banking association ("Lender")": the beneficiary's lead opens the name, inside the
@@ -647,21 +719,25 @@ def _clause_antecedent(
     # clause; the name is read before it.)
     group = _GROUP_TAIL.search(text, max(floor, paren_start - _GROUP_TAIL_CHARS), paren_start)
     before = name_before(text, group.start() if group is not None else paren_start)
+    # "..., and joined in by MICHAEL ROE, the principal shareholder of the Representative (the
+    # "Principal")": a "the ..." appositive describes the name before it, and the definition after
+    # the appositive is that name's, not the term the appositive ends in.
+    if before is not None and not any(_is_name_derived(t, before.text) for t in terms):
+        appositive = _THE_APPOSITIVE.search(text, max(floor, before.start - _APPOSITIVE_CHARS), before.start)
+        described = name_before(text, appositive.start()) if appositive is not None else None
+        if described is not None and described.start >= floor and party_name_problem(described.text) is None:
+            return described
     if before is not None and party_name_problem(before.text) == "description":
         # "(this "Agreement") of Pippy Lane LLC, a Pennsylvania limited liability company (the
         # "Company")": the description closes the clause; the name stands before its ", a".
-        # ("Warren Development Corp. a Delaware corporation ("WDC")": a legal form's period may
-        # stand for the comma.)
-        article = re.search(r"(?:,[ \t\n]*|(?<=[A-Za-z]\.)[ \t\n]+)an?[ \t\n]+$", text[max(floor, before.start - 12) : before.start])
-        if article is not None:
-            described = name_before(text, max(floor, before.start - 12) + article.start())
-            # ("... which is wholly owned by Acme Holdings, Inc., a Delaware corporation ("Holdings")":
-            # a parent the clause names is no party.)
-            # (A parent is the definition's antecedent all the same: "a subsidiary of Pelham Crossing
-            # Energy Corp., a Delaware corporation (the "Issuer")" defines Pelham, never "Delaware
-            # corporation"; whether it is a party is decided with the parties.)
-            if described is not None and party_name_problem(described.text) is None:
-                return described
+        # ("... which is wholly owned by Acme Holdings, Inc., a Delaware corporation ("Holdings")":
+        # a parent the clause names is no party.)
+        # (A parent is the definition's antecedent all the same: "a subsidiary of Pelham Crossing
+        # Energy Corp., a Delaware corporation (the "Issuer")" defines Pelham, never "Delaware
+        # corporation"; whether it is a party is decided with the parties.)
+        described = _named_before_description(text, floor, before)
+        if described is not None:
+            return described
     # ("Smarte Solutions, Inc. of 611 S. Congress Avenue, Suite 350, Austin, Texas ("Smarte")": a
     # place closes the address too, when the term is made from the company's name.)
     place = before is not None and party_name_problem(before.text) == "place"
@@ -688,6 +764,25 @@ def _clause_antecedent(
             return company if company is not None and any(_is_name_derived(t, company.text) for t in terms) else before
         return company or _named_before_location(text, region_start, before.start) or before
     return before
+
+
+# ", the principal shareholder of the ": an appositive opened by "the" and lower-case words, up to
+# the name it ends in.
+_APPOSITIVE_CHARS = 80
+_THE_APPOSITIVE = re.compile(r",[ \t\n]+the[ \t\n]+[a-z][a-z \t\n\-]{0,50}?[ \t\n]+(?:of|to|for)[ \t\n]+(?:the[ \t\n]+)?\Z")
+_PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t]")
+
+
+def _named_before_description(text: str, floor: int, description: NameSpan) -> NameSpan | None:
+    """The name right before a party's description ("Acme Holdings, Inc., a Delaware corporation"),
+    or None. ("Warren Development Corp. a Delaware corporation ("WDC")": a legal form's period may
+    stand for the comma.)"""
+    window = max(floor, description.start - 12)
+    article = re.search(r"(?:,[ \t\n]*|(?<=[A-Za-z]\.)[ \t\n]+)an?[ \t\n]+$", text[window : description.start])
+    if article is None:
+        return None
+    described = name_before(text, window + article.start())
+    return described if described is not None and party_name_problem(described.text) is None else None
 
 
 def _named_before_location(text: str, region_start: int, address_start: int) -> NameSpan | None:
@@ -820,6 +915,11 @@ _OTHER_PARTY_LEAD = re.compile(
     r"\b(?i:in[ \t\n]+favou?r[ \t\n]+of|for[ \t\n]+the[ \t\n]+benefit[ \t\n]+of"
     r"|(?:in[ \t\n]+respect[ \t\n]+of|with[ \t\n]+respect[ \t\n]+to|relating[ \t\n]+to)[ \t\n]+the[ \t\n]+obligations[ \t\n]+of)"
     r"[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])"
+)
+# What may follow a name on its line above its "of" address: a bracketed remark or a company
+# registration number ("(Company Reg. No. 51-152477-9)", ", Company Reg. No. 512894940").
+_REGISTRATION_REMARK = re.compile(
+    r"[ \t|]*(?:\([^()\n]*\)|,?[ \t]*(?:Company[ \t]+)?(?:Reg\.|Registration|Registered|Registry)[ \t]+(?:No\.?|Number)[ \t]*:?[ \t]*[\w\-/. ]{1,30})?[ \t|,]*"
 )
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
@@ -1194,6 +1294,10 @@ def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) 
     if clauses and clauses[0][0] < OPENING_CHARS:
         marker = _PREAMBLE_END.match(text, clauses[0][1])
         recitals_start = clauses[0][1] if marker else None
+        # (A sentence on who are parties to an agreement opens the recitals without their word.)
+        parties_to = _before_parties_to_another(text, *clauses[0])
+        if parties_to < clauses[0][1]:
+            recitals_start = parties_to
     elif opening_end(text) < min(len(text), OPENING_CHARS):
         recitals_start = opening_end(text)
     # "This Agreement ... is entered into by Acme Inc., ... (the "Company"), and Jane Roe ... (the

@@ -359,11 +359,20 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         # a longer name when capitalised words follow it on the line and a comma and a legal form
         # of its own close them.
         # (In one case: "ACME CORPORATION Beta Labs, Inc." are two names run together.)
+        # ("THE TIREX CORPORATION CANADA INC.": in capitals the comma may be left out, and the
+        # words before the last legal form are then all the name's own.)
         if (
             inside.group()[-1:].isalpha()
             and re.match(r"[ \t]+[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,3},[ \t]*\S", span[inside.end() :])
             and _legal_suffix_end().search(span, inside.end())
             and inside.group().strip().isupper() == span[inside.end() :].split(",")[0].strip().isupper()
+        ):
+            continue
+        closing = _legal_suffix_end().search(span, inside.end()) if span.isupper() else None
+        if (
+            closing is not None
+            and inside.group()[-1:].isalpha()
+            and re.fullmatch(r"[ \t]+[A-Z][\w\-]*(?:[ \t]+[A-Z][\w\-]*){0,2}[ \t]+", span[inside.end() : closing.start()])
         ):
             continue
         if inside.start() > 0 and inside.end() < len(span):
@@ -1141,6 +1150,7 @@ class _PartyFilters:
     place_endings: tuple[str, ...]
     building_endings: frozenset[str]
     campus_institutions: frozenset[str]
+    document_labels: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -1167,6 +1177,7 @@ def _party_filters() -> _PartyFilters:
         adviser_words=frozenset(data["adviser_words"]),
         thing_words=frozenset(data["thing_words"]),
         campus_institutions=frozenset(data["campus_institutions"]),
+        document_labels=frozenset(data["document_labels"]),
         time_and_sum_words=frozenset(data["time_and_sum_words"]),
         street_endings=tuple(data["street_endings"]),
         place_endings=tuple(data["place_endings"]),
@@ -1512,6 +1523,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # carries no name.)
     if not raw or all(w in _NAME_JOINERS for w in raw):
         return "empty"
+    # ("PRIVATE & CONFIDENTIAL" on a letter's line: the document's label, no name.)
+    if " ".join("and" if w == "&" else w for w in name.casefold().split()) in filters.document_labels:
+        return "label"
     # "Xxxxx Xxxxxx": a filing's placeholder for a redacted name or address.
     if all(filters.redaction_word.match(w.strip(".,'’")) for w in name.split() if w.strip(".,'’")):
         return "redacted"
