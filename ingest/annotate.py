@@ -477,7 +477,11 @@ def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: in
         return True
     # ("BETWEEN DALIAN CHUMING SLAUGHTER AND PACKAGING PORK CO., LTD. AND YOU": the list's own "and"
     # follows the whole name its legal form closes; the "AND" inside it is the name's.)
-    if ends_in_legal_suffix(name.text) and _LIST_AND_AFTER.match(text, name.end, end):
+    # (One "AND" only: "RAIKES AND PIERS MINOPRIO AND WILMINGTON TRUST (UK) LIMITED AND ..." lists.)
+    if (
+        ends_in_legal_suffix(name.text) and len(re.findall(r"\s(?:and|AND)\s", name.text)) == 1
+        and _LIST_AND_AFTER.match(text, name.end, end)
+    ):
         return True
     term = re.match(r"[ \t]*\([ \t]*(?:the[ \t]+)?\"([A-Z]{2,8})\"", text[name.end : min(end, name.end + 40)])
     if term is None:
@@ -742,7 +746,7 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
 
 
 def _person_and_company(
-    text: str, name: NameSpan, person_spans: Sequence[tuple[int, int]], common_words: frozenset[str]
+    name: NameSpan, person_spans: Sequence[tuple[int, int]], common_words: frozenset[str]
 ) -> tuple[NameSpan, NameSpan] | None:
     """A person and a company a name read as one holds ("Martin Roe and Harbour Resolutions Group
     LLC", "PIERS ROE AND WILMINGTON TRUST (UK) LIMITED"), or None. The first half is a person's
@@ -750,7 +754,7 @@ def _person_and_company(
     PERSON inside or no word the document also writes in lower case ("Harbour Research and
     Development Services Ltd" stays one name); the second ends in a legal form after at least two
     words of its own, so a firm's style ("Morgan Roe and Bockius LLP", "Smith and Jones LLP") stays
-    one name. An untagged "person" is none when the list's own "and" follows the whole name."""
+    one name."""
     split = _one_join_halves(name)
     # (Only "and": "Full Moon & High Tide Productions, Inc." is a firm's style.)
     if split is None or "&" in split[2]:
@@ -759,12 +763,7 @@ def _person_and_company(
     words = _person_words(person, 4)
     if words is None or organisation_head(person.text):
         return None
-    if not _tagged_person_inside(person, person_spans) and (
-        any(w.casefold() in common_words for w in words)
-        # ("BETWEEN DALIAN CHUMING SLAUGHTER AND PACKAGING PORK CO., LTD. AND YOU": an untagged
-        # "person" before a list's own "and" after the whole name is the name's first words.)
-        or _LIST_AND_AFTER.match(text, name.end) is not None
-    ):
+    if not _tagged_person_inside(person, person_spans) and any(w.casefold() in common_words for w in words):
         return None
     if coordinated_words(words[-1], company.text.split()[0]):
         return None
@@ -1584,7 +1583,7 @@ def _parties(
         pair = _person_pair(party.name, person_spans)
         labels = ("PERSON", "PERSON")
         if pair is None:
-            pair, labels = _person_and_company(text, party.name, person_spans, common_words), ("PERSON", "ORG")
+            pair, labels = _person_and_company(party.name, person_spans, common_words), ("PERSON", "ORG")
         if pair is None:
             continue
         del parties[key]

@@ -437,6 +437,18 @@ def _clause_antecedent(
     above = _PARAGRAPH_ABOVE.search(text, max(floor, paren_start - 400), paren_start)
     if not text[segment_start:paren_start].strip() and above is not None:
         segment_start, paren_start = clause_start(text, above.start(), floor), above.start()
+    # "TRADE SHOW MARKETING COMPANY LTD\n11359 - 162nd Street\n\nSurrey, B.C.\nCanada V4N 4P5\n(the
+    # "Company")": a paragraph that is only an address's last lines (a postal code closes it, a
+    # few short lines, no legal form) goes on from the paragraph above it. ("(2) JANE ROE of 17 Mill
+    # Lane, Cambridge CB22 5LD (Employee)" is a party's own line, longer than an address line.)
+    tail = text[segment_start:paren_start]
+    above_tail = _PARAGRAPH_ABOVE.search(text, max(floor, segment_start - 400), segment_start)
+    if (
+        above_tail is not None and tail.count("\n") <= _ADDRESS_TAIL_LINES
+        and all(len(line.strip()) <= _ADDRESS_TAIL_LINE_CHARS for line in tail.split("\n"))
+        and party_name_problem(" ".join(tail.split())) == "address" and not has_legal_suffix(tail)
+    ):
+        segment_start = clause_start(text, above_tail.start(), floor)
     segment = text[segment_start:paren_start]
     # "BETWEEN:\n| Kestrel Systems Land Ltd.\n| Of the Harbour Industrial Park, Westport (Hereinafter
     # "Kestrel")": a line opened by "of" is the party's address; the party is the name that fills
@@ -875,8 +887,15 @@ _PURPOSE_WORDS = re.compile(r"[ \t\n]+(?:for|FOR|of|OF)[ \t\n]+[A-Z][\w\-]*(?:[ 
 
 def coordinated_words(before: str, after: str) -> bool:
     """Whether "<before> and <after>" is a pair of ``name_coordinations`` (party_filters.json), words
-    an organisation's own name joins ("Research and Development")."""
-    return f"{before.casefold()} and {after.casefold()}" in _name_coordinations()
+    an organisation's own name joins ("Research and Development"), or two adjectives ("Financial and
+    Economic", "Scientific and Technological"): a name ends in a noun, so an adjective before
+    "and" is no name's last word."""
+    pair = f"{before.casefold()} and {after.casefold()}"
+    return pair in _name_coordinations() or (_ADJECTIVE.fullmatch(before) is not None and _ADJECTIVE.fullmatch(after) is not None)
+
+
+# A capitalised adjective by its ending ("Financial", "Economic", "Technological", "Collective").
+_ADJECTIVE = re.compile(r"(?i)[A-Z][a-z]{2,}(?:ial|ical|ic|al|ive|ous|ary)")
 
 
 @lru_cache(maxsize=1)
@@ -924,6 +943,8 @@ _REGISTRATION_REMARK = re.compile(
 _OF_ADDRESS_LINE = re.compile(r"\n[ \t|]*(?:of|Of|OF)[ \t]+(?!the[ \t]+(?:first|second|third|one|other)[ \t-]+part\b)")
 _ONE_HAND = re.compile(r"(?i),?[ \t\n]+on[ \t\n]+the[ \t\n]+one[ \t\n]+hand[ \t\n]*,?[ \t\n]*and[ \t\n]+")
 # The end of the paragraph right above a line that opens with a definition: the blank line(s).
+_ADDRESS_TAIL_LINES = 3
+_ADDRESS_TAIL_LINE_CHARS = 40
 _PARAGRAPH_ABOVE = re.compile(r"(?<=\S)[ \t]*\n[ \t]*\n\s*\Z")
 # A line holding only a party's seat: "Omaha, Nebraska", "Hamilton, Bermuda".
 _SEAT_LINE = re.compile(r"[ \t]*[A-Z][\w.'’\-]*(?:[ \t]+[A-Z][\w.'’\-]*){0,3},[ \t]*(?P<place>[A-Z][\w.'’\- ]{1,40}?)[ \t]*")
@@ -1126,6 +1147,12 @@ def _accept(term: str, name: str, strength: int) -> bool:
     # ("... at a price of $1 per Offered Share (the "Offering Price")": a sum, a thing or a place.)
     if names_a_thing(term):
         return False
+    # ("... registered in The People's Republic of China (the "PRC")": a term naming a jurisdiction
+    # defines the place, whatever name the clause reads before it; a government body's may be one,
+    # and so may a company's whose name opens with it: "NEW JERSEY ACQUISITION, INC. ("New
+    # Jersey")", "USA Cable ("USA")".)
+    if normalise_jurisdiction(term) and not government_body_name(name) and not _opens_with(name, term):
+        return False
     suffixed = has_legal_suffix(name)
     # ("... COMPANY, a Wisconsin corporation, ("Sublandlord")": a prefixed role is a role.)
     if term in lex.party_roles or prefixed_role(term, lex.party_roles):
@@ -1133,6 +1160,13 @@ def _accept(term: str, name: str, strength: int) -> bool:
     if _is_name_derived(term, name):
         return strength >= 1 or suffixed or len(name_words(name)) <= 4
     return (strength >= 2 and term[:1].isupper() and _looks_like_name(name)) or (strength >= 1 and suffixed)
+
+
+def _opens_with(name: str, term: str) -> bool:
+    """Whether ``name``'s first words are ``term``'s words ("NEW JERSEY ACQUISITION, INC." and "New
+    Jersey"), by the registry's word normalisation."""
+    term_words = name_words(term)
+    return bool(term_words) and tuple(name_words(name)[: len(term_words)]) == tuple(term_words)
 
 
 def _looks_like_name(name: str) -> bool:

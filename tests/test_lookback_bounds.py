@@ -55,9 +55,15 @@ def test_the_place_a_party_is_formed_under_is_seen_within_120_characters_before_
     parties = {"Kansai Sheet Glass Co., Ltd.", "Hanbit Display Co., Ltd."}
     assert bound_party_names(_korean_party(" ")) == parties
     assert bound_party_names(_korean_party("\n" + " " * 40 + "\n" + " " * 40)) == parties
-    # Past the window the place's definition is read as a party's alias again.
-    far = bound_party_names(_korean_party("\n" + " " * 60 + "\n" + " " * 60))
-    assert "Republic of Korea" in far
+    from tests.helpers import defined_terms
+
+    assert defined_terms(_korean_party(" "))["HBD"] == "Hanbit Display Co., Ltd."
+    # Past the window the place's definition closes the party's clause again, and the party's own
+    # term is read from what follows it. (Since stop 48 a term naming a jurisdiction is never a
+    # party's alias, so the place itself is no party on either side.)
+    far = _korean_party("\n" + " " * 60 + "\n" + " " * 60)
+    assert defined_terms(far)["HBD"] == "Korea"
+    assert "Republic of Korea" not in bound_party_names(far)
 
 
 def test_an_engagement_letter_names_its_retained_firm_within_400_characters_of_the_salutation() -> None:
@@ -97,3 +103,64 @@ def test_a_role_row_takes_at_most_twelve_unlabelled_entries() -> None:
     assert pledgors[0] == "Haitao Qiang"
     assert len(pledgors) == 1 + 12
     assert pledgors[-1] == "Ping Zhou"
+
+
+def test_a_wrapped_title_fragment_holds_at_most_three_caps_words() -> None:
+    # ``agreements._WRAPPED_FRAGMENT_WORDS``: three words over the run-in rest open the title; a
+    # fourth makes the line a heading of its own, not a fragment.
+    rest = "ESCROW AGREEMENT, dated as of May 1, 2011 by and among Quill Corp. and Roe LLC.\n"
+    three = find_title("FIRST PRIORITY SECURITIES\n" + rest)
+    assert three is not None and three.text == "FIRST PRIORITY SECURITIES ESCROW AGREEMENT"
+    four = find_title("FIRST PRIORITY BOND SECURITIES\n" + rest)
+    assert four is not None and four.text == "ESCROW AGREEMENT"
+
+
+def test_a_the_appositive_is_read_within_eighty_characters_before_its_last_name() -> None:
+    # ``definitions._APPOSITIVE_CHARS``: the ", the ... of the" run must start within 80 characters
+    # before the name it ends in (its lower-case words at most 50 characters).
+    def clause(words: str) -> str:
+        return (
+            "SALES AGREEMENT\nThis Sales Agreement (the \"Agreement\") is made between QUILL LIFT, INC., a "
+            "Delaware corporation (\"Manufacturer\"), and HARROW MARKETING, INC., a Florida corporation "
+            f"(\"Representative\"), and joined in by MICHAEL ROEFILL, the {words} of the Representative (the "
+            "\"Principal\").\nRecitals\n"
+        )
+    from tests.helpers import defined_terms
+
+    assert defined_terms(clause("principal and controlling shareholder"))["Principal"] == "MICHAEL ROEFILL"
+    long_words = "principal and controlling shareholder and sole director and officer"
+    assert defined_terms(clause(long_words))["Principal"] != "MICHAEL ROEFILL"
+
+
+def test_an_address_tail_paragraph_goes_on_from_the_one_above_over_at_most_three_lines() -> None:
+    # ``definitions._ADDRESS_TAIL_LINES``: the paragraph between the blank line and the definition
+    # may hold three line breaks; with four it is no address's tail and its first name stands.
+    from tests.helpers import defined_terms
+
+    def block(tail_lines: list[str]) -> str:
+        return (
+            "CONSULTING AGREEMENT\n\nTHIS AGREEMENT made the 1st day of April 2005.\n\nBETWEEN:  QUILL SHOW "
+            "MARKETING COMPANY LTD \n  11359 - 162nd Street \n \n" + "\n".join(tail_lines) + "\n  (the \"Company\") \n\n"
+            "OF THE FIRST PART\n\nWHEREAS the Company sells.\n"
+        )
+    three = ["Surrey, B.C. ", "  Canada V4N 4P5 "]
+    assert defined_terms(block(three))["Company"] == "QUILL SHOW MARKETING COMPANY LTD"
+    four = ["Surrey, B.C. ", "  Unit 5", "  Harbour Park", "  Canada V4N 4P5 "]
+    assert defined_terms(block(four))["Company"] != "QUILL SHOW MARKETING COMPANY LTD"
+
+
+def test_an_address_tail_line_holds_at_most_forty_characters() -> None:
+    # ``definitions._ADDRESS_TAIL_LINE_CHARS``: a party's own line ("(2) JANE ROE of 17 Mill Lane,
+    # ... CB22 5LD (Employee)") is longer than an address line.
+    from tests.helpers import defined_terms
+
+    def block(first_line: str) -> str:
+        return (
+            "CONSULTING AGREEMENT\n\nTHIS AGREEMENT made the 1st day of April 2005.\n\nBETWEEN:  QUILL SHOW "
+            "MARKETING COMPANY LTD \n  11359 - 162nd Street \n \n" + first_line + "\n  Canada V4N 4P5 \n"
+            "  (the \"Company\") \n\nOF THE FIRST PART\n\nWHEREAS the Company sells.\n"
+        )
+    forty = "Surrey, B.C., Harbour Park East, Unit 55"
+    assert len(forty) == 40
+    assert defined_terms(block(forty))["Company"] == "QUILL SHOW MARKETING COMPANY LTD"
+    assert defined_terms(block(forty + "5"))["Company"] == "Surrey"

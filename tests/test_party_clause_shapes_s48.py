@@ -188,7 +188,10 @@ def test_a_shouted_name_with_and_inside_before_the_lists_own_and_is_one_name() -
     assert "QUILLAN\nHARROW SLAUGHTER AND PACKAGING PORK CO., LTD." in {
         n.text for n in _between(text)
     }
-    assert bound_party_names(text) == {"QUILLAN HARROW SLAUGHTER AND PACKAGING PORK CO., LTD."}
+    # (The person-and-company split still reads an untagged shouted "person" before the "AND":
+    # "PIERS ROE AND WILMINGTON TRUST (UK) LIMITED AND ..." is two parties in such a list.)
+    listed = "BY AND AMONG JOHN ROE AND PIERS QUILL AND HARROW TRUST (UK) LIMITED AND HARROW TRUST CORPORATION\n"
+    assert "JOHN ROE AND PIERS QUILL AND HARROW TRUST (UK) LIMITED" not in {n.text for n in _between(listed)}
 
 
 def _between(text: str) -> list:
@@ -196,3 +199,76 @@ def _between(text: str) -> list:
     from ingest.definitions import preamble_windows
 
     return _between_names(text, preamble_windows(text))
+
+
+def test_two_adjectives_joined_by_and_inside_a_name_open_no_party() -> None:
+    # Before, "Beijing Quill Scientific" and "Technological Development Corporation" were two names.
+    text = (
+        "COOPERATION AGREEMENT THIS COOPERATION AGREEMENT made as of March 1, 2000 AMONG Harrow Machinery "
+        "Group Institute No. 2 Telecommunication Station, of Beijing (\"Party A\") AND Beijing Quill Scientific "
+        "and Technological Development Corporation, a company incorporated under the laws of the PRC (\"Party "
+        "B\") AND Beijing Kestrel Technologies Co., Ltd., a wholly-owned foreign enterprise (\"Party C\") "
+        "WHEREAS: A. Party A is a division.\n"
+    )
+    assert defined_terms(text)["Party B"] == "Beijing Quill Scientific and Technological Development Corporation"
+    assert "Beijing Quill Scientific and Technological Development Corporation" in bound_party_names(text)
+
+
+def test_two_adjectives_are_a_coordinated_pair_and_a_noun_before_and_is_none() -> None:
+    from ingest.definitions import coordinated_words
+
+    assert coordinated_words("Financial", "Economic")
+    assert not coordinated_words("Galacticomm", "Horst")
+    assert not coordinated_words("Holdings", "Beta")
+
+
+def test_an_address_tail_alone_in_its_paragraph_goes_on_from_the_party_above() -> None:
+    # Before, the city that opens the address's last paragraph ("Surrey") was the antecedent.
+    text = (
+        "CONSULTING AGREEMENT\n\nTHIS AGREEMENT made and dated for reference the 1st day of April 2005.\n\n"
+        "BETWEEN:  QUILL SHOW MARKETING COMPANY LTD \n  11359 - 162nd Street \n \nSurrey, B.C. \n  Canada V4N 4P5 \n"
+        "  (the \"Company\") \n\n    OF THE FIRST PART\n\nAND:  HARROW 101 INCORPORATED \n\n425 Southborough Drive, \n"
+        "  West Vancouver,  \n  British Columbia \n\nCanada V7S 1M3 \n\n(the \"Consultant\") \n\nOF THE SECOND PART\n\n"
+        "WHEREAS\n\nA.\nThe Company wishes to develop a franchise model.\n"
+    )
+    assert defined_terms(text)["Company"] == "QUILL SHOW MARKETING COMPANY LTD"
+    assert bound_party_names(text) == {"QUILL SHOW MARKETING COMPANY LTD", "HARROW 101 INCORPORATED"}
+
+
+def test_a_term_naming_a_jurisdiction_defines_no_party() -> None:
+    # Before, "PRC" was a party's alias: the place's clause read back to the last company, whose
+    # inner initials spell the term.
+    text = (
+        "TECHNOLOGY\nLICENSE AGREEMENT\nThis\nTechnology License Agreement (\"Agreement\") is entered into on June "
+        "24, 2005,\n(the \"Effective Date\") among the following parties:\nPARTY\nA: TAIYUAN QUILL BUSINESS "
+        "CONSULTING CO., LTD.\nLEGAL\nADDRESS: 426 Xuefu Street, Taiyuan, Shanxi Province, China\nPARTY\nB: SHANXI "
+        "PEARL RESOURCES\nCO., LTD.\nLEGAL\nADDRESS: 426 Xuefu Street, Taiyuan, Shanxi Province, China\nWHEREAS,\n"
+        "Party A\nis a wholly foreign owned enterprise registered in The People's Republic\nof\nChina (the \"PRC\") "
+        "under the laws of the PRC;\n"
+    )
+    assert bound_party_names(text) == {"TAIYUAN QUILL BUSINESS CONSULTING CO., LTD.", "SHANXI PEARL RESOURCES CO., LTD."}
+    from ingest.definitions import find_definitions
+
+    assert [d.is_party_alias for d in find_definitions(text) if d.term == "PRC"] == [False]
+
+
+def test_guard_a_company_named_after_a_place_keeps_the_place_as_its_term() -> None:
+    text = (
+        "AGREEMENT AND PLAN OF MERGER\nThis Agreement and Plan of Merger (this \"Plan\") is made by and among "
+        "QUILL PACKAGING, INC., a Delaware corporation (\"Quill\"), NEW JERSEY ACQUISITION, INC., a Delaware "
+        "corporation (\"New Jersey\"), and NEW JERSEY MERGER SUB, INC., a Delaware corporation (\"Merger Sub\").\n"
+        "RECITALS\n"
+    )
+    assert bound_party_names(text) == {
+        "QUILL PACKAGING, INC.", "NEW JERSEY ACQUISITION, INC.", "NEW JERSEY MERGER SUB, INC."
+    }
+
+
+def test_guard_a_partys_own_line_ending_in_a_postcode_is_no_address_tail() -> None:
+    text = (
+        "SERVICE AGREEMENT\n\nTHIS AGREEMENT is dated 4 January 2021\n\nPARTIES\n\n(1)   QUILL GENOMICS LIMITED "
+        "incorporated and registered in England and Wales with company number 10234567 whose registered office "
+        "is at 3 Hills Road, Cambridge CB2 1PH (Company).\n\n(2)   FIONA MARGARET ROE of 17 Mill Lane, Great "
+        "Shelford, Cambridge CB22 5LD (Employee).\n\nAGREED TERMS\n"
+    )
+    assert bound_party_names(text) == {"QUILL GENOMICS LIMITED", "FIONA MARGARET ROE"}
