@@ -894,8 +894,9 @@ def coordinated_words(before: str, after: str) -> bool:
     return pair in _name_coordinations() or (_ADJECTIVE.fullmatch(before) is not None and _ADJECTIVE.fullmatch(after) is not None)
 
 
-# A capitalised adjective by its ending ("Financial", "Economic", "Technological", "Collective").
-_ADJECTIVE = re.compile(r"(?i)[A-Z][a-z]{2,}(?:ial|ical|ic|al|ive|ous|ary)")
+# A capitalised adjective by its ending ("Financial", "Economic", "Technological", "Collective");
+# not every "-al" ("Capital", "Hospital", "Dental" are nouns).
+_ADJECTIVE = re.compile(r"(?i)[A-Z][a-z]{2,}(?:ial|ical|ural|onal|ic|ive|ous)")
 
 
 @lru_cache(maxsize=1)

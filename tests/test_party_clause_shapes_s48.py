@@ -220,6 +220,8 @@ def test_two_adjectives_are_a_coordinated_pair_and_a_noun_before_and_is_none() -
     assert coordinated_words("Financial", "Economic")
     assert not coordinated_words("Galacticomm", "Horst")
     assert not coordinated_words("Holdings", "Beta")
+    # (A noun in "-al" is none: "Acme Capital and Dynamic Partners LLC" may be two parties.)
+    assert not coordinated_words("Capital", "Dynamic")
 
 
 def test_an_address_tail_alone_in_its_paragraph_goes_on_from_the_party_above() -> None:
