@@ -1453,7 +1453,7 @@ def _wrapped_run_in_opening(text: str) -> Title | None:
     heading line above a preamble is set apart by a blank line or by repetition
     (``_with_line_above``)."""
     for start, stripped in _heading_lines(text, TITLE_SCAN_CHARS):
-        if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-") or _filing_label_line(stripped):
+        if _page_furniture(stripped):
             continue
         words = stripped.split()
         if (
@@ -1471,6 +1471,12 @@ def _wrapped_run_in_opening(text: str) -> Title | None:
 
 
 _TRAILING_EXHIBIT = re.compile(r"[ \t]{2,}(?:EXHIBIT|Exhibit)[ \t]+[0-9][\w.()\-]{0,12}\Z")
+
+
+def _page_furniture(stripped: str) -> bool:
+    """Whether a stripped line is page furniture ("1", "EXHIBIT 10.3(d)") or a filing's own label
+    line ("EX-10.1 2 d123ex101.htm EX-10.1", "Source: ACME CORP, 10-K, 3/1/2019"): no heading."""
+    return not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-") or _filing_label_line(stripped)
 
 
 def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
@@ -1491,9 +1497,7 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
         # Page furniture ("1", "EXHIBIT 10.3(d)") takes no place among the heading lines, nor
         # does a filing's own label line ("EX-10.1 2 d123ex101.htm EX-10.1", "Source: ACME
         # CORP, 10-K, 3/1/2019"): the document's heading comes after them.
-        if not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-"):
-            continue
-        if _filing_label_line(stripped):
+        if _page_furniture(stripped):
             continue
         # A legend in capitals ("THIS NOTE HAS NOT BEEN REGISTERED ...\n... UNDER THE ACT.")
         # is one sentence over its lines: one place among the heading lines, however many lines.
