@@ -1539,7 +1539,10 @@ def _bare_heading(text: str) -> Title | None:
 _BARE_HEADING_BETWEEN = re.compile(r"(AGREEMENT|CONTRACT)[ \t]+(?:BY[ \t]+AND[ \t]+)?(?:BETWEEN|AMONG)[ \t]+[A-Z]")
 
 
-_RUN_IN_BARE_HEADING = re.compile(r"(?<![\w])(AGREEMENT|CONTRACT)[ \t]+(?:THIS|This)[ \t]+(?i:\1)\b")
+# ("EXHIBIT 10.10 AGREEMENT Made and signed on the 17th day of ...": or the preamble's verb.)
+_RUN_IN_BARE_HEADING = re.compile(
+    r"(?<![\w])(AGREEMENT|CONTRACT)[ \t]+(?:(?:THIS|This)[ \t]+(?i:\1)\b|(?:Made|MADE)[ \t]+(?:and|on|this|as|by|between)\b)"
+)
 
 
 @lru_cache(maxsize=2)

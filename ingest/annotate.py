@@ -1605,7 +1605,27 @@ def _parties(
     # party to this Agreement": the text's own word outranks every reader.
     declined = _declared_non_parties(text, definitions)
     found = [p for p in found if not any(_same_or_inside(set(name_words(p.name.text)), words) for words in declined)]
+    # "PLAYSTATION(R) PORTABLE ("PSP")" on a licence's cover: a name its mark's sign follows is a
+    # brand, never a party.
+    found = [p for p in found if _MARK_SIGN.match(text, p.name.end) is None]
+    # "IS 14, Inc. (Maxxis Group, Inc.), a corporation ...": a name alone in parentheses right
+    # after a party's name is that party's other name (a trade name, a parent, a former name).
+    found = [p for p in found if not any(_bracketed_after(text, o.name, p.name) for o in found if o is not p)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _bracketed_after(text: str, name: NameSpan, other: NameSpan) -> bool:
+    """Whether ``other`` stands alone in parentheses right after ``name``: "X Inc. (Y Corp.)"."""
+    between = text[name.end : other.start]
+    return (
+        other.start > name.end
+        and between.strip(" \t\n.") == "("
+        and text[other.end : other.end + 3].lstrip(" \t\n.")[:1] == ")"
+    )
+
+
+# A trademark's sign right after a name: "(R)", "®", "(TM)", "™", "(SM)", "℠".
+_MARK_SIGN = re.compile(r"[ \t]?(?:\((?:R|r|TM|tm|SM|sm)\)|[®™℠])")
 
 
 # "... is not a party to this Agreement", "shall not be deemed a party hereto", "are not parties.".
@@ -1867,6 +1887,7 @@ def annotate_document(
         person_spans,
         _model_name_spans(docs, chunk_spans),
     ) if is_agreement else []
+    parties, merged = _one_party_per_spelling(parties)
     party_labels = {p.entity_id: p.label for p in parties}
     # The antecedents' labels decide ORG vs PERSON ids for their terms.
     name_labels: dict[str, str] = dict(party_labels)
@@ -1876,7 +1897,10 @@ def annotate_document(
             name_labels.setdefault(org_id, _label_for(definition.name, person_spans))
     # Party names found without a definition ("between X and Y") are literal aliases too.
     extra_names = {party.name.text: (party.entity_id, party.label) for party in parties}
+    extra_names |= {spelling: (kept.entity_id, kept.label) for spelling, kept in merged.values()}
     aliases = build_alias_table(definitions, name_labels, extra_names)
+    if merged:
+        aliases = aliases.retargeted({eid: (kept.entity_id, kept.label) for eid, (_, kept) in merged.items()})
 
     chunks: list[ChunkAnnotations] = []
     all_mentions: list[Mention] = []
@@ -1947,9 +1971,31 @@ def annotate_document(
     subjects = _subjects(
         text, doc_id, revision, all_mentions, [r for rs in chunk_relations for r in rs],
         parties, aliases, title, title_text, the_agreement_id if is_agreement else None,
-        title_aliases,
+        title_aliases, merged,
     )
     return DocumentAnnotations(chunks=chunks, subjects=subjects)
+
+
+def _spelling_key(name: str) -> str:
+    """A name's letters and digits alone, casefolded: "DOMAIN PEOPLE, INC." and "DomainPeople,
+    Inc." are one spelling of one company written with and without a space."""
+    return "".join(c for c in _folded(name) if c.isalnum())
+
+
+def _one_party_per_spelling(parties: Sequence[Party]) -> tuple[list[Party], dict[str, tuple[str, Party]]]:
+    """The parties with one kept per spelling (``_spelling_key``): the first written stands, and
+    each later reading is recorded as (its entity id -> (its spelling, the kept party)) so its
+    terms and mentions go to the kept one. (A heading's "DOMAIN PEOPLE, INC." over a preamble's
+    "DomainPeople, Inc.": the registry's normalisation keeps the space, so two rows for one
+    party.)"""
+    kept: dict[str, Party] = {}
+    merged: dict[str, tuple[str, Party]] = {}
+    for party in sorted(parties, key=lambda p: (p.evidence_start, p.entity_id)):
+        first = kept.setdefault(_spelling_key(party.name.text), party)
+        if first.entity_id != party.entity_id and first.label == party.label:
+            merged[party.entity_id] = (party.name.text, first)
+    survivors = [p for p in parties if p.entity_id not in merged]
+    return survivors, merged
 
 
 def _party_forms(parties: Sequence[Party], variants: Mapping[str, Mapping[str, int]]) -> dict[str, list[list[str]]]:
@@ -1977,9 +2023,11 @@ def _subjects(
     title_text: str,
     the_agreement_id: str | None,
     title_aliases: Sequence[TitleAlias] = (),
+    merged: Mapping[str, tuple[str, Party]] | None = None,
 ) -> list[SubjectRecord]:
     """The document's subjects: every named entity, and its agreement unless
-    ``the_agreement_id`` is None (a text that is no agreement)."""
+    ``the_agreement_id`` is None (a text that is no agreement). ``merged``: the later spellings of
+    parties (``_one_party_per_spelling``), kept as their party's names."""
     variants: dict[str, dict[str, int]] = defaultdict(dict)
     terms: dict[str, set[str]] = defaultdict(set)
     first: dict[str, tuple[int, int]] = {}
@@ -2004,6 +2052,11 @@ def _subjects(
         first.setdefault(party.entity_id, (party.name.start, party.name.end))
         if party.role:
             terms[party.entity_id].add(party.role)
+    # ("IndeLiving\nHoldings, Inc." in a signature block: a spelling over a line break is no
+    # literal mention, so it is added as written.)
+    for spelling, kept in (merged or {}).values():
+        for form in party_name_forms(" ".join(spelling.split())):
+            variants[kept.entity_id].setdefault(form, 0)
     names = {eid: _subject_name(v) if v else sorted(terms[eid])[0] for eid, v in variants.items()}
     names.update({eid: sorted(t)[0] for eid, t in terms.items() if eid not in names})
     # "Kestrel GmbH, represented by its shareholder Kestrel, Inc.": the parent shares the party's

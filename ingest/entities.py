@@ -4,7 +4,7 @@ document-scoped canonical entity id (see ``ingest/normalize.py`` for the id form
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -86,6 +86,19 @@ class AliasTable:
     by_normalised: dict[str, tuple[str, str]]
     non_party_terms: frozenset[str]  # casefolded defined terms that are not parties
     pattern: re.Pattern[str] | None
+
+    def retargeted(self, moved: Mapping[str, tuple[str, str]]) -> AliasTable:
+        """The table with the entities in ``moved`` (entity id -> (entity id, label)) pointing at
+        their new targets: a spelling merged into another party's keeps its terms."""
+        def target(t: tuple[str, str]) -> tuple[str, str]:
+            return moved.get(t[0], t)
+
+        return AliasTable(
+            {k: target(v) for k, v in self.by_term.items()},
+            {k: target(v) for k, v in self.by_normalised.items()},
+            self.non_party_terms,
+            self.pattern,
+        )
 
 
 def entity_id_for(label: str, text: str, ruler_id: str = "") -> str:

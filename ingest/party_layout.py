@@ -369,6 +369,18 @@ def _short_name_of(label: str, name: str) -> bool:
     return words[: len(label_words)] == label_words or _initials_label(label, name)
 
 
+def _own_short_label(label: str, name: str) -> bool:
+    """Whether a row's label is its value's own short name: the initials or the first words of a
+    name with a legal form or an organisation's head noun ("Shell" of "SHELL CHEMICAL COMPANY"),
+    fewer words than the name."""
+    if _initials_label(label, name):
+        return True
+    if not (ends_in_legal_suffix(name) or organisation_head(name)):
+        return False
+    words, label_words = name.casefold().replace(",", " ").split(), label.casefold().split()
+    return 0 < len(label_words) < len(words) and words[: len(label_words)] == label_words
+
+
 def _initials_label(label: str, name: str) -> bool:
     """Whether ``label`` is the initials of ``name``'s words before its legal form, in capitals
     ("HP" of "HEWLETT-PACKARD COMPANY", "IBM" of "INTERNATIONAL BUSINESS MACHINES CORPORATION"):
@@ -458,6 +470,14 @@ def label_slots(text: str, common_words: frozenset[str] = frozenset()) -> list[L
                 slots.append(LabelSlot(label_text, label_start, read, cell.end))
             index += 1
             continue
+        if term is None and match is not None and following is not None and following.row == cell.row:
+            # "Shell:     SHELL CHEMICAL COMPANY, for itself ...": the label alone in its cell and
+            # the party's own first words (or initials), its name in the next cell of the row.
+            read = name_at(text, following.start, min(following.end, following.start + _VALUE_CHARS))
+            if read is not None and read.start == following.start and _own_short_label(label_text, read.text):
+                slots.append(LabelSlot(" ".join(label_text.split()), label_start, read, following.end))
+                index += 2
+                continue
         plural = _plural_role_label(label_text) if term is None and match is not None and label_text is not None else None
         if plural is not None and value_start >= cell.end:
             # "Pledgors:" alone over "(1) Liu Jianguo, a PRC citizen ..." and "(2) ...": each
