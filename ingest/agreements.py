@@ -1476,7 +1476,20 @@ _TRAILING_EXHIBIT = re.compile(r"[ \t]{2,}(?:EXHIBIT|Exhibit)[ \t]+[0-9][\w.()\-
 def _page_furniture(stripped: str) -> bool:
     """Whether a stripped line is page furniture ("1", "EXHIBIT 10.3(d)") or a filing's own label
     line ("EX-10.1 2 d123ex101.htm EX-10.1", "Source: ACME CORP, 10-K, 3/1/2019"): no heading."""
-    return not any(c.isalpha() for c in stripped) or not _strip_noise(stripped)[0].strip(" ().:-") or _filing_label_line(stripped)
+    return (
+        not any(c.isalpha() for c in stripped)
+        or not _strip_noise(stripped)[0].strip(" ().:-")
+        or _filing_label_line(stripped)
+        or _LETTERHEAD_LINE.search(stripped) is not None
+    )
+
+
+# A letterhead's contact line ("GRAND FORKS, ND 58203        FAX: 701-775-0158") or its logo's
+# placeholder ("[R & R CONTRACTING, INC. LOGO]"): no heading, like the page's number.
+_LETTERHEAD_LINE = re.compile(
+    r"\b(?:PHONE|Phone|TEL|Tel|TELEPHONE|Telephone|FAX|Fax|FACSIMILE|Facsimile)[ \t]*[.:#][ \t]*[(+0-9]"
+    r"|^\[[^\]]*\b(?:LOGO|Logo)\][ \t]*$"
+)
 
 
 def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
@@ -1524,6 +1537,13 @@ def _bare_heading(text: str) -> Title | None:
         before = text[line_start : repeated.start()].strip()
         if not _strip_noise(before)[0].strip(" ().:-"):
             return Title(repeated.group(1), repeated.start(1), repeated.end(1))
+    # "Agreement on Technology Development (Cooperation)" over "Party A: ...": the agreement word
+    # opening the first heading line and naming its subject after "on"/"for"/"of".
+    for start, stripped in _heading_lines(text, TITLE_SCAN_CHARS):
+        if _AGREEMENT_ON_HEADING.fullmatch(stripped):
+            return Title(stripped, start, start + len(stripped))
+        if not _page_furniture(stripped):
+            break
     # "AGREEMENT BETWEEN ACME INC. AND BETA CORP. ARTICLE 1 ...": a cover line run in with what
     # follows, the agreement word opening it (only page furniture before) and the party list
     # right after it.
@@ -1536,7 +1556,12 @@ def _bare_heading(text: str) -> Title | None:
     return None
 
 
-_BARE_HEADING_BETWEEN = re.compile(r"(AGREEMENT|CONTRACT)[ \t]+(?:BY[ \t]+AND[ \t]+)?(?:BETWEEN|AMONG)[ \t]+[A-Z]")
+_AGREEMENT_ON_HEADING = re.compile(
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]+(?:on|ON|for|FOR|of|OF|regarding|REGARDING|concerning|CONCERNING)"
+    r"[ \t]+(?:the[ \t]+)?[A-Z][\w'’\-]*(?:[ \t]+(?:\(?[A-Z][\w'’\-]*\)?|and|of|the|for|on|&)){0,10}"
+)
+# ("CONTRACT BETWEEN" alone on its line over the parties' names: the list starts on the next line.)
+_BARE_HEADING_BETWEEN = re.compile(r"(AGREEMENT|CONTRACT)[ \t]+(?:BY[ \t]+AND[ \t]+)?(?:BETWEEN|AMONG)(?:[ \t]+[A-Z]|[ \t]*$)")
 
 
 # ("EXHIBIT 10.10 AGREEMENT Made and signed on the 17th day of ...": or the preamble's verb.)

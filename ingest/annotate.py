@@ -528,13 +528,22 @@ def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
         role = _ROLE_APPOSITIVE.match(text, separator.end(), end)
         opening = role.end() if role is not None and role.group(1) in lexicons().party_roles else separator.end()
         name = name_at(text, opening, end)
-        if name is None or not ends_in_legal_suffix(name.text):
+        # ("GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": a
+        # member named by its head word alone, when the list's own "and" follows it.)
+        if name is None or not (
+            ends_in_legal_suffix(name.text)
+            or (organisation_head(name.text) and _LIST_AND_NEXT.match(text, name.end, end))
+        ):
             break
         names.append(name)
         position = name.end
         if separator.group(1):
             break
     return names
+
+
+# The list's last "and" right after a member: "COMPANY. AND JAMES ...", "Company, and Beta".
+_LIST_AND_NEXT = re.compile(r"[ \t]*[.,]?[ \t\n]+(?:and|AND)[ \t\n]+[A-Z]")
 
 
 # A group definition closing a list of parties: "A LLC, B L.P. and Jane Roe (collectively, the
@@ -1608,6 +1617,9 @@ def _parties(
     # "PLAYSTATION(R) PORTABLE ("PSP")" on a licence's cover: a name its mark's sign follows is a
     # brand, never a party.
     found = [p for p in found if _MARK_SIGN.match(text, p.name.end) is None]
+    # "THE OFFICE OF ... PROGRAM\n    AND\n    COORDINATED CARE CORPORATION INDIANA, INC": a line
+    # holding only "and" separates a cover's names; a reading across it is two names run together.
+    found = [p for p in found if _AND_LINE.search(text, p.name.start, p.name.end) is None]
     # "IS 14, Inc. (Maxxis Group, Inc.), a corporation ...": a name alone in parentheses right
     # after a party's name is that party's other name (a trade name, a parent, a former name).
     found = [p for p in found if not any(_bracketed_after(text, o.name, p.name) for o in found if o is not p)]
@@ -1622,6 +1634,9 @@ def _bracketed_after(text: str, name: NameSpan, other: NameSpan) -> bool:
         and between.strip(" \t\n.") == "("
         and text[other.end : other.end + 3].lstrip(" \t\n.")[:1] == ")"
     )
+
+
+_AND_LINE = re.compile(r"\n[ \t]*(?:and|AND|And)[ \t]*\n")
 
 
 # A trademark's sign right after a name: "(R)", "®", "(TM)", "™", "(SM)", "℠".

@@ -68,7 +68,11 @@ _HEREINAFTER = re.compile(
     re.I,
 )
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
-_PREAMBLE_START = re.compile(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*Parties\b", re.M)
+# ("Participating Parties" / "Contracting Parties" over the names: a "Parties" heading too.)
+_PREAMBLE_START = re.compile(
+    r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*(?:(?:Participating|Contracting)\s+)?Parties\b",
+    re.M,
+)
 # The words that end a preamble and open the recitals or the operative text; the recorded party
 # clauses end there too (``ingest/party_clauses.py``).
 PREAMBLE_END_WORDS = (
@@ -79,7 +83,11 @@ PREAMBLE_END_WORDS = (
     r"(?<=\n)Background(?=[ \t]*:?[ \t]*\n)|"
     # ("Parties:\n... \nPremises:\nA. | Tianci is a Nevada corporation ...": the recitals' heading
     # some share exchange agreements use, alone on its line with its colon.)
-    r"(?<=\n)(?:Premises|PREMISES)(?=[ \t]*:[ \t]*\n))\b"
+    r"(?<=\n)(?:Premises|PREMISES)(?=[ \t]*:[ \t]*\n)|"
+    # ("... (the "Agreement"). Section 2.7 is hereby amended to recite: ... UTRC licensed certain
+    # Technology to Argus Pharmaceuticals, Inc. ("Argus")": an amendment's operative text, whose
+    # quoted clauses define third parties.)
+    r"(?:Section|SECTION|Article|ARTICLE|Paragraph|Clause)[ \t]+[0-9][0-9.()a-z]*[ \t]+(?:of[ \t]+the[ \t]+[A-Z][a-z]+[ \t]+)?is[ \t]+hereby[ \t]+amended)\b"
 )
 _PREAMBLE_END = re.compile(PREAMBLE_END_WORDS)
 # What a listed party joins the contract for, between the list's "and" and its name: "solely for
@@ -1399,10 +1407,17 @@ def _recital_subject(text: str, name_start: int) -> bool:
 # Loan Agreement with Senior Lender, ... guaranteed by ... pursuant to a Guaranty dated ...".
 _RECITAL_CITES_AGREEMENT = re.compile(
     r"\b(?:entered\s+into|(?:is|are)\s+(?:a\s+)?part(?:y|ies)\s+to|executed|issued)\s+(?:an?|that\s+certain|certain)\s"
+    # ("(A) SLOAN PHARMA SARL ... ("SLOAN"), and BPL were parties to the Distribution ... Agreement
+    # dated ...": in the past tense, "the" cites the agreement this one replaces.)
+    r"|\b(?:was|were)\s+(?:a\s+|the\s+)?part(?:y|ies)\s+to\s+(?:an?|that\s+certain|certain|the)\s"
 )
 # (A person's initial is no sentence end: "Amplex Electric, Inc. (the "Company"), Mark R. Radabaugh,
 # ... and the Buyer have entered into that certain Share Purchase Agreement".)
-_RECITAL_CLAUSE_END = re.compile(r";|(?<!\b[A-Z])\.\s+(?=[A-Z\"])|\n\s*\n")
+# (Nor is a legal form's abbreviation: "Star China Ltd. (...), Valin MPM, Hunan Valin Tube & Wire
+# Joint Stock Co. Ltd. (...) entered into a Capital Contribution Agreement".)
+_RECITAL_CLAUSE_END = re.compile(
+    r";|(?<!\b[A-Z])(?<!\bCo)(?<!\bInc)(?<!\bLtd)(?<!\bCorp)(?<!\bCO)(?<!\bINC)(?<!\bLTD)(?<!\bCORP)\.\s+(?=[A-Z\"])|\n\s*\n"
+)
 _RECITAL_READ_CHARS = 600
 
 

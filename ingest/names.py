@@ -297,6 +297,12 @@ def _legal_form_word() -> re.Pattern[str]:
 _LAST_WORD = re.compile(r"\S+\Z")
 
 
+_CONTENTS_HEADING = re.compile(r"(?<![\w])(?:TABLE[ \t\n]+OF[ \t\n]+CONTENTS|Table[ \t\n]+of[ \t\n]+Contents)\b")
+
+
+_HEAD_STOP_AND = re.compile(r"\b(?:COMPANY|Company|CORPORATION|Corporation)(\.)[ \t\n]+(?:AND|and)[ \t\n]+[A-Z]")
+
+
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
     span = text[start:end]
     participle = _form_then_participle().search(span)
@@ -318,6 +324,16 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     kin = _KINSHIP.search(span)
     if kin is not None and kin.start() > 0:
         span = span[: kin.start()]
+    # "JAMES RIVER COAL COMPANY\nTABLE OF CONTENTS ARTICLES ...": a cover page runs into its table
+    # of contents; the document's own part opens no name's words.
+    contents = _CONTENTS_HEADING.search(span)
+    if contents is not None and contents.start() > 0:
+        span = span[: contents.start()]
+    # "AMONG GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": an
+    # organisation's head word with a full stop closes its name; the "and" after it joins the next.
+    closed = _HEAD_STOP_AND.search(span)
+    if closed is not None and closed.start() > 0:
+        span = span[: closed.start(1)]
     # "2.Ideanomics, Inc.": a list number written against the name is no part of it.
     enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
     # "BETWEEN:\n1     GEMINI RESEARCH LIMITED a corporation ...": a bare item number opening its
@@ -777,8 +793,8 @@ def _organisation_heads() -> frozenset[str]:
 def organisation_head(name: str) -> bool:
     """Whether ``name`` is an organisation's name by its head noun, without a legal form: its
     last word is one (``organisation_heads`` of party_filters.json: "Harbour Parklands Trust",
-    "MIDLAND BANK") or the word before its first "of" is ("University of Westland", "Bank of
-    Kestrel"). At least two words; a head alone ("Trust", "the Bank") is a defined term's word."""
+    "MIDLAND BANK") or the word before its first "of" or "for" is ("University of Westland", "Bank of
+    Kestrel", "Institute for Cancer Research"). At least two words; a head alone ("Trust", "the Bank") is a defined term's word."""
     words = [w.strip(".,'’").casefold() for w in re.findall(r"[^\s()]+", name)]
     words = [w for w in words if w]
     if words and words[0] == "the":
@@ -788,7 +804,8 @@ def organisation_head(name: str) -> bool:
     heads = _organisation_heads()
     if words[-1] in heads:
         return True
-    return "of" in words[1:] and words[words.index("of", 1) - 1] in heads
+    # ("Institute for Mechanical Engineering Problems", "Center for Blood Research": or before "for".)
+    return any(joiner in words[1:] and words[words.index(joiner, 1) - 1] in heads for joiner in ("of", "for"))
 
 
 # One or two branches (a sub-branch of a city branch), each of up to five capitalised words

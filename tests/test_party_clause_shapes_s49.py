@@ -159,3 +159,141 @@ def test_a_description_naming_a_jurisdiction_is_no_party() -> None:
         "Whereas, the Grantor has acquired certain rights;\n"
     )
     assert bound_party_names(text) == {"QUILLMED INC.", "LARKMED INC."}
+
+
+# Second batch: half A of realAJ-realAM.
+
+
+def test_a_cover_name_over_the_table_of_contents_ends_before_it() -> None:
+    # Before, "... COAL COMPANY TABLE OF CONTENTS ARTICLES" was bound.
+    text = (
+        "EX-10.8 19 ex10_8.txt FUEL SUPPLY AGREEMENT Exhibit 10.8 CONFIDENTIAL TREATMENT REQUESTED CONFIDENTIAL "
+        "PORTIONS OF THIS DOCUMENT HAVE BEEN REDACTED AND HAVE BEEN SEPARATELY FILED WITH THE COMMISSION. FUEL "
+        "SUPPLY AGREEMENT #141944 BETWEEN NORTH HARBOR PUBLIC SERVICE AUTHORITY AND KESTREL RIVER COAL COMPANY\n"
+        "TABLE OF CONTENTS ARTICLES AND SECTIONS HEADINGS ARTICLE 1 DEFINITIONS AND TERM Section 1.1 Definitions\n"
+    )
+    assert bound_party_names(text) == {"NORTH HARBOR PUBLIC SERVICE AUTHORITY", "KESTREL RIVER COAL COMPANY"}
+
+
+def test_a_head_word_and_its_full_stop_close_a_listed_name_before_the_lists_and() -> None:
+    # Before, "KESTREL RIVER COAL COMPANY. AND KESTREL RIVER COAL SALES. INC." was one party.
+    text = (
+        "AGREEMENT FOR PURCHASE AND SALE OF COAL AMONG HARBOR POWER COMPANY, KESTREL RIVER COAL COMPANY. "
+        "AND KESTREL RIVER COAL SALES. INC. TABLE OF CONTENTS Page Section 1: Definitions....4\n"
+    )
+    assert bound_party_names(text) == {
+        "HARBOR POWER COMPANY", "KESTREL RIVER COAL COMPANY", "KESTREL RIVER COAL SALES. INC.",
+    }
+
+
+def test_a_recital_on_who_were_parties_to_the_replaced_agreement_defines_no_party() -> None:
+    # Before, the recital's "SLOAN PHARMA SARL" was bound as a third party.
+    text = (
+        "AMENDED AND RESTATED SUPPLY AGREEMENT\n\nTHIS AGREEMENT, DATED 15 JANUARY 2016, IS BY AND BETWEEN:\n\n"
+        "1. KESTREL PHARMACEUTICALS LIMITED whose registered office is at Park View House, Newbury "
+        "(\u201cKPL\u201d), and\n\n2. QUILL MEDS, LLC, a Delaware limited liability company (\u201cQM\u201d),\n\n"
+        "each a \u201cParty\u201d and together the \u201cParties.\u201d\n\nRECITALS\n\n"
+        "(A)LARCH PHARMA SARL, a Luxembourg company and subsidiary of QM (\u201cLARCH\u201d), and KPL were "
+        "parties to the Supply Agreement dated 22 January 2015 (the \u201cOriginal Agreement\u201d);\n"
+    )
+    assert bound_party_names(text) == {"KESTREL PHARMACEUTICALS LIMITED", "QUILL MEDS, LLC"}
+
+
+def test_participating_parties_heads_the_party_list() -> None:
+    # Before, no party was bound: only "Parties" opened a list under a heading.
+    text = (
+        "Exhibit 10.3\nMemorandum of Understanding\nThis Memorandum of Understanding was signed by both "
+        "parties on December 6, 2017\nParticipating Parties\nTianjin Kestrel Biotechnology Co., Limited\n"
+        "Quill Research Institute\nWhereas,\n1. Tianjin Kestrel Biotechnology Co., Limited (\u201cKestrel\u201d) "
+        "is a biotechnology enterprise.\n"
+    )
+    assert "Tianjin Kestrel Biotechnology Co., Limited" in bound_party_names(text)
+
+
+def test_a_contract_between_line_over_a_cover_list_titles_it_and_an_and_line_splits_names() -> None:
+    # Before, the title was the generic "Agreement" and the cover's office and the company below
+    # the "AND" line were read as one party.
+    text = (
+        "EXHIBIT 10.26\n\n\n                                CONTRACT BETWEEN\n"
+        "                   THE OFFICE OF HARBOR POLICY AND PLANNING,\n"
+        "              THE OFFICE OF THE CHILDREN'S HEALTH INSURANCE PROGRAM\n                                       AND\n"
+        "                    KESTREL CARE CORPORATION INDIANA, INC\n\n"
+        "         This Contract is made and entered into by and between the State of\nIndiana (hereinafter "
+        "\"State\" or \"State of Indiana\"), through the Office of\nHarbor Policy and Planning and the Office of "
+        "Children's Health Insurance\nProgram (hereinafter \"the Offices\"), of the Indiana Family and Social "
+        "Services\nAdministration, 402 West Washington Street, W382, Indianapolis, Indiana, and\nKestrel Care "
+        "Corporation Indiana, Inc., doing business as Managed Health\nServices, 1099 North Meridian, Suite 400, "
+        "Indianapolis, Indiana 46204,\n(hereinafter \"Contractor\").\n\n"
+        "         WHEREAS, the State desires to contract for services;\n"
+    )
+    title = find_title(text)
+    assert title is not None and (title.text, title.start, title.end) == ("CONTRACT", 48, 56)
+    assert bound_party_names(text) == {"State of Indiana", "Kestrel Care Corporation Indiana, Inc."}
+
+
+def test_an_amendments_operative_section_defines_no_party() -> None:
+    # Before, the amended section's "Technology to Larch Pharmaceuticals, Inc." and "Aronex" were bound.
+    text = (
+        "AMENDMENT TO THE LICENSE AGREEMENT BETWEEN THE UNIVERSITY OF KESTREL RESEARCH CORPORATION AND QGENE "
+        "THERAPEUTICS, INC. To All Those Concerned: This is an Amendment to the License Agreement between The "
+        "University Of Kestrel Research Corporation and QGene Therapeutics, Inc. having an effective date of "
+        "October 12, 1995 (the \"Agreement\"). UKRC and QGENE agree to amend the Agreement as stated below. "
+        "Section 2.7 is hereby amended to recite: 2.7 It is acknowledged that UKRC licensed certain Technology "
+        "to Larch Pharmaceuticals, Inc. (\"Larch\") through an agreement; and that Larch changed its name to "
+        "Birch Pharmaceuticals, Inc. (\"Birch\").\n"
+    )
+    assert bound_party_names(text) == {"THE UNIVERSITY OF KESTREL RESEARCH CORPORATION", "QGene Therapeutics, Inc."}
+
+
+def test_a_recitals_subject_list_runs_past_a_legal_forms_abbreviation_to_its_verb() -> None:
+    # Before, "Co." ended the recital's clause, so "Star Harbor Ltd." was bound as a party.
+    text = (
+        "TRADEMARK LICENSE AGREEMENT\nThis TRADEMARK LICENSE AGREEMENT (this \u201cAgreement\u201d) is entered into "
+        "as of August 15, 2006 by and between Lone Kestrel Steel Company, L.P. (\u201cLone Kestrel\u201d) and "
+        "Hengyang Quill Steel Tube Co., Ltd (\u201cQuill\u201d).\nWHEREAS,\n1. Star Harbor Ltd. (\u201cStar "
+        "Harbor\u201d, an Affiliate of Lone Kestrel), Quill, Hunan Quill Tube & Wire Joint Stock Co. Ltd. "
+        "(\u201cQuill TW\u201d) entered into a Capital Contribution Agreement;\n"
+    )
+    assert bound_party_names(text) == {"Lone Kestrel Steel Company, L.P.", "Hengyang Quill Steel Tube Co., Ltd"}
+
+
+def test_a_letterheads_contact_lines_take_no_place_among_the_heading_lines() -> None:
+    # Before, the letterhead's lines pushed "CONTRACT" out of the heading lines: no title, no party.
+    text = (
+        "<PAGE>\n\n                                              Exhibit 10.13\n\n"
+        "5201 NORTH HARBOR STREET                                 PHONE: 701-772-7667\n"
+        "GRAND KESTREL, ND 58203                                  FAX: 701-775-0158\n\n"
+        "[Q & Q CONTRACTING, INC. LOGO]\n\nrailroad construction, design, & repair\n\n"
+        "                                    CONTRACT\n\n"
+        "     THIS AGREEMENT, Made this 7th day of November, 2005, by and between Q & Q\nContracting, Inc., a "
+        "North Dakota corporation, hereinafter called \"Contractor\",\nand Larch Trail Energy, LLC., hereinafter "
+        "called the \"Owner\". WITNESSETH, that the\nContractor and the Owner agree as follows:\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "CONTRACT"
+    assert bound_party_names(text) == {"Q & Q Contracting, Inc.", "Larch Trail Energy, LLC."}
+
+
+def test_an_agreement_on_its_subject_heading_titles_a_party_label_contract() -> None:
+    # Before, the heading titled nothing (no party was read) and "Institute for ..." named no
+    # organisation by its head noun.
+    text = (
+        "Exhibit 10.6\nAgreement on Technology Development (Cooperation)\nParty A: Kestrel Motors Inc.\n"
+        "Address: 3600 Harbor court, Oakton, VA 22124, Tel: (703) 407-9802\n"
+        "Party B: Institute for Mechanical Engineering Problems\nAddress: 2 Pozarsky str., Kharkiv, 61046, Ukraine\n"
+        "Whereas: Party A is a Company focusing on development.\n"
+    )
+    title = find_title(text)
+    assert title is not None and (title.text, title.start, title.end) == (
+        "Agreement on Technology Development (Cooperation)", 13, 62,
+    )
+    assert bound_party_names(text) == {"Kestrel Motors Inc.", "Institute for Mechanical Engineering Problems"}
+
+
+def test_guard_a_section_heading_agreement_of_after_the_preamble_titles_nothing() -> None:
+    text = (
+        "This Supply Agreement is made between Quill Corp. (\"Buyer\") and Roe LLC (\"Seller\").\n\n"
+        "Agreement of Sale\n\n1. Sale.\n"
+    )
+    title = find_title(text)
+    assert title is None or title.text != "Agreement of Sale"
