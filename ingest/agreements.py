@@ -2004,6 +2004,8 @@ _PARENT_LINE = re.compile(
     r"(?:(?:to|of)[ \t]+(?:(?:the|that)[ \t]+)?)?(?P<title>.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract|LEASE|Lease)"
     r"(?:[ \t]+(?:Number|NUMBER|No\.?|NO\.?)[ \t]*[A-Z0-9][\w.\-/]*|[ \t]+(?:19|20)[0-9]{2})?)"
     r"(?:[ \t]*\((?:the[ \t]+)?[\"“][^\"”()\n]{1,40}[\"”]\))?"
+    # ("to the Supply Agreement of March 3, 2006": the parent's date after its title.)
+    r"(?:,?[ \t]+(?:of|dated|dated[ \t]+as[ \t]+of)[ \t]+(?:[A-Z][a-z]+\.?[ \t]+[0-9]{1,2},?[ \t]+(?:19|20)[0-9]{2}|[0-9]{1,2}[ \t]+[A-Z][a-z]+,?[ \t]+(?:19|20)[0-9]{2}))?"
 )
 _HEADING_CONNECTORS = frozenset("a an and as at by for from in into of on or the to under upon with".split())
 
@@ -2063,8 +2065,21 @@ def _legend_sentences(head: str) -> list[tuple[int, int]]:
     ends = [0, *(m.end() for m in _OPENING_SENTENCE_END.finditer(head)), len(head)]
     spans: list[tuple[int, int]] = []
     for a, b in zip(ends, ends[1:]):
-        if not legend_words().search(head, a, b):
+        found = legend_words().search(head, a, b)
+        if found is None:
             continue
+        # ("...1934.\nFIRST AMENDMENT\nto the Supply Agreement ...\nUSA\n("Supplier")\nPortions of
+        # this Exhibit have been redacted ...": a page converted without blank lines runs the
+        # heading into the next legend's sentence. The legend starts on its own words' line, or on
+        # the lines of prose right above it ("The\nconfidential portions ..."); a line without a
+        # lower-case letter above them is the heading's.)
+        line = head.rfind("\n", a, found.start()) + 1 if head.rfind("\n", a, found.start()) >= 0 else a
+        while line > a:
+            previous = head.rfind("\n", a, line - 1) + 1 if head.rfind("\n", a, line - 1) >= 0 else a
+            if not any(c.islower() for c in head[previous : line - 1]):
+                break
+            line = previous
+        a = max(a, line)
         # (Sentences of one legend run together: a line may hold the end of one and the next.)
         if spans and spans[-1][1] == a:
             a = spans.pop()[0]

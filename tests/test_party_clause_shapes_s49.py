@@ -297,3 +297,30 @@ def test_guard_a_section_heading_agreement_of_after_the_preamble_titles_nothing(
     )
     title = find_title(text)
     assert title is None or title.text != "Agreement of Sale"
+
+
+def test_an_amendment_heading_between_two_legends_without_blank_lines_titles_the_amendment() -> None:
+    # Before, the next legend's sentence swallowed the heading lines, so the amendment was titled
+    # by its parent's name, "Supply Agreement".
+    legend = (
+        "Portions of this Exhibit have been redacted pursuant to a request for confidential treatment under "
+        "Rule 24b-2 of the General Rules and Regulations under the Securities Exchange Act of 1934.\n"
+    )
+    text = (
+        "EXHIBIT 10.1\n" + legend + "FIRST AMENDMENT\nto the Supply Agreement of March 3, 2006\nbetween\n"
+        "Kestrel Diagnostics GmbH\nSandhofer Strasse 115\n68305 Mannheim\nGermany\n(\u201cKDG\u201d)\nand\n"
+        "Quill Technologies Corporation\n1319 Marquette Drive\nRomeoville, IL 60446\nUSA\n(\u201cSupplier\u201d)\n"
+        + legend + "WHEREAS,\n"
+    )
+    title = find_title(text)
+    assert title is not None and (title.text, title.start) == ("FIRST AMENDMENT to the Supply Agreement", text.index("FIRST"))
+    assert bound_party_names(text) == {"Kestrel Diagnostics GmbH", "Quill Technologies Corporation"}
+
+
+def test_guard_a_legend_opened_by_a_prose_line_above_stays_one_legend() -> None:
+    text = (
+        "The\nconfidential portions of this exhibit have been omitted and filed separately.\n"
+        "SUPPLY AGREEMENT\nThis Supply Agreement is made between Quill Corp. (\"Buyer\") and Roe LLC (\"Seller\").\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
