@@ -828,6 +828,9 @@ def _first_heading(text: str) -> Title | None:
         if recitals is not None:
             scan_end = recitals.start()
     candidates = _candidates(text[:scan_end], text[scan_end : scan_end + _LETTERHEAD_CHARS])
+    # ('... an earlier agreement dated as of April 1, 1998 (the "Prior Agreement")': a term the
+    # prose defines in its parenthesis names another document, never a heading.)
+    candidates = [c for c in candidates if _DEFINED_TERM_BEFORE.search(text, max(0, c[2].start - 8), c[2].start) is None]
     if not candidates:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
@@ -849,6 +852,7 @@ def _first_heading(text: str) -> Title | None:
     return title
 
 
+_DEFINED_TERM_BEFORE = re.compile(r"\([ \t]*(?:the[ \t]+)?[\"“]$")
 # In prose right before a title-case run: "in the ", "to the " (a citation) and "this " (the
 # document's own name).
 _PROSE_ARTICLE_BEFORE = re.compile(r"\b[a-z]+[ \t]+the[ \t]+$")
@@ -943,6 +947,7 @@ def find_title(text: str) -> Title | None:
     )
     if title is not None:
         title = _with_title_case_line_below(text, _with_run_in_tail(text, _with_line_below(text, _with_line_above(text, _with_box(text, title)))))
+        title = _with_repeated_subject(text, title)
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
@@ -1289,6 +1294,16 @@ def _with_line_above(text: str, title: Title) -> Title:
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     if dangling:
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
+    # "EXHIBIT 10.2\nFILM & VIDEOTAPE\nDISTRIBUTION AGREEMENT", "CONSULTING\nSERVICES AGREEMENT": a
+    # caps fragment of at most three words right above a caps heading (no blank line between),
+    # with only page furniture above it, is the heading's first line.
+    if (
+        caps
+        and len(words) <= _WRAPPED_FRAGMENT_WORDS
+        and "\n" not in text[previous_start : line_start - 1]
+        and all(_page_furniture(line) for _, line in _heading_lines(text, previous_start))
+    ):
+        return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     joined = words + title.text.split()
     repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)
     # The repetition may come after ('This Make Good Escrow Agreement') or before: a cover line
@@ -1409,6 +1424,43 @@ def _with_line_below(text: str, title: Title) -> Title:
         return title
     end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
     return Title(" ".join(text[title.start : end].split()), title.start, end)
+
+
+# What may follow an agreement heading as its subject: "for"/"of"/"on"/"regarding" and up to ten
+# words, over line breaks but no blank line ("Agreement\nfor\nExploration, Production and
+# Strategic Services\nbetween").
+_SUBJECT_TAIL = re.compile(r"[ \t]*\n?[ \t]*(?:for|FOR|For|of|OF|on|ON|regarding|REGARDING)\b")
+_SUBJECT_TAIL_WORD = re.compile(r"[ \t]*\n?[ \t]*([A-Za-z][\w&'’\-]*,?)")
+_SUBJECT_TAIL_WORDS = 10
+_SUBJECT_TAIL_STOP = frozenset({"between", "among", "amongst", "by", "dated", "made", "this", "effective", "entered"})
+
+
+def _with_repeated_subject(text: str, title: Title) -> Title:
+    """An agreement heading continued by its subject ("AMENDED AND RESTATED AGREEMENT FOR
+    INDEPENDENT VERIFICATION OF TELEMARKETING SALES", "Amended and Restated\nAgreement\nfor\n
+    Exploration, Production and Strategic Services"), when the text after the heading calls the
+    document by the whole ("this Amended and Restated Agreement for Independent Verification of
+    Telemarketing Sales"): the repetition is the proof, as for a line above (``_with_line_above``).
+    The longest repeated run of the subject's words counts."""
+    if not re.search(r"(?:AGREEMENT|Agreement|CONTRACT|Contract)$", title.text):
+        return title
+    lead = _SUBJECT_TAIL.match(text, title.end)
+    if lead is None:
+        return title
+    ends, position = [lead.end()], lead.end()
+    while len(ends) <= _SUBJECT_TAIL_WORDS:
+        word = _SUBJECT_TAIL_WORD.match(text, position)
+        if word is None or word.group(1).rstrip(",").casefold() in _SUBJECT_TAIL_STOP:
+            break
+        position = word.end()
+        ends.append(position)
+    scan = text[ends[-1] : min(len(text), ends[-1] + TITLE_SCAN_CHARS)]
+    for end in reversed(ends[1:]):
+        words = text[title.start : end].replace(",", " ").split()
+        repeated = r"\b(?i:this)\s+" + r"[\s,]+".join(re.escape(w) for w in words) + r"\b"
+        if re.search(repeated, scan, re.IGNORECASE):
+            return Title(" ".join(text[title.start : end].rstrip(",").split()), title.start, end)
+    return title
 
 
 # In a filing run into one line, a caps run after an agreement heading that opens with a joining

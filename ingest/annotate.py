@@ -772,6 +772,9 @@ def _person_and_company(
     words = _person_words(person, 4)
     if words is None or organisation_head(person.text):
         return None
+    # ("International Spirits and Beverage Group, Inc.": an adjective's ending is no person's word.)
+    if any(_NOT_A_NAME_ENDING.search(w) for w in words):
+        return None
     if not _tagged_person_inside(person, person_spans) and any(w.casefold() in common_words for w in words):
         return None
     if coordinated_words(words[-1], company.text.split()[0]):
@@ -779,6 +782,10 @@ def _person_and_company(
     if not ends_in_legal_suffix(company.text) or len(without_legal_form(company.text).split()) < 2:
         return None
     return person, company
+
+
+# Adjective endings no given name or surname has ("International", "Medical", "Natural", "Various").
+_NOT_A_NAME_ENDING = re.compile(r"(?i)(?:ional|ical|ural|ious|eous)$")
 
 
 def _personal_name(name: str) -> bool:
@@ -1620,10 +1627,22 @@ def _parties(
     # "THE OFFICE OF ... PROGRAM\n    AND\n    COORDINATED CARE CORPORATION INDIANA, INC": a line
     # holding only "and" separates a cover's names; a reading across it is two names run together.
     found = [p for p in found if _AND_LINE.search(text, p.name.start, p.name.end) is None]
+    # "between Index Oil and Gas Inc. and ConRon ...": a half of a party's name split at its own
+    # "and" is no party when the whole name is one.
+    found = [p for p in found if not any(_half_over_and(p.name.text, o.name.text) for o in found if o is not p)]
     # "IS 14, Inc. (Maxxis Group, Inc.), a corporation ...": a name alone in parentheses right
     # after a party's name is that party's other name (a trade name, a parent, a former name).
     found = [p for p in found if not any(_bracketed_after(text, o.name, p.name) for o in found if o is not p)]
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+def _half_over_and(half: str, whole: str) -> bool:
+    """Whether ``half`` is the part of ``whole`` before or after one of its "and"s."""
+    half, whole = " ".join(half.split()), " ".join(whole.split())
+    return any(
+        whole.endswith(f"{joiner} {half}") or whole.startswith(f"{half} {joiner}")
+        for joiner in ("and", "AND", "And")
+    )
 
 
 def _bracketed_after(text: str, name: NameSpan, other: NameSpan) -> bool:

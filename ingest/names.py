@@ -400,6 +400,9 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     # words after it ("Acme Mfg. Co.").
     for stop in _FULL_STOP_BEFORE_WORD.finditer(span):
         word = _LAST_WORD.search(span, 0, stop.end())
+        # ("PT. Supratama Makmur Sejahtera": a form written before the name keeps its full stop.)
+        if form_first is not None and stop.start() < form_first.end():
+            continue
         if (
             ends_sentence(span, stop.start(), 0)
             and not _legal_suffix_end().search(span, stop.end())

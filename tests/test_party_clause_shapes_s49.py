@@ -324,3 +324,93 @@ def test_guard_a_legend_opened_by_a_prose_line_above_stays_one_legend() -> None:
     )
     title = find_title(text)
     assert title is not None and title.text == "SUPPLY AGREEMENT"
+
+
+# Third batch: half A of realAN-realAP.
+
+
+def test_a_half_of_a_name_split_at_its_own_and_is_no_party_when_the_whole_is_one() -> None:
+    # Before, "Gas Inc." (the name's half after its "and") was bound beside the whole name.
+    text = (
+        "Exhibit 10.16\n\nAmended and Restated\nAgreement\nfor\nExploration, Production and Strategic Services\n"
+        "between\nKestrel Oil and Gas Inc.\nand\nQuill Consulting Inc.\n\n\n"
+        "This Amended and Restated Agreement for Exploration, Production and Strategic Services between Kestrel "
+        "Oil and Gas Inc. and Quill Consulting Inc. (the Agreement) is effective as of October 1, 2008 by and "
+        "between Kestrel Oil and Gas Inc., a Nevada corporation (the Company), and Quill Consulting Inc., a Texas "
+        "corporation (the Contractor).\n \nRECITALS\n"
+    )
+    assert bound_party_names(text) == {"Kestrel Oil and Gas Inc.", "Quill Consulting Inc."}
+    # The heading's subject is the title's, as the preamble repeats it whole.
+    title = find_title(text)
+    assert title is not None and title.text == "Amended and Restated Agreement for Exploration, Production and Strategic Services"
+
+
+def test_guard_a_subject_the_preamble_does_not_repeat_stays_out_of_the_title() -> None:
+    text = (
+        "LICENSE AGREEMENT\nfor\nKestrel Software\n\nThis License Agreement is made between Quill Corp. "
+        "(\"Licensor\") and Roe LLC (\"Licensee\").\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "LICENSE AGREEMENT"
+
+
+def test_an_adjective_opening_a_name_over_and_is_no_persons_name() -> None:
+    # Before, "International Spirits" was read as a person and "Beverage Group, Inc." as a company.
+    text = (
+        "Exhibit 10.1\n\nSOFTWARE DEVELOPMENT AGREEMENT\n\nThis Software Development Agreement (\u201cAgreement\u201d) "
+        "is made effective on the 6th day of June of 2018 by and between Kestrel Technologies, LLC. a Company "
+        "(hereinafter referred to as \u201cCompany\u201d) having its registered office at 3030 N. Rocky Point Dr., "
+        "Tampa, FL 33607,\n\nAND\n\nNational Spirits and Beverage Group, Inc., a Company (hereinafter referred "
+        "to as \u201cClient\u201d) having its registered office at 8300 FM 1960 West, Houston, TX 77070\n\nWHEREAS,\n"
+    )
+    assert bound_party_names(text) == {"Kestrel Technologies, LLC.", "National Spirits and Beverage Group, Inc."}
+
+
+def test_an_indonesian_form_written_before_the_name_keeps_its_full_stop() -> None:
+    # Before, the name ended at "PT." and "PT" was bound.
+    text = (
+        "Exhibit 99.1\nTHIS SUPPLEMENTARY AGREEMENT is made and entered into on this 1 day of March, 2019\n"
+        "BETWEEN :-\n|(1)\n|PT. Kestrel Makmur Sejahtera, a limited liability company duly organized under the "
+        "laws of the Republic of Indonesia (\"PTKMS\") of the first part;\nAND\n|(2)\n|Quill International, Inc. "
+        "a company organized under the laws of Nevada (\"Quill\") of the second part;\n"
+    )
+    assert bound_party_names(text) == {"PT. Kestrel Makmur Sejahtera", "Quill International, Inc."}
+
+
+def test_a_caps_fragment_right_above_the_heading_under_page_furniture_opens_it() -> None:
+    # Before, the titles lost their first line ("DISTRIBUTION AGREEMENT", "SERVICES AGREEMENT").
+    film = (
+        "EXHIBIT 10.2\nFILM & VIDEOTAPE\nDISTRIBUTION AGREEMENT\nTHIS AGREEMENT is entered into as of February 1, "
+        "1998, by and\nbetween Kestrel Multimedia (Producer) and Quill Knowledge\n(Distributor).\n"
+    )
+    title = find_title(film)
+    assert title is not None and (title.text, title.start) == ("FILM & VIDEOTAPE DISTRIBUTION AGREEMENT", 13)
+    consulting = (
+        "Exhibit\n10.1\nCONSULTING\nSERVICES AGREEMENT\nTHIS\nCONSULTING AGREEMENT (\"Agreement\") is made as of "
+        "this 25th day of August 2006,\nbetween Kestrel LLC and Quill Energy Services, Inc.\n"
+    )
+    title = find_title(consulting)
+    assert title is not None and title.text == "CONSULTING SERVICES AGREEMENT"
+
+
+def test_guard_a_fragment_under_another_heading_line_or_apart_by_a_blank_line_is_not_joined() -> None:
+    under = "KESTREL HOLDINGS GROUP\nANNUAL REVIEW\nSUPPLY AGREEMENT\nThis Supply Agreement is made between Quill Corp. and Roe LLC.\n"
+    title = find_title(under)
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
+    apart = "EXHIBIT 10.2\nCONFIDENTIAL\n\nSUPPLY AGREEMENT\nThis Supply Agreement is made between Quill Corp. and Roe LLC.\n"
+    title = find_title(apart)
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
+
+
+def test_a_term_the_prose_defines_for_an_earlier_agreement_is_no_heading() -> None:
+    # Before, the title was "Prior Agreement", the name the prose gives the earlier contract.
+    text = (
+        "EX-10.37 14 ex10-37.txt AGREEMENT BETWEEN QUILLBRIX AND KESTREL.COM 1 EXHIBIT 10.37 AGREEMENT This "
+        "agreement (the \"Agreement\") is by and between Kestrel.com, a division of Kestrel News Network LP "
+        "(\"Kestrel.com\") and QuillBrix, Inc, a Delaware corporation (\"QuillBrix\"). Each of Kestrel.com and "
+        "QuillBrix was a party to an earlier agreement dated as of April 1, 1998, by and between Kestrel.com and "
+        "QuillBrix, with a term ending as of March 31, 2000 (the \"Prior Agreement\"). This Agreement supercedes "
+        "all previous agreements.\n"
+    )
+    title = find_title(text)
+    assert title is None or title.text != "Prior Agreement"
