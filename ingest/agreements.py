@@ -1294,16 +1294,6 @@ def _with_line_above(text: str, title: Title) -> Title:
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     if dangling:
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
-    # "EXHIBIT 10.2\nFILM & VIDEOTAPE\nDISTRIBUTION AGREEMENT", "CONSULTING\nSERVICES AGREEMENT": a
-    # caps fragment of at most three words right above a caps heading (no blank line between),
-    # with only page furniture above it, is the heading's first line.
-    if (
-        caps
-        and len(words) <= _WRAPPED_FRAGMENT_WORDS
-        and "\n" not in text[previous_start : line_start - 1]
-        and all(_page_furniture(line) for _, line in _heading_lines(text, previous_start))
-    ):
-        return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     joined = words + title.text.split()
     repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)
     # The repetition may come after ('This Make Good Escrow Agreement') or before: a cover line

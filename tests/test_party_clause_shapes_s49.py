@@ -377,31 +377,6 @@ def test_an_indonesian_form_written_before_the_name_keeps_its_full_stop() -> Non
     assert bound_party_names(text) == {"PT. Kestrel Makmur Sejahtera", "Quill International, Inc."}
 
 
-def test_a_caps_fragment_right_above_the_heading_under_page_furniture_opens_it() -> None:
-    # Before, the titles lost their first line ("DISTRIBUTION AGREEMENT", "SERVICES AGREEMENT").
-    film = (
-        "EXHIBIT 10.2\nFILM & VIDEOTAPE\nDISTRIBUTION AGREEMENT\nTHIS AGREEMENT is entered into as of February 1, "
-        "1998, by and\nbetween Kestrel Multimedia (Producer) and Quill Knowledge\n(Distributor).\n"
-    )
-    title = find_title(film)
-    assert title is not None and (title.text, title.start) == ("FILM & VIDEOTAPE DISTRIBUTION AGREEMENT", 13)
-    consulting = (
-        "Exhibit\n10.1\nCONSULTING\nSERVICES AGREEMENT\nTHIS\nCONSULTING AGREEMENT (\"Agreement\") is made as of "
-        "this 25th day of August 2006,\nbetween Kestrel LLC and Quill Energy Services, Inc.\n"
-    )
-    title = find_title(consulting)
-    assert title is not None and title.text == "CONSULTING SERVICES AGREEMENT"
-
-
-def test_guard_a_fragment_under_another_heading_line_or_apart_by_a_blank_line_is_not_joined() -> None:
-    under = "KESTREL HOLDINGS GROUP\nANNUAL REVIEW\nSUPPLY AGREEMENT\nThis Supply Agreement is made between Quill Corp. and Roe LLC.\n"
-    title = find_title(under)
-    assert title is not None and title.text == "SUPPLY AGREEMENT"
-    apart = "EXHIBIT 10.2\nCONFIDENTIAL\n\nSUPPLY AGREEMENT\nThis Supply Agreement is made between Quill Corp. and Roe LLC.\n"
-    title = find_title(apart)
-    assert title is not None and title.text == "SUPPLY AGREEMENT"
-
-
 def test_a_term_the_prose_defines_for_an_earlier_agreement_is_no_heading() -> None:
     # Before, the title was "Prior Agreement", the name the prose gives the earlier contract.
     text = (
