@@ -297,6 +297,7 @@ def _legal_form_word() -> re.Pattern[str]:
 _LAST_WORD = re.compile(r"\S+\Z")
 
 
+_PHRASE_OPENERS = frozenset({"by", "to", "for", "from", "with", "of", "in", "and", "or", "as", "an", "if", "per", "via"})
 _CONTENTS_HEADING = re.compile(r"(?<![\w])(?:TABLE[ \t\n]+OF[ \t\n]+CONTENTS|Table[ \t\n]+of[ \t\n]+Contents)\b")
 
 
@@ -431,7 +432,14 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     if not span or span.casefold() in _NOT_NAME_WORDS:
         return None
     first = re.split(r"[\s,]+", span, maxsplit=1)[0]
-    if checked_first and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
+    # ("ON Semiconductor Corporation", "AT 14, Inc.": a function word written in capitals before a
+    # name that is not all capitals is the name's acronym, when a legal form closes the name.)
+    # (Not a preposition or joiner that opens a phrase before a name: "BY Acme Inc.", "TO Acme Inc.")
+    acronym = (
+        len(first) >= 2 and first.isalpha() and first.isupper() and not span.isupper()
+        and first.casefold() not in _PHRASE_OPENERS and _legal_suffix_end().search(span) is not None
+    )
+    if checked_first and not acronym and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
         # ("A. Victor Kovens": a first initial "A." before a person's names is no article.)
         # (Not a recital's "A. Licensor Company ...": no role word among them.)
         if not _INITIAL_A_PERSON.fullmatch(span) or {w.casefold() for w in span.split()[1:]} & _party_role_words():

@@ -389,3 +389,20 @@ def test_a_term_the_prose_defines_for_an_earlier_agreement_is_no_heading() -> No
     )
     title = find_title(text)
     assert title is None or title.text != "Prior Agreement"
+
+
+def test_a_function_word_in_capitals_opening_a_mixed_case_name_is_its_acronym() -> None:
+    # Before, "ON ..." and "AT ..." opened no name ("on" and "at" are prose words), so the party
+    # was lost or read without its first word ("14, Inc.").
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Supply Agreement is made by and between ON Kestrel Corporation, a Delaware "
+        "corporation (\"ONK\"), and AT 14, Inc., a Georgia corporation (\"Buyer\").\n\nRECITALS\n"
+    )
+    assert bound_party_names(text) == {"ON Kestrel Corporation", "AT 14, Inc."}
+
+
+def test_guard_a_shouted_phrase_or_a_capitalised_preposition_opens_no_name() -> None:
+    from ingest.names import name_at
+
+    for phrase in ("and ON BEHALF OF KESTREL INC.", "and BY KESTREL Inc."):
+        assert name_at(phrase, 4, len(phrase)) is None
