@@ -365,8 +365,13 @@ def _short_name_of(label: str, name: str) -> bool:
     Limited") or its initials; only a name with a legal form."""
     if not ends_in_legal_suffix(name):
         return False
+    return _first_words_of(label, name) or _initials_label(label, name)
+
+
+def _first_words_of(label: str, name: str) -> bool:
+    """Whether ``label`` is ``name``'s first words ("RQS Capital" of "RQS Capital Limited")."""
     words, label_words = name.casefold().replace(",", " ").split(), label.casefold().split()
-    return words[: len(label_words)] == label_words or _initials_label(label, name)
+    return 0 < len(label_words) and words[: len(label_words)] == label_words
 
 
 def _own_short_label(label: str, name: str) -> bool:
@@ -377,8 +382,7 @@ def _own_short_label(label: str, name: str) -> bool:
         return True
     if not (ends_in_legal_suffix(name) or organisation_head(name)):
         return False
-    words, label_words = name.casefold().replace(",", " ").split(), label.casefold().split()
-    return 0 < len(label_words) < len(words) and words[: len(label_words)] == label_words
+    return len(label.split()) < len(name.replace(",", " ").split()) and _first_words_of(label, name)
 
 
 def _initials_label(label: str, name: str) -> bool:
