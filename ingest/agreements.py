@@ -2110,23 +2110,27 @@ def _legend_sentences(head: str) -> list[tuple[int, int]]:
         found = legend_words().search(head, a, b)
         if found is None:
             continue
-        # ("...1934.\nFIRST AMENDMENT\nto the Supply Agreement ...\nUSA\n("Supplier")\nPortions of
-        # this Exhibit have been redacted ...": a page converted without blank lines runs the
-        # heading into the next legend's sentence. The legend starts on its own words' line, or on
-        # the lines of prose right above it ("The\nconfidential portions ..."); a line without a
-        # lower-case letter above them is the heading's.)
-        line = head.rfind("\n", a, found.start()) + 1 if head.rfind("\n", a, found.start()) >= 0 else a
-        while line > a:
-            previous = head.rfind("\n", a, line - 1) + 1 if head.rfind("\n", a, line - 1) >= 0 else a
-            if not any(c.islower() for c in head[previous : line - 1]):
-                break
-            line = previous
-        a = max(a, line)
+        a = _legend_start(head, a, found.start())
         # (Sentences of one legend run together: a line may hold the end of one and the next.)
         if spans and spans[-1][1] == a:
             a = spans.pop()[0]
         spans.append((a, b))
     return spans
+
+
+def _legend_start(head: str, sentence_start: int, words_at: int) -> int:
+    """Where a legend's sentence starts: on the line of its words (``words_at``), or on the lines
+    of prose right above it ("The\nconfidential portions ..."). A page converted without blank
+    lines runs a heading into the next legend's sentence ("...1934.\nFIRST AMENDMENT\nto the
+    Supply Agreement ...\nUSA\n("Supplier")\nPortions of this Exhibit ..."): a line without a
+    lower-case letter above the legend is the heading's, not the legend's."""
+    start = max(sentence_start, head.rfind("\n", sentence_start, words_at) + 1)
+    while start > sentence_start:
+        above = max(sentence_start, head.rfind("\n", sentence_start, start - 1) + 1)
+        if not any(c.islower() for c in head[above : start - 1]):
+            break
+        start = above
+    return start
 
 
 @lru_cache(maxsize=1)

@@ -164,3 +164,19 @@ def test_an_address_tail_line_holds_at_most_forty_characters() -> None:
     assert len(forty) == 40
     assert defined_terms(block(forty))["Company"] == "QUILL SHOW MARKETING COMPANY LTD"
     assert defined_terms(block(forty + "5"))["Company"] == "Surrey"
+
+
+def test_a_headings_subject_joins_the_title_over_at_most_ten_words() -> None:
+    # ``_SUBJECT_TAIL_WORDS``: the words after "for" that ``_with_repeated_subject`` reads (and
+    # tries as repeated runs) stop at ten; a longer subject keeps its first ten.
+    def opening(subject: str) -> str:
+        return (
+            f"SUPPLY AGREEMENT\nFOR {subject.upper()}\n\nThis Supply Agreement for {subject} is made "
+            "between Quill Corp. and Roe LLC.\n"
+        )
+
+    ten = "Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa"
+    title = find_title(opening(ten))
+    assert title is not None and title.text == f"SUPPLY AGREEMENT FOR {ten.upper()}"
+    title = find_title(opening(ten + " Lambda"))
+    assert title is not None and title.text == f"SUPPLY AGREEMENT FOR {ten.upper()}"
