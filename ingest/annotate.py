@@ -833,12 +833,15 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
         for connector in _AND_WORD.finditer(text, position, min(end, position + _AND_CHAIN_GAP)):
             # The previous party's description (", a company ...", "(...)") comes first: "Swaps
             # and Derivatives Association, Inc." is one name, not two.
-            if not re.search(r"[,(]", text[position : connector.start()]):
+            # ("...\n\n   AND\n\n   AMERICAN HARBOUR MARINE\n   SERVICE COMPANY": on a cover, a line
+            # holding only "and" separates the names; a name there may end in its head noun.)
+            own_line = _on_own_line(text, connector.start() + len(connector.group()) - len(connector.group().lstrip(" \t\n,")))
+            if not own_line and not re.search(r"[,(]", text[position : connector.start()]):
                 continue
             # "... and (b) Wilmington Savings Fund Society, FSB, as the indenture agent": enumerated.
             enumerator = re.match(r"\([a-z0-9]{1,3}\)[ \t]+", text[connector.end() : end])
             name = name_at(text, connector.end() + (enumerator.end() if enumerator else 0), end)
-            if name is not None and ends_in_legal_suffix(name.text):
+            if name is not None and (ends_in_legal_suffix(name.text) or (own_line and organisation_head(name.text))):
                 found = name
                 break
         if found is None:
@@ -846,6 +849,12 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
         names.append(found)
         position = found.end
     return names
+
+
+def _on_own_line(text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` is alone on its line."""
+    line_end = text.find("\n", pos)
+    return text[text.rfind("\n", 0, pos) + 1 : line_end if line_end >= 0 else len(text)].strip().casefold() == "and"
 
 
 # "By signing below, the parties agree ..." / "By signing in the places indicated below": an
@@ -1633,7 +1642,41 @@ def _parties(
     # "IS 14, Inc. (Maxxis Group, Inc.), a corporation ...": a name alone in parentheses right
     # after a party's name is that party's other name (a trade name, a parent, a former name).
     found = [p for p in found if not any(_bracketed_after(text, o.name, p.name) for o in found if o is not p)]
+    found.extend(_named_subsidiaries(text, found, person_spans))
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+# '<party> and its wholly-owned subsidiary ', '<party>, a Delaware corporation and its subsidiary ',
+# '<party> and its subsidiaries (the "Subsidiaries"), ': the clause names a subsidiary that joins
+# its parent as a party.
+_AND_ITS_SUBSIDIARY = re.compile(
+    r"(?:,[ \t\n]+an?[ \t\n]+[a-zA-Z \t\n\-]{1,60}?)?[ \t\n]*,?[ \t\n]+and[ \t\n]+its[ \t\n]+(?:(?:wholly[ \t\n-]+owned|direct|indirect)[ \t\n]+)?subsidiar(?:y|ies)"
+    r"(?:[ \t\n]*\([^()\n]{1,40}\))?[ \t\n]*,?[ \t\n]+(?=[A-Z])"
+)
+_SUBSIDIARY_NAME_CHARS = 160
+
+
+def _named_subsidiaries(text: str, parties: Sequence[Party], person_spans: Sequence[tuple[int, int]]) -> list[Party]:
+    """Companies a party clause names as a party's subsidiary right after the party's name
+    ("Osiris Therapeutics, Inc. and its wholly-owned subsidiary Osiris Research, Inc., Corporations
+    having offices at ... (... collectively referred to as "OSIRIS")"): parties beside their parent.
+    Only a name with a legal form that no party holds already. ("Acme Inc. and its subsidiaries
+    and affiliates" names none; "a subsidiary of Beta Corp." is a parent, not this shape.)"""
+    known = {p.entity_id for p in parties}
+    added: list[Party] = []
+    for party in parties:
+        lead = _AND_ITS_SUBSIDIARY.match(text, party.name.end)
+        if lead is None:
+            continue
+        name = name_at(text, lead.end(), min(len(text), lead.end() + _SUBSIDIARY_NAME_CHARS))
+        if name is None or not ends_in_legal_suffix(name.text) or party_name_problem(name.text) is not None:
+            continue
+        entity_id = entity_id_for("ORG", party_name_forms(name.text)[-1])
+        if entity_id in known:
+            continue
+        known.add(entity_id)
+        added.append(Party(entity_id, _label_for(name, person_spans), name, None, name.start, name.end))
+    return added
 
 
 def _half_over_and(half: str, whole: str) -> bool:
@@ -1922,6 +1965,7 @@ def annotate_document(
         _model_name_spans(docs, chunk_spans),
     ) if is_agreement else []
     parties, merged = _one_party_per_spelling(parties)
+    parties, joined = _halves_joined_over_and(text, parties, person_spans, definitions)
     party_labels = {p.entity_id: p.label for p in parties}
     # The antecedents' labels decide ORG vs PERSON ids for their terms.
     name_labels: dict[str, str] = dict(party_labels)
@@ -1935,6 +1979,8 @@ def annotate_document(
     aliases = build_alias_table(definitions, name_labels, extra_names)
     if merged:
         aliases = aliases.retargeted({eid: (kept.entity_id, kept.label) for eid, (_, kept) in merged.items()})
+    if joined:
+        aliases = aliases.retargeted({eid: (whole.entity_id, whole.label) for eid, whole in joined.items()})
 
     chunks: list[ChunkAnnotations] = []
     all_mentions: list[Mention] = []
@@ -2030,6 +2076,137 @@ def _one_party_per_spelling(parties: Sequence[Party]) -> tuple[list[Party], dict
             merged[party.entity_id] = (party.name.text, first)
     survivors = [p for p in parties if p.entity_id not in merged]
     return survivors, merged
+
+
+# The "and" between two halves read as two parties: spaces around it, no comma, no line of its own.
+_HALVES_AND = re.compile(r"[ \t]+(?:and|AND|And)[ \t]*\n?[ \t]*|[ \t]*\n[ \t]*(?:and|AND|And)[ \t]+")
+
+
+def _halves_joined_over_and(
+    text: str, parties: Sequence[Party], person_spans: Sequence[tuple[int, int]], definitions: Sequence[Definition]
+) -> tuple[list[Party], dict[str, Party]]:
+    """The parties with two halves of one company's name joined again, and each half's entity id
+    -> the whole's party (so their terms follow it). "Dongguan Foreign Processing and Assembly
+    Services Corporation (hereinafter "Business Agent")", "..., and PROVIDENT AMERICAN LIFE AND
+    HEALTH INSURANCE COMPANY, a Pennsylvania corporation": readers that split a clause at "and"
+    took the name's own "and" for the list's. Joined only when the half before it cannot stand
+    alone: two or more words with no legal form, no organisation's head noun ("Mayo Foundation and
+    ..."), no person the model tags, written in the same case as the half after it, which ends in a
+    legal form or a head noun ("COMPANY"). ("between Galacticomm and Horst Entertainment Inc" stays two: one word before; and
+    so does a half after whose own term its words alone make: '... and Horst Entertainment Inc
+    ("Horst")'.)"""
+    ordered = sorted(parties, key=lambda p: (p.name.start, p.entity_id))
+    joined: dict[str, Party] = {}
+    result: list[Party] = []
+    index = 0
+    while index < len(ordered):
+        left = ordered[index]
+        right = ordered[index + 1] if index + 1 < len(ordered) else None
+        if right is not None and _halves_of_one_name(text, left, right, person_spans, definitions):
+            whole = NameSpan(text[left.name.start : right.name.end], left.name.start, right.name.end)
+            party = Party(
+                entity_id_for("ORG", party_name_forms(whole.text)[-1]), "ORG", whole, right.role or left.role,
+                min(left.evidence_start, right.evidence_start), max(left.evidence_end, right.evidence_end),
+            )
+            joined[left.entity_id] = joined[right.entity_id] = party
+            result.append(party)
+            index += 2
+            continue
+        # ("In order to develop ..., Dongguan Foreign Processing and Assembly Services Corporation
+        # (hereinafter ... "Business Agent") cooperates with ...": the definition's reader kept the
+        # half after the "and" alone; the half before it was no party of its own.)
+        before = _half_before_and(text, left, ordered)
+        if before is not None and _halves_of_one_name(text, before, left, person_spans, definitions):
+            whole = NameSpan(text[before.name.start : left.name.end], before.name.start, left.name.end)
+            party = Party(
+                entity_id_for("ORG", party_name_forms(whole.text)[-1]), "ORG", whole, left.role,
+                min(before.name.start, left.evidence_start), left.evidence_end,
+            )
+            joined[left.entity_id] = party
+            result.append(party)
+            index += 1
+            continue
+        result.append(left)
+        index += 1
+    return sorted(result, key=lambda p: (p.evidence_start, p.entity_id)), joined
+
+
+# Two to four capitalised words and the "and" right before a name; the word before them (if any)
+# is in lower case or ends a clause, so the words are a name's start, not the tail of prose.
+_HALF_BEFORE_AND = re.compile(r"(?<![\w&'’\-])((?:[A-Z][\w&'’\-]*[ \t]+){1,3}[A-Z][\w&'’\-]*)[ \t]+(?:and|AND)[ \t]+\Z")
+_HALF_LOOKBACK = 80
+
+
+def _half_before_and(text: str, party: Party, parties: Sequence[Party]) -> Party | None:
+    """The name the text writes right before ``party`` and an "and", read as a would-be party of
+    its own (no party's name overlaps it), when the name reader reads it and ``party`` as one
+    name."""
+    floor = max(0, party.name.start - _HALF_LOOKBACK)
+    match = _HALF_BEFORE_AND.search(text, floor, party.name.start)
+    if match is None:
+        return None
+    start, end = match.start(1), match.end(1)
+    # (Not the tail of capitalised prose, nor words after "the"/"of" ("of the FIRST PART AND
+    # M/S ..."), nor a name that is a party of its own elsewhere ("Office Lease - Harrowgate
+    # Associates and Pellmore Data Co. Inc." over "LANDLORD: HARROWGATE ASSOCIATES").)
+    previous = re.search(r"(\S+)\s*\Z", text[max(0, start - 40) : start])
+    if previous is not None and (
+        (previous.group(1)[:1].isupper() and not previous.group(1).endswith((",", ";", ":", ".")))
+        or previous.group(1).casefold() in ("the", "of")
+    ):
+        return None
+    if any(p.name.start < party.name.start and p.name.end > start for p in parties if p is not party):
+        return None
+    if party_name_problem(text[start:end]) is not None or normalise_org(text[start:end]) in {normalise_org(p.name.text) for p in parties}:
+        return None
+    whole = name_at(text, start, party.name.end)
+    if whole is None or whole.end != party.name.end:
+        return None
+    half = NameSpan(text[start:end], start, end)
+    return Party(entity_id_for("ORG", half.text), "ORG", half, None, start, end)
+
+
+def _halves_of_one_name(
+    text: str, left: Party, right: Party, person_spans: Sequence[tuple[int, int]], definitions: Sequence[Definition]
+) -> bool:
+    gap = text[left.name.end : right.name.start]
+    if not (left.name.end < right.name.start and _HALVES_AND.fullmatch(gap) and _AND_LINE.search(gap) is None):
+        return False
+    if left.label != "ORG" or right.label != "ORG":
+        return False
+    words = left.name.text.split()
+    if len(words) < 2 or has_legal_suffix(left.name.text) or organisation_head(left.name.text):
+        return False
+    if not (ends_in_legal_suffix(right.name.text) or organisation_head(right.name.text)) or right.name.text.split()[0].casefold() == "the":
+        return False
+    if any(left.name.start < e and s < left.name.end for s, e in person_spans):
+        return False
+    # ("INTRODUCTION Buyer and Wilson Greatbatch Ltd.": a heading's word in capitals before a
+    # title-case word, or a party's role among the words, is no name's start.)
+    if len({_shouted(w) for w in words if any(c.isalpha() for c in w) and len(w) > 1}) > 1:
+        return False
+    roles = {r.casefold() for r in lexicons().party_roles}
+    if any(w.strip(",.").casefold() in roles for w in words):
+        return False
+    # (A lower-case "and" between names in capitals is the list's: "THE HALVERSON DESIGN GROUP and
+    # PERRIN LABS, INC."; so is one before a half that opens with "the".)
+    shouted = _shouted(left.name.text)
+    if shouted != _shouted(right.name.text) or (shouted and "AND" not in gap) or words[0].casefold() == "the":
+        return False
+    # ('... and Horst Entertainment Inc ("Horst")': a term the half after defines from its own
+    # words, none of the half before's, marks it a name of its own.)
+    left_words = set(name_words(left.name.text))
+    for definition in definitions:
+        if definition.name is not None and definition.name.start == right.name.start and definition.name.end == right.name.end:
+            term_words = set(name_words(definition.term))
+            if term_words & set(name_words(right.name.text)) and not term_words & left_words:
+                return False
+    return True
+
+
+def _shouted(name: str) -> bool:
+    letters = [c for c in name if c.isalpha()]
+    return bool(letters) and all(c.isupper() for c in letters)
 
 
 def _party_forms(parties: Sequence[Party], variants: Mapping[str, Mapping[str, int]]) -> dict[str, list[list[str]]]:

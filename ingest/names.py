@@ -148,9 +148,9 @@ def _inner_word_name_regex() -> re.Pattern[str]:
 # A second name joined to a party's name: a trade or former name, or the principal an agent
 # signs for ("Wells Fargo Bank on behalf of ... Trust").
 # Also the trade-name phrasings "trading as" / "t/a" (British), "operating as" and "operating
-# (with|under) the (service|trade|business) name".
+# (with|under) the (service|trade|business) name", and the dotted "d.b.a." / "f.k.a." / "a.k.a.".
 _TRADE_NAME = re.compile(
-    r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|t/a|doing\s+business\s+as|trading\s+as|operating\s+as"
+    r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|d\.b\.a\.|f\.k\.a\.|a\.k\.a\.|t/a|doing\s+business\s+as|trading\s+as|operating\s+as"
     r"|operating\s+(?:with|under)\s+the\s+(?:service|trade|business)\s+name"
     r"|(?:acting\s+)?on\s+behalf\s+of)\s+(?=[A-Z0-9])",
     re.I,
