@@ -10,6 +10,7 @@ from functools import lru_cache
 from ingest.letter_parties import letter_salutation
 from ingest.lexicons import legend_words, load_json, lexicons
 from ingest.text import name_words
+from ingest.normalize import normalise_jurisdiction
 from ingest.quantities import DateSpan, dates_in
 
 TITLE_SCAN_CHARS = 3_000
@@ -21,7 +22,9 @@ _LEADING_TITLE_WORDS = 20
 # ("PLAYSTATION 2(R) LICENSED PUBLISHER AGREEMENT": a mark written in ASCII, "(R)", "(TM)", "(SM)",
 # is the word's as "®" is.)
 _MARK = r"(?:\((?:R|TM|SM)\))?"
-_CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?{_MARK})"
+# ("PRODUCT SALES (PURCHASE) CONTRACT": a bracketed word of three or more letters inside the
+# heading is the title's, as a translation's alternative word.)
+_CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?{_MARK}|\([A-Z][A-Z\-]{{2,}}\))"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
 # after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
 _CAPS_TITLE = re.compile(
@@ -109,7 +112,7 @@ _NOT_HEADING_WORDS = frozenset(
 )
 _TRAILING_QUALIFIER = re.compile(r"[ \t]*\([A-Z0-9][A-Z0-9 \-/]{0,30}\)")
 # "SCHEDULE TO Software License, Customization and Maintenance Agreement": a comma may end a word.
-_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|#?[0-9]+(?:\.[0-9]+)*)"
+_TITLE_WORD = r"(?:[A-Z][\w&'’\-/.]*,?|[a-z]+-[\w\-]+|and|of|for|to|the|&|-|#?[0-9]+(?:\.[0-9]+)*|\([A-Z][a-z\-]{2,}\))"
 _MIXED_TITLE = re.compile(
     rf"(?<![\w])((?:{_TITLE_WORD}[ \t]{{1,3}}){{0,10}}?(?:Agreement|agreement|Contract))(?![\w])"
 )
@@ -174,7 +177,10 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         # "AS AMENDED. MASTER DEVELOPMENT AGREEMENT": a sentence end is not inside a title.
         # ("AMENDMENT NO. 2 TO ..." is no sentence end.)
         sentence_end = raw.rfind(". ")
-        while sentence_end != -1 and re.search(r"(?:^|\s)(?:NO|No|NOS|Nos)$", raw[:sentence_end]):
+        # ("U.S. ENGLISH LANGUAGE NET SEARCH SERVICES AGREEMENT": nor is a country's initialism.)
+        while sentence_end != -1 and (
+            re.search(r"(?:^|\s)(?:NO|No|NOS|Nos)$", raw[:sentence_end]) or _country_initialism_before(raw, sentence_end)
+        ):
             sentence_end = raw.rfind(". ", 0, sentence_end)
         if sentence_end != -1:
             start, raw = start + sentence_end + 2, raw[sentence_end + 2 :]
@@ -2551,6 +2557,12 @@ def _instrument_tail() -> re.Pattern[str]:
     titled = "|".join(r"[ \t]+".join(re.escape(w.capitalize()) for w in p.split()) for p in phrases)
     number = r"(?:[ \t]*(?:No\.?|NO\.?|Number|NUMBER|#)[ \t]*[0-9]+[A-Za-z]?|[ \t]+[0-9]{1,3}|[ \t]+[IVX]{1,4})?"
     return re.compile(rf"[ \t]+(?:(?P<caps>{caps})|(?P<titled>{titled})){number}")
+
+
+def _country_initialism_before(raw: str, stop: int) -> bool:
+    """Whether the full stop at ``stop`` closes a country's dotted initialism ("U.S.", "U.K.")."""
+    word = re.search(r"(?:^|\s)((?:[A-Z]\.)+[A-Z])$", raw[:stop])
+    return word is not None and bool(normalise_jurisdiction(word.group(1) + "."))
 
 
 def _instrument_tail_fits(bare: str, line: str) -> bool:

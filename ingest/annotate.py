@@ -63,6 +63,7 @@ from ingest.lexicons import is_instruction_like, legend_words, lexicons, load_js
 from ingest.names import (
     LABEL_COLON,
     NameSpan,
+    after_description_line,
     after_non_party_lead,
     ampersand_inside_name,
     before_street_address,
@@ -1642,6 +1643,9 @@ def _parties(
     # "IS 14, Inc. (Maxxis Group, Inc.), a corporation ...": a name alone in parentheses right
     # after a party's name is that party's other name (a trade name, a parent, a former name).
     found = [p for p in found if not any(_bracketed_after(text, o.name, p.name) for o in found if o is not p)]
+    # "THE SCRIPPS RESEARCH INSTITUTE\nA CALIFORNIA NONPROFIT\nPUBLIC BENEFIT CORPORATION": the line
+    # after a cover's description line goes on with the description.
+    found = [p for p in found if not after_description_line(text, p.name.start)]
     found.extend(_named_subsidiaries(text, found, person_spans))
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
 

@@ -983,7 +983,9 @@ _OWN_AND_LOOKBACK = 60
 _OWN_AND_BEFORE = re.compile(r"(?<![\w&'’\-])(?:[A-Z][\w&'’\-]*[ \t]+){1,3}(?:and|&)[ \t]+\Z")
 _PRONOUNS = frozenset({"i", "we", "you", "our", "us", "they", "it", "he", "she"})
 # A first line that ends in the agreement word (a title) before the rest of a name read on.
-_TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)[ \t]*\n")
+# ("Written Agreement Concerning Purchases of Regenerated PET Resin\nNishino Kinryo Corporation
+# (hereinafter ...)": or holds it before the title's subject.)
+_TITLE_LINE_END = re.compile(r"[^\n]*\b(?i:agreement|contract)\b[^\n]*\n")
 # A party's role for another before its name: "its Licensee, ", "Licensor's Agent, ".
 _ROLE_BEFORE_NAME = re.compile(r"(?:its|their|[A-Z][A-Za-z]+['’]s)[ \t\n]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]+(?=[A-Z])")
 # An "and" before a list's next name, maybe with the sections the party joins for after it, its

@@ -335,12 +335,22 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     closed = _HEAD_STOP_AND.search(span)
     if closed is not None and closed.start() > 0:
         span = span[: closed.start(1)]
+    # "THE SCRIPPS RESEARCH INSTITUTE\nA CALIFORNIA NONPROFIT\nPUBLIC BENEFIT CORPORATION": on a
+    # cover, a line opened by "A"/"AN" and a jurisdiction is the party's description, no part of
+    # its name.
+    described = _described_line_start(span)
+    if described is not None:
+        span = span[:described]
     # "2.Ideanomics, Inc.": a list number written against the name is no part of it.
     enumerator = re.match(r"\d{1,2}\.(?=[A-Z][A-Za-z])", span)
     # "BETWEEN:\n1     GEMINI RESEARCH LIMITED a corporation ...": a bare item number opening its
     # line, set off from the name by a tab or a run of spaces, is no part of it either.
     if enumerator is None and not text[text.rfind("\n", 0, start) + 1 : start].strip():
         enumerator = re.match(r"\d{1,2}(?:\t|[ ]{2,})[ \t]*(?=[A-Z][A-Za-z])", span)
+    # "between (RE-SELLER) TASQ TECHNOLOGY, INC.": a bracketed label before the name (the
+    # party's role) is no part of it; no name opens with a parenthesis.
+    if enumerator is None:
+        enumerator = _BRACKETED_LABEL.match(span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
     # "Article 1 Introduction\n1.1 Hunan Dafeng Group Company (as ...)": a clause number opening a
@@ -879,6 +889,35 @@ def _of_the_name(text: str, plain: NameSpan, limit: int) -> NameSpan | None:
     if right is None or not _joins_over_of_the(plain.text, right.text):
         return None
     return NameSpan(text[plain.start : right.end], plain.start, right.end)
+
+
+# A line opened by a shouted article and up to three capitalised words (a place's name).
+_ARTICLE_LINE = re.compile(r"[ \t]*\n[ \t]*(?:A|AN)[ \t]+([A-Z][\w.\-]*(?:[ \t]+[A-Z][\w.\-]*){0,2})")
+
+
+# A bracketed word or two opening a reading, then the name's capitalised first word.
+_BRACKETED_LABEL = re.compile(r"\([A-Za-z][\w\-]*(?:[ \t][A-Za-z][\w\-]*)?\)[ \t]+(?=[A-Z])")
+
+
+def _described_line_start(span: str, first: int = 1) -> int | None:
+    """Where a line describing the party ("A CALIFORNIA NONPROFIT", "AN OHIO CORPORATION") starts
+    inside ``span``, at ``first`` or later: an article and a jurisdiction's name (one to three
+    words) open it."""
+    for match in _ARTICLE_LINE.finditer(span):
+        words = match.group(1).split()
+        if match.start() >= first and any(normalise_jurisdiction(" ".join(words[:count])) for count in range(1, len(words) + 1)):
+            return match.start()
+    return None
+
+
+def after_description_line(text: str, pos: int) -> bool:
+    """Whether ``pos`` opens the line right after a description line ("A CALIFORNIA NONPROFIT\n
+    PUBLIC BENEFIT CORPORATION"): the words there go on with the description, no party's name."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    if text[line_start:pos].strip() or line_start == 0:
+        return False
+    previous_start = text.rfind("\n", 0, line_start - 1)
+    return previous_start >= 0 and _described_line_start(text[previous_start:line_start], 0) == 0
 
 
 # ", a Delaware corporation" written without its comma: "Crosset Company an Ohio corporation".
@@ -1523,6 +1562,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # "695014 B.C. Ltd. dba Galaxy Telecom": the legal name before a trade name has the form.
     split = trade_name_split(name)
     if has_legal_suffix(split[0] if split else name):
+        # ("U.S.A." ends in the letters of "S.A." but is the country, whole.)
+        if not split and normalise_jurisdiction(name.strip(" ,")):
+            return "place"
         # "Delaware limited liability company", "Japanese corporation": an entity form, no name.
         bare = _legal_suffix_end().sub("", (split[0] if split else name).strip()).strip(" ,")
         if not bare or normalise_jurisdiction(bare):

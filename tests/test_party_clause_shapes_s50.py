@@ -6,6 +6,7 @@ test but the guards fails on the code before its rule.
 
 from __future__ import annotations
 
+from ingest.agreements import find_title
 from ingest.annotate import annotate_document
 from tests.helpers import bound_party_names
 
@@ -163,3 +164,91 @@ def test_guard_unnamed_subsidiaries_and_a_parent_are_no_parties() -> None:
         "subsidiaries and affiliates (\"Kestrel\").\n"
     )
     assert bound_party_names(text) == {"Quill Health, LLC", "Kestrel Corporation"}
+
+
+def test_a_cover_description_line_under_a_name_is_no_part_of_it() -> None:
+    # Before, the description's lines were read into the institute's name.
+    text = (
+        "EXHIBIT 10.6\nRESEARCH FUNDING AND OPTION AGREEMENT\nBY AND BETWEEN\nTHE LARKSPUR RESEARCH INSTITUTE\n"
+        "A CALIFORNIA NONPROFIT\nPUBLIC BENEFIT CORPORATION\nAND\nKESTRELISLET, INC.,\nA NEVADA CORPORATION\n"
+        "*** Confidential portions of this document have been redacted and filed\nseparately with the Commission.\n"
+    )
+    assert bound_party_names(text) == {"THE LARKSPUR RESEARCH INSTITUTE", "KESTRELISLET, INC."}
+
+
+def test_guard_a_line_opened_by_a_that_names_no_place_stays_in_the_name() -> None:
+    # Only an article and a jurisdiction open a description line.
+    text = (
+        "LICENSE AGREEMENT\nBY AND BETWEEN\nKESTREL CLASS\nA HOLDINGS, INC.\nAND\nQUILL LABS, LLC\n\n"
+        "This License Agreement is dated May 1, 2001.\n"
+    )
+    assert bound_party_names(text) == {"KESTREL CLASS A HOLDINGS, INC.", "QUILL LABS, LLC"}
+
+
+def test_a_country_written_with_full_stops_is_no_party() -> None:
+    # Before, "U.S.A." (the letters of "S.A." closing it) took the first party's term.
+    text = (
+        "JOINT VENTURE AGREEMENT This Joint Venture Agreement (\"Agreement\") is entered into as of the "
+        "Effective Date (as defined below) by Kestrel Biosystems, Inc., a California corporation located at "
+        "490 San Antonio Road, Palo Alto, California 94306, U.S.A. (\"KBI\") and Quill Corporation, a "
+        "Japanese corporation located at 1-2-2 Hitotsubashi Chiyoda-ku, Tokyo 100-8601, Japan (\"QC\"). "
+        "The Parties agree as follows: 1. DEFINITIONS\n"
+    )
+    aliases = _party_aliases(text)
+    assert set(aliases) == {"Kestrel Biosystems, Inc.", "Quill Corporation"}
+    assert "KBI" in aliases["Kestrel Biosystems, Inc."]
+
+
+def test_a_bracketed_role_before_a_name_is_no_part_of_it() -> None:
+    # Before, the party was bound as "(RE-SELLER) QUILL TECHNOLOGY, INC.".
+    text = (
+        "RE-SELLER AGREEMENT This Agreement is between (RE-SELLER) QUILL TECHNOLOGY, INC. with an office "
+        "at 660 MENLO DR., ROCKLIN, CA 95767 and Kestrel USA, a New York corporation, with its principal "
+        "place of business at 60 Gordon Dr., Syosset, NY 11791 and is effective on this 26 day of Nov 1999 "
+        "(Effective Date). PURPOSE: Kestrel manufactures products.\n"
+    )
+    assert bound_party_names(text) == {"QUILL TECHNOLOGY, INC.", "Kestrel USA"}
+
+
+def test_a_bracketed_word_inside_a_heading_is_the_titles() -> None:
+    # Before, neither heading was a title, and the contract had no agreement record or parties.
+    text = (
+        "Exhibit 10.15\nProduct Sales (Purchase) Contract\nParty A (Purchaser): Shenzhen Kestrel Trading "
+        "Partnership (Limited Partnership)\nAddress: 1117, Building A, Customs Building, Shenzhen, China\n"
+        "Party B (Supplier): Dongguan Quill Daily Necessities Co., Ltd.\nAddress: Room 301, Building 1, "
+        "Dongguan City, Guangdong Province, China\nParty A and Party B agree as follows.\n"
+    )
+    title = find_title(text)
+    assert title is not None and title.text == "Product Sales (Purchase) Contract"
+    assert bound_party_names(text) == {
+        "Shenzhen Kestrel Trading Partnership (Limited Partnership)", "Dongguan Quill Daily Necessities Co., Ltd.",
+    }
+    shouted = find_title("EXHIBIT 10.2\n\nASSEMBLY (MAQUILA) AGREEMENT\n\nThis Agreement is made by Quill S.A. de C.V.\n")
+    assert shouted is not None and shouted.text == "ASSEMBLY (MAQUILA) AGREEMENT"
+
+
+def test_guard_a_bracketed_list_letter_is_no_title_word() -> None:
+    title = find_title("EXHIBIT 10.2\n\n(a) SUPPLY AGREEMENT\n\nThis Supply Agreement is made by Quill Inc.\n")
+    assert title is not None and title.text == "SUPPLY AGREEMENT"
+
+
+def test_a_name_opening_the_line_under_a_heading_with_a_subject_starts_there() -> None:
+    # Before, the reading ran down from the heading's subject and the first party was lost.
+    text = (
+        "Exhibit 10.12\n[ENGLISH TRANSLATION]\nWritten Agreement Concerning Purchases of Regenerated PET Resin\n"
+        "Kestrel Kinryo Corporation (hereinafter \"Kestrel Kinryo\") and Quill Refine Technology Co., Ltd., "
+        "(hereinafter \"Quill Refine\") have agreed as stated below in relation to transactions in which "
+        "Quill Refine will sell resin to Kestrel Kinryo.\nArticle 1 (Agreed matters)\n"
+    )
+    assert bound_party_names(text) == {"Kestrel Kinryo Corporation", "Quill Refine Technology Co., Ltd."}
+
+
+def test_a_countrys_initialism_opening_a_heading_is_the_titles() -> None:
+    # Before, "U.S." was taken for a sentence's end and left out of the title.
+    title = find_title("EXHIBIT 10.1\n\nU.S. DISTRIBUTION AGREEMENT\n\nThis Agreement is made by Quill Inc.\n")
+    assert title is not None and title.text == "U.S. DISTRIBUTION AGREEMENT"
+
+
+def test_guard_a_legal_forms_initialism_before_a_heading_stays_out_of_it() -> None:
+    title = find_title("KESTREL VENTURES, L.L.C. PRODUCT DISTRIBUTION AGREEMENT\n\nThis Agreement is made by Quill Inc.\n")
+    assert title is not None and title.text == "PRODUCT DISTRIBUTION AGREEMENT"
