@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from ingest.letter_parties import letter_salutation
 from ingest.lexicons import legend_words, load_json, lexicons
-from ingest.text import name_words
 from ingest.normalize import normalise_jurisdiction
+from ingest.text import name_words
 from ingest.quantities import DateSpan, dates_in
 
 TITLE_SCAN_CHARS = 3_000

@@ -836,7 +836,7 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
             # and Derivatives Association, Inc." is one name, not two.
             # ("...\n\n   AND\n\n   AMERICAN HARBOUR MARINE\n   SERVICE COMPANY": on a cover, a line
             # holding only "and" separates the names; a name there may end in its head noun.)
-            own_line = _on_own_line(text, connector.start() + len(connector.group()) - len(connector.group().lstrip(" \t\n,")))
+            own_line = _and_alone_on_line(text, connector.start() + len(connector.group()) - len(connector.group().lstrip(" \t\n,")))
             if not own_line and not re.search(r"[,(]", text[position : connector.start()]):
                 continue
             # "... and (b) Wilmington Savings Fund Society, FSB, as the indenture agent": enumerated.
@@ -852,8 +852,8 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
     return names
 
 
-def _on_own_line(text: str, pos: int) -> bool:
-    """Whether the word at ``pos`` is alone on its line."""
+def _and_alone_on_line(text: str, pos: int) -> bool:
+    """Whether the "and" at ``pos`` is alone on its line."""
     line_end = text.find("\n", pos)
     return text[text.rfind("\n", 0, pos) + 1 : line_end if line_end >= 0 else len(text)].strip().casefold() == "and"
 
@@ -2094,11 +2094,8 @@ def _halves_joined_over_and(
     Services Corporation (hereinafter "Business Agent")", "..., and PROVIDENT AMERICAN LIFE AND
     HEALTH INSURANCE COMPANY, a Pennsylvania corporation": readers that split a clause at "and"
     took the name's own "and" for the list's. Joined only when the half before it cannot stand
-    alone: two or more words with no legal form, no organisation's head noun ("Mayo Foundation and
-    ..."), no person the model tags, written in the same case as the half after it, which ends in a
-    legal form or a head noun ("COMPANY"). ("between Galacticomm and Horst Entertainment Inc" stays two: one word before; and
-    so does a half after whose own term its words alone make: '... and Horst Entertainment Inc
-    ("Horst")'.)"""
+    alone (``_halves_of_one_name``). "between Galacticomm and Horst Entertainment Inc" stays two:
+    one word before the "and"."""
     ordered = sorted(parties, key=lambda p: (p.name.start, p.entity_id))
     joined: dict[str, Party] = {}
     result: list[Party] = []
@@ -2107,11 +2104,7 @@ def _halves_joined_over_and(
         left = ordered[index]
         right = ordered[index + 1] if index + 1 < len(ordered) else None
         if right is not None and _halves_of_one_name(text, left, right, person_spans, definitions):
-            whole = NameSpan(text[left.name.start : right.name.end], left.name.start, right.name.end)
-            party = Party(
-                entity_id_for("ORG", party_name_forms(whole.text)[-1]), "ORG", whole, right.role or left.role,
-                min(left.evidence_start, right.evidence_start), max(left.evidence_end, right.evidence_end),
-            )
+            party = _whole_of(text, left, right)
             joined[left.entity_id] = joined[right.entity_id] = party
             result.append(party)
             index += 2
@@ -2121,11 +2114,7 @@ def _halves_joined_over_and(
         # half after the "and" alone; the half before it was no party of its own.)
         before = _half_before_and(text, left, ordered)
         if before is not None and _halves_of_one_name(text, before, left, person_spans, definitions):
-            whole = NameSpan(text[before.name.start : left.name.end], before.name.start, left.name.end)
-            party = Party(
-                entity_id_for("ORG", party_name_forms(whole.text)[-1]), "ORG", whole, left.role,
-                min(before.name.start, left.evidence_start), left.evidence_end,
-            )
+            party = _whole_of(text, before, left)
             joined[left.entity_id] = party
             result.append(party)
             index += 1
@@ -2133,6 +2122,15 @@ def _halves_joined_over_and(
         result.append(left)
         index += 1
     return sorted(result, key=lambda p: (p.evidence_start, p.entity_id)), joined
+
+
+def _whole_of(text: str, left: Party, right: Party) -> Party:
+    """One company's party read from its two halves' names, the "and" between them included."""
+    whole = NameSpan(text[left.name.start : right.name.end], left.name.start, right.name.end)
+    return Party(
+        entity_id_for("ORG", party_name_forms(whole.text)[-1]), "ORG", whole, right.role or left.role,
+        min(left.evidence_start, right.evidence_start), max(left.evidence_end, right.evidence_end),
+    )
 
 
 # Two to four capitalised words and the "and" right before a name; the word before them (if any)
@@ -2173,6 +2171,10 @@ def _half_before_and(text: str, party: Party, parties: Sequence[Party]) -> Party
 def _halves_of_one_name(
     text: str, left: Party, right: Party, person_spans: Sequence[tuple[int, int]], definitions: Sequence[Definition]
 ) -> bool:
+    """Whether ``left`` and ``right``, joined by a bare "and", are one company's name: ``left``
+    cannot stand alone (two or more words, no legal form, no organisation's head noun ("Mayo
+    Foundation and ..."), no person the model tags, no role word, one case style) and ``right``
+    ends in a legal form or a head noun ("COMPANY"), in ``left``'s case."""
     gap = text[left.name.end : right.name.start]
     if not (left.name.end < right.name.start and _HALVES_AND.fullmatch(gap) and _AND_LINE.search(gap) is None):
         return False

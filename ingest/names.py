@@ -911,7 +911,7 @@ def _described_line_start(span: str, first: int = 1) -> int | None:
 
 
 def after_description_line(text: str, pos: int) -> bool:
-    """Whether ``pos`` opens the line right after a description line ("A CALIFORNIA NONPROFIT\n
+    """Whether ``pos`` opens the line right after a description line ("A CALIFORNIA NONPROFIT\\n
     PUBLIC BENEFIT CORPORATION"): the words there go on with the description, no party's name."""
     line_start = text.rfind("\n", 0, pos) + 1
     if text[line_start:pos].strip() or line_start == 0:
