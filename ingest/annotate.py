@@ -853,9 +853,9 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
 
 
 def _and_alone_on_line(text: str, pos: int) -> bool:
-    """Whether the "and" at ``pos`` is alone on its line."""
-    line_end = text.find("\n", pos)
-    return text[text.rfind("\n", 0, pos) + 1 : line_end if line_end >= 0 else len(text)].strip().casefold() == "and"
+    """Whether the "and" at ``pos`` is alone on its line (``_AND_LINE``: a line below follows)."""
+    line_start = text.rfind("\n", 0, pos)
+    return line_start >= 0 and _AND_LINE.match(text, line_start) is not None
 
 
 # "By signing below, the parties agree ..." / "By signing in the places indicated below": an

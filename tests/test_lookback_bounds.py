@@ -180,3 +180,35 @@ def test_a_headings_subject_joins_the_title_over_at_most_ten_words() -> None:
     assert title is not None and title.text == f"SUPPLY AGREEMENT FOR {ten.upper()}"
     title = find_title(opening(ten + " Lambda"))
     assert title is not None and title.text == f"SUPPLY AGREEMENT FOR {ten.upper()}"
+
+
+def test_the_words_before_a_companys_own_and_are_at_most_four() -> None:
+    # ``annotate._HALF_BEFORE_AND`` reads two to four capitalised words before the "and"; a fifth
+    # capitalised word before them makes them the tail of prose, and nothing is joined.
+    def text(words: str) -> str:
+        return (
+            "Agreement\n\nEntered in Lianhe on November 5, 2002\n\nIn order to develop relations, "
+            f"{words} and Assembly Services Corporation (hereinafter referred to as \"Business Agent\") "
+            "cooperates with Quill Line Industrial Limited (hereinafter referred to as \"Party B\").\n"
+        )
+
+    four = "Lianhe Northern Foreign Processing"
+    assert f"{four} and Assembly Services Corporation" in bound_party_names(text(four))
+    five = "Lianhe Northern Coastal Foreign Processing"
+    assert not any(" and Assembly" in name for name in bound_party_names(text(five)))
+
+
+def test_a_named_subsidiary_is_read_within_160_characters_of_its_lead() -> None:
+    # ``annotate._SUBSIDIARY_NAME_CHARS``: the subsidiary's name must end within 160 characters.
+    def text(name: str) -> str:
+        return (
+            "RESEARCH AGREEMENT\nThis Agreement is made by and between Larkspur University (\"UNIVERSITY\"), and "
+            f"Kestrel Therapeutics, Inc. and its wholly-owned subsidiary {name}, having offices at 12 Main "
+            "Street (collectively \"KESTREL\").\n"
+        )
+
+    short = "Kestrel Research, Inc."
+    assert short in bound_party_names(text(short))
+    long = "Kestrel " + " ".join(["Research"] * 20) + ", Inc."
+    assert len(long) > 160
+    assert long not in bound_party_names(text(long))
