@@ -32,9 +32,10 @@ _CAPS_TITLE = re.compile(
 )
 # A short line of its own that starts with a capital and ends in "agreement"/"contract" in any
 # case, among the first few non-empty lines, is a heading even with lower-case words inside.
+# ("MARKETING, DISTRIBUTION and LICENSE AGREEMENT": its first word may close with a comma too.)
 _HEADING_LINES = 5
 _HEADING_TITLE = re.compile(
-    rf"[A-Z][\w&'’\-/®™]*{_MARK}(?:[ \t]{{1,3}}[\w&'’\-/,®™]+{_MARK}){{0,8}}?[ \t]{{1,3}}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
+    rf"[A-Z][\w&'’\-/®™]*{_MARK},?(?:[ \t]{{1,3}}[\w&'’\-/,®™]+{_MARK}){{0,8}}?[ \t]{{1,3}}(?:[Aa]greement|AGREEMENT|[Cc]ontract|CONTRACT)"
 )
 # "General Terms and Conditions" is a contract's title too, on a heading line of its own.
 # The words before are optional, and a short "of Sale" / "for Services" may follow ("Terms and
@@ -1595,10 +1596,15 @@ def _bare_heading(text: str) -> Title | None:
     # "AGREEMENT BETWEEN ACME INC. AND BETA CORP. ARTICLE 1 ...": a cover line run in with what
     # follows, the agreement word opening it (only page furniture before) and the party list
     # right after it.
+    # ("CERTAIN MATERIALS HAVE BEEN OMITTED AND\nCONFIDENTIAL TREATMENT ...\nAGREEMENT BETWEEN":
+    # a confidential-treatment legend's lines above it are page furniture too.)
+    legends = _legend_sentences(text[:TITLE_SCAN_CHARS])
     for start, stripped in _heading_lines(text, TITLE_SCAN_CHARS):
         between = _BARE_HEADING_BETWEEN.match(stripped)
         if between is not None:
             return Title(between.group(1), start, start + len(between.group(1)))
+        if legend_words().search(stripped) or any(a <= start and start + len(stripped) <= b for a, b in legends):
+            continue
         if _strip_noise(stripped)[0].strip(" ().:-") and not _filing_label_line(stripped):
             break
     return None

@@ -96,7 +96,7 @@ from ingest.normalize import agreement_id, legal_form_words, normalise_org, norm
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import continues_role_list, names_a_class, overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
-from ingest.party_layout import layout_end, layout_names, slot_name_for
+from ingest.party_layout import after_contact_label, layout_end, layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
@@ -1646,8 +1646,20 @@ def _parties(
     # "THE SCRIPPS RESEARCH INSTITUTE\nA CALIFORNIA NONPROFIT\nPUBLIC BENEFIT CORPORATION": the line
     # after a cover's description line goes on with the description.
     found = [p for p in found if not after_description_line(text, p.name.start)]
+    # "JOINT VENTURE CONTRACT\n\nOF\n\nZHEJIANG TIANYUAN BIOTECH CO., LTD.": the company a heading
+    # names after "OF" is what the contract is of (a joint venture, a partnership), not a party
+    # (where the preamble names it as one, that reading stands elsewhere in the text).
+    # ("Address:  3000 Hanover St.", "Contact Name:  Richard Gentilini" under a party's "Name:"
+    # row: a contact row's value is no party.)
+    found = [p for p in found if not after_contact_label(text, p.name.start)]
+    found = [p for p in found if _TITLE_OF_BEFORE.search(text, max(0, p.name.start - _TITLE_OF_CHARS), p.name.start) is None]
     found.extend(_named_subsidiaries(text, found, person_spans))
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))
+
+
+# A heading's agreement word, then "OF" (on its own line or the heading's), right before a name.
+_TITLE_OF_BEFORE = re.compile(r"(?:AGREEMENT|CONTRACT)[ \t]*(?:\n[ \t]*)*(?:OF|of|Of)[ \t]*(?:\n[ \t]*)*\Z")
+_TITLE_OF_CHARS = 40
 
 
 # '<party> and its wholly-owned subsidiary ', '<party>, a Delaware corporation and its subsidiary ',

@@ -24,7 +24,9 @@ from ingest.names import (
     ends_in_legal_suffix,
     government_body_name,
     has_legal_suffix,
+    institution_name,
     is_campus_institution,
+    legal_name,
     lowercase_words,
     name_after_colon,
     name_at,
@@ -33,6 +35,7 @@ from ingest.names import (
     names_a_thing,
     office_holders_organisation,
     office_of_prefix,
+    organisation_head,
     party_name_problem,
     prefixed_role,
     representation_lead,
@@ -276,6 +279,31 @@ _INITIALS_SKIP = frozenset({
 })
 
 
+# A trade-name joiner right before a name: ", LLC dba ", " d/b/a ", " doing business as ".
+_TRADE_JOINER_BEFORE = re.compile(r"[ \t\n,]+(?:dba|DBA|d/b/a|D/B/A|d\.b\.a\.|doing[ \t\n]+business[ \t\n]+as|trading[ \t\n]+as)[ \t\n]+\Z")
+# ", Fl. 33139 ", ", CA 94304-1234": a state's abbreviation and a US postal code closing an address.
+_STATE_AND_POSTAL_CODE = re.compile(r"[ \t]*,[ \t]*[A-Z][A-Za-z]{1,3}\.?[ \t]+[0-9]{5}(?:-[0-9]{4})?[ \t,]*")
+
+
+def _name_after_institution(text: str, leading: NameSpan, terms: Sequence[str], paren_start: int) -> NameSpan | None:
+    """The name after the one bare "and" of ``leading`` when the words before it are an
+    institution's name (its head noun: "Larkspur Medical Foundation", "The Regents of the
+    University of Westland") and ``terms`` are made from the later name alone. ("State Street Bank
+    and Trust Company ("State Street")": a term from the words before keeps the name whole.)"""
+    joiners = list(re.finditer(r"[ \t\n]+(?:and|AND)[ \t\n]+", leading.text))
+    if len(joiners) != 1 or not terms:
+        return None
+    before = leading.text[: joiners[0].start()].strip(" ,")
+    if has_legal_suffix(before) or not institution_name(before):
+        return None
+    later = name_at(text, leading.start + joiners[0].end(), paren_start)
+    if later is None or later.end != leading.end or not (ends_in_legal_suffix(later.text) or organisation_head(later.text)):
+        return None
+    if any(_is_name_derived(term, before) for term in terms) or not any(_is_name_derived(term, later.text) for term in terms):
+        return None
+    return later
+
+
 def _is_name_derived(term: str, name: str) -> bool:
     term_words = name_words(term)
     name_list = name_words(name)
@@ -338,6 +366,13 @@ def _antecedent(
         reread = name_at(text, name.start + below.end(), paren_start) if below else None
         if reread is not None and party_name_problem(reread.text) is None:
             name = reread
+    # "would like Borosh Consulting, LLC dba Clear Financial Solutions (the "Firm")": a trade name
+    # read alone is the party's second name; the antecedent is the legal name written with it.
+    if name is not None:
+        joiner = _TRADE_JOINER_BEFORE.search(text, max(floor, name.start - 24), name.start)
+        legal = name_before(text, joiner.start()) if joiner is not None else None
+        if legal is not None and legal.start >= floor and ends_in_legal_suffix(legal.text):
+            name = NameSpan(text[legal.start : name.end], legal.start, name.end)
     # "Much and House Public Relations ("Much and House")": a term holding "and" shows the name
     # goes on back over its own "and".
     if name is not None and any(re.search(r"\s(?:and|&)\s", t) for t in terms):
@@ -541,6 +576,11 @@ def _clause_antecedent(
     # pronoun opening the sentence names no one; the name is read next to the definition.
     if leading is not None and leading.text.casefold() in _PRONOUNS:
         leading = None
+    # "... offices at 1691 Michigan Avenue. Suite 601. Miami, Fl. 33139 (herein referred to as the
+    # "Company")": the full stops of an address cut the clause; a city with only its state and
+    # postal code after it is the address's end, no antecedent.
+    if leading is not None and _STATE_AND_POSTAL_CODE.fullmatch(text, leading.end, paren_start):
+        leading = None
     # "THE FOREGOING IS UNDERSTOOD AND AGREED TO BY:   Cardlytics, Inc. ("Supplier")": a run of
     # capitalised prose is no name; the name is the one next to the parenthesis.
     if leading is not None and party_name_problem(leading.text) is not None:
@@ -562,6 +602,12 @@ def _clause_antecedent(
         # "BETWEEN THE EMPLOYER AND JANE ROE, ... 1. I, JANE ROE ("Employee")": the clause read
         # two names joined by "and"; the one the definition stands right after, written again
         # there, is its antecedent, not the pair.
+        # "between Larkspur Medical Foundation and Kestrel Labs, Inc. ("Kestrel")": an
+        # institution's head noun closes its name before a bare "and"; a term made from the words
+        # after it, and none of the words before, is the later name's.
+        later = _name_after_institution(text, leading, terms, paren_start)
+        if later is not None:
+            return later
         joined = re.search(r"\s(?:and|AND)\s+", leading.text)
         restated = name_before(text, paren_start) if joined else None
         if (
@@ -1164,7 +1210,9 @@ def _accept(term: str, name: str, strength: int) -> bool:
     # Jersey")", "USA Cable ("USA")".)
     if normalise_jurisdiction(term) and not government_body_name(name) and not _opens_with(name, term):
         return False
-    suffixed = has_legal_suffix(name)
+    # ("Borosh Consulting, LLC dba Clear Financial Solutions": the legal name before a trade name
+    # has the form.)
+    suffixed = has_legal_suffix(name) or has_legal_suffix(legal_name(name))
     # ("... COMPANY, a Wisconsin corporation, ("Sublandlord")": a prefixed role is a role.)
     if term in lex.party_roles or prefixed_role(term, lex.party_roles):
         return strength >= 1 or suffixed

@@ -50,7 +50,7 @@ _JOINT = rf"(?:{_CONNECTOR}|AND|OF)"
 # Lower-case words that may stand inside a name that ends in a legal form ("Pay at Home Corp.",
 # "Made in Nature, LLC", "Back to Basics, Inc.", "Love on a Leash, LLC"): one or two of them
 # between capitalised words. Only trusted when the whole still ends in a legal form.
-_INNER_WORD = r"(?:at|in|to|on|of|and|the|for|a|an|&)"
+_INNER_WORD = r"(?:at|in|to|on|of|and|the|for|a|an|en|&)"
 _INNER_WORDS_LIMIT = 2
 # How far before a found name's start a wider reading over inner words may begin.
 _INNER_LOOKBACK = 60
@@ -301,6 +301,16 @@ _PHRASE_OPENERS = frozenset({"by", "to", "for", "from", "with", "of", "in", "and
 _CONTENTS_HEADING = re.compile(r"(?<![\w])(?:TABLE[ \t\n]+OF[ \t\n]+CONTENTS|Table[ \t\n]+of[ \t\n]+Contents)\b")
 
 
+# "... AND HASBRO\n      DATED AS OF OCTOBER 14, 1997": a cover's date line below a name opens no
+# more of it.
+_DATED_LINE = re.compile(r"[ \t]*\n[ \t]*(?:DATED|Dated)\b")
+# "JUNE 22, 1999\nMYWEB INC.": a letter's date line above a name is no part of it.
+_DATE_LINE_ABOVE = re.compile(
+    r"(?:JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|January|February|March"
+    r"|April|May|June|July|August|September|October|November|December)[ \t]+[0-9]{1,2},?[ \t]+(?:19|20)[0-9]{2}[ \t]*\n[ \t]*(?=[A-Z])"
+)
+
+
 _HEAD_STOP_AND = re.compile(r"\b(?:COMPANY|Company|CORPORATION|Corporation)(\.)[ \t\n]+(?:AND|and)[ \t\n]+[A-Z]")
 
 
@@ -332,6 +342,9 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         span = span[: contents.start()]
     # "AMONG GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": an
     # organisation's head word with a full stop closes its name; the "and" after it joins the next.
+    dated = _DATED_LINE.search(span)
+    if dated is not None and dated.start() > 0:
+        span = span[: dated.start()]
     closed = _HEAD_STOP_AND.search(span)
     if closed is not None and closed.start() > 0:
         span = span[: closed.start(1)]
@@ -350,7 +363,7 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     # "between (RE-SELLER) TASQ TECHNOLOGY, INC.": a bracketed label before the name (the
     # party's role) is no part of it; no name opens with a parenthesis.
     if enumerator is None:
-        enumerator = _BRACKETED_LABEL.match(span)
+        enumerator = _BRACKETED_LABEL.match(span) or _DATE_LINE_ABOVE.match(span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
     # "Article 1 Introduction\n1.1 Hunan Dafeng Group Company (as ...)": a clause number opening a
@@ -829,6 +842,17 @@ def organisation_head(name: str) -> bool:
     return any(joiner in words[1:] and words[words.index(joiner, 1) - 1] in heads for joiner in ("of", "for"))
 
 
+def institution_name(name: str) -> bool:
+    """Whether ``name`` is an organisation's by a head noun anywhere before an "of" or "for", or
+    at its end (``organisation_head``): "The Regents of the University of Westland" too, whose
+    first "of" follows no head."""
+    if organisation_head(name):
+        return True
+    words = [w.strip(".,'’").casefold() for w in re.findall(r"[^\s()]+", name)]
+    heads = _organisation_heads()
+    return len(words) >= 3 and any(w in heads and nxt in ("of", "for") for w, nxt in zip(words[1:], words[2:]))
+
+
 # One or two branches (a sub-branch of a city branch), each of up to five capitalised words
 # ("Wujiang Sub-branch": a translation may write the branch word in lower case after "Sub-").
 _BRANCH = re.compile(
@@ -1215,6 +1239,7 @@ class _PartyFilters:
     time_and_sum_words: frozenset[str]
     street_endings: tuple[str, ...]
     place_endings: tuple[str, ...]
+    division_words: frozenset[str]
     building_endings: frozenset[str]
     campus_institutions: frozenset[str]
     document_labels: frozenset[str]
@@ -1248,6 +1273,7 @@ def _party_filters() -> _PartyFilters:
         time_and_sum_words=frozenset(data["time_and_sum_words"]),
         street_endings=tuple(data["street_endings"]),
         place_endings=tuple(data["place_endings"]),
+        division_words=frozenset(data["division_words"]),
         building_endings=frozenset(data["building_endings"]),
         firm_prefix=re.compile(
             r"(?i:" + "|".join(re.escape(p) for p in sorted(data["firm_prefixes"], key=len, reverse=True)) + r")\.?[ \t]+(?=[A-Z0-9])"
@@ -1651,6 +1677,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     last = name.split()[-1].strip(".,;:'’").casefold() if name.split() else ""
     if any(last.endswith(e) and len(last) > len(e) + 1 for e in filters.place_endings):
         return "address"
+    # "Zhejiang Province", "Liandu District": a division of a Chinese or Japanese address.
+    if len(raw) == 2 and raw[-1] in filters.division_words and not has_legal_suffix(name):
+        return "place"
     # "Tai Ming Building": a building's name, the first line of an Asian address.
     if len(raw) > 1 and raw[-1] in filters.building_endings:
         return "address"

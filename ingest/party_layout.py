@@ -266,6 +266,15 @@ def _contact_row(text: str, found: list[LayoutCell], index: int) -> bool:
     return False
 
 
+def after_contact_label(text: str, start: int) -> bool:
+    """Whether the name at ``start`` is a contact row's value: only a contact label and its colon
+    stand before it on its line, a street number too ("Address:  3000 Hanover St.", "Contact Name:
+    Jane Roe")."""
+    line = text[text.rfind("\n", 0, start) + 1 : start]
+    label = re.fullmatch(r"[ \t|]*([A-Za-z][A-Za-z \t\-]{0,30}?)[ \t]*[:：][ \t]*(?:[0-9][\w\-]*[ \t]+)?", line)
+    return label is not None and " ".join(label.group(1).split()).casefold() in _cues().contact_labels
+
+
 def _bare_name(name: str) -> bool:
     """A name without a legal form that a slot may still hold: two to six capitalised words (a
     person, "Marlow Credit Union"), no digits."""
