@@ -870,6 +870,7 @@ _SIGNATURE_START = re.compile(
 # "ACME LLC\nBy: ..." or, in joint filings, "ACME S.À R.L. /s/ Jan Novak".
 _SIGNED_BY = re.compile(r"\bBy:|(?<!\S)/s/")
 _SIGNATURE_NAME_WINDOW = 160
+_BARE_BY_BEFORE = re.compile(r"(?<![\w])By[ \t]*\Z")
 # Defined terms in parentheses right before a signature mark, after the head's name.
 _HEAD_TERMS = re.compile(r"(?:[ \t]*\([ \t]*(?:the[ \t]+)?[\"“][^\"”\n]{1,40}[\"”][ \t]*\))+[ \t]*\Z")
 
@@ -916,6 +917,12 @@ def _signature_names(text: str) -> list[NameSpan]:
         mark = by.start()
         while mark > start and text[mark - 1] in " \t|":
             mark -= 1
+        # ("By /s/ Jane Roe": a "By" without its colon before the signature is the mark's too.)
+        bare_by = _BARE_BY_BEFORE.search(text, max(start, mark - 8), mark)
+        if bare_by is not None and text[by.start() : by.end()].strip() == "/s/":
+            mark = bare_by.start()
+            while mark > start and text[mark - 1] in " \t|":
+                mark -= 1
         # "Acme Widgets, Inc. ("Acme")\nBy:": the head's defined terms close it, they name nobody.
         terms = _HEAD_TERMS.search(text, max(start, mark - _SIGNATURE_NAME_WINDOW), mark)
         if terms is not None:
@@ -934,7 +941,7 @@ def _signature_names(text: str) -> list[NameSpan]:
             if wider is not None and wider.start < found.start:
                 found = NameSpan(text[wider.start : found.end], wider.start, found.end)
         columns = [found]
-        region = text[found.start : by.start()].rstrip()
+        region = text[found.start : max(mark, found.end)].rstrip()
         if _WIDE_GAP.search(region) and "\n" not in region:
             columns = [
                 name
@@ -1980,6 +1987,8 @@ def annotate_document(
         person_spans,
         _model_name_spans(docs, chunk_spans),
     ) if is_agreement else []
+    if title is not None:
+        parties = [p for p in parties if not _drafting_firm(text, p, title, parties)]
     parties, merged = _one_party_per_spelling(parties)
     parties, joined = _halves_joined_over_and(text, parties, person_spans, definitions)
     party_labels = {p.entity_id: p.label for p in parties}
@@ -2096,6 +2105,28 @@ def _one_party_per_spelling(parties: Sequence[Party]) -> tuple[list[Party], dict
 
 # The "and" between two halves read as two parties: spaces around it, no comma, no line of its own.
 _HALVES_AND = re.compile(r"[ \t]+(?:and|AND|And)[ \t]*\n?[ \t]*|[ \t]*\n[ \t]*(?:and|AND|And)[ \t]+")
+
+
+# Only layout between a cover's title and the name below it: blank lines, table bars, rules.
+_COVER_LAYOUT = re.compile(r"[\s|\-_=*]*")
+
+
+def _drafting_firm(text: str, party: Party, title: Title, parties: Sequence[Party]) -> bool:
+    """Whether ``party`` is the firm that drafted the contract, named on its cover below the title
+    with its own address ("CONTRACT MANUFACTURE AGREEMENT\n|\nALLEN & GLEDWICK LLP\nONE MARINA
+    BOULEVARD #28-00"): only layout between the title and the name, no term of its own, an address
+    line (a digit in it) right below, and two parties named above the title."""
+    if party.role is not None or party.name.start < title.end:
+        return False
+    if not _COVER_LAYOUT.fullmatch(text, title.end, party.name.start):
+        return False
+    line_end = text.find("\n", party.name.end)
+    if line_end == -1 or text[party.name.end : line_end].strip(" \t,"):
+        return False
+    below = text[line_end + 1 : (text.find("\n", line_end + 1) + 1 or len(text))]
+    if not any(c.isdigit() for c in below):
+        return False
+    return sum(1 for p in parties if p.name.end <= title.start) >= 2
 
 
 def _halves_joined_over_and(

@@ -1112,10 +1112,11 @@ class _Site:
 
 
 # A parenthesis holding an unquoted term, maybe after "hereinafter": "(Transporter)", "(hereinafter
-# referred to as the Recipient)". One or two capitalised words (a line may wrap between them).
+# referred to as the Recipient)". One or two capitalised words (a line may wrap between them); a
+# lower-case letter may open the first before a capital ("(eRXSYS)").
 _UNQUOTED_TERM = re.compile(
     r"\s*((?i:hereinafter)\s+(?:(?i:referred\s+to\s+as|called|designated\s+as)\s+)?)?(?:the\s+)?"
-    r"([A-Z][\w\-]*(?:[ \t\n]+[A-Z][\w\-]*)?)\s*"
+    r"((?:[a-z](?=[A-Z]))?[A-Z][\w\-]*(?:[ \t\n]+[A-Z][\w\-]*)?)\s*"
 )
 
 
@@ -1164,7 +1165,8 @@ def _acronym_of_company_before(straight: str, paren_start: int, bare: re.Match[s
     return company is not None and ends_in_legal_suffix(company.text) and _is_name_derived(bare.group(2), company.text)
 
 
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
+# ("eRXSYS, Inc. (eRXSYS)": a name's lower-case first letter may open its acronym too.)
+_ACRONYM = re.compile(r"[a-z]?[A-Z]{2,6}")
 _TERM_THEN_SEMICOLON = re.compile(r'\([ \t\n]*(?:the[ \t\n]+)?"([^"\n]{1,40})"[ \t\n]*;')
 
 

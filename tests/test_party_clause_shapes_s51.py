@@ -171,3 +171,47 @@ def test_a_heading_line_whose_first_word_ends_in_a_comma_is_the_title() -> None:
     )
     title = find_title(text)
     assert title is not None and (title.text, title.start) == ("MARKETING, DISTRIBUTION and LICENSE AGREEMENT", 13)
+
+
+def test_side_by_side_signature_heads_over_a_bare_by_each_name_a_party() -> None:
+    # Before, only the left column's company was read: "By /s/" (no colon) hid the right one.
+    text = (
+        "EXHIBIT 10.12\nKestrel Customer Agreement\n"
+        "This Kestrel Customer Agreement (called the \"Agreement\") covers business transactions you may do "
+        "with us to purchase Machines.\nBy signing below for our respective Enterprises, both of us agree to "
+        "the terms of this Agreement.\n\n"
+        "Agreed to:                                                  Agreed to:\n"
+        "QUILLCOM TECHNOLOGIES INC                                   Kestrel Business Machines Corporation\n"
+        "By /s/ Jane Roe                                             By /s/ John Doe\n"
+        "   ---------------------------------------                     ----------------------------------\n"
+        "      Authorized Signature                                        Authorized Signature\n"
+    )
+    assert bound_party_names(text) == {"QUILLCOM TECHNOLOGIES INC", "Kestrel Business Machines Corporation"}
+
+
+def test_the_drafting_firm_below_a_cover_title_is_no_party() -> None:
+    # Before, the law firm named with its address under the title was bound.
+    text = (
+        "Exhibit 10.1\n\nDated 30 May 2014\nKESTREL MANUFACTURING SERVICES PTE. LTD.\nand\nQUILL CORPORATION\n"
+        "CONTRACT MANUFACTURE AGREEMENT\n|\nHARBOUR & GLEDWICK LLP\nONE MARINA BOULEVARD #28-00\nSINGAPORE 018989\n"
+    )
+    assert bound_party_names(text) == {"KESTREL MANUFACTURING SERVICES PTE. LTD.", "QUILL CORPORATION"}
+
+
+def test_guard_a_party_below_the_title_with_a_term_stays() -> None:
+    text = (
+        "SUPPLY AGREEMENT\n\nHARBOUR & GLEDWICK LLP (the \"Supplier\")\n12 Marina Road, Singapore 018989\n\n"
+        "and\n\nKESTREL TRADING LIMITED (the \"Buyer\")\n"
+    )
+    assert bound_party_names(text) == {"HARBOUR & GLEDWICK LLP", "KESTREL TRADING LIMITED"}
+
+
+def test_an_acronym_with_a_lower_case_first_letter_defines_its_company() -> None:
+    # Before, "(eKSYS)" defined nothing and "eKSYS, Inc." was never bound.
+    text = (
+        "JOINT VENTURE AGREEMENT QUILLSCRIPT PHARMACIES J.V.\nQUILLSCRIPT PHARMACIES J.V.\n"
+        "eKSYS, Inc. (eKSYS) and TPK Partners, L.L.C. (TPK) referred to in this Agreement as the \"Joint "
+        "Venturers,\" agree as follows:\nPurpose of Joint Venture\n"
+    )
+    aliases = bound_party_aliases(text)
+    assert aliases == {"eKSYS, Inc.": ["eKSYS"], "TPK Partners, L.L.C.": ["TPK"]}
