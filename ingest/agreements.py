@@ -56,6 +56,8 @@ _LEADING_AGREEMENT = re.compile(
     # "AGREEMENT IN RELATION TO THE SUPPLY OF GOODS", "Agreement with respect to ...".
     r"|IN[ \t]+(?:RELATION[ \t]+TO|RESPECT[ \t]+OF)|WITH[ \t]+RESPECT[ \t]+TO|in[ \t]+(?:relation[ \t]+to|respect[ \t]+of)|with[ \t]+respect[ \t]+to)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
+    # ("... of Short Messaging Services (SMS)": an acronym in brackets may close it.)
+    r"(?:[ \t]{1,3}\([A-Z][A-Z0-9&\-]{1,9}\))?"
 )
 # A heading line that names its subject after the agreement word: "Cooperation Agreement on
 # Wireless Network Coverage in the Harbor Area", "SUPPLY CONTRACT FOR INDUSTRIAL GASES". As a
@@ -157,8 +159,16 @@ def _strip_noise(title: str) -> tuple[str, int]:
         )
         if stripped != title:
             title, changed = stripped, True
+        # ("(CONFIDENTIAL) SUPPLY AGREEMENT", "[EXECUTION COPY] ...": a noise word in brackets too.)
+        bracketed = re.match(r"[(\[][ \t]*([^()\[\]\n]{1,30}?)[ \t]*[)\]][ \t]*", title)
+        if bracketed is not None and bracketed.group(1).casefold() in noise:
+            title, changed = title[bracketed.end() :], True
+            continue
         lowered = title.casefold()
         for word in noise:
+            # ("Translation Services Agreement": a kind of service is the title's own word.)
+            if word == "translation" and re.match(r"translation[ \t]+services?\b", lowered):
+                continue
             # (A legend alone, "SUBJECT TO CONTRACT", is all noise: nothing of it is a title.)
             if lowered.startswith(word + " ") or lowered.startswith(word + "\t") or lowered == word:
                 title, changed = title[len(word) :].lstrip(), True
@@ -214,6 +224,11 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
             party_list.sort(key=lambda m: m.end())
             if party_list:
                 start, raw = start + party_list[-1].end(), raw[party_list[-1].end() :]
+                # ("(REDACTED) SUPPLY AGREEMENT": the bracket that closed the legend's word is
+                # the legend's too.)
+                closing = re.match(r"[)\]][ \t]*", raw)
+                if closing is not None:
+                    start, raw = start + closing.end(), raw[closing.end() :]
         line_start = head.rfind("\n", 0, start) + 1
         line_end = head.find("\n", start)
         # "EX-10.2 3 exhibit102.htm SERVICE AGREEMENT": an EDGAR document header on a line of its

@@ -1240,6 +1240,7 @@ class _PartyFilters:
     street_endings: tuple[str, ...]
     place_endings: tuple[str, ...]
     division_words: frozenset[str]
+    identifier_labels: frozenset[str]
     building_endings: frozenset[str]
     campus_institutions: frozenset[str]
     document_labels: frozenset[str]
@@ -1274,6 +1275,7 @@ def _party_filters() -> _PartyFilters:
         street_endings=tuple(data["street_endings"]),
         place_endings=tuple(data["place_endings"]),
         division_words=frozenset(data["division_words"]),
+        identifier_labels=frozenset(data["identifier_labels"]),
         building_endings=frozenset(data["building_endings"]),
         firm_prefix=re.compile(
             r"(?i:" + "|".join(re.escape(p) for p in sorted(data["firm_prefixes"], key=len, reverse=True)) + r")\.?[ \t]+(?=[A-Z0-9])"
@@ -1677,6 +1679,9 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     last = name.split()[-1].strip(".,;:'’").casefold() if name.split() else ""
     if any(last.endswith(e) and len(last) > len(e) + 1 for e in filters.place_endings):
         return "address"
+    # "FEIN 59-1234567": a tax number and its label identify a party; they are no name.
+    if len(raw) >= 2 and raw[0] in filters.identifier_labels and all(re.fullmatch(r"[0-9\-]+", w) for w in raw[1:]):
+        return "thing"
     # "Zhejiang Province", "Liandu District": a division of a Chinese or Japanese address.
     if len(raw) == 2 and raw[-1] in filters.division_words and not has_legal_suffix(name):
         return "place"

@@ -215,3 +215,61 @@ def test_an_acronym_with_a_lower_case_first_letter_defines_its_company() -> None
     )
     aliases = bound_party_aliases(text)
     assert aliases == {"eKSYS, Inc.": ["eKSYS"], "TPK Partners, L.L.C.": ["TPK"]}
+
+
+def test_a_translation_note_before_the_heading_is_no_part_of_the_title() -> None:
+    # Before, "Translation Master Agreement" and "Summary Translation of Cooperation Agreement".
+    above = (
+        "Exhibit 10.5\nTranslation\nMaster Agreement\nbetween\nKestrel Computer Technology (Shanghai) Co., "
+        "Ltd.\nand\nQuill Information Technology Co., Ltd.\nJanuary 1, 2004\n"
+    )
+    run_in = "Exhibit 10.55\nSummary Translation of Cooperation Agreement\nParty A: Kestrel Pharmacy Co., Ltd.\n"
+    for text, want in ((above, "Master Agreement"), (run_in, "Cooperation Agreement")):
+        title = find_title(text)
+        assert title is not None and (title.text, title.start) == (want, text.index(want))
+
+
+def test_guard_translation_services_is_a_title_of_its_own() -> None:
+    text = "Exhibit 10.1\nTranslation Services Agreement\n\nThis Translation Services Agreement is made between Kestrel Ltd. and Quill Inc.\n"
+    title = find_title(text)
+    assert title is not None and title.text == "Translation Services Agreement"
+
+
+def test_a_leading_agreement_heading_may_close_with_a_bracketed_acronym() -> None:
+    # Before, no title was found at all.
+    text = (
+        "   Agreement Relating to the Joint Provision of Short Messaging Services (SMS)\n"
+        "             between Kestrel Mobile Communication Company Limited\n"
+        "             and Quill Network Technology Limited\n\n"
+        "Party A: Kestrel Mobile Communication Company Limited\n\nParty B: Quill Network Technology Limited\n"
+    )
+    title = find_title(text)
+    assert title is not None and (title.text, title.start) == (
+        "Agreement Relating to the Joint Provision of Short Messaging Services (SMS)", 3,
+    )
+
+
+def test_grantor_and_grantee_named_by_role_are_no_parties() -> None:
+    # Before, "Grantor" and "Grantee" were bound beside the cover's two companies.
+    text = (
+        "COLOCATION AGREEMENT\n\nBetween\n\nKESTREL CHELSEA, LLC\n\nas Grantor\n\nand\n\nQUILL - NEW YORK 111 8TH, "
+        "LLC\n\nas Grantee\n\nDated\n\nSeptember 27, 2010\n\n\nCOLOCATION AGREEMENT\n\nThis Colocation "
+        "Agreement (this \"Agreement\") is entered into as of the Effective Date, by and between Grantor "
+        "(defined in Item 1 of the Basic Colocation Information, below) and Grantee (defined in Item 2 of the "
+        "Basic Colocation Information, below):\n"
+    )
+    assert bound_party_names(text) == {"KESTREL CHELSEA, LLC", "QUILL - NEW YORK 111 8TH, LLC"}
+
+
+def test_contact_numbers_and_tax_numbers_are_no_names() -> None:
+    assert party_name_problem("Fax Number") == "thing"
+    assert party_name_problem("Telephone Number") == "thing"
+    assert party_name_problem("FEIN 59-1234567") == "thing"
+
+
+def test_a_bracketed_legend_or_noise_word_before_a_heading_is_no_part_of_the_title() -> None:
+    # Before, ") SUPPLY AGREEMENT" (the legend word's bracket kept) and "(CONFIDENTIAL) SUPPLY AGREEMENT".
+    for heading in ("EXHIBIT 10.1 (REDACTED) SUPPLY AGREEMENT", "(CONFIDENTIAL) SUPPLY AGREEMENT"):
+        text = f"{heading}\n\nThis Supply Agreement is made between Kestrel Ltd. and Quill Inc.\n"
+        title = find_title(text)
+        assert title is not None and (title.text, title.start) == ("SUPPLY AGREEMENT", text.index("SUPPLY AGREEMENT"))
