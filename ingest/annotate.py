@@ -1972,8 +1972,6 @@ def annotate_document(
     # (A letter agreement's structure names its parties: addressee, sender, acceptor.)
     letter = read_letter(text)
     is_agreement = title is not None or has_agreement_preamble(text) or letter is not None
-    title_text = title.text if title else _FALLBACK_TITLE
-    the_agreement_id = agreement_id(title_text, doc_id)
     definitions = find_definitions(text)
     person_spans = _person_spans(docs, chunk_spans)
     # Without an agreement title the text is no contract preamble: only "between ..." windows
@@ -1991,6 +1989,13 @@ def annotate_document(
         parties = [p for p in parties if not _drafting_firm(text, p, title, parties)]
     parties, merged = _one_party_per_spelling(parties)
     parties, joined = _halves_joined_over_and(text, parties, person_spans, definitions)
+    # "AVENTAIL CORPORATION RESELLER AGREEMENT" over "... and Aventail Corporation ("AVENTAIL")":
+    # a heading opened by a party's name is that party's form of the contract; the title is the
+    # rest, the whole heading one of its names.
+    if title is not None and preamble_title:
+        title, title_aliases = _without_party_prefix(text, title, title_aliases, parties)
+    title_text = title.text if title else _FALLBACK_TITLE
+    the_agreement_id = agreement_id(title_text, doc_id)
     party_labels = {p.entity_id: p.label for p in parties}
     # The antecedents' labels decide ORG vs PERSON ids for their terms.
     name_labels: dict[str, str] = dict(party_labels)
@@ -2127,6 +2132,31 @@ def _drafting_firm(text: str, party: Party, title: Title, parties: Sequence[Part
     if not any(c.isdigit() for c in below):
         return False
     return sum(1 for p in parties if p.name.end <= title.start) >= 2
+
+
+def _without_party_prefix(
+    text: str, title: Title, title_aliases: list[TitleAlias], parties: Sequence[Party]
+) -> tuple[Title, list[TitleAlias]]:
+    """``title`` without a party's name opening it ("AVENTAIL CORPORATION RESELLER AGREEMENT" ->
+    "RESELLER AGREEMENT"), the whole heading kept as an alias. Only a party whose name has a legal
+    form or an organisation's head noun, and only when two words or more remain. (The span is the
+    text's: a title's text has its white space collapsed.)"""
+    words = list(re.finditer(r"\S+", text[title.start : title.end]))
+    for party in sorted(parties, key=lambda p: (-len(p.name.text), p.entity_id)):
+        name = " ".join(party.name.text.split())
+        if not (has_legal_suffix(name) or organisation_head(name)):
+            continue
+        count = len(name.split())
+        if count + 2 > len(words):
+            continue
+        prefix = " ".join(w.group() for w in words[:count])
+        if prefix.casefold() != name.casefold():
+            continue
+        rest = title.start + words[count].start()
+        alias = TitleAlias(title.text, title.start, title.end, "heading")
+        shorter = Title(" ".join(text[rest : title.end].split()), rest, title.end)
+        return shorter, sorted([*title_aliases, alias], key=lambda a: (a.start, a.end, a.text))
+    return title, title_aliases
 
 
 def _halves_joined_over_and(

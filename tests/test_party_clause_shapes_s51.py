@@ -273,3 +273,24 @@ def test_a_bracketed_legend_or_noise_word_before_a_heading_is_no_part_of_the_tit
         text = f"{heading}\n\nThis Supply Agreement is made between Kestrel Ltd. and Quill Inc.\n"
         title = find_title(text)
         assert title is not None and (title.text, title.start) == ("SUPPLY AGREEMENT", text.index("SUPPLY AGREEMENT"))
+
+
+def test_a_heading_opened_by_a_party_name_is_titled_without_it() -> None:
+    # Before, the title was "KESTREL CORPORATION RESELLER AGREEMENT".
+    from ingest.annotate import annotate_document
+
+    text = (
+        "Exhibit 10.14 KESTREL CORPORATION RESELLER AGREEMENT (Domestic) This agreement dated this 17th day "
+        "of April, 1998 is made and entered into by and between Quill Software & Technology, Inc. "
+        "(\"RESELLER\") whose principal place of business is located at: 909 Third Ave. New York, NY 10024 "
+        "and Kestrel Corporation (\"KESTREL\") whose place of business is located at 117 S. Main Street, "
+        "Seattle, WA 98104. KESTREL and RESELLER agree as follows:\n"
+    )
+    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
+    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    assert agreement.name == "RESELLER AGREEMENT"
+    assert text[agreement.char_start : agreement.char_end] == "RESELLER AGREEMENT"
+    # The whole heading stays one of the agreement's names, with its span.
+    assert agreement.aliases == ["KESTREL CORPORATION RESELLER AGREEMENT"]
+    heading = agreement.attributes["title_aliases"][0]
+    assert text[heading["char_start"] : heading["char_end"]] == "KESTREL CORPORATION RESELLER AGREEMENT"
