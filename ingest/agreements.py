@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ingest.letter_parties import letter_salutation
 from ingest.lexicons import legend_words, load_json, lexicons
+from ingest.names import organisation_head
 from ingest.normalize import normalise_jurisdiction
 from ingest.text import name_words
 from ingest.quantities import DateSpan, dates_in
@@ -1270,6 +1271,8 @@ def _with_box(text: str, title: Title) -> Title:
 
 # A caps fragment of at most this many words on the line right above a heading continues it.
 _LINE_ABOVE_WORDS = 3
+# A company's legal form right after a line's words: ", Inc.", " LLC", " Limited".
+_LEGAL_FORM_AFTER = r",?\s+(?:Inc|Corp|Corporation|LLC|L\.L\.C|Ltd|Limited|Company|Co|L\.P|LP|GmbH|AG|S\.A|plc|N\.V|B\.V)\b"
 # A line above that ends in a joining word ("AND", "OF", a possessive) may be longer.
 _LINE_ABOVE_DANGLING_WORDS = 8
 _DANGLING_END = re.compile(r"(?:\b(?:and|of|for|to|the|on|in|AND|OF|FOR|TO|THE|ON|IN)|&|[A-Za-z][’']s)$")
@@ -1289,6 +1292,7 @@ def _with_line_above(text: str, title: Title) -> Title:
         return title
     previous_start = text.rfind("\n", 0, line_start - 1) + 1
     previous = text[previous_start : line_start - 1].strip()
+    adjacent = bool(previous)
     if not previous and previous_start > 0:
         previous_start = text.rfind("\n", 0, previous_start - 1) + 1
         previous = text[previous_start : line_start - 1].strip()
@@ -1296,7 +1300,16 @@ def _with_line_above(text: str, title: Title) -> Title:
     # A line that ends in a joining word ("TERM LOAN AND", "Managing Director's") cannot end a
     # title: it is the heading's first line, whatever follows, and needs no repetition as proof.
     dangling = bool(words) and _DANGLING_END.search(previous) is not None
-    if not words or len(words) > (_LINE_ABOVE_DANGLING_WORDS if dangling else _LINE_ABOVE_WORDS) or re.search(r"[0-9:;]", previous):
+    # ("CONSULTING\nSERVICES AGREEMENT", "EXCLUSIVE INTERNATIONAL SALES, MARKETING\nMANUFACTURING
+    # AND ADMINISTRATIVE AGREEMENT": in capitals, a line naming a kind of agreement right above
+    # (no blank line between) is the heading's first line too, unless it is an organisation's name (a head noun, or its words
+    # written with a legal form in the text: "Shanghai Media Group\nAdvertising Agency Agreement").)
+    kind_named = (
+        adjacent and title.text.isupper() and agreement_kind(previous) != "other" and not organisation_head(previous)
+        and re.search(r"\s+".join(re.escape(w.strip(",")) for w in words) + _LEGAL_FORM_AFTER, text, re.IGNORECASE) is None
+    )
+    limit = _LINE_ABOVE_DANGLING_WORDS if dangling or kind_named else _LINE_ABOVE_WORDS
+    if not words or len(words) > limit or re.search(r"[0-9:;]", previous):
         return title
     caps = title.text.isupper()
     if (caps and not (previous.isupper() and _CAPS_LINE.fullmatch(previous))) or (
@@ -1314,7 +1327,7 @@ def _with_line_above(text: str, title: Title) -> Title:
         # "Supply\nContract of Packaging Materials": a title that opens with the agreement word
         # names no kind; a kind word on the line right above ("Lease", "Supply") is its first word.
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
-    if dangling:
+    if dangling or kind_named:
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     joined = words + title.text.split()
     repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)

@@ -294,3 +294,32 @@ def test_a_heading_opened_by_a_party_name_is_titled_without_it() -> None:
     assert agreement.aliases == ["KESTREL CORPORATION RESELLER AGREEMENT"]
     heading = agreement.attributes["title_aliases"][0]
     assert text[heading["char_start"] : heading["char_end"]] == "KESTREL CORPORATION RESELLER AGREEMENT"
+
+
+def test_a_line_naming_a_kind_of_agreement_above_a_caps_heading_opens_it() -> None:
+    # Before, "SERVICES AGREEMENT" and "MANUFACTURING AND ADMINISTRATIVE AGREEMENT".
+    cases = (
+        (
+            "Exhibit\n10.1\nCONSULTING\nSERVICES AGREEMENT\nTHIS\nCONSULTING AGREEMENT (\"Agreement\") is made as of "
+            "this 25th day of August 2006,\nbetween Kestrel Bridge LLC and Quill Energy Services, Inc.\n",
+            "CONSULTING SERVICES AGREEMENT",
+        ),
+        (
+            "EXHIBIT 4.18\nEXCLUSIVE INTERNATIONAL SALES, MARKETING\nMANUFACTURING AND ADMINISTRATIVE AGREEMENT\n"
+            "(hereinafter called the \"Agreement\")\nbetween\nKESTREL INC.\n(an Ontario Corporation)\n",
+            "EXCLUSIVE INTERNATIONAL SALES, MARKETING MANUFACTURING AND ADMINISTRATIVE AGREEMENT",
+        ),
+    )
+    for text, want in cases:
+        title = find_title(text)
+        assert title is not None and (title.text, title.start) == (want, text.index(want.split()[0]))
+
+
+def test_guard_an_organisation_above_a_heading_does_not_open_it() -> None:
+    # "Shanghai Media Group" names the party; in capitals a company written with its legal form too.
+    for text, want in (
+        ("Harbour Media Group\nAdvertising Agency Agreement\n\nThis Agreement is made between Harbour Media Group and Kestrel Ltd.\n", "Advertising Agency Agreement"),
+        ("GLOBAL MARKETING\nDISTRIBUTION AGREEMENT\n\nThis Distribution Agreement is made between Global Marketing, Inc. and Quill Corp.\n", "DISTRIBUTION AGREEMENT"),
+    ):
+        title = find_title(text)
+        assert title is not None and title.text == want
