@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ingest.letter_parties import letter_salutation
 from ingest.lexicons import legend_words, load_json, lexicons
-from ingest.names import organisation_head
+from ingest.names import has_legal_suffix, name_at, organisation_head
 from ingest.normalize import normalise_jurisdiction
 from ingest.text import name_words
 from ingest.quantities import DateSpan, dates_in
@@ -1271,11 +1271,23 @@ def _with_box(text: str, title: Title) -> Title:
 
 # A caps fragment of at most this many words on the line right above a heading continues it.
 _LINE_ABOVE_WORDS = 3
-# A company's legal form right after a line's words: ", Inc.", " LLC", " Limited".
-_LEGAL_FORM_AFTER = r",?\s+(?:Inc|Corp|Corporation|LLC|L\.L\.C|Ltd|Limited|Company|Co|L\.P|LP|GmbH|AG|S\.A|plc|N\.V|B\.V)\b"
 # A line above that ends in a joining word ("AND", "OF", a possessive) may be longer.
 _LINE_ABOVE_DANGLING_WORDS = 8
 _DANGLING_END = re.compile(r"(?:\b(?:and|of|for|to|the|on|in|AND|OF|FOR|TO|THE|ON|IN)|&|[A-Za-z][’']s)$")
+
+
+def _written_with_legal_form(text: str, words: list[str]) -> bool:
+    """Whether ``text`` writes ``words`` (any case) as the start of a name that ends in a legal
+    form ("Global Marketing, Inc.")."""
+    pattern = re.compile(r"\s+".join(re.escape(w.strip(",")) for w in words), re.IGNORECASE)
+    for match in pattern.finditer(text):
+        name = name_at(text, match.start(), min(len(text), match.start() + _NAME_CHARS))
+        if name is not None and name.end > match.end() and has_legal_suffix(name.text):
+            return True
+    return False
+
+
+_NAME_CHARS = 120
 
 
 def _with_line_above(text: str, title: Title) -> Title:
@@ -1302,11 +1314,12 @@ def _with_line_above(text: str, title: Title) -> Title:
     dangling = bool(words) and _DANGLING_END.search(previous) is not None
     # ("CONSULTING\nSERVICES AGREEMENT", "EXCLUSIVE INTERNATIONAL SALES, MARKETING\nMANUFACTURING
     # AND ADMINISTRATIVE AGREEMENT": in capitals, a line naming a kind of agreement right above
-    # (no blank line between) is the heading's first line too, unless it is an organisation's name (a head noun, or its words
-    # written with a legal form in the text: "Shanghai Media Group\nAdvertising Agency Agreement").)
+    # (no blank line between) is the heading's first line too, unless it is an organisation's
+    # name: a head noun, or its words written with a legal form in the text ("GLOBAL
+    # MARKETING\nDISTRIBUTION AGREEMENT" over "... between Global Marketing, Inc. and ...").)
     kind_named = (
-        adjacent and title.text.isupper() and agreement_kind(previous) != "other" and not organisation_head(previous)
-        and re.search(r"\s+".join(re.escape(w.strip(",")) for w in words) + _LEGAL_FORM_AFTER, text, re.IGNORECASE) is None
+        adjacent and title.text.isupper() and agreement_kind(previous) != "other"
+        and not organisation_head(previous) and not _written_with_legal_form(text, words)
     )
     limit = _LINE_ABOVE_DANGLING_WORDS if dangling or kind_named else _LINE_ABOVE_WORDS
     if not words or len(words) > limit or re.search(r"[0-9:;]", previous):

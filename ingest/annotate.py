@@ -1653,12 +1653,12 @@ def _parties(
     # "THE SCRIPPS RESEARCH INSTITUTE\nA CALIFORNIA NONPROFIT\nPUBLIC BENEFIT CORPORATION": the line
     # after a cover's description line goes on with the description.
     found = [p for p in found if not after_description_line(text, p.name.start)]
-    # "JOINT VENTURE CONTRACT\n\nOF\n\nZHEJIANG TIANYUAN BIOTECH CO., LTD.": the company a heading
-    # names after "OF" is what the contract is of (a joint venture, a partnership), not a party
-    # (where the preamble names it as one, that reading stands elsewhere in the text).
     # ("Address:  3000 Hanover St.", "Contact Name:  Richard Gentilini" under a party's "Name:"
     # row: a contact row's value is no party.)
     found = [p for p in found if not after_contact_label(text, p.name.start)]
+    # "JOINT VENTURE CONTRACT\n\nOF\n\nZHEJIANG TIANYUAN BIOTECH CO., LTD.": the company a heading
+    # names after "OF" is what the contract is of (a joint venture, a partnership), not a party
+    # (where the preamble names it as one, that reading stands elsewhere in the text).
     found = [p for p in found if _TITLE_OF_BEFORE.search(text, max(0, p.name.start - _TITLE_OF_CHARS), p.name.start) is None]
     found.extend(_named_subsidiaries(text, found, person_spans))
     return sorted(found, key=lambda p: (p.evidence_start, p.entity_id))

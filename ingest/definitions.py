@@ -41,6 +41,7 @@ from ingest.names import (
     representation_lead,
     slot_name_at,
     surname_first,
+    trade_joiner_before,
     without_enumerator,
     words_without_honorifics,
 )
@@ -279,8 +280,6 @@ _INITIALS_SKIP = frozenset({
 })
 
 
-# A trade-name joiner right before a name: ", LLC dba ", " d/b/a ", " doing business as ".
-_TRADE_JOINER_BEFORE = re.compile(r"[ \t\n,]+(?:dba|DBA|d/b/a|D/B/A|d\.b\.a\.|doing[ \t\n]+business[ \t\n]+as|trading[ \t\n]+as)[ \t\n]+\Z")
 # ", Fl. 33139 ", ", CA 94304-1234": a state's abbreviation and a US postal code closing an address.
 _STATE_AND_POSTAL_CODE = re.compile(r"[ \t]*,[ \t]*[A-Z][A-Za-z]{1,3}\.?[ \t]+[0-9]{5}(?:-[0-9]{4})?[ \t,]*")
 
@@ -369,8 +368,8 @@ def _antecedent(
     # "would like Borosh Consulting, LLC dba Clear Financial Solutions (the "Firm")": a trade name
     # read alone is the party's second name; the antecedent is the legal name written with it.
     if name is not None:
-        joiner = _TRADE_JOINER_BEFORE.search(text, max(floor, name.start - 24), name.start)
-        legal = name_before(text, joiner.start()) if joiner is not None else None
+        joiner = trade_joiner_before(text, name.start, floor)
+        legal = name_before(text, joiner) if joiner is not None else None
         if legal is not None and legal.start >= floor and ends_in_legal_suffix(legal.text):
             name = NameSpan(text[legal.start : name.end], legal.start, name.end)
     # "Much and House Public Relations ("Much and House")": a term holding "and" shows the name

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ingest.lexicons import load_json, phrase_alternation
 from ingest.normalize import normalise_jurisdiction, normalise_plain
+from ingest.quantities import dates_in
 from ingest.sentences import ends_sentence
 
 # "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
@@ -172,6 +173,19 @@ def _dash_trade_match(text: str, pos: int, limit: int | None = None) -> re.Match
     return match
 
 
+def trade_joiner_before(text: str, pos: int, floor: int = 0) -> int | None:
+    """Where the trade- or former-name joiner that ends right at ``pos`` starts (", LLC dba Clear
+    ..." read from "Clear"), or None. ("on behalf of" joins a principal, another party: not it.)"""
+    # (The joiner's look-ahead reads the name's first character: the search runs one past ``pos``.)
+    for match in _TRADE_NAME.finditer(text, max(floor, pos - _TRADE_JOINER_CHARS), pos + 1):
+        if match.end() == pos and "behalf" not in match.group().casefold():
+            return match.start()
+    return None
+
+
+_TRADE_JOINER_CHARS = 40
+
+
 def trade_name_split(name: str) -> tuple[str, str] | None:
     """("695014 B.C. Ltd.", "Galaxy Telecom") for "695014 B.C. Ltd. dba Galaxy Telecom"."""
     match = _TRADE_NAME.search(name)
@@ -304,11 +318,19 @@ _CONTENTS_HEADING = re.compile(r"(?<![\w])(?:TABLE[ \t\n]+OF[ \t\n]+CONTENTS|Tab
 # "... AND HASBRO\n      DATED AS OF OCTOBER 14, 1997": a cover's date line below a name opens no
 # more of it.
 _DATED_LINE = re.compile(r"[ \t]*\n[ \t]*(?:DATED|Dated)\b")
-# "JUNE 22, 1999\nMYWEB INC.": a letter's date line above a name is no part of it.
-_DATE_LINE_ABOVE = re.compile(
-    r"(?:JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|January|February|March"
-    r"|April|May|June|July|August|September|October|November|December)[ \t]+[0-9]{1,2},?[ \t]+(?:19|20)[0-9]{2}[ \t]*\n[ \t]*(?=[A-Z])"
-)
+
+
+def _below_date_line(span: str) -> int:
+    """Where the line after ``span``'s first line starts, when that first line is a date alone
+    (``quantities.dates_in``) and a capital opens the next; else 0."""
+    line_end = span.find("\n")
+    if line_end <= 0:
+        return 0
+    dates = dates_in(span, 0, line_end)
+    if len(dates) != 1 or span[: dates[0].start].strip() or span[dates[0].end : line_end].strip(" \t,."):
+        return 0
+    below = line_end + 1 + len(span[line_end + 1 :]) - len(span[line_end + 1 :].lstrip(" \t"))
+    return below if span[below : below + 1].isupper() else 0
 
 
 _HEAD_STOP_AND = re.compile(r"\b(?:COMPANY|Company|CORPORATION|Corporation)(\.)[ \t\n]+(?:AND|and)[ \t\n]+[A-Z]")
@@ -340,11 +362,11 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     contents = _CONTENTS_HEADING.search(span)
     if contents is not None and contents.start() > 0:
         span = span[: contents.start()]
-    # "AMONG GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": an
-    # organisation's head word with a full stop closes its name; the "and" after it joins the next.
     dated = _DATED_LINE.search(span)
     if dated is not None and dated.start() > 0:
         span = span[: dated.start()]
+    # "AMONG GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": an
+    # organisation's head word with a full stop closes its name; the "and" after it joins the next.
     closed = _HEAD_STOP_AND.search(span)
     if closed is not None and closed.start() > 0:
         span = span[: closed.start(1)]
@@ -363,9 +385,13 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     # "between (RE-SELLER) TASQ TECHNOLOGY, INC.": a bracketed label before the name (the
     # party's role) is no part of it; no name opens with a parenthesis.
     if enumerator is None:
-        enumerator = _BRACKETED_LABEL.match(span) or _DATE_LINE_ABOVE.match(span)
+        enumerator = _BRACKETED_LABEL.match(span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
+    # "JUNE 22, 1999\nMYWEB INC.": a letter's date line above a name is no part of it.
+    below_date = _below_date_line(span)
+    if below_date:
+        start, span = start + below_date, span[below_date:]
     # "Article 1 Introduction\n1.1 Hunan Dafeng Group Company (as ...)": a clause number opening a
     # line closes the heading above it; the name starts after the number.
     clause = next(reversed(list(_LINE_CLAUSE_NUMBER.finditer(span))), None)

@@ -166,12 +166,18 @@ CHROMIUM_ARGS = [
 ]
 
 
-def bound_party_aliases(text: str) -> dict[str, list[str]]:
-    """Per party ingest binds to the agreement it reads in ``text`` (one chunk), its sorted aliases."""
+def annotated_agreement(text: str) -> tuple[Any, Any]:
+    """(the annotations ingest reads in ``text`` as one chunk, their agreement subject or None)."""
     from ingest.annotate import annotate_document
 
     annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    return annotations, next((s for s in annotations.subjects if s.type == "agreement"), None)
+
+
+def bound_party_aliases(text: str) -> dict[str, list[str]]:
+    """Per party ingest binds to the agreement it reads in ``text`` (one chunk), its sorted aliases."""
+    annotations, agreement = annotated_agreement(text)
+    assert agreement is not None
     return {
         s.name: sorted(s.aliases) for s in annotations.subjects if s.subject_id in agreement.attributes["parties"]
     }
@@ -179,10 +185,8 @@ def bound_party_aliases(text: str) -> dict[str, list[str]]:
 
 def bound_party_names(text: str) -> set[str]:
     """The names ingest binds ``party_to`` the agreement it reads in ``text`` (one chunk)."""
-    from ingest.annotate import annotate_document
-
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
+    annotations, agreement = annotated_agreement(text)
+    assert agreement is not None
     return {
         subject.name
         for subject in annotations.subjects
@@ -192,10 +196,7 @@ def bound_party_names(text: str) -> set[str]:
 
 def agreement_title(text: str) -> str | None:
     """The title ingest gives the agreement it reads in ``text`` (one chunk), or None."""
-    from ingest.annotate import annotate_document
-
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next((s for s in annotations.subjects if s.type == "agreement"), None)
+    _, agreement = annotated_agreement(text)
     return agreement.name if agreement is not None else None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ingest.agreements import find_title
 from ingest.names import name_at, party_name_problem
-from tests.helpers import bound_party_aliases, bound_party_names
+from tests.helpers import annotated_agreement, bound_party_aliases, bound_party_names
 
 
 def test_an_institution_before_a_bare_and_is_a_party_of_its_own() -> None:
@@ -277,8 +277,6 @@ def test_a_bracketed_legend_or_noise_word_before_a_heading_is_no_part_of_the_tit
 
 def test_a_heading_opened_by_a_party_name_is_titled_without_it() -> None:
     # Before, the title was "KESTREL CORPORATION RESELLER AGREEMENT".
-    from ingest.annotate import annotate_document
-
     text = (
         "Exhibit 10.14 KESTREL CORPORATION RESELLER AGREEMENT (Domestic) This agreement dated this 17th day "
         "of April, 1998 is made and entered into by and between Quill Software & Technology, Inc. "
@@ -286,9 +284,8 @@ def test_a_heading_opened_by_a_party_name_is_titled_without_it() -> None:
         "and Kestrel Corporation (\"KESTREL\") whose place of business is located at 117 S. Main Street, "
         "Seattle, WA 98104. KESTREL and RESELLER agree as follows:\n"
     )
-    annotations = annotate_document(text, [(0, len(text))], doc_id="doc", revision="rev")
-    agreement = next(s for s in annotations.subjects if s.type == "agreement")
-    assert agreement.name == "RESELLER AGREEMENT"
+    _, agreement = annotated_agreement(text)
+    assert agreement is not None and agreement.name == "RESELLER AGREEMENT"
     assert text[agreement.char_start : agreement.char_end] == "RESELLER AGREEMENT"
     # The whole heading stays one of the agreement's names, with its span.
     assert agreement.aliases == ["KESTREL CORPORATION RESELLER AGREEMENT"]
@@ -323,3 +320,15 @@ def test_guard_an_organisation_above_a_heading_does_not_open_it() -> None:
     ):
         title = find_title(text)
         assert title is not None and title.text == want
+
+
+def test_guard_a_principal_after_on_behalf_of_is_not_joined_to_the_name_before() -> None:
+    # "on behalf of" joins another party, never a trade name: no one party "X on behalf of Y".
+    text = (
+        "RE: Advisory Agreement\nThis letter sets out the general terms and conditions of our agreement "
+        "respecting the advisory services to be provided by The Kestrel Corporation Ltd. on behalf of Quill "
+        "Stem Cell Corporation (\"QSC\").\n"
+    )
+    aliases = bound_party_aliases(text)
+    assert not any("on behalf of" in name for name in aliases)
+    assert aliases.get("Quill Stem Cell Corporation") == ["QSC"]
