@@ -212,3 +212,33 @@ def test_a_named_subsidiary_is_read_within_160_characters_of_its_lead() -> None:
     long = "Kestrel " + " ".join(["Research"] * 20) + ", Inc."
     assert len(long) > 160
     assert long not in bound_party_names(text(long))
+
+
+def test_a_heading_names_what_it_is_of_within_forty_characters_before_the_name() -> None:
+    # ``_TITLE_OF_CHARS`` looks 40 characters back from a name for "CONTRACT ... OF".
+    def cover(gap: str) -> str:
+        return (
+            "JOINT VENTURE CONTRACT\nOF" + gap + "LIANHE TIANYUAN BIOTECH CO., LTD.\n\n"
+            "This contract has executed by the following parties on April 4, 2006:\n\n"
+            "Party A: KESTREL BIOPHARMA LIMITED (hereafter as \"KBL\")\n"
+            "Party B: QUILL BIOPHARMACEUTICAL CO., LTD. (hereafter as \"Quill\")\n"
+        )
+
+    parties = {"KESTREL BIOPHARMA LIMITED", "QUILL BIOPHARMACEUTICAL CO., LTD."}
+    # "CONTRACT\nOF" and 13 blank-line characters fit the window: the venture is no party.
+    assert bound_party_names(cover("\n" + " \n" * 6)) == parties
+    # With 40 characters between "OF" and the name, "CONTRACT" falls outside: the name is read.
+    assert bound_party_names(cover("\n" + " \n" * 20)) == parties | {"LIANHE TIANYUAN BIOTECH CO., LTD."}
+
+
+def test_a_trade_name_joiner_is_read_within_forty_characters_before_the_name() -> None:
+    # ``names._TRADE_JOINER_CHARS``: the joiner before a trade name must start within 40 characters.
+    from ingest.names import trade_joiner_before
+
+    near = "Kestrel Consulting, LLC dba Clear Harbour Solutions"
+    assert trade_joiner_before(near, near.index("Clear")) == near.index(" dba")
+    # "dba" 36 characters before the name is read; 41 characters before, it is outside the window.
+    inside = "Kestrel Consulting, LLC dba" + " " * 33 + "Clear Harbour Solutions"
+    assert trade_joiner_before(inside, inside.index("Clear")) == inside.index(" dba")
+    outside = "Kestrel Consulting, LLC dba" + " " * 38 + "Clear Harbour Solutions"
+    assert trade_joiner_before(outside, outside.index("Clear")) is None
