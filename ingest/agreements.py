@@ -167,8 +167,10 @@ def _strip_noise(title: str) -> tuple[str, int]:
             continue
         lowered = title.casefold()
         for word in noise:
-            # ("Translation Services Agreement": a kind of service is the title's own word.)
-            if word == "translation" and re.match(r"translation[ \t]+services?\b", lowered):
+            # ("Translation Services Agreement": a noise word before a title word it may qualify is
+            # the title's own word.)
+            following = lowered[len(word) :].split(maxsplit=1)
+            if following and following[0] in lexicons().title_prefix_noise_kept_before.get(word, ()):
                 continue
             # (A legend alone, "SUBJECT TO CONTRACT", is all noise: nothing of it is a title.)
             if lowered.startswith(word + " ") or lowered.startswith(word + "\t") or lowered == word:

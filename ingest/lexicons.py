@@ -63,6 +63,7 @@ class Lexicons:
     agreement_abbreviations: dict[str, str]
     title_words: frozenset[str]
     title_prefix_noise: tuple[str, ...]
+    title_prefix_noise_kept_before: dict[str, frozenset[str]]
 
 
 def _normalise_words(text: str) -> tuple[str, ...]:
@@ -120,6 +121,7 @@ def lexicons() -> Lexicons:
         agreement_abbreviations=dict(kinds["abbreviations"]),
         title_words=frozenset(kinds["title_words"]),
         title_prefix_noise=tuple(kinds["title_prefix_noise"]),
+        title_prefix_noise_kept_before={w: frozenset(after) for w, after in kinds["title_prefix_noise_kept_before"].items()},
     )
 
 
