@@ -10,7 +10,12 @@ thresholds.
 Data: ONLY cuad-dev's ``tune`` list (CUAD v1, CC BY 4.0, The Atticus Project; "Parties" labels
 read by ``bench/ner_eval.py``) and the real openings ``/work/realpre/realA.json``,
 ``realB.json``, ``realD.json`` (a reading set since stop 20) and ``realE.json`` (labels
-``parties``). Never realC, realF, realG, realH or the report split: they are the held-out measures. ``tuneA``/``tuneB`` are the halves of ``ner_eval.py --half``.
+``parties``). Never realC, realF, realG, realH or the report split: they are the held-out measures.
+Since stop 52 (``/work/realpre`` is gone): ``halvesA``, the half-A openings of the labelled sets
+of stops 49-51 (their texts in ``--sets-dir``, one ``real*_u.json`` per set; labels and addresses
+in ``bench/data/real_openings_labels.json``), and ``halvesB``, their clean half B, never trained on:
+
+    PYTHONPATH=. nice python scripts/train_party_scorer.py --cache /tmp/ps_cache.json --train tune halvesA --held-out halvesB ``tuneA``/``tuneB`` are the halves of ``ner_eval.py --half``.
 
 The annotation runs once per document (``bench/party_shapes.review_inputs``); its inputs to the
 review (the grammar's names, the model's ORG/PERSON spans, the defined terms) are kept in
@@ -47,7 +52,13 @@ REAL_DIR = Path("/work/realpre")
 # The reading sets of /work/realpre (their misses were read while rules were written). The clean
 # sets (realK, realM, realR, realU) and the report split are held-out measures: never trained on.
 READING_SETS = ("realJ", "realL", "realN", "realO", "realP", "realQ", "realS", "realT", "realV", "realW")
-SETS = ("tuneA", "tuneB", "tune", *READING_SETS)
+# The labelled sets of stops 49-52 (``bench/data/real_openings_labels.json`` holds their labels and
+# addresses; the texts are third-party and stay outside the repo, one ``real*_u.json`` per set in
+# ``--sets-dir``, flagged cases already left out). Half A of each was read while rules were
+# written; half B is the clean estimate and is never trained on.
+HALF_SETS = ("halvesA", "halvesB")
+SETS = ("tuneA", "tuneB", "tune", *READING_SETS, *HALF_SETS)
+SETS_DIR = Path("/work/newsets")
 L2 = 1.0
 NEWTON_STEPS = 50
 
@@ -69,6 +80,20 @@ def _documents(name: str) -> list[dict]:
                 "chunks": paragraph_chunks(text),
             })
         return docs
+    if name in HALF_SETS:
+        half = name[-1]
+        return [
+            {
+                "id": f"{path.stem.removesuffix('_u')}:{case['id']}",
+                "text": case["text"],
+                "gold": sorted({normalise_org(p) for p in case["parties"]}),
+                "gold_names": [[normalise_org(p)] for p in case["parties"]],
+                "chunks": [(0, len(case["text"]))],
+            }
+            for path in sorted(SETS_DIR.glob("real*_u.json"))
+            for case in json.loads(path.read_text(encoding="utf-8"))["cases"]
+            if case["half"] == half and not case.get("cuad_flag")
+        ]
     if name not in READING_SETS:
         raise SystemExit(f"train_party_scorer.py: unknown set {name!r} (the clean sets and report are never trained on)")
     data = json.loads((REAL_DIR / f"{name}.json").read_text(encoding="utf-8"))
@@ -240,6 +265,7 @@ def compare(names: Sequence[str], texts: dict[str, str], weights: np.ndarray, sh
 
 
 def main() -> int:
+    global SETS_DIR
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, required=True, help="JSON cache of the review's inputs (outside the repo)")
     parser.add_argument("--train", nargs="+", choices=SETS, required=True)
@@ -252,11 +278,15 @@ def main() -> int:
     parser.add_argument("--drop-threshold", type=float, default=0.0)
     parser.add_argument("--additions-limit", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the weights file here")
+    parser.add_argument("--sets-dir", type=Path, default=SETS_DIR, help="where the real*_u.json texts of halvesA/halvesB are")
     parser.add_argument("--show", action="store_true", help="print the weights")
     parser.add_argument("--study", action="store_true", help="leave-one-set-out study of an additions-only model")
     args = parser.parse_args()
 
+    SETS_DIR = args.sets_dir
     names = [*args.train, *([args.calibrate] if args.calibrate else []), *args.held_out]
+    if "halvesB" in args.train:
+        parser.error("halvesB is the clean estimate: it is never trained on")
     for held_name in [*([args.calibrate] if args.calibrate else []), *args.held_out]:
         if held_name in args.train or (held_name.startswith("tune") and "tune" in args.train):
             parser.error(f"the held-out set {held_name} must not be trained on")
