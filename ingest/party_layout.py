@@ -83,6 +83,13 @@ _SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
 _FILLED_TO_END = re.compile(r"^[\s.,;:]*$")
 _BARE_NAME_WORD = re.compile(r"(?:[A-Z][\w'’.\-]*|of|the|and|de|van|von|&)$")
 _INLINE_NUMBER = re.compile(r"(?<![\w(])\((\d{1,2})\)[ \t]+")
+# A number closing a cover's entry ("ACME LIMITED (1)", "ACME LIMITED(1) - AND - BETA LIMITED(2)"):
+# the name stands before it, the line ends or a joiner follows.
+_TRAILING_NUMBER = re.compile(r"(?<=[\w.])[ \t]*\((\d{1,2})\)(?=[ \t]*(?:$|[-–—]|(?i:and)\b))", re.M)
+# The words a name before its trailing number may have, read backwards from the number: no digit
+# opens one here (a date's year ends the walk: "DATED 14 JANUARY 2002 ACME LIMITED(1)").
+_BACKWARD_NAME_WORD = re.compile(r"(?:[A-Z][\w.&'’,\-]*|of|OF|the|THE|&)$")
+_BACKWARD_WORDS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -814,6 +821,46 @@ def _inline_item_names(text: str, found: list[LayoutCell], common_words: frozens
     return names
 
 
+def _trailing_number_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """A cover's entries numbered after the name, one per line or run into one ("DATED 14 JANUARY
+    2002 ACME LIMITED(1) - AND - BETA LIMITED(2)"): consecutive numbers from (1), at least two,
+    each closing a name that ends in a legal form. A name starts at the earliest word of the
+    capitalised run before its number from which the name reader reads up to the number."""
+    markers = [m for cell in found for m in _TRAILING_NUMBER.finditer(text, cell.start, cell.end)]
+    run: list[_Slot] = []
+    expected = 1
+    previous_end = 0
+    for marker in markers:
+        if int(marker.group(1)) != expected:
+            break
+        name = _name_before(text, max(previous_end, text.rfind("\n", 0, marker.start()) + 1), marker.start(), common_words)
+        if name is None:
+            break
+        run.append((name, marker.end()))
+        expected += 1
+        previous_end = marker.end()
+        if len(run) >= _ITEM_LIMIT:
+            break
+    return run if len(run) >= 2 else []
+
+
+def _name_before(text: str, floor: int, end: int, common_words: frozenset[str]) -> NameSpan | None:
+    """The name ending in a legal form that ends at ``end``, read from the earliest capitalised
+    word before it (at most ``_BACKWARD_WORDS`` words, none before ``floor``)."""
+    starts: list[int] = []
+    for word in reversed(list(re.finditer(r"\S+", text[floor:end]))):
+        if len(starts) >= _BACKWARD_WORDS or not _BACKWARD_NAME_WORD.match(word.group()):
+            break
+        starts.append(floor + word.start())
+    for start in reversed(starts):
+        if text[start : start + 4].casefold().rstrip() in _CONNECTORS:
+            continue
+        name = _checked(text, name_at(text, start, end), common_words)
+        if name is not None and name.start == start and not text[name.end : end].strip() and ends_in_legal_suffix(name.text):
+            return name
+    return None
+
+
 # A person's name in one case throughout: "JANE Q. ROE", "Jane Q. Roe", "J Roe" (an initial
 # with or without its dot), two to ``_MAX_PERSON_WORDS`` words.
 _CAPS_WORD = r"(?:[A-Z]\.?|[A-Z][A-Z'’\-]+)(?![\w'’\-])"
@@ -1168,6 +1215,7 @@ def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[
             for more in _run_on_names(text, name, common_words)
         ),
         *((slot, "item") for slot in _inline_item_names(text, found, common_words)),
+        *((slot, "item") for slot in _trailing_number_names(text, found, common_words)),
         *((slot, "item") for slot in _unled_list_names(text, found, common_words)),
         *(((slot.name, slot.slot_end), "label") for slot in label_slots(text, common_words)),
         *((slot, "cover") for slot in _cover_names(text, found, common_words)),
