@@ -124,3 +124,24 @@ def test_possessive_shapes_are_bounded_by_the_number_of_possessives() -> None:
 def test_every_other_capitalised_name_is_a_party(question: str, parties: list[str]) -> None:
     sc = parse_question(question)
     assert (sc.parties, sc.failures) == (parties, [])
+
+
+def test_a_party_list_after_the_dash_is_a_title_reading_up_to_the_bound() -> None:
+    from service.evidence.subject_class import _DASH_READINGS
+
+    # Before, at most 6 words after the dash were read as names: the list's last parties were
+    # never offered, and the question was refused for an agreement in the knowledge base.
+    question = "What does the Harlow Inc.\u2013Kestrel Holdings, L.P. and Larkspur Research & Trading, LLC Agency Agreement say?"
+    readings = parse_question(question).title_readings
+    # (The gate re-joins pieces across " & ", so the last piece is matched whole.)
+    assert {
+        "title": "Agency Agreement",
+        "parties": ["Harlow Inc.", "Kestrel Holdings, L.P.", "Larkspur Research", "Trading, LLC"],
+        "separators": ["; ", " and ", " & "],
+    } in readings
+    # The bound: the words after the dash are split at most _DASH_READINGS ways.
+    assert _DASH_READINGS == 24
+    long_list = " and ".join(f"Kestrel Fund {n} LLC" for n in range(1, 10))  # 36 words
+    readings = parse_question(f"What does the Harlow Inc.\u2013{long_list} Agency Agreement say?").title_readings
+    assert len(readings) <= _DASH_READINGS
+    assert all(r["title"] != "Agency Agreement" for r in readings)

@@ -1115,17 +1115,20 @@ def _add_title_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
 
 
 # "the PivX Corporation–Detto Technologies Reseller Agreement": two parties joined by a dash
-# before the title. At most this many splits of the words after the dash are offered.
+# before the title. At most this many splits of the words after the dash are offered: enough for
+# a list after the dash ("A–B, L.P. and C, LLC and D Research & Trading, LLC Agency Agreement"),
+# each split one more exact-title look-up.
 _DASH = re.compile(r"\s*[\u2013\u2014]\s*|\s+-\s+")
 # "the A/B Supply Agreement", "A / B Supply Agreement": a slash pairs two parties the same way,
 # tried only when the title has no dash (a "/" inside a name must not hide the dash).
 _SLASH = re.compile(r"\s*/\s*")
-_DASH_READINGS = 6
+_DASH_READINGS = 24
 
 
 def _add_dash_readings(sc: SubjectClass, title: str) -> None:
-    """Readings of a title that opens with two party names joined by a dash ("A–B Supply
-    Agreement", "A - B Supply Agreement"): A, the first words after the dash and the rest as the
+    """Readings of a title that opens with party names joined by a dash ("A–B Supply Agreement",
+    "A - B Supply Agreement", "A–B and C Supply Agreement"): A, the first words after the dash (a
+    party list of their own) and the rest as the
     title, for each split. They go to ``title_readings``, which the gate passes only on an exact
     title or alias match with every party (A, B and any other named one) bound; the title as
     written stays the main reading. Only one dash, every part readable."""
