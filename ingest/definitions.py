@@ -113,7 +113,10 @@ _LEADING_CONNECTORS = re.compile(
     # ("... ("Vendor") OF THE FIRST PART AND: WILLIAM ROE, ...": the part closing the previous
     # party opens no name; "OF THE FIRST-PART" too.)
     r"\bof\s+the\s+(?:first|second|third|fourth|fifth|one|other)[\s-]+part\b|"
-    r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.)+", re.I
+    r"\bin\s+favou?r\s+of\b|\bfor\s+the\s+benefit\s+of\b|&|\(\w{1,3}\)|\b\d{1,2}\.|"
+    # ("For value received as stated below, Jane Roe of ... (hereinafter ASSIGNOR), sells, assigns
+    # ... unto Acme LLC": an assignment's opening words before its maker.)
+    r"\bfor\s+value\s+received(?:\s+as\s+(?:stated|set\s+forth)\s+(?:below|herein))?)+", re.I
 )
 # "This Agreement ... (the "AGREEMENT") is entered into by the City of Fort Stockton, Texas, ...
 # ("COFS")": the clause after the title's definition opens with the verb, and the party follows "by".
@@ -269,7 +272,14 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     # title-case "Between" opens the clause too.)
     for match in re.finditer(r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b", window):
         best = max(best, start + match.end())
+    # ("CLINICAL SUPPLY AGREEMENT Harlow Vision Sciences ("HVS"), ... and ... agree:": a heading
+    # in capitals run into the opening of a preamble without "between" ends before its first name.)
+    for match in _HEADING_RUN_INTO_NAME.finditer(window):
+        best = max(best, start + match.end())
     return best
+
+
+_HEADING_RUN_INTO_NAME = re.compile(r"\b(?:AGREEMENT|CONTRACT)[ \t]+(?=[A-Z][a-z])")
 
 
 # Joining words an acronym leaves out ("ASC" of "Alpha Systems of Canada"), in the languages party
@@ -526,11 +536,13 @@ def _clause_antecedent(
         # "This PLEDGE AGREEMENT is dated as of May 1, 2004 and made by Acme Trust 2004-2, a Delaware
         # statutory trust (the "Grantor")": the maker follows "made by" inside the clause.
         made_by = next(iter(reversed(list(_MADE_BY_INSIDE.finditer(segment)))), None)
+    # (", m3communications, Inc., a Florida corporation": a name's own lower-case opening, a letter or
+    # three before a digit or a capital, is no description.)
     # (", the Marlow Springs Economic Development Corporation, a Type A ... ("MSEDC")": "the" and a
     # capitalised name of two words or more open the list's next member; ", the Issuer, and ..."
     # is a party's term.)
     continues_previous = made_by is None and re.match(
-        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of|the\s+(?=[A-Z][\w&'’.\-]*\s+[A-Z]))\b)[a-z]",
+        r"\s*,\s*(?!(?:and\s*,?\s*)?(?:on\s+the\s+(?:one|other)\s+hand|in\s+favou?r\s+of|for\s+the\s+benefit\s+of|the\s+(?=[A-Z][\w&'’.\-]*\s+[A-Z]))\b)[a-z](?![a-z]{0,2}[0-9A-Z])",
         segment,
     ) is not None
     if made_by:

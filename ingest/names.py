@@ -17,7 +17,8 @@ from ingest.normalize import normalise_jurisdiction, normalise_plain
 from ingest.quantities import dates_in
 from ingest.sentences import ends_sentence
 
-# "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "salesforce.com", "&".
+# "Acme", "ACME", "2THEMART.COM", "T-Mobile", "K*TEC", "eDiets", "iMine", "i2", "m3communications",
+# "salesforce.com", "&".
 # "Columbia Laboratories (Bermuda) Ltd.", "THE VÄRDE FUND XII (MASTER), L.P.": a parenthesised
 # word inside a name, never at its end (``_QUALIFIER_AHEAD`` is filled in with the legal forms); a
 # parenthesised number only right before the legal form ("S&A HOLDINGS (2013), LLC"), so a list's
@@ -32,7 +33,7 @@ from ingest.sentences import ends_sentence
 # Electronic (1992) Technologies Ltd.", Israeli drafting).
 _WORD = (
     r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
-    r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z]{1,3}[0-9][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)|\((?:19|20)[0-9]{2}\)(?=[ \t]+[A-Z])"
     r"|\([A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2}\)(?=_QUALIFIER_AHEAD))"
 )

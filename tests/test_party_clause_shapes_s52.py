@@ -5,8 +5,9 @@ shapes. Each test but the guards fails on the code before its rule.
 
 from __future__ import annotations
 
+from ingest.names import name_at
 from ingest.party_layout import layout_names
-from tests.helpers import bound_party_names
+from tests.helpers import bound_party_aliases, bound_party_names
 
 # A UK cover page with the entries' numbers after the names, one per line.
 _STACKED_COVER = (
@@ -52,3 +53,58 @@ def test_guard_one_numbered_entry_or_entries_without_a_legal_form_are_no_cover()
 def test_guard_the_numbers_must_run_from_one_in_order() -> None:
     text = "DATED 2002\n\nHARTWELL ANIMATIONS LIMITED (2)\n\nKESTREL GAMES LIMITED (3)\n\nLICENCE AGREEMENT\n"
     assert _items(text) == []
+
+
+def test_a_heading_run_into_a_preamble_without_between_ends_before_the_first_name() -> None:
+    # Before, the first party's definition read its antecedent from the heading on ("CLINICAL
+    # SUPPLY AGREEMENT Harlow Vision Sciences"), no name, and only the second party was bound.
+    text = (
+        'CLINICAL SUPPLY AGREEMENT Harlow Vision Sciences, ("HVS"), a corporation incorporated under the laws '
+        "of the State of California, with offices at 14 Main Street, Menlo Park, California 94025 and Kestrel "
+        'Pharma, L.L.C., a New Mexico limited liability company ("Kestrel"), agree: 1. RECITALS.\n'
+    )
+    assert bound_party_aliases(text) == {"Harlow Vision Sciences": ["HVS"], "Kestrel Pharma, L.L.C.": ["Kestrel"]}
+
+
+def test_guard_a_heading_on_its_own_line_keeps_its_reading() -> None:
+    text = (
+        'CLINICAL SUPPLY AGREEMENT\n\nHarlow Vision Sciences, Inc. ("HVS"), a California corporation, and '
+        'Kestrel Pharma, L.L.C., a New Mexico limited liability company ("Kestrel"), agree:\n'
+    )
+    assert bound_party_aliases(text) == {"Harlow Vision Sciences, Inc.": ["HVS"], "Kestrel Pharma, L.L.C.": ["Kestrel"]}
+
+
+def test_an_assignment_opening_for_value_received_names_its_maker() -> None:
+    # Before, "For value received as stated below," kept the maker's definition from its name:
+    # only the assignee was bound.
+    text = (
+        "ROYALTY AGREEMENT\n\nFor value received as stated below, Dana R. Holt of 67 Park, Richland WA 99352 "
+        "(hereinafter ASSIGNOR), sells, assigns, transfers, and sets over unto Kestrel LLC of 9011 W. Klamath "
+        "Ct., Kennewick, WA 99336 (hereinafter ASSIGNEE) 100% of the following:\n"
+    )
+    assert bound_party_aliases(text) == {"Dana R. Holt": ["ASSIGNOR"], "Kestrel LLC": ["ASSIGNEE"]}
+
+
+def test_a_name_opened_by_a_lower_case_letter_and_a_digit() -> None:
+    # Before, "k9networks, Inc." was no name (a name's first word had to open with a capital, or a
+    # lower-case prefix before one: "eDiets").
+    text = (
+        "FIRST AMENDMENT TO ASSET PURCHASE AGREEMENT\n\nTHIS FIRST AMENDMENT is entered into as of June 9, 2000 "
+        'by and between Harlow Laboratories, Inc., a New Jersey corporation ("Harlow"), and k9networks, Inc., a '
+        'Florida corporation having its principal place of business at 806 Quay Road, Sarasota, Florida 34236 ("Seller").\n'
+    )
+    assert bound_party_aliases(text) == {"Harlow Laboratories, Inc.": ["Harlow"], "k9networks, Inc.": ["Seller"]}
+    # Listed after a comma, such a name opens no description of the party before it.
+    listed = (
+        "FIRST AMENDMENT\n\nTHIS FIRST AMENDMENT is entered into as of June 9, 2000 by and between Harlow "
+        'Laboratories, Inc., a New Jersey corporation ("Harlow"), Harlow Networks of the Southeast, Inc., a Delaware '
+        'corporation ("Purchaser"), k9networks, Inc., a Florida corporation having its principal place of business '
+        'at 806 Quay Road, Sarasota, Florida 34236 ("Seller") and the shareholders of the Seller.\n'
+    )
+    assert bound_party_aliases(listed) == {
+        "Harlow Laboratories, Inc.": ["Harlow"],
+        "Harlow Networks of the Southeast, Inc.": ["Purchaser"],
+        "k9networks, Inc.": ["Seller"],
+    }
+    name = name_at("i2 Technologies, Inc. (the", 0, 26)
+    assert name is not None and name.text == "i2 Technologies, Inc."
