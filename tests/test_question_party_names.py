@@ -186,3 +186,32 @@ def test_a_contract_with_more_parties_than_the_bound_is_reached_by_naming_some_o
     # A party of the list that is not bound still fails the question.
     docs, _ = kb.docs(f"What law governs the {title} between {CONSORTIUM[0]} and Romeo Cable Ltd.?")
     assert docs == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "parties"),
+    [
+        # Before, each also named a party "Kohl", "Papa John" or "McDonald" that no agreement
+        # binds, and an agreement in the knowledge base was refused.
+        ("Can Kohl's Corporation terminate the Supply Agreement with Acme LLC?", ["Kohl's Corporation", "Acme LLC"]),
+        ("For the Endorsement Agreement (ABG-Shaq, LLC / Papa John's International, Inc), what is the governing law?",
+         ["Papa John's International, Inc", "ABG-Shaq, LLC"]),
+        ("Under McDonald's Corporation's Supply Agreement with Acme LLC, who pays freight?",
+         ["McDonald's Corporation", "Acme LLC"]),
+        # An owner without a legal form after it is still an owner, a party that must be bound.
+        ("Under Acme's Supply Agreement with Beta LLC, who pays freight?", ["Acme", "Beta LLC"]),
+    ],
+)
+def test_a_possessive_inside_a_company_name_names_no_owner(question: str, parties: list[str]) -> None:
+    assert parse_question(question).parties == parties
+
+
+def test_a_possessive_runs_on_to_a_legal_form_within_four_words_only() -> None:
+    from service.evidence.subject_class import _AFTER_POSSESSIVE_WORDS, named_parties
+
+    assert _AFTER_POSSESSIVE_WORDS == 4
+    assert named_parties("Does Kestrel's Alpha Beta Holdings, Inc. say?").pieces == ["Kestrel's Alpha Beta Holdings, Inc."]
+    # The form as the fifth word: the owner is "Kestrel", and the company a name of its own.
+    assert named_parties("Does Kestrel's Alpha Beta Gamma Holdings, Inc. say?").pieces == [
+        "Kestrel", "Kestrel's Alpha Beta Gamma Holdings, Inc."
+    ]

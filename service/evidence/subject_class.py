@@ -927,6 +927,32 @@ def _trim_name(span: str) -> str:
     return re.sub(r"(?:'s|')$", "", " ".join(words)).strip(" ,")
 
 
+# The words after a possessive that may still belong to its name: "Kohl's Corporation", "Papa
+# John's International, Inc", "McDonald's Corporation's" (at most this many words).
+_AFTER_POSSESSIVE_WORD = re.compile(r"[ \t]*,?[ \t]+([A-Z][\w.&-]*(?:'s|')?)")
+_AFTER_POSSESSIVE_WORDS = 4
+
+
+def _with_legal_form_after(text: str, possessive: re.Match[str]) -> str:
+    """The possessive's text, or the company name it opens: "Kohl's" of "Kohl's Corporation" is
+    no owner called "Kohl" but a name that runs on to its legal form (within
+    ``_AFTER_POSSESSIVE_WORDS`` capitalised words, the first legal form; a second possessive ends
+    it: "McDonald's Corporation's Supply Agreement")."""
+    end = possessive.end()
+    for _ in range(_AFTER_POSSESSIVE_WORDS):
+        word = _AFTER_POSSESSIVE_WORD.match(text, end)
+        if word is None:
+            break
+        end = word.end()
+        candidate = re.sub(r"(?:'s|')$", "", text[possessive.start() : end])
+        words = name_words(candidate)
+        if any(tuple(words[-len(s) :]) == s for s in lexicons().strippable_suffixes if s != ("the",) and len(words) > len(s)):
+            return candidate
+        if word.group(1).endswith(("'s", "'")):
+            break
+    return possessive.group(0)
+
+
 def named_parties(text: str) -> PartyList:
     """Every party a question names, wherever it stands: a party list after "between", "among"
     or "with" that starts with a capitalised word (read up to where the question may go on, the
@@ -970,7 +996,7 @@ def named_parties(text: str) -> PartyList:
     for match in _POSSESSIVE.finditer(text):
         if in_a_list(match):
             continue
-        name = _trim_name(match.group(0))
+        name = _trim_name(_with_legal_form_after(text, match))
         if name and sum(c.isalpha() for c in name) >= 2:
             add(_read_names(name))
     for match in _COMPANY_RUN.finditer(text):
