@@ -1003,6 +1003,30 @@ def _caption_names(text: str, found: list[LayoutCell], common_words: frozenset[s
     return names
 
 
+# A cover run into one line: the heading, two names joined by "AND", then the date or the contents
+# ("JOINT VENTURE AGREEMENT ACME MINING LIMITED AND BETA GOLD LIMITED January 22, 2007 TABLE OF
+# CONTENTS"), as pages that lost their line breaks store a cover.
+_RUN_IN_COVER = re.compile(
+    r"\b(?:AGREEMENT|CONTRACT)[ \t]+(?P<first>[A-Z][^\n]{2,150}?)[ \t]+(?:AND|-[ \t]*AND[ \t]*-)[ \t]+"
+    r"(?P<second>[A-Z][^\n]{2,150}?)(?=[ \t]+(?:DATED|Dated|dated|TABLE[ \t]+OF[ \t]+CONTENTS)\b|[ \t]*$|[ \t]+[A-Z][a-z]+[ \t]+\d{1,2},[ \t]+\d{4})",
+    re.M,
+)
+
+
+def _run_in_cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """The two names of a cover run into one line after its heading (``_RUN_IN_COVER``), among
+    the opening's first cells: each must fill its piece and end in a legal form."""
+    names: list[_Slot] = []
+    for cell in found[:_CAPTION_CELLS]:
+        match = _RUN_IN_COVER.search(text, cell.start, cell.end)
+        if match is None:
+            continue
+        read = [_caption_piece(text, match.start(g), match.end(g), common_words) for g in ("first", "second")]
+        if all(name is not None and ends_in_legal_suffix(name.text) for name in read):
+            names.extend((name, name.end) for name in read if name is not None)
+    return names
+
+
 def _caption_piece(text: str, start: int, end: int, common_words: frozenset[str]) -> NameSpan | None:
     name = _checked(text, name_at(text, start, end), common_words)
     if name is None or name.start != start or _FILLED_TO_END.match(text[name.end : end]) is None:
@@ -1220,6 +1244,7 @@ def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[
         *(((slot.name, slot.slot_end), "label") for slot in label_slots(text, common_words)),
         *((slot, "cover") for slot in _cover_names(text, found, common_words)),
         *((slot, "caption") for slot in _caption_names(text, found, common_words)),
+        *((slot, "cover") for slot in _run_in_cover_names(text, found, common_words)),
         *((slot, "label") for slot in _label_stack_names(text, found, common_words)),
         *((slot, "cover") for slot in _registered_run_names(text, found, common_words)),
         *((slot, "stack") for slot in _title_stack_names(text, found, common_words)),

@@ -108,3 +108,21 @@ def test_a_name_opened_by_a_lower_case_letter_and_a_digit() -> None:
     }
     name = name_at("i2 Technologies, Inc. (the", 0, 26)
     assert name is not None and name.text == "i2 Technologies, Inc."
+
+
+def test_a_cover_run_into_one_line_names_both_parties() -> None:
+    # Before, only the second name was bound (by the learned review): the first ran on from the
+    # heading's words.
+    text = (
+        "Dear Sirs, Enclosure JOINT VENTURE AGREEMENT HARLOW RESOURCES GHANA LIMITED AND KESTREL MINING GHANA "
+        "LIMITED January 22, 2007 TABLE OF CONTENTS ---- 1. Definitions 2. Formation\n"
+    )
+    first, second = "HARLOW RESOURCES GHANA LIMITED", "KESTREL MINING GHANA LIMITED"
+    covers = [(n.name.text, n.name.start) for n in layout_names(text) if n.shape == "cover"]
+    assert covers == [(first, text.index(first)), (second, text.index(second))]
+    assert bound_party_names(text) == {first, second}
+
+
+def test_guard_a_run_in_cover_needs_a_legal_form_on_both_names() -> None:
+    text = "SUPPLY AGREEMENT HARLOW RESOURCES LIMITED AND KESTREL MINING January 22, 2007 TABLE OF CONTENTS\n"
+    assert [n for n in layout_names(text) if n.shape == "cover"] == []
