@@ -1234,6 +1234,19 @@ def _accept(term: str, name: str, strength: int) -> bool:
     return (strength >= 2 and term[:1].isupper() and _looks_like_name(name)) or (strength >= 1 and suffixed)
 
 
+_THE_BEFORE_TERM = re.compile(r"\(\s*the\s+[\"“]\Z", re.I)
+
+
+def _defined_as_itself_after_the(text: str, site_start: int, term_start: int, name: str, term: str) -> bool:
+    """Whether one capitalised word without a legal form is defined as itself after "the" ('Tour
+    (the "Tour")')."""
+    words = name.split()
+    return (
+        len(words) == 1 and name.casefold() == " ".join(term.split()).casefold() and not has_legal_suffix(name)
+        and _THE_BEFORE_TERM.search(text, site_start, term_start) is not None
+    )
+
+
 def _opens_with(name: str, term: str) -> bool:
     """Whether ``name``'s first words are ``term``'s words ("NEW JERSEY ACQUISITION, INC." and "New
     Jersey"), by the registry's word normalisation."""
@@ -1656,6 +1669,11 @@ def find_definitions(text: str) -> list[Definition]:
             is_alias = is_alias and (
                 site.quoted or ends_in_legal_suffix(name.text) or len(name_words(name.text)) >= 2
             )
+            # '... as it relates to the Tour (the "Tour")': one word defined as itself after "the"
+            # is a thing the clause speaks of; a party's one-word name defines itself without the
+            # article ('Microsoft ("Microsoft")') or defines a role (the "Company").
+            if is_alias and _defined_as_itself_after_the(straight, site.start, start, name.text, term):
+                is_alias = False
             # "WHEREAS, COFS has an existing Capitan Reef Aquifer ("CRA") water well": a name
             # defined inside a recital's predicate is a thing the recital talks about, not a party
             # (the recital's subject, "WHEREAS, Acme ("Acme") owns ...", still may be one).

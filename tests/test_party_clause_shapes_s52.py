@@ -126,3 +126,18 @@ def test_a_cover_run_into_one_line_names_both_parties() -> None:
 def test_guard_a_run_in_cover_needs_a_legal_form_on_both_names() -> None:
     text = "SUPPLY AGREEMENT HARLOW RESOURCES LIMITED AND KESTREL MINING January 22, 2007 TABLE OF CONTENTS\n"
     assert [n for n in layout_names(text) if n.shape == "cover"] == []
+
+
+def test_one_word_defined_as_itself_after_the_is_a_thing() -> None:
+    # Before, "Tour" was bound as a third party of the agreement.
+    text = (
+        'PROMOTION AGREEMENT\n\nThe following Agreement (the "Agreement") shall serve as the complete understanding '
+        'between Harlow Marketing Inc. ("HMI") and KESTREL TELEVISION NETWORK ("KTN") as it relates to the KTN '
+        'presents the "Minty Fresh" Tour (the "Tour"). This Agreement covers work from July 1999.\n'
+    )
+    assert bound_party_aliases(text) == {"Harlow Marketing Inc.": ["HMI"], "KESTREL TELEVISION NETWORK": ["KTN"]}
+
+
+def test_guard_a_one_word_name_defined_as_itself_without_the_is_a_party() -> None:
+    text = 'LICENSE AGREEMENT\n\nThis Agreement is made between Quillsoft ("Quillsoft") and Harlow Inc. (the "Licensee").\n'
+    assert bound_party_names(text) == {"Quillsoft", "Harlow Inc."}
