@@ -1589,6 +1589,9 @@ def _named_for_its_address(name: str) -> bool:
     )
 
 
+_DANGLING_JOINER = re.compile(r"\s(?:of|and|the|for|to|de|du|des|del|van|von|y|OF|AND|THE|FOR|TO)\s*\Z")
+
+
 def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) -> str | None:
     """Why ``name`` cannot be a contract party, or None when it can. The general shapes of a
     false party: a postal address ("1707 Toronto Ont.", "Lincolnshire, IL 60069"), contract
@@ -1600,6 +1603,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     filters = _party_filters()
     if any(p.search(name) for p in filters.postal_codes) or filters.country_suffix.match(name.strip()):
         return "address"
+    # "University of" of "... the University of Texas System": a name never ends in a word that
+    # joins it to more of itself; such a reading was cut short.
+    if _DANGLING_JOINER.search(name):
+        return "fragment"
     # '"Constituent Corporations': a quote opening a name that never closes it is a defined term's
     # text ('referred to collectively as the "Constituent Corporations"'); '"QX" TECHNOLOGIES' closes.
     if _UNCLOSED_QUOTE.match(name):

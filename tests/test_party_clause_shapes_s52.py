@@ -5,7 +5,7 @@ shapes. Each test but the guards fails on the code before its rule.
 
 from __future__ import annotations
 
-from ingest.names import name_at
+from ingest.names import name_at, party_name_problem
 from ingest.party_layout import layout_names
 from tests.helpers import bound_party_aliases, bound_party_names
 
@@ -141,3 +141,15 @@ def test_one_word_defined_as_itself_after_the_is_a_thing() -> None:
 def test_guard_a_one_word_name_defined_as_itself_without_the_is_a_party() -> None:
     text = 'LICENSE AGREEMENT\n\nThis Agreement is made between Quillsoft ("Quillsoft") and Harlow Inc. (the "Licensee").\n'
     assert bound_party_names(text) == {"Quillsoft", "Harlow Inc."}
+
+
+def test_a_name_ending_in_a_joining_word_is_a_fragment() -> None:
+    # Before, "University of" (of "the University of Texas System", cut before the state) was bound.
+    assert party_name_problem("University of") == "fragment"
+    assert party_name_problem("Harlow Bank of the") == "fragment"
+    assert party_name_problem("Bank of the West") is None
+    text = (
+        "Research Agreement, by and between the Registrant and The Board of Regents of the University of Texas "
+        "System, dated as of November 19, 2019\n\nRESEARCH AGREEMENT\n\nThe parties agree as follows.\n"
+    )
+    assert "University of" not in bound_party_names(text)
