@@ -846,14 +846,17 @@ def _trailing_number_names(text: str, found: list[LayoutCell], common_words: fro
 
 def _name_before(text: str, floor: int, end: int, common_words: frozenset[str]) -> NameSpan | None:
     """The name ending in a legal form that ends at ``end``, read from the earliest capitalised
-    word before it (at most ``_BACKWARD_WORDS`` words, none before ``floor``)."""
-    starts: list[int] = []
+    word before it (none before ``floor``). A run longer than ``_BACKWARD_WORDS`` words gives no
+    name: where it starts cannot be told, and a name cut short is a wrong name."""
+    starts: list[tuple[int, str]] = []
     for word in reversed(list(re.finditer(r"\S+", text[floor:end]))):
-        if len(starts) >= _BACKWARD_WORDS or not _BACKWARD_NAME_WORD.match(word.group()):
+        if not _BACKWARD_NAME_WORD.match(word.group()):
             break
-        starts.append(floor + word.start())
-    for start in reversed(starts):
-        if text[start : start + 4].casefold().rstrip() in _CONNECTORS:
+        if len(starts) == _BACKWARD_WORDS:
+            return None
+        starts.append((floor + word.start(), word.group()))
+    for start, word in reversed(starts):
+        if word.casefold() in _CONNECTORS:
             continue
         name = _checked(text, name_at(text, start, end), common_words)
         if name is not None and name.start == start and not text[name.end : end].strip() and ends_in_legal_suffix(name.text):

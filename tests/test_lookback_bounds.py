@@ -242,3 +242,18 @@ def test_a_trade_name_joiner_is_read_within_forty_characters_before_the_name() -
     assert trade_joiner_before(inside, inside.index("Clear")) == inside.index(" dba")
     outside = "Kestrel Consulting, LLC dba" + " " * 38 + "Clear Harbour Solutions"
     assert trade_joiner_before(outside, outside.index("Clear")) is None
+
+
+def test_a_name_before_a_trailing_number_is_read_back_over_at_most_eight_words() -> None:
+    from ingest.party_layout import _BACKWARD_WORDS, layout_names
+
+    assert _BACKWARD_WORDS == 8
+
+    def items(first: str) -> list[str]:
+        text = f"DATED 2002\n\n{first} (1)\n\n- AND -\n\nKESTREL GAMES LIMITED (2)\n\nLICENCE AGREEMENT\n"
+        return [n.name.text for n in layout_names(text) if n.shape == "item"]
+
+    eight = "ALPHA BETA GAMMA DELTA EPSILON ZETA ANIMATIONS LIMITED"
+    assert items(eight) == [eight, "KESTREL GAMES LIMITED"]
+    # Nine words: where the name starts cannot be told, so the cover is read as no list.
+    assert items("OMEGA " + eight) == []
