@@ -52,11 +52,15 @@ REAL_DIR = Path("/work/realpre")
 # The reading sets of /work/realpre (their misses were read while rules were written). The clean
 # sets (realK, realM, realR, realU) and the report split are held-out measures: never trained on.
 READING_SETS = ("realJ", "realL", "realN", "realO", "realP", "realQ", "realS", "realT", "realV", "realW")
-# The labelled sets of stops 49-52 (``bench/data/real_openings_labels.json`` holds their labels and
-# addresses; the texts are third-party and stay outside the repo, one ``real*_u.json`` per set in
-# ``--sets-dir``, flagged cases already left out). Half A of each was read while rules were
-# written; half B is the clean estimate and is never trained on.
+# The labelled sets of stops 49-51, realAF to realBJ (``bench/data/real_openings_labels.json``
+# holds their labels and addresses; the texts are third-party and stay outside the repo, one
+# ``<set>_u.json`` per set in ``--sets-dir``, flagged cases already left out). Half A of each was
+# read while rules were written; half B is the clean estimate and is never trained on. Later sets
+# are held out whole.
 HALF_SETS = ("halvesA", "halvesB")
+LABELLED_SETS = tuple(
+    f"real{a}{b}" for a, b in [("A", c) for c in "FGHIJKLMNOPQRSTUVWXYZ"] + [("B", c) for c in "ABCDEFGHIJ"]
+)
 SETS = ("tuneA", "tuneB", "tune", *READING_SETS, *HALF_SETS)
 SETS_DIR = Path("/work/newsets")
 L2 = 1.0
@@ -83,30 +87,26 @@ def _documents(name: str) -> list[dict]:
     if name in HALF_SETS:
         half = name[-1]
         return [
-            {
-                "id": f"{path.stem.removesuffix('_u')}:{case['id']}",
-                "text": case["text"],
-                "gold": sorted({normalise_org(p) for p in case["parties"]}),
-                "gold_names": [[normalise_org(p)] for p in case["parties"]],
-                "chunks": [(0, len(case["text"]))],
-            }
-            for path in sorted(SETS_DIR.glob("real*_u.json"))
-            for case in json.loads(path.read_text(encoding="utf-8"))["cases"]
+            _opening(f"{set_name}:{case['id']}", case)
+            for set_name in LABELLED_SETS
+            for case in json.loads((SETS_DIR / f"{set_name}_u.json").read_text(encoding="utf-8"))["cases"]
             if case["half"] == half and not case.get("cuad_flag")
         ]
     if name not in READING_SETS:
         raise SystemExit(f"train_party_scorer.py: unknown set {name!r} (the clean sets and report are never trained on)")
     data = json.loads((REAL_DIR / f"{name}.json").read_text(encoding="utf-8"))
-    return [
-        {
-            "id": f"{name}:{case['id']}",
-            "text": case["text"],
-            "gold": sorted({normalise_org(p) for p in case["parties"]}),
-            "gold_names": [[normalise_org(p)] for p in case["parties"]],
-            "chunks": [(0, len(case["text"]))],
-        }
-        for case in data["cases"]
-    ]
+    return [_opening(f"{name}:{case['id']}", case) for case in data["cases"]]
+
+
+def _opening(doc_id: str, case: dict) -> dict:
+    """A labelled opening as a training document: one chunk, its parties' registry keys."""
+    return {
+        "id": doc_id,
+        "text": case["text"],
+        "gold": sorted({normalise_org(p) for p in case["parties"]}),
+        "gold_names": [[normalise_org(p)] for p in case["parties"]],
+        "chunks": [(0, len(case["text"]))],
+    }
 
 
 def collect(names: Sequence[str], cache_path: Path) -> dict[str, dict]:
