@@ -847,7 +847,9 @@ def _trailing_number_names(text: str, found: list[LayoutCell], common_words: fro
 def _name_before(text: str, floor: int, end: int, common_words: frozenset[str]) -> NameSpan | None:
     """The name ending in a legal form that ends at ``end``, read from the earliest capitalised
     word before it (none before ``floor``). A run longer than ``_BACKWARD_WORDS`` words gives no
-    name: where it starts cannot be told, and a name cut short is a wrong name."""
+    name: where it starts cannot be told, and a name cut short is a wrong name. (``names.name_before``
+    reads its window's runs from the front, and a cover's date and dashes before the name leave it
+    none to read: "DATED 14 JANUARY 2002 ACME LIMITED".)"""
     starts: list[tuple[int, str]] = []
     for word in reversed(list(re.finditer(r"\S+", text[floor:end]))):
         if not _BACKWARD_NAME_WORD.match(word.group()):

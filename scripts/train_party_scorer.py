@@ -58,8 +58,10 @@ READING_SETS = ("realJ", "realL", "realN", "realO", "realP", "realQ", "realS", "
 # read while rules were written; half B is the clean estimate and is never trained on. Later sets
 # are held out whole.
 HALF_SETS = ("halvesA", "halvesB")
-LABELLED_SETS = tuple(
-    f"real{a}{b}" for a, b in [("A", c) for c in "FGHIJKLMNOPQRSTUVWXYZ"] + [("B", c) for c in "ABCDEFGHIJ"]
+LABELLED_SETS = (
+    "realAF", "realAG", "realAH", "realAI", "realAJ", "realAK", "realAL", "realAM", "realAN", "realAO", "realAP",
+    "realAQ", "realAR", "realAS", "realAT", "realAU", "realAV", "realAW", "realAX", "realAY", "realAZ", "realBA",
+    "realBB", "realBC", "realBD", "realBE", "realBF", "realBG", "realBH", "realBI", "realBJ",
 )
 SETS = ("tuneA", "tuneB", "tune", *READING_SETS, *HALF_SETS)
 SETS_DIR = Path("/work/newsets")

@@ -912,8 +912,13 @@ def _not_name_words() -> frozenset[str]:
 def _names_a_company(words: list[str]) -> bool:
     """A legal form after at least one other word ("Zeta Corp", "Acme Holdings, Inc."), not a
     defined term alone ("the Company")."""
-    suffixes = [s for s in lexicons().strippable_suffixes if s != ("the",)]
-    return any(i > 0 and tuple(words[i : i + len(s)]) == s for s in suffixes for i in range(len(words)))
+    return any(i > 0 and tuple(words[i : i + len(s)]) == s for s in _legal_forms() for i in range(len(words)))
+
+
+@lru_cache(maxsize=1)
+def _legal_forms() -> tuple[tuple[str, ...], ...]:
+    """The legal forms as name words ("inc", "co ltd"), without the article the key drops too."""
+    return tuple(s for s in lexicons().strippable_suffixes if s != ("the",))
 
 
 def _trim_name(span: str) -> str:
@@ -946,7 +951,7 @@ def _with_legal_form_after(text: str, possessive: re.Match[str]) -> str:
         end = word.end()
         candidate = re.sub(r"(?:'s|')$", "", text[possessive.start() : end])
         words = name_words(candidate)
-        if any(tuple(words[-len(s) :]) == s for s in lexicons().strippable_suffixes if s != ("the",) and len(words) > len(s)):
+        if any(len(words) > len(s) and tuple(words[-len(s) :]) == s for s in _legal_forms()):
             return candidate
         if word.group(1).endswith(("'s", "'")):
             break
