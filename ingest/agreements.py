@@ -1777,6 +1777,9 @@ def _instrument_heading(text: str) -> Title | None:
 _RUN_IN_LINE_CHARS = 120
 # How far a date before a run-in heading may reach ("11 April 2021", "April 11, 2021").
 _RUN_IN_DATE_CHARS = 30
+# How many words an instrument's subject may run to after its leading words, in a run-in line
+# ("ASSIGNMENT OF" + "PATENT RIGHTS AND RELATED APPLICATIONS").
+_RUN_IN_SUBJECT_WORDS = 8
 
 
 @lru_cache(maxsize=1)
@@ -1787,16 +1790,49 @@ def _run_in_instrument_title() -> re.Pattern[str]:
     data = load_json("agreement_kinds.json")
     words = sorted({*data["instrument_titles"], *data["heading_instrument_titles"]}, key=lambda w: (-len(w), w))
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
+    leading = "|".join(
+        re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(data["leading_instrument_titles"], key=lambda w: (-len(w), w))
+    )
     return re.compile(
+        # An instrument that names its subject after its first words, up to the preamble's
+        # "This": "ASSIGNMENT OF PATENT RIGHTS This Assignment is made ..." (the subject's end
+        # is only known where the preamble starts).
+        rf"(?P<leading>(?i:{leading})(?:[ \t]+(?:[A-Z][\w&'’\-/.,]*|and|of|the|to|&)){{1,{_RUN_IN_SUBJECT_WORDS}}}?)"
+        r"(?=[ \t]+(?:THIS|This)\b)"
         # (Or the same words again: the preamble's run-in subject repeats the heading, "SECOND
         # AMENDMENT TO LEASE SECOND AMENDMENT TO LEASE dated as of ...".)
-        rf"(?P<caps>(?:[A-Z][A-Z0-9&'’\-/.]*[ \t]+){{0,5}}?(?i:{alternatives}))"
+        rf"|(?P<caps>(?:[A-Z][A-Z0-9&'’\-/.]*[ \t]+){{0,5}}?(?i:{alternatives}))"
         r"(?=[ \t]+(?:THIS\b|This\b|[^A-Za-z\s]|[a-z]|[A-Z][a-z]|(?P=caps)\b))"
         # (In title case a connector after it goes on with the title: "Ragnarok License and
-        # Distribution Agreement" is no licence heading.)
-        rf"|(?P<title>(?:[A-Z][a-z][\w&'’\-]*[ \t]+(?:(?:of|and)[ \t]+)?){{0,5}}?(?i:{alternatives}))"
+        # Distribution Agreement" is no licence heading. The instrument word itself is in title
+        # case here: a caps "ASSIGNMENT OF ..." is the caps reading's or the leading one's.)
+        rf"|(?P<title>(?:[A-Z][a-z][\w&'’\-]*[ \t]+(?:(?:of|and)[ \t]+)?){{0,5}}?(?=[A-Z][a-z])(?i:{alternatives}))"
         r"(?=[ \t]+(?:THIS\b|[^A-Za-z\s]|(?!(?:and|of|for|to|the|on|in)\b)[a-z]|[A-Z]{2}))"
     )
+
+
+@lru_cache(maxsize=1)
+def _caps_leading_instrument() -> re.Pattern[str]:
+    """A caps instrument heading that names its subject ("ASSIGNMENT OF PATENT RIGHTS AND
+    TECHNOLOGY"), up to ``_RUN_IN_SUBJECT_WORDS`` words after its leading ones, right before a
+    preamble's "This"/"THIS" and the word after it."""
+    words = sorted(load_json("agreement_kinds.json")["leading_instrument_titles"], key=lambda w: (-len(w), w))
+    alternatives = "|".join(re.escape(w.upper()).replace(r"\ ", r"[ \t]+") for w in words)
+    return re.compile(
+        rf"(?<![\w&\-])(?P<heading>(?:{alternatives})(?:[ \t]+(?:[A-Z][A-Z0-9&'’\-/.,]*|&)){{1,{_RUN_IN_SUBJECT_WORDS}}}?)"
+        r"(?=[ \t]+(?:THIS|This)[ \t]+(?P<called>[A-Za-z]+))"
+    )
+
+
+def _leading_instrument_further_in(line: str, position: int) -> re.Match[str] | None:
+    """Further into a run-in line, past a legend or a cover's running label: the first caps
+    instrument heading that names its subject, run into a preamble that calls the text by the
+    heading's first word ("... SEPARATELY FILED] ASSIGNMENT OF PATENT RIGHTS AND TECHNOLOGY This
+    Assignment is entered into ..."). Only in the opening (``TITLE_SCAN_CHARS``)."""
+    for match in _caps_leading_instrument().finditer(line, position, min(len(line), TITLE_SCAN_CHARS)):
+        if match.group("called").casefold() == match.group("heading").split()[0].casefold():
+            return match
+    return None
 
 
 def _run_in_instrument(text: str) -> Title | None:
@@ -1804,11 +1840,14 @@ def _run_in_instrument(text: str) -> Title | None:
     instrument's heading ("Exhibit 10.9 GUARANTY THIS GUARANTY (this "Guaranty") is made ...",
     "Exhibit 10.8 Secured Promissory Note $250,000 ... FOR VALUE RECEIVED"): titled like an
     instrument heading line (``_instrument_heading``: the text has a preamble clause or speaks of
-    itself), in one case throughout, where a line of its own would hold it."""
-    first = re.search(r"[^\n]*\S[^\n]*", text[:TITLE_SCAN_CHARS])
-    if first is None or len(first.group().strip()) <= _RUN_IN_LINE_CHARS:
+    itself), in one case throughout, where a line of its own would hold it. A shorter line
+    (after furniture lines: "Exhibit 10.4\nASSIGNMENT AND ASSUMPTION OF LEASE This ASSIGNMENT is
+    made ...") is run in only where the preamble's "This" follows the heading on it."""
+    first = next((m for m in re.finditer(r"[^\n]*\S[^\n]*", text[:TITLE_SCAN_CHARS]) if not _page_furniture(m.group().strip())), None)
+    if first is None:
         return None
     line = first.group()
+    short = len(line.strip()) <= _RUN_IN_LINE_CHARS
     position = 0
     while True:
         # Skip the page furniture before the heading a word at a time ("Exhibit", "10.9"), and
@@ -1822,8 +1861,8 @@ def _run_in_instrument(text: str) -> Title | None:
                 break
             skipped = date.end - position
         position += skipped
-    heading = _run_in_instrument_title().match(line, position)
-    if heading is None:
+    heading = _run_in_instrument_title().match(line, position) or _leading_instrument_further_in(line, position)
+    if heading is None or (short and re.match(r"[ \t]+(?:THIS|This)\b", line[heading.end() :]) is None):
         return None
     title = Title(heading.group(), first.start() + heading.start(), first.start() + heading.end())
     if has_agreement_preamble(text) or _speaks_of_itself(text, title):

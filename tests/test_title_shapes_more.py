@@ -172,15 +172,44 @@ def test_a_run_in_instrument_heading_needs_the_text_to_speak_as_one() -> None:
     assert _title(text) is None
 
 
-def test_a_run_in_line_is_one_longer_than_120_characters() -> None:
+def test_a_run_in_line_is_one_longer_than_120_characters_unless_the_preamble_follows_its_heading() -> None:
     from ingest.agreements import _RUN_IN_LINE_CHARS, _run_in_instrument
 
     assert _RUN_IN_LINE_CHARS == 120
-    at_bound = GUARANTY_RUN_IN[:113] + "x" * (120 - 113)
+    note = (
+        "Exhibit 10.8 Secured Promissory Note $250,000 March 1, 2021 FOR VALUE RECEIVED, Quorvant Systems, Inc."
+        " promises to pay to Pellridge Analytics LLC the principal sum."
+    )
+    at_bound = note[:113] + "x" * (120 - 113)
     assert len(at_bound) == 120 and _run_in_instrument(at_bound) is None
     past = at_bound + "y"
-    assert _run_in_instrument(past) == _run_in_instrument(GUARANTY_RUN_IN)
-    assert _run_in_instrument(past) is not None
+    assert _run_in_instrument(past) == Title("Secured Promissory Note", 13, 36)
+    # A short line whose heading runs into the preamble's "This" is run in whatever its length.
+    short = GUARANTY_RUN_IN[:113] + "x" * (120 - 113)
+    assert _run_in_instrument(short) == Title("GUARANTY", 13, 21)
+
+
+def test_a_run_in_instrument_that_names_its_subject_ends_where_the_preamble_starts() -> None:
+    from ingest.agreements import _run_in_instrument
+
+    text = (
+        "Exhibit 10.4\nASSIGNMENT AND ASSUMPTION OF LEASE This ASSIGNMENT is made as of May 1, 2010 by Quorvant"
+        ' Systems, Inc. ("Assignor") to Pellridge LLC ("Assignee").\n'
+    )
+    start = text.index("ASSIGNMENT")
+    assert _run_in_instrument(text) == Title("ASSIGNMENT AND ASSUMPTION OF LEASE", start, start + 34)
+    assert _title(text) == ("ASSIGNMENT AND ASSUMPTION OF LEASE", start, start + 34)
+    title_case = "Assignment of Patent Rights This Assignment is made as of May 1, 2010 by Quorvant Systems, Inc. to Pellridge LLC.\n"
+    assert _title(title_case) == ("Assignment of Patent Rights", 0, 27)
+    # Its caps instrument word is no title-case heading: "ASSIGNMENT" alone was read before.
+    caps = title_case.replace("Assignment of Patent Rights", "ASSIGNMENT OF PATENT RIGHTS", 1)
+    assert _title(caps) == ("ASSIGNMENT OF PATENT RIGHTS", 0, 27)
+    # Without the preamble's "This" after it the subject has no end: no run-in title.
+    assert _run_in_instrument(caps.replace(" This Assignment is", " is", 1)) is None
+    # The subject's bound: at most 8 words after the leading ones.
+    long = "ASSIGNMENT OF " + " ".join(["PATENT"] * 9) + " This Assignment is made by Quorvant Systems, Inc.\n"
+    assert _run_in_instrument(long) is None
+    assert _run_in_instrument(long.replace("PATENT ", "", 1)) is not None
 
 
 def test_a_filings_label_lines_take_no_place_among_the_heading_lines() -> None:
