@@ -668,7 +668,7 @@ def _clause_antecedent(
             last = next(reversed(list(_CLOSING_JOINER.finditer(segment))), None)
             if last is not None and segment_start + last.end() > leading.end:
                 after = name_at(text, segment_start + last.end(), paren_start)
-                if after is not None and not text[after.end : paren_start].strip() and party_name_problem(after.text) is None:
+                if after is not None and _only_its_description(text, after, paren_start) and party_name_problem(after.text) is None:
                     return after
             # "among Marlow Korea Inc., Lotus Korea Inc. and Quartz Bank Ltd. (the "Lender")": a
             # role defined right after the last company of a list, joined by a bare "and", is that
@@ -680,7 +680,7 @@ def _clause_antecedent(
                     if (
                         after is not None
                         and ends_in_legal_suffix(after.text)
-                        and not text[after.end : paren_start].strip()
+                        and _only_its_description(text, after, paren_start)
                         and party_name_problem(after.text) is None
                     ):
                         return after
@@ -1058,6 +1058,20 @@ _THE_AFTER_BETWEEN = re.compile(r"the\s+(?=[A-Z])")
 # What may stand between such a name and its definition: ", a municipal corporation", "dated May
 # 1, 2009" (a trust's deed), or a bare comma ("and the UNIVERSITY OF ... NEW JERSEY, ("UMDNJ")").
 _ONLY_DESCRIPTION = re.compile(r"\s*(?:,\s*an?\s+[^()\"]*|,?\s+dated\s+[^()\"]*|,)?\s*")
+
+
+# A definition that names a group ("(each a "Party")", "(collectively, "Sellers")"), not the
+# name right before it.
+_GROUP_DEFINITION = re.compile(r"\(\s*(?:hereinafter\s+)?(?:each|both|collectively|together|jointly|individually)\b", re.I)
+
+
+def _only_its_description(text: str, name: NameSpan, paren_start: int) -> bool:
+    """Whether only the name's own description (``_ONLY_DESCRIPTION``: ", a Texas corporation")
+    or nothing stands between ``name`` and the definition opening at ``paren_start``, a
+    definition of one party ("A and B, a Texas corporation ("Buyer")" defines B)."""
+    if _GROUP_DEFINITION.match(text, paren_start):
+        return False
+    return not text[name.end : paren_start].strip() or _ONLY_DESCRIPTION.fullmatch(text, name.end, paren_start) is not None
 
 
 def _line_opening_party(text: str, start: int, paren_start: int) -> NameSpan | None:
