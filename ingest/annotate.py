@@ -573,6 +573,10 @@ _LIST_DESCRIPTION = re.compile(
     r"|as[ \t\n]+(?:the[ \t\n]+)?(?:sole[ \t\n]+)?(?:co-)?(?:trustees?|custodian|executor|executrix|administrator|nominee|guardian)"
     r"[ \t\n]+(?:of|for|under)[ \t\n]+[^,()\"\n]{1,100}?(?:,[ \t\n]*(?:19|20)\d\d)?)(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)"
 )
+_ONE_SIDE_FILLER = re.compile(r"[ \t\n]*,?[ \t\n]*on[ \t\n]+the[ \t\n]+(?:one|other)[ \t\n]+hand[ \t\n]*,?[ \t\n]*")
+# A member's description that makes it a company: an article, then words ending in a legal form
+# (", a Nevada corporation", ", a Delaware limited liability company").
+_COMPANY_DESCRIPTION = re.compile(r",[ \t\n]*(?:an?|An?|AN?)[ \t\n]+[^,()\"\n]{1,80}")
 # "The undersigned, SUNTRON CORPORATION, a Delaware corporation, ... (collectively, the
 # "Borrowers"), hereby acknowledge ...": the signers list themselves, anywhere in the document
 # (an acknowledgment follows the signatures).
@@ -632,6 +636,10 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
             recital = re.match(r"(?:WHEREAS|Whereas)[ \t,]+", straight[position : match.start()])
             position += recital.end() if recital else 0
             listed: list[NameSpan] = []
+            # ("STORESONLINE.COM, INC., a California corporation, and NETGATEWAY, a Nevada
+            # corporation (collectively, ...": a member described as a company by its legal form,
+            # spelled out in its description, is a company without one in its name.)
+            described_as_company: set[NameSpan] = set()
             while position < match.start() and len(listed) < _COLLECTIVE_LIMIT:
                 name = name_at(straight, position, match.start())
                 if name is None:
@@ -642,6 +650,8 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 name_end = aside.end() if aside else name.end
                 # "SUNTRON CORPORATION, a Delaware corporation, K*TEC ...": a description per name.
                 described = _LIST_DESCRIPTION.match(straight, name_end, match.start())
+                if described is not None and _COMPANY_DESCRIPTION.fullmatch(described.group()) and ends_in_legal_suffix(described.group()):
+                    described_as_company.add(name)
                 separator = _LIST_SEPARATOR.match(straight, described.end() if described else name_end, match.start())
                 position = separator.end() if separator else (described.end() if described else name_end)
                 if separator is None:
@@ -649,6 +659,12 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
             # (A pair of persons read as one name is two members: "and Mary Jones and Robert Lee
             # (together, the "Sellers")".)
             members = sum(2 if _personal_names_pair(n.text) else 1 for n in listed)
+            # (", on the one hand (collectively, ...": the side's filler closes a list of
+            # companies; a person's name there may be a place read from an address.)
+            if _ONE_SIDE_FILLER.fullmatch(straight, position, match.start()) and all(
+                ends_in_legal_suffix(n.text) or n in described_as_company for n in listed
+            ):
+                position = match.start()
             if straight[position : match.start()].strip() or members < 2:
                 continue
             term = re.match(r'[^"]{1,60}', straight[match.end() : match.end() + 60])
@@ -660,7 +676,7 @@ def _collective_lists(text: str, windows: Sequence[tuple[int, int]]) -> list[tup
                 term.group() if term else "",
                 [
                     member for n in listed
-                    if ends_in_legal_suffix(n.text) or organisation_head(n.text)
+                    if ends_in_legal_suffix(n.text) or organisation_head(n.text) or n in described_as_company
                     or _personal_name(n.text) or _personal_names_pair(n.text)
                     for member in (_pair_halves(n) if _personal_names_pair(n.text) else [n])
                 ],

@@ -956,9 +956,18 @@ def coordinated_words(before: str, after: str) -> bool:
     Economic", "Scientific and Technological"): a name ends in a noun, so an adjective before
     "and" is no name's last word."""
     pair = f"{before.casefold()} and {after.casefold()}"
-    return pair in _name_coordinations() or (_ADJECTIVE.fullmatch(before) is not None and _ADJECTIVE.fullmatch(after) is not None)
+    return (
+        pair in _name_coordinations()
+        or (_ADJECTIVE.fullmatch(before) is not None and _ADJECTIVE.fullmatch(after) is not None)
+        # ("Hubei Chutian Broadcasting and Television Network Co., Ltd.", "Printing and Dyeing",
+        # "Mining and Metallurgy": two activity nouns, the trades a company's name lists.)
+        or (_ACTIVITY_NOUN.fullmatch(before) is not None and _ACTIVITY_NOUN.fullmatch(after) is not None)
+    )
 
 
+# A capitalised noun of an activity or a field by its ending ("Broadcasting", "Television",
+# "Management", "Technology", "Electronics", "Culture", "Insurance", "Science").
+_ACTIVITY_NOUN = re.compile(r"(?i)[A-Z][a-z]{3,}(?:ing|ion|ment|ogy|ics|ure|ance|ence)")
 # A capitalised adjective by its ending ("Financial", "Economic", "Technological", "Collective");
 # not every "-al" ("Capital", "Hospital", "Dental" are nouns).
 _ADJECTIVE = re.compile(r"(?i)[A-Z][a-z]{2,}(?:ial|ical|ural|onal|ic|ive|ous)")

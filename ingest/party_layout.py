@@ -82,6 +82,10 @@ _ASIDE_PARTY_CLOSE = re.compile(r"^([A-Z]\d?)[ \t]*\)[ \t]*[:：][ \t]*")
 _SPLIT_PARTY_LABEL = re.compile(r"^[A-Z]\d?[ \t]*[:：]")
 _FILLED_TO_END = re.compile(r"^[\s.,;:]*$")
 _BARE_NAME_WORD = re.compile(r"(?:[A-Z][\w'’.\-]*|of|the|and|de|van|von|&)$")
+# The rest of an institution's name after a lower-case joiner, on the slot's line: joiners and
+# capitalised words, ending in a capitalised word; the whole name at most 16 words.
+_INSTITUTION_TAIL = re.compile(r"(?:[ \t]+(?:of|the|and|for|&))+(?:[ \t]+(?:[A-Z][\w'’\-]*|of|the|and|for|&))*[ \t]+[A-Z][\w'’\-]*")
+_MAX_INSTITUTION_WORDS = 16
 _INLINE_NUMBER = re.compile(r"(?<![\w(])\((\d{1,2})\)[ \t]+")
 # A number closing a cover's entry ("ACME LIMITED (1)", "ACME LIMITED(1) - AND - BETA LIMITED(2)"):
 # the name stands before it, the line ends or a joiner follows.
@@ -308,6 +312,16 @@ def _slot_name(text: str, start: int, end: int, common_words: frozenset[str]) ->
     # head noun names it as a legal form would, when the name fills its slot.
     if organisation_head(name.text) and name.text[:1].isalpha() and _FILLED_TO_END.match(rest) is not None:
         return name
+    # "Party B: China Institute of Sports Science of the General Administration of Sport of
+    # China": the name reader stops at a lower-case "of the"; the organisation's name goes on in
+    # capitalised words and joiners to the slot's end, which the row's layout sets.
+    whole = _INSTITUTION_TAIL.match(rest)
+    if (
+        whole is not None and organisation_head(name.text) and name.text[:1].isalpha()
+        and _FILLED_TO_END.match(rest[whole.end() :]) is not None
+        and len(name.text.split()) + len(whole.group().split()) <= _MAX_INSTITUTION_WORDS
+    ):
+        return NameSpan(text[name.start : name.end + whole.end()], name.start, name.end + whole.end())
     closed = _FILLED_TO_END.match(rest) is not None or re.match(r"[ \t]*[,(]", rest) is not None
     return name if closed and _bare_name(name.text) else None
 

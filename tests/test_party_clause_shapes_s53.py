@@ -6,7 +6,7 @@ subject. Names are invented. Each test but the guards fails on the code before i
 from __future__ import annotations
 
 from ingest.definitions import find_definitions
-from tests.helpers import bound_party_aliases
+from tests.helpers import bound_party_aliases, bound_party_names
 
 
 def _antecedents(text: str) -> list[tuple[str, str]]:
@@ -42,3 +42,44 @@ def test_a_definition_of_a_group_after_the_last_party_is_no_role_of_that_party()
         ' Pellridge Inc., a Texas corporation ("Assignee").\n'
     )
     assert _antecedents(both) == [("Assignor", "Quorvant Systems, Inc."), ("Assignee", "Pellridge Inc.")]
+
+
+def test_a_group_member_described_as_a_company_is_a_party_without_a_legal_form_in_its_name() -> None:
+    # Before, the caps name without a legal form was dropped from the group and never bound.
+    text = (
+        "THIS AGREEMENT is made between and among Quorvant Systems, Inc., a California corporation, and"
+        ' NETWAYPOINT, a Nevada corporation , on the one hand (collectively, "QUORVANT"), and Pellridge Corp.,'
+        ' on the other hand ("RESELLER").\n'
+    )
+    assert bound_party_names(text) == {"Quorvant Systems, Inc.", "NETWAYPOINT", "Pellridge Corp."}
+    # Guard: a member described as a person, or not described, still needs a name of its own kind.
+    plain = text.replace(", a Nevada corporation ,", ",", 1)
+    assert "NETWAYPOINT" not in bound_party_names(plain)
+
+
+def test_a_party_letter_row_holds_an_institution_named_over_lower_case_joiners() -> None:
+    text = (
+        "Technology Cooperation Agreement\nParty A: Xidelong (China) Co., Ltd.\n"
+        "Party B: Westland Institute of Sports Science of the General Administration of Sport of Westland\n"
+        "In accordance with the law, Party A and Party B agree as follows.\n"
+    )
+    whole = "Westland Institute of Sports Science of the General Administration of Sport of Westland"
+    assert bound_party_aliases(text) == {"Xidelong (China) Co., Ltd.": ["Party A"], whole: ["Party B"]}
+    # Guard: the row must end with the name; a description after it leaves the slot unread as one.
+    described = text.replace("of Sport of Westland\n", "of Sport of Westland, a public institution of the state\n", 1)
+    assert whole not in bound_party_names(described)
+
+
+def test_two_trades_joined_by_and_inside_a_company_name_are_one_name() -> None:
+    # Before, "Hubei Chutian Broadcasting" and "Television Network Co., Ltd." were two parties.
+    text = (
+        "This Exclusive Cooperation Agreement is made by and between Hubei Chutian Broadcasting and Television"
+        ' Network Co., Ltd. ("Party A") and Hubei Chutian Video Communication Network Co., Ltd. ("Party B").\n'
+    )
+    assert bound_party_aliases(text) == {
+        "Hubei Chutian Broadcasting and Television Network Co., Ltd.": ["Party A"],
+        "Hubei Chutian Video Communication Network Co., Ltd.": ["Party B"],
+    }
+    # Guard: a name that is no trade before "and" still opens a party of its own.
+    two = text.replace("Broadcasting and Television Network", "Harbor and Television Network", 1)
+    assert "Harbor and Television Network Co., Ltd." not in bound_party_names(two)
