@@ -922,8 +922,24 @@ def _own_heading(text: str) -> Title | None:
         extended = _with_amendment_head(text, candidate)
         if extended == candidate and _names_another_document(text, candidate.start):
             continue
-        return _agreement_heading_above(text, extended, candidates)
+        return _fuller_on_cover(_agreement_heading_above(text, extended, candidates), candidates)
     return None
+
+
+def _fuller_on_cover(heading: Title, candidates: list[tuple[int, int, Title]]) -> Title:
+    """A cover page above the preamble's heading that writes the same title with title-opening
+    words before it ("EXCLUSIVE LICENSE AGREEMENT" on the cover, "LICENSE AGREEMENT" over "THIS
+    AGREEMENT is made"): the cover's fuller title is the contract's (``title_opening_words``)."""
+    words = heading.text.casefold().split()
+    # (The nearest such run above: a mirror's description line may open the page.)
+    for rank, _, cover in sorted(candidates, key=lambda c: (-c[2].start, c[2].end)):
+        if rank > 1 or cover.end > heading.start:
+            continue
+        cover_words = cover.text.casefold().split()
+        extra = cover_words[: len(cover_words) - len(words)]
+        if extra and cover_words[len(extra) :] == words and set(extra) <= _title_opening_words():
+            return cover
+    return heading
 
 
 _AGREEMENT_WORD = re.compile(r"\b(?:AGREEMENT|Agreement|agreement|CONTRACT|Contract|contract)\b")
@@ -1002,6 +1018,11 @@ def _without_repeat(title: Title) -> Title:
     heading runs into the preamble's first words, which write it again in another case; the title
     is the heading once."""
     words = title.text.split()
+    # ("LICENSE LICENSE AGREEMENT ("Agreement") made as of ...": a one-word heading run into the
+    # preamble's title that opens with the same word; the title is the preamble's.)
+    if len(words) >= 3 and words[0] == words[1] and words[0].isupper():
+        second = list(re.finditer(r"\S+", title.text))[1].start()
+        return Title(title.text[second:], title.start + second, title.end)
     half = len(words) // 2
     if len(words) % 2 or not half:
         return title

@@ -83,3 +83,31 @@ def test_two_trades_joined_by_and_inside_a_company_name_are_one_name() -> None:
     # Guard: a name that is no trade before "and" still opens a party of its own.
     two = text.replace("Broadcasting and Television Network", "Harbor and Television Network", 1)
     assert "Harbor and Television Network Co., Ltd." not in bound_party_names(two)
+
+
+def test_the_cover_pages_fuller_title_over_the_preambles_heading() -> None:
+    from ingest.agreements import Title, find_title
+
+    text = (
+        "Exhibit 10.38\n\nEXCLUSIVE LICENSE AGREEMENT\n\nby and between\n\nWestland Medical Center and\n\n"
+        "Quorvant Therapeutics Inc.\n\ndated as of November 1, 2013\n\n-1-\n\n\nLICENSE AGREEMENT\n\n"
+        "THIS AGREEMENT is made as of November 1, 2013 by and between Westland Medical Center, Inc. and Quorvant"
+        ' Therapeutics Inc. ("Licensee").\n'
+    )
+    start = text.index("EXCLUSIVE")
+    assert find_title(text) == Title("EXCLUSIVE LICENSE AGREEMENT", start, start + 27)
+    # Guard: a cover with other words than title-opening ones names another document.
+    other = text.replace("EXCLUSIVE LICENSE AGREEMENT", "PATENT LICENSE AGREEMENT", 1)
+    assert find_title(other).text == "LICENSE AGREEMENT"
+
+
+def test_a_one_word_heading_run_into_the_preambles_title_is_read_once() -> None:
+    from ingest.agreements import Title, find_title
+
+    text = (
+        "EX-10.4 2 v032427_ex10-4.txt CONFIDENTIAL TREATMENT The registrant requests confidential treatment"
+        ' of Section 3(b) of this License Agreement. LICENSE LICENSE AGREEMENT ("Agreement") made as of'
+        ' November 4, 2004, by and between Quorvant Group, Inc. ("Licensee") and JANE ROE ("Licensor").\n'
+    )
+    start = text.index("LICENSE AGREEMENT (")
+    assert find_title(text) == Title("LICENSE AGREEMENT", start, start + 17)
