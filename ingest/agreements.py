@@ -453,6 +453,9 @@ _TITLE_CASE_JOINING_END = re.compile(r"(?:[ \t](?:and|of|for|to|on|in|the)|,|&|-
 _TITLE_CASE_SPLIT_LINES = 8
 
 
+_SALUTATION = re.compile(r"(?:DEAR|Dear)[ \t]")
+
+
 def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
     """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
     ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above); and of
@@ -489,8 +492,9 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
                 and not _ends_in_legal_form(previous)
             )
             # (A line above that ends in the agreement word is a whole heading of its own: a cover's
-            # "X AGREEMENT" over the same heading broken over lines.)
-            if re.search(r"(?:AGREEMENT|CONTRACT|Agreement|Contract)$", previous):
+            # "X AGREEMENT" over the same heading broken over lines. A letter's salutation above
+            # its subject heading, "DEAR XXXXX,", is no part of it.)
+            if re.search(r"(?:AGREEMENT|CONTRACT|Agreement|Contract)$", previous) or _SALUTATION.match(previous):
                 break
             if not line_shape.fullmatch(previous) or not (
                 joined_here or joining_end.search(previous) or tight or _centred_together(head, after, previous_start, previous, lines[first])

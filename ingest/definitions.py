@@ -337,7 +337,13 @@ def _is_name_derived(term: str, name: str) -> bool:
     # the name's words in a row, from its first word.)
     content = [w for w in name_list if w not in _INITIALS_SKIP]
     syllables = len(joined_term) >= 4 and len(term_words) == 1 and _prefixes_of(joined_term, content)
-    return joined_term in (initials, content_initials) or clipped or inner or syllables or set(term_words) <= set(name_list)
+    # ("Ogilvy Public Relations Worldwide (hereinafter "Ogilvy PR")": the name's first word whole,
+    # then the initials or first letters of the words after it, in a row.)
+    shortened = len(term_words) >= 2 and bool(content) and term_words[0] == content[0] and _prefixes_of(joined_term, content)
+    return (
+        joined_term in (initials, content_initials) or clipped or inner or syllables or shortened
+        or set(term_words) <= set(name_list)
+    )
 
 
 def _prefixes_of(term: str, words: Sequence[str]) -> bool:
@@ -1624,8 +1630,14 @@ _SINGLE_QUOTED_TERM = re.compile(r"(?<=[(\s])'([A-Z0-9][^'()\n\"]{0,60}?)'(?=\s*
 
 
 def _double_quoted(straight: str) -> str:
-    """``straight`` with single-quoted terms written in double quotes (same length)."""
-    return _SINGLE_QUOTED_TERM.sub(lambda m: f'"{m.group(1)}"', straight)
+    """``straight`` with single-quoted terms written in double quotes, and a mark closing a
+    quoted term blanked ('("IOS(R)")' reads '("IOS   ")': a parenthesis inside the definition's
+    would end it), same length."""
+    double = _SINGLE_QUOTED_TERM.sub(lambda m: f'"{m.group(1)}"', straight)
+    return _MARK_IN_TERM.sub(lambda m: f'"{m.group(1)}{" " * len(m.group(2))}"', double)
+
+
+_MARK_IN_TERM = re.compile(r'"([^"()\n]{1,40})(\((?:R|TM|SM)\))"')
 
 
 # A label's own words before its aside, alone on the line: "Lessee ", "Party B ".

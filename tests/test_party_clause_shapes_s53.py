@@ -111,3 +111,31 @@ def test_a_one_word_heading_run_into_the_preambles_title_is_read_once() -> None:
     )
     start = text.index("LICENSE AGREEMENT (")
     assert find_title(text) == Title("LICENSE AGREEMENT", start, start + 17)
+
+
+def test_a_mark_closing_a_defined_term_keeps_the_definition() -> None:
+    # Before, '("IOS(R)")' was no definition (its parenthesis closed at the mark) and the party
+    # named only there was never bound.
+    text = (
+        'CONSULTING AGREEMENT\nQuorvant Holding Group, Inc. ("Quorvant") hereby enters into a Consulting\n'
+        'Agreement with Pellridge Optical Systems, Inc. ("POS(R)"). Both parties agree\nto be bound by the'
+        " following terms.\n"
+    )
+    assert bound_party_aliases(text) == {"Quorvant Holding Group, Inc.": ["Quorvant"], "Pellridge Optical Systems, Inc.": ["POS"]}
+
+
+def test_a_term_of_a_names_first_word_and_initials_is_that_names() -> None:
+    # Before, "Ogilvy PR" went to the letterhead's company and the agency was no party; the
+    # salutation above the subject heading ran into the title.
+    text = (
+        "JUNE 22, 1999\nQUORVANT INC.\nDEAR XXXXX,\nLETTER OF AGREEMENT\nThe following constitutes our mutual"
+        " understanding with respect to your\nretention of Pellridge Public Relations Worldwide (hereinafter"
+        ' "Pellridge PR") as\npublic relations consultant to "Quorvant" (hereinafter "CLIENT").\n'
+    )
+    assert _antecedents(text)[0] == ("Pellridge PR", "Pellridge Public Relations Worldwide")
+    aliases = bound_party_aliases(text)
+    assert aliases["Pellridge Public Relations Worldwide"] == ["Pellridge PR"]
+    assert "Pellridge PR" not in aliases.get("QUORVANT INC.", [])
+    from ingest.agreements import find_title
+
+    assert find_title(text).text == "LETTER OF AGREEMENT"
