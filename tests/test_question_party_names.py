@@ -25,6 +25,12 @@ from tests.kb import KB, ingested_kb
         # Whole words joined by "&" stay pieces: the gate re-joins them against bound names.
         ("Stratton, Cheeseman & Walsh-Nevada, Inc. and Acme Inc.",
          ["Stratton", "Cheeseman", "Walsh-Nevada, Inc.", "Acme Inc."], [", ", " & ", " and "]),
+        # The place a legal form is registered in, in brackets before it, is that form's (it was
+        # a piece of its own, "(Bermuda) Ltd.", no name).
+        ("Columbia Laboratories, (Bermuda) Ltd. / Fleet Laboratories Limited",
+         ["Columbia Laboratories, (Bermuda) Ltd.", "Fleet Laboratories Limited"], [" / "]),
+        # (Only before a legal form: "(USA) Widgets Inc." is a name of its own.)
+        ("Acme, (USA) Widgets Inc.", ["Acme", "(USA) Widgets Inc."], [", "]),
     ],
 )
 def test_an_initial_joined_by_ampersand_is_part_of_the_name(text: str, pieces: list[str], separators: list[str]) -> None:
@@ -90,6 +96,7 @@ DOCS = {
     "warehouse": _contract("Warehouse Agreement", "B & C General Warehouse Corporation LLC", "Orion Foods, Inc."),
     "audit": _contract("Audit Agreement", "Stratton, Cheeseman & Walsh-Nevada, Inc.", "Vega Mining Corp."),
     "cobrand": _contract("Co-Branding Agreement", "theglobe.com, Inc.", "The Boxlot Company"),
+    "bermuda": _contract("Manufacturing Agreement", "Columbia Laboratories, (Bermuda) Ltd.", "Fleet Laboratories Limited"),
     # A parent and its amendment with the same parties: the amendment never answers for it.
     "supply": _contract("Supply Agreement", "Acme Inc.", "Beta LLC"),
     "supply-amendment": (
@@ -111,6 +118,7 @@ def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
         ("What law governs the Warehouse Agreement between B & C General Warehouse Corporation LLC and Orion Foods, Inc.?", "warehouse"),
         ("What law governs the Audit Agreement between Stratton, Cheeseman & Walsh-Nevada, Inc. and Vega Mining Corp.?", "audit"),
         ("In theglobe.com, Inc.'s Co-Branding Agreement with The Boxlot Company, what law governs?", "cobrand"),
+        ("What law governs the Manufacturing Agreement between Columbia Laboratories, (Bermuda) Ltd. and Fleet Laboratories Limited?", "bermuda"),
     ],
 )
 def test_ampersand_and_domain_names_pass_when_bound(kb: KB, question: str, doc: str) -> None:

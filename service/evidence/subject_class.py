@@ -222,7 +222,11 @@ def read_party_list(text: str) -> PartyList:
         if not piece:
             failures.append(f"empty party name in {text.strip()!r}")
             continue
-        if pieces and "," in separator and tuple(name_words(piece)) in suffixes:
+        # ("Columbia Laboratories, (Bermuda) Ltd.": the place a legal form is registered in, in
+        # brackets before it, is that form's.)
+        placed = _PLACE_BEFORE_FORM.fullmatch(piece)
+        form = placed.group(1) if placed is not None else piece
+        if pieces and "," in separator and tuple(name_words(form)) in suffixes:
             pieces[-1] = f"{pieces[-1]}{separator}{piece}"
             continue
         if pieces:
@@ -237,6 +241,9 @@ def read_party_list(text: str) -> PartyList:
         if problem:
             failures.append(problem)
     return PartyList(pieces, separators, failures)
+
+
+_PLACE_BEFORE_FORM = re.compile(r"\([A-Z][\w .'’\-]{1,30}\)\s+(\S.*)")
 
 
 def _is_initial(piece: str) -> bool:
