@@ -139,3 +139,20 @@ def test_a_term_of_a_names_first_word_and_initials_is_that_names() -> None:
     from ingest.agreements import find_title
 
     assert find_title(text).text == "LETTER OF AGREEMENT"
+
+
+def test_a_letter_of_intent_or_memorandum_that_names_its_subject_is_titled_whole() -> None:
+    from ingest.agreements import find_title
+
+    # Before, both were titled "Agreement".
+    loi = (
+        "LETTER OF INTENT FOR THE ESTABLISHMENT OF A JOINT VENTURE\nQUORVANT INC. / PELLRIDGE INC.\n"
+        "Entered into on January 30, 2004\n\n1. Purpose\n\nQuorvant Inc. (hereafter QI) and Pellridge Inc."
+        " (hereafter PI) will establish a Joint Venture.\n"
+    )
+    assert find_title(loi).text == "LETTER OF INTENT FOR THE ESTABLISHMENT OF A JOINT VENTURE"
+    mou = (
+        "MEMORANDUM OF UNDERSTANDING ON THE JOINT DEVELOPMENT OF SOLAR PARKS\n\nThis Memorandum of Understanding"
+        ' is made on May 1, 2010 between Quorvant Inc. ("Quorvant") and Pellridge Ltd. ("Pellridge").\n'
+    )
+    assert find_title(mou).text == "MEMORANDUM OF UNDERSTANDING ON THE JOINT DEVELOPMENT OF SOLAR PARKS"
