@@ -573,6 +573,7 @@ _LIST_DESCRIPTION = re.compile(
     r"|as[ \t\n]+(?:the[ \t\n]+)?(?:sole[ \t\n]+)?(?:co-)?(?:trustees?|custodian|executor|executrix|administrator|nominee|guardian)"
     r"[ \t\n]+(?:of|for|under)[ \t\n]+[^,()\"\n]{1,100}?(?:,[ \t\n]*(?:19|20)\d\d)?)(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)"
 )
+# ", on the one hand" between a list's last member and its group definition.
 _ONE_SIDE_FILLER = re.compile(r"[ \t\n]*,?[ \t\n]*on[ \t\n]+the[ \t\n]+(?:one|other)[ \t\n]+hand[ \t\n]*,?[ \t\n]*")
 # A member's description that makes it a company: an article, then words ending in a legal form
 # (", a Nevada corporation", ", a Delaware limited liability company").

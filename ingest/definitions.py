@@ -972,7 +972,8 @@ def coordinated_words(before: str, after: str) -> bool:
 
 
 # A capitalised noun of an activity or a field by its ending ("Broadcasting", "Television",
-# "Management", "Technology", "Electronics", "Culture", "Insurance", "Science").
+# "Management", "Technology", "Electronics", "Culture", "Insurance"; four letters or more before
+# the ending, so "Science" and "Nation" are no such word by it).
 _ACTIVITY_NOUN = re.compile(r"(?i)[A-Z][a-z]{3,}(?:ing|ion|ment|ogy|ics|ure|ance|ence)")
 # A capitalised adjective by its ending ("Financial", "Economic", "Technological", "Collective");
 # not every "-al" ("Capital", "Hospital", "Dental" are nouns).

@@ -84,7 +84,7 @@ _FILLED_TO_END = re.compile(r"^[\s.,;:]*$")
 _BARE_NAME_WORD = re.compile(r"(?:[A-Z][\w'’.\-]*|of|the|and|de|van|von|&)$")
 # The rest of an institution's name after a lower-case joiner, on the slot's line: joiners and
 # capitalised words, ending in a capitalised word; the whole name at most 16 words.
-_INSTITUTION_TAIL = re.compile(r"(?:[ \t]+(?:of|the|and|for|&))+(?:[ \t]+(?:[A-Z][\w'’\-]*|of|the|and|for|&))*[ \t]+[A-Z][\w'’\-]*")
+_INSTITUTION_TAIL = re.compile(r"[ \t]+(?:of|the|and|for|&)(?:[ \t]+(?:[A-Z][\w'’\-]*|of|the|and|for|&))*[ \t]+[A-Z][\w'’\-]*")
 _MAX_INSTITUTION_WORDS = 16
 _INLINE_NUMBER = re.compile(r"(?<![\w(])\((\d{1,2})\)[ \t]+")
 # A number closing a cover's entry ("ACME LIMITED (1)", "ACME LIMITED(1) - AND - BETA LIMITED(2)"):

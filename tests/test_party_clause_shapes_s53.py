@@ -156,3 +156,17 @@ def test_a_letter_of_intent_or_memorandum_that_names_its_subject_is_titled_whole
         ' is made on May 1, 2010 between Quorvant Inc. ("Quorvant") and Pellridge Ltd. ("Pellridge").\n'
     )
     assert find_title(mou).text == "MEMORANDUM OF UNDERSTANDING ON THE JOINT DEVELOPMENT OF SOLAR PARKS"
+
+
+def test_an_institution_read_to_its_rows_end_is_at_most_16_words() -> None:
+    from ingest.party_layout import _MAX_INSTITUTION_WORDS, _slot_name
+
+    assert _MAX_INSTITUTION_WORDS == 16
+    head = "Westland Institute of Sports Science of the General Administration"
+    at_bound = f"{head} of Sport of Westland of Westland Division"
+    past = f"{at_bound} Office"
+    assert (len(at_bound.split()), len(past.split())) == (16, 17)
+    assert _slot_name(at_bound, 0, len(at_bound), frozenset()).text == at_bound
+    # Past the bound the row is not read whole: the name reader's own shorter reading is no
+    # slot's (it does not fill the row).
+    assert _slot_name(past, 0, len(past), frozenset()) is None
