@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ingest.letter_parties import letter_salutation
-from ingest.lexicons import legend_words, load_json, lexicons
+from ingest.letter_parties import letter_salutation, opens_with_salutation
+from ingest.lexicons import legend_words, lexicons, load_json, phrase_alternation
 from ingest.names import has_legal_suffix, name_at, organisation_head
 from ingest.normalize import normalise_jurisdiction
 from ingest.text import name_words
@@ -453,9 +453,6 @@ _TITLE_CASE_JOINING_END = re.compile(r"(?:[ \t](?:and|of|for|to|on|in|the)|,|&|-
 _TITLE_CASE_SPLIT_LINES = 8
 
 
-_SALUTATION = re.compile(r"(?:DEAR|Dear)[ \t]")
-
-
 def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
     """Spans of caps headings written over 2-3 consecutive lines (blank lines between allowed),
     ending in AGREEMENT or CONTRACT, where a line break splits the heading (see above); and of
@@ -494,7 +491,7 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
             # (A line above that ends in the agreement word is a whole heading of its own: a cover's
             # "X AGREEMENT" over the same heading broken over lines. A letter's salutation above
             # its subject heading, "DEAR XXXXX,", is no part of it.)
-            if re.search(r"(?:AGREEMENT|CONTRACT|Agreement|Contract)$", previous) or _SALUTATION.match(previous):
+            if re.search(r"(?:AGREEMENT|CONTRACT|Agreement|Contract)$", previous) or opens_with_salutation(previous):
                 break
             if not line_shape.fullmatch(previous) or not (
                 joined_here or joining_end.search(previous) or tight or _centred_together(head, after, previous_start, previous, lines[first])
@@ -1813,11 +1810,8 @@ def _run_in_instrument_title() -> re.Pattern[str]:
     ending in an instrument word (either list), then a word that cannot continue a heading (a
     lower-case word, a figure, "This"/"THIS", or the other case: "GUARANTY Guarantor")."""
     data = load_json("agreement_kinds.json")
-    words = sorted({*data["instrument_titles"], *data["heading_instrument_titles"]}, key=lambda w: (-len(w), w))
-    alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in words)
-    leading = "|".join(
-        re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(data["leading_instrument_titles"], key=lambda w: (-len(w), w))
-    )
+    alternatives = phrase_alternation({*data["instrument_titles"], *data["heading_instrument_titles"]}, r"[ \t]+")
+    leading = phrase_alternation(data["leading_instrument_titles"], r"[ \t]+")
     return re.compile(
         # An instrument that names its subject after its first words, up to the preamble's
         # "This": "ASSIGNMENT OF PATENT RIGHTS This Assignment is made ..." (the subject's end
@@ -1841,8 +1835,7 @@ def _caps_leading_instrument() -> re.Pattern[str]:
     """A caps instrument heading that names its subject ("ASSIGNMENT OF PATENT RIGHTS AND
     TECHNOLOGY"), up to ``_RUN_IN_SUBJECT_WORDS`` words after its leading ones, right before a
     preamble's "This"/"THIS" and the word after it."""
-    words = sorted(load_json("agreement_kinds.json")["leading_instrument_titles"], key=lambda w: (-len(w), w))
-    alternatives = "|".join(re.escape(w.upper()).replace(r"\ ", r"[ \t]+") for w in words)
+    alternatives = phrase_alternation((w.upper() for w in load_json("agreement_kinds.json")["leading_instrument_titles"]), r"[ \t]+")
     return re.compile(
         rf"(?<![\w&\-])(?P<heading>(?:{alternatives})(?:[ \t]+(?:[A-Z][A-Z0-9&'’\-/.,]*|&)){{1,{_RUN_IN_SUBJECT_WORDS}}}?)"
         r"(?=[ \t]+(?:THIS|This)[ \t]+(?P<called>[A-Za-z]+))"

@@ -47,6 +47,7 @@ _DEFINES = re.compile(r"[ \t]*\((?:the[ \t]+)?[\"“]")
 @dataclass(frozen=True, slots=True)
 class _Cues:
     salutation: re.Pattern[str]
+    salutation_any_case: re.Pattern[str]
     agreement: re.Pattern[str]
     signature: re.Pattern[str]
     block_label: re.Pattern[str]
@@ -65,6 +66,7 @@ def _cues() -> _Cues:
     honorific = "|".join(re.escape(h.capitalize()) for h in sorted(lexicons().honorifics, key=len, reverse=True))
     return _Cues(
         salutation=re.compile(rf"(?m)^[ \t]*(?:{_alternatives(data['salutations'])})\b"),
+        salutation_any_case=re.compile(rf"(?i)[ \t]*(?:{_alternatives(data['salutations'])})\b"),
         agreement=re.compile(rf"(?i)\b(?:{_alternatives(data['agreement_cues'])})\b"),
         signature=re.compile(rf"(?m)^[ \t|]*(?:{_alternatives(data['signature_leads'])})\b"),
         block_label=re.compile(rf"(?i)[ \t|]*(?:{_alternatives(data['block_labels'])})\b"),
@@ -90,6 +92,12 @@ def letter_salutation(text: str) -> int | None:
     if cue is None and _cues().signature.search(text, salutation.end()) is None:
         return None
     return salutation.start()
+
+
+def opens_with_salutation(line: str) -> bool:
+    """Whether ``line`` opens with a letter's salutation (``salutations`` of letters.json), in
+    any case: "Dear Sirs,", "DEAR XXXXX,"."""
+    return _cues().salutation_any_case.match(line) is not None
 
 
 def letter_signature_start(text: str) -> int | None:
