@@ -1687,13 +1687,20 @@ _TITLE_OF_CHARS = 40
 
 
 # '<party> and its wholly-owned subsidiary ', '<party>, a Delaware corporation and its subsidiary ',
-# '<party> and its subsidiaries (the "Subsidiaries"), ': the clause names a subsidiary that joins
-# its parent as a party.
+# '<party> and its subsidiaries (the "Subsidiaries"), ', '<party> and its affiliated mining
+# companies, ': the clause names a subsidiary or affiliate that joins its parent as a party.
 _AND_ITS_SUBSIDIARY = re.compile(
-    r"(?:,[ \t\n]+an?[ \t\n]+[a-zA-Z \t\n\-]{1,60}?)?[ \t\n]*,?[ \t\n]+and[ \t\n]+its[ \t\n]+(?:(?:wholly[ \t\n-]+owned|direct|indirect)[ \t\n]+)?subsidiar(?:y|ies)"
+    r"(?:,[ \t\n]+an?[ \t\n]+[a-zA-Z \t\n\-]{1,60}?)?"
+    # (Its definition may stand before the lead: '..., a Delaware corporation, (the "Supplier")
+    # and its affiliated mining companies, ...'.)
+    r"(?:[ \t\n]*,?[ \t\n]*\([^()]{1,80}\))?[ \t\n]*,?[ \t\n]+and[ \t\n]+its[ \t\n]+(?:(?:wholly[ \t\n-]+owned|direct|indirect)[ \t\n]+)?(?:subsidiar(?:y|(?P<plural>ies))|affiliate(?P<affiliates>s)?"
+    r"|affiliated[ \t\n]+(?:[a-z]+[ \t\n]+){0,2}compan(?:y|(?P<companies>ies)))"
     r"(?:[ \t\n]*\([^()\n]{1,40}\))?[ \t\n]*,?[ \t\n]+(?=[A-Z])"
 )
 _SUBSIDIARY_NAME_CHARS = 160
+# The joiner to the next subsidiary a plural lead lists, and how many it may list.
+_NEXT_SUBSIDIARY = re.compile(r"[ \t\n]*(?:,[ \t\n]*(?:and[ \t\n]+)?|and[ \t\n]+)(?=[A-Z])")
+_SUBSIDIARIES_LISTED = 6
 
 
 def _named_subsidiaries(text: str, parties: Sequence[Party], person_spans: Sequence[tuple[int, int]]) -> list[Party]:
@@ -1708,14 +1715,22 @@ def _named_subsidiaries(text: str, parties: Sequence[Party], person_spans: Seque
         lead = _AND_ITS_SUBSIDIARY.match(text, party.name.end)
         if lead is None:
             continue
-        name = name_at(text, lead.end(), min(len(text), lead.end() + _SUBSIDIARY_NAME_CHARS))
-        if name is None or not ends_in_legal_suffix(name.text) or party_name_problem(name.text) is not None:
-            continue
-        entity_id = entity_id_for("ORG", party_name_forms(name.text)[-1])
-        if entity_id in known:
-            continue
-        known.add(entity_id)
-        added.append(Party(entity_id, _label_for(name, person_spans), name, None, name.start, name.end))
+        position = lead.end()
+        # "and its subsidiaries Acme Services Corporation and Acme Financial Corporation, each
+        # California corporations": a plural lead names a list, each member with its legal form.
+        most = _SUBSIDIARIES_LISTED if lead.group("plural", "affiliates", "companies") != (None, None, None) else 1
+        for _ in range(most):
+            name = name_at(text, position, min(len(text), position + _SUBSIDIARY_NAME_CHARS))
+            if name is None or not ends_in_legal_suffix(name.text) or party_name_problem(name.text) is not None:
+                break
+            entity_id = entity_id_for("ORG", party_name_forms(name.text)[-1])
+            if entity_id not in known:
+                known.add(entity_id)
+                added.append(Party(entity_id, _label_for(name, person_spans), name, None, name.start, name.end))
+            joiner = _NEXT_SUBSIDIARY.match(text, name.end)
+            if joiner is None:
+                break
+            position = joiner.end()
     return added
 
 
@@ -1909,8 +1924,8 @@ def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bo
     ("Nissin" of "Nissin Kogyo Co., Ltd.")."""
     if name.casefold() in terms:
         return True
-    # "A. The Medical Group is engaged in ...": a recital's list label and article before a
-    # party's term still name that party.
+    # "A. The Medical Group is engaged in ...", "D. StoresOnline desires to ...": a recital's list
+    # label (and an article) before a party's term still names that party.
     bare = _LABEL_AND_ARTICLE.sub("", name, count=1)
     if bare != name and " ".join(bare.split()).casefold() in terms:
         return True
@@ -1924,7 +1939,9 @@ def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bo
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
-_LABEL_AND_ARTICLE = re.compile(r"^(?:\(?[A-Za-z0-9]{1,3}[.)][ \t\n]+)?(?:the|The|THE)[ \t\n]+")
+_LABEL_AND_ARTICLE = re.compile(
+    r"^(?:\(?[A-Za-z0-9]{1,3}[.)][ \t\n]+(?:(?:the|The|THE)[ \t\n]+)?|(?:the|The|THE)[ \t\n]+)"
+)
 
 
 def _in_between_window(definition: Definition, text: str) -> bool:

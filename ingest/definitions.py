@@ -74,7 +74,10 @@ _HEREINAFTER = re.compile(
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 # ("Participating Parties" / "Contracting Parties" over the names: a "Parties" heading too.)
 _PREAMBLE_START = re.compile(
-    r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*(?:(?:Participating|Contracting)\s+)?Parties\b",
+    r"\b(?:between|among|BETWEEN|AMONG|Between|Among)\b|^\s*(?:(?:Participating|Contracting)\s+)?Parties\b"
+    # ("B E T W E E N: PHILIP ROE, a businessman residing in ... (the "Principal")": a cover's
+    # keyword spaced out letter by letter opens the clause as the word does.)
+    r"|\bB[ \t]E[ \t]T[ \t]W[ \t]E[ \t]E[ \t]N\b|\bA[ \t]M[ \t]O[ \t]N[ \t]G\b",
     re.M,
 )
 # The words that end a preamble and open the recitals or the operative text; the recorded party
@@ -1032,7 +1035,12 @@ _PARAGRAPH_ABOVE = re.compile(r"(?<=\S)[ \t]*\n[ \t]*\n\s*\Z")
 _SEAT_LINE = re.compile(r"[ \t]*[A-Z][\w.'’\-]*(?:[ \t]+[A-Z][\w.'’\-]*){0,3},[ \t]*(?P<place>[A-Z][\w.'’\- ]{1,40}?)[ \t]*")
 _THIS_TERM = re.compile(r"\b(?i:this)[ \t\n]+[\"“]\Z")
 _DOCUMENT_OF = re.compile(r"\b(?i:agreement|contract)[ \t\n]+(?i:of)\b")
-_LAWS_OF_BEFORE = re.compile(r"\b(?i:laws?)[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
+# ("a corporation incorporated in Delaware, (the "Supplier")": a formation verb and "in" name the
+# place the same way.)
+_LAWS_OF_BEFORE = re.compile(
+    r"(?:\b(?i:laws?)[ \t\n]+of|\b(?:incorporated|organi[sz]ed|formed|registered|existing|domiciled)[ \t\n]+in)"
+    r"[ \t\n]+(?:the[ \t\n]+)?\Z"
+)
 # How far back from a place's name "under the laws of the" is looked for: the words and the white
 # space between, a fixed-width layout's wrap and indent included.
 _FORMED_UNDER_LAWS_CHARS = 120
