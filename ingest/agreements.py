@@ -11,7 +11,7 @@ from ingest.letter_parties import letter_salutation, opens_with_salutation
 from ingest.lexicons import legend_words, lexicons, load_json, phrase_alternation
 from ingest.names import has_legal_suffix, name_at, organisation_head
 from ingest.normalize import normalise_jurisdiction
-from ingest.text import name_words
+from ingest.text import EDGAR_HEADER, EDGAR_HEADER_CHARS, name_words
 from ingest.quantities import DateSpan, dates_in
 
 TITLE_SCAN_CHARS = 3_000
@@ -237,8 +237,8 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         # "EX-10.2 3 exhibit102.htm SERVICE AGREEMENT": an EDGAR document header on a line of its
         # own is the filer's label for the exhibit, page furniture above the contract's heading.
         # (A line running past the end of ``head`` may be a long one: it is kept.)
-        edgar = _EDGAR_HEADER.match(head, line_start)
-        if edgar and line_end != -1 and line_end - line_start <= _EDGAR_HEADER_CHARS:
+        edgar = EDGAR_HEADER.match(head, line_start)
+        if edgar and line_end != -1 and line_end - line_start <= EDGAR_HEADER_CHARS:
             return
         # In a filing run into one line, the words right after the header's file name are the
         # filer's description of the exhibit ("dex104.txt CONSULTANCY AGREEMENT EXHIBIT
@@ -498,10 +498,12 @@ def _split_caps_headings(head: str, after: str = "") -> list[tuple[int, int]]:
                 # ("SECOND\nAMENDMENT TO MINERAL RIGHT OPTION AGREEMENT": an ordinal alone above
                 # an amendment word.)
                 or _ordinal_over_amendment(previous, lines[first][1])
-                # ("MASTER\nDISTRIBUTION AGREEMENT": a title's opening word alone right above.)
+                # ("MASTER\nDISTRIBUTION AGREEMENT": a title's opening word alone right above;
+                # "EXCLUSIVE WORLD WIDE\nDISTRIBUTION AGREEMENT": or a few, each such a word.)
                 or (
                     first == index
-                    and previous.casefold() in _title_opening_words()
+                    and len(previous.split()) <= _OPENING_LINE_WORDS
+                    and set(previous.casefold().split()) <= _title_opening_words()
                     and head.count("\n", previous_start + len(previous), lines[first][0]) == 1
                 )
                 or (first == index and _opening_block(head, after, lines, first - 1, lines[first]))
@@ -661,6 +663,10 @@ def _ordinal_over_amendment(previous: str, line: str) -> bool:
     return previous.casefold() in ordinals and bool(words) and words[0].casefold() in amendment_words
 
 
+# How many title-opening words a line right above a heading may hold.
+_OPENING_LINE_WORDS = 3
+
+
 @lru_cache(maxsize=1)
 def _title_opening_words() -> frozenset[str]:
     return frozenset(load_json("agreement_kinds.json")["title_opening_words"])
@@ -705,11 +711,6 @@ def _party_list_or_date(words: str) -> bool:
     """Whether caps words that might continue a heading open its party list or its date ("BETWEEN
     ...", "BY AND AMONG", "DATED ..."): then they are no part of the title."""
     return _PARTY_LIST_WORD.search(words) is not None or _BY_OR_DATED.search(words) is not None
-# An EDGAR document header line ("EX-10.2 3 exhibit102-services.htm SERVICE AGREEMENT ..."): the
-# exhibit code, the sequence number and the file name. Only a line of its own (a whole filing run
-# into one line starts so too, and its heading is on that line).
-_EDGAR_HEADER = re.compile(r"[ \t]*EX-[0-9][\w.()\-]*[ \t]+[0-9]+[ \t]+\S+\.(?:htm|html|txt)\b", re.IGNORECASE)
-_EDGAR_HEADER_CHARS = 200
 # A compiled filing's source line: "Source: ACME CORP, 10-K, 3/1/2019".
 _SOURCE_LINE = re.compile(r"Source:[ \t]+\S")
 
@@ -754,7 +755,7 @@ def _filing_label_line(stripped: str) -> bool:
     """A filing's own label on a line of its own, above the document: an EDGAR header
     ("EX-10.1 2 d123ex101.htm EX-10.1") or a compiled filing's source line ("Source: ACME CORP,
     10-K, 3/1/2019"). Like page furniture it takes no place among the heading lines."""
-    return len(stripped) <= _EDGAR_HEADER_CHARS and bool(_EDGAR_HEADER.match(stripped) or _SOURCE_LINE.match(stripped))
+    return len(stripped) <= EDGAR_HEADER_CHARS and bool(EDGAR_HEADER.match(stripped) or _SOURCE_LINE.match(stripped))
 
 
 _CLAUSE_LABEL = re.compile(r"[ \t]*(?:\(?[0-9]{1,3}(?:\.[0-9]{1,3})*[.)]|\([A-Za-z]{1,4}\)|[a-z][.)])[ \t]*")

@@ -346,6 +346,7 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             left = NameSpan(first.text[: joined.start()], first.start, first.start + joined.start())
             right_start = first.start + joined.end()
             names.extend([left, NameSpan(straight[right_start : first.end], right_start, first.end)])
+            names.extend(_bare_and_chain(straight, first, end))
             continue
         names.append(first)
         # "BETWEEN (1) RAVI MEHRA son of ... (2) SUNIL MEHRA son of ..., and (3) ...": a clause
@@ -385,6 +386,12 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
                 numbered = _numbered_slots(straight, enumerator.group(), second.end, end)
                 names.extend(numbered)
                 second = numbered[-1] if numbered else second
+        # "By and Between ACME, INC. and BETA CO., LTD. and GAMMA CO., LTD.": on a cover
+        # without descriptions, each further "and" opens one more name with a legal form.
+        if second is not None:
+            bare = _bare_and_chain(straight, second, end)
+            names.extend(bare)
+            second = bare[-1] if bare else second
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
@@ -866,6 +873,23 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
             break
         names.append(found)
         position = found.end
+    return names
+
+
+_BARE_AND = re.compile(r"[ \t\n]+(?:and|AND)[ \t\n]+")
+
+
+def _bare_and_chain(text: str, last: NameSpan, end: int) -> list[NameSpan]:
+    """Names right after a bare "and" following ``last`` ("... CO., LTD. and GAMMA CO., LTD."),
+    while the name before and the name after each close with a legal form."""
+    names: list[NameSpan] = []
+    while len(names) < _AND_CHAIN_LIMIT and ends_in_legal_suffix(last.text):
+        joiner = _BARE_AND.match(text, last.end, end)
+        name = name_at(text, joiner.end(), end) if joiner is not None else None
+        if name is None or not ends_in_legal_suffix(name.text):
+            break
+        names.append(name)
+        last = name
     return names
 
 

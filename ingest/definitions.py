@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice
 
@@ -47,7 +47,7 @@ from ingest.names import (
 )
 from ingest.normalize import normalise_jurisdiction, normalise_org
 from ingest.party_layout import label_slots
-from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
+from ingest.text import ends_in_abbreviation, name_words, on_edgar_header_line, straighten_quotes
 
 _PAREN = re.compile(r"\(([^()]{1,250})\)")
 # The parenthesis has to open with the definition: ("X"), (the "X"), (hereinafter referred to as "X").
@@ -64,12 +64,16 @@ _QUOTED = re.compile(r'"([^"]{1,80})(?:"|$)')
 # ('hereinafter referred to as "SDMSO" or the "Distributor"': every term joined by "or" is the
 # party's; an "and" opens the next party: 'hereinafter "QYS" AND "QX" TECHNOLOGIES ...'.)
 # ("..., hereinafter jointly referred to simply as\n"PUBLISHING HOUSE";": an adverb may stand on
-# either side of "referred to".)
+# either side of "referred to".) ("..., hereinafter named "BRENCO",": translated drafting's verb.)
 _HEREINAFTER = re.compile(
     r'[,\s\-–—]+hereinafter\s+(?:(?:simply|jointly|collectively|individually|together)\s+){0,2}'
-    r'(?:(?:referred\s+to|called|designated)\s+(?:(?:simply|jointly|collectively|individually|together)\s+){0,2}(?:as\s+)?)?(?:the\s+)?'
+    r'(?:(?:referred\s+to|called|designated|named|denominated)\s+(?:(?:simply|jointly|collectively|individually|together)\s+){0,2}(?:as\s+)?)?(?:the\s+)?'
     r'("[^"]{1,60}"(?:\s*(?:,\s*or|or|/)\s*(?:the\s+)?"[^"]{1,60}"){0,3})',
     re.I,
+)
+_HEREINAFTER_SHOUTED = re.compile(
+    r"[,\s]+hereinafter\s+(?:referred\s+to\s+as|called|named|designated\s+as)\s+(?:the\s+)?"
+    r"([A-Z][A-Z\-]{2,30})(?=[ \t]*[;,.]|[ \t]*\n)"
 )
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 # ("Participating Parties" / "Contracting Parties" over the names: a "Parties" heading too.)
@@ -222,6 +226,11 @@ def between_windows(text: str) -> list[tuple[int, int]]:
     windows: list[tuple[int, int]] = []
     head = text[:PREAMBLE_SCAN_CHARS]
     for match in _PREAMBLE_START.finditer(head):
+        # ("EX-10.1 2 ex101.htm LICENSE AGREEMENT, BY AND AMONG THE COMPANY, SGENIA SOLUTIONS,
+        # S.L., AND ...": the filer's description of the exhibit names no party in the contract's
+        # own words.)
+        if on_edgar_header_line(text, match.start()):
+            continue
         limit = min(len(text), match.start() + PREAMBLE_WINDOW_CHARS)
         end_match = _PREAMBLE_END.search(text, match.end(), limit)
         windows.append((match.start(), end_match.start() if end_match else limit))
@@ -1197,6 +1206,12 @@ def _sites(straight: str) -> list[_Site]:
             term = (bare.group(2), paren.start(1) + bare.start(2), paren.start(1) + bare.end(2))
             sites.append(_Site(paren.start(), paren.end(), [term], quoted=False))
     sites += _uncovered_sites(_HEREINAFTER, straight, sites, lambda m: _terms_in(m.group(1), m.start(1)))
+    # ("..., herein represented in the form of its By-Laws, hereinafter referred to as LICENSOR;
+    # and": a shouted term without quotes or brackets, closed by the clause's punctuation.)
+    sites += [
+        replace(site, quoted=False)
+        for site in _uncovered_sites(_HEREINAFTER_SHOUTED, straight, sites, lambda m: [(m.group(1), m.start(1), m.end(1))])
+    ]
     # ('Dean Capawana ("Capawana"; MSGI, Parola, ... are sometimes referred to herein individually as
     # "Member" ...)': a term closed by a semicolon opens a parenthesis too long to read whole.)
     sites += _uncovered_sites(_TERM_THEN_SEMICOLON, straight, sites, _semicolon_term)
@@ -1672,6 +1687,22 @@ _DISTRIBUTIVE_OPENING = re.compile(r"\([ \t\n]*(?:each|individually|severally)\b
 _LIST_JOINER_BEFORE = re.compile(r"[^)\s,][ \t\n]*(?:,[ \t\n]*(?:(?:and|AND)[ \t\n]+)?|(?:and|AND)[ \t\n]+)\Z")
 
 
+def _named_again(text: str, site: _Site, name: NameSpan | None, earlier: Sequence[Definition]) -> NameSpan | None:
+    """The antecedent of a party's term defined again: "WHEREAS, Minerco Inc., the parent company
+    of Level 5 Beverage Company, Inc. (the "Licensee"), ..." after the preamble defined "Licensee"
+    for Level 5 Beverage Company, Inc.: the name right before the parenthesis, when it is the one
+    the term was defined for, is the term's again, whatever a wider reading of the clause took."""
+    terms = {t for t, _, _ in site.terms}
+    before = {
+        " ".join(d.name.text.split()) for d in earlier
+        if d.is_party_alias and d.name is not None and d.term in terms
+    }
+    if name is None or not before or " ".join(name.text.split()) in before:
+        return name
+    closest = name_before(text, site.start)
+    return closest if closest is not None and " ".join(closest.text.split()) in before else name
+
+
 def find_definitions(text: str) -> list[Definition]:
     straight = _double_quoted(straighten_quotes(text))
     windows = preamble_windows(straight)
@@ -1684,6 +1715,7 @@ def find_definitions(text: str) -> list[Definition]:
         name = _antecedent(straight, site.start, last_site_end, tuple(t for t, _, _ in site.terms))
         if name is not None:
             name = _with_named_purpose(straight, name, site.start, tuple(t for t, _, _ in site.terms))
+        name = _named_again(straight, site, name, definitions)
         # 'Lessee (hereinafter referred to as "Party B"): X Co., Ltd.': a definition inside a
         # label row's label is the row's value's, never the name on the line above.
         in_label = _label_aside_value(straight, site.start, site.end)

@@ -313,7 +313,12 @@ _LAST_WORD = re.compile(r"\S+\Z")
 
 
 _PHRASE_OPENERS = frozenset({"by", "to", "for", "from", "with", "of", "in", "and", "or", "as", "an", "if", "per", "via"})
-_CONTENTS_HEADING = re.compile(r"(?<![\w])(?:TABLE[ \t\n]+OF[ \t\n]+CONTENTS|Table[ \t\n]+of[ \t\n]+Contents)\b")
+# ("... between Euroball Aps and AB SKF Page 1 of 23": a page's number run into the line after a
+# name is page furniture, no word of it.)
+_CONTENTS_HEADING = re.compile(
+    r"(?<![\w])(?:TABLE[ \t\n]+OF[ \t\n]+CONTENTS|Table[ \t\n]+of[ \t\n]+Contents"
+    r"|(?:Page|PAGE)[ \t]+[0-9]{1,4}[ \t]+(?:of|OF)[ \t]+[0-9]{1,4}\b)\b"
+)
 
 
 # "... AND HASBRO\n      DATED AS OF OCTOBER 14, 1997": a cover's date line below a name opens no
@@ -359,7 +364,7 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     if kin is not None and kin.start() > 0:
         span = span[: kin.start()]
     # "JAMES RIVER COAL COMPANY\nTABLE OF CONTENTS ARTICLES ...": a cover page runs into its table
-    # of contents; the document's own part opens no name's words.
+    # of contents (or its page number); the document's own part opens no name's words.
     contents = _CONTENTS_HEADING.search(span)
     if contents is not None and contents.start() > 0:
         span = span[: contents.start()]

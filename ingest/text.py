@@ -56,3 +56,20 @@ def ends_in_abbreviation(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` ends in an abbreviation, so that a period at ``end`` is no
     sentence end."""
     return _ABBREVIATION_END.search(text[start:end]) is not None
+
+
+# An EDGAR document header line ("EX-10.2 3 exhibit102-services.htm SERVICE AGREEMENT ..."): the
+# exhibit code, the sequence number and the file name, then the filer's description of the
+# exhibit. Only a line of its own is a label: a whole filing run into one line starts so too.
+EDGAR_HEADER = re.compile(r"[ \t]*EX-[0-9][\w.()\-]*[ \t]+[0-9]+[ \t]+\S+\.(?:htm|html|txt)\b", re.IGNORECASE)
+EDGAR_HEADER_CHARS = 200
+
+
+def on_edgar_header_line(text: str, position: int) -> bool:
+    """Whether ``position`` stands on an EDGAR document header line of its own (at most
+    ``EDGAR_HEADER_CHARS`` long): the filer's words about the exhibit, not the contract's."""
+    line_start = text.rfind("\n", 0, position) + 1
+    line_end = text.find("\n", position)
+    if line_end == -1 or line_end - line_start > EDGAR_HEADER_CHARS:
+        return False
+    return EDGAR_HEADER.match(text, line_start, line_end) is not None

@@ -106,3 +106,118 @@ def test_a_role_after_incorporated_in_a_place_is_the_companys() -> None:
     # Guard: the laws-of form reads as before.
     laws = text.replace("incorporated in Delaware", "incorporated under the laws of Delaware", 1)
     assert _antecedents(laws)[0] == ("Supplier", "Quorvant Energy Corporation")
+
+
+def test_a_third_company_after_a_second_bare_and_on_a_cover_is_a_party() -> None:
+    # Before, the third company was never read: the chain after the second name wanted a comma.
+    text = (
+        "MANUFACTURING AND SUPPLY AGREEMENT By and Between QUORVANT CONSUMER PRODUCTS, INC. and WESTLAND ZHEN"
+        " ELECTRONIC ENGINEERING CO., LTD. and WESTLAND HARBOUR ELECTRICAL EQUIPMENT CO., LTD."
+        " ---------------------------- Dated as of January 17, 2002 ----------------------------\n"
+        "TABLE OF CONTENTS ARTICLE I. DEFINITIONS\n"
+    )
+    assert bound_party_names(text) == {
+        "QUORVANT CONSUMER PRODUCTS, INC.",
+        "WESTLAND ZHEN ELECTRONIC ENGINEERING CO., LTD.",
+        "WESTLAND HARBOUR ELECTRICAL EQUIPMENT CO., LTD.",
+    }
+    # Guard: a name without a legal form after the bare "and" is no party of the chain.
+    plain = text.replace("WESTLAND HARBOUR ELECTRICAL EQUIPMENT CO., LTD.", "WESTLAND HARBOUR ELECTRICAL EQUIPMENT", 1)
+    assert "WESTLAND HARBOUR ELECTRICAL EQUIPMENT" not in bound_party_names(plain)
+
+
+def test_a_partys_term_defined_again_in_a_recital_stays_that_partys() -> None:
+    # Before, "Licensee" went to the parent the recital is about, bound as a third party.
+    text = (
+        "BRAND LICENSING AGREEMENT\nThis Brand Licensing Agreement (the \"Agreement\") is made on June 25, 2014,"
+        ' between Pellridge Beverage Company, Inc. (the "Licensee"), a Delaware corporation, and QUORVANT'
+        ' FIZZ, L.P. (the "Licensor"), a California limited partnership.\nWITNESSETH:\nWHEREAS, Westland'
+        ' Resources, Inc., the parent company of Pellridge Beverage Company, Inc. (the "Licensee"), is a'
+        " publicly traded company; and\nWHEREAS, Licensor is in the business of developing beverages;\n"
+    )
+    assert bound_party_aliases(text) == {
+        "Pellridge Beverage Company, Inc.": ["Licensee"],
+        "QUORVANT FIZZ, L.P.": ["Licensor"],
+    }
+    assert [name for term, name in _antecedents(text) if term == "Licensee"] == ["Pellridge Beverage Company, Inc."] * 2
+    # Guard: a term defined for the first time after such an appositive is still the described name's.
+    first = text.replace('(the "Licensee"), a Delaware', "a Delaware", 1)
+    assert [name for term, name in _antecedents(first) if term == "Licensee"] == ["Westland Resources, Inc."]
+
+
+def test_parties_hereinafter_named_in_a_translated_preamble() -> None:
+    # Before, neither party was bound: "named" was no verb of a "hereinafter" definition.
+    text = (
+        "AGREEMENT FOR THE SUGARCANE SUPPLY\n\nBy this private instrument, the Parties,\n\nQUORVANT – COMPANHIA"
+        " BRASILEIRA DE PROPRIEDADES AGRÍCOLAS, joint stock company enrolled at the National Register of"
+        " Corporate Taxpayers (CNPJ) under 07.628.528/0001-59, headquartered in the city of São Paulo, herein"
+        " duly represented pursuant to its By Laws, hereinafter named “QUORVANT”; and\n\nPELLRIDGE – COMPANHIA"
+        " BRASILEIRA DE ENERGIA RENOVÁVEL, joint stock company enrolled at the National Register of Corporate"
+        " Taxpayers (CNPJ) under 08.070.566/0001-00, headquartered in the city of São Paulo, herein duly"
+        " represented pursuant to its By Laws, hereinafter named “PELLRIDGE”,\n\nBy mutual agreement execute"
+        " this Agreement for Sugarcane Supply (“AGREEMENT”).\n\nI – PRELIMINARY STATEMENTS\n"
+    )
+    assert bound_party_aliases(text) == {
+        "QUORVANT – COMPANHIA BRASILEIRA DE PROPRIEDADES AGRÍCOLAS": ["QUORVANT"],
+        "PELLRIDGE – COMPANHIA BRASILEIRA DE ENERGIA RENOVÁVEL": ["PELLRIDGE"],
+    }
+
+
+def test_a_shouted_role_hereinafter_without_quotes_and_the_brazilian_s_a_form() -> None:
+    # Before, the S/A company was never bound and neither party had its role.
+    text = (
+        "TRADEMARK USE LICENSE AGREEMENT\nBy this private instrument (“Agreement”).\nQUORVANT EDITORA E"
+        " DISTRIBUIDORA S/A, a closely-held corporation with its principal place of business in the"
+        " municipality of Belo Horizonte, herein represented in the form of its By-Laws, hereinafter referred"
+        " to as LICENSOR; and\nPELLRIDGE SISTEMAS DE ENSINO S.A., a closely-held corporation with its principal"
+        " place of business in the municipality of São Paulo, herein represented in the form of its By-Laws,"
+        " hereinafter referred to as LICENSEE.\nLICENSOR and LICENSEE are individually referred to as “Party”.\n"
+    )
+    assert bound_party_aliases(text) == {
+        "QUORVANT EDITORA E DISTRIBUIDORA S/A": ["LICENSOR"],
+        "PELLRIDGE SISTEMAS DE ENSINO S.A.": ["LICENSEE"],
+    }
+    # Guard: a lower-case word after "hereinafter referred to as" is prose, no term.
+    prose = text.replace("hereinafter referred to as LICENSEE.", "hereinafter referred to as licensee.", 1)
+    assert bound_party_aliases(prose)["PELLRIDGE SISTEMAS DE ENSINO S.A."] == []
+
+
+def test_spanish_and_argentine_legal_forms_close_a_name() -> None:
+    from ingest.names import ends_in_legal_suffix
+
+    for name in ("Global Quorvant, S.L.U.", "Establecimiento Pellridge S.A.C.I.F.A.", "Westland Editora S/A"):
+        assert ends_in_legal_suffix(name), name
+    text = (
+        "This Management Services Agreement is made and entered into as of 12 December 2012, by Global"
+        " Quorvant, S.L.U. a company duly incorporated in accordance with the laws of the Kingdom of Spain"
+        " (the “Advisor”) and Global Pellridge, S.L.U. a company duly incorporated in accordance with the laws"
+        " of the Kingdom of Spain (“Holdco 2”).\n"
+    )
+    assert bound_party_aliases(text) == {"Global Quorvant, S.L.U.": ["Advisor"], "Global Pellridge, S.L.U.": ["Holdco 2"]}
+
+
+def test_the_filers_caption_on_an_edgar_header_line_opens_no_party_clause() -> None:
+    # Before, the caption's "BY AND AMONG THE COMPANY, QUORVANT SOLUTIONS, S.L." was a party and the
+    # preamble's own parties after it went unbound.
+    text = (
+        "EX-10.1 2 ex101.htm DEVELOPMENT AND EXCLUSIVE LICENSE AGREEMENT, BY AND AMONG THE COMPANY, QUORVANT"
+        " SOLUTIONS, S.L., AND PELLRIDGE BIOSYSTEM, S.L., DATED NOVEMBER 26, 2013. ex101.htm\n\n\nExhibit 10.1\n"
+        "DEVELOPMENT AND EXCLUSIVE LICENSE AGREEMENT\n\nAGREEMENT, dated as of November 26, 2013, among Quorvant"
+        " Solutiones, S.L. (“Quorvant”), PELLRIDGE Biosystem, S.L. (“Subco”), a subsidiary wholly owned by"
+        " Quorvant, both of which are formed under the laws of Spain, and Westland Valley Mines Inc., a Nevada"
+        " corporation (the “Company”).\n\nWhereas, Quorvant has developed certain technology;\n"
+    )
+    assert bound_party_names(text) == {"Quorvant Solutiones, S.L.", "PELLRIDGE Biosystem, S.L.", "Westland Valley Mines Inc."}
+    # Guard: a filing run into one line keeps its party clause on the header's line.
+    run_in = (
+        "EX-10 4 exh10-15.txt 10.15 QUORVANT CHANNEL PARTNER AGREEMENT This Agreement is entered into this 11th"
+        ' day of October, 2005 by and between Quorvant Corporation, a Delaware corporation ("Quorvant"), and'
+        ' Pellridge Communications, Inc., a Delaware corporation ("CP"). ' + "The parties agree as follows. " * 8
+    )
+    assert bound_party_names(run_in) == {"Quorvant Corporation", "Pellridge Communications, Inc."}
+
+
+def test_a_prefixed_legal_form_before_a_page_number_run_into_the_line() -> None:
+    # Before, "AB SKF Page" was read on into the page number and never bound.
+    text = "SUPPLY AGREEMENT between Quorvant Aps and AB Pellridge Page 1 of 23\n\nTABLE OF CONTENTS 1. DEFINITIONS\n"
+    assert bound_party_names(text) == {"Quorvant Aps", "AB Pellridge"}

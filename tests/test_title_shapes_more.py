@@ -290,3 +290,14 @@ def test_an_explanatory_note_above_the_text_is_no_instrument_heading() -> None:
     assert _title(text) == ("Supply Agreement", 44, 60)
     note = text.replace("EXPLANATORY NOTE", "CONVERTIBLE NOTE").replace("This exhibit restates", "FOR VALUE RECEIVED, under")
     assert _title(note) == ("CONVERTIBLE NOTE", 0, 16)
+
+
+def test_a_line_of_title_opening_words_above_a_caps_heading_continues_it() -> None:
+    # Stop 54. Before, "EXCLUSIVE WORLD WIDE" was dropped: only one opening word alone joined.
+    from tests.helpers import agreement_title
+
+    cover = "\nBETWEEN\nQUORVANT MOTOR CORPORATION\nAND\nPELLRIDGE AFRICA CORPORATION\n\nThis agreement is made.\n"
+    assert agreement_title("EXCLUSIVE WORLD WIDE\nDISTRIBUTION AGREEMENT" + cover) == "EXCLUSIVE WORLD WIDE DISTRIBUTION AGREEMENT"
+    assert agreement_title("INTERNATIONAL\nDISTRIBUTION AGREEMENT" + cover) == "INTERNATIONAL DISTRIBUTION AGREEMENT"
+    # Guard: a line holding another word (a letterhead's name) stays apart.
+    assert agreement_title("QUORVANT INTERNATIONAL\nDISTRIBUTION AGREEMENT" + cover) == "DISTRIBUTION AGREEMENT"
