@@ -1727,6 +1727,13 @@ def find_definitions(text: str) -> list[Definition]:
             strength == 0 and name is not None and site.start < OPENING_CHARS
             and not _in_windows(site.start, scope.cited_clauses) and _recital_subject(straight, name.start)
             and not _recital_cites_agreement(straight, site.end)
+            # ("B. Halcyon Holdings, Inc., the parent of Halcyon, has executed a Guaranty in favor
+            # of Lender ... (the "Guaranty")": the term is the agreement the recital cites.)
+            and _RECITAL_CITES_AGREEMENT.search(straight, name.end, site.start) is None
+            # (Only while the clause has named fewer than two parties with their terms: after
+            # "between A ("FBT") and B ("ATM Owner")", "D. Columbus Data Services, LLC ("CDS") may
+            # act ... on behalf of FBT" is a third company the recitals talk about.)
+            and sum(1 for d in definitions if d.is_party_alias and d.in_preamble and d.name is not None) < 2
         ):
             strength = 1
         # "LG. Philips LCD Co., Ltd., a corporation ... under the laws of the Republic of Korea

@@ -49,6 +49,10 @@ _CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|y|e|dba|d/b/a|f
 # A shouted name's own joining words ("FARMERS AND TRADERS BANK OF WESTLAND ... SUB-BRANCH") join
 # like their lower-case forms, so they do not spend the name's word budget.
 _JOINT = rf"(?:{_CONNECTOR}|AND|OF)"
+# The particles of a person's (or a house's) name, lower case but for the Irish "Ó", one to three
+# in a row between its capitalised words: "Jan van der Berg", "Luis de la Torre", "Maria dos
+# Santos", "Ahmed bin Rashid", "Ciarán Ó Briain", "Banco do Brasil".
+_PARTICLES = r"(?:(?:van|von|der|den|de|la|le|du|des|del|della|do|dos|da|das|di|bin|binti|bint|ibn|al|el|ter|ten|zu|Ó)[ \t]+){1,3}"
 # Lower-case words that may stand inside a name that ends in a legal form ("Pay at Home Corp.",
 # "Made in Nature, LLC", "Back to Basics, Inc.", "Love on a Leash, LLC"): one or two of them
 # between capitalised words. Only trusted when the whole still ends in a legal form.
@@ -117,7 +121,7 @@ def _words_then_legal_forms(joint: str) -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _name_regex() -> re.Pattern[str]:
-    return _words_then_legal_forms(rf"{_GAP}(?:{_JOINT}{_GAP})?")
+    return _words_then_legal_forms(rf"{_GAP}(?:{_JOINT}{_GAP}|{_PARTICLES})?")
 
 
 @lru_cache(maxsize=1)
@@ -1418,10 +1422,32 @@ def _bare_enumerator(text: str, name: NameSpan) -> re.Match[str] | None:
     return bare if {number - 1, number + 1} & neighbours else None
 
 
+# A recital's item letter opening a name ("B. Halcyon Holdings, Inc., the parent of ..."), and its
+# neighbour's: the letter one before or after, opening a line or following a clause's end.
+_LETTER_LABEL = re.compile(r"([A-Z])\.[ \t]+(?=[A-Z])")
+_LABEL_PLACE = re.compile(r"(?:^|\n|[.;:][ \t]+)[ \t]*\Z")
+
+
+def _recital_letter(text: str, name: NameSpan) -> re.Match[str] | None:
+    """A recital's item letter read into a name: "A. Borrower and Lender are parties ... B.
+    Halcyon Holdings, Inc., the parent of Halcyon, has executed ...". It is a label, not a
+    person's initial ("J. Smith"), only where a label may stand (a line's start, after a clause's
+    end) and when the letter before or after it labels an item the same way nearby. Bounded: the
+    neighbours are looked for ``_LIST_NEIGHBOUR_CHARS`` either side."""
+    label = _LETTER_LABEL.match(text, name.start, name.end)
+    if label is None or _LABEL_PLACE.search(text, max(0, name.start - 4), name.start) is None:
+        return None
+    letter = ord(label.group(1))
+    neighbours = "".join(chr(c) for c in (letter - 1, letter + 1) if ord("A") <= c <= ord("Z"))
+    pattern = re.compile(rf"(?:^|\n|[.;:][ \t]+)[ \t]*[{neighbours}]\.[ \t]+[A-Z]")
+    window = (max(0, name.start - _LIST_NEIGHBOUR_CHARS), min(len(text), name.end + _LIST_NEIGHBOUR_CHARS))
+    return label if pattern.search(text, *window) is not None else None
+
+
 def without_enumerator(text: str, name: NameSpan) -> NameSpan:
     """The name without a list's enumerator read into it ("1. THE ACME COMPANY LIMITED", a bare
-    "2 " among numbered items): an enumerator is never part of a name."""
-    enumerator = _ENUMERATOR.match(text, name.start, name.end) or _bare_enumerator(text, name)
+    "2 " among numbered items, a recital's item letter): an enumerator is never part of a name."""
+    enumerator = _ENUMERATOR.match(text, name.start, name.end) or _bare_enumerator(text, name) or _recital_letter(text, name)
     if enumerator is None:
         return name
     return NameSpan(text[enumerator.end() : name.end], enumerator.end(), name.end)

@@ -221,3 +221,67 @@ def test_a_prefixed_legal_form_before_a_page_number_run_into_the_line() -> None:
     # Before, "AB SKF Page" was read on into the page number and never bound.
     text = "SUPPLY AGREEMENT between Quorvant Aps and AB Pellridge Page 1 of 23\n\nTABLE OF CONTENTS 1. DEFINITIONS\n"
     assert bound_party_names(text) == {"Quorvant Aps", "AB Pellridge"}
+
+
+_AMENDMENT_RECITALS = (
+    "AMENDMENT NO. 3 TO LOAN AND SECURITY AGREEMENT\n\nThis AMENDMENT NO. 3 TO LOAN AND SECURITY AGREEMENT (this"
+    ' "Amendment") is entered into as of June 30, 2021, by and among QUORVANT SURGICAL, INC., a Delaware'
+    ' corporation ("Quorvant"), and PELLRIDGE VENTURE LENDING, INC., a Maryland corporation ("Lender").\n\n'
+    "RECITALS\n\nA. Borrower and Lender are parties to that certain Loan and Security Agreement dated as of"
+    ' September 18, 2019 (the "Loan Agreement").\n\nB. Quorvant Surgical Holdings, Inc., the parent of'
+    ' Quorvant, has executed a Guaranty in favor of Lender dated as of September 18, 2019 (the "Guaranty").\n\n'
+    "C. Lessee's obligations under the Loan Agreement are guaranteed by Westland Holdings, LLC"
+    ' ("Guarantor") pursuant to that certain Guaranty.\n'
+)
+
+
+def test_a_recital_item_letter_is_no_part_of_the_name_after_it() -> None:
+    from ingest.names import NameSpan, without_enumerator
+
+    start = _AMENDMENT_RECITALS.index("B. Quorvant Surgical Holdings")
+    name = NameSpan("B. Quorvant Surgical Holdings, Inc.", start, start + len("B. Quorvant Surgical Holdings, Inc."))
+    assert without_enumerator(_AMENDMENT_RECITALS, name).text == "Quorvant Surgical Holdings, Inc."
+    # Guard: a person's initial with no lettered item beside it stays in the name.
+    lone = "This Consulting Agreement is made.\nB. Pellridge shall advise the Company.\n"
+    at = lone.index("B. Pellridge")
+    assert without_enumerator(lone, NameSpan("B. Pellridge", at, at + 12)).text == "B. Pellridge"
+
+
+def test_a_recital_subject_that_executed_the_agreement_it_defines_is_no_party() -> None:
+    # Before, "B. Quorvant Surgical Holdings, Inc." (the guarantor of another instrument) and
+    # "C. Lessee's" were bound as parties.
+    assert bound_party_aliases(_AMENDMENT_RECITALS) == {
+        "QUORVANT SURGICAL, INC.": ["Quorvant"],
+        "PELLRIDGE VENTURE LENDING, INC.": ["Lender"],
+    }
+
+
+def test_a_third_company_a_recital_names_after_two_defined_parties_is_no_party() -> None:
+    # The recital-subject rule (a recital may define a party the clause names by role) holds only
+    # while the clause has named fewer than two parties with their terms. A guard: before this
+    # stop the item letter kept "D. Westland ..." out; with the letter read off, this rule does.
+    text = (
+        "ATM VAULT CASH AGREEMENT THIS ATM VAULT CASH AGREEMENT (\"Agreement\") is entered into as of February 1,"
+        ' 2001 between Quorvant Bank and Trust ("QBT"), a Louisiana financial institution and Pellridge, Inc., a'
+        ' Texas Corporation ("ATM Owner"). RECITALS: A. ATM Owner leases various automated teller machines. B.'
+        ' QBT is a party to agreements with regional networks (the "Networks"). C. ATM Owner desires to enter'
+        " into a cash arrangement with QBT. D. Westland Data Services, LLC. (\"WDS\") may act from time to time as"
+        " an independent contractor on behalf of QBT.\n"
+    )
+    assert bound_party_names(text) == {"Quorvant Bank and Trust", "Pellridge, Inc."}
+
+
+def test_a_persons_name_holds_its_particles() -> None:
+    # Before, each of these was cut to its first name.
+    for person in ("Jan van der Berg", "Luis de la Torre", "Maria dos Santos", "Ahmed bin Rashid", "Ciarán Ó Briain"):
+        text = (
+            "CONSULTING AGREEMENT\n\nThis Consulting Agreement is made between Quorvant Inc., a Delaware corporation"
+            f' ("Company"), and {person}, an individual ("Consultant").\n'
+        )
+        assert bound_party_aliases(text) == {"Quorvant Inc.": ["Company"], person: ["Consultant"]}, person
+    # Guard: a particle does not join a party's name to the prose after it.
+    prose = (
+        'This Agreement is made between Quorvant Inc. ("Company") and Pellridge LLC ("Agent"). Agent shall act'
+        " as the Company's agent in the territory of Westland.\n"
+    )
+    assert bound_party_names(prose) == {"Quorvant Inc.", "Pellridge LLC"}
