@@ -2046,6 +2046,7 @@ def annotate_document(
     if title is not None:
         parties = [p for p in parties if not _drafting_firm(text, p, title, parties)]
     parties, merged = _one_party_per_spelling(parties)
+    parties, tails = _tails_of_longer_readings(parties)
     parties, joined = _halves_joined_over_and(text, parties, person_spans, definitions)
     # "AVENTAIL CORPORATION RESELLER AGREEMENT" over "... and Aventail Corporation ("AVENTAIL")":
     # a heading opened by a party's name is that party's form of the contract; the title is the
@@ -2067,6 +2068,8 @@ def annotate_document(
     aliases = build_alias_table(definitions, name_labels, extra_names)
     if merged:
         aliases = aliases.retargeted({eid: (kept.entity_id, kept.label) for eid, (_, kept) in merged.items()})
+    if tails:
+        aliases = aliases.retargeted({eid: (kept.entity_id, kept.label) for eid, kept in tails.items()})
     if joined:
         aliases = aliases.retargeted({eid: (whole.entity_id, whole.label) for eid, whole in joined.items()})
 
@@ -2164,6 +2167,27 @@ def _one_party_per_spelling(parties: Sequence[Party]) -> tuple[list[Party], dict
             merged[party.entity_id] = (party.name.text, first)
     survivors = [p for p in parties if p.entity_id not in merged]
     return survivors, merged
+
+
+def _tails_of_longer_readings(parties: Sequence[Party]) -> tuple[list[Party], dict[str, Party]]:
+    """The parties without a reading that is the tail of another party's reading at the same
+    place ("Global Technology Development Limited" of "Beijing Guoqiang\nGlobal Technology
+    Development Limited", a definition's antecedent read from the line below): the longer one
+    stands and takes the shorter one's role. Returns (each tail's entity id -> the party kept),
+    for its terms to go to the longer one; the tail is no name of it (it is a misreading)."""
+    longer: dict[str, Party] = {}
+    for short in parties:
+        for long in parties:
+            if (
+                long is not short and long.label == short.label
+                and long.name.end == short.name.end and long.name.start < short.name.start
+            ):
+                longer[short.entity_id] = long
+                break
+    roles = {kept.entity_id: short.role for short in parties if (kept := longer.get(short.entity_id)) is not None}
+    survivors = [replace(p, role=p.role or roles.get(p.entity_id)) for p in parties if p.entity_id not in longer]
+    kept_now = {p.entity_id: p for p in survivors}
+    return survivors, {eid: kept_now.get(kept.entity_id, kept) for eid, kept in longer.items()}
 
 
 # The "and" between two halves read as two parties: spaces around it, no comma, no line of its own.

@@ -285,3 +285,21 @@ def test_a_persons_name_holds_its_particles() -> None:
         " as the Company's agent in the territory of Westland.\n"
     )
     assert bound_party_names(prose) == {"Quorvant Inc.", "Pellridge LLC"}
+
+
+def test_a_definitions_reading_from_the_line_below_is_the_tail_of_the_party_read_whole() -> None:
+    # Before, "Global Technology Development Limited" (with "Party B") was bound beside the whole
+    # name "Beijing Quorvant Global Technology Development Limited" as a second party.
+    text = (
+        "CONSULTING SERVICES AGREEMENT\nThis Consulting\nServices Agreement (this \"Agreement\") is dated 01/05/2010,"
+        " and is entered into\nin Beijing, China between PELLRIDGE HOLDING LTD, a company incorporated under\nthe"
+        " laws of British Virgin Islands (Party A), Suite 1706, 17/F,Tower 1, China\nHong Kong City, 33 Canton"
+        " Road, Tsimshatsui, Kowloon, Hong Kong and Beijing Quorvant\nGlobal Technology Development Limited, a"
+        ' company with joint stock limited liability\norganized under the laws of the PRC ("Party B"), with a'
+        " registered address at\n3, Xijing Road, Beijing China 100081,. Party A and Party B are referred to"
+        ' collectively\nin this Agreement as the "Parties."\nRECITALS\n'
+    )
+    assert bound_party_aliases(text) == {
+        "PELLRIDGE HOLDING LTD": ["Party A"],
+        "Beijing Quorvant Global Technology Development Limited": ["Party B"],
+    }
