@@ -303,3 +303,18 @@ def test_a_definitions_reading_from_the_line_below_is_the_tail_of_the_party_read
         "PELLRIDGE HOLDING LTD": ["Party A"],
         "Beijing Quorvant Global Technology Development Limited": ["Party B"],
     }
+
+
+def test_a_plural_subsidiary_lead_lists_at_most_six_companies() -> None:
+    # The bound at its edge, on the reader of the lead alone (the clause's comma list may still
+    # read more names): six subsidiaries after the lead are read, a seventh is not.
+    from ingest.annotate import Party, _named_subsidiaries
+    from ingest.names import NameSpan
+
+    subsidiaries = [f"Harbor {word} Corporation" for word in ("Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta")]
+    text = f"Quorvant Group, Inc. and its subsidiaries {', '.join(subsidiaries[:-1])} and {subsidiaries[-1]}, each a corporation.\n"
+    parent = Party("org:quorvant group", "ORG", NameSpan("Quorvant Group, Inc.", 0, 20), None, 0, 20)
+    assert [p.name.text for p in _named_subsidiaries(text, [parent], [])] == subsidiaries[:6]
+    # Guard: a singular lead reads one.
+    single = text.replace("subsidiaries", "subsidiary", 1)
+    assert [p.name.text for p in _named_subsidiaries(single, [parent], [])] == subsidiaries[:1]

@@ -301,3 +301,11 @@ def test_a_line_of_title_opening_words_above_a_caps_heading_continues_it() -> No
     assert agreement_title("INTERNATIONAL\nDISTRIBUTION AGREEMENT" + cover) == "INTERNATIONAL DISTRIBUTION AGREEMENT"
     # Guard: a line holding another word (a letterhead's name) stays apart.
     assert agreement_title("QUORVANT INTERNATIONAL\nDISTRIBUTION AGREEMENT" + cover) == "DISTRIBUTION AGREEMENT"
+
+
+def test_at_most_three_title_opening_words_above_a_caps_heading_continue_it() -> None:
+    # The bound at its edge (stop 54): a line of four such words is no part of the heading.
+    from tests.helpers import agreement_title
+
+    cover = "\nBETWEEN\nQUORVANT MOTOR CORPORATION\nAND\nPELLRIDGE AFRICA CORPORATION\n\nThis agreement is made.\n"
+    assert agreement_title("SOLE EXCLUSIVE WORLD WIDE\nDISTRIBUTION AGREEMENT" + cover) == "DISTRIBUTION AGREEMENT"
