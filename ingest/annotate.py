@@ -2169,6 +2169,9 @@ def _one_party_per_spelling(parties: Sequence[Party]) -> tuple[list[Party], dict
     return survivors, merged
 
 
+_LIST_JOINER_IN_HEAD = re.compile(r"\b(?:and|AND|And)\b|&|,|;")
+
+
 def _tails_of_longer_readings(parties: Sequence[Party]) -> tuple[list[Party], dict[str, Party]]:
     """The parties without a reading that is the tail of another party's reading at the same
     place ("Global Technology Development Limited" of "Beijing Guoqiang\nGlobal Technology
@@ -2181,6 +2184,9 @@ def _tails_of_longer_readings(parties: Sequence[Party]) -> tuple[list[Party], di
             if (
                 long is not short and long.label == short.label
                 and long.name.end == short.name.end and long.name.start < short.name.start
+                # (Not a list read as one name: "Alpha Inc. and Beta LLC" holds Beta LLC as a
+                # party of its own, ``_halves_joined_over_and`` decides those.)
+                and _LIST_JOINER_IN_HEAD.search(long.name.text[: short.name.start - long.name.start]) is None
             ):
                 longer[short.entity_id] = long
                 break

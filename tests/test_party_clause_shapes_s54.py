@@ -318,3 +318,22 @@ def test_a_plural_subsidiary_lead_lists_at_most_six_companies() -> None:
     # Guard: a singular lead reads one.
     single = text.replace("subsidiaries", "subsidiary", 1)
     assert [p.name.text for p in _named_subsidiaries(single, [parent], [])] == subsidiaries[:1]
+
+
+def test_a_list_read_as_one_name_keeps_its_last_member() -> None:
+    # Guard on the tail rule alone: a reading that joins two names over "and" is no longer
+    # reading of its last member (``_halves_joined_over_and`` decides those).
+    from ingest.annotate import Party, _tails_of_longer_readings
+    from ingest.names import NameSpan
+
+    text = "between Quorvant Inc. and Pellridge LLC (each a Party) and Beijing Westland\nGlobal Trading Limited"
+    joined_at, tail_at = text.index("Quorvant"), text.index("Pellridge")
+    joined = Party("org:quorvant and pellridge", "ORG", NameSpan("Quorvant Inc. and Pellridge LLC", joined_at, tail_at + 13), None, joined_at, tail_at + 13)
+    member = Party("org:pellridge", "ORG", NameSpan("Pellridge LLC", tail_at, tail_at + 13), "Party", tail_at, tail_at + 13)
+    whole_at, short_at = text.index("Beijing"), text.index("Global")
+    whole = Party("org:beijing westland global trading", "ORG", NameSpan(text[whole_at:], whole_at, len(text)), None, whole_at, len(text))
+    short = Party("org:global trading", "ORG", NameSpan(text[short_at:], short_at, len(text)), "Party B", short_at, len(text))
+    survivors, tails = _tails_of_longer_readings([joined, member, whole, short])
+    assert [p.entity_id for p in survivors] == [joined.entity_id, member.entity_id, whole.entity_id]
+    assert survivors[2].role == "Party B"
+    assert {eid: kept.entity_id for eid, kept in tails.items()} == {short.entity_id: whole.entity_id}
