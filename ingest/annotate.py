@@ -1742,7 +1742,7 @@ def _named_subsidiaries(text: str, parties: Sequence[Party], person_spans: Seque
         position = lead.end()
         # "and its subsidiaries Acme Services Corporation and Acme Financial Corporation, each
         # California corporations": a plural lead names a list, each member with its legal form.
-        most = _SUBSIDIARIES_LISTED if lead.group("plural", "affiliates", "companies") != (None, None, None) else 1
+        most = _SUBSIDIARIES_LISTED if any(lead.group("plural", "affiliates", "companies")) else 1
         for _ in range(most):
             name = name_at(text, position, min(len(text), position + _SUBSIDIARY_NAME_CHARS))
             if name is None or not ends_in_legal_suffix(name.text) or party_name_problem(name.text) is not None:
@@ -2190,7 +2190,8 @@ def _tails_of_longer_readings(parties: Sequence[Party]) -> tuple[list[Party], di
             ):
                 longer[short.entity_id] = long
                 break
-    roles = {kept.entity_id: short.role for short in parties if (kept := longer.get(short.entity_id)) is not None}
+    # The role a tail carried goes to the reading it is the tail of.
+    roles = {longer[p.entity_id].entity_id: p.role for p in parties if p.entity_id in longer}
     survivors = [replace(p, role=p.role or roles.get(p.entity_id)) for p in parties if p.entity_id not in longer]
     kept_now = {p.entity_id: p for p in survivors}
     return survivors, {eid: kept_now.get(kept.entity_id, kept) for eid, kept in longer.items()}

@@ -1437,11 +1437,15 @@ def _recital_letter(text: str, name: NameSpan) -> re.Match[str] | None:
     label = _LETTER_LABEL.match(text, name.start, name.end)
     if label is None or _LABEL_PLACE.search(text, max(0, name.start - 4), name.start) is None:
         return None
-    letter = ord(label.group(1))
-    neighbours = "".join(chr(c) for c in (letter - 1, letter + 1) if ord("A") <= c <= ord("Z"))
-    pattern = re.compile(rf"(?:^|\n|[.;:][ \t]+)[ \t]*[{neighbours}]\.[ \t]+[A-Z]")
     window = (max(0, name.start - _LIST_NEIGHBOUR_CHARS), min(len(text), name.end + _LIST_NEIGHBOUR_CHARS))
-    return label if pattern.search(text, *window) is not None else None
+    return label if _neighbour_label(label.group(1)).search(text, *window) is not None else None
+
+
+@lru_cache(maxsize=26)
+def _neighbour_label(letter: str) -> re.Pattern[str]:
+    """An item labelled by the letter before or after ``letter``, where a label may stand."""
+    neighbours = "".join(chr(c) for c in (ord(letter) - 1, ord(letter) + 1) if ord("A") <= c <= ord("Z"))
+    return re.compile(rf"(?:^|\n|[.;:][ \t]+)[ \t]*[{neighbours}]\.[ \t]+[A-Z]")
 
 
 def without_enumerator(text: str, name: NameSpan) -> NameSpan:
