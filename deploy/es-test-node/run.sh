@@ -88,16 +88,34 @@ do_build() {
     die "maven build failed (see $BUILD_LOG)"
 }
 
+# command line of a live process, space-joined, or empty if it is gone or a zombie.
+# Right after `start` forks, /proc/PID/cmdline reads empty while the child is inside execve
+# (measured: about one read in three); that window is transient, so an empty read of a live,
+# non-zombie process is retried briefly instead of being taken for "not running".
+pid_cmdline() {
+    local pid="$1" i cmd state
+    for ((i = 0; i < 40; i++)); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)"
+        if [[ -n "$cmd" ]]; then
+            echo "$cmd"
+            return 0
+        fi
+        state="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1 || true)"
+        [[ -z "$state" || "$state" == Z ]] && return 0
+        sleep 0.05
+    done
+}
+
 # pid of our running node, or empty
 node_pid() {
     [[ -f "$PID_FILE" ]] || return 0
     local pid
     pid="$(cat "$PID_FILE" 2>/dev/null || true)"
     [[ "$pid" =~ ^[0-9]+$ ]] || return 0
-    kill -0 "$pid" 2>/dev/null || return 0
     # guard against a stale pid file whose pid was reused; right after `start` the child may
     # briefly still be the forked shell / nohup before it execs java
-    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "$MAIN_CLASS|nohup|run\.sh"; then
+    if pid_cmdline "$pid" | grep -qE "$MAIN_CLASS|nohup|run\.sh"; then
         echo "$pid"
     fi
 }
@@ -294,7 +312,7 @@ cluster_urls() { # comma-separated URLs of the running nodes
 node_pid_of() { # like node_pid, for the node whose state dir is $ES_TEST_NODE_STATE
     local pid
     pid="$(cat "$ES_TEST_NODE_STATE/pid" 2>/dev/null || true)"
-    [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$MAIN_CLASS" && echo "$pid"
+    [[ "$pid" =~ ^[0-9]+$ ]] && pid_cmdline "$pid" | grep -q "$MAIN_CLASS" && echo "$pid"
 }
 
 cluster_wait() { # $1 = wanted node count: wait for green with that many nodes
