@@ -1298,7 +1298,14 @@ def _with_box(text: str, title: Title) -> Title:
 _LINE_ABOVE_WORDS = 3
 # A line above that ends in a joining word ("AND", "OF", a possessive) may be longer.
 _LINE_ABOVE_DANGLING_WORDS = 8
-_DANGLING_END = re.compile(r"(?:\b(?:and|of|for|to|the|on|in|AND|OF|FOR|TO|THE|ON|IN)|&|[A-Za-z][’']s)$")
+# ("AMENDED AND RESTATED" over "CONSULTANCY SERVICES DEED": a restatement names no instrument on
+# its own; the title's noun follows.)
+_DANGLING_END = re.compile(
+    r"(?:\b(?:and|of|for|to|the|on|in|AND|OF|FOR|TO|THE|ON|IN)|&|[A-Za-z][’']s|\b(?:AMENDED|Amended)[ \t]+(?:AND|and)[ \t]+(?:RESTATED|Restated))$"
+)
+# How many blank lines a dangling first line of a heading may stand above its second (a filing
+# converted from HTML puts a blank line, a line of one space and a blank line between paragraphs).
+_DANGLING_BLANK_LINES = 3
 
 
 def _written_with_legal_form(text: str, words: list[str]) -> bool:
@@ -1337,6 +1344,15 @@ def _with_line_above(text: str, title: Title) -> Title:
     # A line that ends in a joining word ("TERM LOAN AND", "Managing Director's") cannot end a
     # title: it is the heading's first line, whatever follows, and needs no repetition as proof.
     dangling = bool(words) and _DANGLING_END.search(previous) is not None
+    if not words:
+        # (Further up, over more blank lines, only a dangling line joins.)
+        further = text[: line_start - 1].rstrip()
+        skipped = text.count("\n", len(further), line_start - 1)
+        further_start = further.rfind("\n") + 1
+        candidate = further[further_start:].strip()
+        if skipped <= _DANGLING_BLANK_LINES and candidate and _DANGLING_END.search(candidate) is not None:
+            previous_start, previous, dangling = further_start, candidate, True
+            words = previous.split()
     # ("CONSULTING\nSERVICES AGREEMENT", "EXCLUSIVE INTERNATIONAL SALES, MARKETING\nMANUFACTURING
     # AND ADMINISTRATIVE AGREEMENT": in capitals, a line naming a kind of agreement right above
     # (no blank line between) is the heading's first line too, unless it is an organisation's
@@ -1607,11 +1623,22 @@ _LETTERHEAD_LINE = re.compile(
 )
 
 
-def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
+# A company number alone on a cover's line under its name: "ACN 002 148 361", "(Company No. 4471)".
+_REGISTRATION_LINE = re.compile(
+    r"\(?(?:ACN|ABN|ARBN|ARSN|NZBN|CRN|(?i:company|registration|registered)[ \t]+(?i:no\.?|number))[ \t]*:?[ \t]*[0-9][0-9 \-]*\)?"
+)
+
+
+def _heading_lines(text: str, limit: int, over_party_list: bool = False) -> Iterator[tuple[int, str]]:
     """The first ``_HEADING_LINES`` non-blank lines of ``text[:limit]`` (page furniture lines
-    not counted), stripped, each with the offset where its stripped text starts."""
+    not counted), stripped, each with the offset where its stripped text starts. With
+    ``over_party_list``, a cover's party-list lines are not counted either: its joiner lines
+    ("and", "BETWEEN"), company numbers and, after a joiner, names with a legal form. A deed's
+    cover may list three or four parties before its title ("EMPIRE ENERGY GROUP LIMITED\nACN 002
+    148 361\nand\n...\nCONSULTANCY SERVICES DEED")."""
     seen = 0
     sentence = False
+    listing = False
     for match in re.finditer(r"[^\n]+", text[:limit]):
         stripped = match.group().strip()
         if not stripped:
@@ -1626,6 +1653,12 @@ def _heading_lines(text: str, limit: int) -> Iterator[tuple[int, str]]:
         # does a filing's own label line ("EX-10.1 2 d123ex101.htm EX-10.1", "Source: ACME
         # CORP, 10-K, 3/1/2019"): the document's heading comes after them.
         if _page_furniture(stripped):
+            continue
+        # (Once a joiner line shows a party list, its names and company numbers take no place.)
+        if over_party_list and _COVER_PARTY_LINE.fullmatch(stripped):
+            listing = True
+            continue
+        if over_party_list and (_REGISTRATION_LINE.fullmatch(stripped) or (listing and _ends_in_legal_form(stripped))):
             continue
         # A legend in capitals ("THIS NOTE HAS NOT BEEN REGISTERED ...\n... UNDER THE ACT.")
         # is one sentence over its lines: one place among the heading lines, however many lines.
@@ -1775,7 +1808,7 @@ def _instrument_heading(text: str) -> Title | None:
     (``_speaks_of_itself``)."""
     preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
     limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
-    for start, stripped in _heading_lines(text, limit):
+    for start, stripped in _heading_lines(text, limit, over_party_list=True):
         last = stripped.split()[-1][:1]
         # ("Warrant No. W-12" under "WARRANT TO PURCHASE COMMON STOCK" is its number line: the
         # common nouns title a caps heading line only.)

@@ -31,6 +31,8 @@ from ingest.agreements import (
     read_letter,
 )
 from ingest.definitions import (
+    acting_for_lead,
+    term_made_from,
     OPENING_CHARS,
     PREAMBLE_END_WORDS,
     PREAMBLE_SCAN_CHARS,
@@ -354,6 +356,12 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         numbered = _numbered_slots(straight, enumerator.group(), first.end, end) if enumerator else []
         names.extend(numbered)
         first = numbered[-1] if numbered else first
+        # "By and Among CSX TRANSPORTATION, INC. NORFOLK SOUTHERN RAILWAY COMPANY PENNSYLVANIA
+        # LINES LLC ...": a flattened cover's names run on, each closed by its legal form.
+        if not numbered:
+            run_on = _caps_run_on(straight, first, end)
+            names.extend(run_on)
+            first = run_on[-1] if run_on else first
         # "among Alpha Inc., Beta LLC, Gamma Corp. and Delta Ltd.": a comma-separated list.
         listed = _comma_list(straight, first.end, end)
         names.extend(listed)
@@ -395,8 +403,39 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # "..., and Carol Ltd, a company of ..., and Dana GmbH, ...": more parties joined by "and",
         # each with a legal form (also after "A Inc. and its affiliates, ..., and (b) B LLC").
         names.extend(_and_chain(straight, second.end if second is not None else after, end))
+    for start, end in windows:
+        names.extend(n for n in _after_member_terms(straight, start, end) if n not in names)
     # ("and\n2. BETA LIMITED": an item's enumerator read into the name after the joiner.)
     return [without_enumerator(straight, name) for name in names]
+
+
+# A member's defined term closing its long description, then the next member after a comma:
+# '... for itself and its AFFILIATES (collectively including such AFFILIATES "HGS"), Schering
+# Corporation, a corporation organized under ...' (quotes straightened).
+# (The term may stand unquoted: "BC International Corporation, a Delaware corporation (Licensor),
+# Marubeni Corporation, a Japanese corporation (Marubeni), and ...".)
+_MEMBER_TERM_THEN_COMMA = re.compile(
+    r'(?:"[ \t\n]*\)|\((?:the[ \t\n]+)?[A-Z][\w&.\-]*(?:[ \t\n]+[A-Z][\w&.\-]*){0,3}\))[ \t\n]*,[ \t\n]+(?!(?:and|AND|or|OR)\b)'
+)
+_DESCRIBED_AFTER = re.compile(r"[ \t\n]*,[ \t\n]*(?:an?|AN?)[ \t\n]+[A-Za-z]")
+_AFTER_MEMBER_TERMS_LIMIT = 8
+
+
+def _after_member_terms(text: str, start: int, end: int) -> list[NameSpan]:
+    """Parties of a clause listed by commas after a member's defined term, however long the
+    member's description ran: the name right after '"X"), ' when it ends in a legal form and its
+    own description follows (", a corporation ..."). At most ``_AFTER_MEMBER_TERMS_LIMIT``."""
+    names: list[NameSpan] = []
+    for close in _MEMBER_TERM_THEN_COMMA.finditer(text, start, end):
+        name = name_at(text, close.end(), end)
+        if name is None or name.start != close.end() or not ends_in_legal_suffix(name.text):
+            continue
+        if _DESCRIBED_AFTER.match(text, name.end, end) is None:
+            continue
+        names.append(name)
+        if len(names) == _AFTER_MEMBER_TERMS_LIMIT:
+            break
+    return names
 
 
 # How many numbered slots a clause may hold, and how far the next number may stand from the
@@ -866,7 +905,13 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
             # "... and (b) Wilmington Savings Fund Society, FSB, as the indenture agent": enumerated.
             enumerator = re.match(r"\([a-z0-9]{1,3}\)[ \t]+", text[connector.end() : end])
             name = name_at(text, connector.end() + (enumerator.end() if enumerator else 0), end)
-            if name is not None and (ends_in_legal_suffix(name.text) or (own_line and organisation_head(name.text))):
+            # ("..., and TSMC North America, a California corporation ...": a name without a
+            # legal form that its description calls a company.)
+            if name is not None and (
+                ends_in_legal_suffix(name.text)
+                or (own_line and organisation_head(name.text))
+                or _DESCRIBED_AS_COMPANY.match(text, name.end, end) is not None
+            ):
                 found = name
                 break
         if found is None:
@@ -877,6 +922,46 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
 
 
 _BARE_AND = re.compile(r"[ \t\n]+(?:and|AND)[ \t\n]+")
+_RUN_ON_GAP = re.compile(r"[ \t]+(?=[A-Z])")
+_RUN_ON_LIMIT = 8
+
+
+def _caps_run_on(text: str, last: NameSpan, end: int) -> list[NameSpan]:
+    """Names in capitals written one right after another on a line after ``last`` (a blank, no
+    joiner), each closed by a legal form and ``last`` too: a flattened cover's party list. At
+    most ``_RUN_ON_LIMIT``."""
+    names: list[NameSpan] = []
+    while len(names) < _RUN_ON_LIMIT and last.text.isupper() and _closed_by_form(last.text):
+        gap = _RUN_ON_GAP.match(text, last.end, end)
+        name = name_at(text, gap.end(), end) if gap is not None else None
+        if name is None or name.start != gap.end() or not name.text.isupper() or not ends_in_legal_suffix(name.text):
+            break
+        name = _first_closed_part(name)
+        names.append(name)
+        last = name
+    return names
+
+
+def _closed_by_form(name: str) -> bool:
+    """Whether a name in capitals ends in a legal form or in "COMPANY"/"CORPORATION"."""
+    return ends_in_legal_suffix(name) or name.split()[-1] in ("COMPANY", "CORPORATION")
+
+
+def _first_closed_part(name: NameSpan) -> NameSpan:
+    """The first part of a run-on reading that a legal form (or "COMPANY", "CORPORATION") closes
+    when the rest is a name with a legal form too ("NORFOLK SOUTHERN RAILWAY COMPANY" of "...
+    COMPANY PENNSYLVANIA LINES LLC"); else the whole reading."""
+    for word in re.finditer(r"[ \t]+", name.text):
+        head, rest = name.text[: word.start()], name.text[word.end() :]
+        if len(head.split()) >= 2 and _closed_by_form(head) and len(rest.split()) >= 2 and ends_in_legal_suffix(rest):
+            return NameSpan(head, name.start, name.start + len(head))
+    return name
+# A party's description naming its kind of company: ", a California corporation", ", a Delaware
+# limited liability company", ", an Ontario limited partnership".
+_DESCRIBED_AS_COMPANY = re.compile(
+    r"[ \t\n]*,[ \t\n]*(?:an?|AN?)[ \t\n]+(?:[A-Z][\w.\-]*[ \t\n]+){1,3}"
+    r"(?:(?:limited[ \t\n]+liability[ \t\n]+|general[ \t\n]+|limited[ \t\n]+)?(?:corporation|company|partnership)|banking[ \t\n]+association)\b"
+)
 
 
 def _bare_and_chain(text: str, last: NameSpan, end: int) -> list[NameSpan]:
@@ -1129,11 +1214,6 @@ def _registered_office_names(text: str) -> list[NameSpan]:
 # company after the lead (``acting_for_leads`` in party_filters.json) is the party; the person is
 # its representative. Read before the recitals only, and only a name with a legal form that its
 # description or definition closes.
-@lru_cache(maxsize=1)
-def _acting_for_lead() -> re.Pattern[str]:
-    return re.compile(r"(?i)(?<![\w])(?:" + _phrases(load_json("party_filters.json")["acting_for_leads"]) + r")[ \t\n]+")
-
-
 _ACTING_FOR_CLOSE = re.compile(r"[ \t\n]*[(,;]")
 _ACTING_FOR_NAME_CHARS = 200
 
@@ -1143,7 +1223,7 @@ def _acting_for_names(text: str) -> list[NameSpan]:
     behalf of Acme Co. Ltd. (hereinafter Acme)"), before the recitals."""
     end = layout_end(text)
     names: list[NameSpan] = []
-    for lead in _acting_for_lead().finditer(text, 0, end):
+    for lead in acting_for_lead().finditer(text, 0, end):
         name = name_at(text, lead.end(), min(end, lead.end() + _ACTING_FOR_NAME_CHARS))
         if name is None or name.start != lead.end() or not ends_in_legal_suffix(name.text):
             continue
@@ -1428,8 +1508,9 @@ def _parties(
         # letter and "The" before a thing's term make no name either.)
         if _LETTERED_THE.sub("", " ".join(definition.name.text.split())).casefold() in thing_terms:
             continue
-        if party_name_problem(definition.name.text, common_words) or _names_known_party(
-            definition.name.text, parties.values(), party_terms
+        if party_name_problem(definition.name.text, common_words) or (
+            _names_known_party(definition.name.text, parties.values(), party_terms)
+            and not _defined_apart(definition, parties.values())
         ):
             continue
         # ("(4) THE FINANCIAL INSTITUTIONS listed in Part II of Schedule 1 ... (the "Original
@@ -1513,6 +1594,8 @@ def _parties(
             few
             or name in collective
             or ((name in first_slots or ends_in_legal_suffix(legal_name(name.text))) and name.start < OPENING_CHARS)
+            # ("and TSMC North America, a California corporation": described as a company.)
+            or (_DESCRIBED_AS_COMPANY.match(text, name.end) is not None and name.start < OPENING_CHARS)
             # "BETWEEN (1) MR. RAVI MEHRA ... (2) MR. SUNIL MEHRA ... (hereinafter collectively ...
             # the 'Lessor')": a numbered item of the clause is a party, whatever the definitions.
             or (_NUMBERED_BEFORE.search(text, max(0, name.start - 8), name.start) is not None and name.start < OPENING_CHARS)
@@ -1863,6 +1946,10 @@ def _reviewed(
         # non-party lead; its recital mentions make it no party.)
         if any(after_non_party_lead(text, m.start()) for m in re.finditer(re.escape(name.text), text)):
             continue
+        # ("Copyright © 2011, MBM COMMERCIAL LLP. All rights reserved." on a cover: the firm
+        # that drafted the document owns its copyright; it is no party.)
+        if re.search(r"(?i)(?:\bcopyright\b|©|\(c\))[^\n]{0,40}?" + re.escape(name.text), text[:OPENING_CHARS]):
+            continue
         # ("... by and between KTPA ... and KENNETH J. TRIMMER, M.D. ... PRELIMINARY STATEMENTS One day
         # after ..., KTPA, MCPA ... and Sheridan Healthcorp, Inc. ... ("Sheridan") ...": once the
         # grammar has two parties, a name first written after the recitals open is one the recitals
@@ -1937,9 +2024,24 @@ def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
             continue
         other_words = name_words(other.name.text)
         initials = "".join(w[0] for w in other_words if w not in {"and", "of", "the", "for"})
+        # ("Great-West Life & Annuity Insurance Company ("GWL&A")" beside "First Great-West ...
+        # ("FGWL")": each defined by a term of its own that the other name cannot make.)
+        if words < set(other_words) and _terms_apart(party, other):
+            continue
         if words < set(other_words) or (len(letters) >= 2 and letters == initials):
             return True
     return False
+
+
+def _terms_apart(party: Party, other: Party) -> bool:
+    """Whether two parties carry different terms, each made from its own name and ``other``'s
+    not from ``party``'s name."""
+    return (
+        party.role is not None and other.role is not None
+        and party.role.casefold() != other.role.casefold()
+        and term_made_from(party.role, party.name.text)
+        and not term_made_from(other.role, party.name.text)
+    )
 
 
 def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bool:
@@ -1960,6 +2062,20 @@ def _names_known_party(name: str, known: Iterable[Party], terms: set[str]) -> bo
         return any(ordered == [w for w in name_words(party.name.text) if w not in _ARTICLES] for party in known)
     words = set(name_words(name))
     return any(words < set(name_words(party.name.text)) for party in known)
+
+
+def _defined_apart(definition: Definition, known: Iterable[Party]) -> bool:
+    """Whether a name that is a part of known parties' names is another party all the same: its
+    own term is made from it, and every known party it is a part of carries a term of its own
+    that this name cannot make ('Great-West Life & Annuity Insurance Company ("GWL&A")' beside
+    'First Great-West Life & Annuity Insurance Company ("FGWL")')."""
+    name = definition.name
+    if name is None:
+        return False
+    words = set(name_words(name.text))
+    containing = [p for p in known if words < set(name_words(p.name.text))]
+    party = Party("", "ORG", name, definition.term, name.start, name.end)
+    return bool(containing) and all(_terms_apart(party, p) for p in containing)
 
 
 _ARTICLES = frozenset({"a", "an", "the"})

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice
 
-from ingest.lexicons import lexicons, load_json
+from ingest.lexicons import lexicons, load_json, phrase_alternation
 from ingest.names import (
     LABEL_COLON,
     after_non_party_lead,
@@ -222,6 +222,17 @@ def opening_end(text: str) -> int:
     return recital.start() if recital is not None else limit
 
 
+# A verb that amends, replaces or cites an agreement, then the agreement's title, right before a
+# "between": "amends and restates the Trademark License and Option Agreement ", "supersedes the
+# Supply Agreement dated May 1, 1994 ".
+_CITED_AGREEMENT_CHARS = 200
+_CITED_AGREEMENT_BEFORE = re.compile(
+    r"\b(?:amends?|amending|restates?|restating|supersedes?|superseding|replaces?|replacing|terminates?|modif(?:y|ies|ying)"
+    r"|pursuant[ \t\n]+to|under)\b[^.;()\"“”]{0,140}?\b(?:Agreement|AGREEMENT|Contract|CONTRACT)"
+    r"(?:[ \t\n]+dated[^.;()]{1,40}?)?[ \t\n]+(?:by[ \t\n]+and[ \t\n]+)?\Z"
+)
+
+
 def between_windows(text: str) -> list[tuple[int, int]]:
     windows: list[tuple[int, int]] = []
     head = text[:PREAMBLE_SCAN_CHARS]
@@ -230,6 +241,16 @@ def between_windows(text: str) -> list[tuple[int, int]]:
         # S.L., AND ...": the filer's description of the exhibit names no party in the contract's
         # own words.)
         if on_edgar_header_line(text, match.start()):
+            continue
+        # ("... ("FD"), amends and restates the Trademark License and Option Agreement between FB
+        # and NewStork Inc. until ...": after a party clause, an agreement the sentence amends or
+        # cites names its own parties, not this one's.)
+        # (The party clause ends where the cited agreement's title begins.)
+        cited = _CITED_AGREEMENT_BEFORE.search(text, max(0, match.start() - _CITED_AGREEMENT_CHARS), match.start()) if windows else None
+        if cited is not None:
+            start, end = windows[-1]
+            if start < cited.start() < end:
+                windows[-1] = (start, cited.start())
             continue
         limit = min(len(text), match.start() + PREAMBLE_WINDOW_CHARS)
         end_match = _PREAMBLE_END.search(text, match.end(), limit)
@@ -302,8 +323,11 @@ _INITIALS_SKIP = frozenset({
 })
 
 
-# ", Fl. 33139 ", ", CA 94304-1234": a state's abbreviation and a US postal code closing an address.
-_STATE_AND_POSTAL_CODE = re.compile(r"[ \t]*,[ \t]*[A-Z][A-Za-z]{1,3}\.?[ \t]+[0-9]{5}(?:-[0-9]{4})?[ \t,]*")
+# ", Fl. 33139 ", ", CA 94304-1234", ", Florida 33498", ", New York 10019": a state (abbreviated
+# or written out, one or two words) and a US postal code closing an address.
+_STATE_AND_POSTAL_CODE = re.compile(
+    r"[ \t]*,[ \t]*(?:[A-Z][A-Za-z]{1,3}\.?|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?)[ \t]+[0-9]{5}(?:-[0-9]{4})?[ \t,]*"
+)
 
 
 def _name_after_institution(text: str, leading: NameSpan, terms: Sequence[str], paren_start: int) -> NameSpan | None:
@@ -325,8 +349,17 @@ def _name_after_institution(text: str, leading: NameSpan, terms: Sequence[str], 
     return later
 
 
+def term_made_from(term: str, name: str) -> bool:
+    """Whether ``term`` is made from ``name`` (its words, initials or clipped words)."""
+    return _is_name_derived(term, name)
+
+
 def _is_name_derived(term: str, name: str) -> bool:
     term_words = name_words(term)
+    # ("GWL&A" of "Great-West Life & Annuity Insurance Company": an acronym's "&" is one letter
+    # of it, the initial of the name's own "&"; it splits the acronym into no words.)
+    if "&" in term and not re.search(r"\s", term.strip()):
+        term_words = ["".join(w for w in term_words if w != "and")]
     name_list = name_words(name)
     if not term_words or not name_list:
         return False
@@ -371,6 +404,31 @@ def _prefixes_of(term: str, words: Sequence[str]) -> bool:
     return covers(term, 0, 0)
 
 
+# "Mr. Jan Roe, ..., acting in the name and on behalf of Acme Co. Ltd.": the words before the
+# company a representative appears for (``acting_for_leads`` in party_filters.json).
+@lru_cache(maxsize=1)
+def acting_for_lead() -> re.Pattern[str]:
+    leads = phrase_alternation(load_json("party_filters.json")["acting_for_leads"], r"[ \t\n]+")
+    return re.compile(r"(?i)(?<![\w])(?:" + leads + r")[ \t\n]+")
+
+
+_BEFORE_ACTING_FOR = re.compile(r"[ \t\n]*,?[ \t\n]*")
+
+
+def _represented_company(text: str, person: NameSpan, paren_start: int) -> NameSpan | None:
+    """The company the clause's first name appears for ("James Farinella, acting on behalf and in
+    representation of T & G2, Inc. (OTCBB: TTGG), whose address is ... (hereinafter referred to as
+    The Company)"): named with a legal form right after the lead, or None."""
+    gap = _BEFORE_ACTING_FOR.match(text, person.end, paren_start)
+    lead = acting_for_lead().match(text, gap.end(), paren_start) if gap is not None else None
+    if lead is None:
+        return None
+    company = name_at(text, lead.end(), paren_start)
+    if company is None or company.start != lead.end() or not ends_in_legal_suffix(company.text):
+        return None
+    return company
+
+
 def _antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
@@ -378,6 +436,10 @@ def _antecedent(
     by its CEO Jane Roe, hereinafter "Acme"", "X GmbH, vertreten durch ... (die "Gesellschaft")")
     the definition is the party's, named before the clause's lead, never its representative's."""
     name = _clause_antecedent(text, paren_start, floor, terms)
+    # A representative's clause: the definition is the company's the person appears for.
+    represented = _represented_company(text, name, paren_start) if name is not None else None
+    if represented is not None:
+        name = represented
     # "an Asset Purchase Agreement between Licensor and IA Smart Start, LLC ("Smart Start")": a
     # party's role word and "and" open a reading; the defined name is what follows them.
     role_and = _ROLE_AND.match(name.text) if name is not None else None
@@ -456,9 +518,50 @@ def _antecedent(
         if name is not None and not _CLOSED_NAME.match(text, name.end, lead.start()):
             return None
         lead = representation_lead(text, name.start) if name is not None else None
+    if name is None and lead is None and terms:
+        # ('SYSTEM BUILDER SOFTWARE LIMITED a company incorporated in the Isle of Man of ("System
+        # Builder Software")': no clause reading; the company the term is made from, written with
+        # its legal form just before, is the antecedent.)
+        name = _derived_company_before(text, paren_start, floor, terms)
     if name is None or lead is not None:
         return None
     return office_holders_organisation(text, without_enumerator(text, name))
+
+
+# How far before a definition the company its term is made from may start, and how long its
+# description between its name and the definition may run.
+_DERIVED_COMPANY_LOOKBACK = 200
+_DERIVED_COMPANY_GAP = 80
+# What stands between that company and the definition: its description as a company ("a company
+# incorporated in the Isle of Man of").
+_COMPANY_DESCRIPTION_GAP = re.compile(
+    r"[ \t\n]*,?[ \t\n]*(?:an?|AN?)[ \t\n]+(?:[\w.\-]+[ \t\n]+){0,3}(?:company|corporation|partnership|COMPANY|CORPORATION|PARTNERSHIP)\b"
+)
+
+
+def _derived_company_before(text: str, paren_start: int, floor: int, terms: tuple[str, ...]) -> NameSpan | None:
+    """The last name with a legal form within ``_DERIVED_COMPANY_LOOKBACK`` before the
+    definition that one of ``terms`` is made from, at most ``_DERIVED_COMPANY_GAP`` characters
+    before it, described as a company right after its name, with no other definition or sentence
+    end between them; else None."""
+    start = max(floor, paren_start - _DERIVED_COMPANY_LOOKBACK)
+    found: NameSpan | None = None
+    # (Every capital opens a reading: "November 1995 PARTIES SYSTEM BUILDER SOFTWARE LIMITED"
+    # holds the name; of the readings ending last, the shortest is the name.)
+    for word in re.finditer(r"(?<![\w.&'’\-])[A-Z]", text[start:paren_start]):
+        name = name_at(text, start + word.start(), paren_start)
+        if name is None or (found is not None and name.end < found.end):
+            continue
+        if (
+            ends_in_legal_suffix(name.text)
+            and party_name_problem(name.text) is None
+            and any(_is_name_derived(t, name.text) for t in terms)
+            and paren_start - name.end <= _DERIVED_COMPANY_GAP
+            and _COMPANY_DESCRIPTION_GAP.match(text, name.end, paren_start) is not None
+            and not re.search(r"[()\"“”;]|\.[ \t\n]+[A-Z]", text[name.end : paren_start])
+        ):
+            found = name
+    return found
 
 
 _REPRESENTATION_HOPS = 2

@@ -343,6 +343,31 @@ def _below_date_line(span: str) -> int:
     return below if span[below : below + 1].isupper() else 0
 
 
+def _above_date_line(span: str) -> int:
+    """Where ``span``'s last line starts, when that line is a date alone under the name's line
+    (a cover's "THE TRUSTEES OF THE UNIVERSITY OF PENNSYLVANIA\n1 DECEMBER 1994"); else 0."""
+    span = span.rstrip()
+    line_start = span.rfind("\n") + 1
+    if line_start <= 0 or not span[:line_start].strip():
+        return 0
+    if _MONTH_AND_DAY.fullmatch(span, line_start) is not None:
+        return line_start
+    dates = dates_in(span, line_start, len(span))
+    if len(dates) != 1 or span[line_start : dates[0].start].strip() or span[dates[0].end :].strip(" \t,."):
+        return 0
+    return line_start
+
+
+# "DECEMBER 1" of "DECEMBER 1, 1994": a name read up to the comma holds the date's first words.
+_MONTH_AND_DAY = re.compile(
+    r"[ \t]*(?i:january|february|march|april|may|june|july|august|september|october|november|december)[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?"
+)
+
+
+# One capitalised word after a name's "Co.", then its description: " Consolidated, a Delaware".
+_WORD_AFTER_CO = re.compile(r"[ \t]+([A-Z][a-z]{3,}|[A-Z]{4,}),[ \t\n]+(?:an?|AN?)[ \t\n]+[A-Za-z]")
+
+
 _HEAD_STOP_AND = re.compile(r"\b(?:COMPANY|Company|CORPORATION|Corporation)(\.)[ \t\n]+(?:AND|and)[ \t\n]+[A-Z]")
 
 
@@ -375,6 +400,11 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     dated = _DATED_LINE.search(span)
     if dated is not None and dated.start() > 0:
         span = span[: dated.start()]
+    # ("... UNIVERSITY OF PENNSYLVANIA\n1 DECEMBER 1994": a cover's date line under the last
+    # name is no part of it either.)
+    above_date = _above_date_line(span)
+    if above_date:
+        span = span[:above_date].rstrip()
     # "AMONG GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": an
     # organisation's head word with a full stop closes its name; the "and" after it joins the next.
     closed = _HEAD_STOP_AND.search(span)
@@ -725,6 +755,17 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     branch = _BRANCH.match(text, plain.end, limit)
     if branch is not None and ends_in_legal_suffix(plain.text):
         return NameSpan(text[plain.start : branch.end()], plain.start, branch.end())
+    # "Coca-Cola Bottling Co. Consolidated, a Delaware corporation": after an abbreviated "Co."
+    # one more capitalised word, that no place or role is, still closes the registered name when
+    # the party's description follows it.
+    word_after_co = _WORD_AFTER_CO.match(text, plain.end, limit)
+    if (
+        word_after_co is not None
+        and re.search(r"\b(?:Co|CO)\.$", plain.text)
+        and not _a_place(word_after_co.group(1))
+        and word_after_co.group(1).casefold() not in _party_role_words()
+    ):
+        return NameSpan(text[plain.start : word_after_co.end(1)], plain.start, word_after_co.end(1))
     # "Alliance Bancorp, Inc. of Pennsylvania": a jurisdiction after the legal form is part of
     # the registered name.
     # ("Quillon Packaging Corporation of America": a region the registry does not take for a
