@@ -477,10 +477,17 @@ def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) ->
         # "..., One Procter & Gamble Plaza, Cincinnati": an "&" a name reads across is the name's.
         if connector.group().strip(" \t\n:,") == "&" and ampersand_inside_name(text, connector.start(), connector.end(), end):
             continue
+        # ("MOTOROLA, INC. BY AND THROUGH ITS PERSONAL COMMUNICATIONS SECTOR ... AND CELLSTAR,
+        # LTD.": "by and through" opens the party's capacity; its "and" joins no party.)
+        if _BY_AND_THROUGH.search(text, max(start, connector.start() - 3), min(len(text), connector.end() + 8)):
+            continue
         before = text[start : connector.start()]
         if before.count("(") <= before.count(")"):
             return connector
     return None
+
+
+_BY_AND_THROUGH = re.compile(r"(?i)\bby[ \t\n]+and[ \t\n]+through\b")
 
 
 # Words of a party clause: a sentence holding one is a preamble a legend ran into, not a legend.
@@ -614,8 +621,10 @@ _COLLECTIVE_LIMIT = 16
 # (Or a relation to another party: "..., Jane Roe and John Doe, the members of Seller (each".)
 # (Or a member's capacity: "Harold T. Brinkley, as trustee of the Brinkley Family Trust u/a/d June
 # 4, 2011, Bluegill ...": a date's year inside it stays the capacity's.)
+# (A description may wrap onto the next line, never over a blank one: "a Delaware limited
+# liability\ncompany, PhillieCo, L.P., ...".)
 _LIST_DESCRIPTION = re.compile(
-    r",[ \t\n]*(?:(?:an?|the)[ \t\n]+[^,()\"\n]{1,80}?"
+    r",[ \t\n]*(?:(?:an?|the)[ \t\n]+(?:[^,()\"\n]|\n(?![ \t]*\n)){1,80}?"
     r"|as[ \t\n]+(?:the[ \t\n]+)?(?:sole[ \t\n]+)?(?:co-)?(?:trustees?|custodian|executor|executrix|administrator|nominee|guardian)"
     r"[ \t\n]+(?:of|for|under)[ \t\n]+[^,()\"\n]{1,100}?(?:,[ \t\n]*(?:19|20)\d\d)?)(?=,|[ \t\n]+and[ \t\n]|[ \t\n]*$)"
 )

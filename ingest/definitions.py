@@ -436,6 +436,13 @@ def _antecedent(
     by its CEO Jane Roe, hereinafter "Acme"", "X GmbH, vertreten durch ... (die "Gesellschaft")")
     the definition is the party's, named before the clause's lead, never its representative's."""
     name = _clause_antecedent(text, paren_start, floor, terms)
+    # ('ATLAS PETROLEUM INTERNATIONAL LIMITED, (also known as Atlas Petroleum International Nigeria
+    # Ltd.), a body corporate ... (hereinafter called "Atlas")': a name the party is also known by,
+    # in its remark, is no antecedent; the party's name before the remark is.)
+    remark_lead = _ALSO_KNOWN_AS_BEFORE.search(text, max(floor, name.start - 40), name.start) if name is not None else None
+    if remark_lead is not None:
+        known = name_before(text, remark_lead.start())
+        name = known if known is not None and known.start >= floor else name
     # A representative's clause: the definition is the company's the person appears for.
     represented = _represented_company(text, name, paren_start) if name is not None else None
     if represented is not None:
@@ -565,6 +572,10 @@ def _derived_company_before(text: str, paren_start: int, floor: int, terms: tupl
 
 
 _REPRESENTATION_HOPS = 2
+# The opening of a remark on a party's other name, right before that name: "(also known as ".
+_ALSO_KNOWN_AS_BEFORE = re.compile(
+    r"[ \t\n]*,?[ \t\n]*\((?i:also[ \t\n]+known[ \t\n]+as|a/k/a|formerly(?:[ \t\n]+known[ \t\n]+as)?|f/k/a|previously[ \t\n]+known[ \t\n]+as)[ \t\n]+(?:the[ \t\n]+)?\Z"
+)
 _SPACED_WORD = re.compile(r"[A-Za-z](?:[ \t][A-Za-z])+")
 _CLOSED_NAME = re.compile(r"[ \t]*(?:[,\"”\n]|$)|[ \t]+\(")
 

@@ -228,3 +228,61 @@ def test_an_adjective_line_above_a_services_heading_opens_the_title() -> None:
         " HERITAGE LIFE INSURANCE COMPANY\n"
     )
     assert agreement_title(text) == "ADMINISTRATIVE SERVICES AGREEMENT"
+
+
+# --- second batch of the stop (sets realCF-realCM) ---
+
+
+def test_german_partnership_forms_after_and_co_are_legal_forms() -> None:
+    text = (
+        "SUPPLY AGREEMENT\nThis Supply Agreement is entered into between Quill Donner Automotive Division, a"
+        ' division of Wren Technologies, Inc., a Delaware corporation ("QDAD"), and Continental Wrenves AG & Co.'
+        ' oHG, a corporation organized under the laws of Germany ("CW"). QDAD and CW may be referred to herein'
+        ' individually as a "party".\n'
+    )
+    # Before, "Co. oHG" was bound as a party of its own and the company cut at "AG".
+    assert "Continental Wrenves AG & Co. oHG" in bound_party_names(text)
+    assert "Co. oHG" not in bound_party_names(text)
+    contract = (
+        "SUPPLY CONTRACT\n\ndated as of January 3, 2006 by and among\n\nQuillrand S.p.A., a company incorporated"
+        " under the laws of Italy (hereafter called Customer)\n\nand\n\nNordwren Arzneimittel GmbH & Co., a company"
+        " incorporated under the laws of Germany (hereafter called Supplier)\n"
+    )
+    assert "Nordwren Arzneimittel GmbH & Co." in bound_party_names(contract)
+
+
+def test_a_members_description_may_wrap_onto_the_next_line() -> None:
+    text = (
+        "QUILL PCS MANAGEMENT AGREEMENT\n\n      This QUILL PCS MANAGEMENT AGREEMENT is made as of November 5, 1999,\n"
+        "between Quill Spectrum L.P., a Delaware limited partnership, WrenCo, L.P.,\na Delaware limited partnership,"
+        " APQ PCS, LLC, a Delaware limited liability\ncompany, PellieCo, L.P., a Delaware limited partnership, and"
+        " Shenwren\nPersonal Communications Company, a Virginia corporation (\"Manager\").\n\n"
+        "                                    RECITALS\n\n      A. Quill Spectrum L.P. holds licenses.\n"
+    )
+    # Before, the list stopped at the description broken over the line, and PellieCo was lost.
+    assert "PellieCo, L.P." in bound_party_names(text)
+
+
+def test_by_and_through_opens_a_capacity_not_a_party() -> None:
+    text = (
+        "DISTRIBUTION AGREEMENT DATED APRIL 15, 2000 DISTRIBUTION AGREEMENT ENTERED INTO BY AND BETWEEN WRENOLA,"
+        " INC. BY AND THROUGH ITS PERSONAL COMMUNICATIONS SECTOR LATIN AMERICA GROUP AND CELLQUILL, LTD. APRIL 15,"
+        " 2000 INDEX OF CLAUSES 1. APPOINTMENT AS EXPORT DISTRIBUTOR..... 1\n"
+    )
+    # Before, the second party was read as "THROUGH ITS ... AND CELLQUILL, LTD.".
+    assert bound_party_names(text) == {"WRENOLA, INC.", "CELLQUILL, LTD."}
+
+
+def test_a_name_the_party_is_also_known_by_is_no_antecedent() -> None:
+    text = (
+        "PETROLEUM SERVICES SUBCONTRACT THIS AGREEMENT DATED AS OF JANUARY 14, 1996. BETWEEN: QXY NIGERIA"
+        " OILFIELD SERVICES LTD., a body corporate incorporated under the laws of Barbados and having an office in"
+        ' the City of Christ Church, Barbados (hereinafter called "Contractor") wholly owned by Canadian Quill'
+        " Petroleum LTD. AND: ATWREN PETROLEUM INTERNATIONAL LIMITED, (also known as Atwren Petroleum"
+        " International Nigeria Ltd.), a body corporate incorporated under the laws of the Federal Republic of"
+        ' Nigeria, and having an office in the City of Lagos, Nigeria (hereinafter called "Atwren") -and- SUMMIT'
+        ' OIL & GAS WORLDWIDE LTD, a body corporate incorporated under the laws of the Bahamas (hereinafter called'
+        ' "Summit").\n'
+    )
+    # Before, the name in the remark took the definition and stood as the party.
+    assert _antecedents(text)["Atwren"] == "ATWREN PETROLEUM INTERNATIONAL LIMITED"
