@@ -1563,7 +1563,10 @@ def _with_run_in_tail(text: str, title: Title) -> Title:
 
 
 # The agreement word alone on one of the first lines: "AGREEMENT" above "THIS AGREEMENT is made".
-_BARE_HEADING = re.compile(r"AGREEMENT|Agreement|CONTRACT|Contract")
+# ("AGREEMENT NO. 01-08/98": the agreement word may carry its number.)
+_BARE_HEADING = re.compile(
+    r"(?:AGREEMENT|Agreement|CONTRACT|Contract)(?:[ \t]+(?:NO\.?|No\.?|NUMBER|Number|#)[ \t]*[A-Z0-9][\w\-/.]*)?"
+)
 
 # The first words of a preamble that opens the contract wrapped over a line break: a caps
 # fragment alone on the first line ("ESCROW", "SECURITIES"), then the rest of its caps title run
@@ -1712,6 +1715,8 @@ def _bare_heading(text: str) -> Title | None:
 _AGREEMENT_ON_HEADING = re.compile(
     r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]+(?:on|ON|for|FOR|of|OF|regarding|REGARDING|concerning|CONCERNING)"
     r"[ \t]+(?:the[ \t]+)?[A-Z][\w'’\-]*(?:[ \t]+(?:\(?[A-Z][\w'’\-]*\)?|and|of|the|for|on|&)){0,10}"
+    # ("Agreement for the provision of services and the allocation of expenses": in sentence case.)
+    r"|(?:Agreement|Contract)[ \t]+(?:on|for|regarding|concerning)[ \t]+(?:the[ \t]+)?[a-z][\w'’\-]*(?:[ \t]+[a-z][\w'’\-]*){0,10}"
 )
 # ("CONTRACT BETWEEN" alone on its line over the parties' names: the list starts on the next line.)
 _BARE_HEADING_BETWEEN = re.compile(r"(AGREEMENT|CONTRACT)[ \t]+(?:BY[ \t]+AND[ \t]+)?(?:BETWEEN|AMONG)(?:[ \t]+[A-Z]|[ \t]*$)")

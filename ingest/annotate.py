@@ -915,11 +915,13 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
             enumerator = re.match(r"\([a-z0-9]{1,3}\)[ \t]+", text[connector.end() : end])
             name = name_at(text, connector.end() + (enumerator.end() if enumerator else 0), end)
             # ("..., and TSMC North America, a California corporation ...": a name without a
-            # legal form that its description calls a company.)
+            # legal form that its description calls a company, after a list's ", and"; an "and"
+            # inside a name, "The Spic and Span Company, a Delaware corporation", joins no party.)
+            listed = re.search(r",[ \t\n]*$", text[max(position, connector.start() - 2) : connector.end() - len(connector.group().lstrip(" \t\n,"))])
             if name is not None and (
                 ends_in_legal_suffix(name.text)
                 or (own_line and organisation_head(name.text))
-                or _DESCRIBED_AS_COMPANY.match(text, name.end, end) is not None
+                or (listed is not None and _DESCRIBED_AS_COMPANY.match(text, name.end, end) is not None)
             ):
                 found = name
                 break
@@ -931,6 +933,8 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
 
 
 _BARE_AND = re.compile(r"[ \t\n]+(?:and|AND)[ \t\n]+")
+# What opens a slot of a party list right before a name: ", and ", ", ", "between ", "among ".
+_LIST_SLOT_BEFORE = re.compile(r"(?:,[ \t\n]*(?:(?:and|AND)[ \t\n]+)?|\b(?:between|among|BETWEEN|AMONG)[ \t\n]+)\Z")
 _RUN_ON_GAP = re.compile(r"[ \t]+(?=[A-Z])")
 _RUN_ON_LIMIT = 8
 
@@ -1603,8 +1607,14 @@ def _parties(
             few
             or name in collective
             or ((name in first_slots or ends_in_legal_suffix(legal_name(name.text))) and name.start < OPENING_CHARS)
-            # ("and TSMC North America, a California corporation": described as a company.)
-            or (_DESCRIBED_AS_COMPANY.match(text, name.end) is not None and name.start < OPENING_CHARS)
+            # ("..., and TSMC North America, a California corporation": described as a company,
+            # opening a list's slot; "Span Company" of "The Spic and Span Company" opens none.)
+            or (
+                _DESCRIBED_AS_COMPANY.match(text, name.end) is not None and name.start < OPENING_CHARS
+                and _LIST_SLOT_BEFORE.search(text, max(0, name.start - 24), name.start) is not None
+                # (A name holding "and" may be two: no description decides that.)
+                and re.search(r"\s(?:and|AND)\s", name.text) is None
+            )
             # "BETWEEN (1) MR. RAVI MEHRA ... (2) MR. SUNIL MEHRA ... (hereinafter collectively ...
             # the 'Lessor')": a numbered item of the clause is a party, whatever the definitions.
             or (_NUMBERED_BEFORE.search(text, max(0, name.start - 8), name.start) is not None and name.start < OPENING_CHARS)

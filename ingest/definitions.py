@@ -1817,6 +1817,25 @@ def _named_again(text: str, site: _Site, name: NameSpan | None, earlier: Sequenc
     return closest if closest is not None and " ".join(closest.text.split()) in before else name
 
 
+def _third_after_two_parties(name: NameSpan, terms: Sequence[str], definitions: Sequence[Definition]) -> bool:
+    """Whether two or more preamble definitions already named parties and ``name`` is no form of
+    any of them: neither a part nor a whole of one's name, unless its own term is made from it and
+    that party's is not ("Tel Aviv University ("TAU")" beside "Ramot at Tel Aviv University Ltd.
+    ("Ramot")")."""
+    named = [d for d in definitions if d.is_party_alias and d.in_preamble and d.name is not None]
+    if len(named) < 2:
+        return False
+    words = set(name_words(name.text))
+    own_term = any(_is_name_derived(t, name.text) for t in terms)
+    for d in named:
+        other = set(name_words(d.name.text))
+        if other <= words:
+            return False
+        if words <= other and not (own_term and not _is_name_derived(d.term, name.text)):
+            return False
+    return True
+
+
 def find_definitions(text: str) -> list[Definition]:
     straight = _double_quoted(straighten_quotes(text))
     windows = preamble_windows(straight)
@@ -1860,6 +1879,14 @@ def find_definitions(text: str) -> list[Definition]:
         )
         if not place:
             last_site_end = site.end
+        # ("... ("Licensee") and Ramot at Tel Aviv University Ltd. ("Ramot") ... WHEREAS, Tel Aviv
+        # University ("TAU") owns ...": once the clause has named two parties with their terms, a
+        # recital's subject it defines, no form of those parties, is a third company the recitals
+        # talk about.)
+        recital_third = (
+            strength < 2 and name is not None and _recital_subject(straight, name.start)
+            and _third_after_two_parties(name, tuple(t for t, _, _ in site.terms), definitions)
+        )
         for term, start, end in site.terms:
             is_alias = name is not None and not place and _accept(term, name.text, strength)
             # An unquoted "(Transporter)" only defines a term after a full name (not "Gateway").
@@ -1898,6 +1925,8 @@ def find_definitions(text: str) -> list[Definition]:
             # ('SUPPLEMENT NO. 1 dated as of ... (this "Supplement")': "this" before the term makes it
             # the document's own name, never a party's.)
             if is_alias and _THIS_TERM.search(straight, max(0, start - 12), start):
+                is_alias = False
+            if is_alias and recital_third:
                 is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
     definitions.extend(_role_label_definitions(straight))

@@ -286,3 +286,44 @@ def test_a_name_the_party_is_also_known_by_is_no_antecedent() -> None:
     )
     # Before, the name in the remark took the definition and stood as the party.
     assert _antecedents(text)["Atwren"] == "ATWREN PETROLEUM INTERNATIONAL LIMITED"
+
+
+def test_a_recitals_subject_after_two_defined_parties_is_a_third_company() -> None:
+    text = (
+        "SECOND AMENDED AND RESTATED RESEARCH AND LICENSE AGREEMENT\nThis Agreement is entered into as of July 26,"
+        " 2007, by and between Brainwren Cell Therapeutics Inc., a company formed under the laws of the State of"
+        " Delaware (\u201cLicensee\u201d) and Ramot at Quill Aviv University Ltd., a company formed under the laws of"
+        " Israel, having a place of business at Quill Aviv University in Ramat-Aviv, Israel (\u201cRamot\u201d),"
+        " for the purpose of amending and replacing the Research and License Agreement between the parties dated"
+        ' March 30, 2006 (the "First Amended and Restated Research and License Agreement"), which replaced the'
+        " previous Research and License Agreement between the parties dated July 12, 2004 (the \u201cOriginal"
+        " Agreement\u201d).\n"
+        "WHEREAS, Quill Aviv University (\u201cQAU\u201d) owns exclusive rights to certain technology;\n"
+    )
+    # Before, the university was bound as a third party with the term "QAU".
+    assert bound_party_aliases(text) == {
+        "Brainwren Cell Therapeutics Inc.": ["Licensee"],
+        "Ramot at Quill Aviv University Ltd.": ["Ramot"],
+    }
+    # Guard: with one party defined so far, the recital's subject still defines a party.
+    one = text.replace(" (\u201cLicensee\u201d)", "")
+    assert "Quill Aviv University" in bound_party_names(one)
+
+
+def test_a_numbered_or_sentence_case_agreement_heading_is_the_title() -> None:
+    numbered = (
+        "1\nEXHIBIT 10.10\nAGREEMENT NO. 01-08/98\nThis Agreement (\"the Agreement\") is made and entered into this"
+        " 1st day of August, 1998 in Moscow\nbetween\nQuillcom of Moscow, a closed joint-stock company (\"QCM\") and"
+        ' Company WTU-Inform, a limited partnership ("WTU-Inform").\n'
+    )
+    # Before, both titles were the fallback "Agreement".
+    assert agreement_title(numbered) == "AGREEMENT NO. 01-08/98"
+    sentence = (
+        "Exhibit 4.10\n \nAgreement for the provision of services and the allocation of expenses\n \nMade and"
+        " entered into in Kibbutz Sdot Wren, on October 14, 2021\n \nBy and between:\nQuillstone Ltd., P.C."
+        " 51-143950-7\n"
+    )
+    assert agreement_title(sentence) == "Agreement for the provision of services and the allocation of expenses"
+    # Guard: a sentence that goes on past a full stop is prose, no heading.
+    prose = sentence.replace("of expenses\n", "of expenses is attached. The parties met.\n")
+    assert not (agreement_title(prose) or "").startswith("Agreement for the provision")
