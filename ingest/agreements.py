@@ -1715,8 +1715,6 @@ def _bare_heading(text: str) -> Title | None:
 _AGREEMENT_ON_HEADING = re.compile(
     r"(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]+(?:on|ON|for|FOR|of|OF|regarding|REGARDING|concerning|CONCERNING)"
     r"[ \t]+(?:the[ \t]+)?[A-Z][\w'’\-]*(?:[ \t]+(?:\(?[A-Z][\w'’\-]*\)?|and|of|the|for|on|&)){0,10}"
-    # ("Agreement for the provision of services and the allocation of expenses": in sentence case.)
-    r"|(?:Agreement|Contract)[ \t]+(?:on|for|regarding|concerning)[ \t]+(?:the[ \t]+)?[a-z][\w'’\-]*(?:[ \t]+[a-z][\w'’\-]*){0,10}"
 )
 # ("CONTRACT BETWEEN" alone on its line over the parties' names: the list starts on the next line.)
 _BARE_HEADING_BETWEEN = re.compile(r"(AGREEMENT|CONTRACT)[ \t]+(?:BY[ \t]+AND[ \t]+)?(?:BETWEEN|AMONG)(?:[ \t]+[A-Z]|[ \t]*$)")
@@ -1952,8 +1950,9 @@ def _self_referenced_instrument(text: str) -> Title | None:
 
 # "Contract for supply of packaging materials": a heading in sentence case that opens with the
 # agreement word and a joining word, its subject in lower-case words after it.
+# ("Agreement for the provision of services and the allocation of expenses": up to ten words.)
 _SENTENCE_CASE_HEADING = re.compile(
-    r"(?:Agreement|Contract)[ \t]+(?:for|of|on)(?:[ \t]+[a-z][a-z\-]*){1,8}"
+    r"(?:Agreement|Contract)[ \t]+(?:for|of|on)(?:[ \t]+[a-z][a-z\-]*){1,10}"
 )
 _SENTENCE_CASE_PROSE = (_LEADING_AGREEMENT_PROSE | _NOT_HEADING_WORDS) - {"the"}
 
