@@ -2053,8 +2053,8 @@ def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
 
 
 def _terms_apart(party: Party, other: Party) -> bool:
-    """Whether two parties carry different terms, each made from its own name and ``other``'s
-    not from ``party``'s name."""
+    """Whether two parties carry different terms, ``party``'s made from its own name and
+    ``other``'s not made from ``party``'s name."""
     return (
         party.role is not None and other.role is not None
         and party.role.casefold() != other.role.casefold()

@@ -245,7 +245,7 @@ def between_windows(text: str) -> list[tuple[int, int]]:
         # ("... ("FD"), amends and restates the Trademark License and Option Agreement between FB
         # and NewStork Inc. until ...": after a party clause, an agreement the sentence amends or
         # cites names its own parties, not this one's.)
-        # (The party clause ends where the cited agreement's title begins.)
+        # (The party clause ends where the sentence turns to the cited agreement: its verb.)
         cited = _CITED_AGREEMENT_BEFORE.search(text, max(0, match.start() - _CITED_AGREEMENT_CHARS), match.start()) if windows else None
         if cited is not None:
             start, end = windows[-1]
