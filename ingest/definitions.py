@@ -541,9 +541,10 @@ _DERIVED_COMPANY_LOOKBACK = 200
 _DERIVED_COMPANY_GAP = 80
 # What stands between that company and the definition: its description as a company ("a company
 # incorporated in the Isle of Man of").
-_COMPANY_DESCRIPTION_GAP = re.compile(
-    r"[ \t\n]*,?[ \t\n]*(?:an?|AN?)[ \t\n]+(?:[\w.\-]+[ \t\n]+){0,3}(?:company|corporation|partnership|COMPANY|CORPORATION|PARTNERSHIP)\b"
+_COMPANY_DESCRIPTION = re.compile(
+    r"\b(?:an?|AN?)[ \t\n]+(?:[\w.\-]+[ \t\n]+){0,3}(?:company|corporation|partnership|COMPANY|CORPORATION|PARTNERSHIP)\b"
 )
+_COMPANY_DESCRIPTION_GAP = re.compile(r"[ \t\n]*,?[ \t\n]*" + _COMPANY_DESCRIPTION.pattern)
 
 
 def _derived_company_before(text: str, paren_start: int, floor: int, terms: tuple[str, ...]) -> NameSpan | None:
@@ -551,6 +552,10 @@ def _derived_company_before(text: str, paren_start: int, floor: int, terms: tupl
     definition that one of ``terms`` is made from, at most ``_DERIVED_COMPANY_GAP`` characters
     before it, described as a company right after its name, with no other definition or sentence
     end between them; else None."""
+    # (Most definitions without an antecedent have no company description before them: the
+    # readings below are only tried when one stands within the gap.)
+    if _COMPANY_DESCRIPTION.search(text, max(floor, paren_start - _DERIVED_COMPANY_GAP), paren_start) is None:
+        return None
     start = max(floor, paren_start - _DERIVED_COMPANY_LOOKBACK)
     found: NameSpan | None = None
     # (Every capital opens a reading: "November 1995 PARTIES SYSTEM BUILDER SOFTWARE LIMITED"
