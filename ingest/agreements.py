@@ -1626,10 +1626,12 @@ _LETTERHEAD_LINE = re.compile(
 )
 
 
-# A company number alone on a cover's line under its name: "ACN 002 148 361", "(Company No. 4471)".
-_REGISTRATION_LINE = re.compile(
-    r"\(?(?:ACN|ABN|ARBN|ARSN|NZBN|CRN|(?i:company|registration|registered)[ \t]+(?i:no\.?|number))[ \t]*:?[ \t]*[0-9][0-9 \-]*\)?"
-)
+# A company number alone on a cover's line under its name ("ACN 002 148 361", "(Company No.
+# 4471)"): the layout reader's registration marker (``registration_marker`` of
+# party_layout.json), the whole line.
+@lru_cache(maxsize=1)
+def _registration_line() -> re.Pattern[str]:
+    return re.compile(load_json("party_layout.json")["registration_marker"] + r"[ \t]*")
 
 
 def _heading_lines(text: str, limit: int, over_party_list: bool = False) -> Iterator[tuple[int, str]]:
@@ -1661,7 +1663,7 @@ def _heading_lines(text: str, limit: int, over_party_list: bool = False) -> Iter
         if over_party_list and _COVER_PARTY_LINE.fullmatch(stripped):
             listing = True
             continue
-        if over_party_list and (_REGISTRATION_LINE.fullmatch(stripped) or (listing and _ends_in_legal_form(stripped))):
+        if over_party_list and (_registration_line().fullmatch(stripped) or (listing and _ends_in_legal_form(stripped))):
             continue
         # A legend in capitals ("THIS NOTE HAS NOT BEEN REGISTERED ...\n... UNDER THE ACT.")
         # is one sentence over its lines: one place among the heading lines, however many lines.

@@ -327,3 +327,35 @@ def test_a_numbered_or_sentence_case_agreement_heading_is_the_title() -> None:
     # Guard: a sentence that goes on past a full stop is prose, no heading.
     prose = sentence.replace("of expenses\n", "of expenses is attached. The parties met.\n")
     assert not (agreement_title(prose) or "").startswith("Agreement for the provision")
+
+
+# --- bounds of this stop's readers, each at its edge ---
+
+
+def test_the_run_on_and_member_readers_stop_at_their_bounds() -> None:
+    from ingest.annotate import _AFTER_MEMBER_TERMS_LIMIT, _RUN_ON_LIMIT, _after_member_terms, _caps_run_on
+    from ingest.names import name_at
+
+    names = [f"QUILL {chr(65 + i)}X HOLDINGS LLC" for i in range(_RUN_ON_LIMIT + 2)]
+    cover = "By and Among " + " ".join(names) + " TABLE OF CONTENTS"
+    first = name_at(cover, cover.index(names[0]), len(cover))
+    assert [n.text for n in _caps_run_on(cover, first, len(cover))] == names[1 : _RUN_ON_LIMIT + 1]
+
+    members = [f"Wren {chr(65 + i)}x Corporation" for i in range(_AFTER_MEMBER_TERMS_LIMIT + 2)]
+    clause = "among Quill Inc., a Delaware corporation (\"Q0\"), " + ", ".join(
+        f'{m}, a Delaware corporation ("W{i}")' for i, m in enumerate(members)
+    )
+    read = [n.text for n in _after_member_terms(clause, 0, len(clause))]
+    assert read == members[:_AFTER_MEMBER_TERMS_LIMIT]
+
+
+def test_a_dangling_title_line_joins_over_at_most_three_blank_lines() -> None:
+    from ingest.agreements import _DANGLING_BLANK_LINES, _with_line_above
+
+    def joined(blanks: int) -> str:
+        text = "Exhibit 10.5\n\nAMENDED AND RESTATED\n" + "\n" * blanks + "CONSULTANCY SERVICES DEED\n\nTHIS DEED is made.\n"
+        start = text.index("CONSULTANCY")
+        return _with_line_above(text, Title("CONSULTANCY SERVICES DEED", start, start + 25)).text
+
+    assert joined(_DANGLING_BLANK_LINES) == "AMENDED AND RESTATED CONSULTANCY SERVICES DEED"
+    assert joined(_DANGLING_BLANK_LINES + 1) == "CONSULTANCY SERVICES DEED"
