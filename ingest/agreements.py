@@ -25,11 +25,15 @@ _LEADING_TITLE_WORDS = 20
 _MARK = r"(?:\((?:R|TM|SM)\))?"
 # ("PRODUCT SALES (PURCHASE) CONTRACT": a bracketed word of three or more letters inside the
 # heading is the title's, as a translation's alternative word.)
-_CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?{_MARK}|\([A-Z][A-Z\-]{{2,}}\))"
+_CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?{_MARK}|\([\"“]?[A-Z][A-Z\-]{{2,}}[\"”]?\))"
+# (An acronym in brackets may be quoted: 'MOBILE VIRTUAL NETWORK ENABLER ("MVNE") SERVICES AGREEMENT'.)
+# "CONTRACT MANUFACTURING AGREEMENT": "CONTRACT" before a few more words and "AGREEMENT" is a
+# word of the title, not the end of one.
+_CONTRACT_AS_MODIFIER = r"[ \t]{1,3}[A-Z][A-Z\-]*(?:[ \t]{1,3}[A-Z][A-Z\-]*){0,4}[ \t]{1,3}AGREEMENT(?![\w])"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
 # after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
 _CAPS_TITLE = re.compile(
-    rf"(?<![\w])((?:{_CAPS_WORD}(?:[ \t]{{1,3}}|(?<=,)[ \t]+)){{0,12}}?(?:AGREEMENT|CONTRACT))(?![\w])"
+    rf"(?<![\w])((?:{_CAPS_WORD}(?:[ \t]{{1,3}}|(?<=,)[ \t]+)){{0,12}}?(?:AGREEMENT|CONTRACT(?!{_CONTRACT_AS_MODIFIER})))(?![\w])"
 )
 # A short line of its own that starts with a capital and ends in "agreement"/"contract" in any
 # case, among the first few non-empty lines, is a heading even with lower-case words inside.
@@ -56,7 +60,8 @@ _LEADING_AGREEMENT = re.compile(
     r"(?:AND|FOR|OF|ON|REGARDING|CONCERNING|RELATING[ \t]+TO|and|for|of|on|[Rr]egarding|[Cc]oncerning|[Rr]elating[ \t]+to"
     # "AGREEMENT IN RELATION TO THE SUPPLY OF GOODS", "Agreement with respect to ...".
     r"|IN[ \t]+(?:RELATION[ \t]+TO|RESPECT[ \t]+OF)|WITH[ \t]+RESPECT[ \t]+TO|in[ \t]+(?:relation[ \t]+to|respect[ \t]+of)|with[ \t]+respect[ \t]+to)"
-    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
+    # ("Agreement on Establishing a Joint Lab for ...": an article inside, as translated titles write.)
+    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|a|an|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
     # ("... of Short Messaging Services (SMS)": an acronym in brackets may close it.)
     r"(?:[ \t]{1,3}\([A-Z][A-Z0-9&\-]{1,9}\))?"
 )
@@ -232,6 +237,11 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
                 closing = re.match(r"[)\]][ \t]*", raw)
                 if closing is not None:
                     start, raw = start + closing.end(), raw[closing.end() :]
+        # ("..., entered into at Palo Alto, California, U.S.A SAGENT KK NON-EXCLUSIVE ... AGREEMENT":
+        # a country closing a place written before the run is the place's, not a title word.)
+        country = re.match(r"(\S+)[ \t]+", raw)
+        if country is not None and head[:start].rstrip(" \t").endswith(",") and normalise_jurisdiction(country.group(1).rstrip(".,")):
+            start, raw = start + country.end(), raw[country.end() :]
         line_start = head.rfind("\n", 0, start) + 1
         line_end = head.find("\n", start)
         # "EX-10.2 3 exhibit102.htm SERVICE AGREEMENT": an EDGAR document header on a line of its
@@ -994,7 +1004,7 @@ def find_title(text: str) -> Title | None:
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
-        title = _without_repeat(_after_page_marker(text, title))
+        title = _without_party_prefix(text, _without_repeat(_after_page_marker(text, title)))
     if title is not None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
         # white space collapsed (the span still covers the original text).
@@ -1139,6 +1149,29 @@ def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | Non
             # repeats is the document's own.
             return heading
         return title
+    return title
+
+
+# "SENSOIL LTD - REPRESENTATIVE AGREEMENT": a company's name and a dash before the title.
+_DASH_AFTER_NAME = re.compile(r"[ \t]+[\-–—][ \t]+")
+
+
+def _without_party_prefix(text: str, title: Title) -> Title:
+    """The title without a company's name and a dash opening its heading line, as a letterhead
+    writes it ("SENSOIL LTD - REPRESENTATIVE AGREEMENT" is the "REPRESENTATIVE AGREEMENT"; CUAD
+    names such contracts so): only a name closed by its legal form, and only when the rest is a
+    heading title of two words or more. (A heading opened by a party's name without a dash is
+    read against the parties found: ``annotate._without_party_prefix``.)"""
+    for dash in _DASH_AFTER_NAME.finditer(title.text):
+        name, rest = title.text[: dash.start()].strip().rstrip(","), title.text[dash.end() :]
+        if (
+            len(name.split()) >= 2
+            and _ends_in_legal_form(name)
+            and _HEADING_TITLE.fullmatch(rest)
+            and not _HEADING_CONNECTORS & {rest.split()[0].casefold()}
+        ):
+            return Title(rest, title.start + dash.end(), title.end)
+        break
     return title
 
 
@@ -1724,7 +1757,10 @@ _BARE_HEADING_BETWEEN = re.compile(r"(AGREEMENT|CONTRACT)[ \t]+(?:BY[ \t]+AND[ \
 
 # ("EXHIBIT 10.10 AGREEMENT Made and signed on the 17th day of ...": or the preamble's verb.)
 _RUN_IN_BARE_HEADING = re.compile(
-    r"(?<![\w])(AGREEMENT|CONTRACT)[ \t]+(?:(?:THIS|This)[ \t]+(?i:\1)\b|(?:Made|MADE)[ \t]+(?:and|on|this|as|by|between)\b)"
+    r"(?<![\w])(AGREEMENT|CONTRACT)[ \t]+(?:(?:THIS|This)[ \t]+(?i:\1)\b|(?:Made|MADE)[ \t]+(?:and|on|this|as|by|between)\b"
+    # ("Exhibit 10.3 CONTRACT Party A: Guangzhou ... Company Address: ...": a label row of the
+    # parties right after it.)
+    r"|(?:Party|PARTY)[ \t]+(?:A|1|One|ONE)[ \t]*:)"
 )
 
 
@@ -2190,6 +2226,10 @@ _AMENDMENT_HEADING_LINES = 6
 _HEADING_LINE_WORDS = 12
 # "TO", "TO THE", "of that": a line that only joins an amendment heading to its parent's title.
 _JOINING_LINE = re.compile(r"(?:to|of)(?:[ \t]+(?:the|that))?", re.IGNORECASE)
+# An amendment's number on a line of its own below its word: "NO. 1 TO", "Number 2".
+_AMENDMENT_NUMBER_LINE = re.compile(r"(?:NO\.?|No\.?|NUMBER|Number)[ \t]*[0-9]{1,3}(?:[ \t]+(?:TO|OF|to|of)(?:[ \t]+(?:THE|the))?)?")
+# The first line of a parent's title set over two lines: one to four capitalised words.
+_PARENT_HEAD_LINE = re.compile(r"(?:(?:TO|OF|to|of)[ \t]+(?:(?:THE|the)[ \t]+)?)?[A-Z][\w&\-]*(?:[ \t]+[A-Z][\w&\-]*){0,3}")
 # A parent's title on a heading line of its own: ends in an agreement word, optionally followed
 # by its identifier ("Wireless Content License Agreement Number 12965").
 # ("Administrative Services Agreement 2005 ("Agreement")": a year after it is part of its name,
@@ -2311,17 +2351,29 @@ def amendment_heading(text: str) -> Title | None:
         if not names_itself and not re.search(r"(?i)\b(?:to|of)$", line):
             continue
         end = start + len(line)
+        following = lines[index + 1 :]
+        # "AMENDMENT\nNO. 1 TO\nEXCLUSIVE\nLICENSE AGREEMENT": a heading set a word or two a line
+        # writes the amendment's number on the line below its word.
+        if amendment.number is None and following and _AMENDMENT_NUMBER_LINE.fullmatch(following[0][1]):
+            end = following[0][0] + len(following[0][1])
+            following = following[1:]
         if amendment.parent is None:
-            for next_start, next_line in lines[index + 1 :]:
+            for position, (next_start, next_line) in enumerate(following):
                 if _JOINING_LINE.fullmatch(next_line):
                     continue
                 parent = _PARENT_LINE.fullmatch(next_line)
                 if parent is not None and amendment_of(parent.group("title")) is None:
                     end = next_start + parent.end("title")
+                elif position + 1 < len(following) and _PARENT_HEAD_LINE.fullmatch(next_line):
+                    # (The parent's title over two lines: "EXCLUSIVE" / "LICENSE AGREEMENT".)
+                    below_start, below = following[position + 1]
+                    parent = _PARENT_LINE.fullmatch(below)
+                    if parent is not None and amendment_of(f"{next_line} {parent.group('title')}") is None:
+                        end = below_start + parent.end("title")
                 break
-        if end == start + len(line) and re.search(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", line):
+        if re.search(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", text[start:end]):
             # "AMENDMENT NO. 1 TO" with no parent's title below it: the amendment alone.
-            end = start + len(re.sub(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", "", line))
+            end = start + len(re.sub(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", "", text[start:end]))
         # (A table's rules between its cells are no words of the title.)
         return Title(" ".join(w for w in text[start:end].split() if w.strip("|")), start, end)
     return None

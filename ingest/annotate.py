@@ -323,7 +323,8 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     straight = straighten_quotes(text)
     for start, end in windows:
         keyword = re.match(r"\w+", straight[start:end])
-        if keyword is None or keyword.group().casefold() not in ("between", "among", "by"):
+        # ("are": "The parties to this Agreement are ...", ``definitions.made_by_windows``.)
+        if keyword is None or keyword.group().casefold() not in ("between", "among", "by", "are"):
             continue
         position = start + keyword.end()
         position += len(straight[position:end]) - len(straight[position:end].lstrip(" \t\n:"))
@@ -2358,6 +2359,10 @@ def _drafting_firm(text: str, party: Party, title: Title, parties: Sequence[Part
     return sum(1 for p in parties if p.name.end <= title.start) >= 2
 
 
+# How far after the heading the preamble's own naming of the contract is read.
+_SELF_NAME_CHARS = 600
+
+
 def _without_party_prefix(
     text: str, title: Title, title_aliases: list[TitleAlias], parties: Sequence[Party]
 ) -> tuple[Title, list[TitleAlias]]:
@@ -2376,6 +2381,13 @@ def _without_party_prefix(
         prefix = " ".join(w.group() for w in words[:count])
         if prefix.casefold() != name.casefold():
             continue
+        # ("SAGENT KK NON-EXCLUSIVE ... AGREEMENT This Sagent KK Non-Exclusive ... Agreement"): a
+        # preamble that names the contract with the party's name keeps it in the title.
+        if re.search(
+            r"(?i)\bthis\s+" + r"\s+".join(re.escape(w.group()) for w in words) + r"(?![\w])",
+            text[title.end : title.end + _SELF_NAME_CHARS],
+        ):
+            return title, title_aliases
         rest = title.start + words[count].start()
         alias = TitleAlias(title.text, title.start, title.end, "heading")
         shorter = Title(" ".join(text[rest : title.end].split()), rest, title.end)

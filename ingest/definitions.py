@@ -262,6 +262,13 @@ def between_windows(text: str) -> list[tuple[int, int]]:
 _MADE_BY_OPENER = re.compile(
     r"\b(?:(?:is|are)\s+(?:hereby\s+)?|and\s+)(?:made|entered\s+into|executed)\b[^()\"\n.;]{0,80}?\b(by)\s+(?!and\b)(?=[A-Z])"
 )
+# "The parties to this Agreement are Acme Inc. ... and Beta LLC ...", "There are two parties to
+# this contract. They are: (a) MAYO FOUNDATION ..., and (b) ...": a party clause that says who
+# the parties are, its "are" (group 1) opening the names as "by" does.
+_PARTIES_ARE_OPENER = re.compile(
+    r"\b(?:[Tt]he|THE)[ \t\n]+(?:parties|PARTIES)[ \t\n]+(?:to|of|TO|OF)[ \t\n]+(?:this|THIS)[ \t\n]+[A-Za-z]+[ \t\n]+(are|ARE)\b[ \t\n:]*(?=[A-Z(])"
+    r"|\b(?:parties|PARTIES)[ \t\n]+(?:to|TO)[ \t\n]+(?:this|THIS)[ \t\n]+[A-Za-z]+\.[ \t\n]+(?:They|THEY)[ \t\n]+(are|ARE)\b[ \t\n:]*(?=[A-Z(])"
+)
 # Where a makers' clause ends: its sentence's end or a blank line ("Inc. and" is no sentence end:
 # the reader of its names stops at a name's own legal form).
 _MADE_BY_CLAUSE_END = re.compile(r"\.[ \t]*\n|\.[ \t]+(?=[A-Z][a-z])|\n[ \t]*\n|;")
@@ -272,12 +279,13 @@ def made_by_windows(text: str) -> list[tuple[int, int]]:
     Tiger Capital Inc. and Sun Harbor Trading LLC."), from its "by" to its sentence's end: a window
     of the shape ``between_windows`` gives, opened by "by" instead of "between"."""
     limit = opening_end(text)
-    match = _MADE_BY_OPENER.search(text, 0, limit)
+    match = _MADE_BY_OPENER.search(text, 0, limit) or _PARTIES_ARE_OPENER.search(text, 0, limit)
     if match is None:
         return []
-    end = min(limit, match.start(1) + PREAMBLE_WINDOW_CHARS)
+    keyword = 1 if match.group(1) is not None else 2
+    end = min(limit, match.start(keyword) + PREAMBLE_WINDOW_CHARS)
     stop = _MADE_BY_CLAUSE_END.search(text, match.end(), end)
-    return [(match.start(1), stop.start() + 1 if stop is not None else end)]
+    return [(match.start(keyword), stop.start() + 1 if stop is not None else end)]
 
 
 def _in_windows(pos: int, windows: list[tuple[int, int]]) -> bool:
@@ -309,7 +317,14 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     # in capitals run into the opening of a preamble without "between" ends before its first name.)
     for match in _HEADING_RUN_INTO_NAME.finditer(window):
         best = max(best, start + match.end())
+    # ("... |CHARGES\n|9 ...\nPARTIES\n|(1)\n|FINDEL PLC, a company ... (the "Seller")": a
+    # "PARTIES" heading alone on its line opens the clause; a contents page above it is no part.)
+    for match in _PARTIES_HEADING_LINE.finditer(window):
+        best = max(best, start + match.end())
     return best
+
+
+_PARTIES_HEADING_LINE = re.compile(r"(?m)^[ \t|]*(?:PARTIES|Parties)[ \t]*:?[ \t|]*\n")
 
 
 _HEADING_RUN_INTO_NAME = re.compile(r"\b(?:AGREEMENT|CONTRACT)[ \t]+(?=[A-Z][a-z])")
@@ -626,6 +641,14 @@ def _clause_antecedent(
     above = _PARAGRAPH_ABOVE.search(text, max(floor, paren_start - 400), paren_start)
     if not text[segment_start:paren_start].strip() and above is not None:
         segment_start, paren_start = clause_start(text, above.start(), floor), above.start()
+        # ("... LYON, FRANCE\n\nRepresented by Mr. Michel GRECO, acting as Directeur General.\n\n
+        # (hereinafter referred to as "PMC")": that paragraph is the party's representation
+        # clause; the party is the paragraph above it.)
+        opening = re.match(r"[\s\-–•|]*", text[segment_start:paren_start])
+        lead = representation_lead(text, paren_start)
+        higher = _PARAGRAPH_ABOVE.search(text, max(floor, segment_start - 400), segment_start)
+        if lead is not None and lead.start() == segment_start + opening.end() and higher is not None:
+            segment_start, paren_start = clause_start(text, higher.start(), floor), higher.start()
     # "TRADE SHOW MARKETING COMPANY LTD\n11359 - 162nd Street\n\nSurrey, B.C.\nCanada V4N 4P5\n(the
     # "Company")": a paragraph that is only an address's last lines (a postal code closes it, a
     # few short lines, no legal form) goes on from the paragraph above it. ("(2) JANE ROE of 17 Mill
@@ -1610,7 +1633,8 @@ def _party_scope(text: str, windows: list[tuple[int, int]], sites: list[_Site]) 
 def _made_by_windows(text: str) -> list[tuple[int, int]]:
     """Party clauses in the opening pages opened by "is made|entered into|executed ... by"."""
     windows: list[tuple[int, int]] = []
-    for match in _MADE_BY_OPENER.finditer(text, 0, min(len(text), OPENING_CHARS)):
+    openers = [*_MADE_BY_OPENER.finditer(text, 0, min(len(text), OPENING_CHARS)), *_PARTIES_ARE_OPENER.finditer(text, 0, min(len(text), OPENING_CHARS))]
+    for match in sorted(openers, key=lambda m: m.start()):
         limit = min(len(text), match.start() + PREAMBLE_WINDOW_CHARS)
         end_match = _PREAMBLE_END.search(text, match.end(), limit)
         windows.append((match.end(), end_match.start() if end_match else limit))
@@ -1848,6 +1872,7 @@ def find_definitions(text: str) -> list[Definition]:
     last_site_end = 0
     sites = _sites(straight)
     scope = _party_scope(straight, windows, sites)
+    labelled = _role_label_definitions(straight)
     for site in sites:
         strength = _strength(site.start, scope)
         name = _antecedent(straight, site.start, last_site_end, tuple(t for t, _, _ in site.terms))
@@ -1888,9 +1913,19 @@ def find_definitions(text: str) -> list[Definition]:
         # University ("TAU") owns ...": once the clause has named two parties with their terms, a
         # recital's subject it defines, no form of those parties, is a third company the recitals
         # talk about.)
+        # ("PARTY A: X CO., LTD. ... PARTY B: Y CO., LTD. WHEREAS, Puda Holding Limited ("Puda")
+        # owns ... Party A": label rows name parties as preamble definitions do.)
+        labelled_before = [d for d in labelled if d.term_start < site.start]
         recital_third = (
             strength < 2 and name is not None and _recital_subject(straight, name.start)
-            and _third_after_two_parties(name, tuple(t for t, _, _ in site.terms), definitions)
+            and _third_after_two_parties(name, tuple(t for t, _, _ in site.terms), [*definitions, *labelled_before])
+        )
+        # ("Party A: X Company ... Party B: Y Limited ... ARTICLE 1 ... Name of the subject
+        # Enterprise: Guangzhou Zhongxin Toys Factory ("the Factory")": once label rows have named
+        # two parties, a company the text defines outside a party clause is a third one.)
+        recital_third = recital_third or (
+            name is not None and len(labelled_before) >= 2
+            and _third_after_two_parties(name, tuple(t for t, _, _ in site.terms), labelled_before)
         )
         for term, start, end in site.terms:
             is_alias = name is not None and not place and _accept(term, name.text, strength)
@@ -1934,7 +1969,7 @@ def find_definitions(text: str) -> list[Definition]:
             if is_alias and recital_third:
                 is_alias = False
             definitions.append(Definition(term, start, end, site.end, name, strength >= 1, is_alias))
-    definitions.extend(_role_label_definitions(straight))
+    definitions.extend(labelled)
     return sorted(definitions, key=lambda d: (d.term_start, d.term))
 
 

@@ -149,10 +149,11 @@ def _clean_span(text: str, start: int, end: int) -> tuple[int, int]:
     lead = _LEADING_THE.match(span)
     if lead and len(span) > lead.end():
         start += lead.end()
-    while end > start and text[end - 1] in " \t\n,;:'\"“”)":
+    # (A table's cell bar glued to a name, "|HARROW PLC", is layout, not a character of it.)
+    while end > start and text[end - 1] in " \t\n,;:'\"“”)|":
         end -= 1
     # A caption's dash ("Employment Agreement - Acme Corp. and ...") opens no name.
-    while start < end and text[start] in " \t\n,;:'\"“”(-–—":
+    while start < end and text[start] in " \t\n,;:'\"“”(-–—|":
         start += 1
     return start, end
 

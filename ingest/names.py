@@ -30,12 +30,15 @@ from ingest.sentences import ends_sentence
 # capitalised rest ("Hoffmann-\nLa Roche") is a word of its own anyway. Full-width brackets, as
 # Chinese drafting writes a place inside a name, are part of the word they touch ("Erhua Medical
 # Technology（Changzhou）Co.,Ltd"). A year in brackets is a word before a capitalised one too ("Odem
-# Electronic (1992) Technologies Ltd.", Israeli drafting).
+# Electronic (1992) Technologies Ltd.", Israeli drafting). A filing converted from HTML may space
+# a bracketed word ("Weihu Software ( Beijing ) Co., Ltd."): one space inside each bracket is read.
+# An en dash between two letters joins a word as a hyphen does ("Walsh–Nevada"), and a short
+# lower-case prefix may be joined to a capitalised word by a dash ("i-STAT", "i–STAT").
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
-    r"|_DOTTED_LOWER|[a-z]{1,3}[A-Z][\w.&'’\-]*|[a-z]{1,3}[0-9][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
-    r"|\([A-Z][\w.&'’\-]*\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)|\((?:19|20)[0-9]{2}\)(?=[ \t]+[A-Z])"
-    r"|\([A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2}\)(?=_QUALIFIER_AHEAD))"
+    r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[A-Za-z0-9])–(?=[A-Za-z0-9])[\w.&'’\-/]*)*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
+    r"|_DOTTED_LOWER|[a-z]{1,3}[\-–]?[A-Z][\w.&'’\-]*|[a-z]{1,3}[0-9][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"|\( ?[A-Z][\w.&'’\-]* ?\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)|\((?:19|20)[0-9]{2}\)(?=[ \t]+[A-Z])"
+    r"|\( ?[A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2} ?\)(?=_QUALIFIER_AHEAD))"
 )
 # "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
 # capitalised word follows ("i.e.", "a.m." have two letters; "a.k.a." is a trade-name joiner).
@@ -45,7 +48,7 @@ _WORD = _WORD.replace("_DOTTED_LOWER", _DOTTED_LOWER)
 # OFFSHORE INVESTMENT MASTER FUND II, L.P.", "Blackstone / GSO Long-Short Credit Income Fund".
 # Spanish and Portuguese names join by "y" and "e" ("IRSA Inversiones y Representaciones Sociedad
 # Anónima", "Sampaio e Oliveira Ltda"), and Argentine forms are written with it ("S.A.C.I.F. y A.").
-_CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|y|e|dba|d/b/a|f/k/a|-|–|/)"
+_CONNECTOR = r"(?:and|of|de|du|des|la|le|del|van|von|der|for|the|y|e|dba|d/b/a|f/k/a|-|–|—|/)"
 # A shouted name's own joining words ("FARMERS AND TRADERS BANK OF WESTLAND ... SUB-BRANCH") join
 # like their lower-case forms, so they do not spend the name's word budget.
 _JOINT = rf"(?:{_CONNECTOR}|AND|OF)"
@@ -154,9 +157,10 @@ def _inner_word_name_regex() -> re.Pattern[str]:
 # A second name joined to a party's name: a trade or former name, or the principal an agent
 # signs for ("Wells Fargo Bank on behalf of ... Trust").
 # Also the trade-name phrasings "trading as" / "t/a" (British), "operating as" and "operating
-# (with|under) the (service|trade|business) name", and the dotted "d.b.a." / "f.k.a." / "a.k.a.".
+# (with|under) the (service|trade|business) name", and the dotted "d.b.a." / "f.k.a." / "a.k.a.";
+# "d/b/a/" with a stray closing slash.
 _TRADE_NAME = re.compile(
-    r"[\s,]+(?:dba|d/b/a|f/k/a|a/k/a|d\.b\.a\.|f\.k\.a\.|a\.k\.a\.|t/a|doing\s+business\s+as|trading\s+as|operating\s+as"
+    r"[\s,]+(?:dba|d/b/a/?|f/k/a|a/k/a|d\.b\.a\.|f\.k\.a\.|a\.k\.a\.|t/a|doing\s+business\s+as|(?:also\s+)?does\s+business\s+as|trading\s+as|operating\s+as"
     r"|operating\s+(?:with|under)\s+the\s+(?:service|trade|business)\s+name"
     r"|(?:acting\s+)?on\s+behalf\s+of)\s+(?=[A-Z0-9])",
     re.I,
@@ -779,6 +783,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     campus = _UNIVERSITY_IN_PLACE.match(text, plain.end, limit)
     if campus is not None and is_campus_institution(plain.text.split()[-1]):
         return NameSpan(text[plain.start : campus.end(1)], plain.start, campus.end(1))
+    # "College of Computer, National University of Defense Technology": a unit of an institution
+    # is named with the institution after a comma; both make the party's name.
+    institution = _institution_after_unit(text, plain, limit)
+    if institution is not None:
+        return institution
     # "HARBOUR BANK, NA (USA), a national banking association", "Keystone Trust (Delaware), a
     # business trust": a bracketed jurisdiction right after an organisation's name is part of the
     # name (another company than the one without it), when the name's clause goes on after it.
@@ -826,6 +835,32 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if degree and not has_legal_suffix(plain.text) and 2 <= len(plain.text.split()) <= 6:
         return NameSpan(text[plain.start : degree.end()], plain.start, degree.end())
     return plain
+
+
+def _institution_after_unit(text: str, plain: NameSpan, limit: int) -> NameSpan | None:
+    """``plain`` widened over ", <institution>" when ``plain`` names a unit of an institution
+    ("School of Medicine", "Graduate School", "Millet Research Institute") and the name after
+    the comma holds an institution word ("University of Kent"); None otherwise
+    (``institution_units`` of party_filters.json)."""
+    filters = _party_filters()
+    words = [w.casefold() for w in plain.text.split()]
+    if words and words[0] == "the":
+        words = words[1:]
+    if words[:1] == ["graduate"]:
+        words = words[1:]
+    # (The unit word opens the unit's name, "School of Medicine", or closes it, "Millet Research
+    # Institute, Shanxi Academy of Agricultural Science".)
+    if not words or len(words) > 6 or has_legal_suffix(plain.text):
+        return None
+    if words[0] not in filters.institution_units and words[-1].strip(".,") not in filters.institution_units:
+        return None
+    comma = re.match(r",[ \t]*(?:\n[ \t]*)?", text[plain.end : limit])
+    if comma is None:
+        return None
+    after = _plain_name_at(text, plain.end + comma.end(), limit)
+    if after is None or not {w.strip(".,").casefold() for w in after.text.split()} & filters.unit_institutions:
+        return None
+    return NameSpan(text[plain.start : after.end], plain.start, after.end)
 
 
 def is_campus_institution(word: str) -> bool:
@@ -1320,6 +1355,8 @@ class _PartyFilters:
     identifier_labels: frozenset[str]
     building_endings: frozenset[str]
     campus_institutions: frozenset[str]
+    institution_units: frozenset[str]
+    unit_institutions: frozenset[str]
     document_labels: frozenset[str]
 
 
@@ -1347,6 +1384,8 @@ def _party_filters() -> _PartyFilters:
         adviser_words=frozenset(data["adviser_words"]),
         thing_words=frozenset(data["thing_words"]),
         campus_institutions=frozenset(data["campus_institutions"]),
+        institution_units=frozenset(data["institution_units"]),
+        unit_institutions=frozenset(data["unit_institutions"]),
         document_labels=frozenset(data["document_labels"]),
         time_and_sum_words=frozenset(data["time_and_sum_words"]),
         street_endings=tuple(data["street_endings"]),

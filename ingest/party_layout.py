@@ -211,23 +211,46 @@ def cells(text: str, end: int) -> list[LayoutCell]:
 
 # A label inside a long line opens a cell of its own: "... Depository. Party A: Lanting Ltd.",
 # "Legal Representative: Li Wei Party B: ..." (a party letter's label after any word).
-_INLINE_LABEL = re.compile(
+_INLINE_LABEL = (
     r"(?:(?<=[.;])[ \t]+(?=[A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：])"
-    r"|[ \t]+(?=(?:Party|PARTY)[ \t]+[A-Z]\d?[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：]))"
+    r"|[ \t]+(?=(?:Party|PARTY)[ \t]+[A-Z]\d?[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：])"
 )
+
+
+@lru_cache(maxsize=1)
+def _inline_label() -> re.Pattern[str]:
+    """Where a label inside a cell or a run-in line starts: after a full stop or semicolon, before
+    "Party X:", or (group 1) before a form's field label without punctuation before it ("...
+    General Company Address: 1 Da Ma Lu ...": ``form_labels`` of party_filters.json,
+    capitalised); ``_inline_label_parts`` takes the last only after an organisation's name."""
+    labels = "|".join(re.escape(w) for w in sorted(load_json("party_filters.json")["form_labels"], key=len, reverse=True))
+    return re.compile(_INLINE_LABEL + rf"|([ \t]+)(?=(?=[A-Z])(?i:{labels})[ \t]*[:：]))")
 
 
 def _inline_label_parts(cell_text: str) -> list[tuple[int, str]]:
     """``cell_text`` cut before each label inside it, as (offset, stripped part)."""
     parts: list[tuple[int, str]] = []
     begin = 0
-    for cut in [*_INLINE_LABEL.finditer(cell_text), None]:
+    cuts = [
+        cut for cut in _inline_label().finditer(cell_text)
+        # ("Customer Address:", "Order Start Date:" are labels whole: a field label cuts only
+        # after an organisation's name, one with a legal form or a head noun.)
+        if cut.group(1) is None or _organisation_before(cell_text[: cut.start()])
+    ]
+    for cut in [*cuts, None]:
         end = cut.start() if cut is not None else len(cell_text)
         if cell_text[begin:end].strip():
             parts.append((begin, cell_text[begin:end].rstrip()))
         if cut is not None:
             begin = cut.end()
     return parts
+
+
+def _organisation_before(before: str) -> bool:
+    """Whether the text before a field label ends in an organisation's name (the words after the
+    last label's colon, if any)."""
+    tail = re.split(r"[:：]", before)[-1].strip()
+    return bool(tail) and (ends_in_legal_suffix(tail) or organisation_head(tail))
 
 
 def _checked(text: str, name: NameSpan | None, common_words: frozenset[str]) -> NameSpan | None:
