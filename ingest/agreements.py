@@ -144,6 +144,8 @@ class Title:
     end: int
 
 
+# A contents page's heading alone on its line.
+_CONTENTS_HEADING = re.compile(r"(?m)^[ \t|]*(?:TABLE[ \t]+OF[ \t]+CONTENTS|Table[ \t]+of[ \t]+Contents|CONTENTS|Contents|INDEX)[ \t|]*$")
 # A page number, then the next entry's section number ("... 3 1.5 ..."): a contents page.
 _CONTENTS_ENTRIES = re.compile(r"(?<![\w.])[0-9]{1,3}[ \t]+[0-9]{1,2}\.[0-9]{1,2}(?![\w.])")
 
@@ -926,8 +928,17 @@ def _own_heading(text: str) -> Title | None:
         _candidates(text[: preamble.start()], text[preamble.start() : preamble.start() + _LETTERHEAD_CHARS]),
         key=lambda c: (-c[2].end, c[2].start),
     )
+    # ("CONTENTS\n... SCHEDULE 4 SERVICE LEVEL AGREEMENT (SLA)\n\nTHIS AGREEMENT is made": a contents
+    # page's entries name parts of the contract, never the contract; a heading above it may.)
+    # (Only when a heading stands above the contents page: a contents page first, "TABLE OF
+    # CONTENTS ... TECHNOLOGY LICENSE AGREEMENT This Technology License Agreement ...", has the
+    # contract's own heading after it.)
+    contents = [m.start() for m in _CONTENTS_HEADING.finditer(text, 0, preamble.start())]
+    above_contents = bool(contents) and any(rank <= 1 and c.end <= contents[-1] for rank, _, c in candidates)
     for rank, _, candidate in candidates:
         if rank > 1 or candidate.end < floor:
+            continue
+        if above_contents and candidate.start > contents[-1]:
             continue
         if re.search(r"(?:THIS|This)\s+$", text[max(0, candidate.start - 8) : candidate.start]):
             continue  # 'THIS SERVICE AGREEMENT FOR ... (this "Agreement") is made': the preamble itself
@@ -1015,6 +1026,15 @@ def find_title(text: str) -> Title | None:
         # Co-Promotion Agreement by and between ...": the heading above writes the same title
         # whole; the preamble's reading lost words over a line break.
         if heading is not None and heading.start < title.start and _title_words(title.text) < _title_words(heading.text):
+            return heading
+        # ("Second Addendum" over "This Addendum Agreement is made ...": the heading numbers the
+        # amendment; the preamble's unnumbered name is the less specific one.)
+        numbered = amendment_of(heading.text) if heading is not None else None
+        if (
+            heading is not None and heading.start < title.start and numbered is not None
+            and numbered.number is not None and amendment_of(title.text).number is None
+            and numbered.word == amendment_of(title.text).word
+        ):
             return heading
         return title
     return heading or title

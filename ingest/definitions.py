@@ -1846,6 +1846,10 @@ def _named_again(text: str, site: _Site, name: NameSpan | None, earlier: Sequenc
     return closest if closest is not None and " ".join(closest.text.split()) in before else name
 
 
+# A label and its colon opening the line right before a name: the name is that row's value.
+_LABEL_ROW_BEFORE = re.compile(r"[ \t|]*[A-Z][^\n:]{0,40}[:：][ \t]*")
+
+
 def _third_after_two_parties(name: NameSpan, terms: Sequence[str], definitions: Sequence[Definition]) -> bool:
     """Whether two or more preamble definitions already named parties and ``name`` is no form of
     any of them: neither a part nor a whole of one's name, unless its own term is made from it and
@@ -1923,8 +1927,12 @@ def find_definitions(text: str) -> list[Definition]:
         # ("Party A: X Company ... Party B: Y Limited ... ARTICLE 1 ... Name of the subject
         # Enterprise: Guangzhou Zhongxin Toys Factory ("the Factory")": once label rows have named
         # two parties, a company the text defines outside a party clause is a third one.)
+        # (A name that is a label row's value or its label, "Target Company: Hangzhou ... Co., Ltd.
+        # (hereinafter referred to as "Target Company")", is named as the parties are.)
         recital_third = recital_third or (
             name is not None and len(labelled_before) >= 2
+            and not _LABEL_ROW_BEFORE.fullmatch(straight, straight.rfind("\n", 0, name.start) + 1, name.start)
+            and not re.match(r"[ \t]*[:：]", straight[name.end : name.end + 4])
             and _third_after_two_parties(name, tuple(t for t, _, _ in site.terms), labelled_before)
         )
         for term, start, end in site.terms:

@@ -286,3 +286,38 @@ def test_a_run_in_contract_heading_over_labelled_parties_with_field_labels() -> 
         " governed by the Master Subscription Agreement between Customer and Provider.\n"
     )
     assert "Order Start" not in bound_party_names(form)
+
+
+def test_a_contents_entry_below_the_cover_title_is_no_title() -> None:
+    text = (
+        "(1)QUILL INFORMATION SERVICES LIMITED\n\n(2)KESTREL GAMING INC.\n\nAGREEMENT FOR THE PROVISION OF\nA SPORTS"
+        " BETTING SOLUTION\n\nCONTENTS\n\nClause Page\n1.     DEFINITIONS 1\n2.     FEES 8\nSCHEDULE 4   SERVICE LEVEL"
+        ' AGREEMENT (SLA)\n\nTHIS AGREEMENT is made on 1 May 2020\nBETWEEN:\n(1) QUILL INFORMATION SERVICES LIMITED (the'
+        ' "Supplier"); and\n(2) KESTREL GAMING INC. (the "Customer").\n'
+    )
+    # Before, "SCHEDULE 4 SERVICE LEVEL AGREEMENT (SLA)", the contents entry nearest the preamble.
+    assert agreement_title(text) == "AGREEMENT FOR THE PROVISION OF A SPORTS BETTING SOLUTION"
+    # Guard: with the contents page first, the heading after it is the title.
+    first = (
+        "TABLE OF CONTENTS\n\nARTICLE 1 DEFINITIONS..........1\nARTICLE 14 ENTIRE AGREEMENT..........22\n\n\nTECHNOLOGY"
+        " LICENSE AGREEMENT\n\nThis Technology License Agreement is made by and between Kestrel Inc. (\"Kestrel\") and"
+        ' Quill LLC ("Quill").\n'
+    )
+    assert agreement_title(first) == "TECHNOLOGY LICENSE AGREEMENT"
+
+
+def test_a_licence_of_heading_and_a_numbered_addendum_heading() -> None:
+    licence = (
+        "DATED\n16th July 2019\n(1) QUILL UNIVERSITY INNOVATION LIMITED\nand\n(2) KESTREL VACCINES INC.\nLICENCE OF"
+        " TECHNOLOGY\n(QUI PROJECT Nos. 13709 and 16867)\n1\nTHIS AGREEMENT is made on\nBETWEEN:\n(1) QUILL UNIVERSITY"
+        " INNOVATION LIMITED (Company No. 2199542) (\"QUI\"); and\n(2) KESTREL VACCINES INC. (\"Licensee\").\n"
+    )
+    # Before, "Agreement" from "THIS AGREEMENT".
+    assert agreement_title(licence) == "LICENCE OF TECHNOLOGY"
+    addendum = (
+        "Exhibit 10.5.2\nSecond Addendum\nThis Addendum Agreement is made this day of December 2001, between Quill"
+        ' Pharma PLC of 5, Hunting Gate, Hitchin ("Quill") and Kestrel AG of Eptingerstrasse 51, Murtenz'
+        ' ("Kestrel").\n'
+    )
+    # Before, "Addendum Agreement": the preamble's unnumbered name.
+    assert agreement_title(addendum) == "Second Addendum"
