@@ -144,6 +144,8 @@ class Title:
     end: int
 
 
+# Words that join a title to what stands before it and never open one.
+_JOINING_OPENERS = frozenset("to of and by with between among or".split())
 # A contents page's heading alone on its line.
 _CONTENTS_HEADING = re.compile(r"(?m)^[ \t|]*(?:TABLE[ \t]+OF[ \t]+CONTENTS|Table[ \t]+of[ \t]+Contents|CONTENTS|Contents|INDEX)[ \t|]*$")
 # A page number, then the next entry's section number ("... 3 1.5 ..."): a contents page.
@@ -244,6 +246,10 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         country = re.match(r"(\S+)[ \t]+", raw)
         if country is not None and head[:start].rstrip(" \t").endswith(",") and normalise_jurisdiction(country.group(1).rstrip(".,")):
             start, raw = start + country.end(), raw[country.end() :]
+        # ('THIS SECOND AMENDMENT (this "Second Amendment") TO AGREEMENT between ...': a run opened
+        # by a joining word is the tail of a sentence, no title.)
+        if raw.split() and raw.split()[0].casefold() in _JOINING_OPENERS:
+            return
         line_start = head.rfind("\n", 0, start) + 1
         line_end = head.find("\n", start)
         # "EX-10.2 3 exhibit102.htm SERVICE AGREEMENT": an EDGAR document header on a line of its
@@ -2396,7 +2402,20 @@ def amendment_heading(text: str) -> Title | None:
             end = start + len(re.sub(r"(?i)[ \t]+(?:to|of)(?:[ \t]+the)?$", "", text[start:end]))
         # (A table's rules between its cells are no words of the title.)
         return Title(" ".join(w for w in text[start:end].split() if w.strip("|")), start, end)
+    # "Exhibit 10.32 Amendment 3 Amendment 3 made and entered into ...": a run-in heading the
+    # preamble's first words repeat.
+    run_in = _RUN_IN_AMENDMENT.search(text, 0, min(len(text), _RUN_IN_AMENDMENT_CHARS))
+    if run_in is not None and amendment_of(run_in.group(1)) is not None:
+        return Title(" ".join(run_in.group(1).split()), run_in.start(1), run_in.end(1))
     return None
+
+
+_RUN_IN_AMENDMENT_CHARS = 400
+_RUN_IN_AMENDMENT = re.compile(
+    r"(?<![\w])((?:[A-Z][a-z]+[ \t]+|[A-Z]+[ \t]+)?(?:AMENDMENT|Amendment|ADDENDUM|Addendum)"
+    r"(?:[ \t]+(?:NO\.?|No\.?|NUMBER|Number))?[ \t]*[0-9]{1,3})[ \t]+(?:(?:THIS|This)[ \t]+)?(?i:\1)"
+    r"[ \t]+(?:\([^()]{1,40}\)[ \t]+)?(?:is[ \t]+)?(?:made|entered|dated)\b"
+)
 
 
 # Up to two capitalised words before a schedule's word: "EQUIPMENT SCHEDULE NO. 4", "Lease Supplement No. 2".

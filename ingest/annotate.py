@@ -912,6 +912,10 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
             own_line = _and_alone_on_line(text, connector.start() + len(connector.group()) - len(connector.group().lstrip(" \t\n,")))
             if not own_line and not re.search(r"[,(]", text[position : connector.start()]):
                 continue
+            # ('... (hereinafter "JAGOTEC"). JAGOTEC is a 100% owned subsidiary of SkyePharma plc
+            # and SkyePharma AG is ...': the clause's sentence ended; a later one names no party.)
+            if _CHAIN_SENTENCE_END.search(text, position, connector.start()):
+                break
             # "... and (b) Wilmington Savings Fund Society, FSB, as the indenture agent": enumerated.
             enumerator = re.match(r"\([a-z0-9]{1,3}\)[ \t]+", text[connector.end() : end])
             name = name_at(text, connector.end() + (enumerator.end() if enumerator else 0), end)
@@ -934,6 +938,9 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
 
 
 _BARE_AND = re.compile(r"[ \t\n]+(?:and|AND)[ \t\n]+")
+# A sentence's end inside an and-chain: a full stop after a bracket, a quote or a lower-case word
+# (never a legal form's "Inc."), then a capitalised word.
+_CHAIN_SENTENCE_END = re.compile(r"(?:[)\"”]|(?<![\w.])[a-z]{3,})\.[ \t\n]+(?=[A-Z])")
 # What opens a slot of a party list right before a name: ", and ", ", ", "between ", "among ".
 _LIST_SLOT_BEFORE = re.compile(r"(?:,[ \t\n]*(?:(?:and|AND)[ \t\n]+)?|\b(?:between|among|BETWEEN|AMONG)[ \t\n]+)\Z")
 _RUN_ON_GAP = re.compile(r"[ \t]+(?=[A-Z])")

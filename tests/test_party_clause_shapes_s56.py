@@ -321,3 +321,33 @@ def test_a_licence_of_heading_and_a_numbered_addendum_heading() -> None:
     )
     # Before, "Addendum Agreement": the preamble's unnumbered name.
     assert agreement_title(addendum) == "Second Addendum"
+
+
+def test_an_and_chain_stops_at_the_end_of_the_clause_sentence() -> None:
+    text = (
+        "MANUFACTURING & SUPPLY AGREEMENT\n\nThis MANUFACTURING & SUPPLY AGREEMENT (\"Agreement\") is entered into"
+        ' between QUILL PHARMA AG, a Swiss corporation (hereinafter referred to as "QUILL"), and KESTREL AG, a Swiss'
+        ' corporation (hereinafter referred to as "KESTREL"; (QUILL and KESTREL hereinafter sometimes referred to'
+        ' as "Party" or "Parties"). KESTREL is a 100% owned subsidiary of HarrowPharma plc and HarrowPharma AG is'
+        " a 100% owned subsidiary of HarrowPharma plc.\n\nWHEREAS, the Parties signed an agreement.\n"
+    )
+    # Before, "HarrowPharma AG" was bound: the chain of names after "and" ran past the sentence.
+    assert bound_party_names(text) == {"QUILL PHARMA AG", "KESTREL AG"}
+
+
+def test_amendment_titles_read_from_run_in_and_joined_openings() -> None:
+    run_in = (
+        "Exhibit 10.32 Amendment 3 Amendment 3 made and entered into this 29th day of January, 1999, will serve as an"
+        " amendment to the existing Telemarketing Agreement made and entered into July 1, 1998 (the \"Agreement\"),"
+        ' by and between Quill TeleServices, Inc. ("QT") and Kestrel Marketing, Inc. ("KM").\n'
+    )
+    # Before, "Telemarketing Agreement": the parent the amendment names.
+    assert agreement_title(run_in) == "Amendment 3"
+    joined = (
+        "Exhibit 10.26\n\nSECOND AMENDMENT TO THE AUGUST 31, 2005 SUPPLY AGREEMENT BETWEEN HARROW HEALTH AS AND QUILL"
+        ' CORPORATION\n\nTHIS SECOND AMENDMENT (this \u201cSecond Amendment\u201d) TO AGREEMENT between Harrow Health AS'
+        " and Quill Corporation is made as of January 1st, 2009 by and between Kestrel Healthcare AS (formerly Harrow"
+        ' Health AS) (\u201cBuyer\u201d) and QRI Rensselaer, Inc. (formerly Quill Corporation) (\u201cSeller\u201d)\n'
+    )
+    # Before, "TO AGREEMENT": a caps run opened by a joining word.
+    assert agreement_title(joined) == "SECOND AMENDMENT"
