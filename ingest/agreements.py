@@ -1021,7 +1021,7 @@ def find_title(text: str) -> Title | None:
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
     if title is not None:
-        title = _without_party_prefix(text, _without_repeat(_after_page_marker(text, title)))
+        title = _without_dashed_letterhead(text, _without_repeat(_after_page_marker(text, title)))
     if title is not None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
         # white space collapsed (the span still covers the original text).
@@ -1182,7 +1182,7 @@ def _heading_repeated_by_preamble(text: str, title: Title | None) -> Title | Non
 _DASH_AFTER_NAME = re.compile(r"[ \t]+[\-–—][ \t]+")
 
 
-def _without_party_prefix(text: str, title: Title) -> Title:
+def _without_dashed_letterhead(text: str, title: Title) -> Title:
     """The title without a company's name and a dash opening its heading line, as a letterhead
     writes it ("SENSOIL LTD - REPRESENTATIVE AGREEMENT" is the "REPRESENTATIVE AGREEMENT"; CUAD
     names such contracts so): only a name closed by its legal form, and only when the rest is a

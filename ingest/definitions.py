@@ -1932,7 +1932,7 @@ def find_definitions(text: str) -> list[Definition]:
         recital_third = recital_third or (
             name is not None and len(labelled_before) >= 2
             and not _LABEL_ROW_BEFORE.fullmatch(straight, straight.rfind("\n", 0, name.start) + 1, name.start)
-            and not re.match(r"[ \t]*[:：]", straight[name.end : name.end + 4])
+            and not LABEL_COLON.match(straight, name.end)
             and _third_after_two_parties(name, tuple(t for t, _, _ in site.terms), labelled_before)
         )
         for term, start, end in site.terms:
