@@ -25,7 +25,8 @@ _LEADING_TITLE_WORDS = 20
 _MARK = r"(?:\((?:R|TM|SM)\))?"
 # ("PRODUCT SALES (PURCHASE) CONTRACT": a bracketed word of three or more letters inside the
 # heading is the title's, as a translation's alternative word.)
-_CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?{_MARK}|\([\"“]?[A-Z][A-Z\-]{{2,}}[\"”]?\))"
+_CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|(?<![\w])[a-z][A-Z][A-Z0-9&\-]+{_MARK},?|&|-|#?[0-9]+(?:\.[0-9]+)*[A-Z]?{_MARK}|\([\"“]?[A-Z][A-Z\-]{{2,}}[\"”]?\))"
+# (A product's caps name may open with one lower-case letter: "iMAP AGREEMENT".)
 # (An acronym in brackets may be quoted: 'MOBILE VIRTUAL NETWORK ENABLER ("MVNE") SERVICES AGREEMENT'.)
 # "CONTRACT MANUFACTURING AGREEMENT": "CONTRACT" before a few more words and "AGREEMENT" is a
 # word of the title, not the end of one.
@@ -690,6 +691,13 @@ def _title_opening_words() -> frozenset[str]:
     return frozenset(load_json("agreement_kinds.json")["title_opening_words"])
 
 
+def opens_titles(words: str) -> bool:
+    """Whether every word of ``words`` is one that opens titles ("MASTER", "EXCLUSIVE"), so a
+    party named by them alone cannot be told from the title's own words."""
+    folded = words.casefold().split()
+    return bool(folded) and set(folded) <= _title_opening_words()
+
+
 @lru_cache(maxsize=1)
 def _ordinals_and_amendment_words() -> tuple[frozenset[str], frozenset[str]]:
     """``ordinals`` and the one-word ``amendment_words`` of agreement_kinds.json."""
@@ -853,7 +861,11 @@ def has_agreement_preamble(text: str) -> bool:
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
-_RECITALS_LINE = re.compile(r"\n[ \t]*(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W[ \t]*I[ \t]*T[ \t]*N[ \t]*E[ \t]*S[ \t]*S[ \t]*E[ \t]*T[ \t]*H)\b")
+_RECITALS_LINE = re.compile(
+    r"\n[ \t]*(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|W[ \t]*I[ \t]*T[ \t]*N[ \t]*E[ \t]*S[ \t]*S[ \t]*E[ \t]*T[ \t]*H)\b"
+    # (A page flattened to one line: the recitals open after the preamble's full stop.)
+    r"|(?<=[.:])[ \t]+(?:WHEREAS|RECITALS|WITNESSETH)\b"
+)
 
 
 def _first_heading(text: str) -> Title | None:
@@ -958,7 +970,8 @@ def _own_heading(text: str) -> Title | None:
 def _fuller_on_cover(heading: Title, candidates: list[tuple[int, int, Title]]) -> Title:
     """A cover page above the preamble's heading that writes the same title with title-opening
     words before it ("EXCLUSIVE LICENSE AGREEMENT" on the cover, "LICENSE AGREEMENT" over "THIS
-    AGREEMENT is made"): the cover's fuller title is the contract's (``title_opening_words``)."""
+    AGREEMENT is made"): the cover's fuller title is the contract's (``title_opening_words``, and
+    ``ordinals``: "THIRD LOAN AGREEMENT")."""
     words = heading.text.casefold().split()
     # (The nearest such run above: a mirror's description line may open the page.)
     for rank, _, cover in sorted(candidates, key=lambda c: (-c[2].start, c[2].end)):
@@ -966,7 +979,8 @@ def _fuller_on_cover(heading: Title, candidates: list[tuple[int, int, Title]]) -
             continue
         cover_words = cover.text.casefold().split()
         extra = cover_words[: len(cover_words) - len(words)]
-        if extra and cover_words[len(extra) :] == words and set(extra) <= _title_opening_words():
+        # ("THIRD LOAN AGREEMENT" on the cover: an ordinal numbers the contract among its kind.)
+        if extra and cover_words[len(extra) :] == words and set(extra) <= _title_opening_words() | _ordinals_and_amendment_words()[0]:
             return cover
     return heading
 
@@ -1011,7 +1025,7 @@ def find_title(text: str) -> Title | None:
     title = (
         title
         or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _sentence_case_heading(text)
-        or _self_defined(text)
+        or _self_defined(text) or _heading_defined_as_agreement(text)
         or letter_subject(text) or _heading_named_by_text(text) or _self_referenced_instrument(text)
         or _run_in_instrument(text)
     )
@@ -1290,6 +1304,23 @@ def _self_defined(text: str) -> Title | None:
     return Title(name, match.start("name"), match.start("name") + len(name))
 
 
+# 'SOFTWARE LICENSE ("AGREEMENT")': a caps heading line that defines itself as the agreement.
+_HEADING_DEFINED_AS_AGREEMENT = re.compile(
+    r"^[ \t]*(?P<name>[A-Z][A-Z&'’\-/]*(?:[ \t]{1,3}[A-Z][A-Z&'’\-/]*){1,7})[ \t]*"
+    r"\((?:(?:the|this|THE|THIS)[ \t]+)?[\"“](?:AGREEMENT|Agreement|CONTRACT|Contract)[\"”]\)[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def _heading_defined_as_agreement(text: str) -> Title | None:
+    """A heading line naming the document and defining it as "the Agreement" ('SOFTWARE LICENSE
+    ("AGREEMENT")'), among the opening lines and not a company's name."""
+    match = _HEADING_DEFINED_AS_AGREEMENT.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
+    if match is None or _ends_in_legal_form(match.group("name")):
+        return None
+    return Title(match.group("name"), match.start("name"), match.end("name"))
+
+
 # "THIS AGREEMENT is dated 14 June 2019" alone on the first line, the heading under it: a British
 # deed's opening, where the dated line comes before the title ("SERVICES AGREEMENT") and the
 # party list ("BETWEEN:") follows.
@@ -1538,7 +1569,12 @@ def _with_line_below(text: str, title: Title) -> Title:
     AGREEMENT\nWITH DEVELOPMENT MILESTONES" (not a party it is with: ``_with_names_a_party``). Not a party list
     ("BETWEEN", "AMONG") and not a company's name ("OF HARBOR POINT HOLDINGS, LLC": the entity
     the agreement is of, read by ``_with_entity``)."""
-    if not title.text.isupper() or not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
+    if not title.text.isupper():
+        return title
+    # ("AGREEMENT FOR\nINSTANT TICKET VENDING MACHINES (ITVMs)": a heading that ends its line in
+    # its subject's joining word goes on below whatever the next line's first word.)
+    open_ended = re.search(r"(?:AGREEMENT|CONTRACT)[ \t]+(?:FOR|OF|ON|REGARDING)$", title.text) is not None
+    if not open_ended and not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
         return title
     line_end = text.find("\n", title.end)
     if line_end == -1 or text[title.end : line_end].strip():
@@ -1551,9 +1587,9 @@ def _with_line_below(text: str, title: Title) -> Title:
         next_end, below = _line_after(text, line_end)
     if (
         not below
-        or not _CONTINUATION.match(below)
+        or not (open_ended or _CONTINUATION.match(below))
         or len(below.split()) > _LINE_BELOW_WORDS
-        or not _CAPS_LINE.fullmatch(below)
+        or not (_CAPS_LINE.fullmatch(below) or (open_ended and _CAPS_LINE.fullmatch(_without_bracketed_acronym(below))))
         or _party_list_or_date(below)
         or _ends_in_legal_form(below)
     ):
@@ -1562,6 +1598,11 @@ def _with_line_below(text: str, title: Title) -> Title:
         return title
     end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
     return Title(" ".join(text[title.start : end].split()), title.start, end)
+
+
+def _without_bracketed_acronym(line: str) -> str:
+    """``line`` without a closing bracketed acronym ("INSTANT TICKET VENDING MACHINES (ITVMs)")."""
+    return re.sub(r"[ \t]+\([A-Z][A-Za-z]{1,9}\)[ \t]*$", "", line)
 
 
 # What may follow an agreement heading as its subject: "for"/"of"/"on"/"regarding" and up to ten
@@ -2405,8 +2446,9 @@ def amendment_heading(text: str) -> Title | None:
     # "Exhibit 10.32 Amendment 3 Amendment 3 made and entered into ...": a run-in heading the
     # preamble's first words repeat.
     run_in = _RUN_IN_AMENDMENT.search(text, 0, min(len(text), _RUN_IN_AMENDMENT_CHARS))
-    if run_in is not None and amendment_of(run_in.group(1)) is not None:
-        return Title(" ".join(run_in.group(1).split()), run_in.start(1), run_in.end(1))
+    group = 1 if run_in is not None and run_in.group(1) is not None else 2
+    if run_in is not None and amendment_of(run_in.group(group)) is not None:
+        return Title(" ".join(run_in.group(group).split()), run_in.start(group), run_in.end(group))
     return None
 
 
@@ -2415,6 +2457,11 @@ _RUN_IN_AMENDMENT = re.compile(
     r"(?<![\w])((?:[A-Z][a-z]+[ \t]+|[A-Z]+[ \t]+)?(?:AMENDMENT|Amendment|ADDENDUM|Addendum)"
     r"(?:[ \t]+(?:NO\.?|No\.?|NUMBER|Number))?[ \t]*[0-9]{1,3})[ \t]+(?:(?:THIS|This)[ \t]+)?(?i:\1)"
     r"[ \t]+(?:\([^()]{1,40}\)[ \t]+)?(?:is[ \t]+)?(?:made|entered|dated)\b"
+    # ("AMENDMENT NO. 1 This AMENDMENT NO. 1 to the Agreements (as hereinafter defined) (this
+    # "Amendment"), dated as of ...": the repeat may name what it amends before its verb.)
+    r"|(?<![\w])((?:[A-Z][a-z]+[ \t]+|[A-Z]+[ \t]+)?(?:AMENDMENT|Amendment|ADDENDUM|Addendum)"
+    r"(?:[ \t]+(?:NO\.?|No\.?|NUMBER|Number))?[ \t]*[0-9]{1,3})[ \t]+(?:THIS|This)[ \t]+(?i:\2)[ \t]+(?:to|TO)[ \t]"
+    r"[^;\n]{0,160}?\b(?:made|entered|dated)\b"
 )
 
 
@@ -2464,9 +2511,13 @@ def _with_amendment_head(text: str, title: Title) -> Title:
         return title
     floor = max(0, title.start - 200)
     line_starts = [m.end() for m in re.finditer(r"\n", text[floor : title.start])]
+    # ("AMENDMENT # 1 TO MAJOR ACCOUNT LICENSE AGREEMENT": a caps run that the number sign broke
+    # opens with the head's own "TO"; the head is read up to the title's words after it.)
+    joining = re.match(r"(?:TO|OF|to|of)[ \t]+", title.text)
+    head_end = title.start + (joining.end() if joining is not None else 0)
     for offset in reversed([0, *line_starts] if floor == 0 else line_starts):
         start = floor + offset
-        head = _amendment_head().match(text, start, title.start)
+        head = _amendment_head().match(text, start, head_end)
         if head is not None:
             begin = start + len(head.group()) - len(head.group().lstrip())
             # A heading over lines is one title: white space collapsed, the span covers the lines.

@@ -27,6 +27,7 @@ from ingest.agreements import (
     agreement_names,
     effective_date,
     has_agreement_preamble,
+    opens_titles,
     parent_amendment,
     read_letter,
 )
@@ -80,6 +81,7 @@ from ingest.names import (
     contents_entry,
     names_a_document,
     office_holders_organisation,
+    company_unit,
     organisation_head,
     party_name_forms,
     party_name_problem,
@@ -317,6 +319,10 @@ def _first_slots(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan
 _FIRST_SLOT_LEAD = re.compile(r"(?i:between|among)[ \t\n:]*(?:\(?[0-9ivx]{1,3}[.)][ \t\n]*)?(?:the[ \t\n]+)?")
 
 
+_DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
+_TERM_POSSESSIVE = re.compile(r"([A-Z][\w\-]*)['’]s")
+
+
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """Parties named without a defined term: "between\\n\\nACME INC.\\n\\nand\\n\\nBETA LLC"."""
     names: list[NameSpan] = []
@@ -333,6 +339,24 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         if enumerator:
             position = enumerator.end()
         first = slot_name_at(straight, position, end)
+        # ("between the CROW TRIBE OF INDIANS OF THE CROW RESERVATION, of Crow Agency, ...": a
+        # lower-case "the" opens an institution's name, one with a head noun.)
+        the = re.match(r"the[ \t\n]+(?=[A-Z])", straight[position:end]) if first is None else None
+        if the is not None:
+            first = slot_name_at(straight, position + the.end(), end)
+            # ("between the Medical Specialties Department of Harbour Mining and Manufacturing
+            # Company ("HMM")": which of a company and its department is the party the name
+            # cannot tell; no reading.)
+            if first is not None and company_unit(first.text):
+                first = None
+            # ("between the Harbour Company an Ohio Corporation (...)": a reading run on into the
+            # party's description is none.)
+            if first is not None and re.search(r"\s(?:a|an)\s", first.text):
+                first = None
+            # (Only an institution by its head noun, one name: "between the Secured Party and
+            # Harbour Credit Services, Inc." in a recital is a term and another company.)
+            if first is not None and (not organisation_head(first.text) or re.search(r"\s(?:and|AND|&)\s", first.text)):
+                first = None
         if first is None:
             # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
             # a redacted first party; the names after it still count.
@@ -828,8 +852,16 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
     return halves
 
 
+# ", a company duly established ...", ", a Delaware corporation": one company described after a name.
+_ONE_COMPANY_DESCRIBED = re.compile(r"[ \t\n]*,[ \t\n]*(?:an?|AN?)[ \t\n]+(?:[A-Z][\w.\-]*[ \t\n]+){0,3}(?:company|corporation)\b")
+
+
 def _person_and_company(
-    name: NameSpan, person_spans: Sequence[tuple[int, int]], common_words: frozenset[str]
+    text: str,
+    name: NameSpan,
+    person_spans: Sequence[tuple[int, int]],
+    common_words: frozenset[str],
+    org_spans: Sequence[tuple[int, int]] = (),
 ) -> tuple[NameSpan, NameSpan] | None:
     """A person and a company a name read as one holds ("Martin Roe and Harbour Resolutions Group
     LLC", "PIERS ROE AND WILMINGTON TRUST (UK) LIMITED"), or None. The first half is a person's
@@ -837,12 +869,18 @@ def _person_and_company(
     PERSON inside or no word the document also writes in lower case ("Harbour Research and
     Development Services Ltd" stays one name); the second ends in a legal form after at least two
     words of its own, so a firm's style ("Morgan Roe and Bockius LLP", "Smith and Jones LLP") stays
-    one name."""
+    one name. Nor is a name split that the model tags as one organisation over its "and" and the
+    text describes as one company ("Hebei Jinlu Industry and Commerce Group Co., Ltd., a company
+    duly established ...")."""
     split = _one_join_halves(name)
     # (Only "and": "Full Moon & High Tide Productions, Inc." is a firm's style.)
     if split is None or "&" in split[2]:
         return None
     person, company, _ = split
+    if any(start <= person.start and company.start < end for start, end in org_spans) and _ONE_COMPANY_DESCRIBED.match(
+        text, name.end
+    ):
+        return None
     words = _person_words(person, 4)
     if words is None or organisation_head(person.text):
         return None
@@ -1609,6 +1647,15 @@ def _parties(
     names = [office_holders_organisation(text, name) for name in [*names, *collective]]
     defined = frozenset(d.term.casefold() for d in definitions)
     for name in names:
+        # ("synergies between Group's business and Company's business": a defined term's
+        # possessive names the party's thing, never another party.)
+        possessive = _TERM_POSSESSIVE.fullmatch(name.text)
+        if possessive is not None and possessive.group(1).casefold() in defined:
+            continue
+        # (A chain read on past a cover into its contents page: "4 PURPOSE, SCOPE AND SCALE OF
+        # PRODUCTION OF THE JV CO.......3" is an entry, no party: its dot leader follows it.)
+        if _DOT_LEADER.match(text, name.end):
+            continue
         # ("LEDGER SERVICES, INC. D/B/A QUILL FUND SERVICES": the legal name before a trade name
         # has the form.)
         if not (
@@ -1767,7 +1814,8 @@ def _parties(
         pair = _person_pair(party.name, person_spans)
         labels = ("PERSON", "PERSON")
         if pair is None:
-            pair, labels = _person_and_company(party.name, person_spans, common_words), ("PERSON", "ORG")
+            org_spans = [(start, end) for start, end, label in model_spans if label == "ORG"]
+            pair, labels = _person_and_company(text, party.name, person_spans, common_words, org_spans), ("PERSON", "ORG")
         if pair is None:
             continue
         del parties[key]
@@ -2378,10 +2426,11 @@ def _without_party_prefix(
     form or an organisation's head noun, and only when two words or more remain. (The span is the
     text's: a title's text has its white space collapsed.)"""
     words = list(re.finditer(r"\S+", text[title.start : title.end]))
-    for party in sorted(parties, key=lambda p: (-len(p.name.text), p.entity_id)):
-        name = " ".join(party.name.text.split())
-        if not (has_legal_suffix(name) or organisation_head(name)):
-            continue
+    common_words = lowercase_words(text[: OPENING_CHARS])
+    for party, name in sorted(
+        ((p, n) for p in parties for n in _heading_forms(p, common_words)),
+        key=lambda pn: (-len(pn[1]), pn[0].entity_id, pn[1]),
+    ):
         count = len(name.split())
         if count + 2 > len(words):
             continue
@@ -2400,6 +2449,21 @@ def _without_party_prefix(
         shorter = Title(" ".join(text[rest : title.end].split()), rest, title.end)
         return shorter, sorted([*title_aliases, alias], key=lambda a: (a.start, a.end, a.text))
     return title, title_aliases
+
+
+def _heading_forms(party: Party, common_words: frozenset[str]) -> list[str]:
+    """The forms of a party's name that may open a heading: its whole name, when it has a legal form
+    or a head noun, and that name without its legal form ("STORESONLINE.COM DISTRIBUTOR MALL AND
+    STOREFRONT AGREEMENT" for "STORESONLINE.COM, INC."), unless the bare name is made of title words
+    or of words the text writes in lower case ("MORTGAGE LOAN ... AGREEMENT" keeps its first word)."""
+    name = " ".join(party.name.text.split())
+    if not (has_legal_suffix(name) or organisation_head(name)):
+        return []
+    bare = without_legal_form(name).strip(" ,")
+    # ("MASTER SERVICES AGREEMENT" of "Master Inc.": a bare name made of title words is the title's.)
+    common = bool(bare) and all(w.casefold() in common_words for w in bare.split())
+    keep_bare = bare and bare != name and has_legal_suffix(name) and not opens_titles(bare) and not common
+    return [name, bare] if keep_bare else [name]
 
 
 def _halves_joined_over_and(

@@ -266,12 +266,16 @@ _MADE_BY_OPENER = re.compile(
 # this contract. They are: (a) MAYO FOUNDATION ..., and (b) ...": a party clause that says who
 # the parties are, its "are" (group 1) opening the names as "by" does.
 _PARTIES_ARE_OPENER = re.compile(
-    r"\b(?:[Tt]he|THE)[ \t\n]+(?:parties|PARTIES)[ \t\n]+(?:to|of|TO|OF)[ \t\n]+(?:this|THIS)[ \t\n]+[A-Za-z]+[ \t\n]+(are|ARE)\b[ \t\n:]*(?=[A-Z(])"
+    r"\b(?:[Tt]he|THE)[ \t\n]+(?:parties|PARTIES)[ \t\n]+(?:\([^()\n]{1,120}\)[ \t\n]+)?(?:to|of|TO|OF)[ \t\n]+(?:this|THIS)[ \t\n]+[A-Za-z]+[ \t\n]+(are|ARE)\b[ \t\n:]*(?=[A-Z(])"
     r"|\b(?:parties|PARTIES)[ \t\n]+(?:to|TO)[ \t\n]+(?:this|THIS)[ \t\n]+[A-Za-z]+\.[ \t\n]+(?:They|THEY)[ \t\n]+(are|ARE)\b[ \t\n:]*(?=[A-Z(])"
 )
 # Where a makers' clause ends: its sentence's end or a blank line ("Inc. and" is no sentence end:
-# the reader of its names stops at a name's own legal form).
-_MADE_BY_CLAUSE_END = re.compile(r"\.[ \t]*\n|\.[ \t]+(?=[A-Z][a-z])|\n[ \t]*\n|;")
+# the reader of its names stops at a name's own legal form); a semicolon before the list's next
+# enumerated item ("...; and (b) Steven L. Carter") continues it, and so does a middle initial's
+# full stop.
+_MADE_BY_CLAUSE_END = re.compile(
+    r"\.[ \t]*\n|(?<![ \t\n][A-Z])\.[ \t]+(?=[A-Z][a-z])|\n[ \t]*\n|;(?![ \t\n]*(?:(?:and|AND)[ \t\n]+)?\([a-zA-Z0-9]{1,3}\)[ \t\n])"
+)
 
 
 def made_by_windows(text: str) -> list[tuple[int, int]]:
@@ -727,6 +731,11 @@ def _clause_antecedent(
     the_party = _THE_AFTER_BETWEEN.match(text, pos, paren_start) if _BETWEEN_BEFORE.search(text[max(0, pos - 12) : pos]) else None
     if the_party:
         named = name_at(text, the_party.end(), paren_start)
+        # ("by and between the COUNTY OF JEFFERSON, TEXAS (the "County")": a local government's
+        # name holds the state it lies in.)
+        seat = _LOCAL_GOVERNMENT_SEAT.fullmatch(text, named.end, paren_start) if named is not None else None
+        if seat is not None and _LOCAL_GOVERNMENT.match(named.text) and normalise_jurisdiction(seat.group(1)):
+            return NameSpan(text[named.start : seat.end(1)], named.start, seat.end(1))
         if named is not None and _ONLY_DESCRIPTION.fullmatch(text, named.end, paren_start):
             pos = the_party.end()
             # "between the Borrower and Kestrel Bank Ltd. (the "Lender")": one capitalised word
@@ -743,6 +752,12 @@ def _clause_antecedent(
     leading = name_at(text, pos, paren_start) if pos < paren_start and not continues_previous and not cut_mid_sentence else None
     # ("(2) Chau, Tien Hsiang, holder of HKID ... (the "Executive")": surname first.)
     leading = surname_first(text, leading, paren_start) if leading is not None else None
+    # ("between GE Medical Systems and Affiliates ("Customer")": the group a party brings along is
+    # no word of its name.)
+    group = _GROUP_TAIL.search(leading.text) if leading is not None else None
+    if leading is not None and group is not None and group.start() > 0:
+        kept = leading.text[: group.start()].rstrip(" \t\n,")
+        leading = NameSpan(kept, leading.start, leading.start + len(kept))
     # "We are pleased your firm is retaining CapitalKeys, LLC ("CK" or the "Firm")": a letter's
     # pronoun opening the sentence names no one; the name is read next to the definition.
     if leading is not None and leading.text.casefold() in _PRONOUNS:
@@ -1198,6 +1213,9 @@ _FORMED_UNDER_LAWS_CHARS = 120
 # A party's description of where it is formed ("existing under the laws of the Republic of Korea"),
 # not a statute's title ("the Joint Venture Law of the People's Republic of China").
 _FORMED_UNDER_LAWS = re.compile(r"\b(?:under|with|to)[ \t\n]+the[ \t\n]+laws[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
+# A local government's name ("COUNTY OF JEFFERSON", "City of Riverton") and the state after it.
+_LOCAL_GOVERNMENT = re.compile(r"(?i)(?:county|city|town|village|borough|parish|township|municipality)[ \t\n]+of[ \t\n]+[A-Z]")
+_LOCAL_GOVERNMENT_SEAT = re.compile(r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})[ \t\n]*")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:(?:permitted|registered)[ \t\n]+)?assigns)"
@@ -1206,6 +1224,8 @@ _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:(?:permitted|registered
 # right before a definition.
 _GROUP_TAIL = re.compile(
     rf"(?:,[ \t\n]*(?:(?:and|or)[ \t\n]+)?|[ \t\n]+(?:and|or)[ \t\n]+)its[ \t\n]+{_GROUP_WORD}(?:[ \t\n]*(?:,|and|&)[ \t\n]*(?:its[ \t\n]+)?{_GROUP_WORD})*[ \t\n]*\Z"
+    # ("GE Medical Systems and Affiliates ("Customer")": the group named without "its".)
+    r"|[ \t\n]+and[ \t\n]+(?:Affiliates|Subsidiaries|AFFILIATES|SUBSIDIARIES)[ \t\n]*\Z"
 )
 # How far before a definition the group tail may start (the search per definition stays bounded).
 _GROUP_TAIL_CHARS = 120

@@ -36,10 +36,12 @@ from ingest.sentences import ends_sentence
 # lower-case prefix may be joined to a capitalised word by a dash ("i-STAT", "i–STAT").
 _WORD = (
     r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[A-Za-z0-9])–(?=[A-Za-z0-9])[\w.&'’\-/]*)*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
-    r"|_DOTTED_LOWER|[a-z]{1,3}[\-–]?[A-Z][\w.&'’\-]*|[a-z]{1,3}[0-9][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
+    r"|_DOTTED_LOWER|(?<![a-z])(?:[a-z]{1,3}[\-–]|[a-z]{1,8})[A-Z][\w.&'’\-]*|[a-z]{1,3}[0-9][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\( ?[A-Z][\w.&'’\-]* ?\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)|\((?:19|20)[0-9]{2}\)(?=[ \t]+[A-Z])"
     r"|\( ?[A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2} ?\)(?=_QUALIFIER_AHEAD))"
 )
+# ("taketoAuction", "eUniverse", "i-STAT": lower-case letters opening a capitalised word are the
+# name's own, read whole.)
 # "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
 # capitalised word follows ("i.e.", "a.m." have two letters; "a.k.a." is a trade-name joiner).
 _DOTTED_LOWER = r"(?<![\w.])(?!(?:a\.k\.a|f\.k\.a|d\.b\.a)\.)[a-z](?:\.[a-z]){2,}\.(?=[ \t]+[A-Z])"
@@ -1474,6 +1476,21 @@ def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:
     return NameSpan(text[office.end() : name.end], office.end(), name.end)
 
 
+def company_unit(name: str) -> bool:
+    """Whether ``name`` is a company's department or division ("Medical Specialties Department of
+    Harbour Mining and Manufacturing Company": the company written with a legal form or a company's
+    head noun; a government's "Department of Health" is no such unit)."""
+    unit = _COMPANY_UNIT.match(name)
+    return unit is not None and (ends_in_legal_suffix(unit.group(1)) or _COMPANY_HEAD.search(unit.group(1)) is not None)
+
+
+# A company's unit before its name ("Medical Specialties Department of ...") and a company's head noun.
+_COMPANY_UNIT = re.compile(
+    r"[A-Z][\w\-]*(?:[ \t\n]+[A-Z][\w\-]*){0,4}[ \t\n]+(?i:department|division)[ \t\n]+(?:of|OF)[ \t\n]+(.+)", re.S
+)
+_COMPANY_HEAD = re.compile(r"(?i)\b(?:company|corporation)\Z")
+
+
 # A list's enumerator before a name: "1. ", "(2) ", "3) ", "(b) ".
 _ENUMERATOR = re.compile(r"(?:\(?[0-9]{1,2}[.)]|[0-9]{1,2}\.[0-9]{1,2}\.?|\([a-z]\))[ \t]+(?=\S)")
 
@@ -1657,7 +1674,13 @@ def names_a_document(term: str) -> bool:
     last word is a document word. Its antecedent is then no party, whatever its name looks like
     ("Second Lien Notes Agent" is a party's role)."""
     words = [w.strip(".'’").casefold() for w in _RAW_WORD.findall(term)]
+    # ("Amendment No. 1", "Amendment #1", "Addendum 3": the document's number follows its word.)
+    while len(words) > 1 and _DOCUMENT_NUMBER.fullmatch(words[-1]):
+        words.pop()
     return bool(words) and words[-1] in _party_filters().document_words
+
+
+_DOCUMENT_NUMBER = re.compile(r"#?[0-9]{1,3}[a-z]?|#|no|number|[ivx]{1,4}")
 
 
 def lowercase_words(text: str) -> frozenset[str]:
@@ -1766,6 +1789,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     raw = [w for w in raw if w]
     if raw and raw[0] == "the":
         raw = raw[1:]
+    # ("..., of Crow Agency, State of Montana, Party of the First Part, hereinafter called Lessor":
+    # the old form's name for a side of the deed is a role, never a name.)
+    if len(raw) == 5 and raw[0] in ("party", "parties") and raw[1:3] == ["of", "the"] and raw[4] == "part":
+        return "role"
     # ("For value received, ACME LLC ... ("Borrower")": a capitalised joiner opening a sentence
     # carries no name.)
     if not raw or all(w in _NAME_JOINERS for w in raw):
