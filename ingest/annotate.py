@@ -70,6 +70,7 @@ from ingest.names import (
     after_non_party_lead,
     ampersand_inside_name,
     before_street_address,
+    company_unit,
     ends_in_legal_suffix,
     has_legal_suffix,
     legal_form,
@@ -81,7 +82,6 @@ from ingest.names import (
     contents_entry,
     names_a_document,
     office_holders_organisation,
-    company_unit,
     organisation_head,
     party_name_forms,
     party_name_problem,
@@ -1810,11 +1810,11 @@ def _parties(
     # "Jane Roe and John Doe in their capacity as joint administrators": two persons one reader
     # took as one name.
     # "Martin Roe and Harbour Resolutions Group LLC": a person and a company so read.
+    org_spans = [(start, end) for start, end, label in model_spans if label == "ORG"]
     for key, party in sorted(parties.items()):
         pair = _person_pair(party.name, person_spans)
         labels = ("PERSON", "PERSON")
         if pair is None:
-            org_spans = [(start, end) for start, end, label in model_spans if label == "ORG"]
             pair, labels = _person_and_company(text, party.name, person_spans, common_words, org_spans), ("PERSON", "ORG")
         if pair is None:
             continue
