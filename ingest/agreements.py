@@ -912,7 +912,8 @@ def _first_heading(text: str) -> Title | None:
 _DEFINED_TERM_BEFORE = re.compile(r"\([ \t]*(?:the[ \t]+)?[\"“]$")
 # In prose right before a title-case run: "in the ", "to the " (a citation) and "this " (the
 # document's own name).
-_PROSE_ARTICLE_BEFORE = re.compile(r"\b[a-z]+[ \t]+the[ \t]+$")
+# (A clause's comma may stand before the article: "... of this letter, the Prior Agreement".)
+_PROSE_ARTICLE_BEFORE = re.compile(r"\b[a-z]+,?[ \t]+the[ \t]+$")
 _PROSE_THIS_BEFORE = re.compile(r"(?<![\w])this[ \t]+$")
 
 
@@ -1592,6 +1593,9 @@ def _with_line_below(text: str, title: Title) -> Title:
         or not (_CAPS_LINE.fullmatch(below) or (open_ended and _CAPS_LINE.fullmatch(_without_bracketed_acronym(below))))
         or _party_list_or_date(below)
         or _ends_in_legal_form(below)
+        # ("SHIPBUILDING CONTRACT\nFOR THE CONSTRUCTION OF A\n154,800 Cubic Meter": a line ending in
+        # an article or a joining word leaves its phrase open; the heading is the line above.)
+        or re.search(r"(?:^|[ \t])(?:A|AN|THE|OF|FOR|TO|AND)$", below) is not None
     ):
         return title
     if below.startswith("WITH") and _with_names_a_party(text, next_end, below):

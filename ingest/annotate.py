@@ -319,6 +319,25 @@ def _first_slots(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan
 _FIRST_SLOT_LEAD = re.compile(r"(?i:between|among)[ \t\n:]*(?:\(?[0-9ivx]{1,3}[.)][ \t\n]*)?(?:the[ \t\n]+)?")
 
 
+def _acronym_of_longer_phrase(text: str, name: NameSpan, term: str) -> bool:
+    """Whether ``term`` is an acronym of three letters or more whose letters are the initials of
+    the words of a phrase that ends with ``name`` and starts before it (at most 80 characters
+    back), while the name's own words do not spell it."""
+    if not re.fullmatch(r"[A-Z]{3,8}", term):
+        return False
+    own = [w[0].upper() for w in re.findall(r"[A-Za-z][\w'’\-]*", name.text) if w[0].isupper()]
+    if "".join(own) == term:
+        return False
+    before = text[max(0, name.start - 80) : name.start]
+    words = [
+        w for w in re.findall(r"[A-Za-z][\w'’\-]*", before)
+        if w[0].isupper() and w.casefold() not in ("and", "of", "the", "for", "in", "on")
+    ]
+    initials = "".join(w[0].upper() for w in words) + "".join(own)
+    return initials.endswith(term) and len(term) > len(own)
+
+
+_ROLE_THEN_AND = re.compile(r"([A-Z][a-z]+)[ \t\n]+(?:and|AND)[ \t\n]+(?=[A-Z])")
 _DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
 _TERM_POSSESSIVE = re.compile(r"([A-Z][\w\-]*)['’]s")
 
@@ -1576,6 +1595,10 @@ def _parties(
         # Lenders")": a class whose members a schedule lists defines no party of its own.)
         if names_a_class(text, definition.name):
             continue
+        # ("HEALTH, SAFETY, SECURITY AND ENVIRONMENT ("HSSE")": an acronym spelled by the words of a
+        # longer phrase ending in the name defines that phrase, no party named by its last word.)
+        if _acronym_of_longer_phrase(text, definition.name, definition.term):
+            continue
         # ("Employee, for Employee and Employee's heirs and assigns, releases ... (the "Released
         # Parties")": a defined term's possessive is no name.)
         possessive = re.fullmatch(r"(?:the[ \t]+)?(.+?)['’]s", definition.name.text.strip())
@@ -1652,6 +1675,11 @@ def _parties(
         possessive = _TERM_POSSESSIVE.fullmatch(name.text)
         if possessive is not None and possessive.group(1).casefold() in defined:
             continue
+        # ("between Airbus S.A.S., Seller and AYR FREIGHTER LLC Buyer": a cover's role word after
+        # the first party's name is no word of the next one's.)
+        role_and = _ROLE_THEN_AND.match(name.text)
+        if role_and is not None and role_and.group(1) in lexicons().party_roles:
+            name = NameSpan(name.text[role_and.end() :], name.start + role_and.end(), name.end)
         # (A chain read on past a cover into its contents page: "4 PURPOSE, SCOPE AND SCALE OF
         # PRODUCTION OF THE JV CO.......3" is an entry, no party: its dot leader follows it.)
         if _DOT_LEADER.match(text, name.end):

@@ -534,7 +534,9 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         len(first) >= 2 and first.isalpha() and first.isupper() and not span.isupper()
         and first.casefold() not in _PHRASE_OPENERS and _legal_suffix_end().search(span) is not None
     )
-    if checked_first and not acronym and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
+    # ("A & C UNITED AGRICULTURE ... INC.": an "A" joined by "&" is a letter of the name, no article.)
+    initials = re.match(r"A[ \t]*&[ \t]*[A-Z]", span) is not None
+    if checked_first and not acronym and not initials and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
         # ("A. Victor Kovens": a first initial "A." before a person's names is no article.)
         # (Not a recital's "A. Licensor Company ...": no role word among them.)
         if not _INITIAL_A_PERSON.fullmatch(span) or {w.casefold() for w in span.split()[1:]} & _party_role_words():
@@ -1500,6 +1502,9 @@ _ENUMERATOR = re.compile(r"(?:\(?[0-9]{1,2}[.)]|[0-9]{1,2}\.[0-9]{1,2}\.?|\([a-z
 _BARE_NUMBER = re.compile(r"([0-9]{1,2})[ \t]+(?=[A-Z])")
 _LIST_LINE_NUMBER = re.compile(r"(?m)^[ \t]*\(?([0-9]{1,2})[.)][ \t]+(?=\S)")
 _LIST_NEIGHBOUR_CHARS = 800
+# A bare item number right after a party clause's keyword or joint ("BETWEEN 1 ", "; and 2 ").
+_BARE_ITEM_LEAD = re.compile(r"(?:\b(?:BETWEEN|Between|between|AMONG|Among|among|AND|and)|;)[ \t\n:]*\Z")
+_BARE_ITEM = re.compile(r"(?:\b(?:BETWEEN|Between|between|AMONG|Among|among|AND|and)|;)[ \t\n:]+([0-9])[ \t]+(?=[A-Z])")
 
 
 def _bare_enumerator(text: str, name: NameSpan) -> re.Match[str] | None:
@@ -1509,9 +1514,17 @@ def _bare_enumerator(text: str, name: NameSpan) -> re.Match[str] | None:
     COMPANY", "1284670 B.C. Ltd." open with a number of their own). Bounded: the neighbours are
     looked for ``_LIST_NEIGHBOUR_CHARS`` either side."""
     bare = _BARE_NUMBER.match(text, name.start, name.end)
-    if bare is None or text[text.rfind("\n", 0, name.start) + 1 : name.start].strip():
+    if bare is None:
         return None
     number = int(bare.group(1))
+    if text[text.rfind("\n", 0, name.start) + 1 : name.start].strip():
+        # ("... BETWEEN 1 ACME RACING, INC., ... ("ACME"); and 2 BETA AG, ...": on a page flattened
+        # to one line, a bare number after the clause's keyword, its neighbour after another one.)
+        if not _BARE_ITEM_LEAD.search(text, max(0, name.start - 12), name.start):
+            return None
+        window = text[max(0, name.start - _LIST_NEIGHBOUR_CHARS) : min(len(text), name.end + _LIST_NEIGHBOUR_CHARS)]
+        neighbours = {int(m.group(1)) for m in _BARE_ITEM.finditer(window)}
+        return bare if {number - 1, number + 1} & neighbours else None
     around = _LIST_LINE_NUMBER.finditer(
         text, max(0, name.start - _LIST_NEIGHBOUR_CHARS), min(len(text), name.end + _LIST_NEIGHBOUR_CHARS)
     )

@@ -210,3 +210,58 @@ def test_an_ordinal_on_the_cover_and_a_run_in_amendment_naming_its_parent() -> N
     )
     # Before, "Kestrel Product Sourcing Agreement" (a recital's term, read as the heading).
     assert agreement_title(run_in) == "AMENDMENT NO. 1"
+
+
+# --- the stop's second round (half A of realDH-realDM) ---
+
+
+def test_an_initial_joined_by_an_ampersand_opens_a_name() -> None:
+    text = (
+        "STRATEGIC COOPERATION AGREEMENT\nParty A: KESTREL GENETIC EBT, S.L. (\"KesGen\") located at Almeria,"
+        " Spain.\nParty B: A & C HARBOUR AGRICULTURE DEVELOPING INC. (A&C) located at Oak Brook, IL.\n"
+        "Recitals:\nThe two parties agree.\n"
+    )
+    # Before, "C HARBOUR AGRICULTURE DEVELOPING INC." (the "A" was read as an article).
+    assert bound_party_names(text) == {"KESTREL GENETIC EBT, S.L.", "A & C HARBOUR AGRICULTURE DEVELOPING INC."}
+
+
+def test_bare_item_numbers_on_a_flattened_clause_and_a_cover_role_word() -> None:
+    numbered = (
+        "EXHIBIT 10.1 MARKETING REPRESENTATION AGREEMENT THIS AGREEMENT is made the 24th day of June, 1998"
+        " BETWEEN 1 KESTREL AUTO RACING ITEMS, INC., 755 West Big Beaver Road, Troy, Michigan 48084 (\"KARI\");"
+        " and 2 HARBOUR MARKETING AG, Zentralstrasse 1, 6003 Lucerne, Switzerland (\"HM\"). WHEREAS A KARI"
+        " governs a racing series.\n"
+    )
+    # Before, "1 KESTREL AUTO RACING ITEMS, INC." and "2 HARBOUR MARKETING AG".
+    assert bound_party_names(numbered) == {"KESTREL AUTO RACING ITEMS, INC.", "HARBOUR MARKETING AG"}
+    cover = (
+        "Exhibit 10.43 A330-200 FREIGHTER PURCHASE AGREEMENT Dated as of June 20, 2007 between Kestrel S.A.S.,"
+        " Seller and HARLOW FREIGHTER LLC Buyer HARLOW FREIGHTER LLC - A330-200F - June 2007 C O N T E N T S\n"
+        "0 - DEFINITIONS\n"
+    )
+    # Before, "Seller and HARLOW FREIGHTER LLC".
+    assert bound_party_names(cover) == {"Kestrel S.A.S.", "HARLOW FREIGHTER LLC"}
+
+
+def test_an_acronym_of_a_longer_phrase_defines_no_party_by_its_last_word() -> None:
+    text = (
+        "Exhibit 10.12\nSHIPBUILDING CONTRACT\nFOR THE CONSTRUCTION OF A\n154,800 Cubic Meter\nLNG Carrier\n"
+        "Between\nKestrel Heavy Industries Co., Ltd.\nAS \u201cBuilder\u201d\nAND\nHARBOUR-five Ltd.\nAS \u201cBuyer\u201d\n"
+        "TABLE OF CONTENTS\n|\nPREAMBLE\n|\n3\n|\nARTICLE I HEALTH, SAFETY, SECURITY AND ENVIRONMENT (\u201cHSSE\u201d)\n|\n4\n"
+    )
+    # Before, "ENVIRONMENT" was a party, and the title "SHIPBUILDING CONTRACT FOR THE CONSTRUCTION OF A".
+    assert bound_party_names(text) == {"Kestrel Heavy Industries Co., Ltd.", "HARBOUR-five Ltd."}
+    assert agreement_title(text) == "SHIPBUILDING CONTRACT"
+
+
+def test_a_document_the_prose_cites_after_a_comma_is_no_title() -> None:
+    text = (
+        "Exhibit 10.1 June 19, 2002 Mr. Daniel M. Wardell, Jr. 800 W. Lower Road Springboro, Ohio 45066 Dear"
+        " Dan: Reference is made to the agreement between us, dated March 1, 2000 (\"Prior Agreement\"),"
+        " setting forth your benefits. Upon your execution of a counterpart of this letter, the Prior Agreement"
+        " shall be deemed amended and is restated to read as set forth. Kestrel Steel Corporation (\"KSC\" or"
+        " \"Company\") values its officers. As an officer of KSC, you will have the opportunity as outlined in"
+        " Section A of this Executive Officer Severance Agreement (\"Agreement\") to receive benefits.\n"
+    )
+    # Before, "Prior Agreement" (the comma before "the" hid the citation).
+    assert agreement_title(text) == "Executive Officer Severance Agreement"
