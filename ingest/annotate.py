@@ -339,7 +339,8 @@ def _acronym_of_longer_phrase(text: str, name: NameSpan, term: str) -> bool:
 
 _ROLE_THEN_AND = re.compile(r"([A-Z][a-z]+)[ \t\n]+(?:and|AND)[ \t\n]+(?=[A-Z])")
 _DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
-_TERM_POSSESSIVE = re.compile(r"([A-Z][\w\-]*)['’]s")
+# A name read as a possessive ("Employee's", "the Company's"), the possessor in group 1.
+_TERM_POSSESSIVE = re.compile(r"(?:the[ \t]+)?(.+?)['’]s")
 
 
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -1601,7 +1602,7 @@ def _parties(
             continue
         # ("Employee, for Employee and Employee's heirs and assigns, releases ... (the "Released
         # Parties")": a defined term's possessive is no name.)
-        possessive = re.fullmatch(r"(?:the[ \t]+)?(.+?)['’]s", definition.name.text.strip())
+        possessive = _TERM_POSSESSIVE.fullmatch(definition.name.text.strip())
         if possessive is not None and possessive.group(1).casefold() in all_terms:
             continue
         # "between the Secured Party and Quill Credit, Inc. ("QC")" in a recital: a party's term
@@ -1672,7 +1673,7 @@ def _parties(
     for name in names:
         # ("synergies between Group's business and Company's business": a defined term's
         # possessive names the party's thing, never another party.)
-        possessive = _TERM_POSSESSIVE.fullmatch(name.text)
+        possessive = _TERM_POSSESSIVE.fullmatch(name.text.strip())
         if possessive is not None and possessive.group(1).casefold() in defined:
             continue
         # ("between Airbus S.A.S., Seller and AYR FREIGHTER LLC Buyer": a cover's role word after

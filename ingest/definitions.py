@@ -27,6 +27,7 @@ from ingest.names import (
     institution_name,
     is_campus_institution,
     legal_name,
+    local_government,
     lowercase_words,
     name_after_colon,
     name_at,
@@ -734,7 +735,7 @@ def _clause_antecedent(
         # ("by and between the COUNTY OF JEFFERSON, TEXAS (the "County")": a local government's
         # name holds the state it lies in.)
         seat = _LOCAL_GOVERNMENT_SEAT.fullmatch(text, named.end, paren_start) if named is not None else None
-        if seat is not None and _LOCAL_GOVERNMENT.match(named.text) and normalise_jurisdiction(seat.group(1)):
+        if seat is not None and local_government(named.text) and normalise_jurisdiction(seat.group(1)):
             return NameSpan(text[named.start : seat.end(1)], named.start, seat.end(1))
         if named is not None and _ONLY_DESCRIPTION.fullmatch(text, named.end, paren_start):
             pos = the_party.end()
@@ -1213,8 +1214,7 @@ _FORMED_UNDER_LAWS_CHARS = 120
 # A party's description of where it is formed ("existing under the laws of the Republic of Korea"),
 # not a statute's title ("the Joint Venture Law of the People's Republic of China").
 _FORMED_UNDER_LAWS = re.compile(r"\b(?:under|with|to)[ \t\n]+the[ \t\n]+laws[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
-# A local government's name ("COUNTY OF JEFFERSON", "City of Riverton") and the state after it.
-_LOCAL_GOVERNMENT = re.compile(r"(?i)(?:county|city|town|village|borough|parish|township|municipality)[ \t\n]+of[ \t\n]+[A-Z]")
+# The state after a local government's name ("COUNTY OF JEFFERSON, TEXAS").
 _LOCAL_GOVERNMENT_SEAT = re.compile(r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})[ \t\n]*")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")

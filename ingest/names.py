@@ -1334,6 +1334,7 @@ class _PartyFilters:
     clause_words: frozenset[str]
     regions: frozenset[str]
     government_prefixes: tuple[str, ...]
+    local_government_units: frozenset[str]
     address_words: frozenset[str]
     postal_codes: tuple[re.Pattern[str], ...]
     honorifics: frozenset[str]
@@ -1373,6 +1374,7 @@ def _party_filters() -> _PartyFilters:
         clause_words=frozenset(data["clause_words"]),
         regions=frozenset(data["regions"]),
         government_prefixes=tuple(data["government_prefixes"]),
+        local_government_units=frozenset(data["local_government_units"]),
         address_words=frozenset(data["address_words"]),
         postal_codes=tuple(re.compile(p) for p in data["postal_codes"]),
         currency_words=frozenset(data["currency_words"]),
@@ -1476,6 +1478,13 @@ def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:
     if office is None:
         return name
     return NameSpan(text[office.end() : name.end], office.end(), name.end)
+
+
+def local_government(name: str) -> bool:
+    """Whether ``name`` opens with a local government's unit and "of" ("COUNTY OF JEFFERSON", "City
+    of Riverton": ``local_government_units`` of party_filters.json)."""
+    match = re.match(r"([A-Za-z]+)[ \t\n]+(?:of|OF|Of)[ \t\n]+[A-Z]", name)
+    return match is not None and match.group(1).casefold() in _party_filters().local_government_units
 
 
 def company_unit(name: str) -> bool:
