@@ -33,8 +33,9 @@ _CAPS_WORD = rf"(?:[A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ0-9&'’\-/.®™]*{_MARK},?|(?<
 _CONTRACT_AS_MODIFIER = r"[ \t]{1,3}[A-Z][A-Z\-]*(?:[ \t]{1,3}[A-Z][A-Z\-]*){0,4}[ \t]{1,3}AGREEMENT(?![\w])"
 # At most three spaces between words: wider gaps separate page furniture from the title, except
 # after a comma inside the title ("SOFTWARE DEVELOPMENT,            HOSTING AND ... AGREEMENT").
+# (Never from inside an exhibit's number: "EXHIBIT 10.E DISTRIBUTOR SALES AGREEMENT".)
 _CAPS_TITLE = re.compile(
-    rf"(?<![\w])((?:{_CAPS_WORD}(?:[ \t]{{1,3}}|(?<=,)[ \t]+)){{0,12}}?(?:AGREEMENT|CONTRACT(?!{_CONTRACT_AS_MODIFIER})))(?![\w])"
+    rf"(?<![\w])(?<![0-9]\.)((?:{_CAPS_WORD}(?:[ \t]{{1,3}}|(?<=,)[ \t]+)){{0,12}}?(?:AGREEMENT|CONTRACT(?!{_CONTRACT_AS_MODIFIER})))(?![\w])"
 )
 # A short line of its own that starts with a capital and ends in "agreement"/"contract" in any
 # case, among the first few non-empty lines, is a heading even with lower-case words inside.
@@ -162,10 +163,11 @@ def _strip_noise(title: str) -> tuple[str, int]:
     while changed:
         changed = False
         # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1",
-        # and so is a filing's document file name ("EX-10.1 2 ex-10_1.txt EXHIBIT 10.1").
+        # and so is a filing's document file name ("EX-10.1 2 ex-10_1.txt EXHIBIT 10.1"); an
+        # exhibit number may end in a letter ("EXHIBIT 10.E DISTRIBUTOR SALES AGREEMENT").
         stripped = re.sub(
             # ("APPENDIX 2 TO MASTER LICENSE AGREEMENT" names its parent: a schedule's own title.)
-            r"^(?:[0-9]+(?:\.[0-9]+)*[A-Za-z]?|EX-[\w.]+|[\w\-.]+\.(?:txt|htm|html|TXT|HTM)\b|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
+            r"^(?:[0-9]+(?:\.(?:[0-9]+|[A-Za-z](?![A-Za-z])))*[A-Za-z]?|EX-[\w.]+|[\w\-.]+\.(?:txt|htm|html|TXT|HTM)\b|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
             "", title,
         )
         if stripped != title:
@@ -1002,6 +1004,69 @@ def _agreement_heading_above(text: str, heading: Title, candidates: list[tuple[i
     return min(above, key=lambda c: (c.start, -c.end)) if above else heading
 
 
+# An English cover: a numbered list of the parties ("(1) ACME LIMITED" / "and" / "(2) JANE
+# ROE"), then the document's heading on a line of its own ("EXCLUSIVE LICENCE OF TECHNOLOGY").
+_COVER_ITEM = re.compile(r"^[ \t]*\([ \t]*(?P<number>[1-9])[ \t]*\)[ \t]*\S[^\n]*$", re.M)
+_COVER_LIST_CHARS = 1_500
+_COVER_HEADING_WORDS = 8
+
+
+def _heading_under_cover_list(text: str) -> Title | None:
+    """The caps heading on the first line below a cover's numbered list of the parties ("(1)
+    ISIS LIMITED\nand\n(2) PERSPECTUM LIMITED\nEXCLUSIVE LICENCE OF TECHNOLOGY"): items "(1)",
+    "(2)", ... each on its own line, with only "and" lines between, in the first
+    ``_COVER_LIST_CHARS`` characters. The heading has no legal form (no party of the list) and at
+    most ``_COVER_HEADING_WORDS`` words."""
+    head = text[:_COVER_LIST_CHARS]
+    items = list(_COVER_ITEM.finditer(head))
+    for index, item in enumerate(items):
+        if item.group("number") != "1" or index + 1 >= len(items) or items[index + 1].group("number") != "2":
+            continue
+        last = index + 1
+        while last + 1 < len(items) and int(items[last + 1].group("number")) == int(items[last].group("number")) + 1:
+            last += 1
+        between = [head[items[i].end() : items[i + 1].start()] for i in range(index, last)]
+        if any(re.fullmatch(r"\s*(?:(?i:and)\s*)?", gap) is None for gap in between):
+            continue
+        line_end, below = _line_after(text, items[last].end())
+        if not below:
+            line_end, below = _line_after(text, line_end)
+        below = below.strip(" \t-–—")
+        if (
+            not below or len(below.split()) > _COVER_HEADING_WORDS or not _CAPS_LINE.fullmatch(below)
+            or has_legal_suffix(below) or re.fullmatch(r"(?i:and|between|dated)", below)
+        ):
+            return None
+        start = text.index(below, items[last].end())
+        return Title(below, start, start + len(below))
+    return None
+
+
+# A heading right above or before its party list: "DIGITAL ENTERTAINMENT PARTNERSHIP BETWEEN
+# ACME CORPORATION AND BETA, INC." (words in capitals, no full stop, then "BETWEEN").
+_HEADING_OVER_BETWEEN = re.compile(r"(?<![\w,.])((?:[A-Z][A-Z0-9&\-/]*[ \t\n]+){1,8}?)(?:BY[ \t\n]+AND[ \t\n]+)?BETWEEN\b")
+
+
+def _heading_over_between(text: str) -> Title | None:
+    """A caps heading of at most eight words that the party list's "BETWEEN" follows, in the
+    first ``_COVER_LIST_CHARS`` characters, preceded by the start of a line or a sentence's end
+    ("... WITH THE SECURITIES AND EXCHANGE COMMISSION. DIGITAL ENTERTAINMENT PARTNERSHIP BETWEEN
+    ..."): the name of a document whose prose calls it only "this Agreement". Not a legend's or
+    a party's words (a legal form), not a lone article or joining word."""
+    for match in _HEADING_OVER_BETWEEN.finditer(text[:_COVER_LIST_CHARS]):
+        before = text[max(0, match.start() - 3) : match.start()]
+        if match.start() > 0 and not re.search(r"(?:^|\n|[.:][ \t]+|\n[ \t]*)$", before):
+            continue
+        words = match.group(1).split()
+        if words[0] in ("THE", "A", "AN", "THIS", "AND", "OF") or has_legal_suffix(" ".join(words)):
+            continue
+        if _title_legend_word().search(match.group(1)) or _LEGEND_BODY.search(match.group(1)):
+            continue
+        start = match.start(1)
+        return Title(" ".join(words), start, start + len(match.group(1).rstrip()))
+    return None
+
+
 def find_title(text: str) -> Title | None:
     """The contract's title: the heading that opens its preamble (``_own_heading``), else the
     first heading-like title in the opening text (``_first_heading``); extended to the
@@ -1035,6 +1100,11 @@ def find_title(text: str) -> Title | None:
         title = _with_repeated_subject(text, title)
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
     title = _heading_repeated_by_preamble(text, title)
+    if title is None or title.text.casefold() in ("agreement", "this agreement"):
+        # ("(1) ISIS LIMITED\nand\n(2) PERSPECTUM LIMITED\nEXCLUSIVE LICENCE OF TECHNOLOGY" over
+        # "THIS AGREEMENT is made ...", "DIGITAL ENTERTAINMENT PARTNERSHIP BETWEEN ...": the cover's
+        # heading names what the prose calls "Agreement".)
+        title = _heading_under_cover_list(text) or _heading_over_between(text) or title
     if title is not None:
         title = _without_dashed_letterhead(text, _without_repeat(_after_page_marker(text, title)))
     if title is not None:
@@ -1080,7 +1150,11 @@ def _without_repeat(title: Title) -> Title:
     if len(words) % 2 or not half:
         return title
     first, second = words[:half], words[half:]
-    if [w.casefold() for w in first] != [w.casefold() for w in second] or first == second:
+    if [w.casefold() for w in first] != [w.casefold() for w in second]:
+        return title
+    # ("AMENDED AND RESTATED LICENSE AGREEMENT\nAMENDED AND RESTATED LICENSE\nAGREEMENT": a heading
+    # written twice in the same case, once whole and once over two lines, is the title once.)
+    if first == second and (half < 2 or _AGREEMENT_WORD.search(first[-1]) is None):
         return title
     end = list(re.finditer(r"\S+", title.text))[half - 1].end()
     kept = title.text[:end]

@@ -1332,10 +1332,11 @@ class _Site:
 
 
 # A parenthesis holding an unquoted term, maybe after "hereinafter": "(Transporter)", "(hereinafter
-# referred to as the Recipient)". One or two capitalised words (a line may wrap between them); a
-# lower-case letter may open the first before a capital ("(eRXSYS)").
+# referred to as the Recipient)", "(hereafter abbreviated to Party A)". One or two capitalised
+# words (a line may wrap between them); a lower-case letter may open the first before a capital
+# ("(eRXSYS)").
 _UNQUOTED_TERM = re.compile(
-    r"\s*((?i:hereinafter)\s+(?:(?i:referred\s+to\s+as|called|designated\s+as)\s+)?)?(?:the\s+)?"
+    r"\s*((?i:hereinafter|hereafter)\s+(?:(?i:referred\s+to\s+as|called|designated\s+as|abbreviated\s+(?:to|as))\s+)?)?(?:the\s+)?"
     r"((?:[a-z](?=[A-Z]))?[A-Z][\w\-]*(?:[ \t\n]+[A-Z][\w\-]*)?)\s*"
 )
 

@@ -649,12 +649,54 @@ def _plain_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     return _trim(text, match.start(), match.end()) if match else None
 
 
+# A legal form written before the company's quoted name, as contracts drafted in Russian,
+# Ukrainian or Kazakh write it in English: 'Limited Liability Company "Lispromgaz"', 'Open Joint
+# Stock Company "Harbourgaz"', 'Company with additional liability "Lysychansk brewery"', 'OJSC
+# "Harbourgaz"'. The name is the form with the quoted name; the quotes must close on the line.
+_FORM_THEN_QUOTED = re.compile(
+    r"(?:(?:Open|OPEN|Closed|CLOSED|Public|PUBLIC|Private|PRIVATE|Non-[Pp]ublic)[ \t]+)?"
+    r"(?:(?i:joint[- \t]stock[ \t]+company|limited[ \t]+liability[ \t]+(?:company|partnership)"
+    r"|(?:company|partnership)[ \t]+with[ \t]+(?:additional|limited)[ \t]+liability)"
+    r"|(?:O|C|P)?JSC|OOO|OAO|ZAO|PAO|TOO|LLC|LLP)"
+    r"[ \t]+[\"“«„][ \t]*[A-Z0-9][^\"”»“\n]{0,60}?[ \t]*[\"”»“]"
+)
+
+
+# A caps name run on into its caps description: "PABST BREWING COMPANY A DELAWARE CORPORATION".
+_CAPS_ARTICLE = re.compile(r"[ \t]+(?:A|AN)[ \t]+(?=[A-Z])")
+_CAPS_PLACE_WORDS = 4
+
+
+def caps_description_start(name: str) -> int | None:
+    """Where a caps description starts inside ``name``: an article in capitals before a
+    jurisdiction of one to four caps words ("... COMPANY A DELAWARE CORPORATION", "... LIMITED, A
+    BRITISH VIRGIN ISLANDS CORPORATION"); None when there is none."""
+    for article in _CAPS_ARTICLE.finditer(name):
+        # ("BANK OF A ...": an article after a joining word is inside the name.)
+        if re.search(r"(?i)(?:^|[ \t])(?:of|the|and|for|&)$", name[: article.start()]):
+            continue
+        words = name[article.end() :].split()
+        for count in range(1, min(_CAPS_PLACE_WORDS, len(words) - 1) + 1):
+            place = " ".join(words[:count])
+            if place.isupper() and normalise_jurisdiction(place):
+                return article.start()
+    return None
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
+    form_first = _FORM_THEN_QUOTED.match(text, pos, limit)
+    if form_first is not None:
+        return NameSpan(form_first.group(), pos, form_first.end())
     match = _name_regex().match(text, pos, limit)
     if not match:
         return None
     plain = _trim(text, match.start(), match.end())
+    described = caps_description_start(plain.text) if plain is not None else None
+    if plain is not None and described is not None:
+        # ("PABST BREWING COMPANY A DELAWARE CORPORATION": the name ends before its description.)
+        kept = plain.text[:described].rstrip(" ,")
+        plain = NameSpan(kept, plain.start, plain.start + len(kept))
     # A comma inside a name is trusted only when the name still ends in a legal suffix and the
     # comma-free reading stops at that comma ("Stratton" of "Stratton, Cheeseman & ..., Inc.").
     if plain is not None and text[plain.end : plain.end + 1] == ",":
@@ -1066,9 +1108,10 @@ _ARTICLE_PLACE = re.compile(r"[ \t]+an?[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)
 
 def _holds_description(name: str) -> bool:
     """Whether a reading across lower-case words ran into a party's description: an article and
-    a jurisdiction ("Crosset Company an Ohio corporation" is "Crosset Company", described). An
+    a jurisdiction ("Crosset Company an Ohio corporation" is "Crosset Company", described; in
+    capitals too, ``caps_description_start``). An
     article before any other word still joins one name ("Love on a Leash, LLC")."""
-    return any(normalise_jurisdiction(m.group(1)) for m in _ARTICLE_PLACE.finditer(name))
+    return any(normalise_jurisdiction(m.group(1)) for m in _ARTICLE_PLACE.finditer(name)) or bool(caps_description_start(name))
 
 
 def _inner_word_name(text: str, pos: int, limit: int) -> NameSpan | None:

@@ -134,6 +134,7 @@ class _Cues:
     roles: frozenset[str]  # casefolded party roles: a cell of one only states a role ("LANDLORD")
     caption_title_words: frozenset[str]  # a caption's title ends in one: "Employment Agreement - X and Y"
     registration: re.Pattern[str]  # "(ACN 000 000 000)", "ABN": a company number's label after a name
+    address_lead: re.Pattern[str]  # "of 9 The Centreway", "whose registered office is at": an address after a name
     identity_rest: re.Pattern[str]  # ", I.D. no. 012345678", ", PCN 512345678": a line's rest after a party's name
     shared_labels: frozenset[str]  # casefolded labels of a role shared with another party: "joint guarantor"
 
@@ -157,6 +158,7 @@ def _cues() -> _Cues:
         roles=frozenset(r.casefold() for r in load_json("roles.json")["party_roles"]),
         caption_title_words=frozenset(w.casefold() for w in data["caption_title_words"]),
         registration=re.compile(data["registration_marker"]),
+        address_lead=re.compile(data["address_lead"]),
         identity_rest=re.compile(data["identity_rest"]),
         shared_labels=frozenset(form.format(role=role.casefold()) for form in data["shared_role_forms"] for role in roles),
     )
@@ -220,11 +222,21 @@ _INLINE_LABEL = (
 @lru_cache(maxsize=1)
 def _inline_label() -> re.Pattern[str]:
     """Where a label inside a cell or a run-in line starts: after a full stop or semicolon, before
-    "Party X:", or (group 1) before a form's field label without punctuation before it ("...
-    General Company Address: 1 Da Ma Lu ...": ``form_labels`` of party_filters.json,
-    capitalised); ``_inline_label_parts`` takes the last only after an organisation's name."""
+    "Party X:" or a party role's label ("Assignee:"), or (group 1) before a form's field label
+    without punctuation before it ("... General Company Address: 1 Da Ma Lu ...": ``form_labels``
+    of party_filters.json, capitalised); ``_inline_label_parts`` takes the last only after an
+    organisation's name."""
     labels = "|".join(re.escape(w) for w in sorted(load_json("party_filters.json")["form_labels"], key=len, reverse=True))
-    return re.compile(_INLINE_LABEL + rf"|([ \t]+)(?=(?=[A-Z])(?i:{labels})[ \t]*[:：]))")
+    # ("... by the following Parties: Assignor: Acme Co.,Ltd.( Hereinafter "Party A") Legal
+    # Person: LI,JINYUAN Assignee: ...": a party role's label, capitalised, opens a field in a line
+    # run together after a value's end, a punctuation mark or a word in capitals; never inside a
+    # longer label: "Tenant's Broker:", "Associated Employer:".)
+    roles = "|".join(re.escape(r) for r in sorted({r for r in _cues().labels.values() if " " not in r}, key=len, reverse=True))
+    return re.compile(
+        _INLINE_LABEL
+        + rf"|(?:(?<=[:).,;\]\"”])|(?<=[A-Z0-9][A-Z0-9]))[ \t]+(?=(?:{roles})[ \t]*[:：])"
+        + rf"|([ \t]+)(?=(?=[A-Z])(?i:{labels})[ \t]*[:：]))"
+    )
 
 
 def _inline_label_parts(cell_text: str) -> list[tuple[int, str]]:
@@ -375,6 +387,12 @@ def _label_term(label: str) -> str | None:
     # a party's label; the label as written is the term (two parties may share the role).
     if folded in _cues().shared_labels:
         return " ".join(label.split())
+    # "Organizer/Promoter: Gulfside Grand Prix LLC", "Assignor/Seller:": two names of one role,
+    # the label a party's when each of its halves is; the term is the last one.
+    if folded.count("/") == 1:
+        halves = [_cues().labels.get(half.strip()) for half in folded.split("/")]
+        if all(halves) and halves[0] != halves[1]:
+            return halves[1]
     return _cues().labels.get(folded)
 
 
@@ -682,6 +700,28 @@ def _described_item(text: str, cell: LayoutCell, following: LayoutCell | None) -
     )
 
 
+def _addressed_item(text: str, cell: LayoutCell, following: LayoutCell | None) -> bool:
+    """Whether ``cell`` opens with a name with a legal form, maybe with its company number, and
+    its address follows, on the same line or the next ("MiniFAB (Aust) Pty Ltd ACN 100 768 474\nof
+    9 The Centreway, ... (MiniFAB)", "OcuSense, Inc. of 12707 High Bluff Dr., ... (OcuSense)"): an
+    unmarked entry of a list of parties after its lead."""
+    name = name_at(text, cell.start, cell.end)
+    if name is None or name.start != cell.start or not ends_in_legal_suffix(name.text):
+        return False
+    cues = _cues()
+    position = name.end
+    registered = cues.registration.match(text, position, cell.end)
+    if registered is not None:
+        position = registered.end()
+    if cues.address_lead.match(text, position, cell.end) is not None:
+        return True
+    return (
+        _FILLED_TO_END.match(text[position : cell.end]) is not None
+        and following is not None
+        and cues.address_lead.match(following.text) is not None
+    )
+
+
 def _follows(previous: tuple[str, str] | None, current: tuple[str, str]) -> bool:
     """Whether ``current`` is the next marker of the list ``previous`` opened (or opens one)."""
     kind, value = current
@@ -726,7 +766,10 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
             # definition ("... Quay Lane, London (the "Landlord")") is that item's last line.
             unmarked_ok = previous is None or previous[0] == "unmarked"
             if key is None and unmarked_ok and (
-                _defined_item(text, item) or _described_item(text, item, following) or _numbered_entity(text, item)
+                _defined_item(text, item)
+                or _described_item(text, item, following)
+                or _numbered_entity(text, item)
+                or _addressed_item(text, item, following)
             ):
                 # "Wen Jiaqi (the "Pledgor")\nID No.: ...", "Hollowell Corporation\na Nevada
                 # corporation": an unmarked item, a name filling its line with its definition
@@ -751,31 +794,42 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
     return names
 
 
-def _unled_item(text: str, cell: LayoutCell, following: LayoutCell | None, common_words: frozenset[str]) -> tuple[NameSpan | None, int]:
-    """The name an item of a list without a lead holds, and where its slot ends: a name with a
-    legal form, or a person's name (two to ``_MAX_PERSON_WORDS`` words) closed by a comma or a
-    parenthesis ("Jane Roe, a citizen of ..."); the marker may stand alone in its cell."""
+def _unled_item(
+    text: str, cell: LayoutCell, following: LayoutCell | None, common_words: frozenset[str]
+) -> tuple[NameSpan | None, int, bool]:
+    """The name an item of a list without a lead holds, where its slot ends, and whether it is a
+    person's name that only fills its line: a name with a legal form, or a person's name (two to
+    ``_MAX_PERSON_WORDS`` words) closed by a comma or a parenthesis ("Jane Roe, a citizen of ...")
+    or filling the line ("(2) LAURENCE BAIN" on a cover); the marker may stand alone in its cell."""
     marker = _cues().item_marker.match(cell.text)
     start, end = cell.start + (marker.end() if marker is not None else 0), cell.end
     if start >= end and following is not None:
         start, end = following.start, following.end
     name = _slot_name(text, start, min(end, start + _VALUE_CHARS), common_words)
     if name is None or name.start != start:
-        return None, end
+        return None, end, False
     if has_legal_suffix(name.text):
-        return name, end
+        return name, end, False
     words = [w.strip(".,'’").casefold() for w in name.text.split()]
-    closed = re.match(r"[ \t]*[,(]", text[name.end : end]) is not None
-    if not closed or len(words) > _MAX_PERSON_WORDS or words[0] in _CONNECTORS:
-        return None, end
-    return name, end
+    if len(words) > _MAX_PERSON_WORDS or words[0] in _CONNECTORS:
+        return None, end, False
+    if re.match(r"[ \t]*[,(]", text[name.end : end]) is not None:
+        return name, end, False
+    filled = (
+        len(words) >= 2
+        and _FILLED_TO_END.match(text[name.end : end]) is not None
+        and not set(words) & common_words
+    )
+    return (name, end, True) if filled else (None, end, False)
 
 
 def _unled_list_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """A numbered list of the parties that opens the document without a lead ("(1)\nJane Roe,
     a citizen of ...;\n(2)\nAcme Co., Ltd. (the "Pledgee")."), among its first cells. Every
     item of the run must hold a name (the recitals' numbered prose breaks the run, and then
-    nothing is read), at least two, one of them with a legal form."""
+    nothing is read), at least two, one of them with a legal form. A person's name that only
+    fills its line counts on a cover, a run with the title or date line right beside it ("DATED
+    23 April 2004\n(1) ACME PLC\n(2) JANE ROE\nSERVICE AGREEMENT")."""
     cues = _cues()
     markers = [cues.item_marker.match(cell.text) for cell in found[:_CAPTION_CELLS]]
     first = next((i for i, m in enumerate(markers) if m is not None and _marker_key(m) == ("paren", "1")), None)
@@ -784,6 +838,7 @@ def _unled_list_names(text: str, found: list[LayoutCell], common_words: frozense
     run: list[_Slot] = []
     previous: tuple[str, str] | None = None
     position, last = first, first
+    bare_person = False
     while position < len(found) and len(run) < _ITEM_LIMIT and position - last <= _NEXT_ITEM_CELLS:
         cell = found[position]
         position += 1
@@ -794,13 +849,18 @@ def _unled_list_names(text: str, found: list[LayoutCell], common_words: frozense
         if not _follows(previous, key):
             break
         following = found[position] if position < len(found) else None
-        name, slot_end = _unled_item(text, cell, following, common_words)
+        name, slot_end, filled = _unled_item(text, cell, following, common_words)
         if name is None:
             return []
         run.append((name, slot_end))
+        bare_person = bare_person or filled
         previous, last = key, position - 1
     if len(run) < 2 or not any(has_legal_suffix(name.text) for name, _ in run):
         return []
+    if bare_person:
+        beside = [found[i] for i in (first - 2, first - 1, last + 1, last + 2) if 0 <= i < len(found)]
+        if not any(_title_cell(cell.text) for cell in beside):
+            return []
     return run
 
 
@@ -977,6 +1037,22 @@ def _cover_person(text: str, cell: LayoutCell, common_words: frozenset[str]) -> 
     return name
 
 
+def _wrapped_cover_name(text: str, upper: LayoutCell, lower: LayoutCell, common_words: frozenset[str]) -> NameSpan | None:
+    """The name with a legal form that two stacked cover lines hold together, when the upper line
+    holds no legal form and is no separator, role or title line ("SHANGHAI QUILL LONG MARCH
+    MEDICAL" over "SCIENCE CO. LTD."); None otherwise."""
+    cues = _cues()
+    if (
+        upper.in_table or lower.in_table or upper.row + 1 != lower.row
+        or cues.separator.match(upper.text) or _role_cell(upper.text) or _title_cell(upper.text)
+        or has_legal_suffix(upper.text) or not upper.text.isupper()
+    ):
+        return None
+    joined = LayoutCell(upper.start, lower.end, text[upper.start : lower.end], upper.row, False)
+    name = _cover_name(text, joined, common_words, roled=False)
+    return name if name is not None and ends_in_legal_suffix(name.text) else None
+
+
 def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """A cover page's stacked names: "X LIMITED\\n- and -\\nY PLC", "X LLC\\nAS LANDLORD\\nAND\\nY LLC\\nAS TENANT"."""
     cues = _cues()
@@ -1001,6 +1077,14 @@ def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str
         roled_below = below + 1 < len(found) and _role_cell(found[below + 1].text)
         first = _cover_name(text, found[above], common_words, roled=above < index - 1)
         second = _cover_name(text, found[below], common_words, roled=roled_below)
+        # ("SHANGHAI QUILL LONG MARCH MEDICAL\nSCIENCE CO. LTD." on either side: a name with a
+        # legal form wrapped over two lines of the cover, its first line no name of its own.)
+        if above == index - 1 and above >= 1:
+            wrapped = _wrapped_cover_name(text, found[above - 1], found[above], common_words)
+            if wrapped is not None:
+                first = wrapped
+        if second is None and below + 1 < len(found):
+            second = _wrapped_cover_name(text, found[below], found[below + 1], common_words) or second
         # "ACME HOLDINGS LIMITED\nand\nJANE ROE": a company stacked with a person's name (two to
         # four words) is a cover naming both parties, without a role line; a heading split by
         # "AND" has no legal form on either side.
@@ -1055,15 +1139,34 @@ _RUN_IN_COVER = re.compile(
 )
 
 
+# The same with the date first and the heading after the names ("DATED 7 DECEMBER, 1999 ACME
+# P.L.C. and BETA, INC. FRAMEWORK AGREEMENT LINKLATERS ..."), as an English cover run into one line:
+# the date and the first name up to "and"; the second name is read from there (``_COVER_HEADING``
+# must follow it).
+_DATED_RUN_IN_COVER = re.compile(
+    r"\b(?:DATED|Dated)[ \t]+(?:\d{1,2}(?:st|nd|rd|th)?[ \t]+[A-Za-z]{3,9},?|[A-Za-z]{3,9}[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)[ \t]+\d{4}"
+    r"[ \t]+(?P<first>[A-Z][^\n]{2,150}?)[ \t]+(?:and|AND|-[ \t]*(?:and|AND)[ \t]*-)[ \t]+(?=[A-Z])"
+)
+_COVER_HEADING = re.compile(r"[ \t]+(?:[A-Z][A-Za-z&\-]*[ \t]+){0,8}(?:AGREEMENT|Agreement|CONTRACT|Contract)\b")
+
+
 def _run_in_cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
-    """The two names of a cover run into one line after its heading (``_RUN_IN_COVER``), among
-    the opening's first cells: each must fill its piece and end in a legal form."""
+    """The two names of a cover run into one line after its heading (``_RUN_IN_COVER``) or after
+    its date and before its heading (``_DATED_RUN_IN_COVER``), among the opening's first cells:
+    each must fill its piece and end in a legal form."""
     names: list[_Slot] = []
     for cell in found[:_CAPTION_CELLS]:
         match = _RUN_IN_COVER.search(text, cell.start, cell.end)
-        if match is None:
-            continue
-        read = [_caption_piece(text, match.start(g), match.end(g), common_words) for g in ("first", "second")]
+        if match is not None:
+            read = [_caption_piece(text, match.start(g), match.end(g), common_words) for g in ("first", "second")]
+        else:
+            match = _DATED_RUN_IN_COVER.search(text, cell.start, cell.end)
+            if match is None:
+                continue
+            second = _checked(text, name_at(text, match.end(), min(cell.end, match.end() + _VALUE_CHARS)), common_words)
+            if second is None or second.start != match.end() or _COVER_HEADING.match(text, second.end, cell.end) is None:
+                continue
+            read = [_caption_piece(text, match.start("first"), match.end("first"), common_words), second]
         if all(name is not None and ends_in_legal_suffix(name.text) for name in read):
             names.extend((name, name.end) for name in read if name is not None)
     return names
