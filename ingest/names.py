@@ -649,17 +649,21 @@ def _plain_name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     return _trim(text, match.start(), match.end()) if match else None
 
 
-# A legal form written before the company's quoted name, as contracts drafted in Russian,
-# Ukrainian or Kazakh write it in English: 'Limited Liability Company "Lispromgaz"', 'Open Joint
-# Stock Company "Harbourgaz"', 'Company with additional liability "Lysychansk brewery"', 'OJSC
-# "Harbourgaz"'. The name is the form with the quoted name; the quotes must close on the line.
-_FORM_THEN_QUOTED = re.compile(
-    r"(?:(?:Open|OPEN|Closed|CLOSED|Public|PUBLIC|Private|PRIVATE|Non-[Pp]ublic)[ \t]+)?"
-    r"(?:(?i:joint[- \t]stock[ \t]+company|limited[ \t]+liability[ \t]+(?:company|partnership)"
-    r"|(?:company|partnership)[ \t]+with[ \t]+(?:additional|limited)[ \t]+liability)"
-    r"|(?:O|C|P)?JSC|OOO|OAO|ZAO|PAO|TOO|LLC|LLP)"
-    r"[ \t]+[\"“«„][ \t]*[A-Z0-9][^\"”»“\n]{0,60}?[ \t]*[\"”»“]"
-)
+@lru_cache(maxsize=1)
+def _form_then_quoted() -> re.Pattern[str]:
+    """A legal form written before the company's quoted name, as contracts drafted in Russian,
+    Ukrainian or Kazakh write it in English: 'Limited Liability Company "Lispromgaz"', 'Open Joint
+    Stock Company "Harbourgaz"', 'OJSC "Harbourgaz"' (``forms_before_name`` and
+    ``form_abbreviations_before_name`` of legal_suffixes.json). The name is the form with the
+    quoted name; the quotes must close on the line."""
+    data = load_json("legal_suffixes.json")
+    forms = "|".join(r"[ \t]+".join(re.escape(w) for w in re.split(r"[ \t]+", f)) for f in sorted(data["forms_before_name"], key=len, reverse=True))
+    abbreviations = "|".join(re.escape(a) for a in sorted(data["form_abbreviations_before_name"], key=len, reverse=True))
+    return re.compile(
+        r"(?:(?:Open|OPEN|Closed|CLOSED|Public|PUBLIC|Private|PRIVATE|Non-[Pp]ublic)[ \t]+)?"
+        rf"(?:(?i:{forms})|{abbreviations})"
+        r"[ \t]+[\"“«„][ \t]*[A-Z0-9][^\"”»“\n]{0,60}?[ \t]*[\"”»“]"
+    )
 
 
 # A caps name run on into its caps description: "PABST BREWING COMPANY A DELAWARE CORPORATION".
@@ -685,7 +689,7 @@ def caps_description_start(name: str) -> int | None:
 
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
-    form_first = _FORM_THEN_QUOTED.match(text, pos, limit)
+    form_first = _form_then_quoted().match(text, pos, limit)
     if form_first is not None:
         return NameSpan(form_first.group(), pos, form_first.end())
     match = _name_regex().match(text, pos, limit)
