@@ -164,10 +164,11 @@ def _strip_noise(title: str) -> tuple[str, int]:
         changed = False
         # "APPENDIX C SAMPLE OF ... AGREEMENT": an appendix label is page furniture, like "EX-10.1",
         # and so is a filing's document file name ("EX-10.1 2 ex-10_1.txt EXHIBIT 10.1"); an
-        # exhibit number may end in a letter ("EXHIBIT 10.E DISTRIBUTOR SALES AGREEMENT").
+        # exhibit number may end in a letter ("EXHIBIT 10.E DISTRIBUTOR SALES AGREEMENT") or be a
+        # letter and a number ("Exhibit B-1 UTILITY SERVICE AGREEMENT").
         stripped = re.sub(
             # ("APPENDIX 2 TO MASTER LICENSE AGREEMENT" names its parent: a schedule's own title.)
-            r"^(?:[0-9]+(?:\.(?:[0-9]+|[A-Za-z](?![A-Za-z])))*[A-Za-z]?|EX-[\w.]+|[\w\-.]+\.(?:txt|htm|html|TXT|HTM)\b|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
+            r"^(?:[0-9]+(?:\.(?:[0-9]+|[A-Za-z](?![A-Za-z])))*[A-Za-z]?|[A-Z]-[0-9]{1,3}(?![\w\-–.])|EX-[\w.]+|[\w\-.]+\.(?:txt|htm|html|TXT|HTM)\b|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
             "", title,
         )
         if stripped != title:
@@ -2764,7 +2765,7 @@ def effective_date(text: str, start: int, end: int) -> DateSpan | None:
 
 # -- title aliases ---------------------------------------------------------------------------
 
-ALIAS_SOURCES = ("heading", "heading_line", "form_of", "self_name", "defined_term")
+ALIAS_SOURCES = ("heading", "heading_line", "heading_block", "form_of", "self_name", "defined_term")
 # How far before the preamble clause ("... is made and entered into") the contract's own heading
 # may end: "GAS TRANSPORTATION AGREEMENT (For Use under FT-A Rate Schedule)   THIS AGREEMENT is
 # made", after page furniture that reads "RATE FT-A AGREEMENT BETWEEN LG&E AND ...".
@@ -2807,6 +2808,69 @@ def _names_another_document(text: str, start: int) -> bool:
     return re.search(r"(?i)\b(?:to|of|under|with|and|that|certain|said|such)\s+(?:the\s+)?$", before) is not None
 
 
+# A heading block: at most this many lines in capitals, each of at most this many words.
+_BLOCK_LINES = 4
+_BLOCK_LINE_WORDS = 8
+_BLOCK_DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "with", "by", "on", "in"})
+# A line that opens the preamble or a cover's party list ends the block.
+_BLOCK_STOP = re.compile(r"(?:THIS|WHEREAS|BETWEEN|BY|DATED|AMONG|AND|NOW|RECITALS|TABLE)\b")
+
+
+def _heading_line(line: str) -> bool:
+    """A line of a heading block: words in capitals (digits and "&", "-", "/" allowed), short, no
+    company's name (no legal form), no page furniture (``_strip_noise`` leaves it whole), and no
+    line that opens the preamble ("THIS", "WHEREAS", "BETWEEN")."""
+    words = line.split()
+    return (
+        0 < len(words) <= _BLOCK_LINE_WORDS
+        and any(c.isalpha() for c in line) and line.upper() == line
+        # (No legend sentence, place, identifier or remark: "... WITH THE COMMISSION.", "HOUSTON,
+        # TEXAS", "NUMBER DIRECT-03-001", "(KEFLEX)"; no line left hanging: "FOR THE CONSTRUCTION OF A".)
+        and not re.search(r"[0-9,.()]$|[0-9,()]", line)
+        and words[-1].casefold() not in _BLOCK_DANGLING
+        and _CAPS_LINE.fullmatch(line) is not None
+        and not _ends_in_legal_form(line)
+        and _strip_noise(line)[1] == 0
+        and _BLOCK_STOP.match(line) is None
+    )
+
+
+def _heading_block(text: str, title: Title) -> tuple[int, int] | None:
+    """The span of the capitals lines (no blank line between) that hold the title's own lines,
+    when there are more of them than the title spans; None otherwise. An alias only: a block
+    that holds amendment words the title has not (or the other way round) names another
+    instrument, and is none."""
+    if title.text.upper() != title.text:
+        return None
+    first = text.rfind("\n", 0, title.start) + 1
+    last = text.find("\n", title.end)
+    last = len(text) if last == -1 else last
+    if not _heading_line(text[first:last].strip()) and text[first:last].strip() != title.text.strip():
+        return None
+    start, end, lines = first, last, 1
+    while start > 0 and lines < _BLOCK_LINES:
+        above = text.rfind("\n", 0, start - 1) + 1
+        line = text[above : start - 1].strip()
+        if not _heading_line(line):
+            break
+        start, lines = above, lines + 1
+    while end < len(text) and lines < _BLOCK_LINES:
+        below = text.find("\n", end + 1)
+        below = len(text) if below == -1 else below
+        line = text[end + 1 : below].strip()
+        if not _heading_line(line):
+            break
+        end, lines = below, lines + 1
+    block = " ".join(text[start:end].split())
+    own = " ".join(title.text.split())
+    if lines == 1 or block == own or block == f"{own} {own}":
+        return None
+    amendment = _ordinals_and_amendment_words()[1]
+    if bool(set(name_words(block)) & amendment) != bool(set(name_words(title.text)) & amendment):
+        return None
+    return start + (len(text[start:end]) - len(text[start:end].lstrip())), end
+
+
 def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     """The contract's other names for itself, each with its source span, in text order. Only
     names the contract gives *itself* count: the line its title stands on, and the sentence
@@ -2834,6 +2898,11 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     line_start = text.rfind("\n", 0, title.start) + 1
     if rest is not None and not text[line_start : title.start].strip():
         add(title.start, rest.end(), "heading_line")
+    # "VALUE-ADDED\nRESELLER AGREEMENT", "AMENDMENT TO\nMASTER AGREEMENT FOR PHARMACY SERVICES": the
+    # heading's lines in capitals around the title's, read whole, when the title reader took fewer.
+    block = _heading_block(text, title)
+    if block is not None:
+        add(block[0], block[1], "heading_block")
     # "LIMITED LIABILITY COMPANY AGREEMENT OF HARBOR POINT HOLDINGS, LLC" (``_with_entity``) is
     # also its heading without the entity's name.
     entity = re.match(r"(.*\b(?:AGREEMENT|CONTRACT))\s+OF\s+\S", text[title.start : title.end], re.DOTALL)

@@ -998,7 +998,8 @@ def _and_chain(text: str, position: int, end: int) -> list[NameSpan]:
 _BARE_AND = re.compile(r"[ \t\n]+(?:and|AND)[ \t\n]+")
 # A sentence's end inside an and-chain: a full stop after a bracket, a quote or a lower-case word
 # (never a legal form's "Inc."), then a capitalised word.
-_CHAIN_SENTENCE_END = re.compile(r"(?:[)\"”]|(?<![\w.])[a-z]{3,})\.[ \t\n]+(?=[A-Z])")
+# (A numbered section's heading opening a line, "\n1.   Term of Agreement.", is past the clause too.)
+_CHAIN_SENTENCE_END = re.compile(r"(?:[)\"”]|(?<![\w.])[a-z]{3,})\.[ \t\n]+(?=[A-Z])|\n[ \t]*[0-9]{1,2}\.[ \t]+(?=[A-Z][a-z])")
 # What opens a slot of a party list right before a name: ", and ", ", ", "between ", "among ".
 _LIST_SLOT_BEFORE = re.compile(r"(?:,[ \t\n]*(?:(?:and|AND)[ \t\n]+)?|\b(?:between|among|BETWEEN|AMONG)[ \t\n]+)\Z")
 _RUN_ON_GAP = re.compile(r"[ \t]+(?=[A-Z])")
@@ -2637,6 +2638,21 @@ def _party_forms(parties: Sequence[Party], variants: Mapping[str, Mapping[str, i
     return {eid: [list(f) for f in sorted(found)] for eid, found in sorted(forms.items())}
 
 
+def _with_defined_spellings(
+    variants: Mapping[str, Mapping[str, int]], parties: Sequence[Party], aliases: AliasTable
+) -> dict[str, dict[str, int]]:
+    """``variants`` with the spellings the alias table alone keeps for a party: "BARRIER
+    THERAPEUTICS, INC. (...); BARRIER THERAPEUTICS, N.V. (... "BARRIER NV")" are two parties under one
+    registry key, and the second's definition is its only record; its legal form is one the
+    document writes for that key. (Only spellings with a legal form: a bare term adds none.)"""
+    out = {eid: dict(v) for eid, v in variants.items()}
+    party_ids = {p.entity_id for p in parties}
+    for surface, (entity_id, _) in sorted(aliases.by_term.items()):
+        if entity_id in party_ids and legal_form_words(surface):
+            out.setdefault(entity_id, {}).setdefault(" ".join(surface.split()), 0)
+    return out
+
+
 def _subjects(
     text: str,
     doc_id: str,
@@ -2775,7 +2791,7 @@ def _subjects(
                 # The legal forms each party is written with in this document ("Acme GmbH":
                 # ["gmbh"]): parties share a registry key across legal forms ("Acme GmbH" and
                 # "Acme, Inc." are both org:acme), and the gate binds only a form written here.
-                "party_forms": _party_forms(parties, variants),
+                "party_forms": _party_forms(parties, _with_defined_spellings(variants, parties, aliases)),
                 # Where the contract names its parties in its own words (preamble, Parties
                 # section, signature block), each span with its text: the gate reads a party
                 # name the extraction did not bind there, exactly (ingest/party_clauses.py).

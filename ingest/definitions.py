@@ -628,7 +628,34 @@ def _initials_of_agreement_in(segment: str, terms: tuple[str, ...]) -> bool:
     return False
 
 
+# "Part I General Rules and Definitions\nThe Nanjing Medical Group Company Limited (hereafter
+# abbreviated to Party A)": a heading line without a full stop ran into the name. A capital "The"
+# opening the definition's line opens the name, unless a joining word ends the line above ("Bank
+# of\nThe West").
+_LINE_OPENING_THE = re.compile(r"[ \t]*\n[ \t]*(?=The[ \t]+[A-Z])")
+_JOINING_LINE_END = re.compile(r"(?:^|[\s,])(?i:of|and|for|the|de|&)\Z")
+
+
+def _from_line_opening_the(text: str, leading: NameSpan, paren_start: int) -> NameSpan:
+    """``leading`` from the "The" that opens a later line of it, when the name read from there
+    ends where ``leading`` ends; else ``leading``."""
+    for match in _LINE_OPENING_THE.finditer(text, leading.start, leading.end):
+        if _JOINING_LINE_END.search(text, leading.start, match.start()):
+            continue
+        later = name_at(text, match.end(), paren_start)
+        if later is not None and later.end == leading.end:
+            return later
+    return leading
+
+
 def _clause_antecedent(
+    text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
+) -> NameSpan | None:
+    name = _clause_antecedent_read(text, paren_start, floor, terms)
+    return _from_line_opening_the(text, name, paren_start) if name is not None else None
+
+
+def _clause_antecedent_read(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
     # "MARRIOTT INTERNATIONAL, INC., a Delaware corporation (to be renamed Sodexho Marriott

@@ -160,11 +160,12 @@ def _inner_word_name_regex() -> re.Pattern[str]:
 # signs for ("Wells Fargo Bank on behalf of ... Trust").
 # Also the trade-name phrasings "trading as" / "t/a" (British), "operating as" and "operating
 # (with|under) the (service|trade|business) name", and the dotted "d.b.a." / "f.k.a." / "a.k.a.";
-# "d/b/a/" with a stray closing slash.
+# "d/b/a/" with a stray closing slash. A trade name may open with a lower-case "the" ("American
+# Marine Recreation, Inc., doing business as the Boattree"): part of the trade name as written.
 _TRADE_NAME = re.compile(
     r"[\s,]+(?:dba|d/b/a/?|f/k/a|a/k/a|d\.b\.a\.|f\.k\.a\.|a\.k\.a\.|t/a|doing\s+business\s+as|(?:also\s+)?does\s+business\s+as|trading\s+as|operating\s+as"
-    r"|operating\s+(?:with|under)\s+the\s+(?:service|trade|business)\s+name"
-    r"|(?:acting\s+)?on\s+behalf\s+of)\s+(?=[A-Z0-9])",
+    r"|operating\s+(?:with|under)\s+the\s+(?:service|trade|business)\s+name)\s+(?:(?-i:the)\s+(?=(?-i:[A-Z])))?(?=[A-Z0-9])"
+    r"|[\s,]+(?:acting\s+)?on\s+behalf\s+of\s+(?=[A-Z0-9])",
     re.I,
 )
 
@@ -428,6 +429,10 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     # line, set off from the name by a tab or a run of spaces, is no part of it either.
     if enumerator is None and not text[text.rfind("\n", 0, start) + 1 : start].strip():
         enumerator = re.match(r"\d{1,2}(?:\t|[ ]{2,})[ \t]*(?=[A-Z][A-Za-z])", span)
+        # ("That each other are:\nI- AMYRIS BRASIL LTDA , ...\nII- TONON ...": Brazilian drafting
+        # numbers the parties in Roman numerals and a dash.)
+        if enumerator is None:
+            enumerator = re.match(r"(?:I{1,3}|IV|VI{0,3}|IX|X)[ \t]*[-–][ \t]+(?=[A-Z][A-Za-z])", span)
     # "between (RE-SELLER) TASQ TECHNOLOGY, INC.": a bracketed label before the name (the
     # party's role) is no part of it; no name opens with a parenthesis.
     if enumerator is None:
@@ -536,7 +541,9 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     )
     # ("A & C UNITED AGRICULTURE ... INC.": an "A" joined by "&" is a letter of the name, no article.)
     initials = re.match(r"A[ \t]*&[ \t]*[A-Z]", span) is not None
-    if checked_first and not acronym and not initials and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
+    # ("iN DEMAND L.L.C.": a function word's letters in a brand's mixed case are the name's own.)
+    mixed_case = first[:1].islower() and any(c.isupper() for c in first[1:])
+    if checked_first and not acronym and not initials and not mixed_case and first.casefold().strip(".") in _NOT_NAME_WORDS and not re.match(r"the\s", span, re.I):
         # ("A. Victor Kovens": a first initial "A." before a person's names is no article.)
         # (Not a recital's "A. Licensor Company ...": no role word among them.)
         if not _INITIAL_A_PERSON.fullmatch(span) or {w.casefold() for w in span.split()[1:]} & _party_role_words():
@@ -773,6 +780,16 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     # state of an address when a postal code follows it.
     if ends_in_legal_suffix(plain.text) and _POSTAL_CODE_AFTER.match(text, plain.end, limit):
         return None
+    # "between Wade B. Cook of Seattle, Washington (hereinafter called the Author)": a person's
+    # town after "of", its state or country after a comma, is where the person lives.
+    residence = _PERSON_OF_TOWN.fullmatch(plain.text)
+    if (
+        residence is not None
+        and not organisation_head(residence.group(1))
+        and (state := re.match(r",[ \t\n]*([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)", text[plain.end : limit])) is not None
+        and _a_place(state.group(1))
+    ):
+        return _trim(text, plain.start, plain.start + residence.end(1))
     wider = _of_the_name(text, plain, limit)
     if wider is not None:
         return wider
@@ -974,6 +991,10 @@ def _form_descriptor() -> re.Pattern[str]:
     of party_filters.json), then the capitalised words it names."""
     words = phrase_alternation(load_json("party_filters.json")["form_descriptors"], r"[ \t\n]+")
     return re.compile(rf",?[ \t\n]+(?i:{words})[ \t\n]+(?=[A-Z])")
+
+
+# A person's name (given name, initials, one or two surnames), then "of" and a town.
+_PERSON_OF_TOWN = re.compile(r"([A-Z][a-z]+(?:[ \t]+[A-Z]\.)*(?:[ \t]+[A-Z][a-z'’\-]+){1,2})[ \t\n]+of[ \t\n]+[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?")
 
 
 def _a_place(words: str) -> bool:

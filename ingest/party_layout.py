@@ -1261,13 +1261,30 @@ def _registered_run_names(text: str, found: list[LayoutCell], common_words: froz
             closed = _closed_entry(text, name, cell.end)
             if closed is None:
                 continue
-            run.append((name, closed))
+            run.append((_wrapped_over_line_above(text, name, cell.end, common_words), closed))
             position = closed
             if len(run) >= _ITEM_LIMIT:
                 break
         if len(run) >= 2:
             names.extend(run)
     return names
+
+
+def _wrapped_over_line_above(text: str, name: NameSpan, limit: int, common_words: frozenset[str]) -> NameSpan:
+    """``name`` with its first words, when it opens its line and the line above (no blank line
+    between) ends in them: a sentence wrapped inside the name ("between MAINES PAPER & FOOD\nSERVICE,
+    INC. (MAINES), and ..."); else ``name``."""
+    line_start = text.rfind("\n", 0, name.start) + 1
+    if line_start == 0 or text[line_start : name.start].strip():
+        return name
+    above_start = text.rfind("\n", 0, line_start - 1) + 1
+    if not text[above_start : line_start - 1].strip():
+        return name
+    for word in _WORD_START.finditer(text, above_start, line_start - 1):
+        wider = _checked(text, name_at(text, word.start(), limit), common_words)
+        if wider is not None and wider.start == word.start() and wider.end == name.end:
+            return wider
+    return name
 
 
 def _registered_chain_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
