@@ -142,6 +142,7 @@ class _PartyGrammar:
     role_suffix: re.Pattern[str]  # "Beta LLC as counterparty": a lower-case role, no name
     enumerator: re.Pattern[str]  # "(1) Acme Inc.": a number before a listed party
     relative_gap: re.Pattern[str]  # "the X it signed with ...", "the X that Acme Inc. signed with ..."
+    subject_gap: re.Pattern[str]  # "the Agreement for fully disclosed clearing services between ..."
 
 
 @lru_cache(maxsize=1)
@@ -161,6 +162,7 @@ def party_grammar() -> _PartyGrammar:
         role_suffix=re.compile(raw["party_role_suffix"], re.IGNORECASE),
         enumerator=re.compile(raw["party_enumerator"], re.IGNORECASE),
         relative_gap=re.compile(raw["relative_gap"], re.IGNORECASE),
+        subject_gap=re.compile(raw["title_subject_gap"], re.IGNORECASE),
     )
 
 
@@ -226,7 +228,7 @@ def read_party_list(text: str) -> PartyList:
         # brackets before it, is that form's.)
         placed = _PLACE_BEFORE_FORM.fullmatch(piece)
         form = placed.group(1) if placed is not None else piece
-        if pieces and "," in separator and tuple(name_words(form)) in suffixes:
+        if pieces and "," in separator and (tuple(name_words(form)) in suffixes or _generation(form)):
             pieces[-1] = f"{pieces[-1]}{separator}{piece}"
             continue
         if pieces:
@@ -241,6 +243,12 @@ def read_party_list(text: str) -> PartyList:
         if problem:
             failures.append(problem)
     return PartyList(pieces, separators, failures)
+
+
+def _generation(piece: str) -> bool:
+    """Whether ``piece`` is a person's generation ("Jr.", "III"): part of the name before it."""
+    words = name_words(piece)
+    return len(words) == 1 and words[0] in question_patterns()["name_generations"]
 
 
 _PLACE_BEFORE_FORM = re.compile(r"\([A-Z][\w .'’\-]{1,30}\)\s+(\S.*)")
@@ -887,6 +895,11 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
         extension = re.match(r"(?:\s+" + question_patterns()["title_gap_word"] + r")*", gap)
         extended = title + (gap[: extension.end()] if extension else "")
         return extended, after, title_end + len(gap), []
+    if grammar.subject_gap.fullmatch(gap):
+        # "the Agreement for fully disclosed clearing services between ...": the agreement's
+        # subject in lower case is more of its title, matched exactly like the rest of it (a
+        # subject no title has is refused there, never dropped).
+        return title + gap.rstrip(), after, title_end + len(gap), []
     return title, None, title_end, [
         f"the question names parties after {title!r}, but {gap.strip()!r} between the title and "
         "the party list is neither title nor party names"
@@ -897,14 +910,16 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
 
 # A name's first word: capitalised, lower case before a capital ("iBio", "e.l.f."), or a
 # lower-case domain name ("theglobe.com"); never the inside of a word.
-_NAME_START = r"(?<![\w.&'-])(?:[A-Z0-9]|[a-z](?=[A-Z.])|[a-z](?=[a-z0-9-]*\.[a-z]{2,}\b))"
+# (A "/" between letters is inside a word: "Zealand Pharma A/S", "S/A"; no run opens after it.)
+_NAME_START = r"(?<![\w.&'/-])(?:[A-Z0-9]|[a-z](?=[A-Z.])|[a-z](?=[a-z0-9-]*\.[a-z]{2,}\b))"
+_IN_WORD = r"(?:[\w.&'-]|/(?=\w))"
 # A capitalised run directly before a possessive "'s" / "'" ("Acme Holdings's", "Omega Retail'").
 _POSSESSIVE = re.compile(
     _NAME_START + r"[\w.&-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+){0,2}[A-Z0-9][\w.&-]*)*(?:'s|')(?!\w)"
 )
 # A capitalised run that may hold commas and a legal form ("Acme Holdings, Inc. and Zeta Corp").
 _COMPANY_RUN = re.compile(
-    _NAME_START + r"[\w.&'-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'-]*)*"
+    _NAME_START + _IN_WORD + r"*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9]" + _IN_WORD + "*)*"
 )
 
 
