@@ -68,6 +68,8 @@ def test_other_names_are_not(name: str, why: str) -> None:
         ("and Westland Quill Ltd. of Westport, a company", "Westland Quill Ltd.", "Westland Quill Ltd. of Westport"),
         ("Authorized Signatory JANE ROE", "JANE ROE", "Authorized Signatory JANE ROE"),
         ("and A Quill Valley Company, a Nevada company", "Quill Valley Company", "A Quill Valley Company"),
+        # A place after the name (a city read as a party stays that city alone).
+        ("having places of business in Westport, California and Austin, Texas, and", "Austin", "Austin, Texas"),
     ],
 )
 def test_no_address_signature_place_or_title_widens_a_name(text: str, bound: str, asked: str) -> None:

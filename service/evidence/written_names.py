@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from ingest.names import ends_in_legal_suffix, party_name_problem
+from ingest.normalize import normalise_jurisdiction
 from ingest.text import straighten_quotes
 from service.evidence.data import question_patterns
 
@@ -148,6 +149,10 @@ def written_around(name: str, written: Sequence[WrittenName]) -> bool:
             if any(c.isdigit() for c in after) or words & reach.stop_words:
                 continue
             if ends_in_legal_suffix(slot.clause[slot.start : slot.end]) and re.match(r"\s+(?i:of)\s", after):
+                continue
+            # ("Austin, Texas", "Acme A/S, Denmark": a place after the name is where it is, never
+            # more of its name; a city read as a party stays that city alone.)
+            if after.strip() and normalise_jurisdiction(after.strip(" \t\n,")):
                 continue
             if party_name_problem(" ".join(slot.clause[match.start() : match.end()].split())) is not None:
                 continue
