@@ -154,6 +154,9 @@ _CONTENTS_HEADING = re.compile(r"(?m)^[ \t|]*(?:TABLE[ \t]+OF[ \t]+CONTENTS|Tabl
 _CONTENTS_ENTRIES = re.compile(r"(?<![\w.])[0-9]{1,3}[ \t]+[0-9]{1,2}\.[0-9]{1,2}(?![\w.])")
 
 
+_EXHIBIT_LETTER_NUMBER = re.compile(r"[A-Z]-[0-9]{1,3}[ \t]+(?=[A-Z])")
+
+
 def _strip_noise(title: str) -> tuple[str, int]:
     """Drop leading noise ("EXHIBIT 10.4", "Execution Version", "THIS"); returns the title and
     how many characters were dropped."""
@@ -168,11 +171,16 @@ def _strip_noise(title: str) -> tuple[str, int]:
         # letter and a number ("Exhibit B-1 UTILITY SERVICE AGREEMENT").
         stripped = re.sub(
             # ("APPENDIX 2 TO MASTER LICENSE AGREEMENT" names its parent: a schedule's own title.)
-            r"^(?:[0-9]+(?:\.(?:[0-9]+|[A-Za-z](?![A-Za-z])))*[A-Za-z]?|[A-Z]-[0-9]{1,3}(?![\w\-–.])|EX-[\w.]+|[\w\-.]+\.(?:txt|htm|html|TXT|HTM)\b|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
+            r"^(?:[0-9]+(?:\.(?:[0-9]+|[A-Za-z](?![A-Za-z])))*[A-Za-z]?|EX-[\w.]+|[\w\-.]+\.(?:txt|htm|html|TXT|HTM)\b|(?:APPENDIX|Appendix|ANNEX|Annex)[ \t]+[A-Z0-9]{1,3}\b(?![ \t]+(?:TO|to)\b)[.:]?|[-–:.,])[ \t]*",
             "", title,
         )
         if stripped != title:
             title, changed = stripped, True
+        # (A label standing alone before the heading's words, never a model's name joined to more:
+        # "C-3/C-4 SATELLITE TRANSPONDER SERVICE AGREEMENT" opens with its own words.)
+        exhibit_label = _EXHIBIT_LETTER_NUMBER.match(title)
+        if exhibit_label is not None:
+            title, changed = title[exhibit_label.end() :], True
         # ("(CONFIDENTIAL) SUPPLY AGREEMENT", "[EXECUTION COPY] ...": a noise word in brackets too.)
         bracketed = re.match(r"[(\[][ \t]*([^()\[\]\n]{1,30}?)[ \t]*[)\]][ \t]*", title)
         if bracketed is not None and bracketed.group(1).casefold() in noise:

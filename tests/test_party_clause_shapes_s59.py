@@ -56,6 +56,11 @@ def test_an_exhibit_label_of_a_letter_and_a_number_is_no_title_word() -> None:
     assert agreement_title(text) == "UTILITY SERVICE AGREEMENT"
 
 
+def test_guard_a_models_letter_and_number_joined_to_more_stays_a_title_word() -> None:
+    text = "C-3/C-4 SATELLITE TRANSPONDER SERVICE AGREEMENT\nThis Agreement is made between Quill Inc. and Harrow LLC.\n"
+    assert agreement_title(text) == "C-3/C-4 SATELLITE TRANSPONDER SERVICE AGREEMENT"
+
+
 def test_a_name_in_capitals_wrapped_inside_a_prose_preamble() -> None:
     text = (
         "PRIMARY DISTRIBUTION AGREEMENT\n\nPrimary Distribution Agreement dated May 13, 1999, between HARROW PAPER &"
