@@ -1270,6 +1270,9 @@ def _registered_run_names(text: str, found: list[LayoutCell], common_words: froz
     return names
 
 
+_WRAPPED_HEAD_CHARS = 80
+
+
 def _wrapped_over_line_above(text: str, name: NameSpan, limit: int, common_words: frozenset[str]) -> NameSpan:
     """``name`` with its first words, when it opens its line and the line above (no blank line
     between) ends in them: a sentence wrapped inside the name ("between MAINES PAPER & FOOD\nSERVICE,
@@ -1280,10 +1283,18 @@ def _wrapped_over_line_above(text: str, name: NameSpan, limit: int, common_words
     above_start = text.rfind("\n", 0, line_start - 1) + 1
     if not text[above_start : line_start - 1].strip():
         return name
-    for word in _WORD_START.finditer(text, above_start, line_start - 1):
+    # (Only the line's last words can open the name: at most ``_WRAPPED_HEAD_CHARS`` of it are read,
+    # and the reading must open where a run of capitalised words does: after a lower-case word or
+    # punctuation, "between MAINES", never inside a longer run.)
+    window = max(above_start, line_start - 1 - _WRAPPED_HEAD_CHARS)
+    for word in _WORD_START.finditer(text, window, line_start - 1):
         wider = _checked(text, name_at(text, word.start(), limit), common_words)
-        if wider is not None and wider.start == word.start() and wider.end == name.end:
+        if wider is None or wider.start != word.start() or wider.end != name.end:
+            continue
+        before = re.search(r"(\S+)[ \t]*\Z", text[above_start : wider.start])
+        if before is None or before.group(1)[:1].islower() or before.group(1)[-1:] in ",;:(":
             return wider
+        return name
     return name
 
 

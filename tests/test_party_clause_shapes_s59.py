@@ -70,6 +70,21 @@ def test_a_name_in_capitals_wrapped_inside_a_prose_preamble() -> None:
     assert bound_party_names(text) == {"HARROW PAPER & FOOD SERVICE, INC.", "QUILL RESTAURANT COMPANY, INC."}
 
 
+def test_bound_the_line_above_a_wrapped_name_is_read_for_80_characters_at_most() -> None:
+    from ingest.names import NameSpan
+    from ingest.party_layout import _wrapped_over_line_above
+
+    head = "HARROW " + "PAPER " * 14  # 91 characters of capitals before the line break
+    text = f"between {head.strip()}\nSERVICE, INC. (HARROW), and QUILL COMPANY, INC. (QUILL)."
+    name = NameSpan("SERVICE, INC.", text.index("SERVICE"), text.index("SERVICE") + len("SERVICE, INC."))
+    # The name would open 91 characters up the line, past the bound; a reading from inside its
+    # run of capitals is none, so the name is left as read.
+    assert _wrapped_over_line_above(text, name, len(text), frozenset()) == name
+    short = "between HARROW PAPER\nSERVICE, INC. (HARROW), and QUILL COMPANY, INC. (QUILL)."
+    name = NameSpan("SERVICE, INC.", short.index("SERVICE"), short.index("SERVICE") + len("SERVICE, INC."))
+    assert _wrapped_over_line_above(short, name, len(short), frozenset()).text == "HARROW PAPER\nSERVICE, INC."
+
+
 def test_taiwans_dotted_initials_are_a_place() -> None:
     text = (
         "AMENDMENT TO FOUNDRY CAPACITY AGREEMENT\nThis Amendment (\"Amendment II\") is entered into as of July 3, 1996"

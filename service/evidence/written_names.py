@@ -3,12 +3,13 @@
 The extraction binds a party by the name it read ("U.S. Bank National Association"); the
 contract's party clause may write more around that very name ("U.S. Bank National Association
 ND, Fargo, North Dakota, d/b/a Elan Financial Services", "Siemens AG Healthcare Sector,
-Components & Vacuum Technology", "MAINES PAPER & FOOD\\nSERVICE, INC." read as "SERVICE, INC.").
-A question that names the party as the clause writes it is naming that bound party. So a
-question's name is accounted for when, in a recorded party clause (``attributes.party_clauses``,
-the agreement's own text), it is written verbatim (case, spacing and quote style aside) over the
-whole of a bound party's name, at the place the ``party_to`` binding cites, reaching at most a
-few words past it and over no other bound party's name.
+Components & Vacuum Technology"). A question that names the party as the clause writes it is
+naming that bound party. So a question's name is accounted for when, in a recorded party clause
+(``attributes.party_clauses``, the agreement's own text), it is written verbatim (case, spacing
+and quote style aside) over the whole of a bound party's name, at the place the ``party_to``
+binding cites, reaching at most a few words past it (before it, only its article "The") and
+over no other bound party's name, and the words it adds are no list, address, signature word or
+place (``written_around``; the bounds are data, ``written_name`` in question_patterns.json).
 
 Never a shorter reading (a name inside a bound name, "Exxon Corporation" of "Exxon Company,
 U.S.A. (a division of Exxon Corporation)", may be a parent) and never a name elsewhere in the
@@ -36,7 +37,7 @@ _LIST_JOINT = re.compile(r"\s(?:and|AND|And)\s")
 
 @dataclass(frozen=True, slots=True)
 class _Reach:
-    before: int  # characters a wider name may reach before the bound name ("The", a wrapped line)
+    before: int  # characters a wider name may reach before the bound name (its article "The")
     after: int  # and past it (a trade name, a unit, a place: "..., d/b/a Elan Financial Services")
     joiners: frozenset[str]  # the only lower-case words it may add
     stop_words: frozenset[str]  # words it never adds, in any case ("By", "with", "Attn")
@@ -103,6 +104,7 @@ def _spelling_end(text: str, offset: int, spellings: Iterable[str]) -> int | Non
     return max(ends) if ends else None
 
 
+@lru_cache(maxsize=4096)
 def _verbatim(name: str) -> re.Pattern[str]:
     """``name`` as whole words, any run of whitespace between them, case and quote style aside."""
     words = straighten_quotes(name).split()
