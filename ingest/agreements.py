@@ -2820,6 +2820,7 @@ def _names_another_document(text: str, start: int) -> bool:
 _BLOCK_LINES = 4
 _BLOCK_LINE_WORDS = 8
 _BLOCK_DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "with", "by", "on", "in"})
+_BLOCK_JOINING = frozenset({"to", "for", "of", "on", "regarding", "concerning", "relating"})
 # A line that opens the preamble or a cover's party list ends the block.
 _BLOCK_STOP = re.compile(r"(?:THIS|WHEREAS|BETWEEN|BY|DATED|AMONG|AND|NOW|RECITALS|TABLE)\b")
 
@@ -2862,11 +2863,14 @@ def _heading_block(text: str, title: Title) -> tuple[int, int] | None:
         if not _heading_line(line):
             break
         start, lines = above, lines + 1
+    # (A line below continues the heading only when it opens with a joining word or the line
+    # above hangs on one: "AGREEMENT\nTO SUPPLY BEARINGS", never "SUBLEASE\nKEY PROVISIONS".)
     while end < len(text) and lines < _BLOCK_LINES:
         below = text.find("\n", end + 1)
         below = len(text) if below == -1 else below
         line = text[end + 1 : below].strip()
-        if not _heading_line(line):
+        hanging = text[:end].rstrip().rsplit(None, 1)[-1].casefold() in _BLOCK_DANGLING
+        if not _heading_line(line) or not (hanging or line.split()[0].casefold() in _BLOCK_JOINING):
             break
         end, lines = below, lines + 1
     block = " ".join(text[start:end].split())
