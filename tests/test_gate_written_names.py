@@ -184,3 +184,11 @@ def test_names_the_clause_does_not_write_over_a_bound_name_are_refused(kb: KB, q
     docs, result = kb.docs(question)
     assert docs == set()
     assert any(refused in r["reason"] for r in result.rejected), result.rejected
+
+
+def test_bound_a_wider_name_reaches_at_most_120_characters_past_the_bound_name() -> None:
+    for reach, accepted in ((120, True), (121, False)):
+        tail = " " + "Q" * (reach - 1)
+        text = f'between Acme Inc.{tail} ("Acme")'
+        start = text.index("Acme")
+        assert written_around(f"Acme Inc.{tail}", (WrittenName(text, start, start + len("Acme Inc."), ()),)) is accepted

@@ -177,3 +177,12 @@ def test_guard_a_legend_or_a_place_line_joins_no_heading_block() -> None:
     )
     _, aliases = agreement_names(text)
     assert [a for a in aliases if a.source == "heading_block"] == []
+
+
+def test_bound_a_heading_block_holds_at_most_four_lines() -> None:
+    from ingest.agreements import agreement_names
+
+    text = "ALPHA\nQUILL\nHARROW\nWESTLAND\nSUPPLY AGREEMENT\nThis Supply Agreement is made between Acme Inc. and Beta LLC.\n"
+    _, aliases = agreement_names(text)
+    # The title's line and the three nearest above it; "ALPHA" is a fifth line and stays out.
+    assert [a.text for a in aliases if a.source == "heading_block"] == ["QUILL HARROW WESTLAND SUPPLY AGREEMENT"]

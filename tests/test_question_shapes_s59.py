@@ -77,3 +77,12 @@ def test_a_persons_generation_after_a_comma_is_part_of_the_name() -> None:
     )
     assert subject.failures == []
     assert subject.parties == ["Kestrel Steel Corporation", "Mr. Richard M. Harrow, Jr.", "John Quill, III"]
+
+
+def test_bound_an_agreements_subject_holds_at_most_16_words() -> None:
+    def ask(words: int) -> list[str]:
+        subject = " ".join(["widget"] * words)
+        return parse_question(f"What law governs the Agreement for {subject} between Acme Inc. and Beta LLC?").failures
+
+    assert ask(16) == []
+    assert ask(17) and "neither title nor party names" in ask(17)[0]
