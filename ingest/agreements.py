@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ingest.letter_parties import letter_salutation, opens_with_salutation
 from ingest.lexicons import legend_words, lexicons, load_json, phrase_alternation
-from ingest.names import has_legal_suffix, name_at, organisation_head
+from ingest.names import ends_in_legal_suffix, has_legal_suffix, name_at, organisation_head
 from ingest.normalize import normalise_jurisdiction
 from ingest.text import EDGAR_HEADER, EDGAR_HEADER_CHARS, name_words
 from ingest.quantities import DateSpan, dates_in
@@ -879,6 +879,9 @@ _RECITALS_LINE = re.compile(
 )
 
 
+_SECTION_LABEL = re.compile(r"(?:ARTICLE|Article|SECTION|Section|CLAUSE|Clause)[ \t]+(?:[0-9]{1,3}|[IVXL]{1,6})\b")
+
+
 def _first_heading(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
     "AGREEMENT", else the earliest title-case one, else "This <X> Agreement". Nothing after the
@@ -899,6 +902,9 @@ def _first_heading(text: str) -> Title | None:
     # ('... an earlier agreement dated as of April 1, 1998 (the "Prior Agreement")': a term the
     # prose defines in its parenthesis names another document, never a heading.)
     candidates = [c for c in candidates if _DEFINED_TERM_BEFORE.search(text, max(0, c[2].start - 8), c[2].start) is None]
+    # ("TABLE OF CONTENTS\nArticle 1 Scope of the Agreement\n...": a numbered article's heading
+    # names a part of the contract, never the contract.)
+    candidates = [c for c in candidates if _SECTION_LABEL.match(c[2].text) is None]
     if not candidates:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates
@@ -1020,6 +1026,43 @@ _COVER_LIST_CHARS = 1_500
 _COVER_HEADING_WORDS = 8
 
 
+# A cover's party names, each alone on its line, with "and" alone on a line between them
+# ("MULTISOFT FINANCIAL SYSTEMS LIMITED\nand\nIBIS SYSTEMS LIMITED").
+_COVER_NAMES = re.compile(
+    r"^[ \t]*(?P<first>\S[^\n]*?)[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:and|AND|And)[ \t]*\n(?:[ \t]*\n)*[ \t]*(?P<second>\S[^\n]*?)[ \t]*$",
+    re.M,
+)
+# A rule line between a cover's names and its heading ("----------").
+_RULE_LINE = re.compile(r"[-\u2013\u2014_=*. \t]*")
+_RULE_LINES_CHARS = 400
+
+
+def _heading_under_cover_names(text: str) -> Title | None:
+    """The caps heading below a cover's unnumbered party names ("MULTISOFT FINANCIAL SYSTEMS
+    LIMITED\nand\nIBIS SYSTEMS LIMITED\n-----\nLICENCE TO OCCUPY" over "THIS AGREEMENT is made"),
+    like ``_heading_under_cover_list``'s numbered ones: both names hold a legal form; blank and
+    rule lines may stand between; the heading has at most ``_COVER_HEADING_WORDS`` words, no
+    legal form, and an agreement word or an instrument title among them."""
+    for names in _COVER_NAMES.finditer(text[:_COVER_LIST_CHARS]):
+        if not (ends_in_legal_suffix(names.group("first")) and ends_in_legal_suffix(names.group("second"))):
+            continue
+        position = names.end()
+        line_end, below = _line_after(text, position)
+        while not below or _RULE_LINE.fullmatch(below):
+            if line_end >= len(text) or line_end - names.end() > _RULE_LINES_CHARS:
+                return None
+            position = line_end
+            line_end, below = _line_after(text, position)
+        if (
+            len(below.split()) > _COVER_HEADING_WORDS or not _CAPS_LINE.fullmatch(below) or has_legal_suffix(below)
+            or not (_AGREEMENT_WORD.search(below) or _instrument_title().search(below))
+        ):
+            return None
+        start = text.index(below, position)
+        return Title(below, start, start + len(below))
+    return None
+
+
 def _heading_under_cover_list(text: str) -> Title | None:
     """The caps heading on the first line below a cover's numbered list of the parties ("(1)
     ISIS LIMITED\nand\n(2) PERSPECTUM LIMITED\nEXCLUSIVE LICENCE OF TECHNOLOGY"): items "(1)",
@@ -1067,7 +1110,8 @@ def _heading_over_between(text: str) -> Title | None:
         if match.start() > 0 and not re.search(r"(?:^|\n|[.:][ \t]+|\n[ \t]*)$", before):
             continue
         words = match.group(1).split()
-        if words[0] in ("THE", "A", "AN", "THIS", "AND", "OF") or has_legal_suffix(" ".join(words)):
+        # ("BY AND BETWEEN:": "BY AND" is the party keyword's own first words.)
+        if words[0] in ("THE", "A", "AN", "THIS", "AND", "OF", "BY") or words[-1] in ("AND", "BY") or has_legal_suffix(" ".join(words)):
             continue
         if _title_legend_word().search(match.group(1)) or _LEGEND_BODY.search(match.group(1)):
             continue
@@ -1113,7 +1157,7 @@ def find_title(text: str) -> Title | None:
         # ("(1) ISIS LIMITED\nand\n(2) PERSPECTUM LIMITED\nEXCLUSIVE LICENCE OF TECHNOLOGY" over
         # "THIS AGREEMENT is made ...", "DIGITAL ENTERTAINMENT PARTNERSHIP BETWEEN ...": the cover's
         # heading names what the prose calls "Agreement".)
-        title = _heading_under_cover_list(text) or _heading_over_between(text) or title
+        title = _heading_under_cover_list(text) or _heading_under_cover_names(text) or _heading_over_between(text) or title
     if title is not None:
         title = _without_dashed_letterhead(text, _without_repeat(_after_page_marker(text, title)))
     if title is not None:
@@ -1536,12 +1580,23 @@ def _with_line_above(text: str, title: Title) -> Title:
         adjacent and title.text.isupper() and agreement_kind(previous) != "other"
         and not organisation_head(previous) and not _written_with_legal_form(text, words)
     )
-    limit = _LINE_ABOVE_DANGLING_WORDS if dangling or kind_named else _LINE_ABOVE_WORDS
+    # ("Third Amended and Restated\nPartnership Agreement": a line made only of words that open
+    # titles, ordinals and "Amended and", none written with a legal form in the text, is no name
+    # or label; it is the heading's first line.)
+    # (An ordinal alone is not such a line: "SECOND\nMINERAL RIGHT OPTION AGREEMENT" stays apart.)
+    ordinals = _ordinals_and_amendment_words()[0]
+    openers = _title_opening_words() | ordinals | {"amended", "and", "&"}
+    opening_line = (
+        adjacent and all(w.casefold() in openers for w in words)
+        and any(w.casefold() not in ("and", "&") and w.casefold() not in ordinals for w in words)
+        and not _written_with_legal_form(text, words)
+    )
+    limit = _LINE_ABOVE_DANGLING_WORDS if dangling or kind_named or opening_line else _LINE_ABOVE_WORDS
     if not words or len(words) > limit or re.search(r"[0-9:;]", previous):
         return title
     caps = title.text.isupper()
     if (caps and not (previous.isupper() and _CAPS_LINE.fullmatch(previous))) or (
-        not caps and not all(w[:1].isupper() for w in words)
+        not caps and not all(w[:1].isupper() or (opening_line and w in ("and", "&")) for w in words)
     ):
         return title
     if _strip_noise(previous)[1] or _ends_in_legal_form(previous) or _PARTY_LIST_WORD.search(previous):
@@ -1555,7 +1610,7 @@ def _with_line_above(text: str, title: Title) -> Title:
         # "Supply\nContract of Packaging Materials": a title that opens with the agreement word
         # names no kind; a kind word on the line right above ("Lease", "Supply") is its first word.
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
-    if dangling or kind_named:
+    if dangling or kind_named or opening_line:
         return Title(" ".join(text[begin : title.end].split()), begin, title.end)
     joined = words + title.text.split()
     repeated = re.compile(r"\s+".join(re.escape(w) for w in joined), re.IGNORECASE)
@@ -2773,7 +2828,7 @@ def effective_date(text: str, start: int, end: int) -> DateSpan | None:
 
 # -- title aliases ---------------------------------------------------------------------------
 
-ALIAS_SOURCES = ("heading", "heading_line", "heading_block", "form_of", "self_name", "defined_term")
+ALIAS_SOURCES = ("heading", "heading_line", "heading_block", "form_of", "self_name", "defined_term", "brand_prefix")
 # How far before the preamble clause ("... is made and entered into") the contract's own heading
 # may end: "GAS TRANSPORTATION AGREEMENT (For Use under FT-A Rate Schedule)   THIS AGREEMENT is
 # made", after page furniture that reads "RATE FT-A AGREEMENT BETWEEN LG&E AND ...".

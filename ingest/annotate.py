@@ -810,10 +810,12 @@ def _named_group_names(text: str, windows: Sequence[tuple[int, int]]) -> list[Na
         return []
     clause = straighten_quotes(text[windows[0][0] : windows[0][1]])
     scan = [(0, min(len(text), PREAMBLE_SCAN_CHARS))]
+    # The term must stand alone, not open a longer capitalised name: a party defined as "DCI Sdn
+    # Bhd" does not name the group "DCI" of a recital about another agreement's sellers.
     return [
         name
         for term, names in _collective_lists(text, scan)
-        if term and re.search(rf"\b{re.escape(term)}\b(?!\")", clause)
+        if term and re.search(rf"\b{re.escape(term)}\b(?![\"\w])(?![ \t]+[A-Z])", clause)
         for name in names
     ]
 
@@ -2478,7 +2480,35 @@ def _without_party_prefix(
         alias = TitleAlias(title.text, title.start, title.end, "heading")
         shorter = Title(" ".join(text[rest : title.end].split()), rest, title.end)
         return shorter, sorted([*title_aliases, alias], key=lambda a: (a.start, a.end, a.text))
-    return title, title_aliases
+    brand = _brand_prefix_alias(text, title, words, parties, common_words, title_aliases)
+    return title, sorted([*title_aliases, *brand], key=lambda a: (a.start, a.end, a.text))
+
+
+def _brand_prefix_alias(
+    text: str, title: Title, words: list[re.Match[str]], parties: Sequence[Party], common_words: frozenset[str],
+    title_aliases: list[TitleAlias],
+) -> list[TitleAlias]:
+    """"TOYOTA DEALER AGREEMENT" between "Toyota Motor Sales, U.S.A., Inc." and a dealer: a heading
+    opened by the first word of a party's name (its brand) is also named without it, as an alias
+    (source ``brand_prefix``); the title keeps the heading. Only a word of two letters or more the
+    text never writes in lower case and no title word, with two words or more left."""
+    if len(words) < 3:
+        return []
+    first = words[0].group().strip(",.")
+    folded = first.casefold()
+    if len(first) < 2 or not first[:1].isalpha() or folded in common_words or opens_titles(first):
+        return []
+    if not any(
+        (has_legal_suffix(p.name.text) or organisation_head(p.name.text)) and p.name.text.split()[0].strip(",.").casefold() == folded
+        and len(p.name.text.split()) >= 2
+        for p in parties
+    ):
+        return []
+    rest = title.start + words[1].start()
+    alias = TitleAlias(" ".join(text[rest : title.end].split()), rest, title.end, "brand_prefix")
+    if any(a.text == alias.text for a in title_aliases):
+        return []
+    return [alias]
 
 
 def _heading_forms(party: Party, common_words: frozenset[str]) -> list[str]:

@@ -449,6 +449,10 @@ def _represented_company(text: str, person: NameSpan, paren_start: int) -> NameS
     return company
 
 
+_ITS_PART_BEFORE = re.compile(r"\b(?:its|their)[ \t\n]+(?:[A-Z][\w'’\-]*[ \t\n]+){1,4}(?:on|of|for)[ \t\n]+\Z")
+_ITS_PART_CHARS = 60
+
+
 def _antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
@@ -456,6 +460,11 @@ def _antecedent(
     by its CEO Jane Roe, hereinafter "Acme"", "X GmbH, vertreten durch ... (die "Gesellschaft")")
     the definition is the party's, named before the clause's lead, never its representative's."""
     name = _clause_antecedent(text, paren_start, floor, terms)
+    # ("... individually and on behalf of its Task Force on Data Management (hereinafter "MODEMS
+    # Task Force")": a name that ends a phrase a party's "its" opens names a part of that party,
+    # an organ or a division, never a party of its own.)
+    if name is not None and _ITS_PART_BEFORE.search(text, max(floor, name.start - _ITS_PART_CHARS), name.start):
+        return None
     # ('ATLAS PETROLEUM INTERNATIONAL LIMITED, (also known as Atlas Petroleum International Nigeria
     # Ltd.), a body corporate ... (hereinafter called "Atlas")': a name the party is also known by,
     # in its remark, is no antecedent; the party's name before the remark is.)
@@ -1025,7 +1034,11 @@ def _clause_antecedent_read(
     # Ontario\n\n(the "Purchaser")": a name after "the laws of" is the jurisdiction the party is
     # formed under, never the definition's antecedent; the company before it is.)
     governing = before is not None and _LAWS_OF_BEFORE.search(text, max(floor, before.start - 20), before.start) is not None
-    if before is not None and (party_name_problem(before.text) == "address" or place or governing):
+    # ("..., in the City of Mississauga, Province of Ontario,\n(hereinafter referred to as
+    # "Licensee")": a province or state after a town and a comma closes an address; the
+    # government it names is no antecedent.)
+    region = before is not None and bool(normalise_jurisdiction(before.text)) and _after_a_town(text, floor, before.start)
+    if before is not None and (party_name_problem(before.text) == "address" or place or governing or region):
         # "Zebra Technologies International, LLC, with an office at 3 Overlook Point, Lincolnshire
         # IL 60069 ("Zebra")": an address ends the clause; the party is the last company named
         # before the address (a blank line may separate the address from the term).
@@ -1231,6 +1244,16 @@ _THIS_TERM = re.compile(r"\b(?i:this)[ \t\n]+[\"“]\Z")
 _DOCUMENT_OF = re.compile(r"\b(?i:agreement|contract)[ \t\n]+(?i:of)\b")
 # ("a corporation incorporated in Delaware, (the "Supplier")": a formation verb and "in" name the
 # place the same way.)
+_TOWN_AND_COMMA = re.compile(r"(?<![\w.&'’\-])([A-Z][\w.'’\-]*),[ \t]*\n?[ \t]*\Z")
+
+
+def _after_a_town(text: str, floor: int, start: int) -> bool:
+    """Whether ``start`` follows a capitalised word and a comma that is no legal form's ("City of
+    Mississauga, |Province of Ontario"; never "Beta LLC, |Province of Ontario")."""
+    town = _TOWN_AND_COMMA.search(text, max(floor, start - 40), start)
+    return town is not None and not ends_in_legal_suffix(town.group(1))
+
+
 _LAWS_OF_BEFORE = re.compile(
     r"(?:\b(?i:laws?)[ \t\n]+of|\b(?:incorporated|organi[sz]ed|formed|registered|existing|domiciled)[ \t\n]+in)"
     r"[ \t\n]+(?:the[ \t\n]+)?\Z"

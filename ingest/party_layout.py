@@ -1095,7 +1095,21 @@ def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str
         # Both sides must read as names: a separator between prose lines stacks nothing.
         if first is None or second is None:
             continue
-        names.extend([(first, found[above].end), (second, found[below].end)])
+        # ("AMONG\nA CHEMICAL CORPORATION,\nB PETROCHEMICAL COMPANY,\nC CHEMICALS INC.\nAND\nD, LP":
+        # the entries stacked above the name over the separator, each closed by a comma, are more
+        # names of the same list.)
+        earlier: list[_Slot] = []
+        previous = above - 1
+        while (
+            previous >= 0 and above - previous <= _ITEM_LIMIT and not found[previous].in_table
+            and found[previous].text.rstrip().endswith(",")
+        ):
+            name = _stacked_entry(text, found[previous], common_words)
+            if name is None:
+                break
+            earlier.append((name, found[previous].end))
+            previous -= 1
+        names.extend([*reversed(earlier), (first, found[above].end), (second, found[below].end)])
     return names
 
 
