@@ -99,7 +99,7 @@ def instrument_title_regex(raw: dict[str, Any]) -> str:
     an instrument phrase, optionally numbered ("Amendment No. 2", "Work Order 3"), either
     capitalised ("Guaranty", "MEMORANDUM OF UNDERSTANDING": case-sensitive) or in lower case
     right before a party keyword ("the guaranty between ..."), and never followed by a capitalised
-    word ("the Plan Administrator" is no title). A common noun ("the license granted", "the
+    word ("the Plan Administrator" is no title) but a joining word in capitals. A common noun ("the license granted", "the
     guarantee period") is thus no title."""
     function_words = {"of", "and", "to", "for", "on", "in", "under", "the", "&"}
 
@@ -117,8 +117,11 @@ def instrument_title_regex(raw: dict[str, Any]) -> str:
     caps = "|".join(capitalised(p) for p in phrases)
     lower = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
     keyword = r"(?=\s*,?\s*(?:by\s+and\s+between|by\s+and\s+among|between|among|with)\s)"
+    # A joining word in capitals continues a title in capitals ("LEASE OF RAILROAD EQUIPMENT",
+    # "LICENCE TO OCCUPY"); the words after it are read as the title's subject, as in lower case.
+    joining = r"(?:OF|TO|FOR|ON)\s"
     return (
-        rf"(?:(?-i:\b(?:{caps})){number}|\b(?:{lower}){number}{keyword})(?-i:(?!\s+[A-Z0-9]))"
+        rf"(?:(?-i:\b(?:{caps})){number}|\b(?:{lower}){number}{keyword})(?-i:(?!\s+(?!{joining})[A-Z0-9]))"
     )
 
 

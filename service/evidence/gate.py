@@ -58,7 +58,9 @@ from service.evidence.subject_class import (
     limits,
     party_grammar,
 )
-from service.evidence.titles import amendment_key, clean_title, expand_abbreviations, known_agreement_kind, parent_key
+from service.evidence.titles import (
+    amendment_key, clean_title, expand_abbreviations, known_agreement_kind, names_inner_amendment, parent_key,
+)
 from service.evidence.written_names import WrittenName, binding_spans, written_around, written_names
 
 REGISTRY_LIMIT = 10_000
@@ -276,6 +278,14 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     # answer for the agreement it amends); an amendment question meets only names with its number.
     if amendment_q is None:
         if any(key is not None for key in keys.values()):
+            # The amendment's own heading, its amendment word inside ("Apple Corporate Alliance
+            # Program Addendum to the Authorized Apple Dealer Sales Agreement", with the alias
+            # "Addendum to the ..."), names the amendment itself: exactly its title, never the
+            # title of the agreement it amends.
+            own = {expand_abbreviations(clean_title(t)) for t in (ta_raw, agreement.name)}
+            parents = {key.parent for key in keys.values() if key is not None}
+            if tq and tq in own and names_inner_amendment(sc.agreement_title or "") and tq not in parents:
+                return "title exact"
             return None
         comparable = names
     else:

@@ -136,6 +136,7 @@ class _PartyGrammar:
     gap: re.Pattern[str]  # words that may continue a title up to the party keyword
     separator: re.Pattern[str]
     stray: re.Pattern[str]
+    word_marks: re.Pattern[str]  # punctuation inside a word of a name ("E*TRADE", "Yahoo!")
     description: re.Pattern[str]  # "and its Affiliates": says who else, names no one
     continuation: re.Pattern[str]  # where the rest of the question may begin after a name
     max_join: int
@@ -156,6 +157,7 @@ def party_grammar() -> _PartyGrammar:
         gap=re.compile(rf"(?:\s*,?\s*(?:{phrases})\b|\s+{word})+\s*,?\s*"),
         separator=re.compile(raw["separator"], re.IGNORECASE),
         stray=re.compile("[" + re.escape(raw["stray_characters"]) + "]"),
+        word_marks=re.compile(raw["word_marks"]),
         description=re.compile(raw["party_description"], re.IGNORECASE),
         continuation=_continuation_regex(tuple(raw["continuation_words"])),
         max_join=int(raw["max_join"]),
@@ -186,7 +188,8 @@ def name_problem(name: str) -> str | None:
         return f"party name longer than {limits()['name_chars']} characters: {stripped[:40]!r}..."
     # Curly double quotes are quotes too (a structured subject or registry name is not
     # straightened before it gets here).
-    stray = party_grammar().stray.search(straighten_quotes(stripped))
+    # A mark inside a word of the name ("E*TRADE", "Yahoo! Inc.") is the name's own spelling.
+    stray = party_grammar().stray.search(party_grammar().word_marks.sub("", straighten_quotes(stripped)))
     if stray:
         return f"stray {stray.group()!r} in party name {stripped!r}"
     depth = 0
@@ -569,6 +572,7 @@ def parse_question(question: str) -> SubjectClass:
         if built.kind == "agreement_attribute":
             _bind_other_named_parties(built, body, m)
             _add_title_readings(built, body, m)
+            _add_of_the_readings(built, body, m)
             _add_dash_readings(built, m.group("title"))
         return _check_subject_names(built)
     # No known shape: the names it contains are all the gate has, so every party the question
@@ -763,10 +767,14 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
     )
 
 
+# Marks inside a word of a name: a "*" between letters ("E*TRADE") and a "!" closing a word
+# ("Yahoo! Inc."), the ``word_marks`` of question_patterns.json that the stray check skips.
+_WORD_MARKS = r"(?<=\w)\*(?=\w)|(?<=[A-Za-z])!(?=\s|$)"
 # A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
 # It starts where a name starts, never inside a word ("iMine Corporation" is not "Mine Corporation").
 _LEAD_NAME = re.compile(
-    r"(?<![\w.&'/-])(?:[A-Z0-9]|[a-z](?=[A-Z.]))[\w.&'/-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9][\w.&'/-]*)*"
+    rf"(?<![\w.&'/*-])(?:[A-Z0-9]|[a-z](?=[A-Z.]))(?:[\w.&'/-]|{_WORD_MARKS})*"
+    rf"(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+)?[A-Z0-9](?:[\w.&'/-]|{_WORD_MARKS})*)*"
 )
 
 
@@ -910,12 +918,13 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
 
 # A name's first word: capitalised, lower case before a capital ("iBio", "e.l.f."), or a
 # lower-case domain name ("theglobe.com"); never the inside of a word.
-# (A "/" between letters is inside a word: "Zealand Pharma A/S", "S/A"; no run opens after it.)
-_NAME_START = r"(?<![\w.&'/-])(?:[A-Z0-9]|[a-z](?=[A-Z.])|[a-z](?=[a-z0-9-]*\.[a-z]{2,}\b))"
-_IN_WORD = r"(?:[\w.&'-]|/(?=\w))"
+# (A "/" between letters is inside a word: "Zealand Pharma A/S", "S/A"; no run opens after it.
+# So are the ``_WORD_MARKS``.)
+_NAME_START = r"(?<![\w.&'/*-])(?:[A-Z0-9]|[a-z](?=[A-Z.])|[a-z](?=[a-z0-9-]*\.[a-z]{2,}\b))"
+_IN_WORD = rf"(?:[\w.&'-]|/(?=\w)|{_WORD_MARKS})"
 # A capitalised run directly before a possessive "'s" / "'" ("Acme Holdings's", "Omega Retail'").
 _POSSESSIVE = re.compile(
-    _NAME_START + r"[\w.&-]*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+){0,2}[A-Z0-9][\w.&-]*)*(?:'s|')(?!\w)"
+    _NAME_START + rf"(?:[\w.&-]|{_WORD_MARKS})*(?:,?\s+(?:(?:of|and|&|de|du|la|von|van|der|the)\s+){{0,2}}[A-Z0-9](?:[\w.&-]|{_WORD_MARKS})*)*(?:'s|')(?!\w)"
 )
 # A capitalised run that may hold commas and a legal form ("Acme Holdings, Inc. and Zeta Corp").
 _COMPANY_RUN = re.compile(
@@ -1165,6 +1174,46 @@ def _add_title_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
                         separators.append("; ")
                     pieces.append(name)
             sc.title_readings.append({"title": title, "parties": pieces, "separators": separators})
+
+
+# "the CHAIRMAN OF THE BOARD AGREEMENT": a title never holds an article, so the structures read
+# "BOARD AGREEMENT" and leave "CHAIRMAN" a name. The capitalised words (at most 6) between the
+# article and "of the" right before the title may be the title's own first words.
+_OF_THE_LEAD = re.compile(
+    r"(?:^|\s)(?i:the|this|that|its|their)\s+(?P<run>[A-Z][\w.&'’-]*(?:\s+(?:[A-Z][\w.&'’-]*|of|and|&)){0,5})"
+    r"\s+(?i:of)\s+(?i:the)\s+$"
+)
+
+
+def _add_of_the_readings(sc: SubjectClass, body: str, m: re.Match[str]) -> None:
+    """A title reading with the capitalised words before "of the" as the title's first words
+    ("CHAIRMAN OF THE BOARD AGREEMENT", "Memorandum of the Parties Agreement"), the names those
+    words account for dropped from the parties. Like every title reading it goes to
+    ``title_readings``, which the gate passes only on an exact title or alias match with every
+    party bound; the structure's own reading stays the main one."""
+    if sc.failures or not sc.agreement_title:
+        return
+    lead = _OF_THE_LEAD.search(body[: m.start("title")])
+    if lead is None or any(_is_lead_word(w) for w in lead.group("run").split()[:1]):
+        return
+    title = f"{body[lead.start('run') : m.start('title')]}{sc.agreement_title}"
+    if title_problem(title):
+        return
+    run_words = set(name_words(lead.group("run")))
+    pieces: list[str] = []
+    separators: list[str] = []
+    kept_previous = False
+    for i, piece in enumerate(sc.parties):
+        if set(name_words(piece)) <= run_words:
+            kept_previous = False  # words of the title, not a party
+            continue
+        if pieces:
+            # Neighbours in the question keep their separator (the gate may re-join them).
+            separators.append(sc.party_separators[i - 1] if kept_previous else "; ")
+        pieces.append(piece)
+        kept_previous = True
+    if len(sc.title_readings) <= _TITLE_READINGS:
+        sc.title_readings.append({"title": title, "parties": pieces, "separators": separators})
 
 
 # "the PivX Corporation–Detto Technologies Reseller Agreement": two parties joined by a dash

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ingest.agreements import amendment_of
 from ingest.lexicons import lexicons
@@ -64,6 +65,22 @@ def amendment_key(title: str) -> AmendmentKey | None:
         match = _NUMBER.search(title)
         number = _number(match.group("number")) if match else None
     return AmendmentKey(amendment.word, number, parent_key(parent))
+
+
+@lru_cache(maxsize=1)
+def _inner_amendment() -> re.Pattern[str]:
+    from ingest.lexicons import load_json
+
+    words = load_json("agreement_kinds.json")["amendment_words"]
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"\S\s+(?:{alternatives})\s+(?:(?:no\.?|number|#)\s*\w+\s+)?(?:to|of)\s+\S", re.IGNORECASE)
+
+
+def names_inner_amendment(title: str) -> bool:
+    """Whether a title names an amendment whose word is not its first: "Apple Corporate Alliance
+    Program Addendum to the Authorized Apple Dealer Sales Agreement". ``amendment_key`` reads
+    only titles that open with the word (or close with it), so such a title has no key."""
+    return bool(_inner_amendment().search(" ".join(title.split())))
 
 
 def parent_key(parent: str | None) -> str | None:
