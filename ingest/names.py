@@ -1821,7 +1821,6 @@ def _named_for_its_address(name: str) -> bool:
     )
 
 
-_OPENING_JOINER = re.compile(r"\s*(?:OF|FOR)[ \t]*\n")
 _DANGLING_JOINER = re.compile(r"\s(?:of|and|the|for|to|de|du|des|del|van|von|y|OF|AND|THE|FOR|TO)\s*\Z")
 
 
@@ -1839,11 +1838,6 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # "University of" of "... the University of Texas System": a name never ends in a word that
     # joins it to more of itself; such a reading was cut short.
     if _DANGLING_JOINER.search(name):
-        return "fragment"
-    # ("AGREEMENT OF LIMITED PARTNERSHIP\nFOR\nHURON GAMING, LP": "FOR\nHURON GAMING, LP" is a
-    # heading's tail; a name never opens with a joining word alone on its line. "OF Mutual Holding
-    # Company" in prose is a name.)
-    if _OPENING_JOINER.match(name):
         return "fragment"
     # '"Constituent Corporations': a quote opening a name that never closes it is a defined term's
     # text ('referred to collectively as the "Constituent Corporations"'); '"QX" TECHNOLOGIES' closes.
