@@ -1242,8 +1242,7 @@ _PARAGRAPH_ABOVE = re.compile(r"(?<=\S)[ \t]*\n[ \t]*\n\s*\Z")
 _SEAT_LINE = re.compile(r"[ \t]*[A-Z][\w.'’\-]*(?:[ \t]+[A-Z][\w.'’\-]*){0,3},[ \t]*(?P<place>[A-Z][\w.'’\- ]{1,40}?)[ \t]*")
 _THIS_TERM = re.compile(r"\b(?i:this)[ \t\n]+[\"“]\Z")
 _DOCUMENT_OF = re.compile(r"\b(?i:agreement|contract)[ \t\n]+(?i:of)\b")
-# ("a corporation incorporated in Delaware, (the "Supplier")": a formation verb and "in" name the
-# place the same way.)
+# A town and its comma right before a province or state ("City of Mississauga, |Province of Ontario").
 _TOWN_AND_COMMA = re.compile(r"(?<![\w.&'’\-])([A-Z][\w.'’\-]*),[ \t]*\n?[ \t]*\Z")
 
 
@@ -1254,6 +1253,8 @@ def _after_a_town(text: str, floor: int, start: int) -> bool:
     return town is not None and not ends_in_legal_suffix(town.group(1))
 
 
+# ("a corporation incorporated in Delaware, (the "Supplier")": a formation verb and "in" name the
+# place the same way.)
 _LAWS_OF_BEFORE = re.compile(
     r"(?:\b(?i:laws?)[ \t\n]+of|\b(?:incorporated|organi[sz]ed|formed|registered|existing|domiciled)[ \t\n]+in)"
     r"[ \t\n]+(?:the[ \t\n]+)?\Z"

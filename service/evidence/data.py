@@ -99,8 +99,9 @@ def instrument_title_regex(raw: dict[str, Any]) -> str:
     an instrument phrase, optionally numbered ("Amendment No. 2", "Work Order 3"), either
     capitalised ("Guaranty", "MEMORANDUM OF UNDERSTANDING": case-sensitive) or in lower case
     right before a party keyword ("the guaranty between ..."), and never followed by a capitalised
-    word ("the Plan Administrator" is no title) but a joining word in capitals. A common noun ("the license granted", "the
-    guarantee period") is thus no title."""
+    word but a joining word in capitals ("the Plan Administrator" is no title; "LEASE OF RAILROAD
+    EQUIPMENT" is one). A common noun ("the license granted", "the guarantee period") is thus no
+    title."""
     function_words = {"of", "and", "to", "for", "on", "in", "under", "the", "&"}
 
     def capitalised(phrase: str) -> str:
