@@ -180,3 +180,12 @@ def test_the_agreement_an_addendum_amends_is_still_not_the_addendum(kb: KB) -> N
         "reason": "title 'Kestrel Partner Program Addendum to the Authorized Kestrel Reseller Agreement' does not match "
                   "'Authorized Kestrel Reseller Agreement'",
     }]
+
+
+def test_bound_at_most_six_words_before_of_the_are_offered_as_the_titles_own() -> None:
+    six = "What law governs the ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT OF THE BOARD AGREEMENT between Quillnet, Inc. and Harold P. Vance?"
+    seven = six.replace("ALPHA", "ZULU ALPHA")
+    assert [r["title"] for r in parse_question(six).title_readings] == [
+        "ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT OF THE BOARD AGREEMENT"
+    ]
+    assert parse_question(seven).title_readings == []

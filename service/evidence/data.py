@@ -131,7 +131,13 @@ def question_patterns() -> dict[str, Any]:
     raw = load("question_patterns.json")
     instrument = instrument_title_regex(raw)
     raw["_structures"] = [
-        {**s, "_re": re.compile(s["regex"].replace("{instrument_title}", instrument), re.IGNORECASE)}
+        {
+            **s,
+            "_re": re.compile(
+                s["regex"].replace("{instrument_title}", instrument).replace("{word_marks}", raw["word_marks"]),
+                re.IGNORECASE,
+            ),
+        }
         for s in raw["structures"]
     ]
     raw["_period"] = _compile([c["regex"] for c in raw["constraints"]["period"]])

@@ -769,7 +769,7 @@ def _build(structure: dict[str, Any], g: dict[str, str | None], body: str, m: re
 
 # Marks inside a word of a name: a "*" between letters ("E*TRADE") and a "!" closing a word
 # ("Yahoo! Inc."), the ``word_marks`` of question_patterns.json that the stray check skips.
-_WORD_MARKS = r"(?<=\w)\*(?=\w)|(?<=[A-Za-z])!(?=\s|$)"
+_WORD_MARKS = question_patterns()["word_marks"]
 # A capitalised run that may hold commas ("Acme Holdings, Inc. and Omega Retail LLC").
 # It starts where a name starts, never inside a word ("iMine Corporation" is not "Mine Corporation").
 _LEAD_NAME = re.compile(
