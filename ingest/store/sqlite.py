@@ -28,7 +28,7 @@ import structlog
 
 from ingest.clock import utc_now
 from ingest.deadline import deadline_error, deadline_passed
-from ingest.sqlite_db import connect, immediate
+from ingest.sqlite_db import connect, immediate, set_up_schema
 from ingest.schema import Chunk, DocumentRecord, RevisionInfo, Subject, SubjectRecord
 from ingest.statuses import RevisionStatus
 from ingest.store.sqlite_audit import AuditGroupCommit
@@ -384,6 +384,28 @@ def _translate_sqlite_errors(method: Any) -> Any:
 _translated = translate_errors(_translate_sqlite_errors)
 
 
+def _upgrade_file(db: sqlite3.Connection) -> None:
+    """What a file made by an older version lacks, added inside the schema's transaction."""
+    columns = {r["name"] for r in db.execute("PRAGMA table_info(documents)")}
+    if "incarnation" not in columns:  # a store created before incarnations existed
+        db.execute("ALTER TABLE documents ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
+    if "hash" not in {r["name"] for r in db.execute("PRAGMA table_info(audit)")}:
+        db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")  # the hash chain's link
+    if "unit_vectors" not in {r["name"] for r in db.execute("PRAGMA table_info(chunks)")}:
+        # A store from before sentence vectors were stored: its chunks keep NULL (their
+        # units are embedded at query time) until the documents are ingested again.
+        db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
+    db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+    # A file made before live_chunks existed: fill it once from the join it replaces.
+    db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
+    if db.execute("SELECT changes()").fetchone()[0]:
+        db.execute(
+            "INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id) "
+            "SELECT c.rowid, c.doc_id, c.chunk_id FROM chunks c JOIN documents d "
+            "ON d.doc_id = c.doc_id AND d.current_revision = c.revision"
+        )
+
+
 @_translated
 class SqliteStore:
     """``busy_timeout`` is how long a write waits for a lock held by another process before
@@ -414,28 +436,7 @@ class SqliteStore:
         # scored in two parts, one per thread (KNN_SPLIT_ROWS).
         self._scorer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="attest-knn")
         try:
-            db = self._db()
-            # executescript manages its own transaction; the schema is idempotent.
-            db.executescript(_SCHEMA + _counters_sql())
-            columns = {r["name"] for r in db.execute("PRAGMA table_info(documents)")}
-            if "incarnation" not in columns:  # a store created before incarnations existed
-                db.execute("ALTER TABLE documents ADD COLUMN incarnation TEXT NOT NULL DEFAULT ''")
-            if "hash" not in {r["name"] for r in db.execute("PRAGMA table_info(audit)")}:
-                db.execute("ALTER TABLE audit ADD COLUMN hash TEXT")  # the hash chain's link
-            if "unit_vectors" not in {r["name"] for r in db.execute("PRAGMA table_info(chunks)")}:
-                # A store from before sentence vectors were stored: its chunks keep NULL (their
-                # units are embedded at query time) until the documents are ingested again.
-                db.execute("ALTER TABLE chunks ADD COLUMN unit_vectors BLOB")
-            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
-            with self._write() as tx:
-                # A file made before live_chunks existed: fill it once from the join it replaces.
-                tx.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('live_chunks', '1')")
-                if tx.execute("SELECT changes()").fetchone()[0]:
-                    tx.execute(
-                        "INSERT OR REPLACE INTO live_chunks(rowid, doc_id, chunk_id) "
-                        "SELECT c.rowid, c.doc_id, c.chunk_id FROM chunks c JOIN documents d "
-                        "ON d.doc_id = c.doc_id AND d.current_revision = c.revision"
-                    )
+            set_up_schema(self._db(), _SCHEMA + _counters_sql(), _upgrade_file)
         except sqlite3.Error as exc:
             self._scorer.shutdown(wait=False)
             raise StoreUnavailable(f"cannot open the SQLite store at {self.path}: {exc}") from exc

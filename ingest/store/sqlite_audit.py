@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 import structlog
 
-from ingest.sqlite_db import immediate
+from ingest.sqlite_db import immediate, write_ahead_logging
 from ingest.store.common import chain_entry
 
 __all__ = ["AuditGroupCommit", "CHECKPOINT_BYTES", "MAX_BATCH"]
@@ -270,7 +270,7 @@ class AuditGroupCommit:
             # check_same_thread=False; the settings are those of ingest.sqlite_db.connect.
             db = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
                                  check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
+            write_ahead_logging(db, self.busy_timeout)
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it
             db.execute(f"PRAGMA journal_size_limit={JOURNAL_LIMIT_BYTES}")  # see WAL_BOUND_BYTES

@@ -44,7 +44,7 @@ import structlog
 from ingest.errors import AttestError, InvalidInputError, UnavailableError
 from ingest.settings import Settings
 from ingest.clock import utc_now
-from ingest.sqlite_db import ThreadConnections, immediate
+from ingest.sqlite_db import ThreadConnections, immediate, set_up_schema
 from ingest.statuses import DocStatus, IngestOutcome, JobState
 from service.api.job_queue import (  # the port; re-exported for the queue's users
     MAX_ATTEMPTS,
@@ -98,6 +98,14 @@ CREATE INDEX IF NOT EXISTS jobs_doc ON jobs(doc_id, seq);
 CREATE INDEX IF NOT EXISTS jobs_principal ON jobs(principal, claimed_at);
 """
 _ADDED_COLUMNS = {"incarnation": "TEXT", "claimed_at": "TEXT", "owner": "TEXT"}
+
+
+def _add_missing_columns(db: sqlite3.Connection) -> None:
+    columns = {r["name"] for r in db.execute("PRAGMA table_info(jobs)")}
+    for name, kind in _ADDED_COLUMNS.items():
+        if name not in columns:  # a queue created by an older version
+            db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {kind}")
+
 
 def open_upload_store(settings: Settings) -> UploadStore:
     """The adapter ``ATTEST_UPLOAD_STORE`` names. Raises ``InvalidInputError`` for settings that
@@ -177,13 +185,12 @@ class JobStore:
         self._owners = self.data_dir / "ingest-owners"
         self._owner_fd: int | None = None
         self._owner_lock = threading.Lock()
-        db = self._db()
-        db.executescript(_SCHEMA.split("CREATE INDEX IF NOT EXISTS jobs_principal")[0])
-        columns = {r["name"] for r in db.execute("PRAGMA table_info(jobs)")}
-        for name, kind in _ADDED_COLUMNS.items():
-            if name not in columns:  # a queue created by an older version
-                db.execute(f"ALTER TABLE jobs ADD COLUMN {name} {kind}")
-        db.executescript(_SCHEMA)
+        # The table, then what a queue of an older version lacks, then the indexes (which may
+        # use the added columns): one write transaction each, so the processes of `attest serve
+        # --workers N` opening a new queue together take turns.
+        set_up_schema(self._db(), _SCHEMA.split("CREATE INDEX IF NOT EXISTS jobs_principal")[0],
+                      _add_missing_columns)
+        set_up_schema(self._db(), _SCHEMA)
 
     def _hold_owner_lock(self) -> None:
         """Take this queue's owner lock (once; held until the process exits)."""

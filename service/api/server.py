@@ -30,6 +30,8 @@ from typing import Any, Iterator
 from fastapi import FastAPI
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from ingest.errors import UnavailableError
+
 __all__ = [
     "HTTP_PROTOCOL", "NoDelayHTTPProtocol", "ReusePortAddress", "free_port", "reuse_port_socket",
     "serve_in_thread", "serve_workers", "served_app",
@@ -98,8 +100,10 @@ def serve_workers(host: str, port: int, workers: int, **options: Any) -> None:
     """``attest serve --workers N``: uvicorn's process supervisor (health checks, restarts,
     signals) over N processes that each listen on their own ``SO_REUSEPORT`` socket (see the
     module docstring). The parent keeps one bound, never-listening socket of the group: the port
-    is taken (a clear error now if it is not free), and it receives no connections."""
+    is taken (a clear error now if it is not free), and it receives no connections. Raises
+    :class:`UnavailableError` when the server stopped because a worker failed to start."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
 
     holder = reuse_port_socket(host, port)  # raises OSError (address in use) before any worker
@@ -108,9 +112,18 @@ def serve_workers(host: str, port: int, workers: int, **options: Any) -> None:
             "service.api.server:served_app", factory=True, workers=workers, host=host,
             port=port, http=HTTP_PROTOCOL, **options,
         )
-        Multiprocess(config, sockets=[ReusePortAddress(host, port)]).run()  # type: ignore[list-item]
+        supervisor = Multiprocess(config, sockets=[ReusePortAddress(host, port)])  # type: ignore[list-item]
+        supervisor.run()
     finally:
         holder.close()
+    # The supervisor also stops, without an error of its own, when a worker fails before it
+    # serves (its lifespan raised: the store cannot open, say); that worker is still in its list.
+    failed = sorted(p.pid for p in supervisor.processes if p.exitcode == STARTUP_FAILURE)
+    if failed:
+        raise UnavailableError(
+            f"worker process {failed[0]} failed to start (its error is logged above), so the "
+            "server stopped"
+        )
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -30,7 +30,9 @@ def serve(
 ) -> int:
     """Run the HTTP API (uvicorn) and the search portal."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
 
+    from ingest.errors import EXIT_CODES, UnavailableError
     from ingest.settings import get_settings
     from service.api.app import create_app
     from service.api.auth import KeyConfigError, bootstrap_path, create_bootstrap_key, keys_configured
@@ -77,6 +79,9 @@ def serve(
         except OSError as exc:
             sys.stderr.write(f"error: cannot listen on {host}:{port}: {exc.strerror}\n")
             return 2
+        except UnavailableError as exc:
+            sys.stderr.write(f"error: {exc.message}\n")
+            return EXIT_CODES[UnavailableError]
         return 0
     try:
         app = create_app(settings)
@@ -85,15 +90,21 @@ def serve(
         return 2
     # SIGTERM: uvicorn stops accepting, waits for open requests (each has a deadline) and runs
     # the lifespan shutdown (ingest workers stop, stores close).
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_config=None,
-        access_log=False,
-        http=HTTP_PROTOCOL,
-        timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
-    )
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_config=None,
+            access_log=False,
+            http=HTTP_PROTOCOL,
+            timeout_graceful_shutdown=int(settings.request_timeout_seconds) + 5,
+        )
+    except SystemExit as exc:  # uvicorn's own exit code 3 would read as "not found" here
+        if exc.code != STARTUP_FAILURE:
+            raise
+        sys.stderr.write("error: the server failed to start (its error is logged above)\n")
+        return EXIT_CODES[UnavailableError]
     # A handler abandoned at its deadline may still be computing in a non-daemon worker
     # thread; the interpreter would wait for it at exit. Everything is closed by now: leave.
     stray = [t.name for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]

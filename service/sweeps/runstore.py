@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
-from ingest.sqlite_db import ThreadConnections, immediate
+from ingest.sqlite_db import ThreadConnections, immediate, set_up_schema
 from ingest.store.elastic import _translated as _es_translated
 from ingest.store.port import Store, StoreError, StoreUnavailable
 from ingest.store.sqlite import _translated as _sqlite_translated
@@ -66,7 +66,7 @@ class SqliteRunStore:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._connections = ThreadConnections(self.path)
-        self._db().executescript(_SQLITE_SCHEMA)
+        set_up_schema(self._db(), _SQLITE_SCHEMA)
 
     def _db(self) -> sqlite3.Connection:
         return self._connections.get()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import select
 import signal
 import socket
@@ -104,6 +105,28 @@ def test_serve_workers_refuses_a_port_another_program_listens_on(tmp_path: Path)
     assert f"error: cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_exits_unavailable_when_the_store_cannot_open_at_start(tmp_path: Path, workers: str) -> None:
+    """Before, with --workers 2 the supervisor stopped after a worker failed to start and
+    `attest serve` exited 0, as after a clean shutdown; with one process it exited with
+    uvicorn's 3, which Attest's table reads as "not found"."""
+    (tmp_path / "attest.sqlite3").mkdir()  # a directory where the store's file should be
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(free_port()), "--workers", workers],
+        cwd=REPO, env=_server_env(tmp_path, "balance-key-0123456789abcdef"),
+        capture_output=True, text=True, timeout=240,
+    )
+    assert done.returncode == 5, done.stderr[-2000:]
+    last_line = done.stderr.strip().splitlines()[-1]
+    if workers == "1":
+        assert last_line == "error: the server failed to start (its error is logged above)"
+    else:
+        assert re.fullmatch(
+            r"error: worker process \d+ failed to start \(its error is logged above\), so the "
+            r"server stopped", last_line), last_line
+    assert "cannot open the SQLite store at" in done.stderr + done.stdout
+
+
 def _sockets_by_process(pgid: int, port: int, state: str) -> dict[int, int]:
     """TCP sockets on local ``port`` in ``state`` (01 established, 0A listening) held by each
     process of group ``pgid``."""
@@ -140,11 +163,13 @@ def test_a_burst_of_connections_reaches_both_worker_processes(tmp_path: Path) ->
     """Before, the 8 connections of `bench/api_load.py --clients 8` all went to one of the two
     processes (the other used no CPU); now each process listens on its own socket."""
     port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
-        cwd=REPO, env=_server_env(tmp_path, "balance-key-0123456789abcdef"),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
+    log = tmp_path / "serve.log"  # the server's output, shown if it stops before listening
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
+            cwd=REPO, env=_server_env(tmp_path / "data", "balance-key-0123456789abcdef"),
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
     connections: list[socket.socket] = []
     try:
         deadline = time.monotonic() + 240
@@ -152,7 +177,8 @@ def test_a_burst_of_connections_reaches_both_worker_processes(tmp_path: Path) ->
             listening = _sockets_by_process(server.pid, port, "0A")
             if len(listening) == 2:
                 break
-            assert server.poll() is None and time.monotonic() < deadline, listening
+            assert server.poll() is None and time.monotonic() < deadline, (
+                listening, server.returncode, log.read_text(errors="replace")[-3000:])
             time.sleep(0.5)
         assert sorted(listening.values()) == [1, 1]
         for _ in range(16):
