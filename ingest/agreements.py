@@ -76,6 +76,19 @@ _SUBJECT_AFTER_AGREEMENT = re.compile(
     r"(?:ON|FOR|OF|REGARDING|CONCERNING|on|for|of|regarding|concerning)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
+# The head of a title that names its subject after the agreement word, and that title whole
+# (white space collapsed): the subject alias of ``title_aliases``. As _SUBJECT_AFTER_AGREEMENT,
+# with "with" too, and "and" inside the head ("Local Programming and Marketing Agreement with
+# Option to Purchase Station", a preamble's own name for the contract).
+_HEAD_BEFORE_SUBJECT = re.compile(
+    r"(.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract))\s+(?:ON|FOR|REGARDING|CONCERNING|WITH|on|for|regarding|concerning|with)\s",
+    re.DOTALL,
+)
+_SUBJECT_AFTER_HEAD = re.compile(
+    r"[A-Z][\w&'’\-/]*[ \t]{1,3}(?:(?:[A-Z][\w&'’\-/]*|and|&)[ \t]{1,3}){0,5}(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
+    r"(?:ON|FOR|OF|REGARDING|CONCERNING|WITH|on|for|of|regarding|concerning|with)"
+    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
+)
 # A title that goes on after its agreement word with "AND" and at most four more words, none a
 # name (no digits, commas or full stops): "SEPARATION AGREEMENT AND GENERAL RELEASE", "Settlement
 # Agreement and Mutual Release". As a whole line only (after a letter's "RE:" label).
@@ -1152,6 +1165,7 @@ def find_title(text: str) -> Title | None:
         title = _with_title_case_line_below(text, _with_run_in_tail(text, _with_line_below(text, _with_line_above(text, _with_box(text, title)))))
         title = _with_repeated_subject(text, title)
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
+        title = _with_leading_parent(text, title)
     title = _heading_repeated_by_preamble(text, title)
     if title is None or title.text.casefold() in ("agreement", "this agreement"):
         # ("(1) ISIS LIMITED\nand\n(2) PERSPECTUM LIMITED\nEXCLUSIVE LICENCE OF TECHNOLOGY" over
@@ -2667,6 +2681,33 @@ def _with_amendment_head(text: str, title: Title) -> Title:
     return title
 
 
+# Words after which a heading line goes on with a party list or the preamble, never the title.
+_PARTY_LIST_WORDS = re.compile(r"(?i)\b(?:between|among|amongst|by|dated|made|this)\b")
+
+
+def _with_leading_parent(text: str, title: Title) -> Title:
+    """An amendment heading whose parent is titled with the agreement word first, read whole:
+    "THIRD AMENDMENT TO THE AGREEMENT FOR THE SUPPLY OF SUGARCANE JUICE AND OTHER UTILITIES", not
+    "THIRD AMENDMENT TO THE AGREEMENT". The parent the title read is the bare agreement word, and
+    it with the rest of the heading's line is such a title (``_LEADING_AGREEMENT``, as a heading
+    of its own would be read), with no party list or preamble word in it."""
+    amendment = amendment_of(title.text)
+    if amendment is None or amendment.parent is None or re.fullmatch(r"(?i)agreement|contract", amendment.parent) is None:
+        return title
+    line_start = text.rfind("\n", 0, title.start) + 1
+    line_end = text.find("\n", title.end)
+    line_end = len(text) if line_end == -1 else line_end
+    rest = text[title.end : line_end].rstrip()
+    if text[line_start : title.start].strip() or not rest[:1].isspace() or _PARTY_LIST_WORDS.search(rest):
+        return title
+    if not text[title.start : title.end].endswith(amendment.parent):
+        return title
+    if _LEADING_AGREEMENT.fullmatch(" ".join(f"{amendment.parent}{rest}".split())) is None:
+        return title
+    end = title.end + len(rest)
+    return Title(" ".join(text[title.start : end].split()), title.start, end)
+
+
 @dataclass(frozen=True, slots=True)
 class Amendment:
     """What an amendment-like title says about itself."""
@@ -2977,9 +3018,16 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
         add(title.start, title.start + len(entity.group(1)), "heading")
     # "Cooperation Agreement on Mobile Game Business" is also the "Cooperation Agreement" its
     # heading opens with: a subject after the agreement word is often left out when it is named.
-    subject = re.match(r"(.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract))[ \t]+(?i:on|for|regarding|concerning)[ \t]", title.text)
-    if subject is not None and len(subject.group(1).split()) >= 2 and _SUBJECT_AFTER_AGREEMENT.fullmatch(title.text):
-        add(title.start, title.start + len(subject.group(1)), "heading")
+    # So is a heading set over several lines ("MANAGEMENT\n\nAGREEMENT\n\nFOR CLASS III GAMING
+    # ENTERPRISE") and a subject after "with" ("LOCAL PROGRAMMING AND MARKETING AGREEMENT WITH
+    # OPTION TO PURCHASE STATION"); the words before the agreement word are the same capitalised
+    # head (1 to 6 words, no digit), so an amendment's "AMENDMENT 1 TO THE AGREEMENT FOR ..." is none.
+    subject = _HEAD_BEFORE_SUBJECT.match(title.text)
+    if subject is not None and len(subject.group(1).split()) >= 2 and _SUBJECT_AFTER_HEAD.fullmatch(" ".join(title.text.split())):
+        # (The title's text has its white space collapsed; its span may hold line breaks.)
+        written = re.compile(r"\s+".join(map(re.escape, subject.group(1).split()))).match(text, title.start, title.end)
+        if written is not None:
+            add(title.start, written.end(), "heading")
     # "THE HARBOR POINT SUPPLY AGREEMENT" is also the HARBOR POINT SUPPLY AGREEMENT (``add``
     # drops the article like other leading noise).
     if re.match(r"(?:THE|The)\s", title.text):
