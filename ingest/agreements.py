@@ -3020,8 +3020,9 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     # heading opens with: a subject after the agreement word is often left out when it is named.
     # So is a heading set over several lines ("MANAGEMENT\n\nAGREEMENT\n\nFOR CLASS III GAMING
     # ENTERPRISE") and a subject after "with" ("LOCAL PROGRAMMING AND MARKETING AGREEMENT WITH
-    # OPTION TO PURCHASE STATION"); the words before the agreement word are the same capitalised
-    # head (1 to 6 words, no digit), so an amendment's "AMENDMENT 1 TO THE AGREEMENT FOR ..." is none.
+    # OPTION TO PURCHASE STATION"); the words before the agreement word are a capitalised head
+    # (1 to 6 words, "and"/"&" inside, none opening with a digit), so an amendment's "AMENDMENT 1
+    # TO THE AGREEMENT FOR ..." has none.
     subject = _HEAD_BEFORE_SUBJECT.match(title.text)
     if subject is not None and len(subject.group(1).split()) >= 2 and _SUBJECT_AFTER_HEAD.fullmatch(" ".join(title.text.split())):
         # (The title's text has its white space collapsed; its span may hold line breaks.)

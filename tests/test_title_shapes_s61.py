@@ -100,6 +100,11 @@ THIRD_AMENDMENT = (
 )
 
 
+def _under_heading(heading: str) -> str:
+    return (f"{heading}\n\nThis Amendment is made as of January 1, 1990 between QUILLON HOLDING CORPORATION, a New "
+            "York corporation, and HARBOR TELEPHONE COMPANY, a New York corporation.\n")
+
+
 @pytest.mark.parametrize(("heading", "parent"), [
     ("THIRD AMENDMENT TO THE AGREEMENT FOR THE SUPPLY OF CANE JUICE AND OTHER UTILITIES",
      "AGREEMENT FOR THE SUPPLY OF CANE JUICE AND OTHER UTILITIES"),
@@ -108,9 +113,7 @@ THIRD_AMENDMENT = (
     ("Second Amendment to the Agreement for the Supply of Widgets", "Agreement for the Supply of Widgets"),
 ])
 def test_an_amendment_of_an_agreement_titled_agreement_first_is_read_whole(heading: str, parent: str) -> None:
-    text = (f"{heading}\n\nThis Amendment is made as of January 1, 1990 between QUILLON HOLDING CORPORATION, a New "
-            "York corporation, and HARBOR TELEPHONE COMPANY, a New York corporation.\n")
-    title, _ = agreement_names(text)
+    title, _ = agreement_names(_under_heading(heading))
     assert title == Title(heading, 0, len(heading))
     amendment = amendment_of(title.text)
     assert amendment is not None and amendment.parent == parent
@@ -123,9 +126,7 @@ def test_an_amendment_of_an_agreement_titled_agreement_first_is_read_whole(headi
     ("FIRST AMENDMENT TO THE SUPPLY AGREEMENT", "FIRST AMENDMENT TO THE SUPPLY AGREEMENT"),
 ])
 def test_guard_an_amendment_heading_not_read_further(heading: str, read: str) -> None:
-    text = (f"{heading}\n\nThis Amendment is made as of January 1, 1990 between QUILLON HOLDING CORPORATION, a New "
-            "York corporation, and HARBOR TELEPHONE COMPANY, a New York corporation.\n")
-    title, _ = agreement_names(text)
+    title, _ = agreement_names(_under_heading(heading))
     assert title is not None and title.text == read
 
 
