@@ -2681,16 +2681,12 @@ def _with_amendment_head(text: str, title: Title) -> Title:
     return title
 
 
-# Words after which a heading line goes on with a party list or the preamble, never the title.
-_PARTY_LIST_WORDS = re.compile(r"(?i)\b(?:between|among|amongst|by|dated|made|this)\b")
-
-
 def _with_leading_parent(text: str, title: Title) -> Title:
     """An amendment heading whose parent is titled with the agreement word first, read whole:
     "THIRD AMENDMENT TO THE AGREEMENT FOR THE SUPPLY OF SUGARCANE JUICE AND OTHER UTILITIES", not
     "THIRD AMENDMENT TO THE AGREEMENT". The parent the title read is the bare agreement word, and
     it with the rest of the heading's line is such a title (``_LEADING_AGREEMENT``, as a heading
-    of its own would be read), with no party list or preamble word in it."""
+    of its own would be read), with no party list or preamble word in it (``_NOT_TITLE_BELOW``)."""
     amendment = amendment_of(title.text)
     if amendment is None or amendment.parent is None or re.fullmatch(r"(?i)agreement|contract", amendment.parent) is None:
         return title
@@ -2698,7 +2694,7 @@ def _with_leading_parent(text: str, title: Title) -> Title:
     line_end = text.find("\n", title.end)
     line_end = len(text) if line_end == -1 else line_end
     rest = text[title.end : line_end].rstrip()
-    if text[line_start : title.start].strip() or not rest[:1].isspace() or _PARTY_LIST_WORDS.search(rest):
+    if text[line_start : title.start].strip() or not rest[:1].isspace() or _NOT_TITLE_BELOW.search(rest):
         return title
     if not text[title.start : title.end].endswith(amendment.parent):
         return title

@@ -56,3 +56,29 @@ def test_two_processes_open_each_new_sqlite_file_together(tmp_path: Path) -> Non
     assert failed == []
     assert len(outcomes) == 2 * len(rounds)
     assert [p.exitcode for p in processes] == [0, 0]
+
+
+def test_turning_on_wal_waits_at_most_its_timeout_then_raises(tmp_path: Path) -> None:
+    """The retry of ``write_ahead_logging`` is bounded: while another connection holds the file
+    locked past the timeout, it raises SQLite's own error, after about the timeout."""
+    import sqlite3
+    import time
+
+    import pytest
+
+    from ingest.sqlite_db import write_ahead_logging
+
+    path = tmp_path / "held.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")  # a rollback-journal file, locked
+    waiting = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        started = time.monotonic()
+        with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+            write_ahead_logging(waiting, 0.3)
+        assert 0.2 <= time.monotonic() - started < 5
+    finally:
+        waiting.close()
+        holder.execute("ROLLBACK")
+        holder.close()

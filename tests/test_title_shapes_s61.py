@@ -165,3 +165,13 @@ def test_the_amendment_named_whole_passes_and_its_parent_is_not_it(kb: KB) -> No
     docs, result = kb.docs("What law governs the Agreement for the Supply of Cane Juice and Other Utilities between "
                            "QUILLAMYR BRASIL LTDA and HARBOR ACUCAR S.A.?")
     assert docs == set()
+
+
+@pytest.mark.parametrize(("head", "aliased"), [
+    ("QUILL HARBOR WEST COAST CABLE MANAGEMENT", True),  # 6 words before the agreement word
+    ("QUILL HARBOR WEST COAST CABLE TV MANAGEMENT", False),  # 7: past the bound, no alias
+])
+def test_bound_the_head_holds_at_most_six_words(head: str, aliased: bool) -> None:
+    title = f"{head} AGREEMENT FOR CLASS II GAMING"
+    expected = [TitleAlias(f"{head} AGREEMENT", 0, len(head) + 10, "heading")] if aliased else []
+    assert _head_aliases(f"{title}\n\nThis Agreement is made between Quillon Inc. and Harbor LLC.\n", title) == expected
