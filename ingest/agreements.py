@@ -71,8 +71,10 @@ _LEADING_AGREEMENT = re.compile(
 # Wireless Network Coverage in the Harbor Area", "SUPPLY CONTRACT FOR INDUSTRIAL GASES". As a
 # whole line only; the words after the joining word are capitalised or connectors, and the line
 # ends in a capitalised word.
+# ("Exclusive Agency and Distribution Agreement for Game Products": "and"/"&" inside the head,
+# never opening it.)
 _SUBJECT_AFTER_AGREEMENT = re.compile(
-    r"(?:[A-Z][\w&'’\-/]*[ \t]{1,3}){1,6}(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
+    r"[A-Z][\w&'’\-/]*[ \t]{1,3}(?:(?:[A-Z][\w&'’\-/]*|and|&)[ \t]{1,3}){0,5}(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
     r"(?:ON|FOR|OF|REGARDING|CONCERNING|on|for|of|regarding|concerning)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
@@ -834,7 +836,11 @@ def _with_self_name(text: str, title: Title) -> Title:
 
 # "... COMPANY AGREEMENT\nOF\nHARBOR POINT HOLDINGS, LLC": "OF" and a company's name (caps, ending
 # in its legal form) after a caps heading, on its line or the next two lines.
-_ENTITY_TAIL = re.compile(r"[ \t]*\n?[ \t]*OF[ \t]*\n?[ \t]*(?P<name>[A-Z][A-Z0-9&.,'’\- ]{2,80}?)[ \t]*(?=\n|$)")
+# (A filing run into one line: the name ends where the preamble's "THIS" opens, "... OF CHELSEA
+# MARKET SYSTEMS, L.L.C. THIS AMENDMENT NO. 1 (the ...".)
+_ENTITY_TAIL = re.compile(
+    r"[ \t]*\n?[ \t]*OF[ \t]*\n?[ \t]*(?P<name>[A-Z][A-Z0-9&.,'’\- ]{2,80}?)[ \t]*(?=\n|$|[ \t]THIS[ \t])"
+)
 
 
 def _with_entity(text: str, title: Title) -> Title:
@@ -994,11 +1000,11 @@ def _own_heading(text: str) -> Title | None:
         extended = _with_amendment_head(text, candidate)
         if extended == candidate and _names_another_document(text, candidate.start):
             continue
-        return _fuller_on_cover(_agreement_heading_above(text, extended, candidates), candidates)
+        return _fuller_on_cover(text, _agreement_heading_above(text, extended, candidates), candidates)
     return None
 
 
-def _fuller_on_cover(heading: Title, candidates: list[tuple[int, int, Title]]) -> Title:
+def _fuller_on_cover(text: str, heading: Title, candidates: list[tuple[int, int, Title]]) -> Title:
     """A cover page above the preamble's heading that writes the same title with title-opening
     words before it ("EXCLUSIVE LICENSE AGREEMENT" on the cover, "LICENSE AGREEMENT" over "THIS
     AGREEMENT is made"): the cover's fuller title is the contract's (``title_opening_words``, and
@@ -1013,7 +1019,23 @@ def _fuller_on_cover(heading: Title, candidates: list[tuple[int, int, Title]]) -
         # ("THIRD LOAN AGREEMENT" on the cover: an ordinal numbers the contract among its kind.)
         if extra and cover_words[len(extra) :] == words and set(extra) <= _title_opening_words() | _ordinals_and_amendment_words()[0]:
             return cover
+        # ("MASTER SUPPLY AGREEMENT\nFOR PURCHASE AND SALE OF ENERGY STORAGE EQUIPMENT" on the
+        # cover, "MASTER SUPPLY AGREEMENT" over the preamble: the cover also writes its subject.)
+        # (The subject may stand on the cover's next line: read on as a heading's line below.)
+        if cover_words == words:
+            cover = _with_line_below(text, cover)
+            cover_words = cover.text.casefold().split()
+        if (
+            len(cover_words) > len(words) + 1
+            and cover_words[: len(words)] == words
+            and cover_words[len(words)] in _COVER_SUBJECT_WORDS
+            and _SUBJECT_AFTER_AGREEMENT.fullmatch(" ".join(cover.text.split()))
+        ):
+            return cover
     return heading
+
+
+_COVER_SUBJECT_WORDS = frozenset({"for", "of", "on", "regarding", "concerning"})
 
 
 _AGREEMENT_WORD = re.compile(r"\b(?:AGREEMENT|Agreement|agreement|CONTRACT|Contract|contract)\b")
@@ -2865,7 +2887,9 @@ def effective_date(text: str, start: int, end: int) -> DateSpan | None:
 
 # -- title aliases ---------------------------------------------------------------------------
 
-ALIAS_SOURCES = ("heading", "heading_line", "heading_block", "form_of", "self_name", "defined_term", "brand_prefix")
+ALIAS_SOURCES = (
+    "heading", "heading_line", "heading_block", "form_of", "self_name", "defined_term", "brand_prefix", "letter_self_name",
+)
 # How far before the preamble clause ("... is made and entered into") the contract's own heading
 # may end: "GAS TRANSPORTATION AGREEMENT (For Use under FT-A Rate Schedule)   THIS AGREEMENT is
 # made", after page furniture that reads "RATE FT-A AGREEMENT BETWEEN LG&E AND ...".
@@ -2874,6 +2898,8 @@ _FORM_OF = re.compile(r"(?:FORM|Form)[ \t]+(?:OF|of)[ \t]+")
 # Words that continue a heading line after its title: capitalised, numbers, "&", "-", "/".
 # ("TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150", "DISTRIBUTOR AGREEMENT
 # BETWEEN INGRAM MICRO AND NETGEAR".)
+# A company's name opening a heading line before the title: at most 6 capitalised words.
+_COMPANY_LEAD = re.compile(r"[ \t]*[A-Z][\w&.,'’\-]*(?:[ \t]+[A-Z][\w&.,'’\-]*){0,5}[ \t]+")
 _HEADING_REST = re.compile(r"(?:[ \t]+(?:[A-Z0-9][\w.,&'’\-/®]*|&|-|/)){1,8}")
 _AMENDMENT_END = r"Agreement|AGREEMENT|Contract|CONTRACT|Amendment|AMENDMENT|Addendum|ADDENDUM"
 # The preamble naming the contract and defining a term for it: 'This Distribution Agreement (the
@@ -2975,6 +3001,41 @@ def _heading_block(text: str, title: Title) -> tuple[int, int] | None:
     return start + (len(text[start:end]) - len(text[start:end].lstrip())), end
 
 
+# "this letter agreement", "This Facility Letter", "THIS LETTER OF OFFER": a letter naming
+# itself (up to three capitalised words before "Letter"; "letter agreement" in any case).
+_LETTER_SELF_NAME = re.compile(
+    r"\b(?:this|This|THIS)[ \t]+((?i:letter[ \t]+agreement)|(?:[A-Z][\w\-]*[ \t]+){0,3}(?:Letter|LETTER)"
+    r"(?:[ \t]+(?:(?:of|OF)[ \t]+(?:Offer|OFFER|Intent|INTENT|Appointment|APPOINTMENT)|Agreement|AGREEMENT))?)\b"
+)
+
+
+def _letter_self_name(text: str) -> TitleAlias | None:
+    """The name a letter agreement (``letter_salutation``) calls itself by, from its opening to
+    ``_THIS_LETTER_CHARS`` past the salutation (``_LETTER_SELF_NAME``), as written."""
+    salutation = letter_salutation(text)
+    if salutation is None:
+        return None
+    named = _LETTER_SELF_NAME.search(text, 0, min(len(text), salutation + _THIS_LETTER_CHARS))
+    if named is None:
+        return None
+    return TitleAlias(" ".join(named.group(1).split()), named.start(1), named.end(1), "letter_self_name")
+
+
+def _letter_named_before(text: str, title: Title) -> Title:
+    """A letter's own name (``_letter_self_name``) instead of a title read in the letter's body
+    after both its salutation and that name: "This letter agreement, together with ... at Schedule
+    A and the Restrictive Covenant Agreement (...)" names other documents after the letter has
+    named itself. A heading above the salutation, or a subject line under it that comes before
+    the letter's name for itself, stays the title."""
+    salutation = letter_salutation(text)
+    if salutation is None or title.start <= salutation:
+        return title
+    letter_name = _letter_self_name(text)
+    if letter_name is None or title.start <= letter_name.start:
+        return title
+    return Title(letter_name.text, letter_name.start, letter_name.end)
+
+
 def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     """The contract's other names for itself, each with its source span, in text order. Only
     names the contract gives *itself* count: the line its title stands on, and the sentence
@@ -3002,6 +3063,15 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     line_start = text.rfind("\n", 0, title.start) + 1
     if rest is not None and not text[line_start : title.start].strip():
         add(title.start, rest.end(), "heading_line")
+    # "UPTIME HOSTING LLC HOSTING AGREEMENT": a heading line that opens with a company's name
+    # (a few capitalised words ending in its legal form) is also the title with that name.
+    lead = text[line_start : title.start]
+    if (
+        not text[title.end : line_end].strip()
+        and _COMPANY_LEAD.fullmatch(lead)
+        and _ends_in_legal_form(lead.strip())
+    ):
+        add(line_start, title.end, "heading_line")
     # "VALUE-ADDED\nRESELLER AGREEMENT", "AMENDMENT TO\nMASTER AGREEMENT FOR PHARMACY SERVICES": the
     # heading's lines in capitals around the title's, read whole, when the title reader took fewer.
     block = _heading_block(text, title)
@@ -3033,6 +3103,11 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     form = _FORM_OF.match(title.text)
     if form is not None:
         add(title.start + form.end(), title.end, "form_of")
+    # A letter's own name for itself: "This letter agreement, together with ...", "this Facility
+    # Letter", "THIS LETTER OF OFFER" (in its notice above the addressee), whatever its title.
+    letter_name = _letter_self_name(text)
+    if letter_name is not None:
+        add(letter_name.start, letter_name.end, "letter_self_name")
     # The preamble's own name for the contract and the term it defines for it.
     scan_from = max(0, title.start)
     match = _SELF_ALIAS.search(text, scan_from, min(len(text), title.end + _SELF_ALIAS_SCAN_CHARS))
@@ -3057,7 +3132,11 @@ def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
     heading stays the title."""
     heading = find_title(text)
     if heading is None:
-        return None, []
+        # ("Dear Sirs, ... this Facility Letter sets out the terms ...": a letter with no title
+        # still has its own name, an alias of the untitled agreement.)
+        letter_name = _letter_self_name(text)
+        return None, [letter_name] if letter_name is not None and len(letter_name.text.split()) >= 2 else []
+    heading = _letter_named_before(text, heading)
     aliases = title_aliases(text, heading)
     own = next((a for a in aliases if a.source == "self_name"), None)
     if own is None or _short_form(own.text, heading.text):

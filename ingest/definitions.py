@@ -28,6 +28,7 @@ from ingest.names import (
     is_campus_institution,
     legal_name,
     local_government,
+    ends_in_local_unit,
     lowercase_words,
     name_after_colon,
     name_at,
@@ -765,14 +766,14 @@ def _clause_antecedent_read(
     # "between the City of Riverton, a municipal corporation ("City")": a lower-case "the" right
     # after "between"/"among" is no part of the name, when only a description ends the clause
     # ("the difference between the Card Inventory Forecast less ... ("Penalty")" is prose).
+    # ("by and between the COUNTY OF JEFFERSON, TEXAS (the "County")", "and the City of Salina,
+    # Kansas ("City")": a local government's name holds the state it lies in.)
+    government = _local_government_with_seat(text, segment_start, paren_start)
+    if government is not None:
+        return government
     the_party = _THE_AFTER_BETWEEN.match(text, pos, paren_start) if _BETWEEN_BEFORE.search(text[max(0, pos - 12) : pos]) else None
     if the_party:
         named = name_at(text, the_party.end(), paren_start)
-        # ("by and between the COUNTY OF JEFFERSON, TEXAS (the "County")": a local government's
-        # name holds the state it lies in.)
-        seat = _LOCAL_GOVERNMENT_SEAT.fullmatch(text, named.end, paren_start) if named is not None else None
-        if seat is not None and local_government(named.text) and normalise_jurisdiction(seat.group(1)):
-            return NameSpan(text[named.start : seat.end(1)], named.start, seat.end(1))
         if named is not None and _ONLY_DESCRIPTION.fullmatch(text, named.end, paren_start):
             pos = the_party.end()
             # "between the Borrower and Kestrel Bank Ltd. (the "Lender")": one capitalised word
@@ -1265,6 +1266,34 @@ _FORMED_UNDER_LAWS_CHARS = 120
 # A party's description of where it is formed ("existing under the laws of the Republic of Korea"),
 # not a statute's title ("the Joint Venture Law of the People's Republic of China").
 _FORMED_UNDER_LAWS = re.compile(r"\b(?:under|with|to)[ \t\n]+the[ \t\n]+laws[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
+def _local_government_with_seat(text: str, segment_start: int, paren_start: int) -> NameSpan | None:
+    """A local government's name and the state after its comma, right before a definition's
+    parenthesis ("the City of Salina, Kansas ("City")", "EAGLE COUNTY, COLORADO ("Licensee")"),
+    wherever the clause's segment holds it; else None. A bare place ("Austin, Texas") is none:
+    the name must be a local government's (``names.local_government``, or a unit closing it)."""
+    for opening in reversed(list(_NAME_OPENING.finditer(text, segment_start, paren_start))):
+        named = name_at(text, opening.start(), paren_start)
+        if named is None or not (local_government(named.text) or ends_in_local_unit(named.text)):
+            continue
+        # ("an individual residing in Cobb County, Georgia ("Executive")": after a locating word
+        # the government is where a party is, no party.)
+        lead = _WORD_BEFORE.search(text, max(0, named.start - 40), named.start)
+        if lead is not None and lead.group(1) not in _LIST_WORDS:
+            continue
+        seat = _LOCAL_GOVERNMENT_SEAT.fullmatch(text, named.end, paren_start)
+        if seat is not None and normalise_jurisdiction(seat.group(1)):
+            return NameSpan(text[named.start : seat.end(1)], named.start, seat.end(1))
+    return None
+
+
+# The lower-case word before a name (an article skipped), and the words a party list opens a
+# name with.
+_WORD_BEFORE = re.compile(r"\b([a-z]+)[ \t\n]+(?:the[ \t\n]+)?\Z")
+_LIST_WORDS = frozenset({"and", "between", "among", "by", "with", "or"})
+# Where a capitalised name may open: a capital after white space, a comma or the clause's start.
+_NAME_OPENING = re.compile(r"(?<![\w.&'’\-])[A-Z]")
+
+
 # The state after a local government's name ("COUNTY OF JEFFERSON, TEXAS").
 _LOCAL_GOVERNMENT_SEAT = re.compile(r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})[ \t\n]*")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")

@@ -378,6 +378,18 @@ _WORD_AFTER_CO = re.compile(r"[ \t]+([A-Z][a-z]{3,}|[A-Z]{4,}),[ \t\n]+(?:an?|AN
 _HEAD_STOP_AND = re.compile(r"\b(?:COMPANY|Company|CORPORATION|Corporation)(\.)[ \t\n]+(?:AND|and)[ \t\n]+[A-Z]")
 
 
+# An identity document's number after a name: "ID No. 058251414", "I.D. 005051388", "HKID No.
+# P248097(6)", "Passport No. E1234567".
+_IDENTITY_NUMBER = re.compile(
+    r"[ \t,]+(?:I\.?D\.?|HKID|NRIC|(?:Passport|PASSPORT)|(?:ID|I\.D\.)[ \t]+(?:Card|CARD))"
+    r"(?:[ \t]+(?:No\.?|NO\.?|Number|NUMBER))?[ \t]*:?[ \t]*[A-Z]?[0-9]"
+)
+# A Roman series numeral, II to X, closing a name ("... Corporation II").
+_SERIES_NUMERAL = re.compile(r"[ \t]+(?:II|III|IV|V|VI|VII|VIII|IX|X)[ \t]*")
+# A state and a US postal code opening a run ("California 94103 ", "TX 78745-1234 ").
+_STATE_AND_POSTAL_CODE = re.compile(r"([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*)?)[ \t]+[0-9]{5}(?:-[0-9]{4})?[ \t\n]+(?=[A-Z])")
+
+
 def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> NameSpan | None:
     span = text[start:end]
     participle = _form_then_participle().search(span)
@@ -439,6 +451,16 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
         enumerator = _BRACKETED_LABEL.match(span)
     if enumerator is not None:
         start, span = start + enumerator.end(), span[enumerator.end() :]
+    # ("Mordechai Shemesh ID No. 058251414", "Yanki Avni I.D. 005051388": a person's identity
+    # number after the name is no part of it.)
+    identity = _IDENTITY_NUMBER.search(span)
+    if identity is not None and identity.start() > 0:
+        span = span[: identity.start()]
+    # ("..., San Francisco, California 94103 Southside Wrecker, Inc. (...)": an address's state
+    # and postal code run into the next party's name are no part of it.)
+    postal = _STATE_AND_POSTAL_CODE.match(span)
+    if postal is not None and normalise_jurisdiction(postal.group(1)):
+        start, span = start + postal.end(), span[postal.end() :]
     # "JUNE 22, 1999\nMYWEB INC.": a letter's date line above a name is no part of it.
     below_date = _below_date_line(span)
     if below_date:
@@ -463,6 +485,10 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     for inside in _suffix_inside().finditer(span):
         # "695014 B.C. Ltd. dba Galaxy Telecom": a trade name continues the name.
         if _TRADE_NAME.match(span, inside.end()):
+            continue
+        # ("Allied Capital Corporation II, a Maryland corporation": a series numeral closing the
+        # name after its legal form is the name's own.)
+        if _SERIES_NUMERAL.fullmatch(span, inside.end()):
             continue
         # "National University Corporation Chiba University": a form written before the name.
         if form_first is not None and inside.end() <= form_first.end():
@@ -1557,6 +1583,13 @@ def local_government(name: str) -> bool:
     of Riverton": ``local_government_units`` of party_filters.json)."""
     match = re.match(r"([A-Za-z]+)[ \t\n]+(?:of|OF|Of)[ \t\n]+[A-Z]", name)
     return match is not None and match.group(1).casefold() in _party_filters().local_government_units
+
+
+def ends_in_local_unit(name: str) -> bool:
+    """Whether ``name`` is two words or more closed by a local government's unit ("Eagle County",
+    ``local_government_units`` of party_filters.json)."""
+    words = name.split()
+    return len(words) >= 2 and words[-1].casefold() in _party_filters().local_government_units
 
 
 def company_unit(name: str) -> bool:

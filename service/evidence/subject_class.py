@@ -903,7 +903,7 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
         extension = re.match(r"(?:\s+" + question_patterns()["title_gap_word"] + r")*", gap)
         extended = title + (gap[: extension.end()] if extension else "")
         return extended, after, title_end + len(gap), []
-    if grammar.subject_gap.fullmatch(gap):
+    if grammar.subject_gap.fullmatch(gap) or _entity_gap(gap):
         # "the Agreement for fully disclosed clearing services between ...": the agreement's
         # subject in lower case is more of its title, matched exactly like the rest of it (a
         # subject no title has is refused there, never dropped).
@@ -912,6 +912,24 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
         f"the question names parties after {title!r}, but {gap.strip()!r} between the title and "
         "the party list is neither title nor party names"
     ]
+
+
+# "... COMPANY AGREEMENT OF CHELSEA MARKET SYSTEMS, L.L.C. between ...": the company an
+# agreement is the agreement *of*, its legal form after a comma.
+_ENTITY_GAP = re.compile(r"\s+(?i:of)\s+(?P<name>[A-Z][^,]*?),\s*(?P<form>[A-Za-z][\w.]*(?:\s+[A-Za-z][\w.]*)?)\s*")
+
+
+def _entity_gap(gap: str) -> bool:
+    """Whether the text between a title and its party list is "of" and a company's name that
+    ends in its legal form after a comma ("of Chelsea Market Systems, L.L.C."): more of the title,
+    as ingest reads an entity's own agreement (``agreements._with_entity``), matched exactly. The
+    name without its form must pass as a subject gap itself (no stray character, at most 16
+    words); any other comma still fails closed."""
+    entity = _ENTITY_GAP.fullmatch(gap)
+    if entity is None or not party_grammar().subject_gap.fullmatch(gap[: entity.end("name")]):
+        return False
+    form = tuple(name_words(entity.group("form")))
+    return form in _legal_forms()
 
 
 # -- parties named anywhere -----------------------------------------------------------------
