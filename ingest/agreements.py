@@ -2888,18 +2888,19 @@ def effective_date(text: str, start: int, end: int) -> DateSpan | None:
 # -- title aliases ---------------------------------------------------------------------------
 
 ALIAS_SOURCES = (
-    "heading", "heading_line", "heading_block", "form_of", "self_name", "defined_term", "brand_prefix", "letter_self_name",
+    "heading", "heading_line", "heading_block", "form_of", "self_name", "defined_term", "brand_prefix",
+    "letter_self_name",
 )
 # How far before the preamble clause ("... is made and entered into") the contract's own heading
 # may end: "GAS TRANSPORTATION AGREEMENT (For Use under FT-A Rate Schedule)   THIS AGREEMENT is
 # made", after page furniture that reads "RATE FT-A AGREEMENT BETWEEN LG&E AND ...".
 _HEADING_TO_PREAMBLE_CHARS = 300
 _FORM_OF = re.compile(r"(?:FORM|Form)[ \t]+(?:OF|of)[ \t]+")
+# A company's name opening a heading line before the title: at most 6 capitalised words.
+_COMPANY_LEAD = re.compile(r"[ \t]*[A-Z][\w&.,'’\-]*(?:[ \t]+[A-Z][\w&.,'’\-]*){0,5}[ \t]+")
 # Words that continue a heading line after its title: capitalised, numbers, "&", "-", "/".
 # ("TRANSPORTATION SERVICE AGREEMENT Contract Identification FT18150", "DISTRIBUTOR AGREEMENT
 # BETWEEN INGRAM MICRO AND NETGEAR".)
-# A company's name opening a heading line before the title: at most 6 capitalised words.
-_COMPANY_LEAD = re.compile(r"[ \t]*[A-Z][\w&.,'’\-]*(?:[ \t]+[A-Z][\w&.,'’\-]*){0,5}[ \t]+")
 _HEADING_REST = re.compile(r"(?:[ \t]+(?:[A-Z0-9][\w.,&'’\-/®]*|&|-|/)){1,8}")
 _AMENDMENT_END = r"Agreement|AGREEMENT|Contract|CONTRACT|Amendment|AMENDMENT|Addendum|ADDENDUM"
 # The preamble naming the contract and defining a term for it: 'This Distribution Agreement (the

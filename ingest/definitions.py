@@ -22,13 +22,13 @@ from ingest.names import (
     after_non_party_lead,
     NameSpan,
     ends_in_legal_suffix,
+    ends_in_local_unit,
     government_body_name,
     has_legal_suffix,
     institution_name,
     is_campus_institution,
     legal_name,
     local_government,
-    ends_in_local_unit,
     lowercase_words,
     name_after_colon,
     name_at,
@@ -763,14 +763,14 @@ def _clause_antecedent_read(
     office = office_of_prefix().match(text, pos, paren_start)
     if office:
         pos = office.end()
-    # "between the City of Riverton, a municipal corporation ("City")": a lower-case "the" right
-    # after "between"/"among" is no part of the name, when only a description ends the clause
-    # ("the difference between the Card Inventory Forecast less ... ("Penalty")" is prose).
     # ("by and between the COUNTY OF JEFFERSON, TEXAS (the "County")", "and the City of Salina,
     # Kansas ("City")": a local government's name holds the state it lies in.)
     government = _local_government_with_seat(text, segment_start, paren_start)
     if government is not None:
         return government
+    # "between the City of Riverton, a municipal corporation ("City")": a lower-case "the" right
+    # after "between"/"among" is no part of the name, when only a description ends the clause
+    # ("the difference between the Card Inventory Forecast less ... ("Penalty")" is prose).
     the_party = _THE_AFTER_BETWEEN.match(text, pos, paren_start) if _BETWEEN_BEFORE.search(text[max(0, pos - 12) : pos]) else None
     if the_party:
         named = name_at(text, the_party.end(), paren_start)
@@ -1266,6 +1266,8 @@ _FORMED_UNDER_LAWS_CHARS = 120
 # A party's description of where it is formed ("existing under the laws of the Republic of Korea"),
 # not a statute's title ("the Joint Venture Law of the People's Republic of China").
 _FORMED_UNDER_LAWS = re.compile(r"\b(?:under|with|to)[ \t\n]+the[ \t\n]+laws[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?\Z")
+
+
 def _local_government_with_seat(text: str, segment_start: int, paren_start: int) -> NameSpan | None:
     """A local government's name and the state after its comma, right before a definition's
     parenthesis ("the City of Salina, Kansas ("City")", "EAGLE COUNTY, COLORADO ("Licensee")"),
