@@ -3010,10 +3010,10 @@ _LETTER_SELF_NAME = re.compile(
 )
 
 
-def _letter_self_name(text: str) -> TitleAlias | None:
-    """The name a letter agreement (``letter_salutation``) calls itself by, from its opening to
-    ``_THIS_LETTER_CHARS`` past the salutation (``_LETTER_SELF_NAME``), as written."""
-    salutation = letter_salutation(text)
+def _letter_self_name(text: str, salutation: int | None) -> TitleAlias | None:
+    """The name a letter agreement calls itself by (``salutation``: where its salutation starts,
+    ``letter_salutation``; None for no letter), from its opening to ``_THIS_LETTER_CHARS`` past
+    the salutation (``_LETTER_SELF_NAME``), as written."""
     if salutation is None:
         return None
     named = _LETTER_SELF_NAME.search(text, 0, min(len(text), salutation + _THIS_LETTER_CHARS))
@@ -3022,17 +3022,13 @@ def _letter_self_name(text: str) -> TitleAlias | None:
     return TitleAlias(" ".join(named.group(1).split()), named.start(1), named.end(1), "letter_self_name")
 
 
-def _letter_named_before(text: str, title: Title) -> Title:
+def _letter_named_before(title: Title, salutation: int | None, letter_name: TitleAlias | None) -> Title:
     """A letter's own name (``_letter_self_name``) instead of a title read in the letter's body
     after both its salutation and that name: "This letter agreement, together with ... at Schedule
     A and the Restrictive Covenant Agreement (...)" names other documents after the letter has
     named itself. A heading above the salutation, or a subject line under it that comes before
     the letter's name for itself, stays the title."""
-    salutation = letter_salutation(text)
-    if salutation is None or title.start <= salutation:
-        return title
-    letter_name = _letter_self_name(text)
-    if letter_name is None or title.start <= letter_name.start:
+    if salutation is None or letter_name is None or title.start <= salutation or title.start <= letter_name.start:
         return title
     return Title(letter_name.text, letter_name.start, letter_name.end)
 
@@ -3042,6 +3038,11 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     names the contract gives *itself* count: the line its title stands on, and the sentence
     "This <X> (the "<Y>")"; an agreement the text merely mentions ("to the Supply Agreement") is
     never an alias. The gate matches a question's title against them exactly, never fuzzily."""
+    return _title_aliases(text, title, _letter_self_name(text, letter_salutation(text)))
+
+
+def _title_aliases(text: str, title: Title, letter_name: TitleAlias | None) -> list[TitleAlias]:
+    """``title_aliases``, with the letter's own name (``_letter_self_name``) already read."""
     found: dict[str, TitleAlias] = {}
     own = " ".join(name_words(title.text))
 
@@ -3106,7 +3107,6 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
         add(title.start + form.end(), title.end, "form_of")
     # A letter's own name for itself: "This letter agreement, together with ...", "this Facility
     # Letter", "THIS LETTER OF OFFER" (in its notice above the addressee), whatever its title.
-    letter_name = _letter_self_name(text)
     if letter_name is not None:
         add(letter_name.start, letter_name.end, "letter_self_name")
     # The preamble's own name for the contract and the term it defines for it.
@@ -3132,13 +3132,15 @@ def agreement_names(text: str) -> tuple[Title | None, list[TitleAlias]]:
     of heading words ("Supply Agreement" under "MASTER SUPPLY AGREEMENT") is a short form: the
     heading stays the title."""
     heading = find_title(text)
+    # (The letter is read once: ``letter_salutation`` may scan the whole text for a signature.)
+    salutation = letter_salutation(text)
+    letter_name = _letter_self_name(text, salutation)
     if heading is None:
         # ("Dear Sirs, ... this Facility Letter sets out the terms ...": a letter with no title
         # still has its own name, an alias of the untitled agreement.)
-        letter_name = _letter_self_name(text)
         return None, [letter_name] if letter_name is not None and len(letter_name.text.split()) >= 2 else []
-    heading = _letter_named_before(text, heading)
-    aliases = title_aliases(text, heading)
+    heading = _letter_named_before(heading, salutation, letter_name)
+    aliases = _title_aliases(text, heading, letter_name)
     own = next((a for a in aliases if a.source == "self_name"), None)
     if own is None or _short_form(own.text, heading.text):
         numbered, aliases = _with_number_after(text, heading, aliases)

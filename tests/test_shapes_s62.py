@@ -263,3 +263,29 @@ def test_a_persons_identity_number_is_no_part_of_the_name() -> None:
     )
     # Before: "Harold Quill ID No. 058251414" was bound.
     assert bound_party_names(text) == {"Orvelle Ltd.", "Harold Quill", "Quillstar Industries Ltd."}
+
+
+@pytest.mark.parametrize(("words", "alias"), [(6, True), (7, False)])
+def test_bound_a_company_opening_the_heading_line_has_at_most_six_words(words: int, alias: bool) -> None:
+    company = " ".join(["QUILL"] * (words - 1) + ["LLC"])
+    text = (
+        f"{company} HOSTING AGREEMENT\n\nThis Hosting Agreement is made by and between Quilltime Hosting LLC "
+        "(\"Host\") and Orvelle Mining Co. LLC (\"Client\").\n"
+    )
+    assert ((f"{company} HOSTING AGREEMENT", "heading_line") in _names(text)[1]) is alias
+
+
+@pytest.mark.parametrize(("gap", "alias"), [(1_469, True), (1_470, False)])
+def test_bound_a_letter_names_itself_within_1500_characters_of_its_salutation(gap: int, alias: bool) -> None:
+    # The name's whole match, "This Facility Letter", ends at most 1,500 characters past the
+    # salutation's start: 11 for "Dear Sirs,\n", then ``gap``, then its 20 characters.
+    filler = ("we are pleased to grant the facilities to you " * 40)[: gap - 1] + "\n"
+    text = f"Exhibit 10.6\nTo Harbour Concept Investment Limited\nDear Sirs,\n{filler}This Facility Letter sets out the terms.\n"
+    assert _names(text) == (None, [("Facility Letter", "letter_self_name")] if alias else [])
+
+
+@pytest.mark.parametrize(("words", "failures"), [(16, 0), (17, 1)])
+def test_bound_the_company_an_agreement_is_of_has_at_most_sixteen_words(words: int, failures: int) -> None:
+    name = " ".join(["Quill"] * words)
+    subject = parse_question(f"What law governs the Limited Liability Company Agreement of {name}, L.L.C. between Orvelle Inc. and Harold Quill?")
+    assert len(subject.failures) == failures
