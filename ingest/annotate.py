@@ -75,6 +75,7 @@ from ingest.names import (
     has_legal_suffix,
     legal_form,
     legal_name,
+    local_government,
     lowercase_words,
     name_after_colon,
     name_at,
@@ -90,6 +91,7 @@ from ingest.names import (
     slot_name_at,
     street_at,
     surname_first,
+    with_local_seat,
     without_enumerator,
     without_legal_form,
     words_without_honorifics,
@@ -375,7 +377,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
                 first = None
             # (Only an institution by its head noun, one name: "between the Secured Party and
             # Harbour Credit Services, Inc." in a recital is a term and another company.)
-            if first is not None and (not organisation_head(first.text) or re.search(r"\s(?:and|AND|&)\s", first.text)):
+            # ("between the City of Paris, Paris, Texas, a municipal corporation, ...": a local
+            # government is such an institution.)
+            if first is not None and (
+                not (organisation_head(first.text) or local_government(first.text)) or re.search(r"\s(?:and|AND|&)\s", first.text)
+            ):
                 first = None
         if first is None:
             # "between [ * * * ] ("Provider"), and TELCOSTAR PTE, LTD., ... and Ability ... Ltd":
@@ -425,6 +431,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         if role is not None and role.group(1) in lexicons().party_roles:
             enumerator = role
         second = slot_name_at(straight, after + (enumerator.end() - enumerator.start() if enumerator else 0), end)
+        # ("between\nMicroChannel Corporation (Sponsor)\nand the\nIOWA STATE UNIVERSITY OF SCIENCE AND
+        # TECHNOLOGY (ISU)": a lower-case "the" opens an institution's name after the joiner too, as
+        # after "between" above.)
+        if second is None and enumerator is None:
+            second = _institution_after_the(straight, after, end)
         # "and Dr. Jane Roe Harbour Strasse 77 70469 Westport (the "Director")": the slot ran on
         # into the party's address; the name is the part before its street.
         if second is not None and party_name_problem(second.text) == "address":
@@ -451,7 +462,19 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     for start, end in windows:
         names.extend(n for n in _after_member_terms(straight, start, end) if n not in names)
     # ("and\n2. BETA LIMITED": an item's enumerator read into the name after the joiner.)
-    return [without_enumerator(straight, name) for name in names]
+    # ("between The City of Salina, Kansas ("Licensee")": a local government's state is part of
+    # its name.)
+    return [with_local_seat(straight, without_enumerator(straight, name), len(straight)) for name in names]
+
+
+def _institution_after_the(text: str, position: int, end: int) -> NameSpan | None:
+    """The institution (``organisation_head``) or local government named right after a lower-case
+    "the" at ``position``, one name read up to its description; else None."""
+    the = re.match(r"the[ \t\n]+(?=[A-Z])", text[position:end])
+    name = slot_name_at(text, position + the.end(), end) if the is not None else None
+    if name is None or re.search(r"\s(?:a|an)\s", name.text) or company_unit(name.text):
+        return None
+    return name if organisation_head(name.text) or local_government(name.text) else None
 
 
 # A member's defined term closing its long description, then the next member after a comma:
@@ -1791,7 +1814,9 @@ def _parties(
         if name in run_on:
             if any(singular == k for k in known_singular):
                 continue
-        elif any(singular <= k or (k <= singular and name not in explicit) for k in known_singular):
+        elif any(singular <= k or (k <= singular and name not in explicit) for k in known_singular) and not _unqualified_twin(
+            name.text, parties.values()
+        ):
             continue
         label = "PERSON" if name in individuals else _label_for(name, person_spans)
         entity_id = entity_id_for(label, name.text)
@@ -2057,6 +2082,11 @@ def _reviewed(
         # that drafted the document owns its copyright; it is no party.)
         if re.search(r"(?i)(?:\bcopyright\b|©|\(c\))[^\n]{0,40}?" + re.escape(name.text), text[:OPENING_CHARS]):
             continue
+        # ("Shook Lane & Bok LLP\n1 Robinson Road\nSingapore 048542\nT +65 6535 1944" at the foot of
+        # a cover that names both parties above it: the firm that drafted the document, with its
+        # own contact lines, written nowhere else.)
+        if len(kept) >= 2 and _drafting_firm_block(text, name):
+            continue
         # ("... by and between KTPA ... and KENNETH J. TRIMMER, M.D. ... PRELIMINARY STATEMENTS One day
         # after ..., KTPA, MCPA ... and Sheridan Healthcorp, Inc. ... ("Sheridan") ...": once the
         # grammar has two parties, a name first written after the recitals open is one the recitals
@@ -2082,6 +2112,30 @@ def _reviewed(
             kept.append(Party(entity_id, label, name, None, name.start, name.end))
             known.append(words)
     return kept
+
+
+# A contact line of an address block: a telephone or fax number after its label, or an e-mail
+# address ("T +65 6535 1944", "Fax: (212) 555-0100", "E slb@example.com").
+_CONTACT_LINE = re.compile(
+    r"(?m)^[ \t|]*(?:(?:T|F|Tel|Tel\.|Telephone|Phone|Fax|Facsimile)[ \t]*[.:]?[ \t]*[+(]?[0-9]|(?:E|Email|E-mail)[ \t]*:?[ \t]*\S+@\S+)"
+)
+# How many lines after a name its contact block may run.
+_CONTACT_BLOCK_LINES = 8
+
+
+def _drafting_firm_block(text: str, name: NameSpan) -> bool:
+    """Whether ``name`` fills its line, is written nowhere else in ``text`` and its next lines
+    (at most ``_CONTACT_BLOCK_LINES`` with text) are its address and contact lines: a block that
+    says who prepared the document or whom to call, not who contracts."""
+    line_start = text.rfind("\n", 0, name.start) + 1
+    line_end = text.find("\n", name.end)
+    line_end = len(text) if line_end == -1 else line_end
+    if text[line_start : name.start].strip(" \t|") or text[name.end : line_end].strip(" \t|,."):
+        return False
+    if text.count(name.text) != 1:
+        return False
+    lines = [line for line in text[line_end + 1 :].split("\n", 40)[:40] if line.strip(" \t|")][:_CONTACT_BLOCK_LINES]
+    return any(_CONTACT_LINE.match(line) for line in lines)
 
 
 _DIVISION_OF = re.compile(r",?[ \t\n]+an?[ \t\n]+(?:division|unit)[ \t\n]+of[ \t\n]+(?:\S+[ \t\n]+){0,3}$", re.I)
@@ -2148,6 +2202,22 @@ def _terms_apart(party: Party, other: Party) -> bool:
         and party.role.casefold() != other.role.casefold()
         and term_made_from(party.role, party.name.text)
         and not term_made_from(other.role, party.name.text)
+    )
+
+
+_QUALIFIER = re.compile(r"[ \t\n]*\([^()\n]{1,40}\)")
+
+
+def _unqualified_twin(name: str, known: Iterable[Party]) -> bool:
+    """Whether ``name``, with a legal form of its own, is a known party's name without that name's
+    parenthesised qualifier ("Virax Biolabs Limited" beside "Virax Biolabs (Cayman) Limited"):
+    another company, as the registry keeps them apart (``names.party_name_forms``)."""
+    if not has_legal_suffix(name):
+        return False
+    words = name_words(name)
+    return any(
+        _QUALIFIER.search(party.name.text) is not None and name_words(_QUALIFIER.sub("", party.name.text)) == words
+        for party in known
     )
 
 

@@ -330,7 +330,9 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     return best
 
 
-_PARTIES_HEADING_LINE = re.compile(r"(?m)^[ \t|]*(?:PARTIES|Parties)[ \t]*:?[ \t|]*\n")
+# (A filing run into one line keeps the heading's underline as a run of dashes after it: "...
+# SERVICE AGREEMENT ------- PARTIES ------- 1. FAIRCHILD ...".)
+_PARTIES_HEADING_LINE = re.compile(r"(?m)^[ \t|]*(?:PARTIES|Parties)[ \t]*:?[ \t|]*\n|(?<=[ \t])PARTIES[ \t]+-{3,}[ \t]+")
 
 
 _HEADING_RUN_INTO_NAME = re.compile(r"\b(?:AGREEMENT|CONTRACT)[ \t]+(?=[A-Z][a-z])")
@@ -646,6 +648,31 @@ _LINE_OPENING_THE = re.compile(r"[ \t]*\n[ \t]*(?=The[ \t]+[A-Z])")
 _JOINING_LINE_END = re.compile(r"(?:^|[\s,])(?i:of|and|for|the|de|&)\Z")
 
 
+def _nearer_derived_name(
+    text: str, segment_start: int, leading: NameSpan, terms: tuple[str, ...], paren_start: int
+) -> NameSpan | None:
+    """The name after the clause's last "and" (a lower-case "the" skipped), when a term is made
+    from it and from ``leading`` too and only the name's description stands before the
+    definition; else None."""
+    # ("(together with Wrenwan ..., "WSMC")": a group's term is no one name's.)
+    if not any(_is_name_derived(t, leading.text) for t in terms) or _GROUP_DEFINITION.match(text, paren_start):
+        return None
+    joiner = next(reversed(list(_LAST_JOINER.finditer(text, max(segment_start, leading.end), paren_start))), None)
+    after = name_at(text, joiner.end(), paren_start) if joiner is not None else None
+    if (
+        after is None
+        or not _ONLY_DESCRIPTION.fullmatch(text, after.end, paren_start)
+        or party_name_problem(after.text) is not None
+        or not any(_is_name_derived(t, after.text) for t in terms)
+    ):
+        return None
+    return after
+
+
+# The "and" before a list's last name ("..., and the City of Lubbock").
+_LAST_JOINER = re.compile(r"(?<![\w&])(?:and|AND)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
+
+
 def _from_line_opening_the(text: str, leading: NameSpan, paren_start: int) -> NameSpan:
     """``leading`` from the "The" that opens a later line of it, when the name read from there
     ends where ``leading`` ends; else ``leading``."""
@@ -823,6 +850,12 @@ def _clause_antecedent_read(
             short = _line_opening_party(text, leading.start, paren_start)
         leading = short if short is not None and party_name_problem(short.text) is None else None
     if leading is not None:
+        # "between City Bank, a Texas banking association, ..., and the City of Lubbock (the
+        # "City")": a term made from both the clause's first name and the name right before the
+        # definition is the nearer one's.
+        nearer = _nearer_derived_name(text, segment_start, leading, terms, paren_start)
+        if nearer is not None:
+            return nearer
         # "BETWEEN THE EMPLOYER AND JANE ROE, ... 1. I, JANE ROE ("Employee")": the clause read
         # two names joined by "and"; the one the definition stands right after, written again
         # there, is its antecedent, not the pair.

@@ -812,6 +812,8 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if (
         residence is not None
         and not organisation_head(residence.group(1))
+        # ("between The City of Waterloo, Iowa ("Lessor")": a local government is no person.)
+        and not local_government(_LEADING_THE.sub("", plain.text))
         and (state := re.match(r",[ \t\n]*([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)", text[plain.end : limit])) is not None
         and _a_place(state.group(1))
     ):
@@ -1019,6 +1021,8 @@ def _form_descriptor() -> re.Pattern[str]:
     return re.compile(rf",?[ \t\n]+(?i:{words})[ \t\n]+(?=[A-Z])")
 
 
+# A leading article, no word of a local government's unit ("The City of Waterloo").
+_LEADING_THE = re.compile(r"\A(?:The|THE)[ \t\n]+")
 # A person's name (given name, initials, one or two surnames, a generation: "Jr."), then "of"
 # and a town.
 _PERSON_OF_TOWN = re.compile(
@@ -1388,6 +1392,13 @@ def party_name_forms(name: str) -> list[str]:
     # "Osprey Capital AG, Zurich Branch": a branch is no legal person of its own, so the bank is
     # also asked for by its name alone. The entity id stays the branch's: a contract may name the
     # bank and its branch as two parties.
+    # "The City of Salina, Kansas": a local government is also asked for without its state, and
+    # the entity id is made from the name without it (as "of Pennsylvania" above).
+    seat = _LOCAL_SEAT_TAIL.search(legal)
+    bare = _LEADING_THE.sub("", legal[: seat.start()]) if seat is not None else ""
+    if seat is not None and (local_government(bare) or ends_in_local_unit(bare)) and normalise_jurisdiction(seat.group(1)):
+        forms.append(legal)
+        legal = legal[: seat.start()]
     bank = _without_branch(legal)
     if bank != legal:
         forms.append(bank.rstrip(" ,"))
@@ -1583,6 +1594,32 @@ def local_government(name: str) -> bool:
     of Riverton": ``local_government_units`` of party_filters.json)."""
     match = re.match(r"([A-Za-z]+)[ \t\n]+(?:of|OF|Of)[ \t\n]+[A-Z]", name)
     return match is not None and match.group(1).casefold() in _party_filters().local_government_units
+
+
+# The state after a local government's name and its comma, closed by the name's description, its
+# definition, the list's next "and", the body it acts through or the line's end ("The City of
+# Salina, Kansas ("City")", "... INDIAN RIVER COUNTY,\nFLORIDA through its Parks Division").
+_LOCAL_SEAT_AFTER = re.compile(
+    r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by)\b|\Z))"
+)
+
+
+# The same state closing a name already read ("City of Salina, Kansas").
+_LOCAL_SEAT_TAIL = re.compile(r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})\Z")
+
+
+def with_local_seat(text: str, name: NameSpan, limit: int) -> NameSpan:
+    """``name`` with the state written after its comma, when it is a local government's ("the
+    City of Salina, Kansas", "EAGLE COUNTY, COLORADO"): the state is part of such a name, as the
+    party clause's definition reads it (``definitions._local_government_with_seat``). Any other
+    name, or a town after the comma ("City of Paris, Paris, Texas"), is returned as it is."""
+    bare = _LEADING_THE.sub("", name.text)
+    if not (local_government(bare) or ends_in_local_unit(bare)):
+        return name
+    seat = _LOCAL_SEAT_AFTER.match(text, name.end, limit)
+    if seat is None or not normalise_jurisdiction(seat.group(1)):
+        return name
+    return NameSpan(text[name.start : seat.end(1)], name.start, seat.end(1))
 
 
 def ends_in_local_unit(name: str) -> bool:

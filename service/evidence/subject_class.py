@@ -885,6 +885,11 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
     rest = body[title_end:]
     title = body[title_start:title_end]
     opening = grammar.keyword.match(rest)
+    subject = _with_subject(rest, opening) if opening else None
+    if subject is not None:
+        # "PATENT LICENSE AGREEMENT WITH RESEARCH COMPONENT between A and B": capitalised words
+        # after "with" and before "between" are more of the title, matched exactly.
+        return title + rest[: subject.start("between")], rest[subject.end() :], title_end + subject.start("between"), []
     if opening:
         return title, rest[opening.end() :], title_end, []
     inside = grammar.keyword_inside.search(rest)
@@ -912,6 +917,21 @@ def _read_rest(body: str, title_start: int, title_end: int) -> tuple[str, str | 
         f"the question names parties after {title!r}, but {gap.strip()!r} between the title and "
         "the party list is neither title nor party names"
     ]
+
+
+def _with_subject(rest: str, opening: re.Match[str]) -> re.Match[str] | None:
+    """The title's own "with" subject when ``opening`` is "with" and only title words stand
+    between it and a "between"/"among" that opens the party list ("WITH RESEARCH COMPONENT
+    between ..."); else None. Group "between" spans that keyword."""
+    if re.search(r"(?i)\bwith\s*$", opening.group()) is None:
+        return None
+    return _WITH_SUBJECT.match(rest)
+
+
+# A title's "with" subject, then the party list's keyword: "WITH RESEARCH COMPONENT between ".
+_WITH_SUBJECT = re.compile(
+    r"\s*(?i:with)(?:\s+" + question_patterns()["title_gap_word"] + r")+?(?P<between>\s+(?i:by\s+and\s+between|by\s+and\s+among|between|among)\s+)"
+)
 
 
 # "... COMPANY AGREEMENT OF CHELSEA MARKET SYSTEMS, L.L.C. between ...": the company an
