@@ -1184,7 +1184,7 @@ def find_title(text: str) -> Title | None:
         or _run_in_instrument(text)
     )
     if title is not None:
-        title = _with_title_case_line_below(text, _with_run_in_tail(text, _with_line_below(text, _with_line_above(text, _with_box(text, title)))))
+        title = _with_title_case_line_below(text, _with_run_in_tail(text, _with_line_below(text, _with_lines_above(text, _with_box(text, title)))))
         title = _with_repeated_subject(text, title)
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
         title = _with_leading_parent(text, title)
@@ -1576,7 +1576,23 @@ def _written_with_legal_form(text: str, words: list[str]) -> bool:
 _NAME_CHARS = 120
 
 
-def _with_line_above(text: str, title: Title) -> Title:
+def _with_lines_above(text: str, title: Title) -> Title:
+    """``_with_line_above``, and once more when the line it joined was a joining word alone
+    ("DRILLING BID PROPOSAL\nAND\nDAYWORK DRILLING CONTRACT"): no title opens with "AND", so the line
+    above that word is the heading's first line, on the same terms as a line ending in a joining
+    word; when it is none, the joining word's line stays out too."""
+    above = _with_line_above(text, title)
+    if above is title or _JOINER_LINE.fullmatch(text, above.start, text.find("\n", above.start)) is None:
+        return above
+    higher = _with_line_above(text, above, joined_below=True)
+    return higher if higher is not above else title
+
+
+# A line that is only a joining word ("AND", "&").
+_JOINER_LINE = re.compile(r"(?:AND|And|and|&)[ \t]*")
+
+
+def _with_line_above(text: str, title: Title, *, joined_below: bool = False) -> Title:
     """A heading whose first words were broken onto the line above ("MAKE\nGOOD ESCROW
     AGREEMENT", "EXCLUSIVE\nDISTRIBUTION AGREEMENT"): the line right above (no blank line
     between) is a fragment of at most ``_LINE_ABOVE_WORDS`` words in the heading's case, no page
@@ -1597,7 +1613,8 @@ def _with_line_above(text: str, title: Title) -> Title:
     words = previous.split()
     # A line that ends in a joining word ("TERM LOAN AND", "Managing Director's") cannot end a
     # title: it is the heading's first line, whatever follows, and needs no repetition as proof.
-    dangling = bool(words) and _DANGLING_END.search(previous) is not None
+    # (``joined_below``: the heading's line opens with a joining word, so this line is its first.)
+    dangling = bool(words) and (joined_below or _DANGLING_END.search(previous) is not None)
     if not words:
         # (Further up, over more blank lines, only a dangling line joins.)
         further = text[: line_start - 1].rstrip()

@@ -19,6 +19,8 @@ here are invented. Each test but the guards fails on the code before its rule.
 - A firm named once at the foot of a cover with its address and contact lines drafted the
   document; it is no party the learned review may add.
 - A "PARTIES" heading underlined by dashes in a filing run into one line opens the party clause.
+- No title opens with "AND": a caps heading broken over a line holding only "AND" goes on up over
+  the line above it ("DRILLING BID PROPOSAL\nAND\nDAYWORK DRILLING CONTRACT").
 
 (Set new13's half A was read this stop too.)
 
@@ -30,6 +32,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ingest.agreements import agreement_names
 from ingest.names import party_name_forms
 from service.evidence.subject_class import parse_question
 from tests.helpers import bound_party_names
@@ -228,3 +231,23 @@ def test_a_local_governments_state_may_be_followed_by_the_body_it_acts_through()
     assert bound_party_names(text) == {
         "BOARD OF COUNTY COMMISSIONERS OF QUILL RIVER COUNTY, FLORIDA", "HARBOR COAST CONSULTING INC.",
     }
+
+
+def _title(heading: str) -> str | None:
+    text = (
+        f"EXHIBIT 10.1\n\n{heading}\n\nThis Agreement is made between Quill Foundation, Inc. (\"QF\") and Orvelle "
+        "Corporation, a Delaware corporation (\"Operator\").\n\nRECITALS\n"
+    )
+    title, _ = agreement_names(text)
+    return title.text if title is not None else None
+
+
+def test_a_heading_broken_over_an_and_line_goes_on_over_the_line_above() -> None:
+    # Before: "AND DAYWORK DRILLING CONTRACT".
+    assert _title("DRILLING BID PROPOSAL\nAND\nDAYWORK DRILLING CONTRACT") == "DRILLING BID PROPOSAL AND DAYWORK DRILLING CONTRACT"
+
+
+@pytest.mark.parametrize("above", ["Quill Inc.", "Dated May 1, 2010"])
+def test_a_name_or_a_date_above_the_and_line_stays_out_and_so_does_the_and(above: str) -> None:
+    # Before: "AND SUPPLY AGREEMENT".
+    assert _title(f"{above}\nAND\nSUPPLY AGREEMENT") == "SUPPLY AGREEMENT"
