@@ -1582,7 +1582,8 @@ def _with_lines_above(text: str, title: Title) -> Title:
     above that word is the heading's first line, on the same terms as a line ending in a joining
     word; when it is none, the joining word's line stays out too."""
     above = _with_line_above(text, title)
-    if above is title or _JOINER_LINE.fullmatch(text, above.start, text.find("\n", above.start)) is None:
+    line_end = text.find("\n", above.start)
+    if above is title or line_end == -1 or _JOINER_LINE.fullmatch(text, above.start, line_end) is None:
         return above
     higher = _with_line_above(text, above, joined_below=True)
     return higher if higher is not above else title

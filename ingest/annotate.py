@@ -2119,8 +2119,9 @@ def _reviewed(
 _CONTACT_LINE = re.compile(
     r"(?m)^[ \t|]*(?:(?:T|F|Tel|Tel\.|Telephone|Phone|Fax|Facsimile)[ \t]*[.:]?[ \t]*[+(]?[0-9]|(?:E|Email|E-mail)[ \t]*:?[ \t]*\S+@\S+)"
 )
-# How many lines after a name its contact block may run.
+# How many lines with text after a name its contact block may run, within how many characters.
 _CONTACT_BLOCK_LINES = 8
+_CONTACT_BLOCK_CHARS = 1_000
 
 
 def _drafting_firm_block(text: str, name: NameSpan) -> bool:
@@ -2134,7 +2135,8 @@ def _drafting_firm_block(text: str, name: NameSpan) -> bool:
         return False
     if text.count(name.text) != 1:
         return False
-    lines = [line for line in text[line_end + 1 :].split("\n", 40)[:40] if line.strip(" \t|")][:_CONTACT_BLOCK_LINES]
+    below = text[line_end + 1 : line_end + 1 + _CONTACT_BLOCK_CHARS].split("\n")
+    lines = [line for line in below if line.strip(" \t|")][:_CONTACT_BLOCK_LINES]
     return any(_CONTACT_LINE.match(line) for line in lines)
 
 

@@ -251,3 +251,12 @@ def test_a_heading_broken_over_an_and_line_goes_on_over_the_line_above() -> None
 def test_a_name_or_a_date_above_the_and_line_stays_out_and_so_does_the_and(above: str) -> None:
     # Before: "AND SUPPLY AGREEMENT".
     assert _title(f"{above}\nAND\nSUPPLY AGREEMENT") == "SUPPLY AGREEMENT"
+
+
+@pytest.mark.parametrize(("address_lines", "bound"), [(7, False), (8, True)])
+def test_bound_a_drafting_firms_contact_line_is_within_eight_lines_of_its_name(address_lines: int, bound: bool) -> None:
+    # The firm's line, then ``address_lines`` lines of its address, then its telephone line: the
+    # eighth line with text after the name is still its block, the ninth no longer.
+    address = "\n\n".join(f"{n} Robinson Road" for n in range(1, address_lines + 1))
+    text = COVER_FIRM.replace("1 Robinson Road\n\n#18-00 Quill Tower\n\nSingapore 048542", address)
+    assert ("Harbor Lin & Bok LLP" in bound_party_names(text)) is bound

@@ -925,13 +925,17 @@ def _with_subject(rest: str, opening: re.Match[str]) -> re.Match[str] | None:
     between ..."); else None. Group "between" spans that keyword."""
     if re.search(r"(?i)\bwith\s*$", opening.group()) is None:
         return None
-    return _WITH_SUBJECT.match(rest)
+    return _with_subject_regex().match(rest)
 
 
-# A title's "with" subject, then the party list's keyword: "WITH RESEARCH COMPONENT between ".
-_WITH_SUBJECT = re.compile(
-    r"\s*(?i:with)(?:\s+" + question_patterns()["title_gap_word"] + r")+?(?P<between>\s+(?i:by\s+and\s+between|by\s+and\s+among|between|among)\s+)"
-)
+@lru_cache(maxsize=1)
+def _with_subject_regex() -> re.Pattern[str]:
+    """A title's "with" subject of title words, then the party list's keyword other than "with":
+    "WITH RESEARCH COMPONENT between "."""
+    word = question_patterns()["title_gap_word"]
+    return re.compile(
+        rf"\s*(?i:with)(?:\s+{word})+?(?P<between>\s+(?i:by\s+and\s+between|by\s+and\s+among|between|among)\s+)"
+    )
 
 
 # "... COMPANY AGREEMENT OF CHELSEA MARKET SYSTEMS, L.L.C. between ...": the company an
