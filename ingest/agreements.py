@@ -170,6 +170,15 @@ _CONTENTS_ENTRIES = re.compile(r"(?<![\w.])[0-9]{1,3}[ \t]+[0-9]{1,2}\.[0-9]{1,2
 
 
 _EXHIBIT_LETTER_NUMBER = re.compile(r"[A-Z]-[0-9]{1,3}[ \t]+(?=[A-Z])")
+# Before a heading's words in a filing run into one line: a record number ("CAG-17-172
+# PROFESSIONAL SERVICES AGREEMENT", letters and two numbers) or a cover's date line ("... LLC
+# JANUARY 2013 FIRST REVISED AND RESTATED ... AGREEMENT", a month and a year, maybe its day).
+_RECORD_OR_DATE = re.compile(
+    r"(?:[A-Z]{1,5}-[0-9]{1,4}-[0-9]{1,6}"
+    r"|(?:JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER"
+    r"|January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"[ \t]+(?:[0-9]{1,2},?[ \t]+)?(?:19|20)[0-9]{2})[ \t]+(?=[A-Z])"
+)
 
 
 def _strip_noise(title: str) -> tuple[str, int]:
@@ -193,7 +202,7 @@ def _strip_noise(title: str) -> tuple[str, int]:
             title, changed = stripped, True
         # (A label standing alone before the heading's words, never a model's name joined to more:
         # "C-3/C-4 SATELLITE TRANSPONDER SERVICE AGREEMENT" opens with its own words.)
-        exhibit_label = _EXHIBIT_LETTER_NUMBER.match(title)
+        exhibit_label = _EXHIBIT_LETTER_NUMBER.match(title) or _RECORD_OR_DATE.match(title)
         if exhibit_label is not None:
             title, changed = title[exhibit_label.end() :], True
         # ("(CONFIDENTIAL) SUPPLY AGREEMENT", "[EXECUTION COPY] ...": a noise word in brackets too.)
@@ -997,11 +1006,18 @@ def _own_heading(text: str) -> Title | None:
             continue
         if re.search(r"(?:THIS|This)\s+$", text[max(0, candidate.start - 8) : candidate.start]):
             continue  # 'THIS SERVICE AGREEMENT FOR ... (this "Agreement") is made': the preamble itself
+        # ("AGREEMENT FOR CONTRACT SERVICES BETWEEN ...": a run cut open at its joining word is a
+        # piece of a heading, no heading.)
+        if _OPENS_WITH_JOINER.match(candidate.text):
+            continue
         extended = _with_amendment_head(text, candidate)
         if extended == candidate and _names_another_document(text, candidate.start):
             continue
         return _fuller_on_cover(text, _agreement_heading_above(text, extended, candidates), candidates)
     return None
+
+
+_OPENS_WITH_JOINER = re.compile(r"(?:FOR|AND|OF|TO|WITH|BETWEEN|AMONG)\b")
 
 
 def _fuller_on_cover(text: str, heading: Title, candidates: list[tuple[int, int, Title]]) -> Title:

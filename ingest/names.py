@@ -1597,10 +1597,11 @@ def local_government(name: str) -> bool:
 
 
 # The state after a local government's name and its comma, closed by the name's description, its
-# definition, the list's next "and", the body it acts through or the line's end ("The City of
-# Salina, Kansas ("City")", "... INDIAN RIVER COUNTY,\nFLORIDA through its Parks Division").
+# definition, the list's next "and", the body it acts through, its address ("with its principal
+# offices") or the line's end ("The City of Salina, Kansas ("City")", "... INDIAN RIVER
+# COUNTY,\nFLORIDA through its Parks Division").
 _LOCAL_SEAT_AFTER = re.compile(
-    r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by)\b|\Z))"
+    r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by|with)\b|\Z))"
 )
 
 

@@ -20,7 +20,12 @@ here are invented. Each test but the guards fails on the code before its rule.
   document; it is no party the learned review may add.
 - A "PARTIES" heading underlined by dashes in a filing run into one line opens the party clause.
 - No title opens with "AND": a caps heading broken over a line holding only "AND" goes on up over
-  the line above it ("DRILLING BID PROPOSAL\nAND\nDAYWORK DRILLING CONTRACT").
+  the line above it ("DRILLING BID PROPOSAL\nAND\nDAYWORK DRILLING CONTRACT"); a caps run cut open
+  at a joining word ("FOR CONTRACT") is no heading.
+- A record number or a cover's date run into a heading is no part of the title ("CAG-17-172
+  PROFESSIONAL SERVICES AGREEMENT", "... LLC JANUARY 2013 FIRST REVISED ... AGREEMENT").
+
+(Set new12's half A was read late in the stop, after its clean figures were taken.)
 
 (Set new13's half A was read this stop too.)
 
@@ -260,3 +265,47 @@ def test_bound_a_drafting_firms_contact_line_is_within_eight_lines_of_its_name(a
     address = "\n\n".join(f"{n} Robinson Road" for n in range(1, address_lines + 1))
     text = COVER_FIRM.replace("1 Robinson Road\n\n#18-00 Quill Tower\n\nSingapore 048542", address)
     assert ("Harbor Lin & Bok LLP" in bound_party_names(text)) is bound
+
+
+@pytest.mark.parametrize(
+    ("opening", "title"),
+    [
+        ("CAG-17-172 PROFESSIONAL SERVICES AGREEMENT This Professional Services Agreement",
+         "PROFESSIONAL SERVICES AGREEMENT"),
+        (
+            "FIRST REVISED AND RESTATED MULTI-MEDIA RIGHTS AND SPONSORSHIP RIGHTS LICENSING AGREEMENT BETWEEN THE "
+            "UNIVERSITY OF NEW QUILL. AND ORBO SPORTS PROPERTIES, LLC JANUARY 2013 FIRST REVISED AND RESTATED "
+            "MULTI-MEDIA RIGHTS AND SPONSORSHIP RIGHTS LICENSING AGREEMENT THIS FIRST REVISED AND RESTATED MULTI-MEDIA "
+            "RIGHTS AND SPONSORSHIP RIGHTS LICENSING AGREEMENT (\u2018Agreement\u201d or \u201cContract\u2019)",
+            "FIRST REVISED AND RESTATED MULTI-MEDIA RIGHTS AND SPONSORSHIP RIGHTS LICENSING AGREEMENT",
+        ),
+    ],
+)
+def test_a_record_number_or_a_date_run_into_the_heading_is_no_part_of_the_title(opening: str, title: str) -> None:
+    text = f"{opening} is made and entered into by and between Quill Corp. (\"Quill\") and Orvelle, LLC (\"Orvelle\").\n"
+    found, _ = agreement_names(text)
+    # Before: "CAG-17-172 PROFESSIONAL ...", "JANUARY 2013 FIRST REVISED ...".
+    assert found is not None and found.text == title
+
+
+def test_a_caps_run_cut_open_at_a_joining_word_is_no_heading() -> None:
+    text = (
+        "C-16-008 - Orvelle Transportation, Inc., Fixed Route Bus OperationsC 01007.0001!252495.4 FIXED ROUTE "
+        "TRANSPORTATION CONTRACT SERVICES AGREEMENT By and Between CITY OF QUILLTON and ORVELLE TRANSPORTATION, INC. "
+        "AGREEMENT FOR CONTRACT SERVICES BETWEEN THE CITY OF QUILLTON AND ORVELLE TRANSPORTATION, INC. THIS AGREEMENT "
+        "FOR CONTRACT SERVICES (herein\" Agreement\") is made and entered into this 1st day of January, 2016 by and "
+        "between the City of Quillton, a municipal corporation (\"City\") and Orvelle Transportation, Inc., a "
+        "California Corporation (\"Contractor\").\n"
+    )
+    found, _ = agreement_names(text)
+    # Before: "FOR CONTRACT".
+    assert found is not None and found.text == "AGREEMENT FOR CONTRACT SERVICES"
+
+
+def test_a_local_governments_state_may_be_followed_by_its_address() -> None:
+    text = (
+        "MAINTENANCE AGREEMENT\nThis is an AGREEMENT between QPS DEVELOPMENT, INC., a Wisconsin\ncorporation "
+        "(\"QPSD\"), and BOARD OF COUNTY COMMISSIONERS OF QUILL COUNTY,\nFLORIDA with its principal offices at Key "
+        "West, Florida (\"User\").\nQPSD and User have entered into an Agreement with respect to Software.\n"
+    )
+    assert "BOARD OF COUNTY COMMISSIONERS OF QUILL COUNTY, FLORIDA" in bound_party_names(text)
