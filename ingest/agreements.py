@@ -202,9 +202,9 @@ def _strip_noise(title: str) -> tuple[str, int]:
             title, changed = stripped, True
         # (A label standing alone before the heading's words, never a model's name joined to more:
         # "C-3/C-4 SATELLITE TRANSPONDER SERVICE AGREEMENT" opens with its own words.)
-        exhibit_label = _EXHIBIT_LETTER_NUMBER.match(title) or _RECORD_OR_DATE.match(title)
-        if exhibit_label is not None:
-            title, changed = title[exhibit_label.end() :], True
+        label = _EXHIBIT_LETTER_NUMBER.match(title) or _RECORD_OR_DATE.match(title)
+        if label is not None:
+            title, changed = title[label.end() :], True
         # ("(CONFIDENTIAL) SUPPLY AGREEMENT", "[EXECUTION COPY] ...": a noise word in brackets too.)
         bracketed = re.match(r"[(\[][ \t]*([^()\[\]\n]{1,30}?)[ \t]*[)\]][ \t]*", title)
         if bracketed is not None and bracketed.group(1).casefold() in noise:
