@@ -44,6 +44,7 @@ from ingest.names import (
     slot_name_at,
     surname_first,
     trade_joiner_before,
+    with_local_seat,
     without_enumerator,
     words_without_honorifics,
 )
@@ -1315,9 +1316,10 @@ def _local_government_with_seat(text: str, segment_start: int, paren_start: int)
         lead = _WORD_BEFORE.search(text, max(0, named.start - 40), named.start)
         if lead is not None and lead.group(1) not in _LIST_WORDS:
             continue
-        seat = _LOCAL_GOVERNMENT_SEAT.fullmatch(text, named.end, paren_start)
-        if seat is not None and normalise_jurisdiction(seat.group(1)):
-            return NameSpan(text[named.start : seat.end(1)], named.start, seat.end(1))
+        # (Only white space may stand between the state and the definition.)
+        seated = with_local_seat(text, named, paren_start)
+        if seated is not named and not text[seated.end : paren_start].strip():
+            return seated
     return None
 
 
@@ -1329,8 +1331,6 @@ _LIST_WORDS = frozenset({"and", "between", "among", "by", "with", "or"})
 _NAME_OPENING = re.compile(r"(?<![\w.&'’\-])[A-Z]")
 
 
-# The state after a local government's name ("COUNTY OF JEFFERSON, TEXAS").
-_LOCAL_GOVERNMENT_SEAT = re.compile(r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})[ \t\n]*")
 _ROLE_AND = re.compile(r"[A-Z][a-z]+[ \t\n]+and[ \t\n]+(?=[A-Z])")
 _BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|among)\s+$")
 _GROUP_WORD = r"(?:affiliates|subsidiaries|successors|(?:(?:permitted|registered)[ \t\n]+)?assigns)"

@@ -1600,13 +1600,13 @@ def local_government(name: str) -> bool:
 # definition, the list's next "and", the body it acts through, its address ("with its principal
 # offices") or the line's end ("The City of Salina, Kansas ("City")", "... INDIAN RIVER
 # COUNTY,\nFLORIDA through its Parks Division").
-_LOCAL_SEAT_AFTER = re.compile(
-    r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by|with)\b|\Z))"
-)
+# (One to three capitalised words: "Kansas", "New York", "St. Louis County".)
+_LOCAL_SEAT = r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})"
+_LOCAL_SEAT_AFTER = re.compile(_LOCAL_SEAT + r"(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by|with)\b|\Z))")
 
 
 # The same state closing a name already read ("City of Salina, Kansas").
-_LOCAL_SEAT_TAIL = re.compile(r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})\Z")
+_LOCAL_SEAT_TAIL = re.compile(_LOCAL_SEAT + r"\Z")
 
 
 def with_local_seat(text: str, name: NameSpan, limit: int) -> NameSpan:
