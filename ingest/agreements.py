@@ -824,7 +824,7 @@ _NUMBER_LABEL = re.compile(r"[ \t]*(?:No|NO|Number|NUMBER)\.?[ \t]*:")
 # The contract's name for itself: 'THIS SERVICE AGREEMENT FOR TRANSFER AGENT SERVICES (this
 # "Agreement")'. No comma, digit or line break inside, so a date or party list never joins it.
 _SELF_NAME = re.compile(
-    r"\b(?:THIS|This)[ \t]+([A-Z][^(),\n\"“”0-9]{0,120}?)[ \t]*\((?:this|the)[ \t]+[\"“]Agreement[\"”]\)"
+    r"\b(?:THIS|This)[ \t]+([A-Z][^(),\n\"“”0-9]{0,120}?)[ \t]*\((?:this|the)[ \t]+[\"“](?:[A-Z][\w\-]*[ \t]+){0,3}(?:Agreement|Amendment|Addendum|Contract)[\"”]\)"
 )
 
 
@@ -832,7 +832,11 @@ def _with_self_name(text: str, title: Title) -> Title:
     """The heading title extended to the contract's own name for itself when that name starts
     with every word of the heading and goes on ("SERVICE AGREEMENT" -> "SERVICE AGREEMENT FOR
     TRANSFER AGENT SERVICES")."""
-    match = _SELF_NAME.search(text, title.end, min(len(text), title.end + TITLE_SCAN_CHARS))
+    # ('This First Amendment to License Agreement and Asset Transfer (the "First Amendment")': a
+    # title read from the preamble's own sentence is extended by that sentence.)
+    this = re.search(r"(?:This|THIS)[ \t]+\Z", text[max(0, title.start - 8) : title.start])
+    start = title.start - len(this.group()) if this is not None else title.end
+    match = _SELF_NAME.search(text, start, min(len(text), title.end + TITLE_SCAN_CHARS))
     if match is None:
         return title
     # Compared without case: "SETTLEMENT AGREEMENT" over 'This Settlement Agreement and Mutual
@@ -1245,6 +1249,14 @@ def _without_repeat(title: Title) -> Title:
     """"AGREEMENT Agreement for advertising services effective ...": on a flattened page the
     heading runs into the preamble's first words, which write it again in another case; the title
     is the heading once."""
+    # ("AGREEMENT FOR PROCESSING PARKING CITATIONSAGREEMENT FOR PROCESSING PARKING CITATIONS": a
+    # page's text layer wrote the heading twice with no break between; the title is it once.)
+    half_chars = len(title.text) // 2
+    if (
+        len(title.text) % 2 == 0 and title.end - title.start == len(title.text)
+        and " " in title.text[:half_chars] and title.text[:half_chars] == title.text[half_chars:]
+    ):
+        return Title(title.text[:half_chars], title.start, title.start + half_chars)
     words = title.text.split()
     # ("LICENSE LICENSE AGREEMENT ("Agreement") made as of ...": a one-word heading run into the
     # preamble's title that opens with the same word; the title is the preamble's.)
@@ -2270,6 +2282,10 @@ def _self_referenced_instrument(text: str) -> Title | None:
 # ("Agreement for the provision of services and the allocation of expenses": up to ten words.)
 _SENTENCE_CASE_HEADING = re.compile(
     r"(?:Agreement|Contract)[ \t]+(?:for|of|on)(?:[ \t]+[a-z][a-z\-]*){1,10}"
+    # ("Sales contract of Industrial and Mineral Products", "Purchase contract": a translation's
+    # kind of contract, capitalised, before the agreement word in lower case.)
+    r"|(?!(?:This|The|Such|Each|Any|Said|Every|No)\b)[A-Z][a-z\-]+(?:[ \t]+[a-z][a-z\-]*){0,2}[ \t]+(?:contract|agreement)"
+    r"(?:[ \t]+(?:for|of|on)(?:[ \t]+(?:[A-Za-z][a-z\-]*)){1,10})?"
 )
 _SENTENCE_CASE_PROSE = (_LEADING_AGREEMENT_PROSE | _NOT_HEADING_WORDS) - {"the"}
 
@@ -3075,6 +3091,32 @@ def title_aliases(text: str, title: Title) -> list[TitleAlias]:
     return _title_aliases(text, title, _letter_self_name(text, letter_salutation(text)))
 
 
+def _fuller_after_contents(text: str, title: Title) -> Title | None:
+    """The heading over the preamble after a contents page that writes ``title`` (read above the
+    contents page) with more capitalised words before it: "LICENSE AGREEMENT" on the cover,
+    "EXCLUSIVE PATENT LICENSE AGREEMENT" over "This Agreement, effective as of ...". Only the
+    nearest heading-like run within ``_HEADING_TO_PREAMBLE_CHARS`` of the preamble counts."""
+    preamble = _PREAMBLE_CLAUSE.search(text, title.end, min(len(text), 2 * TITLE_SCAN_CHARS))
+    if preamble is None:
+        return None
+    contents = [m.end() for m in _CONTENTS_HEADING.finditer(text, title.end, preamble.start())]
+    if not contents:
+        return None
+    floor = max(contents[-1], preamble.start() - _HEADING_TO_PREAMBLE_CHARS)
+    words = title.text.split()
+    for rank, _, candidate in sorted(_candidates(text[: preamble.start()]), key=lambda c: (-c[2].end, c[2].start)):
+        if candidate.end < floor:
+            return None
+        if rank > 1 or candidate.start < floor:
+            continue
+        heading = candidate.text.split()
+        extra = heading[: len(heading) - len(words)]
+        if extra and heading[len(extra) :] == words and all(w[:1].isupper() for w in extra):
+            return candidate
+        return None
+    return None
+
+
 def _title_aliases(text: str, title: Title, letter_name: TitleAlias | None) -> list[TitleAlias]:
     """``title_aliases``, with the letter's own name (``_letter_self_name``) already read."""
     found: dict[str, TitleAlias] = {}
@@ -3135,6 +3177,11 @@ def _title_aliases(text: str, title: Title, letter_name: TitleAlias | None) -> l
     # drops the article like other leading noise).
     if re.match(r"(?:THE|The)\s", title.text):
         add(title.start, title.end, "heading")
+    # "LICENSE AGREEMENT" on a cover above a contents page is also the "EXCLUSIVE PATENT LICENSE
+    # AGREEMENT" its heading over the preamble writes after the contents.
+    fuller = _fuller_after_contents(text, title)
+    if fuller is not None:
+        add(fuller.start, fuller.end, "heading")
     # "FORM OF FRANCHISE AGREEMENT" is also the FRANCHISE AGREEMENT it is a form of.
     form = _FORM_OF.match(title.text)
     if form is not None:

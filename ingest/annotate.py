@@ -215,6 +215,17 @@ def _model_clause_names(
         # ("the Co. Erwin Mair KG, Nederlinger Str. 11, Munich": a street and its number.)
         if street_at(text, begin):
             continue
+        # ("Charging Site Host: City of Arcadia Address: 240 ...", "City,State,Zip Code: Arcadia":
+        # the model tagged a form's field label; a label is followed by its colon, a value never.)
+        if _FIELD_LABEL_AFTER.match(text, ent_end):
+            continue
+        # ("Zip Code: Arcadia,CA 91066": a town before its state's code and a ZIP code is an address.)
+        if _STATE_CODE_AND_ZIP_AFTER.match(text, ent_end) and not has_legal_suffix(text[begin:ent_end]):
+            continue
+        # ("registered with ... by CIN U72200KA2009PTC048999": an identifier's label, in capitals,
+        # before its code.)
+        if re.fullmatch(r"[A-Z]{2,6}", text[begin:ent_end]) and _IDENTIFIER_CODE_AFTER.match(text, ent_end):
+            continue
         # "..., a subsidiary of Roche Holding AG": the parent, an agent or an addressee is named
         # inside the clause but is no party (only the model's entities lack the grammar's slots).
         if after_non_party_lead(text, begin):
@@ -255,6 +266,16 @@ def _model_clause_names(
     return found
 
 
+# What follows a form's field label: its colon, maybe after more labels of one field ("State,Zip Code:").
+# ("Contact Name: Jane Roe Telephone Number(s): ...": the model's span may stop inside the label's
+# bracket.)
+_FIELD_LABEL_AFTER = re.compile(r"(?:[ \t]*,[ \t]*[A-Za-z][A-Za-z ]{0,15}?)*\)?[ \t]*[:：]")
+_STATE_CODE_AND_ZIP_AFTER = re.compile(r"[ \t]*,[ \t]*[A-Z]{2}[ \t]+[0-9]{5}(?:-[0-9]{4})?(?![\w])")
+# An identifier's code after its label: letters and digits ("U72200KA2009PTC048999", "99-3809574")
+# or groups of digits ("141 848 311").
+_IDENTIFIER_CODE_AFTER = re.compile(
+    r"[ \t]*(?:[:#]|No\.?)?[ \t]*(?:(?=[A-Z0-9\-/]*[0-9]{3})[A-Z0-9][A-Z0-9\-/]{5,}|[0-9]{2,4}(?:[ \t][0-9]{2,4}){2,})(?![\w])"
+)
 # A line's (or a table cell's) opening, up to the first word, at most this far before an entity.
 _LINE_OPENING = re.compile(r"\n[ \t|]*(?=[^\n]*\Z)")
 _LINE_LOOKBACK = 80
@@ -549,10 +570,21 @@ def _clause_and(text: str, start: int, end: int, *, words_only: bool = False) ->
         # LTD.": "by and through" opens the party's capacity; its "and" joins no party.)
         if _BY_AND_THROUGH.search(text, max(start, connector.start() - 3), min(len(text), connector.end() + 8)):
             continue
+        # ("LIXTE ... INC. ("Lixte"), with its office and place of business at ... 91101 and STICHTING
+        # ...": an "and" between two lower-case words joins the party's own description's words;
+        # "between AstroNutrition.com and deep systems" joins a party written in lower case.)
+        if _DESCRIPTION_AND.match(text, connector.end()) and _LOWER_WORD_BEFORE.search(text, max(start, connector.start() - 40), connector.start()):
+            continue
         before = text[start : connector.start()]
         if before.count("(") <= before.count(")"):
             return connector
     return None
+
+
+# Lower-case words on both sides of an "and" join a description: "office and place of business",
+# "organized and existing"; "and the ...", "and its Licensee, ..." still open a slot.
+_DESCRIPTION_AND = re.compile(r"(?!(?:the|its|their|each|any|all)\b)[a-z]")
+_LOWER_WORD_BEFORE = re.compile(r"(?<![\w.\-])[a-z][a-z\-]*\Z")
 
 
 _BY_AND_THROUGH = re.compile(r"(?i)\bby[ \t\n]+and[ \t\n]+through\b")
@@ -1061,6 +1093,15 @@ def _first_closed_part(name: NameSpan) -> NameSpan:
         if len(head.split()) >= 2 and _closed_by_form(head) and len(rest.split()) >= 2 and ends_in_legal_suffix(rest):
             return NameSpan(head, name.start, name.start + len(head))
     return name
+# A party's description as a body formed under a law: ", a foundation incorporated under the laws
+# of The Netherlands", ", an association organized under ...".
+_DESCRIBED_AS_FORMED = re.compile(
+    r"[ \t\n]*,[ \t\n]*(?:an?|AN?)[ \t\n]+(?:[A-Z][\w.\-]*[ \t\n]+){0,3}"
+    r"(?:foundation|association|society|institution|university|college|trust|company|corporation|partnership|body[ \t\n]+corporate)"
+    r"[ \t\n]+(?:duly[ \t\n]+)?(?:incorporated|organized|organised|established|existing|registered|formed|constituted)\b"
+)
+# A slot after a list's "and" (or a comma, or "between"), without a comma before the "and" too.
+_SLOT_AFTER_AND = re.compile(r"(?:,[ \t\n]*|[ \t\n](?:and|AND)[ \t\n]+|\b(?:between|among|BETWEEN|AMONG)[ \t\n]+)\Z")
 # A party's description naming its kind of company: ", a California corporation", ", a Delaware
 # limited liability company", ", an Ontario limited partnership".
 _DESCRIBED_AS_COMPANY = re.compile(
@@ -1723,6 +1764,14 @@ def _parties(
                 _DESCRIBED_AS_COMPANY.match(text, name.end) is not None and name.start < OPENING_CHARS
                 and _LIST_SLOT_BEFORE.search(text, max(0, name.start - 24), name.start) is not None
                 # (A name holding "and" may be two: no description decides that.)
+                and re.search(r"\s(?:and|AND)\s", name.text) is None
+            )
+            # ("... CA 91101 and STICHTING HET NEDERLANDS KANKER INSTITUUT – ANTONI VAN LEEUWENHOEK
+            # ZIEKENHUIS, a foundation incorporated under the laws of The Netherlands": a slot
+            # after the list's "and" described as a body formed under a law is a party.)
+            or (
+                _DESCRIBED_AS_FORMED.match(text, name.end) is not None and name.start < OPENING_CHARS
+                and _SLOT_AFTER_AND.search(text, max(0, name.start - 24), name.start) is not None
                 and re.search(r"\s(?:and|AND)\s", name.text) is None
             )
             # "BETWEEN (1) MR. RAVI MEHRA ... (2) MR. SUNIL MEHRA ... (hereinafter collectively ...

@@ -92,6 +92,10 @@ _PREAMBLE_START = re.compile(
 PREAMBLE_END_WORDS = (
     r"\b(?:WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|PRELIMINARY STATEMENTS?|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|NOW,? THEREFORE|"
     r"Now,? therefore|IN CONSIDERATION|In consideration|The parties agree|THE PARTIES AGREE|"
+    # ("... ("SUBTENANT"), with reference to the following facts:\n\nA. Zapco ..., as landlord, and
+    # Disney Enterprises, Inc. ..., as tenant, entered into ...": Californian drafting's lead into
+    # its lettered recitals.)
+    r"(?i:with[ \t\n]+reference[ \t\n]+to[ \t\n]+the[ \t\n]+following)(?:[ \t\n]+(?i:facts|recitals|circumstances))?(?=[ \t]*:)|"
     # ("...\nBackground\nAcquiror\nand Ad Authority, Inc. ... are\nparties to ...": a title-case
     # heading alone on its line.)
     r"(?<=\n)Background(?=[ \t]*:?[ \t]*\n)|"

@@ -878,6 +878,12 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     campus = _UNIVERSITY_IN_PLACE.match(text, plain.end, limit)
     if campus is not None and is_campus_institution(plain.text.split()[-1]):
         return NameSpan(text[plain.start : campus.end(1)], plain.start, campus.end(1))
+    # "The University of North Carolina at Chapel Hill", "University of Texas at Austin": a state
+    # university's campus after "at" is part of its name too.
+    campus = _UNIVERSITY_AT_PLACE.match(text, plain.end, limit)
+    head = _CAMPUS_OF.match(plain.text) if campus is not None else None
+    if campus is not None and head is not None and is_campus_institution(head.group(1)):
+        return NameSpan(text[plain.start : campus.end(1)], plain.start, campus.end(1))
     # "College of Computer, National University of Defense Technology": a unit of an institution
     # is named with the institution after a comma; both make the party's name.
     institution = _institution_after_unit(text, plain, limit)
@@ -973,6 +979,11 @@ _NICKNAME = re.compile(r"[ \t]+[\"“]([A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*
 _UNIVERSITY_IN_PLACE = re.compile(
     r"([ \t]+in[ \t]+(?:the[ \t]+City[ \t]+of[ \t]+)?[A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,2})(?=[ \t]*[,(;\n]|[ \t]+and\b|[ \t]*$)"
 )
+_UNIVERSITY_AT_PLACE = re.compile(
+    r"([ \t]+at[ \t]+[A-Z][\w.\-]*(?:[ \t]+[A-Z][\w.\-]*){0,2})(?=[ \t]*[,(;\n]|[ \t]+and\b|[ \t]*$)"
+)
+# The institution word before the "of" of a name: "University" in "The University of North Carolina".
+_CAMPUS_OF = re.compile(r"(?:The[ \t]+|THE[ \t]+)?(?:[A-Z][\w\-]*[ \t]+){0,2}?([A-Z][A-Za-z]*)[ \t]+(?:of|OF)[ \t]")
 _CAPS_NAME_OF_TITLE_CASE = re.compile(r"[ \t\n]+of[ \t\n]+[A-Z][a-z]")
 
 
@@ -1112,12 +1123,17 @@ def _joins_over_of_the(left: str, right: str) -> bool:
 def _portfolio_regex() -> re.Pattern[str]:
     """A government body named for its portfolios, joined by commas and a last "and": "Ministry
     of Trade, Industry and Energy", at most five portfolios before the last "and"
-    (``government_bodies`` in party_filters.json). Commas join a name's words only where a legal
-    form closes it elsewhere; here the body word opens it."""
-    heads = "|".join(re.escape(h) for h in sorted(load_json("party_filters.json")["government_bodies"]))
+    (``government_bodies`` in party_filters.json), or an institution named so for its fields
+    ("Imperial College of Science, Technology and Medicine", ``portfolio_institutions``). Commas
+    join a name's words only where a legal form closes it elsewhere; here the head word does."""
+    data = load_json("party_filters.json")
+    heads = "|".join(re.escape(h) for h in sorted(data["government_bodies"]))
+    institutions = "|".join(re.escape(h) for h in sorted(data["portfolio_institutions"]))
     word = r"[A-Z][\w'’\-]*"
+    # (An institution's head may follow the first words of its name: "IMPERIAL COLLEGE OF SCIENCE,
+    # TECHNOLOGY AND MEDICINE"; a body's opens it.)
     return re.compile(
-        rf"(?i:{heads})[ \t]+(?i:of)[ \t]+{word}(?:,[ \t]+{word}){{0,4}},?[ \t]+(?:and|AND|&)[ \t]+{word}"
+        rf"(?:(?i:{heads})|(?:{word}[ \t]+){{0,3}}(?i:{institutions})(?![\w'’\-]))[ \t]+(?i:of)[ \t]+{word}(?:,[ \t]+{word}){{0,4}},?[ \t]+(?:and|AND|&)[ \t]+{word}"
     )
 
 
@@ -1378,11 +1394,15 @@ def party_name_forms(name: str) -> list[str]:
         legal, trade = split
         forms.append(trade)
     # "ROTARY LIFT, a Division of Dover Industries, Inc.": the division is also asked for by its
-    # own name, the entity id's.
+    # own name, the entity id's, and, being no legal person of its own, by its parent's: the
+    # company that contracts through it.
     division = _DIVISION_OF.search(legal)
     if division is not None and division.start() > 0:
+        parent = legal[division.end() :]
         legal = legal[: division.start()]
         forms.append(legal)
+        if ends_in_legal_suffix(parent):
+            forms.insert(1, parent)
     of_place = re.match(r"^(.*\S)\s+(?:of|OF)\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?$", legal)
     # ("Quillon Packaging Corporation of America": a form written as a word runs on into the place; the
     # place is the registered name's own, not a note after it.)

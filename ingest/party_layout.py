@@ -67,7 +67,14 @@ _CAPTION_CELLS = 8
 # the first page: names closed by a registration number or a bare term are read this far only.
 _COVER_RUN_CHARS = 2_000
 
+# ("Technical Service Framework Agreement ... Table of Contents ... Party A：X Ltd. ... And Party
+# B：Y Limited": a contents page stands above the party rows; the layout reads on past it when a
+# party letter's label row follows it.)
+_CONTENTS_CUE = re.compile(r"TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents")
+_PARTY_LABEL_AFTER_CONTENTS = re.compile(r"(?m)^[ \t|]*(?:Party|PARTY)[ \t]+[A-Z]\d?[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：]")
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
+# A cell written in Chinese or Japanese only: no Latin letter, some CJK character.
+_CJK_ONLY = re.compile(r"[^A-Za-z]*[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff][^A-Za-z]*")
 _TABLE_BAR = re.compile(r"[|│]")
 # ("[Lessee] : X K.K.": a translated form may bracket its label.)
 _LABEL = re.compile(
@@ -176,10 +183,17 @@ def _role_cell(text: str) -> bool:
 
 def layout_end(text: str) -> int:
     """Where the opening's layout ends: the first end cue (recitals, a contents page) or
-    ``LAYOUT_SCAN_CHARS``."""
+    ``LAYOUT_SCAN_CHARS``; past a contents page whose parties follow it, the next end cue after
+    it, or the same bound again from the contents page."""
     limit = min(len(text), LAYOUT_SCAN_CHARS)
     cue = _cues().end_cue.search(text, 0, limit)
-    return cue.start() if cue is not None else limit
+    if cue is None:
+        return limit
+    if _CONTENTS_CUE.fullmatch(cue.group()) and _PARTY_LABEL_AFTER_CONTENTS.search(text, cue.end(), min(len(text), cue.end() + LAYOUT_SCAN_CHARS)):
+        further = min(len(text), cue.end() + LAYOUT_SCAN_CHARS)
+        after = _cues().end_cue.search(text, cue.end(), further)
+        return after.start() if after is not None else further
+    return cue.start()
 
 
 def cells(text: str, end: int) -> list[LayoutCell]:
@@ -200,6 +214,11 @@ def cells(text: str, end: int) -> list[LayoutCell]:
                 column_end = gap.start() if gap is not None else len(piece)
                 raw = piece[column_start:column_end]
                 stripped = raw.strip()
+                # ("越宝企业管理咨询（广州）有限公司\nSuperior Treasure ... Limited\n和 and\n...": a bilingual
+                # cover writes each name twice; the lines with no Latin letter are the other
+                # language's, no cells of the English layout.)
+                if stripped and _CJK_ONLY.fullmatch(stripped):
+                    stripped = ""
                 if stripped:
                     begin = offset + column_start + (len(raw) - len(raw.lstrip()))
                     for part_start, part in _inline_label_parts(stripped):
