@@ -973,8 +973,9 @@ def _person_and_company(
     return person, company
 
 
-# Adjective endings no given name or surname has ("International", "Medical", "Natural", "Various").
-_NOT_A_NAME_ENDING = re.compile(r"(?i)(?:ional|ical|ural|ious|eous)$")
+# Adjective endings no given name or surname has ("International", "Medical", "Natural", "Various"),
+# nor a field's ("INTREPID TECHNOLOGY AND RESOURCES BIOGAS, LLC").
+_NOT_A_NAME_ENDING = re.compile(r"(?i)(?:ional|ical|ural|ious|eous|ology)$")
 
 
 def _personal_name(name: str) -> bool:

@@ -569,7 +569,15 @@ def _antecedent(
         name = _derived_company_before(text, paren_start, floor, terms)
     if name is None or lead is not None:
         return None
+    # ("whose registered office is at ..., St. Helier, Jersey, JE2 4WQ, Channel Islands (the
+    # "Company")": a place after a postal code closes an address, and names no one.)
+    if _POSTAL_CODE_BEFORE.search(text, max(floor, name.start - 16), name.start) and not has_legal_suffix(name.text):
+        return None
     return office_holders_organisation(text, without_enumerator(text, name))
+
+
+# A postal code and its comma right before a reading: UK ("JE2 4WQ, "), US ZIP ("10019, ").
+_POSTAL_CODE_BEFORE = re.compile(r"(?<![\w])(?:[A-Z]{1,2}[0-9][0-9A-Z]?[ \t]?[0-9][A-Z]{2}|[0-9]{5}(?:-[0-9]{4})?)[ \t]*,[ \t\n]*\Z")
 
 
 # How far before a definition the company its term is made from may start, and how long its

@@ -33,6 +33,10 @@ and read after their clean figures were taken:
   identifier's ("CIN U72200KA2009PTC048999"); none is a party.
 - A name after "registered with" is a registry, no party ("registered with Ministry of Corporate
   Affairs").
+- A field's word ("TECHNOLOGY") is no person's: "INTREPID TECHNOLOGY AND RESOURCES BIOGAS, LLC"
+  is one company, not a person and a company.
+- A place right after a postal code closes an address, and no definition's term names it ("...,
+  Jersey, JE2 4WQ, Channel Islands (the "Company")").
 - A translation's heading in sentence case with its kind before the agreement word ("Sales
   contract of Industrial and Mineral Products") is the title.
 - A bilingual cover writes each name in Chinese, then in English, with "和 and" between: the lines
@@ -310,4 +314,27 @@ def test_a_translated_sentence_case_heading_is_the_title() -> None:
 def test_guard_prose_in_sentence_case_is_no_title(line: str) -> None:
     title, _ = agreement_names(f"{line}\nSupplier: Taiyuan Quillmoor Co., Ltd\nBuyer: Henan Orvelle Co., Ltd\n1. Goods.\n")
     assert title is None or title.text != line
+
+
+def test_a_fields_word_is_no_persons() -> None:
+    text = (
+        "SUPPLY AND OPERATIONS AGREEMENT\nTHIS SUPPLY AND OPERATIONS AGREEMENT (\"Agreement\") is made and entered into "
+        "this 13th day of October, 2006, by and between QUILLMOOR DAIRY, INC., an Idaho corporation (\"Dairy\") and "
+        "ORVELLE TECHNOLOGY AND RESOURCES BIOGAS, LLC, an Idaho limited liability company (\"Orvelle\").\nRECITALS\n"
+    )
+    # Before: "ORVELLE TECHNOLOGY" (a person) and "RESOURCES BIOGAS, LLC" were bound.
+    assert bound_party_names(text) == {"QUILLMOOR DAIRY, INC.", "ORVELLE TECHNOLOGY AND RESOURCES BIOGAS, LLC"}
+
+
+def test_a_place_after_a_postal_code_is_no_party() -> None:
+    text = (
+        "1 Placing Agreement relating to The Quillmoor Group plc (1) The Quillmoor Group plc (2) Orvelle Hunt LLP Dated 26 "
+        "June 2013\n\n3 This Agreement is made on Between: 26 June 2013 (1) The Quillmoor Group plc (registered in "
+        "Jersey, Channel Islands with company number 13177) whose registered office is at 2nd Floor, Minden House, Minden "
+        "Place, St. Helier, Jersey, JE2 4WQ, Channel Islands (the \"Company\"); and (2) Orvelle Hunt LLP (registered in England and "
+        "Wales with number OC357088) whose registered office is at Moor House, London EC2Y 5ET (the \"Broker\"). "
+        "Background: (A) The Company proposes to acquire Noble.\n"
+    )
+    # Before: "Channel Islands" was bound, the antecedent of "Company".
+    assert bound_party_names(text) == {"The Quillmoor Group plc", "Orvelle Hunt LLP"}
 
