@@ -571,7 +571,13 @@ def _antecedent(
         return None
     # ("whose registered office is at ..., St. Helier, Jersey, JE2 4WQ, Channel Islands (the
     # "Company")": a place after a postal code closes an address, and names no one.)
-    if _POSTAL_CODE_BEFORE.search(text, max(floor, name.start - 16), name.start) and not has_legal_suffix(name.text):
+    # (An organisation by its head noun may follow an address's code in a list without "and": "...,
+    # Oregon 97217, Texas A & M University ("University")".)
+    if (
+        _POSTAL_CODE_BEFORE.search(text, max(floor, name.start - 16), name.start)
+        and not has_legal_suffix(name.text)
+        and not institution_name(name.text)
+    ):
         return None
     return office_holders_organisation(text, without_enumerator(text, name))
 

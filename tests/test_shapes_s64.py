@@ -338,3 +338,13 @@ def test_a_place_after_a_postal_code_is_no_party() -> None:
     # Before: "Channel Islands" was bound, the antecedent of "Company".
     assert bound_party_names(text) == {"The Quillmoor Group plc", "Orvelle Hunt LLP"}
 
+
+def test_guard_an_institution_after_a_postal_code_is_still_a_party() -> None:
+    text = (
+        "ENDORSEMENT AGREEMENT This Endorsement Agreement (\"Agreement\"), dated as of July 1 2014 is hereby entered into "
+        "between Quillmoor America, Inc. (\"Quillmoor\"), an Oregon corporation with its principal place of business at "
+        "5055 N. Greeley Avenue, Oregon 97217, Orvelle A & M University (\"University\"). WHEREAS, the University "
+        "operates an athletics program.\n"
+    )
+    assert "Orvelle A & M University" in bound_party_names(text)
+
