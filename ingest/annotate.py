@@ -1094,6 +1094,8 @@ def _first_closed_part(name: NameSpan) -> NameSpan:
         if len(head.split()) >= 2 and _closed_by_form(head) and len(rest.split()) >= 2 and ends_in_legal_suffix(rest):
             return NameSpan(head, name.start, name.start + len(head))
     return name
+
+
 # A party's description as a body formed under a law: ", a foundation incorporated under the laws
 # of The Netherlands", ", an association organized under ...".
 _DESCRIBED_AS_FORMED = re.compile(
@@ -1103,6 +1105,8 @@ _DESCRIBED_AS_FORMED = re.compile(
 )
 # A slot after a list's "and" (or a comma, or "between"), without a comma before the "and" too.
 _SLOT_AFTER_AND = re.compile(r"(?:,[ \t\n]*|[ \t\n](?:and|AND)[ \t\n]+|\b(?:between|among|BETWEEN|AMONG)[ \t\n]+)\Z")
+
+
 # A party's description naming its kind of company: ", a California corporation", ", a Delaware
 # limited liability company", ", an Ontario limited partnership".
 _DESCRIBED_AS_COMPANY = re.compile(

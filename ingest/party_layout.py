@@ -73,8 +73,10 @@ _COVER_RUN_CHARS = 2_000
 _CONTENTS_CUE = re.compile(r"TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents")
 _PARTY_LABEL_AFTER_CONTENTS = re.compile(r"(?m)^[ \t|]*(?:Party|PARTY)[ \t]+[A-Z]\d?[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*[:：]")
 _COLUMN_GAP = re.compile(r"[ \t]{3,}")
-# A cell written in Chinese or Japanese only: no Latin letter, some CJK character.
-_CJK_ONLY = re.compile(r"[^A-Za-z]*[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff][^A-Za-z]*")
+# A cell written in Chinese or Japanese only: no Latin letter, some CJK character (two linear
+# searches, no backtracking over a long line).
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
+_CJK_CHARACTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TABLE_BAR = re.compile(r"[|│]")
 # ("[Lessee] : X K.K.": a translated form may bracket its label.)
 _LABEL = re.compile(
@@ -217,7 +219,7 @@ def cells(text: str, end: int) -> list[LayoutCell]:
                 # ("越宝企业管理咨询（广州）有限公司\nSuperior Treasure ... Limited\n和 and\n...": a bilingual
                 # cover writes each name twice; the lines with no Latin letter are the other
                 # language's, no cells of the English layout.)
-                if stripped and _CJK_ONLY.fullmatch(stripped):
+                if stripped and _CJK_CHARACTER.search(stripped) and not _LATIN_LETTER.search(stripped):
                     stripped = ""
                 if stripped:
                     begin = offset + column_start + (len(raw) - len(raw.lstrip()))
