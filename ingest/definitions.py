@@ -27,6 +27,7 @@ from ingest.names import (
     has_legal_suffix,
     institution_name,
     is_campus_institution,
+    is_place,
     legal_name,
     local_government,
     lowercase_words,
@@ -570,14 +571,10 @@ def _antecedent(
     if name is None or lead is not None:
         return None
     # ("whose registered office is at ..., St. Helier, Jersey, JE2 4WQ, Channel Islands (the
-    # "Company")": a place after a postal code closes an address, and names no one.)
-    # (An organisation by its head noun may follow an address's code in a list without "and": "...,
-    # Oregon 97217, Texas A & M University ("University")".)
-    if (
-        _POSTAL_CODE_BEFORE.search(text, max(floor, name.start - 16), name.start)
-        and not has_legal_suffix(name.text)
-        and not institution_name(name.text)
-    ):
+    # "Company")": a place after a postal code closes an address, and names no one; a name after
+    # one may still be a party's in a list without "and": "..., Oregon 97217, Texas A & M
+    # University ("University")".)
+    if _POSTAL_CODE_BEFORE.search(text, max(floor, name.start - 16), name.start) and is_place(name.text):
         return None
     return office_holders_organisation(text, without_enumerator(text, name))
 

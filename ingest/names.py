@@ -815,7 +815,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         # ("between The City of Waterloo, Iowa ("Lessor")": a local government is no person.)
         and not local_government(_LEADING_THE.sub("", plain.text))
         and (state := re.match(r",[ \t\n]*([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)", text[plain.end : limit])) is not None
-        and _a_place(state.group(1))
+        and is_place(state.group(1))
     ):
         return _trim(text, plain.start, plain.start + residence.end(1))
     wider = _of_the_name(text, plain, limit)
@@ -861,7 +861,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if (
         word_after_co is not None
         and re.search(r"\b(?:Co|CO)\.$", plain.text)
-        and not _a_place(word_after_co.group(1))
+        and not is_place(word_after_co.group(1))
         and word_after_co.group(1).casefold() not in _party_role_words()
     ):
         return NameSpan(text[plain.start : word_after_co.end(1)], plain.start, word_after_co.end(1))
@@ -870,7 +870,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     # ("Quillon Packaging Corporation of America": a region the registry does not take for a
     # jurisdiction; "QUILLON CORPORATION OF AMERICA" in capitals.)
     of_place = re.match(r"[ \t]+(?:of|OF)[ \t]+([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)(?=\s*[,(;]|\s+(?:and|AND)\b|\s*$)", text[plain.end : limit])
-    if of_place and ends_in_legal_suffix(plain.text) and _a_place(of_place.group(1)):
+    if of_place and ends_in_legal_suffix(plain.text) and is_place(of_place.group(1)):
         end = plain.end + of_place.end()
         return NameSpan(text[plain.start : end], plain.start, end)
     # "Washington University in St. Louis", "The Trustees of Columbia University in the City of
@@ -895,7 +895,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     qualifier = _PLACE_QUALIFIER.match(text, plain.end, limit)
     if (
         qualifier is not None
-        and _a_place(qualifier.group(1))
+        and is_place(qualifier.group(1))
         and (ends_in_legal_suffix(plain.text) or organisation_head(plain.text))
     ):
         return NameSpan(text[plain.start : qualifier.end(1) + 1], plain.start, qualifier.end(1) + 1)
@@ -1042,7 +1042,7 @@ _PERSON_OF_TOWN = re.compile(
 )
 
 
-def _a_place(words: str) -> bool:
+def is_place(words: str) -> bool:
     """Whether ``words`` name a jurisdiction or a region ("Delaware", "USA", "America")."""
     return bool(normalise_jurisdiction(words)) or " ".join(words.split()).casefold() in _party_filters().regions
 
