@@ -171,10 +171,12 @@ _CONTENTS_ENTRIES = re.compile(r"(?<![\w.])[0-9]{1,3}[ \t]+[0-9]{1,2}\.[0-9]{1,2
 
 _EXHIBIT_LETTER_NUMBER = re.compile(r"[A-Z]-[0-9]{1,3}[ \t]+(?=[A-Z])")
 # Before a heading's words in a filing run into one line: a record number ("CAG-17-172
-# PROFESSIONAL SERVICES AGREEMENT", letters and two numbers) or a cover's date line ("... LLC
+# PROFESSIONAL SERVICES AGREEMENT", letters and two numbers; "A136-G0092418") or a cover's date line ("... LLC
 # JANUARY 2013 FIRST REVISED AND RESTATED ... AGREEMENT", a month and a year, maybe its day).
 _RECORD_OR_DATE = re.compile(
-    r"(?:[A-Z]{1,5}-[0-9]{1,4}-[0-9]{1,6}"
+    # ("A136-G0092418 AMENDMENT NUMBER 01 LOCAL AGENCY AGREEMENT": a record number of letters and
+    # digits on both sides of its hyphen.)
+    r"(?:[A-Z]{1,5}-[0-9]{1,4}-[0-9]{1,6}|[A-Z]{1,4}[0-9]{1,6}-[A-Z]{0,4}[0-9]{3,10}"
     r"|(?:JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER"
     r"|January|February|March|April|May|June|July|August|September|October|November|December)"
     r"[ \t]+(?:[0-9]{1,2},?[ \t]+)?(?:19|20)[0-9]{2})[ \t]+(?=[A-Z])"
@@ -1798,7 +1800,14 @@ def _with_line_below(text: str, title: Title) -> Title:
     if not open_ended and not re.search(r"(?:AGREEMENT|CONTRACT)$", title.text):
         return title
     line_end = text.find("\n", title.end)
-    if line_end == -1 or text[title.end : line_end].strip():
+    if line_end == -1:
+        return title
+    # ("INTERLOCAL AGREEMENT FOR\nFEDERAL AGENCY PERMIT STAFFING SUPPORT": the joining word the
+    # heading's run left out of the title ends its line.)
+    dangling = _DANGLING_JOINER.fullmatch(text, title.end, line_end) if not open_ended else None
+    if dangling is not None:
+        open_ended = True
+    elif text[title.end : line_end].strip():
         return title
     next_end, below = _line_after(text, line_end)
     if not below and next_end < len(text):
@@ -1813,15 +1822,32 @@ def _with_line_below(text: str, title: Title) -> Title:
         or not (_CAPS_LINE.fullmatch(below) or (open_ended and _CAPS_LINE.fullmatch(_without_bracketed_acronym(below))))
         or _party_list_or_date(below)
         or _ends_in_legal_form(below)
-        # ("SHIPBUILDING CONTRACT\nFOR THE CONSTRUCTION OF A\n154,800 Cubic Meter": a line ending in
-        # an article or a joining word leaves its phrase open; the heading is the line above.)
-        or re.search(r"(?:^|[ \t])(?:A|AN|THE|OF|FOR|TO|AND)$", below) is not None
     ):
         return title
     if below.startswith("WITH") and _with_names_a_party(text, next_end, below):
         return title
     end = line_end + 1 + text[line_end + 1 : next_end].index(below) + len(below)
+    # ("SHIPBUILDING CONTRACT\nFOR THE CONSTRUCTION OF A\n154,800 Cubic Meter": a line ending in
+    # an article or a joining word leaves its phrase open; the heading is the line above, unless
+    # the next line closes the phrase in capitals: "INTERMUNICIPAL AGREEMENT\nFOR THE PROVISION
+    # OF\nACCOUNTING SERVICES".)
+    if _OPEN_PHRASE_END.search(below) is not None:
+        closing_end, closing = _line_after(text, next_end) if next_end < len(text) else (next_end, "")
+        if (
+            not closing
+            or len(closing.split()) > _LINE_BELOW_WORDS
+            or not _CAPS_LINE.fullmatch(closing)
+            or _OPEN_PHRASE_END.search(closing) is not None
+            or _party_list_or_date(closing)
+            or _ends_in_legal_form(closing)
+        ):
+            return title
+        end = next_end + 1 + text[next_end + 1 : closing_end].index(closing) + len(closing)
     return Title(" ".join(text[title.start : end].split()), title.start, end)
+
+
+_DANGLING_JOINER = re.compile(r"[ \t]+(?:FOR|OF|ON|REGARDING)[ \t]*")
+_OPEN_PHRASE_END = re.compile(r"(?:^|[ \t])(?:A|AN|THE|OF|FOR|TO|AND)$")
 
 
 def _without_bracketed_acronym(line: str) -> str:
@@ -2114,10 +2140,14 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
 def _cover_role_line() -> re.Pattern[str]:
     """A cover page's or key-provisions table's party label on a line of its own: a party role
     ("LANDLORD:", "|Sublandlord:", "Lessee", "AS TENANT"), ``party_roles`` of roles.json, "sub"
-    before it allowed; the name follows on the same or the next line."""
+    before it allowed; the name follows on the same or the next line. Or a cover's entry that
+    closes with its role in brackets ("Acme Pty Ltd (ACN 000 000 000) (Grantor)")."""
     roles = "|".join(re.escape(r) for r in sorted(lexicons().party_roles, key=len, reverse=True))
     return re.compile(
-        rf"^[ \t|]*(?:as[ \t]+)?(?:sub-?)?(?:{roles})[ \t]*(?::.*)?$",
+        rf"^[ \t|]*(?:as[ \t]+)?(?:sub-?)?(?:{roles})[ \t]*(?::.*)?$"
+        # ("Cobar Management Pty. Limited (ACN 083 171 546) (Grantor)": a deed's cover entry closes
+        # with its party's role in brackets.)
+        rf"|^[ \t|]*[A-Z][^\n()]{{2,120}}(?:\([^()\n]{{1,40}}\)[ \t]*)?\([ \t]*(?:{roles})[ \t]*\)[ \t]*$",
         re.IGNORECASE | re.MULTILINE,
     )
 

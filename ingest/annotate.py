@@ -1823,7 +1823,10 @@ def _parties(
             continue
         if entity_id not in parties and words:
             parties[entity_id] = Party(entity_id, label, name, None, name.start, name.end)
-    known = [set(name_words(p.name.text)) for p in parties.values()]
+    # (A reading across a line that holds only "and" is dropped below: it hides no other name.)
+    known = [
+        set(name_words(p.name.text)) for p in parties.values() if _AND_LINE.search(text, p.name.start, p.name.end) is None
+    ]
     # A person's "/s/" line alone does not make a party: officers sign for companies without a
     # "By:" too. When the party clause names parties, it must name the person as well (the second
     # source agrees); "The undersigned agree ..." names none, and the signatures are the parties.
@@ -1861,6 +1864,11 @@ def _parties(
             continue
         if contents_entry(text, name):
             continue
+        # A reading across a line that holds only "and" runs a cover's two names together and is
+        # dropped below; it never hides a name it holds ("VISITORS AUTHORITY\nAND\nCLARK COUNTY
+        # LAS VEGAS STADIUM LLC" would hide the cover's second name).
+        if _AND_LINE.search(text, name.start, name.end) is not None:
+            continue
         words = set(name_words(name.text))
         # ("CAPITAL ALERT\nINVESTMENT LTD" on the cover of "CAPITAL ALERT INVESTMENTS LTD ("PARTY
         # B")": a word's plural is the same word.)
@@ -1868,8 +1876,12 @@ def _parties(
         if name in run_on:
             if any(singular == k for k in known_singular):
                 continue
-        elif any(singular <= k or (k <= singular and name not in explicit) for k in known_singular) and not _unqualified_twin(
-            name.text, parties.values()
+        elif (
+            any(singular <= k or (k <= singular and name not in explicit) for k in known_singular)
+            and not _unqualified_twin(name.text, parties.values())
+            # ("LAS VEGAS CONVENTION AND VISITORS AUTHORITY" stacked on a cover, where the prose
+            # reader stopped at its "AND": the whole stands, and the half is dropped below.)
+            and not (name in stated and any(_half_over_and(p.name.text, name.text) for p in parties.values()))
         ):
             continue
         label = "PERSON" if name in individuals else _label_for(name, person_spans)

@@ -75,9 +75,11 @@ _HEREINAFTER = re.compile(
     r'("[^"]{1,60}"(?:\s*(?:,\s*or|or|/)\s*(?:the\s+)?"[^"]{1,60}"){0,3})',
     re.I,
 )
+# ("..., hereinafter as the FIRST PARTY;", "hereinafter referred to as the SECOND PARTY.": an
+# ordinal and "PARTY", as a Philippine memorandum of agreement names its parties.)
 _HEREINAFTER_SHOUTED = re.compile(
-    r"[,\s]+hereinafter\s+(?:referred\s+to\s+as|called|named|designated\s+as)\s+(?:the\s+)?"
-    r"([A-Z][A-Z\-]{2,30})(?=[ \t]*[;,.]|[ \t]*\n)"
+    r"[,\s]+hereinafter\s+(?:referred\s+to\s+as|called|named|designated\s+as|as)\s+(?:the\s+)?"
+    r"((?:FIRST|SECOND|THIRD|FOURTH|FIFTH)[ \t]+PARTY|[A-Z][A-Z\-]{2,30})(?=[ \t]*[;,.]|[ \t]*\n)"
 )
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 # ("Participating Parties" / "Contracting Parties" over the names: a "Parties" heading too.)
@@ -1666,7 +1668,10 @@ def _cites_another_agreement(sentence: str) -> bool:
     # run on the same line ("Amendment No:   GAS TRANSPORTATION AGREEMENT   THIS AGREEMENT is made
     # and entered into ... by and between"): the document's own clause.
     documents = list(_CITED_DOCUMENT.finditer(sentence))
-    own = [d for d in documents if _SELF_REFERENCE.search(sentence[: d.start()])]
+    # ("LOAN NUMBER 3745 PH\n\nAGREEMENT, dated June 3, 1994, between ...": an agreement word in
+    # capitals that opens its sentence names the document itself, as a development bank's loan
+    # agreement does.)
+    own = [d for d in documents if _SELF_REFERENCE.search(sentence[: d.start()]) or (d.start() == 0 and d.group().isupper())]
     # ("WHEREAS, capitalized terms used ... in this Agreement shall have the meanings ... in the
     # Business Combination Agreement, dated as of ..., by and among ...": a recital is never the
     # document's own party clause; a mention of "this Agreement" in it vetoes nothing.)

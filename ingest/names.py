@@ -293,7 +293,8 @@ def _form_then_participle() -> re.Pattern[str]:
 
 
 _EXHIBIT_LABEL = re.compile(r"(?:\d{1,3}[ \t]+)?(?:EXHIBIT|Exhibit)[ \t]+[0-9][0-9.]*(?:\([a-z0-9]{1,4}\))*[ \t\n]+(?=[A-Z][A-Za-z])")
-_DIVISION_OF = re.compile(r",?[ \t\n]+(?:A|AN|a|an)[ \t\n]+(?:division|Division|DIVISION)[ \t\n]+(?:OF|of)[ \t\n]+(?=[A-Z])")
+# (A text layer may drop the space after the comma: "CityView,a division of N.Harris Computer Corporation".)
+_DIVISION_OF = re.compile(r"(?:,[ \t\n]*|[ \t\n]+)(?:A|AN|a|an)[ \t\n]+(?:division|Division|DIVISION)[ \t\n]+(?:OF|of)[ \t\n]+(?=[A-Z])")
 _PARENT_OF = re.compile(r"[ \t\n,]+(?:A|AN|a|an)[ \t\n]+(?i:division|subsidiary|unit)[ \t\n]+(?:OF|of)(?![\w])")
 _SHOUTED_CAPACITY = re.compile(r"[ \t\n]+AS[ \t\n]+([A-Z]+)\b")
 _KINSHIP = re.compile(r"[ \t\n]+(?:[SDW]/[Oo]|SON[ \t]+OF|DAUGHTER[ \t]+OF|WIFE[ \t]+OF)(?![\w/])")
@@ -720,8 +721,21 @@ def caps_description_start(name: str) -> int | None:
     return None
 
 
+# "... of the FIRST PART AND INDIAN OIL CORPORATION LIMITED (IOCL)": the entry's closing phrase
+# and the list's "AND" before the next party's name.
+_PART_AND = re.compile(
+    r"(?:(?:ONE|OTHER|FIRST|SECOND|THIRD|FOURTH|FIFTH|SIXTH)[ \t\n]+"
+    r"|(?<=ONE[ \t])|(?<=OTHER[ \t])|(?<=FIRST[ \t])|(?<=SECOND[ \t])|(?<=THIRD[ \t])|(?<=FOURTH[ \t])|(?<=FIFTH[ \t])|(?<=SIXTH[ \t]))"
+    r"PART[ \t\n]+(?:AND|and)[ \t\n]+(?=[A-Z])"
+)
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
-    """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does."""
+    """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does; after an
+    entry's closing "FIRST PART AND", the name after it."""
+    part_and = _PART_AND.match(text, pos, limit)
+    if part_and is not None:
+        pos = part_and.end()
     form_first = _form_then_quoted().match(text, pos, limit)
     if form_first is not None:
         return NameSpan(form_first.group(), pos, form_first.end())

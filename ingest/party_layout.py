@@ -32,6 +32,7 @@ from ingest.names import (
     NameSpan,
     after_non_party_lead,
     ends_in_legal_suffix,
+    ends_in_local_unit,
     has_legal_suffix,
     name_at,
     organisation_head,
@@ -1018,8 +1019,10 @@ def _inline_person(text: str, start: int, limit: int, common_words: frozenset[st
 
 
 def _fills(text: str, name: NameSpan, cell: LayoutCell) -> bool:
-    """Whether ``name`` fills its cell, up to punctuation or a role stated in the same cell."""
-    rest = text[name.end : cell.end].strip()
+    """Whether ``name`` fills its cell, up to punctuation or a role stated in the same cell (its
+    company number may follow it: "Acme Pty Ltd ACN 618 123 970")."""
+    registered = _cues().registration.match(text, name.end, cell.end)
+    rest = text[registered.end() if registered is not None else name.end : cell.end].strip()
     return name.start == cell.start and (
         not rest or _FILLED_TO_END.match(rest) is not None or _role_cell(rest.lstrip(", "))
     )
@@ -1028,22 +1031,35 @@ def _fills(text: str, name: NameSpan, cell: LayoutCell) -> bool:
 def _address_cell(cell_text: str) -> bool:
     """A cover's address line under a name: it holds a number ("An der Goldgrube 12", "D-55131
     Mainz") and no legal form."""
+    if _cues().registration.search(cell_text) is not None:
+        return False  # ("The Council of the City of Ryde ABN 81 621 292 610": a company number.)
     return re.search(r"[0-9]", cell_text) is not None and not has_legal_suffix(cell_text)
 
 
 def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, roled: bool) -> NameSpan | None:
-    name = _checked(text, name_at(text, cell.start, cell.end), common_words)
+    name = name_at(text, cell.start, cell.end)
+    # ("The Council of the City of Ryde ABN 81 621 292 610": a name without a legal form read on
+    # into its company number ends before it.)
+    registered = _REGISTRATION_INSIDE.search(name.text) if name is not None else None
+    if name is not None and registered is not None and registered.start() > 0:
+        cut = name.text[: registered.start()].rstrip(" \t,")
+        name = NameSpan(cut, name.start, name.start + len(cut))
+    name = _checked(text, name, common_words)
     if name is None or not _fills(text, name, cell):
         return None
     if ends_in_legal_suffix(name.text) or has_legal_suffix(name.text.split(",")[0]):
         return name
     # "DOT VN LIMITED LIABILITY COMPANY\nAND\nQUANG TRUNG SOFTWARE CITY DEVELOPMENT COMPANY": an
-    # organisation's head noun names it as a legal form would.
-    if organisation_head(name.text) and name.text[:1].isalpha():
+    # organisation's head noun names it as a legal form would, and so does a local government's
+    # unit ("SALDANHA BAY MUNICIPALITY\nand\nSWARTLAND MUNICIPALITY").
+    if (organisation_head(name.text) or ends_in_local_unit(name.text)) and name.text[:1].isalpha():
         return name
     # A bare name stacked on a cover needs its role line ("JOHN ROE\nAS CONSULTANT"): a heading
     # split by "AND" ("INTELLECTUAL PROPERTY\nAND\nTECHNOLOGY TRANSFER") is shouted too.
     return name if _bare_name(name.text) and roled else None
+
+
+_REGISTRATION_INSIDE = re.compile(r"[ \t]+(?:ABN|ACN|ARBN|ARSN)[ \t]+\d")
 
 
 def _cover_person(text: str, cell: LayoutCell, common_words: frozenset[str]) -> NameSpan | None:
@@ -1131,6 +1147,51 @@ def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str
             earlier.append((name, found[previous].end))
             previous -= 1
         names.extend([*reversed(earlier), (first, found[above].end), (second, found[below].end)])
+    return names
+
+
+# A separator line flanked by dashes ("- and -", "–and–") stands only between the entries of a
+# party list. Each entry is a paragraph that opens with the party's name and goes on with its
+# description ("The MINDANAO STATE UNIVERSITY AT NAAWAN, an autonomous external campus ...",
+# "The COMMISSION ON HIGHER EDUCATION (CHED), an agency of ...").
+_DASHED_SEPARATOR = re.compile(r"[-–—][ \t]*(?:and|AND|And)[ \t]*[-–—][,;]?")
+_ENTRY_CLOSE = re.compile(r"[ \t]*[,(;]")
+_ENTRY_LINES = 8  # lines of the entry above a separator walked back to its first
+
+
+def _entry_name(text: str, cell: LayoutCell, common_words: frozenset[str]) -> NameSpan | None:
+    """The name opening an entry's first line, closed by a comma, a parenthesis or a semicolon:
+    one with a legal form, an organisation's head noun, or capitalised words and joiners only."""
+    name = _checked(text, name_at(text, cell.start, cell.end), common_words)
+    if name is None or name.start != cell.start or _ENTRY_CLOSE.match(text, name.end, cell.end) is None:
+        return None
+    # ("ACME LIMITED (1)\n- AND -\n...": an entry numbered after its name is the trailing-number
+    # reader's, with its own bounds.)
+    if _TRAILING_NUMBER.match(text, name.end, cell.end) is not None:
+        return None
+    if has_legal_suffix(name.text) or organisation_head(name.text) or _bare_name(name.text):
+        return name
+    return None
+
+
+def _dashed_entry_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
+    """The two entries around each dashed separator line, a list's items: the one below opens on
+    the next line, the one above on the first line of its paragraph (after a blank line, at most
+    _ENTRY_LINES lines up)."""
+    names: list[_Slot] = []
+    for index, cell in enumerate(found):
+        if cell.in_table or _DASHED_SEPARATOR.fullmatch(cell.text) is None or index + 1 >= len(found):
+            continue
+        below = _entry_name(text, found[index + 1], common_words)
+        first = index - 1
+        while first > 0 and index - first < _ENTRY_LINES and not _BLANK_LINE.search(text, found[first - 1].end, found[first].start):
+            first -= 1
+        above = None
+        if first >= 0 and index - first <= _ENTRY_LINES and (first == 0 or _BLANK_LINE.search(text, found[first - 1].end, found[first].start)):
+            above = _entry_name(text, found[first], common_words)
+        # Both sides must read as entries: a separator with one entry beside it stacks nothing.
+        if above is not None and below is not None:
+            names.extend([(above, found[first].end), (below, found[index + 1].end)])
     return names
 
 
@@ -1403,7 +1464,16 @@ def _stacked_entry(text: str, cell: LayoutCell, common_words: frozenset[str]) ->
     registered = _cues().registration.match(text, position, cell.end)
     if registered is not None:
         position = registered.end()
+    # ("Cobar Management Pty. Limited (ACN 083 171 546) (Grantor)": a deed's cover closes each entry
+    # with the party's role in brackets.)
+    role = _BARE_TERM.match(text, position, cell.end)
+    if role is not None and role.group().strip(" \t()").casefold() in _cues().roles:
+        position = role.end()
     return name if _FILLED_TO_END.match(text[position : cell.end]) is not None else None
+
+
+# A line naming a statute by its year ("Environmental Planning and Assessment Act 1979").
+_STATUTE_LINE = re.compile(r"\b(?:Act|ACT)[ \t]+(?:No\.?[ \t]+\d+[ \t]+of[ \t]+)?(?:1[89]|20)\d\d\b")
 
 
 def _title_stack_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
@@ -1425,6 +1495,11 @@ def _title_stack_names(text: str, found: list[LayoutCell], common_words: frozens
             end += 1
         if stack:
             beside = [found[i] for i in (index - 1, end) if 0 <= i < len(found)]
+            # ("Mirvac Planning Agreement\nUnder s93F of the Environmental Planning and Assessment
+            # Act 1979\nBlacktown City Council\n...": the statute a title is made under stands
+            # between the title and the stack.)
+            if index >= 2 and _STATUTE_LINE.search(found[index - 1].text) is not None:
+                beside.append(found[index - 2])
             titled = any(_title_cell(cell.text) for cell in beside)
             if len(stack) >= 2 and titled and any(ends_in_legal_suffix(n.text) for n, _ in stack):
                 names.extend(stack)
@@ -1451,6 +1526,7 @@ def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[
         *((slot, "item") for slot in _unled_list_names(text, found, common_words)),
         *(((slot.name, slot.slot_end), "label") for slot in label_slots(text, common_words)),
         *((slot, "cover") for slot in _cover_names(text, found, common_words)),
+        *((slot, "item") for slot in _dashed_entry_names(text, found, common_words)),
         *((slot, "caption") for slot in _caption_names(text, found, common_words)),
         *((slot, "cover") for slot in _run_in_cover_names(text, found, common_words)),
         *((slot, "label") for slot in _label_stack_names(text, found, common_words)),
