@@ -1036,6 +1036,10 @@ def _address_cell(cell_text: str) -> bool:
     return re.search(r"[0-9]", cell_text) is not None and not has_legal_suffix(cell_text)
 
 
+# An Australian company number inside a cover's line ("... ABN 81 621 292 610").
+_REGISTRATION_INSIDE = re.compile(r"[ \t]+(?:ABN|ACN|ARBN|ARSN)[ \t]+\d")
+
+
 def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, roled: bool) -> NameSpan | None:
     name = name_at(text, cell.start, cell.end)
     # ("The Council of the City of Ryde ABN 81 621 292 610": a name without a legal form read on
@@ -1057,9 +1061,6 @@ def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, ro
     # A bare name stacked on a cover needs its role line ("JOHN ROE\nAS CONSULTANT"): a heading
     # split by "AND" ("INTELLECTUAL PROPERTY\nAND\nTECHNOLOGY TRANSFER") is shouted too.
     return name if _bare_name(name.text) and roled else None
-
-
-_REGISTRATION_INSIDE = re.compile(r"[ \t]+(?:ABN|ACN|ARBN|ARSN)[ \t]+\d")
 
 
 def _cover_person(text: str, cell: LayoutCell, common_words: frozenset[str]) -> NameSpan | None:

@@ -346,3 +346,22 @@ def test_a_deed_cover_with_bracketed_roles_names_its_parties_and_title() -> None
         "Quillmoor Management Pty. Limited", "Orvelle Acquisition Limited", "Harbor Operations Australia Pty Limited",
     }
 
+
+
+def test_the_entry_above_a_dashed_separator_is_walked_back_at_most_entry_lines() -> None:
+    from ingest.party_layout import _ENTRY_LINES, layout_names
+
+    assert _ENTRY_LINES == 8
+
+    def entries(lines_above: int) -> list[str]:
+        description = "".join(f"described on line {i}\n" for i in range(lines_above - 1))
+        text = (
+            "Memorandum of Agreement\n\nby and between:\n\nThe QUILLMOOR SENIOR HIGH SCHOOL, of the Harbor District\n"
+            f"{description}\u2013 and \u2013\n\nThe ORVELLE STATE UNIVERSITY, with office address at Pedro Street;\n\nWitnesseth\n"
+        )
+        return [n.name.text for n in layout_names(text) if n.shape == "item"]
+
+    # The entry's first line 8 lines above the separator is read; 9 lines above, where the entry
+    # starts cannot be told, and the separator stacks nothing.
+    assert entries(_ENTRY_LINES) == ["The QUILLMOOR SENIOR HIGH SCHOOL", "The ORVELLE STATE UNIVERSITY"]
+    assert entries(_ENTRY_LINES + 1) == []
