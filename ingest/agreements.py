@@ -81,7 +81,8 @@ _SUBJECT_AFTER_AGREEMENT = re.compile(
 # The head of a title that names its subject after the agreement word, and that title whole
 # (white space collapsed): the subject alias of ``title_aliases``. As _SUBJECT_AFTER_AGREEMENT,
 # with "with" too, and "and" inside the head ("Local Programming and Marketing Agreement with
-# Option to Purchase Station", a preamble's own name for the contract).
+# Option to Purchase Station", a preamble's own name for the contract). A subject's word may close
+# with a comma ("IMPROVEMENTS AGREEMENT FOR SUNDANCE MINOR SUBDIVISION, PHASE A AND C").
 _HEAD_BEFORE_SUBJECT = re.compile(
     r"(.*?\b(?:AGREEMENT|Agreement|CONTRACT|Contract))\s+(?:ON|FOR|REGARDING|CONCERNING|WITH|on|for|regarding|concerning|with)\s",
     re.DOTALL,
@@ -89,7 +90,7 @@ _HEAD_BEFORE_SUBJECT = re.compile(
 _SUBJECT_AFTER_HEAD = re.compile(
     r"[A-Z][\w&'’\-/]*[ \t]{1,3}(?:(?:[A-Z][\w&'’\-/]*|and|&)[ \t]{1,3}){0,5}(?:AGREEMENT|Agreement|CONTRACT|Contract)[ \t]{1,3}"
     r"(?:ON|FOR|OF|REGARDING|CONCERNING|WITH|on|for|of|regarding|concerning|with)"
-    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
+    r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*,?|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
 # A title that goes on after its agreement word with "AND" and at most four more words, none a
 # name (no digits, commas or full stops): "SEPARATION AGREEMENT AND GENERAL RELEASE", "Settlement

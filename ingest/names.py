@@ -723,18 +723,17 @@ def caps_description_start(name: str) -> int | None:
 
 # "... of the FIRST PART AND INDIAN OIL CORPORATION LIMITED (IOCL)": the entry's closing phrase
 # and the list's "AND" before the next party's name.
-_PART_AND = re.compile(
-    r"(?:(?:ONE|OTHER|FIRST|SECOND|THIRD|FOURTH|FIFTH|SIXTH)[ \t\n]+"
-    r"|(?<=ONE[ \t])|(?<=OTHER[ \t])|(?<=FIRST[ \t])|(?<=SECOND[ \t])|(?<=THIRD[ \t])|(?<=FOURTH[ \t])|(?<=FIFTH[ \t])|(?<=SIXTH[ \t]))"
-    r"PART[ \t\n]+(?:AND|and)[ \t\n]+(?=[A-Z])"
-)
+# (A reader may start at "FIRST" or at "PART": the ordinal is read at ``pos`` or right before it.)
+_PART_ORDINAL = r"(?:ONE|OTHER|FIRST|SECOND|THIRD|FOURTH|FIFTH|SIXTH)"
+_PART_AND = re.compile(rf"(?P<ordinal>{_PART_ORDINAL}[ \t\n]+)?PART[ \t\n]+(?:AND|and)[ \t\n]+(?=[A-Z])")
+_PART_ORDINAL_BEFORE = re.compile(rf"\b{_PART_ORDINAL}[ \t]\Z")
 
 
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does; after an
     entry's closing "FIRST PART AND", the name after it."""
     part_and = _PART_AND.match(text, pos, limit)
-    if part_and is not None:
+    if part_and is not None and (part_and.group("ordinal") or _PART_ORDINAL_BEFORE.search(text, max(0, pos - 7), pos)):
         pos = part_and.end()
     form_first = _form_then_quoted().match(text, pos, limit)
     if form_first is not None:

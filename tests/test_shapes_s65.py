@@ -3,9 +3,10 @@ openings (``bench/gate_sets.py``): first the halves B of sets new14 and new15, r
 their clean figures were taken at stop 64; the names here are invented. Each test but the guards
 fails on the code before its rule.
 
-- A question may name an agreement by its heading's words before the subject the heading goes on
-  to ("the Improvements Agreement between ..." for "IMPROVEMENTS AGREEMENT FOR QUILLMOOR MINOR
-  SUBDIVISION"), all named parties bound as always; never the other way round.
+- A title whose subject after the agreement word holds a comma still records its head as an
+  alias ("IMPROVEMENTS AGREEMENT" of "IMPROVEMENTS AGREEMENT FOR QUILLMOOR MINOR SUBDIVISION,
+  PHASE A AND C"), so a question naming the head finds it, all named parties bound as always;
+  a subject the title lacks still fails.
 - A cover's name whose own line holds an "AND" ("HARBOR CONVENTION AND VISITORS AUTHORITY"
   stacked over "AND" and the next name) is one name: the prose reader's half and its reading
   across the "AND" line hide neither of the cover's names.

@@ -60,7 +60,6 @@ from service.evidence.subject_class import (
 )
 from service.evidence.titles import (
     amendment_key, clean_title, expand_abbreviations, known_agreement_kind, names_inner_amendment, parent_key,
-    title_head,
 )
 from service.evidence.written_names import WrittenName, binding_spans, written_around, written_names
 
@@ -318,12 +317,6 @@ def _title_match(sc: SubjectClass, agreement: Subject) -> str | None:
     words_a = set(expand_abbreviations(clean_title(ta_raw)).split())
     if kind_q and kind_q == kind_a and words_q <= words_a:
         return "title kind"
-    # A question may name the agreement by its heading's words before the subject the heading
-    # goes on to ("the Improvements Agreement between ..." for "IMPROVEMENTS AGREEMENT FOR
-    # SUNDANCE MINOR SUBDIVISION"), with every named party bound as always; never the other way.
-    heads = {title_head(expand_abbreviations(clean_title(t))) for t in comparable}
-    if tq and tq in heads:
-        return "title head"
     return None
 
 

@@ -102,27 +102,6 @@ def known_agreement_kind(title: str) -> str | None:
     return None if kind == "other" else kind
 
 
-# A heading's subject after its agreement word: "IMPROVEMENTS AGREEMENT FOR SUNDANCE MINOR
-# SUBDIVISION, PHASE A AND C" is headed "improvements agreement" (compared as normalised words).
-_HEAD_WORDS = frozenset({"agreement", "contract", "deed"})
-_SUBJECT_CONNECTORS = (("for",), ("regarding",), ("concerning",), ("relating", "to"), ("in", "respect", "of"))
-
-
-def title_head(normalised: str) -> str | None:
-    """The words of a normalised title up to its agreement word when a subject follows it
-    ("improvements agreement" of "improvements agreement for sundance minor subdivision"), None
-    when no subject follows or the head would be the agreement word alone."""
-    words = normalised.split()
-    for index, word in enumerate(words[1:], start=1):
-        if word not in _HEAD_WORDS:
-            continue
-        rest = words[index + 1 :]
-        if any(tuple(rest[: len(c)]) == c and len(rest) > len(c) for c in _SUBJECT_CONNECTORS):
-            return " ".join(words[: index + 1])
-        return None
-    return None
-
-
 def expand_abbreviations(title: str) -> str:
     abbreviations = {k.casefold(): v for k, v in lexicons().agreement_abbreviations.items()}
     words = []
