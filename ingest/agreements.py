@@ -78,6 +78,10 @@ _SUBJECT_AFTER_AGREEMENT = re.compile(
     r"(?:ON|FOR|OF|REGARDING|CONCERNING|on|for|of|regarding|concerning)"
     r"(?:[ \t]{1,3}(?:[A-Z][\w&'’\-/]*|and|of|for|the|on|to|in|&)){0,10}?[ \t]{1,3}[A-Z][\w&'’\-/]*"
 )
+# A heading line's words before its party list: "<title> BETWEEN <name> AND <name>".
+_BEFORE_PARTY_LIST = re.compile(
+    r"(.+?)[ \t]+(?:BETWEEN|Between|between|AMONG|Among|among)[ \t]+\S.*?[ \t](?:AND|and|&)[ \t]+\S.*"
+)
 # The head of a title that names its subject after the agreement word, and that title whole
 # (white space collapsed): the subject alias of ``title_aliases``. As _SUBJECT_AFTER_AGREEMENT,
 # with "with" too, and "and" inside the head ("Local Programming and Marketing Agreement with
@@ -409,6 +413,16 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
             # "Cooperation Agreement on Wireless Network Coverage ...": the whole heading line is
             # the title (the part up to the agreement word becomes an alias, ``title_aliases``).
             add(0 if stripped.isupper() else 1, line_start + line.index(stripped), stripped)
+        # ("FRAMEWORK AGREEMENT FOR FINANCIAL COOPERATION BETWEEN THE REPUBLIC OF ... AND ...": the
+        # heading line names its parties after its subject; the title ends before them.)
+        listed = _BEFORE_PARTY_LIST.match(stripped) if stripped else None
+        if (
+            listed is not None
+            and _SUBJECT_AFTER_AGREEMENT.fullmatch(listed.group(1))
+            and _heading_words(listed.group(1))
+            and not _ends_in_legal_form(listed.group(1))
+        ):
+            add(0 if listed.group(1).isupper() else 1, line_start + line.index(stripped), listed.group(1))
         if stripped and _CAPS_TITLE.fullmatch(stripped):
             add(0, line_start + line.index(stripped), stripped)
         elif (
@@ -2172,6 +2186,9 @@ def _instrument_heading(text: str) -> Title | None:
     preamble = _PREAMBLE_CLAUSE.search(text, 0, min(len(text), TITLE_SCAN_CHARS))
     limit = preamble.start() if preamble is not None else TITLE_SCAN_CHARS
     for start, stripped in _heading_lines(text, limit, over_party_list=True):
+        # ("Memorandum of Understanding (MoU)": the heading's own initials after it are its short
+        # name, no word of the title.)
+        stripped = _without_own_initials(stripped)
         last = stripped.split()[-1][:1]
         # ("Warrant No. W-12" under "WARRANT TO PURCHASE COMMON STOCK" is its number line: the
         # common nouns title a caps heading line only.)
@@ -2190,6 +2207,24 @@ def _instrument_heading(text: str) -> Title | None:
                 return repeated
             return title
     return None
+
+
+# A heading's short name in brackets after it ("(MoU)", "(“MSA”)"): two to eight letters.
+_BRACKETED_INITIALS = re.compile(r"(.+?)[ \t]*\([ \t]*[\"“]?([A-Za-z]{2,8})[\"”]?[ \t]*\)")
+
+
+def _without_own_initials(line: str) -> str:
+    """``line`` without a bracketed short name at its end that spells the initials of the words
+    before it ("Memorandum of Understanding (MoU)", "MASTER SERVICES AGREEMENT (MSA)"); any other
+    line as it is."""
+    bracketed = _BRACKETED_INITIALS.fullmatch(line)
+    if bracketed is None:
+        return line
+    words = re.findall(r"[A-Za-z][\w'’\-]*", bracketed.group(1))
+    initials = bracketed.group(2).casefold()
+    every = "".join(w[0] for w in words).casefold()
+    capitalised = "".join(w[0] for w in words if w[0].isupper()).casefold()
+    return bracketed.group(1) if initials in (every, capitalised) else line
 
 
 # A filing run into one line: its first line is longer than any heading line.

@@ -1654,6 +1654,9 @@ def _parties(
         # "by and between ACME DESIGN GROUP and BETA WORKS, INC. ("Beta")": the term defines the
         # name after the lower-case joint; the one before it is read from the clause's slot.
         definition = replace(definition, name=shouted_joint(definition.name) or definition.name)
+        # ("THE CITY OF FORT COLLINS, COLORADO, a Municipal Corporation, hereinafter referred to as
+        # the "City"": a local government's state is part of its name, however the term is defined.)
+        definition = replace(definition, name=with_local_seat(text, definition.name, definition.term_start))
         # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
         # ("B.  The Loan will be guaranteed by ... (collectively, "Guarantor")": a recital's item
         # letter and "The" before a thing's term make no name either.)

@@ -338,6 +338,15 @@ _CONTENTS_HEADING = re.compile(
 _DATED_LINE = re.compile(r"[ \t]*\n[ \t]*(?:DATED|Dated)\b")
 
 
+@lru_cache(maxsize=1)
+def _topic_line() -> re.Pattern[str]:
+    """A line break, then a line opened by a topic word (``topic_line_words`` of
+    party_filters.json) in capitals or with a capital first letter."""
+    words = load_json("party_filters.json")["topic_line_words"]
+    spellings = [w.upper() for w in words] + [w[:1].upper() + w[1:] for w in words]
+    return re.compile(r"[ \t]*\n[ \t]*(?:" + phrase_alternation(spellings, r"[ \t]+") + r")\b")
+
+
 def _below_date_line(span: str) -> int:
     """Where the line after ``span``'s first line starts, when that first line is a date alone
     (``quantities.dates_in``) and a capital opens the next; else 0."""
@@ -420,6 +429,11 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     dated = _DATED_LINE.search(span)
     if dated is not None and dated.start() > 0:
         span = span[: dated.start()]
+    # ("... AND\nTHE GOVERNMENT OF UNITED STATES OF AMERICA\nCONCERNING THE DEVELOPMENT ...": a
+    # cover's line on the document's subject is no part of the name above it.)
+    topic = _topic_line().search(span)
+    if topic is not None and topic.start() > 0:
+        span = span[: topic.start()]
     # ("... UNIVERSITY OF PENNSYLVANIA\n1 DECEMBER 1994": a cover's date line under the last
     # name is no part of it either.)
     above_date = _above_date_line(span)
@@ -1125,8 +1139,11 @@ def _joins_over_of_the(left: str, right: str) -> bool:
     last = left.split()[-1].casefold().strip(".,")
     # "Ministry of Finance of the Republic of Westland": a state after "of the" is the body's own.
     state = " ".join(right.split()).casefold()
+    # "Republic of the Philippines", "Kingdom of the Netherlands": a state's own word before "of the".
+    bare = _LEADING_THE.sub("", " ".join(left.split())).casefold()
     return (
-        last in heads
+        f"{bare} of" in _party_filters().government_prefixes
+        or last in heads
         or any(w.casefold().strip(".,") in institutions for w in right.split())
         or any(state.startswith(p) for p in _party_filters().government_prefixes)
     )

@@ -692,10 +692,23 @@ _DEFINITION_REST = re.compile(
 )
 
 
+# A role's term in brackets without quotes, closing an item ("(Council).", "(Developer)"): one to
+# three capitalised words.
+_UNQUOTED_ROLE_REST = re.compile(r"[ \t]*\((?:the[ \t]+)?[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){0,2}\)[ \t]*[.,;]?[ \t]*(?:and)?$")
+
+
 def _defined_item(text: str, cell: LayoutCell) -> bool:
-    """Whether ``cell`` is a name followed only by its definition ("Acme Co., Ltd. (the "Pledgee")")."""
+    """Whether ``cell`` is a name followed only by its definition ("Acme Co., Ltd. (the "Pledgee")"),
+    or, in a list after its lead, by its company number and its role's term without quotes
+    ("Hornsby Shire Council (Council).", "Acme Pty Ltd (ACN 100 778 336) (Developer).")."""
     name = name_at(text, cell.start, cell.end)
-    return name is not None and _DEFINITION_REST.match(text[name.end : cell.end]) is not None
+    if name is None:
+        return False
+    rest = text[name.end : cell.end]
+    if _DEFINITION_REST.match(rest) is not None:
+        return True
+    registration = _cues().registration.match(rest)
+    return _UNQUOTED_ROLE_REST.match(rest[registration.end() if registration else 0 :]) is not None
 
 
 def _numbered_entity(text: str, cell: LayoutCell) -> bool:

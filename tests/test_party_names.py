@@ -57,7 +57,9 @@ SHAPES: dict[str, tuple[str, set[str]]] = {
         "entered into by the City of Fort Stockton, Texas, a Texas Type A-General Law city (\"COFS\") and "
         "STW Resources Holding Corp., a Nevada corporation (\"STW\"), effective as of the last date of "
         "signature.\n\nWHEREAS, COFS owns water rights.",
-        {"City of Fort Stockton", "STW Resources Holding Corp."},
+        # (A local government's state is part of its name however its term is defined; the bare
+        # city stays an alias, ``party_name_forms``.)
+        {"City of Fort Stockton, Texas", "STW Resources Holding Corp."},
     ),
     # A form's field names the party in a role; the other party is in the preamble.
     "form_field_role_name": (
@@ -237,7 +239,7 @@ SLOT_SHAPES: dict[str, tuple[str, dict[str, str]]] = {
         "(\"STW\").\n\nWHEREAS, COFS owns the groundwater rights; and\n\nWHEREAS, COFS has an existing "
         "Capitan Reef Aquifer (\"CRA\") water well located on COFS property.\n\nNOW, THEREFORE, the parties agree.",
         {
-            "City of Fort Stockton": "City of Fort Stockton, Texas, a Texas city (\"COFS\")",
+            "City of Fort Stockton, Texas": "City of Fort Stockton, Texas, a Texas city (\"COFS\")",
             "STW Resources Holding Corp.": "STW Resources Holding Corp., a Nevada corporation (\"STW\")",
         },
     ),

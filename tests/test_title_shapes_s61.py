@@ -120,8 +120,8 @@ def test_an_amendment_of_an_agreement_titled_agreement_first_is_read_whole(headi
 
 
 @pytest.mark.parametrize(("heading", "read"), [
-    # A party list on the line: the words after the agreement word are no title.
-    ("FIRST AMENDMENT TO AGREEMENT FOR SUPPLY BETWEEN QUILLON AND HARBOR", "FIRST AMENDMENT TO AGREEMENT"),
+    # A party list on the line is no title (since stop 66 the subject before it is: "FOR SUPPLY").
+    ("FIRST AMENDMENT TO AGREEMENT FOR SUPPLY BETWEEN QUILLON AND HARBOR", "FIRST AMENDMENT TO AGREEMENT FOR SUPPLY"),
     # A parent with a name of its own keeps what was read before.
     ("FIRST AMENDMENT TO THE SUPPLY AGREEMENT", "FIRST AMENDMENT TO THE SUPPLY AGREEMENT"),
 ])
