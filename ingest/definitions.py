@@ -316,6 +316,11 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     window = text[start:paren_start]
     best = start
     for match in _SENTENCE_BREAK.finditer(window):
+        # ("The DEPARTMENT OF EDUCATION CITY OF MATI DIVISION,\n\n\nrepresented herein by ...,
+        # hereinafter referred to as the "DEPED"": a blank line right after a comma is the text
+        # layer's, inside the clause; a clause never ends on a comma.)
+        if match.group().startswith("\n") and window[: match.start()].rstrip(" \t").endswith(","):
+            continue
         # (A blank line after "INC." still ends the clause: "BRAMBLE THERAPEUTICS, INC.\n\nTHIS
         # CERTIFIES THAT ... Lakemont Fund II, L.P. (the "Holder")".)
         if match.group().startswith(".") and not re.search(r"\n[ \t]*\n", match.group()):

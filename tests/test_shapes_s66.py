@@ -14,6 +14,9 @@ are invented. Each test but the guards fails on the code before its rule.
   short name: the heading is still the title.
 - A heading line naming its parties after its subject ("FRAMEWORK AGREEMENT FOR FINANCIAL
   COOPERATION BETWEEN ... AND ...") is titled up to its party list.
+- A blank line right after a comma is the text layer's, inside the party's clause: the name before
+  it is still the antecedent of the term after "represented herein by ..., hereinafter referred
+  to as" ("The DEPARTMENT OF EDUCATION HARBOR CITY DIVISION,\n\n\nrepresented herein by ...").
 - An item of a "Parties" list may close with its role's term in brackets without quotes ("Ashby
   Shire Council (Council).", after a company number too): the item names a party without a
   legal form.
@@ -55,6 +58,14 @@ INITIALS_HEADING = (
     "           Northmarch Institute of Technology (NIT)\n\nThe Memorandum of Understanding (MoU) is made and entered "
     "into on 3 March 2008 by and between Ashby Metro Rail Corporation (or AMRC, for short), with its office at 12 "
     "Quay Place, and Northmarch Institute of Technology (or NIT, for short), with its office at Hauz Lane.\n"
+)
+REPRESENTED_AFTER_BLANK = (
+    "MEMORANDUM OF AGREEMENT\n\nKNOW ALL MEN BY THESE PRESENTS\n\nThis Memorandum of Agreement (MOA) made and entered "
+    "into by and\n\n\nbetween:\nThe DEPARTMENT OF PORTS AND HARBORS, an office existing by virtue of Republic Act "
+    "10844, represented herein by its UNDERSECRETARY, DENIS F. QUILLON, hereinafter referred to as the \u201cDPH\u201d.\n\n"
+    "- and \u2013\n\nThe DEPARTMENT OF EDUCATION HARBOR CITY DIVISION,\n\n\nrepresented herein by its SCHOOL DIVISION "
+    "SUPERINTENDENT,\nALONA C. ORVELLE duly authorized for the purpose, hereinafter referred\nto as the \u201cDEPED\u201d;\n\n"
+    "WITNESSETH : THAT\n\nWHEREAS, the DPH is mandated to promote the national ICT agenda.\n"
 )
 UNQUOTED_ROLES = (
     "Planning Agreement\n\nDated\n\nParties\n\nAshby Shire Council (Council).\n\n"
@@ -146,6 +157,21 @@ def test_the_framework_agreement_passes_the_gate_by_its_title_and_its_head(kb: K
         "of the Westmarch and Westmarch Investment Bank?"
     )
     assert docs == set()
+
+
+def test_a_blank_line_after_a_comma_stays_inside_the_partys_clause() -> None:
+    # Before: only the first department was bound; the second's term had no antecedent.
+    assert bound_party_names(REPRESENTED_AFTER_BLANK) == {
+        "The DEPARTMENT OF PORTS AND HARBORS",
+        "The DEPARTMENT OF EDUCATION HARBOR CITY DIVISION",
+    }
+
+
+def test_guard_a_blank_line_after_a_full_stop_still_ends_the_clause() -> None:
+    from tests.helpers import defined_terms
+
+    text = "BRAMBLE THERAPEUTICS, INC.\n\nTHIS CERTIFIES THAT for value received, Lakemont Fund II, L.P. (the \"Holder\") may buy.\n"
+    assert defined_terms(text)["Holder"] == "Lakemont Fund II, L.P."
 
 
 def test_a_parties_list_item_may_close_with_an_unquoted_role() -> None:
