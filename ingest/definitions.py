@@ -317,9 +317,14 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     best = start
     for match in _SENTENCE_BREAK.finditer(window):
         # ("The DEPARTMENT OF EDUCATION CITY OF MATI DIVISION,\n\n\nrepresented herein by ...,
-        # hereinafter referred to as the "DEPED"": a blank line right after a comma is the text
-        # layer's, inside the clause; a clause never ends on a comma.)
-        if match.group().startswith("\n") and window[: match.start()].rstrip(" \t").endswith(","):
+        # hereinafter referred to as the "DEPED"": a blank line between a comma and a lower-case
+        # word is the text layer's, inside the clause. "the Parties,\n\nQUORVANT – ..." opens a
+        # member's own clause after it.)
+        if (
+            match.group().startswith("\n")
+            and window[: match.start()].rstrip(" \t").endswith(",")
+            and window[match.end() : match.end() + 1].islower()
+        ):
             continue
         # (A blank line after "INC." still ends the clause: "BRAMBLE THERAPEUTICS, INC.\n\nTHIS
         # CERTIFIES THAT ... Lakemont Fund II, L.P. (the "Holder")".)

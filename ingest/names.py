@@ -1091,7 +1091,7 @@ def organisation_head(name: str) -> bool:
     if len(words) < 2:
         return False
     heads = _organisation_heads()
-    if words[-1] in heads:
+    if words[-1] in heads or corporation_sole(name):
         return True
     # ("Institute for Mechanical Engineering Problems", "Center for Blood Research": or before "for".)
     return any(joiner in words[1:] and words[words.index(joiner, 1) - 1] in heads for joiner in ("of", "for"))
@@ -1628,7 +1628,18 @@ def office_of_prefix() -> re.Pattern[str]:
         for variant in entry["variants"]
     }
     alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(variants, key=lambda v: (-len(v), v)))
-    return re.compile(rf"(?i:(?:the[ \t\n]+)?(?:{alternatives})[ \t\n]+of[ \t\n]+(?:the[ \t\n]+)?)(?=[A-Z])")
+    # ("THE SECRETARY OF STATE FOR TRANSPORT" is a minister, a corporation sole: no office of a "State".)
+    return re.compile(rf"(?i:(?:the[ \t\n]+)?(?:{alternatives})[ \t\n]+of[ \t\n]+(?!state[ \t\n]+for\b)(?:the[ \t\n]+)?)(?=[A-Z])")
+
+
+# A minister of the British Crown named by office ("THE SECRETARY OF STATE FOR TRANSPORT"): a
+# corporation sole, a party in its own name, not an office held at an organisation called "State".
+_SECRETARY_OF_STATE = re.compile(r"(?:the[ \t\n]+)?secretary[ \t\n]+of[ \t\n]+state[ \t\n]+for[ \t\n]+\w", re.I)
+
+
+def corporation_sole(name: str) -> bool:
+    """Whether ``name`` is a minister named by office ("The Secretary of State for Health")."""
+    return _SECRETARY_OF_STATE.match(name.strip()) is not None
 
 
 def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:

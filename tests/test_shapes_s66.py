@@ -17,6 +17,10 @@ are invented. Each test but the guards fails on the code before its rule.
 - A blank line right after a comma is the text layer's, inside the party's clause: the name before
   it is still the antecedent of the term after "represented herein by ..., hereinafter referred
   to as" ("The DEPARTMENT OF EDUCATION HARBOR CITY DIVISION,\n\n\nrepresented herein by ...").
+- A British minister named by office ("THE SECRETARY OF STATE FOR TRANSPORT") is a party in its
+  own name (a corporation sole): a cover names it as an organisation, and it is no office held at
+  an organisation called "State for Transport" (from new20 A, a fresh set collected and scored
+  clean this stop, then read).
 - An item of a "Parties" list may close with its role's term in brackets without quotes ("Ashby
   Shire Council (Council).", after a company number too): the item names a party without a
   legal form.
@@ -66,6 +70,15 @@ REPRESENTED_AFTER_BLANK = (
     "- and \u2013\n\nThe DEPARTMENT OF EDUCATION HARBOR CITY DIVISION,\n\n\nrepresented herein by its SCHOOL DIVISION "
     "SUPERINTENDENT,\nALONA C. ORVELLE duly authorized for the purpose, hereinafter referred\nto as the \u201cDEPED\u201d;\n\n"
     "WITNESSETH : THAT\n\nWHEREAS, the DPH is mandated to promote the national ICT agenda.\n"
+)
+MINISTER_COVER = (
+    "EXHIBIT 10.19\n\n    DATED MARCH 1996\n\n    A1 LINK ROAD (QUILLTON TO HARBORHAM)\n\n    DBFO CONTRACT\n\n"
+    "    THE SECRETARY OF STATE FOR TRANSPORT\n\n    AND\n\n    QUILLTON LINK LIMITED\n\n\n    INDEX OF SCHEDULES\n\n"
+    "SCHEDULE 1      FINANCIAL MATTERS\n"
+)
+MINISTER_PROSE = (
+    "SUPPLY AGREEMENT\n\nThis Agreement is made between THE SECRETARY OF STATE FOR TRADE AND INDUSTRY (the \"Secretary "
+    "of State\") and Quillton Instruments Limited, a company registered in England (the \"Supplier\").\n"
 )
 UNQUOTED_ROLES = (
     "Planning Agreement\n\nDated\n\nParties\n\nAshby Shire Council (Council).\n\n"
@@ -172,6 +185,22 @@ def test_guard_a_blank_line_after_a_full_stop_still_ends_the_clause() -> None:
 
     text = "BRAMBLE THERAPEUTICS, INC.\n\nTHIS CERTIFIES THAT for value received, Lakemont Fund II, L.P. (the \"Holder\") may buy.\n"
     assert defined_terms(text)["Holder"] == "Lakemont Fund II, L.P."
+
+
+def test_a_secretary_of_state_is_a_party_in_its_own_name() -> None:
+    # Before: the cover's minister was not read, and in prose "STATE FOR TRADE AND INDUSTRY" was bound.
+    assert bound_party_names(MINISTER_COVER) == {"THE SECRETARY OF STATE FOR TRANSPORT", "QUILLTON LINK LIMITED"}
+    assert bound_party_names(MINISTER_PROSE) == {"THE SECRETARY OF STATE FOR TRADE AND INDUSTRY", "Quillton Instruments Limited"}
+
+
+def test_guard_another_office_still_stands_for_its_organisation() -> None:
+    from ingest.names import NameSpan, office_holders_organisation
+
+    for text, organisation in (
+        ("the Secretary of State of the State of Texas", "State of the State of Texas"),
+        ("Chief Executive Officer of Kestrel Inc.", "Kestrel Inc."),
+    ):
+        assert office_holders_organisation(text, NameSpan(text, 0, len(text))).text == organisation
 
 
 def test_a_parties_list_item_may_close_with_an_unquoted_role() -> None:
