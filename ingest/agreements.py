@@ -1865,6 +1865,25 @@ _DANGLING_JOINER = re.compile(r"[ \t]+(?:FOR|OF|ON|REGARDING)[ \t]*")
 _OPEN_PHRASE_END = re.compile(r"(?:^|[ \t])(?:A|AN|THE|OF|FOR|TO|AND)$")
 
 
+# A heading's short name in brackets after it ("(MoU)", "(“MSA”)"): two to eight letters.
+_BRACKETED_INITIALS = re.compile(r"(.+?)[ \t]*\([ \t]*[\"“]?([A-Za-z]{2,8})[\"”]?[ \t]*\)")
+
+
+def _without_own_initials(line: str) -> str:
+    """``line`` without a bracketed short name at its end that spells the initials of the words
+    before it ("Memorandum of Understanding (MoU)", "MASTER SERVICES AGREEMENT (MSA)"); any other
+    line as it is. Unlike ``_without_bracketed_acronym`` (a line read below a heading, any
+    acronym), this line is a whole title: only its own initials are no word of it."""
+    bracketed = _BRACKETED_INITIALS.fullmatch(line)
+    if bracketed is None:
+        return line
+    words = re.findall(r"[A-Za-z][\w'’\-]*", bracketed.group(1))
+    initials = bracketed.group(2).casefold()
+    every = "".join(w[0] for w in words).casefold()
+    capitalised = "".join(w[0] for w in words if w[0].isupper()).casefold()
+    return bracketed.group(1) if initials in (every, capitalised) else line
+
+
 def _without_bracketed_acronym(line: str) -> str:
     """``line`` without a closing bracketed acronym ("INSTANT TICKET VENDING MACHINES (ITVMs)")."""
     return re.sub(r"[ \t]+\([A-Z][A-Za-z]{1,9}\)[ \t]*$", "", line)
@@ -2207,24 +2226,6 @@ def _instrument_heading(text: str) -> Title | None:
                 return repeated
             return title
     return None
-
-
-# A heading's short name in brackets after it ("(MoU)", "(“MSA”)"): two to eight letters.
-_BRACKETED_INITIALS = re.compile(r"(.+?)[ \t]*\([ \t]*[\"“]?([A-Za-z]{2,8})[\"”]?[ \t]*\)")
-
-
-def _without_own_initials(line: str) -> str:
-    """``line`` without a bracketed short name at its end that spells the initials of the words
-    before it ("Memorandum of Understanding (MoU)", "MASTER SERVICES AGREEMENT (MSA)"); any other
-    line as it is."""
-    bracketed = _BRACKETED_INITIALS.fullmatch(line)
-    if bracketed is None:
-        return line
-    words = re.findall(r"[A-Za-z][\w'’\-]*", bracketed.group(1))
-    initials = bracketed.group(2).casefold()
-    every = "".join(w[0] for w in words).casefold()
-    capitalised = "".join(w[0] for w in words if w[0].isupper()).casefold()
-    return bracketed.group(1) if initials in (every, capitalised) else line
 
 
 # A filing run into one line: its first line is longer than any heading line.

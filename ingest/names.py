@@ -1079,6 +1079,18 @@ def _organisation_heads() -> frozenset[str]:
     return frozenset(load_json("party_filters.json")["organisation_heads"])
 
 
+# A minister of the British Crown named by office ("THE SECRETARY OF STATE FOR TRANSPORT"): a
+# corporation sole, a party in its own name (``corporation_sole``), not an office held at an
+# organisation called "State" (``office_of_prefix``).
+_STATE_FOR = r"state[ \t\n]+for\b"
+_SECRETARY_OF_STATE = re.compile(rf"(?:the[ \t\n]+)?secretary[ \t\n]+of[ \t\n]+{_STATE_FOR}[ \t\n]+\w", re.I)
+
+
+def corporation_sole(name: str) -> bool:
+    """Whether ``name`` is a minister named by office ("The Secretary of State for Health")."""
+    return _SECRETARY_OF_STATE.match(name.strip()) is not None
+
+
 def organisation_head(name: str) -> bool:
     """Whether ``name`` is an organisation's name by its head noun, without a legal form: its
     last word is one (``organisation_heads`` of party_filters.json: "Harbour Parklands Trust",
@@ -1629,17 +1641,7 @@ def office_of_prefix() -> re.Pattern[str]:
     }
     alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(variants, key=lambda v: (-len(v), v)))
     # ("THE SECRETARY OF STATE FOR TRANSPORT" is a minister, a corporation sole: no office of a "State".)
-    return re.compile(rf"(?i:(?:the[ \t\n]+)?(?:{alternatives})[ \t\n]+of[ \t\n]+(?!state[ \t\n]+for\b)(?:the[ \t\n]+)?)(?=[A-Z])")
-
-
-# A minister of the British Crown named by office ("THE SECRETARY OF STATE FOR TRANSPORT"): a
-# corporation sole, a party in its own name, not an office held at an organisation called "State".
-_SECRETARY_OF_STATE = re.compile(r"(?:the[ \t\n]+)?secretary[ \t\n]+of[ \t\n]+state[ \t\n]+for[ \t\n]+\w", re.I)
-
-
-def corporation_sole(name: str) -> bool:
-    """Whether ``name`` is a minister named by office ("The Secretary of State for Health")."""
-    return _SECRETARY_OF_STATE.match(name.strip()) is not None
+    return re.compile(rf"(?i:(?:the[ \t\n]+)?(?:{alternatives})[ \t\n]+of[ \t\n]+(?!{_STATE_FOR})(?:the[ \t\n]+)?)(?=[A-Z])")
 
 
 def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:
