@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from ingest.letter_parties import letter_salutation, opens_with_salutation
 from ingest.lexicons import legend_words, lexicons, load_json, phrase_alternation
-from ingest.names import ends_in_legal_suffix, has_legal_suffix, name_at, organisation_head
+from ingest.names import ends_in_legal_suffix, has_legal_suffix, name_at, organisation_head, without_own_initials
 from ingest.normalize import normalise_jurisdiction
 from ingest.text import EDGAR_HEADER, EDGAR_HEADER_CHARS, name_words
 from ingest.quantities import DateSpan, dates_in
@@ -1865,27 +1865,10 @@ _DANGLING_JOINER = re.compile(r"[ \t]+(?:FOR|OF|ON|REGARDING)[ \t]*")
 _OPEN_PHRASE_END = re.compile(r"(?:^|[ \t])(?:A|AN|THE|OF|FOR|TO|AND)$")
 
 
-# A heading's short name in brackets after it ("(MoU)", "(“MSA”)"): two to eight letters.
-_BRACKETED_INITIALS = re.compile(r"(.+?)[ \t]*\([ \t]*[\"“]?([A-Za-z]{2,8})[\"”]?[ \t]*\)")
-
-
-def _without_own_initials(line: str) -> str:
-    """``line`` without a bracketed short name at its end that spells the initials of the words
-    before it ("Memorandum of Understanding (MoU)", "MASTER SERVICES AGREEMENT (MSA)"); any other
-    line as it is. Unlike ``_without_bracketed_acronym`` (a line read below a heading, any
-    acronym), this line is a whole title: only its own initials are no word of it."""
-    bracketed = _BRACKETED_INITIALS.fullmatch(line)
-    if bracketed is None:
-        return line
-    words = re.findall(r"[A-Za-z][\w'’\-]*", bracketed.group(1))
-    initials = bracketed.group(2).casefold()
-    every = "".join(w[0] for w in words).casefold()
-    capitalised = "".join(w[0] for w in words if w[0].isupper()).casefold()
-    return bracketed.group(1) if initials in (every, capitalised) else line
-
-
 def _without_bracketed_acronym(line: str) -> str:
-    """``line`` without a closing bracketed acronym ("INSTANT TICKET VENDING MACHINES (ITVMs)")."""
+    """``line`` without a closing bracketed acronym ("INSTANT TICKET VENDING MACHINES (ITVMs)").
+    Unlike ``names.without_own_initials`` (a whole title line: only its own initials are no word
+    of it), this line is read below a heading, and any acronym goes."""
     return re.sub(r"[ \t]+\([A-Z][A-Za-z]{1,9}\)[ \t]*$", "", line)
 
 
@@ -2207,7 +2190,7 @@ def _instrument_heading(text: str) -> Title | None:
     for start, stripped in _heading_lines(text, limit, over_party_list=True):
         # ("Memorandum of Understanding (MoU)": the heading's own initials after it are its short
         # name, no word of the title.)
-        stripped = _without_own_initials(stripped)
+        stripped = without_own_initials(stripped)
         last = stripped.split()[-1][:1]
         # ("Warrant No. W-12" under "WARRANT TO PURCHASE COMMON STOCK" is its number line: the
         # common nouns title a caps heading line only.)

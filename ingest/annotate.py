@@ -84,6 +84,8 @@ from ingest.names import (
     names_a_document,
     office_holders_organisation,
     organisation_head,
+    organisation_head_word,
+    seated_local_government,
     party_name_forms,
     party_name_problem,
     representation_lead,
@@ -91,6 +93,7 @@ from ingest.names import (
     slot_name_at,
     street_at,
     surname_first,
+    name_without_own_initials,
     with_local_seat,
     without_enumerator,
     without_legal_form,
@@ -305,7 +308,9 @@ def _label_value(text: str, definition: Definition) -> NameSpan | None:
 
 
 # A party's list number after "between" or "and", maybe alone on its line ("And:\n\n1.\nJane Roe").
-_LIST_NUMBER = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\))(?:[ \t]+|[ \t]*\n[ \t]*)(?=\S)")
+# ("by and between: I. PERUSAHAAN PERSEROAN ...; and II. PT INDUSTRI ...": a Roman first number too.)
+_LIST_NUMBER = re.compile(r"(?:\(?[0-9]{1,2}[.)]|\([a-z]\)|\(?(?:I|i)[.)](?=[ \t\n]+[A-Z]))(?:[ \t]+|[ \t]*\n[ \t]*)(?=\S)")
+_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii")
 
 
 # What stands right before a party clause's own "between"/"among": "by and", or a line's start.
@@ -361,9 +366,24 @@ def _acronym_of_longer_phrase(text: str, name: NameSpan, term: str) -> bool:
 
 
 _ROLE_THEN_AND = re.compile(r"([A-Z][a-z]+)[ \t\n]+(?:and|AND)[ \t\n]+(?=[A-Z])")
+_ROLE_THEN_NAME = re.compile(r"([A-Z][a-z]+)[ \t\n]+(?=[A-Z][A-Z0-9&.\-]+[ \t])")
 _DOT_LEADER = re.compile(r"[ \t]*(?:\.[ \t]?){4,}")
 # A name read as a possessive ("Employee's", "the Company's"), the possessor in group 1.
 _TERM_POSSESSIVE = re.compile(r"(?:the[ \t]+)?(.+?)['’]s")
+
+
+def _without_role_word(name: NameSpan) -> NameSpan:
+    """``name`` without a party role written before it ("by and between Purchaser RUPALI POLYSTER
+    Ltd. 241-242, ..."): the role is no word of the name, when a name in capitals with a legal form
+    follows (``party_roles`` of roles.json)."""
+    role = _ROLE_THEN_NAME.match(name.text)
+    # (A role that is also an organisation's head opens names: "Bank BPH S.A.", "Trust ABC LTD".)
+    if (
+        role is None or role.group(1) not in lexicons().party_roles or organisation_head_word(role.group(1))
+        or not ends_in_legal_suffix(name.text) or len(name.text[role.end() :].split()) < 2
+    ):
+        return name
+    return NameSpan(name.text[role.end() :], name.start + role.end(), name.end)
 
 
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -485,7 +505,12 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
     # ("and\n2. BETA LIMITED": an item's enumerator read into the name after the joiner.)
     # ("between The City of Salina, Kansas ("Licensee")": a local government's state is part of
     # its name.)
-    return [with_local_seat(straight, without_enumerator(straight, name), len(straight)) for name in names]
+    # ("... AGREEMENT BETWEEN THE GOVERNMENT OF SIERRA LEONE (GOSL) AND SL MINING LIMITED": a name's
+    # own initials in brackets are its short name, no word of it.)
+    return [
+        name_without_own_initials(with_local_seat(straight, without_enumerator(straight, name), len(straight)))
+        for name in names
+    ]
 
 
 def _institution_after_the(text: str, position: int, end: int) -> NameSpan | None:
@@ -537,13 +562,16 @@ def _numbered_slots(text: str, first: str, position: int, end: int) -> list[Name
     """The parties after a numbered first party, each opened by the next number in the first
     one's style ("(1)" then "(2)", "1." then "2."), written in the clause after a space, a comma
     or "and"; the run stops at the first number without a name after it."""
-    style = re.match(r"(\()?[0-9]{1,2}([.)])", first.strip())
-    if style is None or not first.strip().startswith(("(1", "1")):
+    style = re.match(r"(\()?(?:[0-9]{1,2}|(I|i))([.)])", first.strip())
+    if style is None or not first.strip().startswith(("(1", "1", "I", "(I", "i", "(i")):
         return []
-    opening, closing = style.group(1) or "", style.group(2)
+    opening, roman, closing = style.group(1) or "", style.group(2), style.group(3)
     names: list[NameSpan] = []
     for number in range(2, 2 + _NUMBERED_SLOTS_LIMIT):
-        marker = re.compile(rf"(?:^|(?<=[\s,;]))" + re.escape(f"{opening}{number}{closing}") + r"[ \t\n]+")
+        if roman is not None and number > len(_ROMAN):
+            break
+        label = str(number) if roman is None else _ROMAN[number - 1] if roman == "i" else _ROMAN[number - 1].upper()
+        marker = re.compile(rf"(?:^|(?<=[\s,;]))" + re.escape(f"{opening}{label}{closing}") + r"[ \t\n]+")
         found = marker.search(text, position, min(end, position + _NUMBERED_SLOT_GAP))
         if found is None:
             break
@@ -1654,6 +1682,7 @@ def _parties(
         # "by and between ACME DESIGN GROUP and BETA WORKS, INC. ("Beta")": the term defines the
         # name after the lower-case joint; the one before it is read from the clause's slot.
         definition = replace(definition, name=shouted_joint(definition.name) or definition.name)
+        definition = replace(definition, name=_without_role_word(definition.name))
         # ("THE CITY OF FORT COLLINS, COLORADO, a Municipal Corporation, hereinafter referred to as
         # the "City"": a local government's state is part of its name, however the term is defined.)
         definition = replace(definition, name=with_local_seat(text, definition.name, definition.term_start))
@@ -1756,6 +1785,7 @@ def _parties(
         role_and = _ROLE_THEN_AND.match(name.text)
         if role_and is not None and role_and.group(1) in lexicons().party_roles:
             name = NameSpan(name.text[role_and.end() :], name.start + role_and.end(), name.end)
+        name = _without_role_word(name)
         # (A chain read on past a cover into its contents page: "4 PURPOSE, SCOPE AND SCALE OF
         # PRODUCTION OF THE JV CO.......3" is an entry, no party: its dot leader follows it.)
         if _DOT_LEADER.match(text, name.end):
@@ -2256,13 +2286,22 @@ def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
             continue
         other_words = name_words(other.name.text)
         initials = "".join(w[0] for w in other_words if w not in {"and", "of", "the", "for"})
+        # ("OCP" for OFFICE CHERIFIEN DES PHOSPHATES: a French, Spanish, Italian, German or Dutch
+        # particle is left out of the initials too.)
+        bare_initials = "".join(w[0] for w in other_words if w not in _INITIALS_PARTICLES)
         # ("Great-West Life & Annuity Insurance Company ("GWL&A")" beside "First Great-West ...
         # ("FGWL")": each defined by a term of its own that the other name cannot make.)
         if words < set(other_words) and _terms_apart(party, other):
             continue
-        if words < set(other_words) or (len(letters) >= 2 and letters == initials):
+        if words < set(other_words) or (len(letters) >= 2 and letters in (initials, bare_initials)):
             return True
     return False
+
+
+# Words a name's initials leave out: English joining words and their European counterparts.
+_INITIALS_PARTICLES = frozenset(
+    {"and", "of", "the", "for", "de", "des", "du", "la", "le", "les", "del", "della", "di", "da", "do", "dos", "das", "y", "e", "et", "der", "und", "von", "van", "voor", "en"}
+)
 
 
 def _terms_apart(party: Party, other: Party) -> bool:
@@ -2436,6 +2475,18 @@ def annotate_document(
         aliases = aliases.retargeted({eid: (kept.entity_id, kept.label) for eid, kept in tails.items()})
     if joined:
         aliases = aliases.retargeted({eid: (whole.entity_id, whole.label) for eid, whole in joined.items()})
+    # ("Orange County, North Carolina (the "County")": the term is the party's, whose id is made
+    # from the name without its state (``party_name_forms``), not a second organisation's.)
+    by_id = {p.entity_id: p for p in parties}
+    seated = {
+        entity_id_for(party.label, definition.name.text): party
+        for definition in definitions
+        if definition.name is not None and definition.is_party_alias and seated_local_government(definition.name.text)
+        for party in [by_id.get(entity_id_for("ORG", party_name_forms(definition.name.text)[-1]))]
+        if party is not None and entity_id_for(party.label, definition.name.text) != party.entity_id
+    }
+    if seated:
+        aliases = aliases.retargeted({eid: (party.entity_id, party.label) for eid, party in sorted(seated.items())})
 
     chunks: list[ChunkAnnotations] = []
     all_mentions: list[Mention] = []

@@ -418,7 +418,8 @@ def _is_name_derived(term: str, name: str) -> bool:
     clipped = len(joined_term) >= 3 and len(term_words) == 1 and core_initials[:-1] == joined_term
     # ("The Board of Supervisors of Louisiana State University and Agricultural and Mechanical
     # College ... ("LSU")": an acronym of three or more of the name's words in a row.)
-    inner = len(joined_term) >= 3 and len(term_words) == 1 and joined_term in content_initials
+    # ("the U.S. Department of Justice ("DOJ")": with a joining word's initial too.)
+    inner = len(joined_term) >= 3 and len(term_words) == 1 and (joined_term in content_initials or joined_term in initials)
     # ("Petroleum Development Corporation ... ("PEDCO")": a short word made of the first letters of
     # the name's words in a row, from its first word.)
     content = [w for w in name_list if w not in _INITIALS_SKIP]
@@ -1565,8 +1566,10 @@ def _uncovered_sites(
 def _accept(term: str, name: str, strength: int) -> bool:
     """strength 2: a "between ..." preamble; 1: the opening pages; 0: elsewhere."""
     lex = lexicons()
-    # ("the "Make\nGood Pledgor"": a term the line wraps is the same term.)
+    # ("the "Make\nGood Pledgor"": a term the line wraps is the same term; so is a name, "the U.S.\n
+    # Department of Justice ("DOJ")".)
     term = " ".join(term.split())
+    name = " ".join(name.split())
     if term.casefold() in lex.non_party_terms or normalise_org(name) in lex.non_party_terms:
         return False
     # ("... Agreement between Vendor and AT&T Corp. (the "Transport Agreement")": a document.)
@@ -1615,6 +1618,10 @@ def _opens_with(name: str, term: str) -> bool:
 def _looks_like_name(name: str) -> bool:
     """A party without a legal suffix is named by a few capitalised words ("Paul Silas")."""
     if government_body_name(name):
+        return True
+    # ("The Municipality of Lezo, a local government unit ..., hereinafter referred to as "LGU
+    # Lezo"": a local government's name, its "of" inside, is a party's.)
+    if local_government(re.sub(r"^(?:the|The|THE)[ \t\n]+", "", name)):
         return True
     words = name.split()
     capitalised = [w for w in words if w[:1].isupper() or w[:1].isdigit() or w == "&"]

@@ -38,8 +38,12 @@ _WORD = (
     r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[A-Za-z0-9])–(?=[A-Za-z0-9])[\w.&'’\-/]*)*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
     r"|_DOTTED_LOWER|(?<![a-z])(?:[a-z]{1,3}[\-–]|[a-z]{1,8})[A-Z][\w.&'’\-]*|[a-z]{1,3}[0-9][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\( ?[A-Z][\w.&'’\-]* ?\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)|\((?:19|20)[0-9]{2}\)(?=[ \t]+[A-Z])"
-    r"|\( ?[A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2} ?\)(?=_QUALIFIER_AHEAD))"
+    r"|\( ?[A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2} ?\)(?=_QUALIFIER_AHEAD)"
+    r"|(?<=[A-Za-z][ \t])#[0-9]{1,4}(?![\w#]))"
 )
+# ("Forest Park Hospital Corporation #1", "Fire Protection District #3": an entity's own number
+# after a hash is a word of its name, as "No. 1" is.)
+_ENTITY_NUMBER = re.compile(r"[ \t]+#[0-9]{1,4}(?![\w#])")
 # ("taketoAuction", "eUniverse", "i-STAT": lower-case letters opening a capitalised word are the
 # name's own, read whole.)
 # "e.l.f. Beauty, Inc.": a lower-case dotted initialism of three letters or more opens a name when a
@@ -335,7 +339,13 @@ _CONTENTS_HEADING = re.compile(
 
 # "... AND HASBRO\n      DATED AS OF OCTOBER 14, 1997": a cover's date line below a name opens no
 # more of it.
-_DATED_LINE = re.compile(r"[ \t]*\n[ \t]*(?:DATED|Dated)\b")
+# ("... and INTERNATIONAL DEVELOPMENT ASSOCIATION Dated August 16, 1988 CREDIT NUMBER ...", "OCP AND
+# MPC DATED AS OF JANUARY 1ST": a flattened cover's date opens no more of the name on the same
+# line either, when a date or "as of" follows the word.)
+_DATED_LINE = re.compile(
+    r"[ \t]*\n[ \t]*(?:DATED|Dated)\b"
+    r"|[ \t]+(?:DATED|Dated)[ \t]+(?=(?:AS[ \t]+OF|as[ \t]+of)\b|[0-9]|(?i:january|february|march|april|may|june|july|august|september|october|november|december)\b)"
+)
 
 
 @lru_cache(maxsize=1)
@@ -347,6 +357,9 @@ def _topic_line() -> re.Pattern[str]:
     return re.compile(r"[ \t]*\n[ \t]*(?:" + phrase_alternation(spellings, r"[ \t]+") + r")\b")
 
 
+_DATE_LABEL = re.compile(r"^[ \t]*(?:DATED|Dated|DATE|Date)(?:[ \t]+(?:AS[ \t]+OF|as[ \t]+of))?[ \t]*:?")
+
+
 def _below_date_line(span: str) -> int:
     """Where the line after ``span``'s first line starts, when that first line is a date alone
     (``quantities.dates_in``) and a capital opens the next; else 0."""
@@ -354,7 +367,9 @@ def _below_date_line(span: str) -> int:
     if line_end <= 0:
         return 0
     dates = dates_in(span, 0, line_end)
-    if len(dates) != 1 or span[: dates[0].start].strip() or span[dates[0].end : line_end].strip(" \t,."):
+    # ("DATED 27 September 2025\nTRIO-TECH INTERNATIONAL PTE. LTD.": the date's own label may open
+    # its line.)
+    if len(dates) != 1 or _DATE_LABEL.sub("", span[: dates[0].start]).strip() or span[dates[0].end : line_end].strip(" \t,."):
         return 0
     below = line_end + 1 + len(span[line_end + 1 :]) - len(span[line_end + 1 :].lstrip(" \t"))
     return below if span[below : below + 1].isupper() else 0
@@ -369,6 +384,11 @@ def _above_date_line(span: str) -> int:
         return 0
     if _MONTH_AND_DAY.fullmatch(span, line_start) is not None:
         return line_start
+    # ("TREND\nMINING COMPANY\nJanuary\n1, 2005": a cover that sets one word per line wraps the
+    # date's month and day over two lines.)
+    month_start = span.rfind("\n", 0, line_start - 1) + 1
+    if month_start > 0 and span[:month_start].strip() and _MONTH_AND_DAY.fullmatch(span, month_start) is not None:
+        return month_start
     dates = dates_in(span, line_start, len(span))
     if len(dates) != 1 or span[line_start : dates[0].start].strip() or span[dates[0].end :].strip(" \t,."):
         return 0
@@ -377,7 +397,7 @@ def _above_date_line(span: str) -> int:
 
 # "DECEMBER 1" of "DECEMBER 1, 1994": a name read up to the comma holds the date's first words.
 _MONTH_AND_DAY = re.compile(
-    r"[ \t]*(?i:january|february|march|april|may|june|july|august|september|october|november|december)[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?"
+    r"[ \t]*(?i:january|february|march|april|may|june|july|august|september|october|november|december)[ \t]*\n?[ \t]*(?<=[ \t\n])[0-9]{1,2}(?:st|nd|rd|th)?"
 )
 
 
@@ -881,6 +901,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     branch = _BRANCH.match(text, plain.end, limit)
     if branch is not None and ends_in_legal_suffix(plain.text):
         return NameSpan(text[plain.start : branch.end()], plain.start, branch.end())
+    # ("Forest Park Hospital Corporation #1, a Missouri corporation": the entity's own number after
+    # its legal form, as a word of a name holds one before, "Fire District #3".)
+    numbered = _ENTITY_NUMBER.match(text, plain.end, limit)
+    if numbered is not None and ends_in_legal_suffix(plain.text):
+        return NameSpan(text[plain.start : numbered.end()], plain.start, numbered.end())
     # "Coca-Cola Bottling Co. Consolidated, a Delaware corporation": after an abbreviated "Co."
     # one more capitalised word, that no place or role is, still closes the registered name when
     # the party's description follows it.
@@ -1103,10 +1128,19 @@ def organisation_head(name: str) -> bool:
     if len(words) < 2:
         return False
     heads = _organisation_heads()
+    # ("the Local Government", "the Federal Government": two words closed by "government" are a
+    # kind of government, a term; "THE MOROBE PROVINCIAL GOVERNMENT" names one.)
+    if words[-1] == "government" and len(words) < 3:
+        return False
     if words[-1] in heads or corporation_sole(name):
         return True
     # ("Institute for Mechanical Engineering Problems", "Center for Blood Research": or before "for".)
     return any(joiner in words[1:] and words[words.index(joiner, 1) - 1] in heads for joiner in ("of", "for"))
+
+
+def organisation_head_word(word: str) -> bool:
+    """Whether ``word`` is an organisation's head noun (``organisation_heads`` of party_filters.json)."""
+    return word.strip(".,'’").casefold() in _organisation_heads()
 
 
 def institution_name(name: str) -> bool:
@@ -1461,6 +1495,12 @@ def party_name_forms(name: str) -> list[str]:
     if seat is not None and (local_government(bare) or ends_in_local_unit(bare)) and normalise_jurisdiction(seat.group(1)):
         forms.append(legal)
         legal = legal[: seat.start()]
+    # ("the Village of Itasca of DuPage County": so is a local government named with the county it
+    # lies in.)
+    county = _IN_COUNTY_TAIL.search(legal)
+    if county is not None and local_government(_LEADING_THE.sub("", legal[: county.start()])):
+        forms.append(legal)
+        legal = legal[: county.start()]
     bank = _without_branch(legal)
     if bank != legal:
         forms.append(bank.rstrip(" ,"))
@@ -1534,6 +1574,7 @@ class _PartyFilters:
     institution_units: frozenset[str]
     unit_institutions: frozenset[str]
     document_labels: frozenset[str]
+    trade_registers: tuple[str, ...]  # casefolded: "company register", "register of companies"
 
 
 @lru_cache(maxsize=1)
@@ -1564,6 +1605,7 @@ def _party_filters() -> _PartyFilters:
         institution_units=frozenset(data["institution_units"]),
         unit_institutions=frozenset(data["unit_institutions"]),
         document_labels=frozenset(data["document_labels"]),
+        trade_registers=tuple(r.casefold() for r in data["trade_registers"]),
         time_and_sum_words=frozenset(data["time_and_sum_words"]),
         street_endings=tuple(data["street_endings"]),
         place_endings=tuple(data["place_endings"]),
@@ -1664,8 +1706,13 @@ def local_government(name: str) -> bool:
 # offices") or the line's end ("The City of Salina, Kansas ("City")", "... INDIAN RIVER
 # COUNTY,\nFLORIDA through its Parks Division").
 # (One to three capitalised words: "Kansas", "New York", "St. Louis County".)
-_LOCAL_SEAT = r",[ \t\n]*([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})"
+# ("Orange County, State of North Carolina": the state may be written as one, "State of".)
+_LOCAL_SEAT = r",[ \t\n]*(?:(?:State|STATE|Commonwealth|COMMONWEALTH)[ \t]+(?:of|OF)[ \t]+)?([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})"
 _LOCAL_SEAT_AFTER = re.compile(_LOCAL_SEAT + r"(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by|with)\b|\Z))")
+
+
+# The county a local government lies in, closing its name ("Village of Itasca of DuPage County").
+_IN_COUNTY_TAIL = re.compile(r"[ \t\n]+(?:of|OF)[ \t\n]+(?:[A-Z][\w.'’\-]*[ \t\n]+){1,3}(?:County|COUNTY|Parish|PARISH)\Z")
 
 
 # The same state closing a name already read ("City of Salina, Kansas").
@@ -1684,6 +1731,16 @@ def with_local_seat(text: str, name: NameSpan, limit: int) -> NameSpan:
     if seat is None or not normalise_jurisdiction(seat.group(1)):
         return name
     return NameSpan(text[name.start : seat.end(1)], name.start, seat.end(1))
+
+
+def seated_local_government(name: str) -> bool:
+    """Whether ``name`` is a local government's name closed by its state ("Orange County, North
+    Carolina", "City of Salina, Kansas"), as ``with_local_seat`` reads it."""
+    seat = _LOCAL_SEAT_TAIL.search(name)
+    if seat is None or not normalise_jurisdiction(seat.group(1)):
+        return False
+    bare = _LEADING_THE.sub("", name[: seat.start()])
+    return local_government(bare) or ends_in_local_unit(bare)
 
 
 def ends_in_local_unit(name: str) -> bool:
@@ -1773,10 +1830,27 @@ def _neighbour_label(letter: str) -> re.Pattern[str]:
     return re.compile(rf"(?:^|\n|[.;:][ \t]+)[ \t]*[{neighbours}]\.[ \t]+[A-Z]")
 
 
+# A Roman item number opening a list's name ("by and between: I. PERUSAHAAN ...; and II. PT ..."),
+# right after a list's lead, a colon, a semicolon, "and" or a line break: elsewhere "I." may be a
+# person's initial.
+_ROMAN_ENUMERATOR = re.compile(r"\(?(?:I|II|III|IV|V|VI)[.)][ \t]+(?=[A-Z]{2,}\b)")
+_ROMAN_ENUMERATOR_BEFORE = re.compile(r"(?:[:;\n]|\b(?:and|AND|between|BETWEEN|among|AMONG))[ \t]*\Z")
+
+
+def _roman_enumerator(text: str, name: NameSpan) -> re.Match[str] | None:
+    enumerator = _ROMAN_ENUMERATOR.match(text, name.start, name.end)
+    if enumerator is None or _ROMAN_ENUMERATOR_BEFORE.search(text, max(0, name.start - 12), name.start) is None:
+        return None
+    return enumerator
+
+
 def without_enumerator(text: str, name: NameSpan) -> NameSpan:
     """The name without a list's enumerator read into it ("1. THE ACME COMPANY LIMITED", a bare
     "2 " among numbered items, a recital's item letter): an enumerator is never part of a name."""
-    enumerator = _ENUMERATOR.match(text, name.start, name.end) or _bare_enumerator(text, name) or _recital_letter(text, name)
+    enumerator = (
+        _ENUMERATOR.match(text, name.start, name.end) or _bare_enumerator(text, name) or _recital_letter(text, name)
+        or _roman_enumerator(text, name)
+    )
     if enumerator is None:
         return name
     return NameSpan(text[enumerator.end() : name.end], enumerator.end(), name.end)
@@ -2028,6 +2102,10 @@ def party_name_problem(name: str, common_words: frozenset[str] = frozenset()) ->
     # ("PRIVATE & CONFIDENTIAL" on a letter's line: the document's label, no name.)
     if " ".join("and" if w == "&" else w for w in name.casefold().split()) in filters.document_labels:
         return "label"
+    # ("... registration number 03432221202 of the Company Register of Bologna (the Company)": a
+    # trade register a party's registration cites is no party.)
+    if " ".join(raw).startswith(filters.trade_registers):
+        return "register"
     # "Xxxxx Xxxxxx": a filing's placeholder for a redacted name or address.
     if all(filters.redaction_word.match(w.strip(".,'’")) for w in name.split() if w.strip(".,'’")):
         return "redacted"
@@ -2122,3 +2200,32 @@ def _adviser(name: str, filters: _PartyFilters) -> str | None:
     ("Messrs Quill & Co Advocates & Solicitors"): a firm named on a cover or in a notice clause."""
     words = {w.strip(".,'’").casefold() for w in name.split()}
     return "adviser" if filters.adviser_words & words else None
+
+
+# A short name in brackets closing a heading or a name ("(MoU)", "(“MSA”)", "(GOSL)"): two to
+# eight letters.
+_BRACKETED_INITIALS = re.compile(r"(.+?)[ \t]*\([ \t]*[\"“]?([A-Za-z]{2,8})[\"”]?[ \t]*\)")
+
+
+def without_own_initials(line: str) -> str:
+    """``line`` without a bracketed short name at its end that spells the initials of the words
+    before it ("Memorandum of Understanding (MoU)", "MASTER SERVICES AGREEMENT (MSA)", "THE
+    GOVERNMENT OF SIERRA LEONE (GOSL)": every word, the capitalised ones, or all but a leading
+    article); any other line as it is: "(XYZ)" may be a word of it."""
+    bracketed = _BRACKETED_INITIALS.fullmatch(line)
+    if bracketed is None:
+        return line
+    words = re.findall(r"[A-Za-z][\w'’\-]*", bracketed.group(1))
+    initials = bracketed.group(2).casefold()
+    every = "".join(w[0] for w in words).casefold()
+    capitalised = "".join(w[0] for w in words if w[0].isupper()).casefold()
+    unarticled = every[1:] if words and words[0].casefold() in ("the", "a", "an") else every
+    return bracketed.group(1) if initials in (every, capitalised, unarticled) else line
+
+
+def name_without_own_initials(name: NameSpan) -> NameSpan:
+    """``name`` without its own initials in brackets at its end (``without_own_initials``): "THE
+    GOVERNMENT OF SIERRA LEONE (GOSL)" read up to a title's "AND" is "THE GOVERNMENT OF SIERRA
+    LEONE"."""
+    kept = without_own_initials(name.text)
+    return name if kept == name.text else NameSpan(kept, name.start, name.start + len(kept))

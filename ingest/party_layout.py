@@ -1450,21 +1450,33 @@ def _registered_chain_names(text: str, found: list[LayoutCell], common_words: fr
 
 
 _DATE_LINE = re.compile(r"(?i:dated|date)\b[ \t:]*[\w ,.]{0,30}$")
+# A cover's date alone on its line ("6 November 2016", "November 6, 2016").
+_BARE_DATE_LINE = re.compile(
+    r"[ \t]*(?:[0-9]{1,2}(?:st|nd|rd|th)?[ \t]+[A-Z][a-z]{2,8}|[A-Z][a-z]{2,8}[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?,?)[ \t]+(?:19|20)[0-9]{2}[ \t]*"
+)
+# A title's subtitle after a dash or colon ("Sale Agreement – Gruyere Project").
+_SUBTITLE = re.compile(r"[ \t]+[\-–—][ \t]+|:[ \t]+")
 
 
 def _title_cell(text: str) -> bool:
     """A cell holding a document's title ("Technology Licence Agreement": its last word a
-    ``caption_title_words`` word) or its date line ("Dated 1 March 2010")."""
-    words = re.findall(r"[A-Za-z]+", text)
-    if words and words[-1].casefold() in _cues().caption_title_words and len(words) <= 8:
-        return True
-    return _DATE_LINE.match(text) is not None
+    ``caption_title_words`` word, maybe before a subtitle, "Sale Agreement – Gruyere Project") or
+    its date line ("Dated 1 March 2010", "6 November 2016")."""
+    head = _SUBTITLE.split(text, maxsplit=1)[0]
+    for part in dict.fromkeys((text, head)):
+        words = re.findall(r"[A-Za-z]+", part)
+        if words and words[-1].casefold() in _cues().caption_title_words and len(words) <= 8:
+            return True
+    return _DATE_LINE.match(text) is not None or _BARE_DATE_LINE.fullmatch(text) is not None
 
 
 def _stacked_entry(text: str, cell: LayoutCell, common_words: frozenset[str]) -> NameSpan | None:
     """The name filling ``cell`` on a cover that stacks names without a separator: one with a
     legal form or an organisation's head noun ("... Research Organisation"), maybe followed by
     its company number ("ACN 000 000 000")."""
+    # ("PARTIES\n1. MYKRIS LIMITED\n2. ...": a numbered item is a list's, which ``_item_names`` reads.)
+    if _cues().item_marker.match(cell.text) is not None:
+        return None
     name = _checked(text, name_at(text, cell.start, cell.end), common_words)
     if name is None or name.start != cell.start:
         return None
@@ -1514,7 +1526,19 @@ def _title_stack_names(text: str, found: list[LayoutCell], common_words: frozens
             # between the title and the stack.)
             if index >= 2 and _STATUTE_LINE.search(found[index - 1].text) is not None:
                 beside.append(found[index - 2])
-            titled = any(_title_cell(cell.text) for cell in beside)
+            # ("PETROLEUM AGREEMENT\nBY AND AMONG\nGOVERNMENT OF THE REPUBLIC OF GHANA\nGHANA
+            # NATIONAL PETROLEUM CORPORATION\n...": a list's own lead line above the stack marks it
+            # as the title would.)
+            # ("BETWEEN\nSONANGOL\nAND\nVAALCO ANGOLA (KWANZA), INC.\nSONANGOL PESQUISA E PRODUCAO,
+            # SA\nINTEROIL EXPLORATION AND PRODUCTION ASA": so does the list's "AND" line.)
+            # (Not when an address follows the stack: "and\nQUILL SCIENCE LIMITED\nPELLMORE COMMERCIAL
+            # LLP\n5th Floor, 125 Princes Street" closes the cover with the drafting firm's block.)
+            above = found[index - 1].text.strip() if index >= 1 else ""
+            addressed = end < len(found) and _address_cell(found[end].text)
+            led = bool(above) and (
+                _cues().lead.search(above) is not None or (_cues().separator.match(above) is not None and not addressed)
+            )
+            titled = led or any(_title_cell(cell.text) for cell in beside)
             if len(stack) >= 2 and titled and any(ends_in_legal_suffix(n.text) for n, _ in stack):
                 names.extend(stack)
             index = end
