@@ -357,6 +357,7 @@ def _topic_line() -> re.Pattern[str]:
     return re.compile(r"[ \t]*\n[ \t]*(?:" + phrase_alternation(spellings, r"[ \t]+") + r")\b")
 
 
+# A date line's own label before its date ("DATED", "Date:", "Dated as of").
 _DATE_LABEL = re.compile(r"^[ \t]*(?:DATED|Dated|DATE|Date)(?:[ \t]+(?:AS[ \t]+OF|as[ \t]+of))?[ \t]*:?")
 
 
@@ -395,7 +396,8 @@ def _above_date_line(span: str) -> int:
     return line_start
 
 
-# "DECEMBER 1" of "DECEMBER 1, 1994": a name read up to the comma holds the date's first words.
+# "DECEMBER 1" of "DECEMBER 1, 1994": a name read up to the comma holds the date's first words
+# (the month and the day may stand on two lines: "January\n1, 2005").
 _MONTH_AND_DAY = re.compile(
     r"[ \t]*(?i:january|february|march|april|may|june|july|august|september|october|november|december)[ \t]*\n?[ \t]*(?<=[ \t\n])[0-9]{1,2}(?:st|nd|rd|th)?"
 )
