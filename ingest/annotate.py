@@ -32,6 +32,7 @@ from ingest.agreements import (
     read_letter,
 )
 from ingest.definitions import (
+    INITIALS_SKIP,
     acting_for_lead,
     term_made_from,
     OPENING_CHARS,
@@ -2286,9 +2287,9 @@ def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
             continue
         other_words = name_words(other.name.text)
         initials = "".join(w[0] for w in other_words if w not in {"and", "of", "the", "for"})
-        # ("OCP" for OFFICE CHERIFIEN DES PHOSPHATES: a French, Spanish, Italian, German or Dutch
-        # particle is left out of the initials too.)
-        bare_initials = "".join(w[0] for w in other_words if w not in _INITIALS_PARTICLES)
+        # ("OCP" for OFFICE CHERIFIEN DES PHOSPHATES: the joining words of other languages an
+        # acronym leaves out, as the definition reader's do.)
+        bare_initials = "".join(w[0] for w in other_words if w not in INITIALS_SKIP)
         # ("Great-West Life & Annuity Insurance Company ("GWL&A")" beside "First Great-West ...
         # ("FGWL")": each defined by a term of its own that the other name cannot make.)
         if words < set(other_words) and _terms_apart(party, other):
@@ -2296,12 +2297,6 @@ def _short_name_of_another(party: Party, parties: Sequence[Party]) -> bool:
         if words < set(other_words) or (len(letters) >= 2 and letters in (initials, bare_initials)):
             return True
     return False
-
-
-# Words a name's initials leave out: English joining words and their European counterparts.
-_INITIALS_PARTICLES = frozenset(
-    {"and", "of", "the", "for", "de", "des", "du", "la", "le", "les", "del", "della", "di", "da", "do", "dos", "das", "y", "e", "et", "der", "und", "von", "van", "voor", "en"}
-)
 
 
 def _terms_apart(party: Party, other: Party) -> bool:

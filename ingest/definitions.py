@@ -359,7 +359,7 @@ _HEADING_RUN_INTO_NAME = re.compile(r"\b(?:AGREEMENT|CONTRACT)[ \t]+(?=[A-Z][a-z
 # Joining words an acronym leaves out ("ASC" of "Alpha Systems of Canada"), in the languages party
 # names are written in ("SDMSO" of "Société de Distribution Médicale du Sud-Ouest", "BdB" of
 # "Banco do Brasil").
-_INITIALS_SKIP = frozenset({
+INITIALS_SKIP = frozenset({
     "and", "of", "the", "for", "&", "de", "du", "des", "la", "le", "les", "et", "di", "del", "della", "da", "do", "dos", "das",
 })
 
@@ -408,13 +408,13 @@ def _is_name_derived(term: str, name: str) -> bool:
     if joined_term in joined_name:
         return True
     initials = "".join(w[0] for w in name_list)
-    content_initials = "".join(w[0] for w in name_list if w not in _INITIALS_SKIP)
+    content_initials = "".join(w[0] for w in name_list if w not in INITIALS_SKIP)
     # ("ALGERS, WINSLOW & WESTERN RAILWAY COMPANY ("AWW")": an acronym may leave out the legal
     # form and one last word before it, never more.)
     core = list(name_list)
     form = next((f for f in lexicons().strippable_suffixes if len(f) < len(core) and tuple(core[-len(f) :]) == f), ())
     core = core[: len(core) - len(form)]
-    core_initials = "".join(w[0] for w in core if w not in _INITIALS_SKIP)
+    core_initials = "".join(w[0] for w in core if w not in INITIALS_SKIP)
     clipped = len(joined_term) >= 3 and len(term_words) == 1 and core_initials[:-1] == joined_term
     # ("The Board of Supervisors of Louisiana State University and Agricultural and Mechanical
     # College ... ("LSU")": an acronym of three or more of the name's words in a row.)
@@ -422,7 +422,7 @@ def _is_name_derived(term: str, name: str) -> bool:
     inner = len(joined_term) >= 3 and len(term_words) == 1 and (joined_term in content_initials or joined_term in initials)
     # ("Petroleum Development Corporation ... ("PEDCO")": a short word made of the first letters of
     # the name's words in a row, from its first word.)
-    content = [w for w in name_list if w not in _INITIALS_SKIP]
+    content = [w for w in name_list if w not in INITIALS_SKIP]
     syllables = len(joined_term) >= 4 and len(term_words) == 1 and _prefixes_of(joined_term, content)
     # ("Ogilvy Public Relations Worldwide (hereinafter "Ogilvy PR")": the name's first word whole,
     # then the initials or first letters of the words after it, in a row.)

@@ -1493,8 +1493,7 @@ def party_name_forms(name: str) -> list[str]:
     # "The City of Salina, Kansas": a local government is also asked for without its state, and
     # the entity id is made from the name without it (as "of Pennsylvania" above).
     seat = _LOCAL_SEAT_TAIL.search(legal)
-    bare = _LEADING_THE.sub("", legal[: seat.start()]) if seat is not None else ""
-    if seat is not None and (local_government(bare) or ends_in_local_unit(bare)) and normalise_jurisdiction(seat.group(1)):
+    if seat is not None and seated_local_government(legal):
         forms.append(legal)
         legal = legal[: seat.start()]
     # ("the Village of Itasca of DuPage County": so is a local government named with the county it

@@ -327,3 +327,16 @@ def test_a_village_named_with_its_county_is_asked_for_without_it() -> None:
     assert party_name_forms("Village of Itasca of DuPage County") == ["Village of Itasca of DuPage County", "Village of Itasca"]
     # (Only a local government's: a board keeps its county.)
     assert party_name_forms("Board of Commissioners of Kestrel County") == ["Board of Commissioners of Kestrel County"]
+
+
+def test_a_roman_numbered_run_stops_at_its_last_numeral() -> None:
+    # The bound: Roman numbers run to XII (``_ROMAN``), inside the run's limit of
+    # ``_NUMBERED_SLOTS_LIMIT`` slots after the first; "XIII." and later open no slot.
+    from ingest.annotate import _NUMBERED_SLOTS_LIMIT, _ROMAN, _numbered_slots
+
+    numerals = [r.upper() for r in _ROMAN] + ["XIII", "XIV"]
+    first = "BETWEEN I. ASHBY ONE LIMITED"
+    text = first + "".join(f"; {numeral}. ASHBY {numeral} LIMITED" for numeral in numerals[1:]) + "."
+    read = _numbered_slots(text, "I. ", len(first), len(text))
+    assert len(read) == len(_ROMAN) - 1 <= _NUMBERED_SLOTS_LIMIT
+    assert read[0].text == "ASHBY II LIMITED" and read[-1].text == "ASHBY XII LIMITED"
