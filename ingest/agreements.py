@@ -1218,7 +1218,7 @@ def find_title(text: str) -> Title | None:
         or _self_named(text) or _bare_heading(text) or _instrument_heading(text) or _sentence_case_heading(text)
         or _self_defined(text) or _heading_defined_as_agreement(text)
         or letter_subject(text) or _heading_named_by_text(text) or _self_referenced_instrument(text)
-        or _run_in_instrument(text)
+        or _run_in_instrument(text) or _head_initial_title(text)
     )
     if title is not None:
         title = _with_title_case_line_below(text, _with_run_in_tail(text, _with_line_below(text, _with_lines_above(text, _with_box(text, title)))))
@@ -1232,7 +1232,7 @@ def find_title(text: str) -> Title | None:
         # heading names what the prose calls "Agreement".)
         title = _heading_under_cover_list(text) or _heading_under_cover_names(text) or _heading_over_between(text) or title
     if title is not None:
-        title = _without_dashed_letterhead(text, _without_repeat(_after_page_marker(text, title)))
+        title = _without_copyright_mark(_without_dashed_letterhead(text, _without_repeat(_after_page_marker(text, title))))
     if title is not None:
         # A title is its words: a run laid out with wide gaps or over lines is stored with its
         # white space collapsed (the span still covers the original text).
@@ -1255,6 +1255,18 @@ def find_title(text: str) -> Title | None:
             return heading
         return title
     return heading or title
+
+
+# ("Commercial Lease ©" on a form publisher's lease: the publisher's copyright mark after the
+# title is no word of it; a brand's "®" or "™" is its word's.)
+_COPYRIGHT_MARK = re.compile(r"[ \t]*(?:©|\([Cc]\))[ \t]*\Z")
+
+
+def _without_copyright_mark(title: Title) -> Title:
+    mark = _COPYRIGHT_MARK.search(title.text)
+    if mark is None or mark.start() == 0:
+        return title
+    return Title(title.text[: mark.start()], title.start, title.start + mark.start())
 
 
 # "Exclusive License Agreement Page 1 LICENSE AGREEMENT": a page's running header and its page
@@ -2266,6 +2278,67 @@ def _leading_instrument_further_in(line: str, position: int) -> re.Match[str] | 
     for match in _caps_leading_instrument().finditer(line, position, min(len(line), TITLE_SCAN_CHARS)):
         if match.group("called").casefold() == match.group("heading").split()[0].casefold():
             return match
+    return None
+
+
+_HEAD_INITIAL_CHARS = 1_500
+_HEAD_INITIAL_WORDS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class _HeadInitial:
+    head: re.Pattern[str]
+    joiners: frozenset[str]
+    stops: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def _head_initial() -> _HeadInitial:
+    data = load_json("agreement_kinds.json")
+    heads = phrase_alternation(data["head_initial_titles"], r"[ \t]+")
+    # The head opens the text, a line or a sentence ("... NO. 11C11512021. CONVENIO DE ...").
+    return _HeadInitial(
+        head=re.compile(rf"(?:\A|(?<=\n)|(?<=\.[ \t]))[ \t]*((?i:{heads}))(?![\w\-])"),
+        joiners=frozenset(w.casefold() for w in data["head_initial_joiners"]),
+        stops=frozenset(w.casefold() for w in data["head_initial_stops"]),
+    )
+
+
+def _head_initial_title(text: str) -> Title | None:
+    """A Spanish or French title in the opening, its head noun first: "CONVENIO DE COLABORACIÓN
+    QUE CELEBRAN, ..." is "CONVENIO DE COLABORACIÓN", "CONVENTION DE PARTENARIAT 2011-2013". The
+    head and its words share their case (capitals, or capitalised words with lower-case joiners);
+    a stop word (``head_initial_stops``), punctuation other than a hyphen or a line end closes it.
+    At least one word after the head: a bare "Contrato" names no title."""
+    cues = _head_initial()
+    for match in cues.head.finditer(text, 0, min(len(text), _HEAD_INITIAL_CHARS)):
+        head = match.group(1)
+        shouted = head.isupper()
+        if not (shouted or head[:1].isupper()):
+            continue
+        end = match.end(1)
+        words = 0
+        last_word_end = end
+        for word in re.finditer(r"[ \t]+([^\s,.;:()\"“”]+)", text[end : end + 200]):
+            if word.start() != last_word_end - end or words >= _HEAD_INITIAL_WORDS:
+                break
+            token = word.group(1)
+            folded = token.casefold()
+            # (A second head opens another line's label: "CONTRATO DE PRESTACIÓN DE SERVICIOS
+            # CONTRATO NO. P300289".)
+            if folded in cues.stops or cues.head.fullmatch(token) is not None:
+                break
+            cased = token.isupper() if shouted else token[:1].isupper()
+            if not (folded in cues.joiners or cased or token[:1].isdigit()):
+                break
+            words += 1
+            last_word_end = end + word.end()
+        # (Trailing joiners are no words of the title: "CONVENIO DE" before a line break.)
+        title_text = text[match.start(1) : last_word_end]
+        while title_text.split()[-1].casefold() in cues.joiners and len(title_text.split()) > 1:
+            title_text = title_text[: title_text.rstrip().rfind(" ")].rstrip()
+        if len(title_text.split()) >= 2:
+            return Title(title_text, match.start(1), match.start(1) + len(title_text))
     return None
 
 

@@ -97,7 +97,9 @@ from ingest.names import (
     surname_first,
     with_local_seat,
     without_enumerator,
+    without_identity_line,
     without_legal_form,
+    without_registration,
     words_without_honorifics,
 )
 from ingest import party_scorer
@@ -736,6 +738,9 @@ _LIST_AND_NEXT = re.compile(r"[ \t]*[.,]?[ \t\n]+(?:and|AND)[ \t\n]+[A-Z]")
 _COLLECTIVE = re.compile(
     r"\(\s*(?:(?:each|individually|severally)(?:\s+(?:and|or)\s+(?:collectively|together|jointly))?"
     r"|collectively|together|jointly),?\s+(?:(?:the|a|an)\s+)?\""
+    # ('The University of Westland and the Harbour Secretariat (hereafter referred to as "the
+    # Parties")': a list the term "Parties" itself names.)
+    r"|\(\s*(?i:hereinafter|hereafter)\s+(?i:referred\s+to\s+as|called)\s+(?:the\s+)?\"(?:the\s+)?(?=(?i:parties)\")"
 )
 # "This Supply Agreement is entered into by A LLC and B Inc. (each ...": the list starts after "by".
 _LIST_MADE_BY = re.compile(
@@ -744,7 +749,8 @@ _LIST_MADE_BY = re.compile(
 )
 # (The clause after the title's own definition: "(this "Guaranty"), is made by A Inc., B LLC ...".)
 _LIST_VERB_BY = re.compile(r"(?i)(?:is|are)[ \t\n]+(?:hereby[ \t\n]+)?(?:made|entered[ \t\n]+into|executed|signed)[ \t\n]+by[ \t\n]+(?!and\b)")
-_LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)")
+# (A lower-case article opens the next member: "... West Indies and the Harbour Secretariat (".)
+_LIST_SEPARATOR = re.compile(r"[ \t]*(?:,[ \t\n]*(?:and[ \t\n]+)?|[ \t\n]+and[ \t\n]+)(?:the[ \t\n]+(?=[A-Z]))?")
 _COLLECTIVE_LIMIT = 16
 # (The last name's description runs up to the group definition: "..., a Delaware corporation (collectively".)
 # (Or a relation to another party: "..., Jane Roe and John Doe, the members of Seller (each".)
@@ -1413,6 +1419,55 @@ def _acting_for_names(text: str) -> list[NameSpan]:
     return names
 
 
+# A Spanish party clause names each side after its lead ("QUE CELEBRAN, POR UNA PARTE,
+# LA UNIVERSIDAD NACIONAL ..., A QUIEN EN LO SUCESIVO SE LE DENOMINARÁ "LA UNAM", ..., Y POR LA
+# OTRA PARTE EL (LA) UNIVERSIDAD AUTÓNOMA ..."): ``side_leads`` of party_filters.json, then a comma
+# or a colon, an article (maybe with its other gender in brackets, "EL (LA)") and the name, which
+# a comma, a bracket or a semicolon closes. Read in the opening only, and only when the opening
+# holds a first side's lead and another side's: one "por una parte" alone is prose.
+_SIDE_OPENING_CHARS = 4_000
+_SIDE_ARTICLE = re.compile(
+    r"[ \t\n]*[,:]?[ \t\n]*(?:(?:EL|LA|LOS|LAS|El|La|Los|Las|el|la|los|las)(?:[ \t]*\((?:EL|LA|el|la)\))?[ \t\n]+)?"
+)
+_SIDE_NAME_CLOSE = re.compile(r"[ \t\n]*[,(;]")
+_SIDE_NAME_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class SideCues:
+    lead: re.Pattern[str]
+    first: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def _side_cues() -> SideCues:
+    data = load_json("party_filters.json")
+    return SideCues(
+        lead=re.compile(r"(?<![\w])(?i:" + _phrases(data["side_leads"]) + r")(?![\w])"),
+        first=re.compile(r"(?<![\w])(?i:" + _phrases(data["first_side_leads"]) + r")(?![\w])"),
+    )
+
+
+def _side_names(text: str) -> list[NameSpan]:
+    """The parties a Spanish clause names after each side's lead, in the opening."""
+    end = min(len(text), _SIDE_OPENING_CHARS)
+    cues = _side_cues()
+    leads = list(cues.lead.finditer(text, 0, end))
+    if len(leads) < 2 or not any(cues.first.fullmatch(lead.group()) for lead in leads):
+        return []
+    names: list[NameSpan] = []
+    for lead in leads:
+        article = _SIDE_ARTICLE.match(text, lead.end(), end)
+        start = article.end() if article else lead.end()
+        name = name_at(text, start, min(end, start + _SIDE_NAME_CHARS))
+        if name is None or name.start != start or len(name.text.split()) < 2:
+            continue
+        if _SIDE_NAME_CLOSE.match(text, name.end) is None:
+            continue
+        names.append(name)
+    return names
+
+
 # A note's maker and payee: "FOR VALUE RECEIVED, Acme Ltd., a Nevada corporation (the "Maker"),
 # promises to pay to the order of Beta LLC (the "Holder")". The promise is the party clause of
 # an instrument that names no "between". Its words are data (``promise_qualifiers``: "jointly and
@@ -1687,6 +1742,7 @@ def _parties(
         # ("THE CITY OF FORT COLLINS, COLORADO, a Municipal Corporation, hereinafter referred to as
         # the "City"": a local government's state is part of its name, however the term is defined.)
         definition = replace(definition, name=with_local_seat(text, definition.name, definition.term_start))
+        definition = replace(definition, name=without_identity_line(without_registration(definition.name)))
         # "... under this MSA (each, a "SOW")": the antecedent is the document's own defined term.
         # ("B.  The Loan will be guaranteed by ... (collectively, "Guarantor")": a recital's item
         # letter and "The" before a thing's term make no name either.)
@@ -1874,7 +1930,7 @@ def _parties(
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [
-        *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text),
+        *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text), *_side_names(text),
         *_acting_for_names(text), *_capacity_companies(text), *_stated_party_names(text),
     ]
     # An item's names run on one after another, each closed by its legal form ("(4) ACME LIMITED

@@ -57,7 +57,7 @@ _PAREN = re.compile(r"\(([^()]{1,250})\)")
 # The parenthesis has to open with the definition: ("X"), (the "X"), (hereinafter referred to as "X").
 _DEFINING_OPENING = re.compile(
     r"""^\s*(?:(?:the|this|hereinafter|herein|hereafter|after|referred|to|as|called|collectively|"""
-    r"""individually|each|together|a|an|its|jointly|below|be|shall|will|known|defined|'')[\s,:]*)*"[^"]""",
+    r"""individually|each|together|a|an|its|jointly|below|be|shall|will|known|defined|'')[\s,:\-–—]*)*"[^"]""",
     re.I,
 )
 _CLOSING_DEFINITION = re.compile(r'[,;]\s*(?:and\s+)?(?:collectively\s*,?\s*)?(?:the\s+)?"([^"]{1,60})"\s*$', re.I)
@@ -345,12 +345,24 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     # "PARTIES" heading alone on its line opens the clause; a contents page above it is no part.)
     for match in _PARTIES_HEADING_LINE.finditer(window):
         best = max(best, start + match.end())
+    # ('... hereinafter referred to as "SAF", of the one part,\nThe Pondicherry University, ...':
+    # the side's closing words end the clause before.)
+    for match in _SIDE_CLOSING_WORDS.finditer(window):
+        best = max(best, start + match.end())
     return best
+
+
+_SIDE_CLOSING_WORDS = re.compile(r"\b(?i:of[ \t\n]+the[ \t\n]+(?:one|first|second|third|other)[ \t\n]+part)\b[ \t]*[,;]?(?:[ \t\n]*and\b)?")
 
 
 # (A filing run into one line keeps the heading's underline as a run of dashes after it: "...
 # SERVICE AGREEMENT ------- PARTIES ------- 1. FAIRCHILD ...".)
-_PARTIES_HEADING_LINE = re.compile(r"(?m)^[ \t|]*(?:PARTIES|Parties)[ \t]*:?[ \t|]*\n|(?<=[ \t])PARTIES[ \t]+-{3,}[ \t]+")
+# ("... 14. Schedule 1 - Licensed Modules 14 i Licence Agreement PARTIES: 1. THE TRUSTEES OF ...":
+# or a "PARTIES:" label run into its first numbered item.)
+_PARTIES_HEADING_LINE = re.compile(
+    r"(?m)^[ \t|]*(?:PARTIES|Parties)[ \t]*:?[ \t|]*\n|(?<=[ \t])PARTIES[ \t]+-{3,}[ \t]+"
+    r"|(?<=[ \t])PARTIES[ \t]*:[ \t]+(?=\(?1[.)][ \t]+[A-Z])"
+)
 
 
 _HEADING_RUN_INTO_NAME = re.compile(r"\b(?:AGREEMENT|CONTRACT)[ \t]+(?=[A-Z][a-z])")

@@ -222,7 +222,42 @@ def _greeted_by_one_name(text: str, salutation: int) -> NameSpan | None:
         words = line.group(1).split()
         if (words[-1] if by_surname else words[0]) == word and not has_legal_suffix(line.group(1)):
             found = NameSpan(line.group(1), line.start(1), line.end(1))
+    # ("Victor Romero\nPresident\n\nReality Wireless Networks, Inc.\n...\nDear Victor:": the
+    # person greeted is the officer the letter reaches the company through, no party himself.)
+    if found is not None and _officer_of_company_below(text, found.end, salutation):
+        return None
     return found
+
+
+# An officer's title line under a person's name in an addressee block ("President", "Chief
+# Executive Officer", "President and CEO"): the officer roles of roles.json and the offices a
+# signature line writes (``signature_offices`` of party_filters.json).
+_OFFICE_JOINT = re.compile(r"[ \t]*(?:,|&|\band\b)[ \t]*", re.I)
+
+
+@lru_cache(maxsize=1)
+def _office_titles() -> frozenset[str]:
+    offices = [(key, role) for key, role in lexicons().role_titles.items() if role.relation in ("officer_of", "director_of")]
+    titles = {key for key, _ in offices} | {role.display.casefold() for _, role in offices}
+    return frozenset(titles | {office.casefold() for office in load_json("party_filters.json")["signature_offices"]})
+
+
+def _officer_of_company_below(text: str, person_end: int, salutation: int) -> bool:
+    """Whether the line under the person's name is an officer's title and a line of the block
+    below it names a company with a legal form."""
+    below = re.match(r"[ \t]*\n[ \t]*([^\n]+)", text[person_end:salutation])
+    if below is None:
+        return False
+    pieces = [p for p in _OFFICE_JOINT.split(below.group(1).strip(" \t.,;:")) if p]
+    if not pieces or any(p.casefold() not in _office_titles() for p in pieces):
+        return False
+    rest = person_end + below.end()
+    for line in re.finditer(r"[^\n]+", text[rest:salutation]):
+        start = rest + line.start() + len(line.group()) - len(line.group().lstrip(" \t"))
+        name = name_at(text, start, rest + line.end())
+        if name is not None and ends_in_legal_suffix(name.text):
+            return True
+    return False
 
 
 def letter_names(text: str) -> list[NameSpan]:

@@ -809,6 +809,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         ):
             plain = candidate
     portfolio = _portfolio_regex().match(text, pos, limit)
+    # ("between the Minister for Health and Acme Pty Ltd": a name with a legal form after the
+    # "and" is the next party, no portfolio.)
+    if portfolio is not None:
+        tail = name_at(text, portfolio.start("last"), limit)
+        portfolio = None if tail is not None and has_legal_suffix(tail.text) else portfolio
     if portfolio is not None and (plain is None or portfolio.end() > plain.end) and text[pos].isupper():
         plain = NameSpan(portfolio.group(), pos, portfolio.end())
     if plain is not None and not ends_in_legal_suffix(plain.text) and re.match(rf"{_GAP}{_QUOTED_TOKEN}", text[plain.end : limit]):
@@ -1207,11 +1212,16 @@ def _portfolio_regex() -> re.Pattern[str]:
     data = load_json("party_filters.json")
     heads = "|".join(re.escape(h) for h in sorted(data["government_bodies"]))
     institutions = "|".join(re.escape(h) for h in sorted(data["portfolio_institutions"]))
+    offices = "|".join(re.escape(h).replace(r"\ ", r"[ \t\n]+") for h in sorted(data["portfolio_offices"]))
     word = r"[A-Z][\w'’\-]*"
     # (An institution's head may follow the first words of its name: "IMPERIAL COLLEGE OF SCIENCE,
-    # TECHNOLOGY AND MEDICINE"; a body's opens it.)
+    # TECHNOLOGY AND MEDICINE"; a body's opens it, "of" or "for" after it ("Department for
+    # Education and Skills"); a minister's office names its portfolios after "for" ("THE
+    # SECRETARY OF STATE FOR HEALTH AND SOCIAL CARE"), an article maybe before it.)
     return re.compile(
-        rf"(?:(?i:{heads})|(?:{word}[ \t]+){{0,3}}(?i:{institutions})(?![\w'’\-]))[ \t]+(?i:of)[ \t]+{word}(?:,[ \t]+{word}){{0,4}},?[ \t]+(?:and|AND|&)[ \t]+{word}"
+        rf"(?:(?i:{heads})[ \t]+(?i:of|for)|(?:(?:the|THE|The)[ \t]+)?(?i:{offices})[ \t]+(?i:for)"
+        rf"|(?:{word}[ \t]+){{0,3}}(?i:{institutions})(?![\w'’\-])[ \t]+(?i:of))"
+        rf"[ \t]+{word}(?:,[ \t]+{word}){{0,4}},?[ \t]+(?:and|AND|&)[ \t]+(?P<last>{word})(?:[ \t]+{word}){{0,2}}"
     )
 
 
@@ -1734,6 +1744,35 @@ def with_local_seat(text: str, name: NameSpan, limit: int) -> NameSpan:
     return NameSpan(text[name.start : seat.end(1)], name.start, seat.end(1))
 
 
+# An Australian company's or body's registration number after its name ("The Council of the City
+# of Sydney ABN 22 636 550 790"): its label and digits are no words of the name.
+_REGISTRATION_IN_NAME = re.compile(r"[ \t\n]+\(?(?:ABN|ACN|ARBN|ARSN)[ \t]*:?[ \t]*\d")
+
+
+def without_registration(name: NameSpan) -> NameSpan:
+    """``name`` up to a registration number's label it ran on into ("... City of Sydney ABN 22
+    636 550 790" is "... City of Sydney"); unchanged when none follows a word of the name."""
+    registration = _REGISTRATION_IN_NAME.search(name.text)
+    if registration is None or registration.start() == 0:
+        return name
+    cut = name.text[: registration.start()].rstrip(" \t,")
+    return NameSpan(cut, name.start, name.start + len(cut))
+
+
+# A person's identity number on the line under the name ("Cohen Menahem\nI.D. No. 059183673"):
+# the reading ran on over the line break into the number's label.
+_IDENTITY_LINE_IN_NAME = re.compile(r"[ \t]*\n[ \t]*(?i:I\.?[ \t]?D\.?|identity(?:[ \t]+card)?|passport)[ \t]*(?i:no\b|number\b|#)")
+
+
+def without_identity_line(name: NameSpan) -> NameSpan:
+    """``name`` up to the line of an identity number it ran on into ("Cohen Menahem\nI.D. No.
+    059183673" is "Cohen Menahem"); unchanged when no such line follows a word of the name."""
+    line = _IDENTITY_LINE_IN_NAME.search(name.text)
+    if line is None or line.start() == 0:
+        return name
+    return NameSpan(name.text[: line.start()], name.start, name.start + line.start())
+
+
 def seated_local_government(name: str) -> bool:
     """Whether ``name`` is a local government's name closed by its state ("Orange County, North
     Carolina", "City of Salina, Kansas"), as ``with_local_seat`` reads it."""
@@ -1845,12 +1884,32 @@ def _roman_enumerator(text: str, name: NameSpan) -> re.Match[str] | None:
     return enumerator
 
 
+# A number and a dash opening a line's name ("1- TRANSGLOBE ENERGY CORPORATION\n...\n2- THE YEMEN
+# COMPANY"), and its neighbours' lines: an item number only beside the item numbered one less or
+# one more the same way ("3-D Systems", "1-800 Contacts" are no items: no space after the dash).
+_DASHED_NUMBER = re.compile(r"([0-9]{1,2})[ \t]?[-–][ \t]+(?=[A-Z])")
+_DASHED_LINE_NUMBER = re.compile(r"(?m)^[ \t]*([0-9]{1,2})[ \t]?[-–][ \t]+(?=[A-Z])")
+
+
+def _dashed_enumerator(text: str, name: NameSpan) -> re.Match[str] | None:
+    """A dashed item number opening the name's line ("2- THE YEMEN COMPANY"), beside its
+    neighbour's. Bounded: the neighbours are looked for ``_LIST_NEIGHBOUR_CHARS`` either side."""
+    dashed = _DASHED_NUMBER.match(text, name.start, name.end)
+    if dashed is None or text[text.rfind("\n", 0, name.start) + 1 : name.start].strip():
+        return None
+    around = _DASHED_LINE_NUMBER.finditer(
+        text, max(0, name.start - _LIST_NEIGHBOUR_CHARS), min(len(text), name.end + _LIST_NEIGHBOUR_CHARS)
+    )
+    number = int(dashed.group(1))
+    return dashed if {number - 1, number + 1} & {int(m.group(1)) for m in around} else None
+
+
 def without_enumerator(text: str, name: NameSpan) -> NameSpan:
     """The name without a list's enumerator read into it ("1. THE ACME COMPANY LIMITED", a bare
     "2 " among numbered items, a recital's item letter): an enumerator is never part of a name."""
     enumerator = (
         _ENUMERATOR.match(text, name.start, name.end) or _bare_enumerator(text, name) or _recital_letter(text, name)
-        or _roman_enumerator(text, name)
+        or _roman_enumerator(text, name) or _dashed_enumerator(text, name)
     )
     if enumerator is None:
         return name

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ingest.lexicons import load_json
@@ -38,7 +38,9 @@ from ingest.names import (
     organisation_head,
     party_name_problem,
     surname_first,
+    without_enumerator,
     without_legal_form,
+    without_registration,
 )
 
 # The opening the layout reader looks at: covers and party lists sit on the first pages.
@@ -174,14 +176,16 @@ def _cues() -> _Cues:
     )
 
 
+def _bare_role(text: str) -> bool:
+    """Whether a cell is a party role alone ("Landlord", "THE TENANT")."""
+    return re.sub(r"^(?:the|THE|The)[ \t]+", "", text.strip(" \t,;.:")).casefold() in _cues().roles
+
+
 def _role_cell(text: str) -> bool:
     """Whether a cell only states the role or description of the party above it: "AS
     LANDLORD", '"Carrier"', "(the "Seller")", "a Delaware corporation", or a party role alone
     ("TENANT", "the Licensee")."""
-    if _cues().role_cell.match(text):
-        return True
-    bare = re.sub(r"^(?:the|THE|The)[ \t]+", "", text.strip(" \t,;.:"))
-    return bare.casefold() in _cues().roles
+    return _cues().role_cell.match(text) is not None or _bare_role(text)
 
 
 def layout_end(text: str) -> int:
@@ -380,7 +384,13 @@ def _slot_name(text: str, start: int, end: int, common_words: frozenset[str]) ->
     ):
         return NameSpan(text[name.start : name.end + whole.end()], name.start, name.end + whole.end())
     closed = _FILLED_TO_END.match(rest) is not None or re.match(r"[ \t]*[,(]", rest) is not None
-    return name if closed and _bare_name(name.text) else None
+    return name if (closed or _addressed(rest)) and _bare_name(name.text) else None
+
+
+def _addressed(rest: str) -> bool:
+    """Whether the slot's rest after a name is its address, a number in it ("of Windsor House,
+    42-50 Victoria Street,"): "INTERPRETATION OF TERMS" goes on in words."""
+    return _cues().address_lead.match(rest) is not None and re.search(r"\d", rest) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -824,7 +834,12 @@ def _item_names(text: str, found: list[LayoutCell], common_words: frozenset[str]
             # An item's bare name is closed by its description (", holder of ...", "(the
             # "Executive")"); one that fills its line is a heading ("(1) DEFINITIONS").
             name = _slot_name(text, start, min(end, start + _VALUE_CHARS), common_words)
-            if name is not None and (has_legal_suffix(name.text) or re.match(r"[ \t]*[,(]", text[name.end : end])):
+            if name is not None and (
+                has_legal_suffix(name.text) or re.match(r"[ \t]*[,(]", text[name.end : end])
+                # ("1. TRANSPORT FOR LONDON of Windsor House, 42-50 Victoria Street,": a name its
+                # address follows, a number in it; "1. INTERPRETATION OF TERMS" has none.)
+                or _addressed(text[name.end : end])
+            ):
                 names.append((name, end))
     return names
 
@@ -1049,18 +1064,18 @@ def _address_cell(cell_text: str) -> bool:
     return re.search(r"[0-9]", cell_text) is not None and not has_legal_suffix(cell_text)
 
 
-# An Australian company number inside a cover's line ("... ABN 81 621 292 610").
-_REGISTRATION_INSIDE = re.compile(r"[ \t]+(?:ABN|ACN|ARBN|ARSN)[ \t]+\d")
-
-
 def _cover_name(text: str, cell: LayoutCell, common_words: frozenset[str], *, roled: bool) -> NameSpan | None:
     name = name_at(text, cell.start, cell.end)
+    # ("1- TRANSGLOBE ENERGY CORPORATION\n...\n2- THE YEMEN COMPANY": the line's item number is
+    # no word of the name; the name fills the rest of the line.)
+    bare = without_enumerator(text, name) if name is not None else None
+    if name is not None and bare is not None and bare.start > name.start:
+        cell = replace(cell, start=bare.start, text=text[bare.start : cell.end])
+        name = name_at(text, bare.start, cell.end)
     # ("The Council of the City of Ryde ABN 81 621 292 610": a name without a legal form read on
     # into its company number ends before it.)
-    registered = _REGISTRATION_INSIDE.search(name.text) if name is not None else None
-    if name is not None and registered is not None and registered.start() > 0:
-        cut = name.text[: registered.start()].rstrip(" \t,")
-        name = NameSpan(cut, name.start, name.start + len(cut))
+    if name is not None:
+        name = without_registration(name)
     name = _checked(text, name, common_words)
     if name is None or not _fills(text, name, cell):
         return None
@@ -1503,8 +1518,8 @@ _STATUTE_LINE = re.compile(r"\b(?:Act|ACT)[ \t]+(?:No\.?[ \t]+\d+[ \t]+of[ \t]+)
 
 
 def _title_stack_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
-    """A first page that stacks the parties one per line, without a separator or role lines,
-    right under or over the title or date line ("Dated 1 March 2010\nAcme Pty Ltd ACN 000 000
+    """A first page that stacks the parties one per line, without a separator (each maybe over
+    its role line), right under or over the title or date line ("Dated 1 March 2010\nAcme Pty Ltd ACN 000 000
     000\nBeta Limited\nLicence Agreement"): each stacked cell a name with a legal form or an
     organisation's head noun, at least two, one with a legal form. A stack with no title or
     date line beside it (a notice list, an address block) is not read."""
@@ -1519,6 +1534,11 @@ def _title_stack_names(text: str, found: list[LayoutCell], common_words: frozens
                 break
             stack.append((name, found[end].end))
             end += 1
+            # ("Lease Agreement\nProperty Reserve, Inc.\nLandlord\nFlow International
+            # Corporation\nTenant": each name over its role line, a party role alone; "as Lead
+            # Arranger" under a lender's name is a capacity, which the capacity reader weighs.)
+            if end < len(found) and not found[end].in_table and _bare_role(found[end].text):
+                end += 1
         if stack:
             beside = [found[i] for i in (index - 1, end) if 0 <= i < len(found)]
             # ("Mirvac Planning Agreement\nUnder s93F of the Environmental Planning and Assessment
