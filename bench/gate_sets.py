@@ -11,9 +11,10 @@ by the real pipeline, then asked
     case's document (another document of the half may share both names; it never did here).
 
 Prints the pass rate, the refusal rate and (``--show-misses``, only for a half you read) the
-misses. A clean half is scored with its aggregate lines alone.
+misses. A clean half is scored with its aggregate lines alone; ``--show-fail-open`` prints only
+its not-in-KB questions that passed, the defect worth reading a case of a clean half for.
 
-    PYTHONPATH=. python bench/gate_sets.py --file SET.json --half A|B [--show-misses]
+    PYTHONPATH=. python bench/gate_sets.py --file SET.json --half A|B [--show-misses | --show-fail-open]
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--file", type=Path, required=True)
     parser.add_argument("--half", choices=("A", "B"), required=True)
     parser.add_argument("--show-misses", action="store_true")
+    # (Only the questions about a non-party that the gate let through: a fail-open is the one
+    # defect to read even on a half kept unread; its other misses stay unseen.)
+    parser.add_argument("--show-fail-open", action="store_true")
     args = parser.parse_args(argv)
     cases = cases_of(args.file, args.half)
     ids = {c["id"]: f"case{i:03d}" for i, c in enumerate(cases)}
@@ -104,6 +108,8 @@ def main(argv: list[str]) -> int:
           f"not-in-KB (a non-party swapped in) refused {refused}/{asked_out}")
     if args.show_misses:
         print("\n".join(misses))
+    elif args.show_fail_open:
+        print("\n".join(m for m in misses if m.startswith("PASSED NOT-IN-KB")))
     return 0
 
 
