@@ -1567,6 +1567,41 @@ def _title_stack_names(text: str, found: list[LayoutCell], common_words: frozens
     return names
 
 
+# A details table of an Australian deed or agreement ("Parties\nName\tNetComm Wireless Pty Ltd\nACN
+# ...\nAddress ...\nShort name\tSeller\nName\tLantronix, Inc. ..."), maybe flattened into one
+# line: each party's "Name" row, its company number, address or contact rows after it, and its
+# "Short name" row closing the entry. A "Name" row is a party's only in a table with such a
+# closing row after it.
+_DETAILS_NAME = re.compile(r"(?<![\w])Name[ \t]*:?[ \t\n|]+(?=[A-Z0-9])")
+_DETAILS_NEXT = re.compile(r"[ \t\n|,]*(?:(?:ABN|ACN|ARBN|ARSN|Address|Email|Fax|Telephone|Contact|Short[ \t]+name)\b|\n|\Z)")
+_DETAILS_SHORT_NAME = re.compile(r"(?<![\w])Short[ \t]+name[ \t]*:?[ \t\n|]+[A-Z]")
+_DETAILS_ENTRY_CHARS = 600
+
+
+def _details_names(text: str, common_words: frozenset[str]) -> list[_Slot]:
+    """The parties a details table names in its "Name" rows (``_DETAILS_NAME``), each entry closed
+    by its "Short name" row within ``_DETAILS_ENTRY_CHARS``; at least two such entries."""
+    limit = min(len(text), LAYOUT_SCAN_CHARS)
+    names: list[_Slot] = []
+    for row in _DETAILS_NAME.finditer(text, 0, limit):
+        # (A row's value ends with its line; a flattened table's, at the next row's label.)
+        line_end = text.find("\n", row.end(), limit)
+        value_end = min(limit, row.end() + _VALUE_CHARS, line_end if line_end != -1 else limit)
+        name = name_at(text, row.end(), value_end)
+        name = _checked(text, without_registration(name) if name is not None else None, common_words)
+        if name is None or name.start != row.end() or not (ends_in_legal_suffix(name.text) or organisation_head(name.text)):
+            continue
+        if _DETAILS_NEXT.match(text, name.end, limit) is None:
+            continue
+        short = _DETAILS_SHORT_NAME.search(text, name.end, min(limit, name.end + _DETAILS_ENTRY_CHARS))
+        # (The entry's short name comes before the next entry's "Name" row.)
+        following = _DETAILS_NAME.search(text, name.end, limit)
+        if short is None or (following is not None and following.start() < short.start()):
+            continue
+        names.append((name, short.start()))
+    return names if len(names) >= 2 else []
+
+
 def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[LayoutName]:
     """The parties the opening's layout names, in text order, each once (by span)."""
     found = cells(text, layout_end(text))
@@ -1591,6 +1626,7 @@ def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[
         *((slot, "cover") for slot in _registered_run_names(text, found, common_words)),
         *((slot, "stack") for slot in _title_stack_names(text, found, common_words)),
         *((slot, "stack") for slot in _registered_chain_names(text, found, common_words)),
+        *((slot, "label") for slot in _details_names(text, common_words)),
     ]
     seen: set[tuple[int, int]] = set()
     result: list[LayoutName] = []

@@ -23,6 +23,9 @@ guards fails on the code before its rule.
 - A Spanish title opens with its head noun ("CONVENIO DE COLABORACIÓN QUE CELEBRAN, ..."), and a
   Spanish party clause names each side after "POR UNA PARTE" and "POR LA OTRA PARTE", past the
   article ("EL (LA)"); "Sociedad Civil" is a legal form.
+- An Australian details table ("Parties Name X Pty Ltd ACN ... Address ... Short name Seller Name
+  Y, Inc. ..."), on its lines or flattened into one, names a party in each "Name" row its "Short
+  name" row closes.
 - A letter's addressee greeted by a given name, with an officer's title on the line under the name
   and the company below ("Victor Roe\nPresident\n\nHarbour Wireless Networks, Inc."), is the
   company's officer, no party (found on new22 B, scored clean, by its one fail-open question).
@@ -131,6 +134,23 @@ SPANISH_TITLE_CASE = (
 GUARD_ONE_SIDE = (
     "SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Quillon Ltd (\"Quillon\") and Kestrel Inc. "
     "(\"Kestrel\").\n\n1. The goods are labelled, por una parte, Harbour Marca Registrada, as the Spanish label says.\n"
+)
+DETAILS_FLAT = (
+    "Execution Version Lawyers Level 5 Sydney Business sale agreement for the industrial business Quillon Wireless Pty Ltd "
+    "ACN 002 490 486 and Kestrel, Inc.\n\npage 5 Business sale agreement Dated NOVEMBER 7, 2024 Parties Name Quillon "
+    "Wireless Pty Ltd ACN 002 490 486 Address Level 1, 10 Harbour Road, Westport Email legal@example.com Contact Legal "
+    "Department Short name Seller Name Kestrel, Inc. Address 12 Elm Street, Westport Email legal@example.org Contact Jane "
+    "Roe Short name Buyer Background A. The Seller carries on the Business. The parties agree 1. Definitions\n"
+)
+DETAILS_LINES = (
+    "Deed of Licence\n\nDetails\n\nParties\n\nName\tHarbour Research Institute\nABN\t12 345 678 901\n"
+    "Address\t1 Quay Street, Westport\nShort name\tLicensor\n\nName\tQuillon Pty Ltd\nACN\t002 490 486\n"
+    "Address\t5 Elm Street, Westport\nShort name\tLicensee\n\nBackground\n\nA. The Licensor owns the Software.\n"
+)
+GUARD_NAME_ROW = (
+    "SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Quillon Ltd (\"Quillon\") and Kestrel Inc. "
+    "(\"Kestrel\").\n\n12. Notices\n\nName: Harbour Logistics Limited\nAddress: 1 Quay Street\n"
+    "Name: Westport Couriers Limited\nAddress: 5 Elm Street\n"
 )
 GUARD_HEADINGS = (
     "SERVICES AGREEMENT\n\nPARTIES\n\n1. INTERPRETATION OF TERMS\n\n2. SCOPE OF THE SERVICES\n\nThis Agreement is made "
@@ -271,3 +291,13 @@ def test_a_spanish_clause_names_each_side_and_its_title_opens_with_the_head() ->
 
 def test_guard_one_side_lead_in_prose_names_no_party() -> None:
     assert bound_party_names(GUARD_ONE_SIDE) == {"Quillon Ltd", "Kestrel Inc."}
+
+
+def test_a_details_tables_name_rows_closed_by_short_names_are_parties() -> None:
+    # Before: neither party was read from the flattened table, nor from the one on its lines.
+    assert bound_party_names(DETAILS_FLAT) == {"Quillon Wireless Pty Ltd", "Kestrel, Inc."}
+    assert bound_party_names(DETAILS_LINES) == {"Harbour Research Institute", "Quillon Pty Ltd"}
+
+
+def test_guard_name_rows_without_short_names_are_no_parties() -> None:
+    assert bound_party_names(GUARD_NAME_ROW) == {"Quillon Ltd", "Kestrel Inc."}
