@@ -2289,6 +2289,7 @@ _HEAD_INITIAL_WORDS = 10
 class _HeadInitial:
     head: re.Pattern[str]
     joiners: frozenset[str]
+    openers: tuple[str, ...]
     stops: frozenset[str]
 
 
@@ -2300,6 +2301,7 @@ def _head_initial() -> _HeadInitial:
     return _HeadInitial(
         head=re.compile(rf"(?:\A|(?<=\n)|(?<=\.[ \t]))[ \t]*((?i:{heads}))(?![\w\-])"),
         joiners=frozenset(w.casefold() for w in data["head_initial_joiners"]),
+        openers=tuple(w.casefold() for w in data["head_initial_openers"]),
         stops=frozenset(w.casefold() for w in data["head_initial_stops"]),
     )
 
@@ -2309,7 +2311,8 @@ def _head_initial_title(text: str) -> Title | None:
     QUE CELEBRAN, ..." is "CONVENIO DE COLABORACIÓN", "CONVENTION DE PARTENARIAT 2011-2013". The
     head and its words share their case (capitals, or capitalised words with lower-case joiners);
     a stop word (``head_initial_stops``), punctuation other than a hyphen or a line end closes it.
-    At least one word after the head: a bare "Contrato" names no title."""
+    A linking word follows the head (``head_initial_openers``) and at least one word after it: a
+    bare "Contrato" names no title."""
     cues = _head_initial()
     for match in cues.head.finditer(text, 0, min(len(text), _HEAD_INITIAL_CHARS)):
         head = match.group(1)
@@ -2324,6 +2327,10 @@ def _head_initial_title(text: str) -> Title | None:
                 break
             token = word.group(1)
             folded = token.casefold()
+            # (The head's first word is a Spanish or French linking word: "CONVENIO DE ...",
+            # "CONVENTION D'OCCUPATION"; "CONVENTION CENTER AUTHORITY" is English, no title.)
+            if words == 0 and not (folded in cues.openers or folded.startswith(("d'", "d’"))):
+                break
             # (A second head opens another line's label: "CONTRATO DE PRESTACIÓN DE SERVICIOS
             # CONTRATO NO. P300289".)
             if folded in cues.stops or cues.head.fullmatch(token) is not None:

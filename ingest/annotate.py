@@ -1434,15 +1434,15 @@ _SIDE_NAME_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
-class SideCues:
+class _SideCues:
     lead: re.Pattern[str]
     first: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
-def _side_cues() -> SideCues:
+def _side_cues() -> _SideCues:
     data = load_json("party_filters.json")
-    return SideCues(
+    return _SideCues(
         lead=re.compile(r"(?<![\w])(?i:" + _phrases(data["side_leads"]) + r")(?![\w])"),
         first=re.compile(r"(?<![\w])(?i:" + _phrases(data["first_side_leads"]) + r")(?![\w])"),
     )

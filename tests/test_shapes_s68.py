@@ -38,6 +38,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ingest.agreements import find_title
 from ingest.names import NameSpan, name_at, party_name_problem, without_enumerator
 from tests.helpers import agreement_title, bound_party_names
 from tests.kb import KB, ingested_kb
@@ -301,3 +302,8 @@ def test_a_details_tables_name_rows_closed_by_short_names_are_parties() -> None:
 
 def test_guard_name_rows_without_short_names_are_no_parties() -> None:
     assert bound_party_names(GUARD_NAME_ROW) == {"Quillon Ltd", "Kestrel Inc."}
+
+
+def test_guard_an_english_heading_opened_by_convention_is_no_title() -> None:
+    # (A Spanish or French head needs its linking word after it: "CONVENTION DE ...".)
+    assert find_title("CONVENTION CENTER AUTHORITY\n\nThe Authority and Quillon Ltd agree that the hall is let.\n") is None
