@@ -2291,6 +2291,8 @@ class _HeadInitial:
     joiners: frozenset[str]
     openers: tuple[str, ...]
     stops: frozenset[str]
+    romance_words: frozenset[str]
+    english_words: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -2302,6 +2304,8 @@ def _head_initial() -> _HeadInitial:
         head=re.compile(rf"(?:\A|(?<=\n)|(?<=\.[ \t]))[ \t]*((?i:{heads}))(?![\w\-])"),
         joiners=frozenset(w.casefold() for w in data["head_initial_joiners"]),
         openers=tuple(w.casefold() for w in data["head_initial_openers"]),
+        romance_words=frozenset(data["romance_function_words"]),
+        english_words=frozenset(data["english_function_words"]),
         stops=frozenset(w.casefold() for w in data["head_initial_stops"]),
     )
 
@@ -2311,9 +2315,12 @@ def _head_initial_title(text: str) -> Title | None:
     QUE CELEBRAN, ..." is "CONVENIO DE COLABORACIÓN", "CONVENTION DE PARTENARIAT 2011-2013". The
     head and its words share their case (capitals, or capitalised words with lower-case joiners);
     a stop word (``head_initial_stops``), punctuation other than a hyphen or a line end closes it.
-    A linking word follows the head (``head_initial_openers``) and at least one word after it: a
-    bare "Contrato" names no title."""
+    A linking word follows the head (``head_initial_openers``) unless the opening's function
+    words are mostly Spanish or French; at least one word after the head: a bare "Contrato" names
+    no title."""
     cues = _head_initial()
+    words_of_opening = re.findall(r"[^\W\d_]+", text[:_HEAD_INITIAL_CHARS].casefold())
+    romance = sum(w in cues.romance_words for w in words_of_opening) > sum(w in cues.english_words for w in words_of_opening)
     for match in cues.head.finditer(text, 0, min(len(text), _HEAD_INITIAL_CHARS)):
         head = match.group(1)
         shouted = head.isupper()
@@ -2327,9 +2334,10 @@ def _head_initial_title(text: str) -> Title | None:
                 break
             token = word.group(1)
             folded = token.casefold()
-            # (The head's first word is a Spanish or French linking word: "CONVENIO DE ...",
-            # "CONVENTION D'OCCUPATION"; "CONVENTION CENTER AUTHORITY" is English, no title.)
-            if words == 0 and not (folded in cues.openers or folded.startswith(("d'", "d’"))):
+            # (In an opening not written in Spanish or French, the head's first word is a linking
+            # word: "CONVENIO DE ...", "CONVENTION D'OCCUPATION"; "CONVENTION CENTER AUTHORITY"
+            # over English prose is no title. "CONVENTION MINIÈRE" over French prose is one.)
+            if words == 0 and not (romance or folded in cues.openers or folded.startswith(("d'", "d’"))):
                 break
             # (A second head opens another line's label: "CONTRATO DE PRESTACIÓN DE SERVICIOS
             # CONTRATO NO. P300289".)

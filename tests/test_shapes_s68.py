@@ -307,3 +307,12 @@ def test_guard_name_rows_without_short_names_are_no_parties() -> None:
 def test_guard_an_english_heading_opened_by_convention_is_no_title() -> None:
     # (A Spanish or French head needs its linking word after it: "CONVENTION DE ...".)
     assert find_title("CONVENTION CENTER AUTHORITY\n\nThe Authority and Quillon Ltd agree that the hall is let.\n") is None
+
+
+def test_a_french_head_and_its_adjective_over_french_prose_is_a_title() -> None:
+    text = (
+        "CONVENTION MINIÈRE\n\nENTRE\n\nLA RÉPUBLIQUE DE WESTMARCH, représentée par le Ministre des Mines et de "
+        "l'Énergie,\n\nET\n\nLA SOCIÉTÉ KESTREL S.A., représentée par son Président,\n\nIl a été convenu ce qui suit :\n"
+    )
+    # Before: no title.
+    assert find_title(text).text == "CONVENTION MINIÈRE"
