@@ -948,6 +948,7 @@ def _first_heading(text: str) -> Title | None:
         if recitals is not None:
             scan_end = recitals.start()
     candidates = _candidates(text[:scan_end], text[scan_end : scan_end + _LETTERHEAD_CHARS])
+    candidates += _bare_word_headings(text, scan_end)
     # ('... an earlier agreement dated as of April 1, 1998 (the "Prior Agreement")': a term the
     # prose defines in its parenthesis names another document, never a heading.)
     candidates = [c for c in candidates if _DEFINED_TERM_BEFORE.search(text, max(0, c[2].start - 8), c[2].start) is None]
@@ -973,6 +974,23 @@ def _first_heading(text: str) -> Title | None:
         if cover:
             return min(cover, key=lambda c: (c.start, -c.end))
     return title
+
+
+# A heading's title word wrapped alone onto the next line, the line going on in prose ("AMENDED
+# AND RESTATED LOAN\nAGREEMENT in respect of HK$26,000,000\nLoan Facility"): no caps run holds the
+# word, so the heading is read from the word and the line above it (``_with_lines_above``, which
+# joins a line only when the text repeats its words).
+_BARE_TITLE_WORD_LINE = re.compile(r"(?m)^[ \t]*(AGREEMENT|CONTRACT|DEED)(?=[ \t]+[a-z]|[ \t]*$)")
+
+
+def _bare_word_headings(text: str, scan_end: int) -> list[tuple[int, int, Title]]:
+    found: list[tuple[int, int, Title]] = []
+    for line in _BARE_TITLE_WORD_LINE.finditer(text, 0, scan_end):
+        word = Title(line.group(1), line.start(1), line.end(1))
+        joined = _with_lines_above(text, word)
+        if joined.start < word.start:
+            found.append((1, joined.start, joined))
+    return found
 
 
 _DEFINED_TERM_BEFORE = re.compile(r"\([ \t]*(?:the[ \t]+)?[\"“]$")

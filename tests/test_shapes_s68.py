@@ -316,3 +316,17 @@ def test_a_french_head_and_its_adjective_over_french_prose_is_a_title() -> None:
     )
     # Before: no title.
     assert find_title(text).text == "CONVENTION MINIÈRE"
+
+
+def test_a_title_word_wrapped_alone_onto_a_prose_line_joins_the_heading_above() -> None:
+    text = (
+        "Exhibit 10.17\nDATED as of December 24, 2024\nQUILLON INVESTMENTS LIMITED\n(as Borrower)\nAND\n"
+        "KESTREL VANTAGE CAPITAL LIMITED\n(as Lender)\nAMENDED AND RESTATED LOAN\nAGREEMENT in respect of "
+        "HK$26,000,000\nLoan Facility\nTHIS AMENDED AND RESTATED AGREEMENT is dated as of December 24, 2024 and made\n"
+        "BETWEEN:\n(1) Quillon Investments Limited, a company incorporated under the laws of the British Virgin Islands "
+        "(the “Borrower”); and\n(2) Kestrel Vantage Capital Limited, a company incorporated in Hong Kong (the "
+        "“Lender”).\nWHEREAS the Lender made a loan facility available to the Borrower under the amended and restated "
+        "loan agreement.\n"
+    )
+    # Before: the preamble's shorter "AMENDED AND RESTATED AGREEMENT", without "LOAN".
+    assert agreement_title(text) == "AMENDED AND RESTATED LOAN AGREEMENT"
