@@ -1595,7 +1595,7 @@ def _details_names(text: str, common_words: frozenset[str]) -> list[_Slot]:
             continue
         short = _DETAILS_SHORT_NAME.search(text, name.end, min(limit, name.end + _DETAILS_ENTRY_CHARS))
         # (The entry's short name comes before the next entry's "Name" row.)
-        following = _DETAILS_NAME.search(text, name.end, limit)
+        following = _DETAILS_NAME.search(text, name.end, min(limit, name.end + _DETAILS_ENTRY_CHARS))
         if short is None or (following is not None and following.start() < short.start()):
             continue
         names.append((name, short.start()))

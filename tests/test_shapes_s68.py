@@ -330,3 +330,27 @@ def test_a_title_word_wrapped_alone_onto_a_prose_line_joins_the_heading_above() 
     )
     # Before: the preamble's shorter "AMENDED AND RESTATED AGREEMENT", without "LOAN".
     assert agreement_title(text) == "AMENDED AND RESTATED LOAN AGREEMENT"
+
+
+def test_a_head_initial_title_stops_at_its_word_bound() -> None:
+    # (At most ten words after the head: a run of capitals longer than that is no title's.)
+    text = (
+        "CONVENIO DE UNO DOS TRES CUATRO CINCO SEIS SIETE OCHO NUEVE DIEZ ONCE\n\nQue celebran las partes de la "
+        "manera y en los términos que se indican en el presente documento.\n"
+    )
+    assert find_title(text).text == "CONVENIO DE UNO DOS TRES CUATRO CINCO SEIS SIETE OCHO NUEVE"
+
+
+def test_the_side_reader_reads_only_the_opening() -> None:
+    from ingest.annotate import _side_names
+
+    lead = "CONVENIO DE COLABORACIÓN QUE CELEBRAN, POR UNA PARTE, LA UNIVERSIDAD DE WESTMARCH, REPRESENTADA; "
+
+    def clause(other_side_at: int) -> str:
+        return lead + " " * (other_side_at - len(lead) - 2) + "Y POR LA OTRA PARTE, EL INSTITUTO KESTREL, REPRESENTADO."
+
+    # The other side's lead and name inside the opening's 4,000 characters: both sides are read.
+    assert [n.text for n in _side_names(clause(3900))] == ["UNIVERSIDAD DE WESTMARCH", "INSTITUTO KESTREL"]
+    # Past the bound (its name would run over it): one side's lead alone reads nothing.
+    assert _side_names(clause(3999)) == []
+    assert _side_names(clause(4001)) == []
