@@ -231,6 +231,13 @@ def _strip_noise(title: str) -> tuple[str, int]:
     return title, len(original) - len(title)
 
 
+# A signing service's envelope id (a GUID), with its label when the label is in the run.
+_ENVELOPE_ID = re.compile(
+    r"(?:\b(?:DocuSign|Docusign|DOCUSIGN)[ \t]+Envelope[ \t]+ID:[ \t]*)?"
+    r"\b[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\b[ \t]*"
+)
+
+
 def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     """(rank, position, title): rank 0 is a whole caps line, 1 a caps run, 2 a title-case run,
     3 "This X Agreement". ``after`` is the text right past ``head`` (the preamble), read only
@@ -256,6 +263,11 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         exhibit = list(re.finditer(r"\b(?:EXHIBIT|Exhibit)[ \t]+(?:[0-9][\w.]*|[A-Z](?=[ \t]+[A-Z]{2}))[ \t]+", raw))
         if exhibit and exhibit[-1].start() > 0:
             start, raw = start + exhibit[-1].end(), raw[exhibit[-1].end() :]
+        # ("DocuSign Envelope ID: A20E6B39-1EBA-4D60-A113-6BFC6CD55D94 FIRST AMENDMENT TO ...": a
+        # signing service's envelope id run into the heading is page furniture; a title has no id.)
+        envelope = list(_ENVELOPE_ID.finditer(raw))
+        if envelope:
+            start, raw = start + envelope[-1].end(), raw[envelope[-1].end() :]
         # "PLEASE READ THIS SOFTWARE LICENSE AGREEMENT"
         this = max(raw.rfind("THIS "), raw.rfind("This "))
         if this > 0:
@@ -284,6 +296,12 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
                 closing = re.match(r"[)\]][ \t]*", raw)
                 if closing is not None:
                     start, raw = start + closing.end(), raw[closing.end() :]
+            # ("... (NO.7) PLC AND CITICORP TRUSTEE COMPANY LIMITED AND HOMELOAN MANAGEMENT LIMITED
+            # SUBSTITUTE ADMINISTRATOR AGREEMENT": a cover's names joined by AND, each closed by its
+            # legal form, run into the title; the title starts after the last name's form.)
+            listed = _joined_names_end(raw)
+            if listed:
+                start, raw = start + listed, raw[listed:]
         # ("..., entered into at Palo Alto, California, U.S.A SAGENT KK NON-EXCLUSIVE ... AGREEMENT":
         # a country closing a place written before the run is the place's, not a title word.)
         country = re.match(r"(\S+)[ \t]+", raw)
@@ -321,6 +339,11 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
         for clock in _CLOCK_TIME.finditer(head, max(line_start, start - 12), start + len(raw)):
             if start < clock.end() < start + len(raw):
                 start, raw = clock.end(), raw[clock.end() - start :]
+        # ("... OF THE OVERSEAS PRIVATE INVESTMENT CORPORATION ("OPIC") ARE SET FORTH IN AN OPTION
+        # AGREEMENT, DATED ...": a legend's caps sentence that cites another document names no
+        # title of this one.)
+        if rank <= 1 and _CAPS_CITING.search(raw):
+            return
         if rank == 1 and _CITING_LEAD.search(head, max(line_start, start - 40), start) and amendment_of(raw) is None:
             # "Pursuant to the terms of the BLOCK SHARE TRANSFER AGREEMENT": a caps run that
             # prose before it on its line cites is another document, whatever its case.
@@ -387,6 +410,9 @@ def _candidates(head: str, after: str = "") -> list[tuple[int, int, Title]]:
     for line in head.split("\n"):
         # ("|Hosting Agreement |": a table's cell bars around a heading are layout, not words.)
         stripped = line.strip().strip("|").strip()
+        # ("RETAINER CONTRACT FOR IT PROFESSIONAL SERVICES [WEX HEALTH INC - CONTRACT # 37671]": a
+        # bracketed remark closing a heading line is the filer's note, no word of the heading.)
+        stripped = _TRAILING_REMARK.sub("", stripped) or stripped
         # "RE: SEPARATION AGREEMENT AND GENERAL RELEASE": a heading line (or a letter's subject
         # line) that goes on after the agreement word with "AND" and a few more title words is
         # one title.
@@ -719,6 +745,32 @@ def _opening_block(head: str, after: str, lines: list[tuple[int, str]], above: i
     return not _named_again(head, after, words, line)
 
 
+_JOINED_NAME_MOST_WORDS = 8
+
+
+def _joined_names_end(run: str) -> int:
+    """Where a caps run's list of names ends: names joined by "AND", the one before each "AND"
+    and the last one closed by a legal form ("PLC AND ACME TRUSTEE COMPANY LIMITED AND ...").
+    0 when the run opens with no such list, or when too little (under two words) would be left
+    for the title after it."""
+    end = 0
+    for joined in re.finditer(r"[ \t]+AND[ \t]+", run):
+        if joined.start() < end or not _ends_in_legal_form(run[: joined.start()]):
+            continue
+        rest = run[joined.end() :]
+        words = list(re.finditer(r"\S+", rest))[:_JOINED_NAME_MOST_WORDS]
+        closed = next((i for i, word in enumerate(words) if i > 0 and _ends_in_legal_form(rest[: word.end()])), None)
+        if closed is None:
+            continue
+        # ("ACME TRUSTEE COMPANY LIMITED": the longest run of forms closes the name.)
+        while closed + 1 < len(words) and _ends_in_legal_form(rest[: words[closed + 1].end()]):
+            closed += 1
+        end = joined.end() + words[closed].end()
+    if end and len(run[end:].split()) < 2:
+        return 0
+    return end + len(run[end:]) - len(run[end:].lstrip(" \t")) if end else 0
+
+
 def _ends_in_legal_form(line: str) -> bool:
     """Whether a line ends in a company's legal form ("NORTHWIND TECHNOLOGIES CORP."): a name, not
     part of a title."""
@@ -775,6 +827,13 @@ def _cover_role_in_run() -> re.Pattern[str]:
 # A clock time in a filing stamp: "4:15:07 PM".
 _CLOCK_TIME = re.compile(r"\b[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+(?:AM|PM)\b[ \t]*")
 # Prose citing a document right before its name: "provisions of the", "pursuant to that".
+_CAPS_CITING = re.compile(
+    r"\b(?:ARE|IS)[ \t]+(?:SET[ \t]+FORTH|DESCRIBED|CONTAINED|PROVIDED|DEFINED|REFERRED[ \t]+TO)[ \t]+IN[ \t]+"
+    r"(?:AN?|THE|THAT[ \t]+CERTAIN)[ \t]+"
+    # ("..., WHICH SHOULD BE REVIEWED IN CONNECTION WITH THE AGREEMENT": a relative clause.)
+    r"|\bWHICH[ \t]+(?:SHOULD|SHALL|MUST|MAY|IS|ARE|WAS|WERE)[ \t]+"
+)
+_TRAILING_REMARK = re.compile(r"[ \t]*\[[^\[\]\n]{1,80}\][ \t]*\Z")
 _CITING_LEAD = re.compile(r"\b[a-z]+[ \t]+(?:to|of|under|with|that|certain|said|such)[ \t]+(?:the[ \t]+)?$")
 # The body a confidential-treatment legend says the omitted text is filed with.
 _LEGEND_BODY = re.compile(r"\b(?:EXCHANGE|THE)[ \t\n]+COMMISSION\b[ \t\n]*")

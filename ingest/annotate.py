@@ -27,6 +27,7 @@ from ingest.agreements import (
     agreement_names,
     effective_date,
     has_agreement_preamble,
+    not_a_contract,
     opens_titles,
     parent_amendment,
     read_letter,
@@ -108,7 +109,7 @@ from ingest.normalize import agreement_id, legal_form_words, normalise_org, norm
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import continues_role_list, names_a_class, overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
-from ingest.party_layout import after_contact_label, layout_end, layout_names, slot_name_for
+from ingest.party_layout import after_contact_label, label_slots, layout_end, layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
@@ -244,6 +245,13 @@ def _model_clause_names(
         # after a description's article is the kind of entity the party is.
         if re.search(r",[ \t\n]*an?[ \t\n]+\Z", text[max(0, begin - 8) : begin]):
             continue
+        # ("the Secretary of State for Work and Pensions" tagged from "State": capitalised words
+        # joined by "of" or "for" right before the entity open the name, when one name runs over them.)
+        head = _OF_HEAD_BEFORE.search(text, max(start, begin - _OF_HEAD_LOOKBACK), begin)
+        if head is not None:
+            wider = name_at(text, head.start(), end)
+            if wider is not None and wider.end >= ent_end:
+                begin = head.start()
         # "e.l.f. Beauty, Inc." tagged from "Beauty": the initialism before it opens the name.
         initialism = _INITIALISM_BEFORE.search(text, max(start, begin - 24), begin)
         if initialism is not None:
@@ -272,6 +280,9 @@ def _model_clause_names(
     return found
 
 
+# Capitalised words, each with its "of" or "for", right before an entity.
+_OF_HEAD_BEFORE = re.compile(r"(?<![\w&'’\-])(?:[A-Z][\w'’\-]*[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?)+\Z")
+_OF_HEAD_LOOKBACK = 60
 # What follows a form's field label: its colon, maybe after more labels of one field ("State,Zip Code:").
 # ("Contact Name: Jane Roe Telephone Number(s): ...": the model's span may stop inside the label's
 # bracket.)
@@ -636,9 +647,19 @@ def _in_legend(text: str, start: int) -> bool:
     before = ends[-1] if ends else floor
     after = _SENTENCE_BREAK.search(text, start, start + _LEGEND_WINDOW)
     sentence = text[before : after.start() if after is not None else start + _LEGEND_WINDOW]
+    # ("CERTAIN RIGHTS AND OBLIGATIONS OF THE OVERSEAS PRIVATE INVESTMENT CORPORATION ("OPIC") ARE
+    # SET FORTH IN AN OPTION AGREEMENT ... BY AND AMONG ...": a legend that points to another
+    # agreement, its party clause that agreement's.)
+    if _POINTS_TO_AGREEMENT.search(sentence, start - before):
+        return True
     # (A legend run into the preamble without a sentence end is no legend of its own: the party
     # clause's words are in it.)
     return legend_words().search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
+
+
+_POINTS_TO_AGREEMENT = re.compile(
+    r"\b(?:ARE|IS)[ \t\n]+(?:SET[ \t\n]+FORTH|DESCRIBED|CONTAINED|PROVIDED)[ \t\n]+IN[ \t\n]+(?:AN?|THE|THAT[ \t\n]+CERTAIN)[ \t\n]+"
+)
 
 
 _LIST_AND_AFTER = re.compile(r"[ \t]*,?[ \t\n]+(?:and|AND)[ \t\n]+(?=[A-Z])")
@@ -966,6 +987,17 @@ def _person_pair(name: NameSpan, person_spans: Sequence[tuple[int, int]]) -> tup
 
 # ", a company duly established ...", ", a Delaware corporation": one company described after a name.
 _ONE_COMPANY_DESCRIBED = re.compile(r"[ \t\n]*,[ \t\n]*(?:an?|AN?)[ \t\n]+(?:[A-Z][\w.\-]*[ \t\n]+){0,3}(?:company|corporation)\b")
+
+
+def _one_defined_line(text: str, party: Party) -> bool:
+    """Whether a singular term (no plural, no "Parties") defines ``party`` and its name fills
+    its own line."""
+    if party.role is None or party.role.endswith(("s", "S")) or " and " in party.role:
+        return False
+    line_start = text.rfind("\n", 0, party.name.start) + 1
+    line_end = text.find("\n", party.name.end)
+    line_end = len(text) if line_end == -1 else line_end
+    return not text[line_start : party.name.start].strip(" \t|") and not text[party.name.end : line_end].strip(" \t|,")
 
 
 def _person_and_company(
@@ -2025,6 +2057,10 @@ def _parties(
     # "Martin Roe and Harbour Resolutions Group LLC": a person and a company so read.
     org_spans = [(start, end) for start, end, label in model_spans if label == "ORG"]
     for key, party in sorted(parties.items()):
+        # ("Beralt Tin and Wolfram (Portugal) S.A.\nBarroca Grande ...\n("Seller")": a name alone
+        # on its line that one singular term defines is one party's.)
+        if _one_defined_line(text, party):
+            continue
         pair = _person_pair(party.name, person_spans)
         labels = ("PERSON", "PERSON")
         if pair is None:
@@ -2468,6 +2504,17 @@ def _subject_name(variants: dict[str, int]) -> str:
     )
 
 
+# How many parties' label rows show an untitled text is a contract.
+_LABELLED_PARTIES = 2
+
+
+def _labelled_parties(text: str) -> bool:
+    """Whether the opening's label rows name parties in two parts of a contract ("LESSOR:" over
+    "AYALA LAND, INC.", "LESSEE:" over ...): a contract's table of essential terms, though the
+    text has no title or preamble."""
+    return not not_a_contract(text) and len({slot.term.casefold() for slot in label_slots(text)}) >= _LABELLED_PARTIES
+
+
 def annotate_document(
     text: str,
     chunk_spans: Sequence[tuple[int, int]],
@@ -2483,7 +2530,7 @@ def annotate_document(
     # agreement subject: a memo is not a registry row named "Agreement".
     # (A letter agreement's structure names its parties: addressee, sender, acceptor.)
     letter = read_letter(text)
-    is_agreement = title is not None or has_agreement_preamble(text) or letter is not None
+    is_agreement = title is not None or has_agreement_preamble(text) or letter is not None or _labelled_parties(text)
     definitions = find_definitions(text)
     person_spans = _person_spans(docs, chunk_spans)
     # Without an agreement title the text is no contract preamble: only "between ..." windows

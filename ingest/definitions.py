@@ -81,6 +81,20 @@ _HEREINAFTER_SHOUTED = re.compile(
     r"[,\s]+hereinafter\s+(?:referred\s+to\s+as|called|named|designated\s+as|as)\s+(?:the\s+)?"
     r"((?:FIRST|SECOND|THIRD|FOURTH|FIFTH)[ \t]+PARTY|[A-Z][A-Z\-]{2,30})(?=[ \t]*[;,.]|[ \t]*\n)"
 )
+# ("..., of Marshall Islands\nhereinafter called the Sellers,": a party's role word in title case,
+# without quotes, closed by the clause's punctuation.)
+_HEREINAFTER_ROLE = re.compile(
+    r"[,\s]+hereinafter\s+(?:referred\s+to\s+as|called|named|designated\s+as)\s+(?:the\s+)?"
+    r"([A-Z][a-z]{2,20})(?=[ \t]*[;,.]|[ \t]*\n)"
+)
+
+
+def _role_word(term: str) -> bool:
+    """Whether ``term`` is a party's role word ("Seller", "Buyers")."""
+    roles = lexicons().party_roles
+    return term in roles or (term.endswith("s") and term[:-1] in roles)
+
+
 _TERM_JOINER = re.compile(r"^\s*(?:,|or|and|,\s*or|/)?\s*(?:the\s+)?$", re.I)
 # ("Participating Parties" / "Contracting Parties" over the names: a "Parties" heading too.)
 _PREAMBLE_START = re.compile(
@@ -243,6 +257,12 @@ _CITED_AGREEMENT_BEFORE = re.compile(
 )
 
 
+_SET_FORTH_IN_BEFORE = re.compile(
+    r"\b(?i:are|is)[ \t\n]+(?i:set[ \t\n]+forth|described|contained|provided)[ \t\n]+(?i:in)[ \t\n]+"
+    r"(?i:an?|the|that[ \t\n]+certain)[ \t\n]+[^.;()]{0,60}?\b(?:Agreement|AGREEMENT|Contract|CONTRACT)\b[^.;()]{0,80}?\Z"
+)
+
+
 def between_windows(text: str) -> list[tuple[int, int]]:
     windows: list[tuple[int, int]] = []
     head = text[:PREAMBLE_SCAN_CHARS]
@@ -256,6 +276,11 @@ def between_windows(text: str) -> list[tuple[int, int]]:
         # and NewStork Inc. until ...": after a party clause, an agreement the sentence amends or
         # cites names its own parties, not this one's.)
         # (The party clause ends where the sentence turns to the cited agreement: its verb.)
+        # ("CERTAIN RIGHTS ... OF OPIC ARE SET FORTH IN AN OPTION AGREEMENT, DATED AS OF FEBRUARY
+        # 24, 1995, BY AND AMONG AMOCO ...": a legend that points to another agreement names that
+        # agreement's parties.)
+        if _SET_FORTH_IN_BEFORE.search(text, max(0, match.start() - _CITED_AGREEMENT_CHARS), match.start()):
+            continue
         cited = _CITED_AGREEMENT_BEFORE.search(text, max(0, match.start() - _CITED_AGREEMENT_CHARS), match.start()) if windows else None
         if cited is not None:
             start, end = windows[-1]
@@ -487,6 +512,34 @@ _ITS_PART_BEFORE = re.compile(r"\b(?:its|their)[ \t\n]+(?:[A-Z][\w'’\-]*[ \t\n
 _ITS_PART_CHARS = 60
 
 
+# A government's units after it, each after a comma ("..., Department of Buildings and General
+# Services, Office of Purchasing & Contracting").
+_UNITS_AFTER = re.compile(
+    r"(?:[ \t\n]*,[ \t\n]*(?:the[ \t\n]+)?(?:Department|Office|Division|Bureau|Agency|Directorate|Ministry|Board|Branch)"
+    r"\b[^,()\"“”;.]{0,80}?)+[ \t\n]*,?[ \t\n]*\Z"
+)
+
+
+_STATE_GOVERNMENT = re.compile(r"(?i:state|commonwealth|government|republic|province|territory)[ \t\n]+(?i:of)[ \t\n]+[A-Z]")
+
+
+_OF_PLACE_BEFORE = re.compile(r",[ \t]*(?:of|OF)[ \t]+\Z")
+
+
+def _government_over_its_units(text: str, paren_start: int, floor: int, terms: tuple[str, ...]) -> NameSpan | None:
+    """"between the State of Vermont, Department of Buildings and General Services, Office of
+    Purchasing & Contracting (hereinafter "State")": a clause naming a government and then its
+    units defines the government when the term is made from its name, not the last unit's."""
+    segment_start = clause_start(text, paren_start, floor)
+    opening = re.match(r"[\s,:;]*(?:the[ \t\n]+)?", text[segment_start:paren_start])
+    head = name_at(text, segment_start + opening.end(), paren_start)
+    if head is None or not any(_is_name_derived(t, head.text) for t in terms):
+        return None
+    if not (local_government(head.text) or government_body_name(head.text) or _STATE_GOVERNMENT.match(head.text)):
+        return None
+    return head if _UNITS_AFTER.fullmatch(text, head.end, paren_start) else None
+
+
 def _antecedent(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
@@ -510,6 +563,15 @@ def _antecedent(
     represented = _represented_company(text, name, paren_start) if name is not None else None
     if represented is not None:
         name = represented
+    if name is not None and terms and not any(_is_name_derived(t, name.text) for t in terms):
+        name = _government_over_its_units(text, paren_start, floor, terms) or name
+    # ("Marlin Shipping 3 LLC., of Marshall Islands\nhereinafter called the Sellers": a country or
+    # state after ", of" is where the party is; the party is the name before it.)
+    if name is not None and normalise_jurisdiction(name.text):
+        of = _OF_PLACE_BEFORE.search(text, max(floor, name.start - 12), name.start)
+        seated = name_before(text, of.start()) if of is not None else None
+        if seated is not None and seated.start >= floor and ends_in_legal_suffix(seated.text):
+            name = seated
     # "an Asset Purchase Agreement between Licensor and IA Smart Start, LLC ("Smart Start")": a
     # party's role word and "and" open a reading; the defined name is what follows them.
     role_and = _ROLE_AND.match(name.text) if name is not None else None
@@ -733,6 +795,93 @@ def _clause_antecedent(
     return _from_line_opening_the(text, name, paren_start) if name is not None else None
 
 
+# A party block: the name on its own line, its address on a few short lines under it, then the
+# definition on a line of its own ("GIT Worms S.à.r.l.\n15, rue Edward Steichen\nL-2540
+# Luxembourg\n- hereinafter referred to as the "Borrower" -").
+_BLOCK_ADDRESS_LINES = 5
+_BLOCK_LINE_CHARS = 70
+_BLOCK_LOOKBACK = 500
+# What stands above a party block: the list's joiner or opener, alone on its line.
+_BLOCK_SEPARATOR = re.compile(r"[ \t|]*[-–(]?[ \t]*(?i:and|between|by[ \t]+and[ \t]+between|among|by)[ \t]*[-–):]?[ \t]*")
+
+
+def _address_block_head(text: str, paren_start: int, floor: int) -> NameSpan | None:
+    """The name heading a party block whose definition stands alone under the block's address
+    lines: the block is bounded above by a joiner line ("and"), an opener ("by and between") or
+    the title, its first line is a name and nothing else, and its other lines are an address's
+    (short, no legal form, one of them with a number in it)."""
+    line_start = text.rfind("\n", floor, paren_start) + 1
+    if re.match(r"[ \t]*\n", text[paren_start:]):
+        # (The definition's site starts where the line above it ends.)
+        end = paren_start
+    elif text[line_start:paren_start].strip(" \t-–—(|"):
+        return None
+    else:
+        end = line_start - 1
+    lines: list[tuple[int, int]] = []
+    while end > max(floor, paren_start - _BLOCK_LOOKBACK) and len(lines) <= _BLOCK_ADDRESS_LINES:
+        start = text.rfind("\n", floor, end) + 1
+        if start <= floor and floor > 0:
+            break
+        line = text[start:end]
+        if line.strip(" \t|"):
+            if _BLOCK_SEPARATOR.fullmatch(line) or re.search(r"\b(?:AGREEMENT|Agreement|CONTRACT|Contract)\b", line):
+                break
+            lines.append((start, end))
+        end = start - 1
+        if end < 0:
+            break
+    else:
+        return None
+    if len(lines) < 2 or len(lines) > _BLOCK_ADDRESS_LINES:
+        return None
+    head_start, head_end = lines[-1]
+    address = [text[s:e].strip(" \t|") for s, e in lines[:-1]]
+    if (
+        any(len(line) > _BLOCK_LINE_CHARS or has_legal_suffix(line) for line in address)
+        or not any(re.search(r"[0-9]", line) for line in address)
+    ):
+        return None
+    opening = re.match(r"[ \t|]*", text[head_start:head_end])
+    name_start = head_start + opening.end()
+    name = slot_name_at(text, name_start, head_end)
+    whole = text[name_start:head_end].rstrip(" \t,")
+    if name is None:
+        return None
+    if name.end < name_start + len(whole):
+        # ("Beralt Tin and Wolfram (Portugal) S.A." alone on its line: the line is one name when a
+        # legal form closes it.)
+        if not ends_in_legal_suffix(whole) or len(whole.split()) > _BLOCK_NAME_MOST_WORDS:
+            return None
+        name = NameSpan(whole, name_start, name_start + len(whole))
+    return name
+
+
+_BLOCK_NAME_MOST_WORDS = 10
+
+
+def _seated_name_line_above(text: str, paren_start: int, floor: int) -> NameSpan | None:
+    """("Marlin Shipping 3 LLC., of Marshall Islands\nhereinafter called the Sellers,": a definition
+    opening its own line defines the company that opens the line above, written with its legal
+    form and, after ", of", only its country or state.)"""
+    if not re.match(r"[ \t]*\n", text[paren_start:]):
+        return None
+    line_start = text.rfind("\n", floor, paren_start) + 1
+    if line_start <= floor and floor > 0:
+        return None
+    opening = re.match(r"[ \t|]*", text[line_start:paren_start])
+    name = name_at(text, line_start + opening.end(), paren_start)
+    if name is None or not ends_in_legal_suffix(name.text):
+        return None
+    seat = _SEAT_AFTER_OF.fullmatch(text, name.end, paren_start)
+    if seat is None or (seat.group("place") and not normalise_jurisdiction(seat.group("place"))):
+        return None
+    return name
+
+
+_SEAT_AFTER_OF = re.compile(r"[ \t.,]*(?:(?:of|OF)[ \t]+(?P<place>[A-Z][\w.'’\- ]{1,40}?))?[ \t.,]*")
+
+
 def _clause_antecedent_read(
     text: str, paren_start: int, floor: int, terms: tuple[str, ...] = ()
 ) -> NameSpan | None:
@@ -742,6 +891,9 @@ def _clause_antecedent_read(
     remark = _NAME_REMARK.search(text, floor, paren_start)
     if remark is not None:
         paren_start = remark.start()
+    block_head = _address_block_head(text, paren_start, floor) or _seated_name_line_above(text, paren_start, floor)
+    if block_head is not None:
+        return block_head
     segment_start = clause_start(text, paren_start, floor)
     if _initials_of_agreement_in(text[segment_start:paren_start], terms):
         return None
@@ -1529,6 +1681,13 @@ def _sites(straight: str) -> list[_Site]:
     sites += [
         replace(site, quoted=False)
         for site in _uncovered_sites(_HEREINAFTER_SHOUTED, straight, sites, lambda m: [(m.group(1), m.start(1), m.end(1))])
+    ]
+    # ("Marlin Shipping 3 LLC., of Marshall Islands\nhereinafter called the Sellers, have agreed to
+    # sell": a party's role word without quotes, in the memorandum form a ship sale uses.)
+    sites += [
+        replace(site, quoted=False)
+        for site in _uncovered_sites(_HEREINAFTER_ROLE, straight, sites, lambda m: [(m.group(1), m.start(1), m.end(1))])
+        if _role_word(site.terms[0][0])
     ]
     # ('Dean Capawana ("Capawana"; MSGI, Parola, ... are sometimes referred to herein individually as
     # "Member" ...)': a term closed by a semicolon opens a parenthesis too long to read whole.)

@@ -765,6 +765,37 @@ _PART_AND = re.compile(rf"(?P<ordinal>{_PART_ORDINAL}[ \t\n]+)?PART[ \t\n]+(?:AN
 _PART_ORDINAL_BEFORE = re.compile(rf"\b{_PART_ORDINAL}[ \t]\Z")
 
 
+# "(2)", "(NO.7)", "(No. 3)" inside a name, and up to four words after it.
+_VEHICLE_NUMBER = re.compile(r"[ \t]*\((?:[Nn][Oo]\.?[ \t]*)?[0-9]{1,3}\)((?:[ \t]+[A-Z][\w.&'-]*){1,4})")
+
+
+def _numbered_vehicle(text: str, plain: NameSpan, limit: int) -> NameSpan | None:
+    """"ProLogis Texas II (2) LLC", "FIRST FLEXIBLE (NO.7) PLC": a company of a numbered series (a
+    financing vehicle) carries its number in brackets inside its name, before its legal form.
+    The number belongs to the name only when a legal form closes the words after it; a number
+    after a whole name ("Acme LLC (1)") is another thing."""
+    if ends_in_legal_suffix(plain.text):
+        return None
+    number = _VEHICLE_NUMBER.match(text, plain.end, limit)
+    if number is None:
+        return None
+    words = list(re.finditer(r"\S+", number.group(1)))
+    for word in reversed(words):
+        end = number.start(1) + word.end()
+        candidate = text[plain.start : end].rstrip(",")
+        if ends_in_legal_suffix(candidate):
+            return NameSpan(candidate, plain.start, plain.start + len(candidate))
+    return None
+
+
+# A body's regional unit after its name: ", Division of Samar", ", Region VIII", closed by a
+# comma or a bracket.
+_UNIT_OF_PLACE = re.compile(
+    r",[ \t]*(?P<unit>(?:Division|Region|District|DIVISION|REGION|DISTRICT)[ \t]+(?:of[ \t]+|OF[ \t]+)?"
+    r"[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*){0,2})(?=[ \t]*[,(])"
+)
+
+
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     """The name starting exactly at ``pos`` (not reaching past ``limit``), if one does; after an
     entry's closing "FIRST PART AND", the name after it."""
@@ -829,6 +860,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             plain = inner
     if plain is None:
         return None
+    numbered = _numbered_vehicle(text, plain, limit)
+    if numbered is not None:
+        plain = numbered
     # "Ecole Polytechnique de Westland\nCH -1015 Lausanne": a country's letters before a dash
     # and a postal code open the address, not the name.
     country = _COUNTRY_POSTAL_PREFIX.search(plain.text)
@@ -875,6 +909,11 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     wider = _of_the_name(text, plain, limit)
     if wider is not None:
         return wider
+    # ("The Department of Education, Division of Samar, an agency of ...": a government body's
+    # regional unit written after a comma is part of the body's name as the clause gives it.)
+    unit = _UNIT_OF_PLACE.match(text, plain.end, limit)
+    if unit is not None and organisation_head(_LEADING_THE.sub("", plain.text)) and not has_legal_suffix(plain.text):
+        return NameSpan(text[plain.start : unit.end("unit")], plain.start, unit.end("unit"))
     # "ROTARY LIFT, a Division of Dover Industries, Inc.": a division contracts under its own
     # name and its company's, and the party clause writes both as the party's name (its
     # registry key stays the division's: ``party_name_forms``).
@@ -1719,7 +1758,9 @@ def local_government(name: str) -> bool:
 # (One to three capitalised words: "Kansas", "New York", "St. Louis County".)
 # ("Orange County, State of North Carolina": the state may be written as one, "State of".)
 _LOCAL_SEAT = r",[ \t\n]*(?:(?:State|STATE|Commonwealth|COMMONWEALTH)[ \t]+(?:of|OF)[ \t]+)?([A-Z][A-Za-z.]*(?:[ \t]+[A-Z][A-Za-z.]*){0,2})"
-_LOCAL_SEAT_AFTER = re.compile(_LOCAL_SEAT + r"(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by|with)\b|\Z))")
+# ("the City of Providence, Rhode Island a municipal corporation": a description's article may
+# follow the state without its comma.)
+_LOCAL_SEAT_AFTER = re.compile(_LOCAL_SEAT + r"(?=[ \t]*(?:[,(\"“\n]|(?:and|AND|acting|through|by|with|an?)\b|\Z))")
 
 
 # The county a local government lies in, closing its name ("Village of Itasca of DuPage County").

@@ -411,6 +411,11 @@ def _label_term(label: str) -> str | None:
     letter = re.fullmatch(r"(?:the )?party ([a-z]\d?)", folded)
     if letter is not None:
         return f"Party {letter.group(1).upper()}"
+    # "ON THE FIRST PART: The Northlake Development Company, ...", "OF THE SECOND PART:": the
+    # party's part in the contract labels its entry (a civil-law drafting, "de la primera parte").
+    part = _PART_LABEL.fullmatch(folded)
+    if part is not None:
+        return f"{part.group(1).capitalize()} Part"
     # "Research and Development Party: Tongji University", "Entrusting Party: ...": a label
     # naming the party by its part in the contract is the party's term as written.
     if _PARTY_ROLE_LABEL.fullmatch(label.strip()) is not None:
@@ -436,6 +441,7 @@ def _plural_role_label(label: str) -> str | None:
     return _cues().labels.get(folded[:-1])
 
 
+_PART_LABEL = re.compile(r"(?:(?:on|of) )?the (first|second|third|fourth|fifth) part")
 _PARTY_ROLE_LABEL = re.compile(r"[A-Z][a-z]+(?:[ \t]+(?:[A-Z][a-z]+|and|&)){0,4}[ \t]+Party")
 # How many numbered items a plural role label ("Pledgors:") may head.
 _PLURAL_LABEL_ITEMS = 16
