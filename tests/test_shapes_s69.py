@@ -33,6 +33,9 @@ invented. Each test but the guards fails on the code before its rule.
   the party the name before it.
 - A government body's regional unit after a comma ("The Department of Education, Division of
   Norte, an agency of ...") is part of the body's name as the clause gives it.
+- The question parser keeps a separator inside brackets in the name ("HRPTA Officers (Homeroom
+  Parents and Teachers Association) of Aroroy"; an unclosed bracket still fails closed) and a local
+  government's state after its comma ("Ashby County, Texas") in the name, as the clause writes it.
 
 The gate test runs on a real SQLite store filled by the real ingest pipeline (spaCy, MiniLM)."""
 
@@ -44,6 +47,7 @@ import pytest
 
 from ingest.agreements import find_title
 from ingest.names import name_at
+from service.evidence.subject_class import read_party_list
 from tests.helpers import agreement_title, bound_party_names
 from tests.kb import KB, ingested_kb
 
@@ -135,10 +139,16 @@ SHIP_SALE = (
     "“Charterer” means Harbour Maritime Logistics PTE Ltd. of 1 Marina Boulevard Singapore 018989.\n"
 )
 
+COUNTY_CLAIM = (
+    "CLAIM CONTRACT\n\nTHIS CLAIM CONTRACT is made by and between Ashby County, Texas, a political subdivision of the State "
+    "of Texas (\"COUNTY\"), and Kestrel Youth League, Inc., a Texas nonprofit corporation (\"LEAGUE\"). This contract "
+    "is governed by the laws of the State of Texas.\n"
+)
+
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
-    yield from ingested_kb(tmp_path_factory, embedder, "shapes-s69", {"blocks": PARTY_BLOCKS, "table": LABELLED_TABLE})
+    yield from ingested_kb(tmp_path_factory, embedder, "shapes-s69", {"blocks": PARTY_BLOCKS, "table": LABELLED_TABLE, "county": COUNTY_CLAIM})
 
 
 def test_a_covers_names_joined_by_and_run_into_the_title_are_no_words_of_it() -> None:
@@ -235,3 +245,22 @@ def test_block_parties_and_table_parties_pass_the_gate_and_a_country_does_not(kb
     assert docs == set()
     docs, _ = kb.docs("What law governs the agreement between NORTHWIND LAND, INC. and PEOPLEWORKS (PHILIPPINES), INC.?")
     assert docs == {"table"}
+
+
+def test_the_question_parser_keeps_a_bracketed_and_and_a_countys_state_in_the_name() -> None:
+    listed = read_party_list("AROROY HIGH SCHOOL and HRPTA Officers (Homeroom Parents and Teachers Association) of Aroroy")
+    assert (listed.pieces, listed.failures) == (
+        ["AROROY HIGH SCHOOL", "HRPTA Officers (Homeroom Parents and Teachers Association) of Aroroy"], [],
+    )
+    unclosed = read_party_list("Acme (Holdings and Beta Inc.")
+    assert unclosed.failures == ["unbalanced parenthesis in party name 'Acme (Holdings and Beta Inc.'"]
+    assert read_party_list("Ashby County, Texas and Kestrel Youth League, Inc.").pieces == [
+        "Ashby County, Texas", "Kestrel Youth League, Inc.",
+    ]
+    # (Guard: a state after a company is a piece of its own, which fails as no party.)
+    assert read_party_list("Acme Inc., Texas and Beta LLC").pieces == ["Acme Inc.", "Texas", "Beta LLC"]
+
+
+def test_guard_a_county_with_its_state_still_passes_the_gate(kb: KB) -> None:
+    docs, _ = kb.docs("What law governs the Claim Contract between Ashby County, Texas and Kestrel Youth League, Inc.?")
+    assert docs == {"county"}

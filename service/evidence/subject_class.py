@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from ingest.lexicons import lexicons
+from ingest.names import ends_in_local_unit, local_government
 from ingest.normalize import normalise_jurisdiction, normalise_plain
 from ingest.text import name_words, straighten_quotes
 from service.evidence.data import cues, question_patterns
@@ -217,7 +218,15 @@ def read_party_list(text: str) -> PartyList:
     position = 0
     raw: list[tuple[str, str]] = []  # (piece, separator before it)
     previous_separator = ""
+    # ("HRPTA Officers (Homeroom Parents and Teachers Association) of Aroroy": a separator inside
+    # brackets is the name's own word. The depth is kept as the scan goes, so the split stays
+    # linear.)
+    depth, counted = 0, 0
     for match in party_grammar().separator.finditer(text):
+        depth += text.count("(", counted, match.start()) - text.count(")", counted, match.start())
+        counted = match.start()
+        if depth > 0:
+            continue
         raw.append((text[position : match.start()], previous_separator))
         previous_separator = match.group()
         position = match.end()
@@ -231,7 +240,10 @@ def read_party_list(text: str) -> PartyList:
         # brackets before it, is that form's.)
         placed = _PLACE_BEFORE_FORM.fullmatch(piece)
         form = placed.group(1) if placed is not None else piece
-        if pieces and "," in separator and (tuple(name_words(form)) in suffixes or _generation(form)):
+        # ("Kerr County, Texas", "City of Salina, Kansas": a local government's state after its
+        # comma is part of its name, as the party clause writes it.)
+        seated = pieces and "," in separator and _state_of_local_government(pieces[-1], piece)
+        if pieces and "," in separator and (tuple(name_words(form)) in suffixes or _generation(form) or seated):
             pieces[-1] = f"{pieces[-1]}{separator}{piece}"
             continue
         if pieces:
@@ -252,6 +264,12 @@ def _generation(piece: str) -> bool:
     """Whether ``piece`` is a person's generation ("Jr.", "III"): part of the name before it."""
     words = name_words(piece)
     return len(words) == 1 and words[0] in question_patterns()["name_generations"]
+
+
+def _state_of_local_government(before: str, piece: str) -> bool:
+    """Whether ``piece`` is a state (or country) and ``before`` a local government's name."""
+    bare = re.sub(r"^(?:the|The|THE)\s+", "", before.strip())
+    return bool(normalise_jurisdiction(piece.strip())) and (local_government(bare) or ends_in_local_unit(bare))
 
 
 _PLACE_BEFORE_FORM = re.compile(r"\([A-Z][\w .'’\-]{1,30}\)\s+(\S.*)")
