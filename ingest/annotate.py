@@ -1500,6 +1500,61 @@ def _side_names(text: str) -> list[NameSpan]:
     return names
 
 
+@dataclass(frozen=True, slots=True)
+class _FrenchListCues:
+    opener: re.Pattern[str]
+    joiner_line: re.Pattern[str]
+    joiner_closing: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def _french_list_cues() -> _FrenchListCues:
+    data = load_json("party_filters.json")
+    opener = _phrases(data["french_list_openers"])
+    joiner = _phrases(data["french_list_joiners"])
+    return _FrenchListCues(
+        opener=re.compile(r"(?m)^[ \t]*(?i:" + opener + r")[ \t]*:?[ \t]*\n"),
+        joiner_line=re.compile(r"(?m)^[ \t]*(?i:" + joiner + r")[ \t]*[,:]?[ \t]*\n"),
+        joiner_closing=re.compile(r"(?m),[ \t]*(?i:" + joiner + r")[ \t]*\n"),
+    )
+
+
+# An entry's article ("Le", "La", "Les", "L’") and its name up to a comma, a bracket or the line's end.
+_FRENCH_ENTRY = re.compile(
+    r"[ \t]*(?:(?:LE|LA|LES|Le|La|Les)[ \t]+|(?:L|l)['’][ \t]*)?(?P<name>[A-ZÀ-Ý][^,;:()\n]{2,120}?)[ \t]*(?=[,;(]|\n)"
+)
+_FRENCH_ENTRY_MOST_WORDS = 12
+_FRENCH_ENTRIES_LIMIT = 6
+
+
+def _french_list_names(text: str) -> list[NameSpan]:
+    """The parties a French party list names ("ENTRE :\nLE DEPARTEMENT DE LA GIRONDE\n...,
+    Et\nL’UNIVERSITE BORDEAUX MONTAIGNE\n..."): the name opening the line after the list's
+    opener and after each joiner, when the opening holds the opener and at least one joiner."""
+    end = min(len(text), _SIDE_OPENING_CHARS)
+    cues = _french_list_cues()
+    opener = cues.opener.search(text, 0, end)
+    if opener is None:
+        return []
+    starts = [opener.end()]
+    for joiner in sorted([*cues.joiner_line.finditer(text, opener.end(), end), *cues.joiner_closing.finditer(text, opener.end(), end)], key=lambda m: m.start()):
+        starts.append(joiner.end())
+        if len(starts) >= _FRENCH_ENTRIES_LIMIT:
+            break
+    if len(starts) < 2:
+        return []
+    names: list[NameSpan] = []
+    for start in starts:
+        entry = _FRENCH_ENTRY.match(text, start, end)
+        if entry is None:
+            continue
+        name = entry.group("name").rstrip(" \t.")
+        if len(name.split()) > _FRENCH_ENTRY_MOST_WORDS:
+            continue
+        names.append(NameSpan(name, entry.start("name"), entry.start("name") + len(name)))
+    return names
+
+
 # A note's maker and payee: "FOR VALUE RECEIVED, Acme Ltd., a Nevada corporation (the "Maker"),
 # promises to pay to the order of Beta LLC (the "Holder")". The promise is the party clause of
 # an instrument that names no "between". Its words are data (``promise_qualifiers``: "jointly and
@@ -1962,7 +2017,7 @@ def _parties(
     # longer name than a known party's is another party ("Swisscom North America Inc." after
     # "Swisscom Ltd"), only a shorter form is the same one.
     explicit = [
-        *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text), *_side_names(text),
+        *_registered_office_names(text), *letter_names(text), *_behalf_names(text, defined_terms), *_promise_names(text), *_side_names(text), *_french_list_names(text),
         *_acting_for_names(text), *_capacity_companies(text), *_stated_party_names(text),
     ]
     # An item's names run on one after another, each closed by its legal form ("(4) ACME LIMITED

@@ -1125,6 +1125,9 @@ def _wrapped_cover_name(text: str, upper: LayoutCell, lower: LayoutCell, common_
     return name if name is not None and ends_in_legal_suffix(name.text) else None
 
 
+_TRAILING_AND = re.compile(r"[ \t]+(?:and|AND)[ \t]*\Z")
+
+
 def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str]) -> list[_Slot]:
     """A cover page's stacked names: "X LIMITED\\n- and -\\nY PLC", "X LLC\\nAS LANDLORD\\nAND\\nY LLC\\nAS TENANT"."""
     cues = _cues()
@@ -1157,6 +1160,14 @@ def _cover_names(text: str, found: list[LayoutCell], common_words: frozenset[str
                 first = wrapped
         if second is None and below + 1 < len(found):
             second = _wrapped_cover_name(text, found[below], found[below + 1], common_words) or second
+        # ("and\nBavarian State Bank and\nDeutsche Bank AG ...\n(as Mandated Lead Arrangers)": the
+        # entry below names two parties sharing one role, its first line closed by "and".)
+        joined = _TRAILING_AND.search(found[below].text) if second is None else None
+        if joined is not None:
+            head = found[below].text[: joined.start()]
+            second = _cover_name(
+                text, replace(found[below], end=found[below].start + len(head), text=head), common_words, roled=False
+            )
         # "ACME HOLDINGS LIMITED\nand\nJANE ROE": a company stacked with a person's name (two to
         # four words) is a cover naming both parties, without a role line; a heading split by
         # "AND" has no legal form on either side.

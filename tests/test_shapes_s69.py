@@ -33,6 +33,12 @@ invented. Each test but the guards fails on the code before its rule.
   the party the name before it.
 - A government body's regional unit after a comma ("The Department of Education, Division of
   Norte, an agency of ...") is part of the body's name as the clause gives it.
+- A cover's entry below its "and" whose first line closes with "and" ("Westmark State Bank and\n\n
+  Harbour Bank AG branch Germany business\n\n(as arrangers)") still names its first line.
+- A French party list opens with "ENTRE :" and joins its entries with "ET" alone on a line (or
+  closing an entry's last line, "..., Et"); each entry's first line opens with the party's name
+  after its article ("La Conférence des doyens d’université, association ..."); a representation
+  clause ends at French drafting's "Ci-après" and its "«" quote.
 - The question parser keeps a separator inside brackets in the name ("HRPTA Officers (Homeroom
   Parents and Teachers Association) of Aroroy"; an unclosed bracket still fails closed) and a local
   government's state after its comma ("Ashby County, Texas") in the name, as the clause writes it.
@@ -145,6 +151,28 @@ COUNTY_CLAIM = (
     "is governed by the laws of the State of Texas.\n"
 )
 
+SHARED_ENTRY_COVER = (
+    "Non-Binding English Translation\n\nSeptember 25, 2018\n\nKESTREL Optical Networking SE\n\n(as borrower)\n\nand\n\n"
+    "Westmark State Bank and\n\nHarbour Bank AG branch Germany business\n\n(as Mandated Lead Arrangers)\n\n"
+    "the financial institutions named in the loan agreement\n\n(as lenders)\n\nand\n\nHarbour Bank Luxembourg S.A.\n\n"
+    "(as agent)\n\n______________________________\n\nSYNOPSIS LOAN AGREEMENT\n\n______________________________\n"
+)
+
+FRENCH_LIST = (
+    "CONVENTION-CADRE DE PARTENARIAT\nENTRE :\nLE DEPARTEMENT DE LA CHARENTE\nAyant son siège : 1 rue du Port 16000 "
+    "ANGOULEME\nReprésenté par Monsieur Jean Roux En sa qualité de Président,\nCi-après désigné « le Département », Et\n"
+    "L’UNIVERSITE DE SAINTONGE\nAyant son siège : Domaine Universitaire 17000 Saintes Représentée par Madame Anne Morel\n"
+    "En sa qualité de Présidente,\nCi-après désignée « l’Université »\nCONSIDERANT QUE\n"
+)
+FRENCH_LIST_THREE = (
+    "CONVENTION DE PARTENARIAT 2011-2013\nENTRE\nLa Conférence des doyens d’université, association loi 1901, ayant son "
+    "siège social à Lyon, représentée par Monsieur Paul Roux agissant en qualité de Président,\nci-après désignée la "
+    "« CDU »,\nD’UNE PART,\nET\nL’Agence de coopération des bibliothèques et des musées, Groupement d’intérêt public, "
+    "représentée par Monsieur Luc Blanc,\nci-après désignée l’« ACBM »,\nD’AUTRE PART,\nET\nLa Caisse des prêts et "
+    "garanties, établissement spécial, représentée par son Directeur Général,\nci- après désignée la « CPG »,\n"
+    "DE TROISIEME PART,\nPREAMBULE\n"
+)
+
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
@@ -236,6 +264,23 @@ def test_a_bodys_regional_unit_after_its_comma_is_part_of_its_name() -> None:
 def test_a_ship_sales_role_words_without_quotes_define_its_parties() -> None:
     # Before: no party (the role words were no definitions; the Charterer's "means" row stood).
     assert bound_party_names(SHIP_SALE) == {"Kestrel Shipping 3 LLC.", "QR Aries Limited"}
+
+
+def test_a_cover_entry_whose_first_line_closes_with_and_names_that_line() -> None:
+    # Before: the cover named no one but the agent (the entry below the first "and" read as no name).
+    assert bound_party_names(SHARED_ENTRY_COVER) == {
+        "KESTREL Optical Networking SE", "Westmark State Bank", "Harbour Bank Luxembourg S.A.",
+    }
+
+
+def test_a_french_party_list_names_each_entry() -> None:
+    # Before: the department alone (the university followed its representation clause), and no
+    # party of the three-party list.
+    assert bound_party_names(FRENCH_LIST) == {"DEPARTEMENT DE LA CHARENTE", "UNIVERSITE DE SAINTONGE"}
+    assert bound_party_names(FRENCH_LIST_THREE) == {
+        "Conférence des doyens d’université", "Agence de coopération des bibliothèques et des musées",
+        "Caisse des prêts et garanties",
+    }
 
 
 def test_block_parties_and_table_parties_pass_the_gate_and_a_country_does_not(kb: KB) -> None:
