@@ -42,6 +42,8 @@ invented. Each test but the guards fails on the code before its rule.
 - The question parser keeps a separator inside brackets in the name ("HRPTA Officers (Homeroom
   Parents and Teachers Association) of Aroroy"; an unclosed bracket still fails closed) and a local
   government's state after its comma ("Ashby County, Texas") in the name, as the clause writes it.
+- Bounds: the French list is read only in the opening (4,000 characters); a party block holds its
+  name and at most four address lines.
 
 The gate test runs on a real SQLite store filled by the real ingest pipeline (spaCy, MiniLM)."""
 
@@ -309,3 +311,27 @@ def test_the_question_parser_keeps_a_bracketed_and_and_a_countys_state_in_the_na
 def test_guard_a_county_with_its_state_still_passes_the_gate(kb: KB) -> None:
     docs, _ = kb.docs("What law governs the Claim Contract between Ashby County, Texas and Kestrel Youth League, Inc.?")
     assert docs == {"county"}
+
+
+def test_the_french_list_reader_reads_only_the_opening() -> None:
+    from ingest.annotate import _french_list_names
+
+    assert [n.text for n in _french_list_names(FRENCH_LIST)] == ["DEPARTEMENT DE LA CHARENTE", "UNIVERSITE DE SAINTONGE"]
+    # (The same list past the opening's 4,000 characters names no one.)
+    assert _french_list_names("Préambule.\n" * 400 + FRENCH_LIST) == []
+
+
+def test_a_party_block_reads_at_most_four_address_lines() -> None:
+    from ingest.definitions import find_definitions
+
+    lines = "\n\n".join(f"{n} rue du Port" for n in range(1, 5))
+    defined = {d.term: d.name.text if d.name else None for d in find_definitions(
+        f"LOAN AGREEMENT\n\nHALDOR Retail S.à.r.l.\n\n{lines}\n\n- hereinafter referred to as the “Borrower” -\n\nand\n"
+    )}
+    assert defined["Borrower"] == "HALDOR Retail S.à.r.l."
+    # (Five lines under the name: no block; the block's head is not read.)
+    lines = "\n\n".join(f"{n} rue du Port" for n in range(1, 6))
+    defined = {d.term: d.name.text if d.name else None for d in find_definitions(
+        f"LOAN AGREEMENT\n\nHALDOR Retail S.à.r.l.\n\n{lines}\n\n- hereinafter referred to as the “Borrower” -\n\nand\n"
+    )}
+    assert defined["Borrower"] != "HALDOR Retail S.à.r.l."
