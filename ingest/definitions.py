@@ -512,12 +512,17 @@ _ITS_PART_BEFORE = re.compile(r"\b(?:its|their)[ \t\n]+(?:[A-Z][\w'’\-]*[ \t\n
 _ITS_PART_CHARS = 60
 
 
-# A government's units after it, each after a comma ("..., Department of Buildings and General
-# Services, Office of Purchasing & Contracting").
-_UNITS_AFTER = re.compile(
-    r"(?:[ \t\n]*,[ \t\n]*(?:the[ \t\n]+)?(?:Department|Office|Division|Bureau|Agency|Directorate|Ministry|Board|Branch)"
-    r"\b[^,()\"“”;.]{0,80}?)+[ \t\n]*,?[ \t\n]*\Z"
-)
+@lru_cache(maxsize=1)
+def _units_after() -> re.Pattern[str]:
+    """A government's units after it, each after a comma (``government_unit_heads`` of
+    party_filters.json: "..., Department of Buildings and General Services, Office of Purchasing
+    & Contracting"), up to the definition."""
+    # (Capitalised or in capitals: a lower-case "division" after a comma is prose.)
+    heads = "|".join(sorted(f"{w.capitalize()}|{w.upper()}" for w in load_json("party_filters.json")["government_unit_heads"]))
+    return re.compile(
+        rf"(?:[ \t\n]*,[ \t\n]*(?:the[ \t\n]+)?(?:{heads})"
+        r"\b[^,()\"“”;.]{0,80}?)+[ \t\n]*,?[ \t\n]*\Z"
+    )
 
 
 _STATE_GOVERNMENT = re.compile(r"(?i:state|commonwealth|government|republic|province|territory)[ \t\n]+(?i:of)[ \t\n]+[A-Z]")
@@ -537,7 +542,7 @@ def _government_over_its_units(text: str, paren_start: int, floor: int, terms: t
         return None
     if not (local_government(head.text) or government_body_name(head.text) or _STATE_GOVERNMENT.match(head.text)):
         return None
-    return head if _UNITS_AFTER.fullmatch(text, head.end, paren_start) else None
+    return head if _units_after().fullmatch(text, head.end, paren_start) else None
 
 
 def _antecedent(
@@ -798,7 +803,8 @@ def _clause_antecedent(
 # A party block: the name on its own line, its address on a few short lines under it, then the
 # definition on a line of its own ("GIT Worms S.à.r.l.\n15, rue Edward Steichen\nL-2540
 # Luxembourg\n- hereinafter referred to as the "Borrower" -").
-_BLOCK_ADDRESS_LINES = 5
+# The block's lines: the name's and at most four address lines.
+_BLOCK_LINES = 5
 _BLOCK_LINE_CHARS = 70
 _BLOCK_LOOKBACK = 500
 # What stands above a party block: the list's joiner or opener, alone on its line.
@@ -819,7 +825,7 @@ def _address_block_head(text: str, paren_start: int, floor: int) -> NameSpan | N
     else:
         end = line_start - 1
     lines: list[tuple[int, int]] = []
-    while end > max(floor, paren_start - _BLOCK_LOOKBACK) and len(lines) <= _BLOCK_ADDRESS_LINES:
+    while end > max(floor, paren_start - _BLOCK_LOOKBACK) and len(lines) <= _BLOCK_LINES:
         start = text.rfind("\n", floor, end) + 1
         if start <= floor and floor > 0:
             break
@@ -833,7 +839,7 @@ def _address_block_head(text: str, paren_start: int, floor: int) -> NameSpan | N
             break
     else:
         return None
-    if len(lines) < 2 or len(lines) > _BLOCK_ADDRESS_LINES:
+    if len(lines) < 2 or len(lines) > _BLOCK_LINES:
         return None
     head_start, head_end = lines[-1]
     address = [text[s:e].strip(" \t|") for s, e in lines[:-1]]

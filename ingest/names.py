@@ -788,12 +788,16 @@ def _numbered_vehicle(text: str, plain: NameSpan, limit: int) -> NameSpan | None
     return None
 
 
-# A body's regional unit after its name: ", Division of Samar", ", Region VIII", closed by a
-# comma or a bracket.
-_UNIT_OF_PLACE = re.compile(
-    r",[ \t]*(?P<unit>(?:Division|Region|District|DIVISION|REGION|DISTRICT)[ \t]+(?:of[ \t]+|OF[ \t]+)?"
-    r"[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*){0,2})(?=[ \t]*[,(])"
-)
+@lru_cache(maxsize=1)
+def _unit_of_place() -> re.Pattern[str]:
+    """A body's regional unit after its name (``regional_unit_heads`` of party_filters.json):
+    ", Division of Samar", ", Region VIII", closed by a comma or a bracket."""
+    # (Capitalised or in capitals: a lower-case "division" after a comma is prose.)
+    heads = "|".join(sorted(f"{w.capitalize()}|{w.upper()}" for w in load_json("party_filters.json")["regional_unit_heads"]))
+    return re.compile(
+        rf",[ \t]*(?P<unit>(?:{heads})[ \t]+(?:(?:of|OF)[ \t]+)?"
+        r"[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*){0,2})(?=[ \t]*[,(])"
+    )
 
 
 def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
@@ -911,7 +915,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         return wider
     # ("The Department of Education, Division of Samar, an agency of ...": a government body's
     # regional unit written after a comma is part of the body's name as the clause gives it.)
-    unit = _UNIT_OF_PLACE.match(text, plain.end, limit)
+    unit = _unit_of_place().match(text, plain.end, limit)
     if unit is not None and organisation_head(_LEADING_THE.sub("", plain.text)) and not has_legal_suffix(plain.text):
         return NameSpan(text[plain.start : unit.end("unit")], plain.start, unit.end("unit"))
     # "ROTARY LIFT, a Division of Dover Industries, Inc.": a division contracts under its own
@@ -1258,7 +1262,7 @@ def _portfolio_regex() -> re.Pattern[str]:
     # Education and Skills"); a minister's office names its portfolios after "for" ("THE
     # SECRETARY OF STATE FOR HEALTH AND SOCIAL CARE"), an article maybe before it.)
     return re.compile(
-        rf"(?:(?i:{heads})[ \t]+(?i:of|for)|(?:(?:the|THE|The)[ \t]+)?(?i:{offices})[ \t]+(?i:for)"
+        rf"(?:(?:{heads})[ \t]+(?i:of|for)|(?:(?:the|THE|The)[ \t]+)?(?i:{offices})[ \t]+(?i:for)"
         rf"|(?:{word}[ \t]+){{0,3}}(?i:{institutions})(?![\w'’\-])[ \t]+(?i:of))"
         rf"[ \t]+{word}(?:,[ \t]+{word}){{0,4}},?[ \t]+(?:and|AND|&)[ \t]+(?P<last>{word})(?:[ \t]+{word}){{0,2}}"
     )
