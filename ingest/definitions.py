@@ -83,8 +83,10 @@ _HEREINAFTER_SHOUTED = re.compile(
 )
 # ("..., of Marshall Islands\nhereinafter called the Sellers,": a party's role word in title case,
 # without quotes, closed by the clause's punctuation.)
+# (Only on a line of its own under the party's line, the memorandum's layout: in prose, "Party of
+# the First Part, hereinafter called Lessor," names the party by the old parts of a deed.)
 _HEREINAFTER_ROLE = re.compile(
-    r"[,\s]+hereinafter\s+(?:referred\s+to\s+as|called|named|designated\s+as)\s+(?:the\s+)?"
+    r"[, \t]*\n[ \t]*hereinafter\s+(?:referred\s+to\s+as|called|named|designated\s+as)\s+(?:the\s+)?"
     r"([A-Z][a-z]{2,20})(?=[ \t]*[;,.]|[ \t]*\n)"
 )
 
@@ -853,6 +855,11 @@ def _address_block_head(text: str, paren_start: int, floor: int) -> NameSpan | N
     name = slot_name_at(text, name_start, head_end)
     whole = text[name_start:head_end].rstrip(" \t,")
     if name is None:
+        return None
+    # ("between\nEcole\nPolytechnique de Westland\nCH -1015\n...": a name that goes on over its
+    # line break onto the next line is wrapped, no block's head line.)
+    wrapped = slot_name_at(text, name_start, lines[0][1])
+    if wrapped is not None and wrapped.end > head_end:
         return None
     if name.end < name_start + len(whole):
         # ("Beralt Tin and Wolfram (Portugal) S.A." alone on its line: the line is one name when a

@@ -1262,7 +1262,7 @@ def _portfolio_regex() -> re.Pattern[str]:
     # Education and Skills"); a minister's office names its portfolios after "for" ("THE
     # SECRETARY OF STATE FOR HEALTH AND SOCIAL CARE"), an article maybe before it.)
     return re.compile(
-        rf"(?:(?:{heads})[ \t]+(?i:of|for)|(?:(?:the|THE|The)[ \t]+)?(?i:{offices})[ \t]+(?i:for)"
+        rf"(?:(?i:{heads})[ \t]+(?i:of|for)|(?:(?:the|THE|The)[ \t]+)?(?i:{offices})[ \t]+(?i:for)"
         rf"|(?:{word}[ \t]+){{0,3}}(?i:{institutions})(?![\w'’\-])[ \t]+(?i:of))"
         rf"[ \t]+{word}(?:,[ \t]+{word}){{0,4}},?[ \t]+(?:and|AND|&)[ \t]+(?P<last>{word})(?:[ \t]+{word}){{0,2}}"
     )
