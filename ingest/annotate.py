@@ -39,6 +39,7 @@ from ingest.definitions import (
     OPENING_CHARS,
     PREAMBLE_END_WORDS,
     PREAMBLE_SCAN_CHARS,
+    SET_FORTH_IN_ANOTHER,
     Definition,
     after_address_lead,
     between_windows,
@@ -657,9 +658,7 @@ def _in_legend(text: str, start: int) -> bool:
     return legend_words().search(sentence) is not None and _PARTY_CLAUSE_WORDS.search(sentence) is None
 
 
-_POINTS_TO_AGREEMENT = re.compile(
-    r"\b(?:ARE|IS)[ \t\n]+(?:SET[ \t\n]+FORTH|DESCRIBED|CONTAINED|PROVIDED)[ \t\n]+IN[ \t\n]+(?:AN?|THE|THAT[ \t\n]+CERTAIN)[ \t\n]+"
-)
+_POINTS_TO_AGREEMENT = re.compile(SET_FORTH_IN_ANOTHER)
 
 
 _LIST_AND_AFTER = re.compile(r"[ \t]*,?[ \t\n]+(?:and|AND)[ \t\n]+(?=[A-Z])")

@@ -259,9 +259,14 @@ _CITED_AGREEMENT_BEFORE = re.compile(
 )
 
 
+# A legend's words pointing to another agreement ("... ARE SET FORTH IN AN OPTION AGREEMENT"),
+# written in capitals; shared with the definition reader's legend check (``annotate._in_legend``).
+SET_FORTH_IN_ANOTHER = (
+    r"\b(?:ARE|IS)[ \t\n]+(?:SET[ \t\n]+FORTH|DESCRIBED|CONTAINED|PROVIDED)[ \t\n]+IN[ \t\n]+(?:AN?|THE|THAT[ \t\n]+CERTAIN)[ \t\n]+"
+)
+# (Before a party window, in any case, the agreement it points to named within the window's reach.)
 _SET_FORTH_IN_BEFORE = re.compile(
-    r"\b(?i:are|is)[ \t\n]+(?i:set[ \t\n]+forth|described|contained|provided)[ \t\n]+(?i:in)[ \t\n]+"
-    r"(?i:an?|the|that[ \t\n]+certain)[ \t\n]+[^.;()]{0,60}?\b(?:Agreement|AGREEMENT|Contract|CONTRACT)\b[^.;()]{0,80}?\Z"
+    r"(?i:" + SET_FORTH_IN_ANOTHER + r")[^.;()]{0,60}?\b(?:Agreement|AGREEMENT|Contract|CONTRACT)\b[^.;()]{0,80}?\Z"
 )
 
 

@@ -1775,13 +1775,19 @@ _IN_COUNTY_TAIL = re.compile(r"[ \t\n]+(?:of|OF)[ \t\n]+(?:[A-Z][\w.'’\-]*[ \t
 _LOCAL_SEAT_TAIL = re.compile(_LOCAL_SEAT + r"\Z")
 
 
+def local_government_or_unit(bare: str) -> bool:
+    """Whether ``bare`` (a name without its leading article) is a local government's ("City of
+    Salina") or ends in a local unit ("Kerr County"): a name whose state after its comma is its
+    own (``with_local_seat``; the question parser joins such a state back to it)."""
+    return local_government(bare) or ends_in_local_unit(bare)
+
+
 def with_local_seat(text: str, name: NameSpan, limit: int) -> NameSpan:
     """``name`` with the state written after its comma, when it is a local government's ("the
     City of Salina, Kansas", "EAGLE COUNTY, COLORADO"): the state is part of such a name, as the
     party clause's definition reads it (``definitions._local_government_with_seat``). Any other
     name, or a town after the comma ("City of Paris, Paris, Texas"), is returned as it is."""
-    bare = _LEADING_THE.sub("", name.text)
-    if not (local_government(bare) or ends_in_local_unit(bare)):
+    if not local_government_or_unit(_LEADING_THE.sub("", name.text)):
         return name
     seat = _LOCAL_SEAT_AFTER.match(text, name.end, limit)
     if seat is None or not normalise_jurisdiction(seat.group(1)):

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from ingest.lexicons import lexicons
-from ingest.names import ends_in_local_unit, local_government
+from ingest.names import local_government_or_unit
 from ingest.normalize import normalise_jurisdiction, normalise_plain
 from ingest.text import name_words, straighten_quotes
 from service.evidence.data import cues, question_patterns
@@ -269,7 +269,7 @@ def _generation(piece: str) -> bool:
 def _state_of_local_government(before: str, piece: str) -> bool:
     """Whether ``piece`` is a state (or country) and ``before`` a local government's name."""
     bare = re.sub(r"^(?:the|The|THE)\s+", "", before.strip())
-    return bool(normalise_jurisdiction(piece.strip())) and (local_government(bare) or ends_in_local_unit(bare))
+    return bool(normalise_jurisdiction(piece.strip())) and local_government_or_unit(bare)
 
 
 _PLACE_BEFORE_FORM = re.compile(r"\([A-Z][\w .'’\-]{1,30}\)\s+(\S.*)")
