@@ -188,6 +188,29 @@ _RECORD_OR_DATE = re.compile(
 )
 
 
+# A US deed's or lease's venue caption run into its heading ("STATE OF GEORGIA COUNTY OF GLYNN
+# AMENDMENT NO. 1 TO SUBLEASE AGREEMENT", "STATE OF GEORGIA GWINNETT COUNTY LEASE AGREEMENT"): the
+# state (a US state's name) and its county, "COUNTY OF" and one word or one or two words and
+# "COUNTY". Shouted only.
+_VENUE_CAPTIONS = tuple(
+    re.compile(
+        rf"(?:STATE|COMMONWEALTH)[ \t]+OF[ \t]+(?P<state>[A-Z]+{state_words})[ \t]*[,:]?[ \t]+"
+        r"(?:(?:COUNTY|PARISH)[ \t]+OF[ \t]+[A-Z]+|(?:[A-Z]+[ \t]+){1,2}?(?:COUNTY|PARISH))[ \t]*[,:]?[ \t]+(?=[A-Z])"
+    )
+    # (A state's name of one word, "GEORGIA", or of two, "NEW YORK".)
+    for state_words in ("", r"[ \t]+[A-Z]+")
+)
+
+
+def _venue_caption(title: str) -> re.Match[str] | None:
+    """The venue caption opening ``title`` (``_VENUE_CAPTIONS``) when its state is a US state; else None."""
+    for pattern in _VENUE_CAPTIONS:
+        caption = pattern.match(title)
+        if caption is not None and normalise_jurisdiction(caption.group("state")):
+            return caption
+    return None
+
+
 def _strip_noise(title: str) -> tuple[str, int]:
     """Drop leading noise ("EXHIBIT 10.4", "Execution Version", "THIS"); returns the title and
     how many characters were dropped."""
@@ -209,7 +232,7 @@ def _strip_noise(title: str) -> tuple[str, int]:
             title, changed = stripped, True
         # (A label standing alone before the heading's words, never a model's name joined to more:
         # "C-3/C-4 SATELLITE TRANSPONDER SERVICE AGREEMENT" opens with its own words.)
-        label = _EXHIBIT_LETTER_NUMBER.match(title) or _RECORD_OR_DATE.match(title)
+        label = _EXHIBIT_LETTER_NUMBER.match(title) or _RECORD_OR_DATE.match(title) or _venue_caption(title)
         if label is not None:
             title, changed = title[label.end() :], True
         # ("(CONFIDENTIAL) SUPPLY AGREEMENT", "[EXECUTION COPY] ...": a noise word in brackets too.)
@@ -2202,7 +2225,9 @@ def _instrument_title(key: str = "instrument_titles") -> re.Pattern[str]:
     # TRADEMARKS". Either may end in its number: "IRREVOCABLE LETTER OF CREDIT NO. 4471".
     return re.compile(
         rf"(?:(?:[A-Z0-9][\w&'’\-/.]*[ \t]{{1,3}}){{0,8}}(?i:{alternatives(key)})"
-        rf"|(?i:{alternatives('leading_instrument_titles')})(?:[ \t]{{1,3}}(?:[A-Z][\w&'’\-/.,]*|and|of|the|to|&)){{0,8}}?"
+        # (A subject's initials in brackets are its words too: "SOFT FACILITIES MANAGEMENT (FM)
+        # SERVICES".)
+        rf"|(?i:{alternatives('leading_instrument_titles')})(?:[ \t]{{1,3}}(?:[A-Z][\w&'’\-/.,]*|\([A-Z]{{2,6}}\)|and|of|the|to|&)){{0,8}}?"
         r"[ \t]{1,3}[A-Z][\w&'’\-/.]*)"
         r"(?:[ \t]+(?:NO\.?|No\.?|NUMBER|Number|#)[ \t]*[A-Z0-9][\w\-/.]*)?"
     )
@@ -2239,6 +2264,9 @@ def _speaks_of_itself(text: str, heading: Title) -> bool:
         own.search(text, heading.end, end) is not None
         or _COVER_PARTY_LINE.search(text, heading.end, end) is not None
         or _cover_role_line().search(text, heading.end, end) is not None
+        # ("SOMERSET PRIMARY CARE TRUST (1)\nAND\nTAUNTON ... TRUST (2)\nAS PROVIDER\nTERMS AND
+        # CONDITIONS FOR ...": a UK cover lists its parties above the title.)
+        or _COVER_PARTY_LINE.search(text, max(0, heading.start - _INSTRUMENT_SELF_CHARS), heading.start) is not None
     )
 
 
@@ -2387,6 +2415,10 @@ def _head_initial() -> _HeadInitial:
     )
 
 
+# A line of words only, up to ``_HEAD_INITIAL_WORDS`` after the head.
+_SENTENCE_CASE_LINE = re.compile(r"[^\W\d_]+(?:[ \t]+[^\W\d_]+(?:['’\-][^\W\d_]+)*){1,8}")
+
+
 def _head_initial_title(text: str) -> Title | None:
     """A Spanish or French title in the opening, its head noun first: "CONVENIO DE COLABORACIÓN
     QUE CELEBRAN, ..." is "CONVENIO DE COLABORACIÓN", "CONVENTION DE PARTENARIAT 2011-2013". The
@@ -2404,6 +2436,11 @@ def _head_initial_title(text: str) -> Title | None:
         if not (shouted or head[:1].isupper()):
             continue
         end = match.end(1)
+        # ("Convention de partenariat" alone on its line: a French title is written in sentence
+        # case; its lower-case words are the title's when the line holds only words.)
+        line_end = text.find("\n", end)
+        line = text[match.start(1) : len(text) if line_end == -1 else line_end].strip()
+        sentence_line = not shouted and _SENTENCE_CASE_LINE.fullmatch(line) is not None
         words = 0
         last_word_end = end
         for word in re.finditer(r"[ \t]+([^\s,.;:()\"“”]+)", text[end : end + 200]):
@@ -2420,7 +2457,7 @@ def _head_initial_title(text: str) -> Title | None:
             # CONTRATO NO. P300289".)
             if folded in cues.stops or cues.head.fullmatch(token) is not None:
                 break
-            cased = token.isupper() if shouted else token[:1].isupper()
+            cased = token.isupper() if shouted else token[:1].isupper() or sentence_line
             if not (folded in cues.joiners or cased or token[:1].isdigit()):
                 break
             words += 1

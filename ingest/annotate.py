@@ -75,6 +75,7 @@ from ingest.names import (
     before_street_address,
     company_unit,
     ends_in_legal_suffix,
+    government_body_name,
     has_legal_suffix,
     legal_form,
     legal_name,
@@ -401,6 +402,12 @@ def _without_role_word(name: NameSpan) -> NameSpan:
     return NameSpan(name.text[role.end() :], name.start + role.end(), name.end)
 
 
+# The first side's closing words and the list's "and": "... of the one part AND ...", at most
+# ``_ONE_PART_CHARS`` after the first party's name.
+_ONE_PART_AND = re.compile(r"\b(?i:of[ \t\n]+the[ \t\n]+(?:one|first)[ \t\n]+part)[ \t\n]*[,;]?[ \t\n]*(?:and|AND|And)[ \t\n]*:?[ \t\n]*")
+_ONE_PART_CHARS = 1500
+
+
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """Parties named without a defined term: "between\\n\\nACME INC.\\n\\nand\\n\\nBETA LLC"."""
     names: list[NameSpan] = []
@@ -454,7 +461,15 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         if joined:
             left = NameSpan(first.text[: joined.start()], first.start, first.start + joined.start())
             right_start = first.start + joined.end()
-            names.extend([left, NameSpan(straight[right_start : first.end], right_start, first.end)])
+            right = NameSpan(straight[right_start : first.end], right_start, first.end)
+            # ("... PHILIPPINES AND THE MINISTRY OF AGRICULTURE, LIVESTOCK AND IRRIGATION OF THE
+            # REPUBLIC ...": the name after the joint may be a body named for its portfolios, whose
+            # commas the slot's reading stopped at.)
+            the = re.match(r"(?:the|THE|The)[ \t]+", straight[right_start:end])
+            body = name_at(straight, right_start + (the.end() if the else 0), end)
+            if body is not None and body.end > right.end and government_body_name(body.text):
+                right = body
+            names.extend([left, right])
             names.extend(_bare_and_chain(straight, first, end))
             continue
         names.append(first)
@@ -478,6 +493,11 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
             continue
         # (After a numbered run an "&" is a firm's own: "Source: ACME SPORTS & MEDIA LTD".)
         connector = _clause_and(straight, last.end, min(end, last.end + 400), words_only=bool(numbered))
+        # ("VIRTUSA INDIA PRIVATE LIMITED, a company ... (hereinafter referred to as the "OWNER" which
+        # expression shall ...) of the one part\n\nAND\n\nSHAPOORJI ..."): a long description
+        # closed by its side's words; the "and" after them opens the next party.)
+        if connector is None:
+            connector = _ONE_PART_AND.search(straight, last.end, min(end, last.end + _ONE_PART_CHARS))
         if connector is None:
             continue
         after = connector.end()
@@ -706,11 +726,18 @@ def _one_name_over_and(text: str, name: NameSpan, joined: re.Match[str], end: in
 
 # ("and its Licensee, Marathon Partners L.P."; "and Licensor's Agent, SOUNDVIEW LICENSING, INC.")
 _ROLE_APPOSITIVE = re.compile(r"(?:its|their|[A-Z][A-Za-z]+['’]s)[ \t]+([A-Z][a-z]+(?:[ \t][A-Z][a-z]+)?)[ \t]*,[ \t\n]*")
-_COMMA_SEPARATOR = re.compile(r"[ \t]*,[ \t\n]*(?:(and)[ \t\n]+)?")
+# (A list whose members carry their descriptions and definitions is separated by semicolons:
+# "the Town of A, a municipal corporation (hereinafter "A"); the Town of B, ...".)
+_COMMA_SEPARATOR = re.compile(r"[ \t]*[,;][ \t\n]*(?:(and)[ \t\n]+)?")
 _COMMA_LIST_LIMIT = 12
 # A member's own defined term between it and the next comma: 'A Co., Ltd. ("A"), B Inc., ...'
 # (quotes straightened).
-_LIST_MEMBER_TERM = re.compile(r"[ \t\n]*\((?:(?:the|hereinafter)[ \t\n]+)?\"[^\"()\n]{1,40}\"\)")
+_LIST_MEMBER_TERM = re.compile(
+    r"[ \t\n]*\((?:(?:the|hereinafter(?:[ \t\n]+(?:referred[ \t\n]+to[ \t\n]+as|called))?)[ \t\n]+(?:the[ \t\n]*)?)?\"[^\"()\n]{1,40}\"\)"
+)
+
+
+_DESCRIPTION_TO_TERM = re.compile(r",[ \t\n]*(?:an?|the)[ \t\n]+[^()\";]{1,160}?(?=[ \t\n]*\()")
 
 
 def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
@@ -725,26 +752,51 @@ def _comma_list(text: str, position: int, end: int) -> list[NameSpan]:
         term = _LIST_MEMBER_TERM.match(text, position, end)
         position = term.end() if term else position
         described = _LIST_DESCRIPTION.match(text, position, end)
-        separator = _COMMA_SEPARATOR.match(text, described.end() if described else position, end)
-        if separator is None:
+        member = _next_member(text, described.end() if described else position, end, defined=False)
+        # (A description holding commas runs on to the member's own definition: ", a municipal
+        # corporation in Orange County, North Carolina (hereinafter referred to as "A");
+        # the Town of B, ...": read so only where the short reading finds no next member.)
+        to_term = _DESCRIPTION_TO_TERM.match(text, position, end) if member is None else None
+        term = _LIST_MEMBER_TERM.match(text, to_term.end(), end) if to_term is not None else None
+        if term is not None:
+            member = _next_member(text, term.end(), end, defined=True)
+        if member is None:
             break
-        # (", and Licensor's Agent, TALLOW BRAND LICENSING, INC.": a role held for another party
-        # comes before the member's name.)
-        role = _ROLE_APPOSITIVE.match(text, separator.end(), end)
-        opening = role.end() if role is not None and role.group(1) in lexicons().party_roles else separator.end()
-        name = name_at(text, opening, end)
-        # ("GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": a
-        # member named by its head word alone, when the list's own "and" follows it.)
-        if name is None or not (
-            ends_in_legal_suffix(name.text)
-            or (organisation_head(name.text) and _LIST_AND_NEXT.match(text, name.end, end))
-        ):
-            break
+        name, last = member
         names.append(name)
         position = name.end
-        if separator.group(1):
+        if last:
             break
     return names
+
+
+def _next_member(text: str, position: int, end: int, defined: bool) -> tuple[NameSpan, bool] | None:
+    """The list's next member after its separator at ``position``, and whether the separator was
+    the list's last (", and"); None where no member follows. A semicolon separates only members
+    that carry their own definitions (``defined``)."""
+    separator = _COMMA_SEPARATOR.match(text, position, end)
+    if separator is None or (";" in separator.group() and not defined):
+        return None
+    # (", and Licensor's Agent, TALLOW BRAND LICENSING, INC.": a role held for another party
+    # comes before the member's name.)
+    role = _ROLE_APPOSITIVE.match(text, separator.end(), end)
+    opening = role.end() if role is not None and role.group(1) in lexicons().party_roles else separator.end()
+    name = name_at(text, opening, end)
+    # ("between the Village of Arden, the Town of Perry, and the Town of York": a local
+    # government is a member by its own words, after a lower-case "the" too.)
+    the = re.match(r"the[ \t\n]+(?=[A-Z])", text[opening:end]) if name is None else None
+    if the is not None:
+        name = name_at(text, opening + the.end(), end)
+        name = name if name is not None and local_government(name.text) else None
+    # ("GEORGIA POWER COMPANY, JAMES RIVER COAL COMPANY. AND JAMES RIVER COAL SALES. INC.": a
+    # member named by its head word alone, when the list's own "and" follows it.)
+    if name is None or not (
+        ends_in_legal_suffix(name.text)
+        or local_government(name.text)
+        or (organisation_head(name.text) and _LIST_AND_NEXT.match(text, name.end, end))
+    ):
+        return None
+    return name, bool(separator.group(1))
 
 
 # The list's last "and" right after a member: "COMPANY. AND JAMES ...", "Company, and Beta".
@@ -999,6 +1051,26 @@ def _one_defined_line(text: str, party: Party) -> bool:
     return not text[line_start : party.name.start].strip(" \t|") and not text[party.name.end : line_end].strip(" \t|,")
 
 
+# A cover page's joiner alone on its line ("AND", "- and -", "BETWEEN:").
+_COVER_JOINER_LINE = re.compile(r"[ \t|]*[-–(]?[ \t]*(?i:and|between|by[ \t]+and[ \t]+between)[ \t]*[-–):]?[ \t]*")
+
+
+def _one_cover_entry_line(text: str, party: Party) -> bool:
+    """Whether ``party``'s name fills its own line next to a cover's joiner line (the nearest
+    line above or below with words is "AND"/"BETWEEN"): a cover writes one party per entry, so
+    "MITIE CLEANING AND ENVIRONMENTAL SERVICES LIMITED" under "AND" is one company's name."""
+    line_start = text.rfind("\n", 0, party.name.start) + 1
+    line_end = text.find("\n", party.name.end)
+    line_end = len(text) if line_end == -1 else line_end
+    if text[line_start : party.name.start].strip(" \t|") or text[party.name.end : line_end].strip(" \t|,"):
+        return False
+    above = [line for line in text[max(0, line_start - 200) : line_start].split("\n") if line.strip()]
+    below = [line for line in text[line_end : line_end + 200].split("\n") if line.strip()]
+    return any(
+        _COVER_JOINER_LINE.fullmatch(line) is not None for line in (above[-1:] + below[:1])
+    )
+
+
 def _person_and_company(
     text: str,
     name: NameSpan,
@@ -1170,6 +1242,10 @@ _DESCRIBED_AS_FORMED = re.compile(
     r"[ \t\n]+(?:duly[ \t\n]+)?(?:incorporated|organized|organised|established|existing|registered|formed|constituted)\b"
 )
 # A slot after a list's "and" (or a comma, or "between"), without a comma before the "and" too.
+# (A local government's slot: after a list's comma, semicolon or "and", a lower-case "the" between.)
+_GOVERNMENT_SLOT_BEFORE = re.compile(
+    r"(?:[,;][ \t\n]*(?:(?:and|AND)[ \t\n]+)?|[ \t\n](?:and|AND)[ \t\n]+|\b(?:between|among|BETWEEN|AMONG)[ \t\n]+)(?:the[ \t\n]+)?\Z"
+)
 _SLOT_AFTER_AND = re.compile(r"(?:,[ \t\n]*|[ \t\n](?:and|AND)[ \t\n]+|\b(?:between|among|BETWEEN|AMONG)[ \t\n]+)\Z")
 
 
@@ -1511,16 +1587,19 @@ def _french_list_cues() -> _FrenchListCues:
     data = load_json("party_filters.json")
     opener = _phrases(data["french_list_openers"])
     joiner = _phrases(data["french_list_joiners"])
+    # ("Entre d'une part,", "et d'autre part,": the side the entry stands on.)
+    side = r"(?:[ \t]+(?i:" + _phrases(data["french_list_sides"]) + r"))?"
     return _FrenchListCues(
-        opener=re.compile(r"(?m)^[ \t]*(?i:" + opener + r")[ \t]*:?[ \t]*\n"),
-        joiner_line=re.compile(r"(?m)^[ \t]*(?i:" + joiner + r")[ \t]*[,:]?[ \t]*\n"),
+        opener=re.compile(r"(?m)^[ \t]*(?i:" + opener + r")" + side + r"[ \t]*[,:]?[ \t]*\n"),
+        joiner_line=re.compile(r"(?m)^[ \t]*(?i:" + joiner + r")" + side + r"[ \t]*[,:]?[ \t]*\n"),
         joiner_closing=re.compile(r"(?m),[ \t]*(?i:" + joiner + r")[ \t]*\n"),
     )
 
 
 # An entry's article ("Le", "La", "Les", "L’") and its name up to a comma, a bracket or the line's end.
+# (Blank lines, some holding a no-break space, may stand between the cue and the entry.)
 _FRENCH_ENTRY = re.compile(
-    r"[ \t]*(?:(?:LE|LA|LES|Le|La|Les)[ \t]+|(?:L|l)['’][ \t]*)?(?P<name>[A-ZÀ-Ý][^,;:()\n]{2,120}?)[ \t]*(?=[,;(]|\n)"
+    r"\s*(?:(?:LE|LA|LES|Le|La|Les|le|la|les)[ \t]+|(?:L|l)['’][ \t]*)?(?P<name>[A-ZÀ-Ý][^,;:()\n]{2,120}?)[ \t]*(?=[,;(]|\n)"
 )
 _FRENCH_ENTRY_MOST_WORDS = 12
 _FRENCH_ENTRIES_LIMIT = 6
@@ -1955,6 +2034,13 @@ def _parties(
                 and _SLOT_AFTER_AND.search(text, max(0, name.start - 24), name.start) is not None
                 and re.search(r"\s(?:and|AND)\s", name.text) is None
             )
+            # ("..., the Town of Perry, and the Town of York": a local government in a list's slot
+            # is a party like a company with its legal form.)
+            or (
+                local_government(re.sub(r"^(?:the|The|THE)[ \t\n]+", "", name.text)) and name.start < OPENING_CHARS
+                and _GOVERNMENT_SLOT_BEFORE.search(text, max(0, name.start - 24), name.start) is not None
+                and re.search(r"\s(?:and|AND)\s", name.text) is None
+            )
             # "BETWEEN (1) MR. RAVI MEHRA ... (2) MR. SUNIL MEHRA ... (hereinafter collectively ...
             # the 'Lessor')": a numbered item of the clause is a party, whatever the definitions.
             or (_NUMBERED_BEFORE.search(text, max(0, name.start - 8), name.start) is not None and name.start < OPENING_CHARS)
@@ -2113,7 +2199,7 @@ def _parties(
     for key, party in sorted(parties.items()):
         # ("Beralt Tin and Wolfram (Portugal) S.A.\nBarroca Grande ...\n("Seller")": a name alone
         # on its line that one singular term defines is one party's.)
-        if _one_defined_line(text, party):
+        if _one_defined_line(text, party) or _one_cover_entry_line(text, party):
             continue
         pair = _person_pair(party.name, person_spans)
         labels = ("PERSON", "PERSON")

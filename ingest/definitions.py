@@ -381,10 +381,23 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     # the side's closing words end the clause before.)
     for match in _SIDE_CLOSING_WORDS.finditer(window):
         best = max(best, start + match.end())
+    # ("between\nTHE COUNCIL OF EUROPE SOCIAL DEVELOPMENT FUND\nand\nTHE REPUBLIC OF SLOVENIA\n
+    # The COUNCIL ... FUND (hereinafter called the "Fund")": a cover's joiner alone on its line
+    # ends the cover's entry above it.)
+    for match in _JOINER_LINE.finditer(window):
+        best = max(best, start + match.end())
     return best
 
 
-_SIDE_CLOSING_WORDS = re.compile(r"\b(?i:of[ \t\n]+the[ \t\n]+(?:one|first|second|third|other)[ \t\n]+part)\b[ \t]*[,;]?(?:[ \t\n]*and\b)?")
+_JOINER_LINE = re.compile(r"(?m)^[ \t]*(?:and|AND|And)[ \t]*\n")
+
+
+# ("..., Paris, on the one hand,\nand the REPUBLIC OF SLOVENIA (...)": or "on the one hand"
+# before the list's "and"; "on the one hand (collectively, ...)" closes a group, no side.)
+_SIDE_CLOSING_WORDS = re.compile(
+    r"\b(?i:of[ \t\n]+the[ \t\n]+(?:one|first|second|third|other)[ \t\n]+part)\b[ \t]*[,;]?(?:[ \t\n]*and\b)?"
+    r"|\b(?i:on[ \t\n]+the[ \t\n]+one[ \t\n]+hand)[ \t]*[,;]?[ \t\n]*and\b"
+)
 
 
 # (A filing run into one line keeps the heading's underline as a run of dashes after it: "...
@@ -536,6 +549,7 @@ _STATE_GOVERNMENT = re.compile(r"(?i:state|commonwealth|government|republic|prov
 
 
 _OF_PLACE_BEFORE = re.compile(r",[ \t]*(?:of|OF)[ \t]+\Z")
+_OF_THE_PLACE_BEFORE = re.compile(r"(?<=\.)[ \t]+(?:of|OF)[ \t]+(?:the|THE)[ \t]+\Z")
 
 
 def _government_over_its_units(text: str, paren_start: int, floor: int, terms: tuple[str, ...]) -> NameSpan | None:
@@ -559,6 +573,11 @@ def _antecedent(
     by its CEO Jane Roe, hereinafter "Acme"", "X GmbH, vertreten durch ... (die "Gesellschaft")")
     the definition is the party's, named before the clause's lead, never its representative's."""
     name = _clause_antecedent(text, paren_start, floor, terms)
+    # ("; the Town of Carrboro, a municipal corporation in Orange\nCounty, North Carolina\n
+    # (hereinafter referred to as "Carrboro")": a reading the term is not made from yields to the
+    # name opening the clause that the term is made from, when only its description follows it.)
+    if terms and (name is None or not any(_is_name_derived(t, name.text) for t in terms)):
+        name = _derived_clause_head(text, paren_start, floor, terms) or name
     # ("... individually and on behalf of its Task Force on Data Management (hereinafter "MODEMS
     # Task Force")": a name that ends a phrase a party's "its" opens names a part of that party,
     # an organ or a division, never a party of its own.)
@@ -579,8 +598,12 @@ def _antecedent(
         name = _government_over_its_units(text, paren_start, floor, terms) or name
     # ("Marlin Shipping 3 LLC., of Marshall Islands\nhereinafter called the Sellers": a country or
     # state after ", of" is where the party is; the party is the name before it.)
+    # ("MALOELAP SHIPPING COMPANY INC. of the Republic of the Marshall Islands (Name of sellers),
+    # hereinafter called the "Sellers"": the same without the comma, after a legal form.)
     if name is not None and normalise_jurisdiction(name.text):
-        of = _OF_PLACE_BEFORE.search(text, max(floor, name.start - 12), name.start)
+        of = _OF_PLACE_BEFORE.search(text, max(floor, name.start - 12), name.start) or _OF_THE_PLACE_BEFORE.search(
+            text, max(floor, name.start - 12), name.start
+        )
         seated = name_before(text, of.start()) if of is not None else None
         if seated is not None and seated.start >= floor and ends_in_legal_suffix(seated.text):
             name = seated
@@ -676,6 +699,29 @@ def _antecedent(
     if _POSTAL_CODE_BEFORE.search(text, max(floor, name.start - 16), name.start) and is_place(name.text):
         return None
     return office_holders_organisation(text, without_enumerator(text, name))
+
+
+def _derived_clause_head(text: str, paren_start: int, floor: int, terms: tuple[str, ...]) -> NameSpan | None:
+    """The name opening the definition's clause (after its connector and a lower-case "the") when
+    one of ``terms`` is made from it and only its description (", a municipal corporation in
+    ...") stands between it and the definition; else None."""
+    if _GROUP_DEFINITION.match(text, paren_start):
+        return None
+    start = clause_start(text, paren_start, floor)
+    opening = _CLAUSE_HEAD_OPENING.match(text, start, paren_start)
+    head = name_at(text, opening.end() if opening else start, paren_start)
+    if (
+        head is None
+        or not any(_is_name_derived(t, head.text) for t in terms)
+        or _ONLY_DESCRIPTION.fullmatch(text, head.end, paren_start) is None
+        or party_name_problem(head.text) is not None
+    ):
+        return None
+    return head
+
+
+# What opens a clause before its name: white space, a list's connector, a lower-case "the".
+_CLAUSE_HEAD_OPENING = re.compile(r"[\s,:]*(?:(?:and|AND|by|between|among)\s+)?(?:the\s+)?")
 
 
 # A postal code and its comma right before a reading: UK ("JE2 4WQ, "), US ZIP ("10019, ").
@@ -1752,7 +1798,7 @@ def _uncovered_sites(
     return found
 
 
-def _accept(term: str, name: str, strength: int) -> bool:
+def _accept(term: str, name: str, strength: int, group: bool = False) -> bool:
     """strength 2: a "between ..." preamble; 1: the opening pages; 0: elsewhere."""
     lex = lexicons()
     # ("the "Make\nGood Pledgor"": a term the line wraps is the same term; so is a name, "the U.S.\n
@@ -1777,7 +1823,10 @@ def _accept(term: str, name: str, strength: int) -> bool:
     # has the form.)
     suffixed = has_legal_suffix(name) or has_legal_suffix(legal_name(name))
     # ("... COMPANY, a Wisconsin corporation, ("Sublandlord")": a prefixed role is a role.)
-    if term in lex.party_roles or prefixed_role(term, lex.party_roles):
+    # (A ship sale's "Sellers" and "Buyers" are its two parties, each one company: a role's plural
+    # is the role; never a group's, "(collectively, the "Borrowers")", whose term is no one name's.)
+    singular = term[:-1] if term.endswith("s") and not group else term
+    if term in lex.party_roles or singular in lex.party_roles or prefixed_role(term, lex.party_roles):
         return strength >= 1 or suffixed
     if _is_name_derived(term, name):
         return strength >= 1 or suffixed or len(name_words(name)) <= 4
@@ -2298,7 +2347,9 @@ def find_definitions(text: str) -> list[Definition]:
             and _third_after_two_parties(name, tuple(t for t, _, _ in site.terms), labelled_before)
         )
         for term, start, end in site.terms:
-            is_alias = name is not None and not place and _accept(term, name.text, strength)
+            is_alias = name is not None and not place and _accept(
+                term, name.text, strength, group=_GROUP_DEFINITION.match(straight, site.start) is not None
+            )
             # An unquoted "(Transporter)" only defines a term after a full name (not "Gateway").
             is_alias = is_alias and (
                 site.quoted or ends_in_legal_suffix(name.text) or len(name_words(name.text)) >= 2

@@ -617,6 +617,26 @@ def _trim(text: str, start: int, end: int, *, checked_first: bool = True) -> Nam
     return NameSpan(span, start, start + len(span))
 
 
+def government_body_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names government bodies for their portfolios ("Acme Inc. and Ministry of
+    Trade, Industry and Energy"), with the "of (the) X" segments after the last portfolio, as
+    ``name_at`` reads them: a list's reader keeps the commas and "and" inside them."""
+    spans: list[tuple[int, int]] = []
+    for match in _portfolio_regex().finditer(text):
+        if not text[match.start()].isupper():
+            continue
+        core = re.sub(r"(?:[ \t]+(?i:of|the))+\Z", "", match.group())
+        end = match.start() + len(core)
+        of_tail = _PORTFOLIO_OF_TAIL.match(text, end)
+        end = max(match.end(), of_tail.end()) if of_tail is not None else match.end()
+        # ("the Minister for Health and Acme Pty Ltd": a name with a legal form after the "and" is
+        # the next party, no portfolio.)
+        last = name_at(text, match.start("last"), end)
+        if last is None or not has_legal_suffix(last.text):
+            spans.append((match.start(), end))
+    return spans
+
+
 def government_body_name(name: str) -> bool:
     """Whether ``name`` is a government body named for its portfolios ("Ministry of Trade,
     Industry and Energy ..."): a name, although longer and more joined than a company's."""
@@ -851,6 +871,13 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
         portfolio = None if tail is not None and has_legal_suffix(tail.text) else portfolio
     if portfolio is not None and (plain is None or portfolio.end() > plain.end) and text[pos].isupper():
         plain = NameSpan(portfolio.group(), pos, portfolio.end())
+        # ("MINISTRY OF AGRICULTURE, LIVESTOCK AND IRRIGATION OF THE REPUBLIC OF THE UNION OF
+        # MYANMAR ON FOOD SECURITY": the last portfolio's name runs on over "of (the)" and a
+        # country's or unit's words, never over another linking word.)
+        core = re.sub(r"(?:[ \t]+(?i:of|the))+\Z", "", portfolio.group())
+        of_tail = _PORTFOLIO_OF_TAIL.match(text, pos + len(core), limit)
+        if of_tail is not None and of_tail.end() > plain.end:
+            plain = NameSpan(text[pos : of_tail.end()], pos, of_tail.end())
     if plain is not None and not ends_in_legal_suffix(plain.text) and re.match(rf"{_GAP}{_QUOTED_TOKEN}", text[plain.end : limit]):
         quoted = _quoted_name_regex().match(text, pos, limit)
         candidate = _trim(text, quoted.start(), quoted.end()) if quoted else None
@@ -1243,6 +1270,11 @@ def _joins_over_of_the(left: str, right: str) -> bool:
         or any(w.casefold().strip(".,") in institutions for w in right.split())
         or any(state.startswith(p) for p in _party_filters().government_prefixes)
     )
+
+
+# The "of (the) X" segments after a body's last portfolio: capitalised words, none a linking word.
+_TAIL_WORD = r"(?!(?i:of|the|on|for|and|to|in|at|by|with|regarding|concerning|relating|between|among)\b)[A-Z][\w'’\-]*"
+_PORTFOLIO_OF_TAIL = re.compile(rf"(?:[ \t]+(?i:of)(?:[ \t]+(?i:the))?[ \t]+{_TAIL_WORD}(?:[ \t]+{_TAIL_WORD}){{0,2}}){{1,4}}")
 
 
 @lru_cache(maxsize=1)

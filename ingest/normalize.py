@@ -38,8 +38,14 @@ def _split_suffixes(words: list[str]) -> tuple[list[str], list[str]]:
 _NICKNAME_INSIDE = re.compile(r"[ \t]+[\"“][^\"”\n]{1,40}[\"”](?=[ \t]+\w)")
 
 
+# A French name's article ("L'Université de Bourgogne", "La Ville de Dijon") is dropped like
+# "the": the name is asked for with or without it. Only an elided "L'" or a title- or lower-case
+# article before a capital: a shouted "LA FITNESS" or "LE SAINT" keeps its first word.
+_FRENCH_ARTICLE = re.compile(r"^[ \t\n]*(?:[Ll]['’][ \t]*|(?:La|Le|Les|la|le|les)[ \t\n]+)(?=[A-ZÀ-Ý])")
+
+
 def _org_words(text: str) -> list[str]:
-    words = name_words(text)
+    words = name_words(_FRENCH_ARTICLE.sub("", text))
     lex = lexicons()
     while len(words) > 1 and words[0] in lex.leading_words:
         words = words[1:]

@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ingest.lexicons import lexicons
-from ingest.names import local_government_or_unit
+from ingest.lexicons import lexicons, load_json, phrase_alternation
+from ingest.names import government_body_spans, local_government_or_unit
 from ingest.normalize import normalise_jurisdiction, normalise_plain
 from ingest.text import name_words, straighten_quotes
 from service.evidence.data import cues, question_patterns
@@ -222,10 +222,13 @@ def read_party_list(text: str) -> PartyList:
     # brackets is the name's own word. The depth is kept as the scan goes, so the split stays
     # linear.)
     depth, counted = 0, 0
+    # ("Ministry of Agriculture, Livestock and Irrigation of the Republic of Myanmar": a body named
+    # for its portfolios keeps its commas and "and", as the party clause reader reads it.)
+    bodies = government_body_spans(text)
     for match in party_grammar().separator.finditer(text):
         depth += text.count("(", counted, match.start()) - text.count(")", counted, match.start())
         counted = match.start()
-        if depth > 0:
+        if depth > 0 or any(start < match.start() < end for start, end in bodies):
             continue
         raw.append((text[position : match.start()], previous_separator))
         previous_separator = match.group()
@@ -623,6 +626,20 @@ def _title_name() -> re.Pattern[str]:
     return re.compile(rf"(?:^|\s)(?:{words})(?:\s+(?:no\.?|number|#)\s*[0-9a-z]{{1,6}}\.?|\s+[0-9]{{1,4}})?$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1)
+def _head_initial_title() -> re.Pattern[str]:
+    """A head-initial title before the question's "between"/"among"/"with": a head of
+    ``head_initial_titles`` (agreement_kinds.json) in title or upper case, a linking word of
+    ``head_initial_openers`` ("de", "para", "d'"), then up to eight words."""
+    data = load_json("agreement_kinds.json")
+    heads = phrase_alternation([h.capitalize() for h in data["head_initial_titles"]] + [h.upper() for h in data["head_initial_titles"]], r"[ \t]+")
+    openers = phrase_alternation([o for o in data["head_initial_openers"] if o[-1:] not in "'’"], r"[ \t]+")
+    return re.compile(
+        rf"(?<![\w'’])((?:{heads})[ \t]+(?:(?i:{openers})[ \t]+|(?i:d)['’])[\w'’\-]+(?:[ \t]+[\w'’\-]+){{0,8}}?)"
+        r"(?=[ \t]+(?:between|among|with)\b)"
+    )
+
+
 def _named_agreement(
     text: str, period: dict[str, str] | None, jurisdiction: str | None, named: PartyList
 ) -> SubjectClass | None:
@@ -633,6 +650,10 @@ def _named_agreement(
     the question named). Two different agreement names, or unreadable parties, fail closed."""
     # "Acme Inc.'s Supply Agreement": the owner is a named party (``named``), the title follows.
     titles = [re.split(r"(?:'s|’s|')\s+", n)[-1] for n in find_names(text) if _title_name().search(n)]
+    # ("the Convention de partenariat between ...": a French or Spanish title opens with its head
+    # noun and writes its other words in lower case, so no capitalised name holds it.)
+    head_initial = _head_initial_title().search(text) if not titles else None
+    titles = titles or ([head_initial.group(1)] if head_initial is not None else [])
     if not titles:
         return None
     failures = list(named.failures)
