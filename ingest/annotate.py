@@ -111,7 +111,7 @@ from ingest.normalize import agreement_id, legal_form_words, normalise_org, norm
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import continues_role_list, names_a_class, overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
-from ingest.party_layout import after_contact_label, label_slots, layout_end, layout_names, slot_name_for
+from ingest.party_layout import after_contact_label, cover_joiner, label_slots, layout_end, layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
@@ -406,6 +406,7 @@ def _without_role_word(name: NameSpan) -> NameSpan:
 # ``_ONE_PART_CHARS`` after the first party's name.
 _ONE_PART_AND = re.compile(r"\b(?i:of[ \t\n]+the[ \t\n]+(?:one|first)[ \t\n]+part)[ \t\n]*[,;]?[ \t\n]*(?:and|AND|And)[ \t\n]*:?[ \t\n]*")
 _ONE_PART_CHARS = 1500
+_LOWER_WORD_NEXT = re.compile(r"[ \t\n]*(?!the\b)[a-z]")
 
 
 def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
@@ -496,8 +497,10 @@ def _between_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSp
         # ("VIRTUSA INDIA PRIVATE LIMITED, a company ... (hereinafter referred to as the "OWNER" which
         # expression shall ...) of the one part\n\nAND\n\nSHAPOORJI ..."): a long description
         # closed by its side's words; the "and" after them opens the next party.)
-        if connector is None:
-            connector = _ONE_PART_AND.search(straight, last.end, min(end, last.end + _ONE_PART_CHARS))
+        # (The first party's description holds "and" too, "... and its branch office at ...": an
+        # "and" before a lower-case word opens no party when the side's closing words follow.)
+        if connector is None or _LOWER_WORD_NEXT.match(straight, connector.end()):
+            connector = _ONE_PART_AND.search(straight, last.end, min(end, last.end + _ONE_PART_CHARS)) or connector
         if connector is None:
             continue
         after = connector.end()
@@ -1051,10 +1054,6 @@ def _one_defined_line(text: str, party: Party) -> bool:
     return not text[line_start : party.name.start].strip(" \t|") and not text[party.name.end : line_end].strip(" \t|,")
 
 
-# A cover page's joiner alone on its line ("AND", "- and -", "BETWEEN:").
-_COVER_JOINER_LINE = re.compile(r"[ \t|]*[-–(]?[ \t]*(?i:and|between|by[ \t]+and[ \t]+between)[ \t]*[-–):]?[ \t]*")
-
-
 def _one_cover_entry_line(text: str, party: Party) -> bool:
     """Whether ``party``'s name fills its own line next to a cover's joiner line (the nearest
     line above or below with words is "AND"/"BETWEEN"): a cover writes one party per entry, so
@@ -1066,9 +1065,7 @@ def _one_cover_entry_line(text: str, party: Party) -> bool:
         return False
     above = [line for line in text[max(0, line_start - 200) : line_start].split("\n") if line.strip()]
     below = [line for line in text[line_end : line_end + 200].split("\n") if line.strip()]
-    return any(
-        _COVER_JOINER_LINE.fullmatch(line) is not None for line in (above[-1:] + below[:1])
-    )
+    return any(cover_joiner(line) for line in (above[-1:] + below[:1]))
 
 
 def _person_and_company(

@@ -188,6 +188,14 @@ def _role_cell(text: str) -> bool:
     return _cues().role_cell.match(text) is not None or _bare_role(text)
 
 
+def cover_joiner(line: str) -> bool:
+    """Whether a cover's line only joins its parties: a separator ("AND", "- and -", "&") or a
+    list's lead ("BETWEEN:"), the layout reader's own cues."""
+    cell = line.strip(" \t|")
+    cues = _cues()
+    return cues.separator.match(cell) is not None or cues.lead.match(cell) is not None
+
+
 def layout_end(text: str) -> int:
     """Where the opening's layout ends: the first end cue (recitals, a contents page) or
     ``LAYOUT_SCAN_CHARS``; past a contents page whose parties follow it, the next end cue after

@@ -34,6 +34,9 @@ guards fails on the code before its rule.
   as in title case, never over "ON ..."; the question parser keeps such a name's commas and "and"
   inside it ("Ministry of Agriculture, Livestock and Irrigation of ...").
 
+- Bounds: the side's closing "and" is looked for within 1,500 characters of the first party's
+  name; a portfolio body's "of (the) X" tail reads at most four segments.
+
 The gate test runs on a real SQLite store filled by the real ingest pipeline (spaCy, MiniLM)."""
 
 from __future__ import annotations
@@ -130,7 +133,8 @@ ONE_PART = (
     "AGREEMENT\n                          FOR CIVIL & STRUCTURAL WORKS\n\n          This Agreement for Civil & "
     "Structural Works (the \"Agreement\")\n                is made at Hyderabad on the 2ND day of JULY, 2007.\n\n"
     "BETWEEN\n\n     KESTREL INDIA PRIVATE LIMITED, a company incorporated under the Companies\n     act 1956 having "
-    "its registered office at 3rd Floor, My Home Tycoon,\n     Begumpet Hyderabad - 500016, represented by its "
+    "its registered office at 3rd Floor, My Home Tycoon,\n     Begumpet Hyderabad - 500016, and its branch office at "
+    "Plot No 10, I.T. Park,\n     Nanakramaguda, R.R. District, represented by its "
     "Financial Controller, MR\n     HARI RAJU (hereinafter referred to as the \"OWNER\" which expression shall,\n     "
     "unless repugnant to the context or meaning hereof, be deemed to mean and\n     include its successors, assigns "
     "and affiliates) of the one part\n\nAND\n\n     HARROWJI PALLONJI & COMPANY LIMITED a company incorporated under "
@@ -272,5 +276,38 @@ def test_the_question_parser_keeps_a_ministrys_portfolios_in_its_name() -> None:
 
 
 def test_the_and_after_the_first_sides_closing_words_opens_the_second_party() -> None:
-    # Before: the owner alone (the "AND" stood past the 400 characters a clause's "and" is looked for in).
-    assert bound_party_names(ONE_PART) == {"KESTREL INDIA PRIVATE LIMITED", "HARROWJI PALLONJI & COMPANY LIMITED"}
+    from ingest.annotate import _between_names
+    from ingest.definitions import preamble_windows
+
+    # Before: the clause reader read the owner alone (the "AND" stood past the 400 characters a
+    # clause's "and" is looked for in); with the text cut after "having its", nothing else bound
+    # the second party either.
+    assert [n.text for n in _between_names(ONE_PART, preamble_windows(ONE_PART))] == [
+        "KESTREL INDIA PRIVATE LIMITED", "HARROWJI PALLONJI & COMPANY LIMITED",
+    ]
+    cut = ONE_PART[: ONE_PART.index("registered office at Mumbai")]
+    assert bound_party_names(cut) == {"KESTREL INDIA PRIVATE LIMITED", "HARROWJI PALLONJI & COMPANY LIMITED"}
+
+
+def test_the_side_closing_and_is_looked_for_within_1500_characters() -> None:
+    from ingest.annotate import _ONE_PART_CHARS, _between_names
+    from ingest.definitions import preamble_windows
+
+    assert _ONE_PART_CHARS == 1500
+    head = "AGREEMENT\n\nBETWEEN\n\nKESTREL INDIA PRIVATE LIMITED, a company having its registered office at Pune"
+    tail = " of the one part\n\nAND\n\nHARROWJI PALLONJI & COMPANY LIMITED a company.\n"
+    # The "of the one part AND" phrase starts right at the bound's edge, then one character past it.
+    start = head.index(", a company")
+    near = head + " " * (_ONE_PART_CHARS - (len(head) - start) - len(" of the one part\n\nAND\n\n")) + tail
+    far = head + " " * (_ONE_PART_CHARS + 1 - (len(head) - start)) + tail
+    assert [n.text for n in _between_names(near, preamble_windows(near))][-1] == "HARROWJI PALLONJI & COMPANY LIMITED"
+    assert "HARROWJI PALLONJI & COMPANY LIMITED" not in [n.text for n in _between_names(far, preamble_windows(far))]
+
+
+def test_a_portfolio_bodys_of_the_tail_reads_at_most_four_segments() -> None:
+    from ingest.names import name_at
+
+    four = "Ministry of Trade, Industry and Energy of the Union of the Republic of the State of Kestrel"
+    assert name_at(four, 0, len(four)).text == four
+    five = four + " of the Bay"
+    assert name_at(five, 0, len(five)).text == four
