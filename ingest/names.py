@@ -629,11 +629,16 @@ def government_body_spans(text: str) -> list[tuple[int, int]]:
         end = match.start() + len(core)
         of_tail = _PORTFOLIO_OF_TAIL.match(text, end)
         end = max(match.end(), of_tail.end()) if of_tail is not None else match.end()
-        # ("the Minister for Health and Acme Pty Ltd": a name with a legal form after the "and" is
-        # the next party, no portfolio.)
-        last = name_at(text, match.start("last"), end)
-        if last is None or not has_legal_suffix(last.text):
-            spans.append((match.start(), end))
+        # ("the Minister for Health and Acme Pty Ltd", "Secretary of State for Transport and High
+        # Speed Two (HS2) Limited", "Department of Justice and U.S. Department of Homeland
+        # Security": a name after the "and" with a legal form or a head of its own is the next
+        # party, no portfolio.)
+        last = name_at(text, match.start("last"), len(text))
+        if last is not None and (
+            (has_legal_suffix(last.text) and not re.search(r"\s(?:and|AND|&)\s", last.text)) or organisation_head(last.text)
+        ):
+            continue
+        spans.append((match.start(), end))
     return spans
 
 

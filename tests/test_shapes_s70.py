@@ -273,6 +273,14 @@ def test_the_question_parser_keeps_a_ministrys_portfolios_in_its_name() -> None:
     # (Guards: a company after the "and" is the next party; a comma before a company still splits.)
     assert read_party_list("the Minister for Health and Acme Pty Ltd").pieces == ["the Minister for Health", "Acme Pty Ltd"]
     assert read_party_list("Department of Energy, Acme Inc. and Beta LLC").pieces == ["Department of Energy", "Acme Inc.", "Beta LLC"]
+    # (A company after the "and" with its form in brackets' wake, and a second body with its own head
+    # word, are the next parties: the office and the first department keep no portfolio.)
+    assert read_party_list("The Secretary of State for Transport and High Speed Four (HS4) Limited").pieces == [
+        "The Secretary of State for Transport", "High Speed Four (HS4) Limited",
+    ]
+    assert read_party_list("U.S. Department of Justice and U.S. Department of Homeland Security").pieces == [
+        "U.S. Department of Justice", "U.S. Department of Homeland Security",
+    ]
 
 
 def test_the_and_after_the_first_sides_closing_words_opens_the_second_party() -> None:
