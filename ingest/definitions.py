@@ -50,7 +50,7 @@ from ingest.names import (
     words_without_honorifics,
 )
 from ingest.normalize import normalise_jurisdiction, normalise_org
-from ingest.party_layout import label_slots
+from ingest.party_layout import cover_joiner, label_slots
 from ingest.text import ends_in_abbreviation, name_words, on_edgar_header_line, straighten_quotes
 
 _PAREN = re.compile(r"\(([^()]{1,250})\)")
@@ -384,12 +384,13 @@ def clause_start(text: str, paren_start: int, floor: int) -> int:
     # ("between\nTHE COUNCIL OF EUROPE SOCIAL DEVELOPMENT FUND\nand\nTHE REPUBLIC OF SLOVENIA\n
     # The COUNCIL ... FUND (hereinafter called the "Fund")": a cover's joiner alone on its line
     # ends the cover's entry above it.)
-    for match in _JOINER_LINE.finditer(window):
-        best = max(best, start + match.end())
+    # (The layout reader's own joiner cue, ``party_layout.cover_joiner``.)
+    line_start = 0
+    for line_end in (m.start() for m in re.finditer("\n", window)):
+        if cover_joiner(window[line_start:line_end]):
+            best = max(best, start + line_end + 1)
+        line_start = line_end + 1
     return best
-
-
-_JOINER_LINE = re.compile(r"(?m)^[ \t]*(?:and|AND|And)[ \t]*\n")
 
 
 # ("..., Paris, on the one hand,\nand the REPUBLIC OF SLOVENIA (...)": or "on the one hand"
