@@ -29,6 +29,7 @@ from ingest.names import (
     has_legal_suffix,
     name_at,
     party_name_problem,
+    without_legal_form,
 )
 from ingest.text import name_words
 
@@ -185,6 +186,14 @@ def _acceptable(text: str, name: NameSpan, common_words: frozenset[str]) -> bool
     return party_name_problem(name.text, common_words) is None
 
 
+def _bare_legal_form(name: str) -> bool:
+    """Whether ``name`` is a legal form alone ("N. A.", "Inc.", "L. L. C."), its spaced initials
+    read together."""
+    joined = re.sub(r"(?<=\b[A-Z])\.[ \t]+(?=[A-Z]\.)", ".", name.strip())
+    probe = f"Quill {joined}"
+    return ends_in_legal_suffix(probe) and without_legal_form(probe).strip(" ,.") == "Quill"
+
+
 def _entry_name(
     text: str, floor: int, end: int, common_words: frozenset[str], *, line_start: bool
 ) -> NameSpan | None:
@@ -202,6 +211,12 @@ def _entry_name(
                 name = NameSpan(text[name.start : end], name.start, end)
         if name is None or name.end != end or not _acceptable(text, name, common_words):
             continue
+        # ("The Bank of New York Mellon Trust Company,\n\nN. A., as Trustee": a legal form alone
+        # on the entry's line closes the name on the line above, after its comma.)
+        if _bare_legal_form(name.text):
+            comma = re.search(r",[ \t]*\n[ \t\n]*\Z", text[floor : name.start])
+            company = _entry_name(text, floor, floor + comma.start(), common_words, line_start=line_start) if comma else None
+            return NameSpan(text[company.start : name.end], company.start, name.end) if company is not None else None
         last = name_words(name.text)[-1]
         # The branch may stand on the line below its bank's ("... BANK OF CHINA,\nHONG KONG BRANCH").
         comma = re.search(r",(?:[ \t]+|[ \t]*\n[ \t]*)\Z", text[floor : name.start])

@@ -34,6 +34,9 @@ guards fails on the code before its rule.
   as in title case, never over "ON ..."; the question parser keeps such a name's commas and "and"
   inside it ("Ministry of Agriculture, Livestock and Irrigation of ...").
 
+- A legal form alone on a cover entry's line closes the name on the line above ("The Bank of New
+  York Mellon Trust Company,\n\nN. A., as Trustee"): "N. A." is no party of its own (left open
+  since stop 68), and its spaced spelling is stripped like "N.A." when names are compared.
 - Bounds: the side's closing "and" is looked for within 1,500 characters of the first party's
   name; a portfolio body's "of (the) X" tail reads at most four segments.
 
@@ -319,3 +322,19 @@ def test_a_portfolio_bodys_of_the_tail_reads_at_most_four_segments() -> None:
     assert name_at(four, 0, len(four)).text == four
     five = four + " of the Bay"
     assert name_at(five, 0, len(five)).text == four
+
+
+def test_a_legal_form_alone_on_an_entrys_line_closes_the_name_above() -> None:
+    text = (
+        "INDENTURE\n\nDated as of May 1, 2020\n\nAmong\n\nKESTREL HOLDINGS, INC.,\n\nas Issuer,\n\nand\n\n"
+        "The Bank of Westmark Mellon Trust Company,\n\nN. A., as Trustee\n\nTHIS INDENTURE, dated as of May 1, 2020, "
+        "is among Kestrel Holdings, Inc., a Delaware corporation (the \"Company\"), and The Bank of Westmark Mellon "
+        "Trust Company, N.A., a national banking association, as trustee (the \"Trustee\").\n"
+    )
+    # Before: "N. A." was a third party.
+    assert bound_party_names(text) == {"Kestrel Holdings, Inc.", "The Bank of Westmark Mellon Trust Company, N.A."}
+    from ingest.party_capacities import _bare_legal_form
+
+    assert [_bare_legal_form(n) for n in ("N. A.", "L. L. C.", "Inc.", "Acme Inc.", "Trust")] == [True, True, True, False, False]
+    # (Its spaced spelling is the same form when names are compared, as "L. L. C." and "S. A." were.)
+    assert normalise_org("Westmark Bank, N. A.") == normalise_org("Westmark Bank, N.A.") == "westmark bank"
