@@ -9,9 +9,10 @@ documents while each agreement is its own subject.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ingest.entity_id import AGREEMENT, EntityId
-from ingest.lexicons import lexicons
+from ingest.lexicons import lexicons, load_json
 from ingest.text import fold_marks, name_words
 
 
@@ -38,14 +39,20 @@ def _split_suffixes(words: list[str]) -> tuple[list[str], list[str]]:
 _NICKNAME_INSIDE = re.compile(r"[ \t]+[\"“][^\"”\n]{1,40}[\"”](?=[ \t]+\w)")
 
 
-# A French name's article ("L'Université de Bourgogne", "La Ville de Dijon") is dropped like
-# "the": the name is asked for with or without it. Only an elided "L'" or a title- or lower-case
-# article before a capital: a shouted "LA FITNESS" or "LE SAINT" keeps its first word.
-_FRENCH_ARTICLE = re.compile(r"^[ \t\n]*(?:[Ll]['’][ \t]*|(?:La|Le|Les|la|le|les)[ \t\n]+)(?=[A-ZÀ-Ý])")
+@lru_cache(maxsize=1)
+def _leading_article() -> re.Pattern[str]:
+    """A name's leading article in another language ("L'Université de Bourgogne", "La Ville de
+    Dijon"; ``leading_articles`` of legal_suffixes.json) is dropped like "the": the name is asked
+    for with or without it. Only an elided article ("L'") or a word in title or lower case before
+    a capital: a shouted "LA FITNESS" or "LE SAINT" keeps its first word."""
+    data = load_json("legal_suffixes.json")["leading_articles"]
+    elided = "|".join(re.escape(a[0].upper()) + re.escape(a[1:]) + "|" + re.escape(a) for a in sorted(data["elided"]))
+    words = "|".join(re.escape(w.capitalize()) + "|" + re.escape(w) for w in sorted(data["words"]))
+    return re.compile(rf"^[ \t\n]*(?:(?:{elided})['’][ \t]*|(?:{words})[ \t\n]+)(?=[A-ZÀ-Ý])")
 
 
 def _org_words(text: str) -> list[str]:
-    words = name_words(_FRENCH_ARTICLE.sub("", text))
+    words = name_words(_leading_article().sub("", text))
     lex = lexicons()
     while len(words) > 1 and words[0] in lex.leading_words:
         words = words[1:]
