@@ -2510,7 +2510,7 @@ def _run_in_instrument(text: str) -> Title | None:
 def _this_instrument() -> re.Pattern[str]:
     words = load_json("agreement_kinds.json")["instrument_titles"]
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"\b(?:THIS|This)[ \t]+((?:[A-Z][\w&'’\-]*[ \t]+){{1,3}}?(?i:{alternatives}))(?![\w\-])")
+    return re.compile(rf"\b(?:THIS|This)[ \t]+((?:[A-Z][\w&'’\-]*[ \t]+){{0,3}}?(?i:{alternatives}))(?![\w\-])")
 
 
 def _self_referenced_instrument(text: str) -> Title | None:
@@ -2519,7 +2519,12 @@ def _self_referenced_instrument(text: str) -> Title | None:
     instrument title of at least two words, and the title is that name where the opening first
     shows it in the same words (its heading, however run in), else the self-reference itself.
     The last resort of ``find_title``; only in the opening (``PREAMBLE_CLAUSE_CHARS``)."""
-    match = _this_instrument().search(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS))
+    # ("This Memorandum of Understanding (MoU) between ...": the instrument title alone counts when
+    # it has two words or more; "this Lease" alone is no name.)
+    match = next(
+        (m for m in _this_instrument().finditer(text, 0, min(len(text), PREAMBLE_CLAUSE_CHARS)) if len(m.group(1).split()) >= 2),
+        None,
+    )
     if match is None:
         return None
     name = match.group(1)

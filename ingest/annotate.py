@@ -111,7 +111,7 @@ from ingest.normalize import agreement_id, legal_form_words, normalise_org, norm
 from ingest.letter_parties import letter_names, letter_signature_start, signature_lead_start
 from ingest.party_capacities import continues_role_list, names_a_class, overread, read_capacities
 from ingest.party_clauses import NO_PARTY_CLAUSE, clause_records
-from ingest.party_layout import after_contact_label, cover_joiner, label_slots, layout_end, layout_names, slot_name_for
+from ingest.party_layout import after_contact_label, cover_joiner, held_for, label_slots, layout_end, layout_names, slot_name_for
 from ingest.signature_blocks import SHORT_PAPER_CHARS, block_start, signed_block, signs_in_office
 from ingest.text import ends_in_abbreviation, name_words, straighten_quotes
 from ingest.relations import Relation, extract_relations
@@ -1113,6 +1113,35 @@ def _person_and_company(
 _NOT_A_NAME_ENDING = re.compile(r"(?i)(?:ional|ical|ural|ious|eous|ology)$")
 
 
+# ", Chief Executive of London Borough of Barnet at ...": an office (one to four capitalised
+# words) of the body named after "of".
+_OFFICE_OF_BODY = re.compile(r",?[ \t\n]+(?:the[ \t\n]+)?(?:[A-Z][\w\-]*[ \t\n]+){1,4}(?:of|OF)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
+
+
+def _office_holders_body(text: str, definition: Definition) -> NameSpan | None:
+    """The body a person holds office in, when the clause defines a term for an organisation by
+    that person ("Nick Walkley, Chief Executive of London Borough of Barnet at Building 4, ...
+    (\u201cthe Local Authority\u201d)": the term's head word is an organisation's, "Authority",
+    "Council", "Company"): the officer acts for the body, which is the party. A person's own term
+    ("Jane Roe, President of Acme Inc. ("Executive")") keeps the person. None otherwise."""
+    name = definition.name
+    if name is None or not _personal_name(name.text):
+        return None
+    words = definition.term.split()
+    if not words or not organisation_head_word(words[-1]):
+        return None
+    office = _OFFICE_OF_BODY.match(text, name.end, definition.term_start)
+    if office is None:
+        return None
+    body = name_at(text, office.end(), definition.term_start)
+    if body is None or len(body.text.split()) < 2:
+        return None
+    # ("Harrow Holdings Limited" reads like a person's three words; its legal form says otherwise.)
+    if _personal_name(body.text) and not (ends_in_legal_suffix(body.text) or organisation_head(body.text)):
+        return None
+    return body
+
+
 def _personal_name(name: str) -> bool:
     # (A middle initial is a word of it: "Daniel K. Ortega"; so are a double-barrelled surname and
     # an apostrophe: "Patricia A. Pulaski-Moore", "Liam O'Brien".)
@@ -1693,14 +1722,26 @@ def _promise_names(text: str) -> list[NameSpan]:
         for position in [*([leads[-1].end()] if leads else []), *([sentence] if sentence > floor or floor == 0 else [])]:
             position += len(text[position : promise.start()]) - len(text[position : promise.start()].lstrip(" \t\n,"))
             makers.append(name_at(text, position, promise.start()))
-        maker = next((m for m in makers if m is not None and _promise_party(m)), None)
-        names.extend(name for name in (maker, payee) if name is not None and _promise_party(name))
+        maker = next((m for m in makers if m is not None and _promise_party(m, text)), None)
+        names.extend(name for name in (maker, payee) if name is not None and _promise_party(name, text))
     return names
 
 
-def _promise_party(name: NameSpan) -> bool:
-    """A name a promise may bind: one with a legal form or a person's (a bare role is none)."""
-    return ends_in_legal_suffix(name.text) or _personal_name(name.text)
+# ", a California limited partnership": the text says the name before it is an entity's.
+_ENTITY_DESCRIBED = re.compile(
+    r",?[ \t\n]+(?i:an?)[ \t\n]+[^,;()\n]{0,60}?\b(?i:corporation|company|partnership|trust|bank|association)\b"
+)
+
+
+def _promise_party(name: NameSpan, text: str) -> bool:
+    """A name a promise may bind: one with a legal form or a person's, or one the text describes
+    as an entity ("Redwood Mortgage Investors VIII, a California limited partnership (\u201cMaker\u201d)");
+    a bare role is none."""
+    return (
+        ends_in_legal_suffix(name.text)
+        or _personal_name(name.text)
+        or _ENTITY_DESCRIBED.match(text, name.end) is not None
+    )
 
 
 _SELF_SIGNED = re.compile(r"(?m)^[ \t|│]*/s/[ \t]*")
@@ -1901,6 +1942,7 @@ def _parties(
         # name after the lower-case joint; the one before it is read from the clause's slot.
         definition = replace(definition, name=shouted_joint(definition.name) or definition.name)
         definition = replace(definition, name=_without_role_word(definition.name))
+        definition = replace(definition, name=_office_holders_body(text, definition) or definition.name)
         # ("THE CITY OF FORT COLLINS, COLORADO, a Municipal Corporation, hereinafter referred to as
         # the "City"": a local government's state is part of its name, however the term is defined.)
         definition = replace(definition, name=with_local_seat(text, definition.name, definition.term_start))
@@ -2406,6 +2448,10 @@ def _reviewed(
         # Sunmark Labs, Inc. and Distributor entered into ...": the text placed the name after a
         # non-party lead; its recital mentions make it no party.)
         if any(after_non_party_lead(text, m.start()) for m in re.finditer(re.escape(name.text), text)):
+            continue
+        # ("UNIBELLE PTY LTD\n(ACN ...)\nAs Security Trustee For\nITA MANAGEMENT SERVICES PTY LTD": the
+        # one a trustee holds for is no party of its own.)
+        if held_for(text, name.start):
             continue
         # ("Copyright © 2011, MBM COMMERCIAL LLP. All rights reserved." on a cover: the firm
         # that drafted the document owns its copyright; it is no party.)

@@ -32,10 +32,11 @@ from ingest.sentences import ends_sentence
 # Technology（Changzhou）Co.,Ltd"). A year in brackets is a word before a capitalised one too ("Odem
 # Electronic (1992) Technologies Ltd.", Israeli drafting). A filing converted from HTML may space
 # a bracketed word ("Weihu Software ( Beijing ) Co., Ltd."): one space inside each bracket is read.
+# A plus closes or joins a word of a name ("A+ Accounting Services, Inc.", "A+E Networks").
 # An en dash between two letters joins a word as a hyphen does ("Walsh–Nevada"), and a short
 # lower-case prefix may be joined to a capitalised word by a dash ("i-STAT", "i–STAT").
 _WORD = (
-    r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:(?<=[A-Za-z0-9])–(?=[A-Za-z0-9])[\w.&'’\-/]*)*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
+    r"(?:[A-Z0-9][\w.&'’\-/*（）°]*(?:\+(?=[\w \t]))?(?:(?<=[A-Za-z0-9])–(?=[A-Za-z0-9])[\w.&'’\-/]*)*(?:(?<=[a-z]-)\n[ \t]*[a-z][\w.&'’\-]*)?(?:(?<=[A-Z])\([0-9]{1,2}\)(?=[ \t]+[A-Z]))?"
     r"|_DOTTED_LOWER|(?<![a-z])(?:[a-z]{1,3}[\-–]|[a-z]{1,8})[A-Z][\w.&'’\-]*|[a-z]{1,3}[0-9][\w.&'’\-]*|[a-z][\w\-]*\.(?:com|net|org|io)\b|&"
     r"|\( ?[A-Z][\w.&'’\-]* ?\)(?=[ \t]+[A-Z]|_QUALIFIER_AHEAD)|\([0-9]{2,4}\)(?=_QUALIFIER_AHEAD)|\((?:19|20)[0-9]{2}\)(?=[ \t]+[A-Z])"
     r"|\( ?[A-Z][\w.&'’\-]*(?:[ \t]+[A-Z][\w.&'’\-]*){1,2} ?\)(?=_QUALIFIER_AHEAD)"
@@ -715,6 +716,11 @@ def _firm_list_company(name: str) -> bool:
 _COUNTRY_POSTAL_PREFIX = re.compile(r"(?<=\S)[ \t\n]+[A-Z]{1,2}$")
 _POSTAL_AFTER_DASH = re.compile(r"[ \t]*[-–][ \t]*[0-9]{4,5}(?![\w])")
 # A person's name with a middle initial: "Terence E. Hahm".
+# A person's name (given name, initials, one or two surnames), a comma and an office of a body:
+# "Jane Westby, Chief Executive of ", "John Roe, the President of ".
+_PERSON_THEN_OFFICE = re.compile(
+    r"[A-Z][a-z]+(?:[ \t]+[A-Z]\.)*(?:[ \t]+[A-Z][a-z'’\-]+){1,2},[ \t\n]+(?:the[ \t]+)?(?:[A-Z][a-z\-]+[ \t]+){1,4}of[ \t\n]+"
+)
 _PERSON_WITH_INITIAL = re.compile(r"[A-Z][a-z]+[ \t]+[A-Z]\.[ \t]+[A-Z][a-z'’\-]+")
 # A lower-case field label and its colon right after a capitalised word ("Registered address:").
 _LABEL_AFTER_NAME = re.compile(r"[ \t]+([a-z][a-z\-]*)[ \t]*:")
@@ -864,6 +870,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             # "Michael W. Payton, Terence E. Hahm, Quindeca Corporation, ...": commas between
             # persons' names list parties; a firm's own comma joins no "First M. Last".
             and not any(_PERSON_WITH_INITIAL.fullmatch(piece.strip()) for piece in candidate.text.split(",")[:-1])
+            # ("Jane Westby, Chief Executive of Harrow Holdings Limited": a person and an office
+            # she holds in a company, never one name.)
+            and _PERSON_THEN_OFFICE.match(candidate.text) is None
             # ("Effective May 31, 2001, Fennick Corporation Technologies, Inc.": a date before it.)
             and not re.search(r"(?<![\w])(?:19|20)[0-9]{2},", candidate.text)
         ):
@@ -936,6 +945,9 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
     if (
         residence is not None
         and not organisation_head(residence.group(1))
+        # ("The University of Moratuwa, Sri Lanka, a University created by ...": an institution
+        # named by its head before "of" is no person living there.)
+        and not organisation_head(plain.text)
         # ("between The City of Waterloo, Iowa ("Lessor")": a local government is no person.)
         and not local_government(_LEADING_THE.sub("", plain.text))
         and (state := re.match(r",[ \t\n]*([A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*)?)", text[plain.end : limit])) is not None

@@ -149,6 +149,7 @@ class _Cues:
     address_lead: re.Pattern[str]  # "of 9 The Centreway", "whose registered office is at": an address after a name
     identity_rest: re.Pattern[str]  # ", I.D. no. 012345678", ", PCN 512345678": a line's rest after a party's name
     shared_labels: frozenset[str]  # casefolded labels of a role shared with another party: "joint guarantor"
+    beneficiary_lead: re.Pattern[str]  # "As Security Trustee For": the next line names whom the party above holds for
 
 
 @lru_cache(maxsize=1)
@@ -173,6 +174,7 @@ def _cues() -> _Cues:
         address_lead=re.compile(data["address_lead"]),
         identity_rest=re.compile(data["identity_rest"]),
         shared_labels=frozenset(form.format(role=role.casefold()) for form in data["shared_role_forms"] for role in roles),
+        beneficiary_lead=re.compile(data["beneficiary_lead"]),
     )
 
 
@@ -1656,13 +1658,24 @@ def layout_names(text: str, common_words: frozenset[str] = frozenset()) -> list[
     seen: set[tuple[int, int]] = set()
     result: list[LayoutName] = []
     for (name, slot_end), shape in sorted(shaped, key=lambda s: (s[0][0].start, s[0][0].end, s[1], s[0][1])):
-        if (name.start, name.end) not in seen:
+        if (name.start, name.end) not in seen and not held_for(text, name.start):
             seen.add((name.start, name.end))
             # The slot's name is what its first parenthesis defines; a later one in the same
             # slot defines someone else ("(2) A Co., Ltd. ("A"), B, Inc. ("B") and ...").
             close = text.find(")", name.end, slot_end)
             result.append(LayoutName(name, shape, max(close + 1 if close != -1 else slot_end, name.end)))
     return result
+
+
+def held_for(text: str, start: int) -> bool:
+    """Whether the name at ``start`` opens the line after a trustee's capacity line ("As Security
+    Trustee For\nITA MANAGEMENT SERVICES PTY LTD"): the trust or beneficiary the party above holds
+    for, no party of its own (``beneficiary_lead`` of ``party_layout.json``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip(" \t"):
+        return False
+    above = text[:line_start].rstrip(" \t\n").rsplit("\n", 1)[-1]
+    return _cues().beneficiary_lead.match(above.strip(" \t")) is not None
 
 
 def slot_name_for(laid_out: Sequence[LayoutName], position: int) -> NameSpan | None:

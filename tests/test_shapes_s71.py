@@ -1,0 +1,168 @@
+"""Party and title shapes of stop 71 (issue 9), each found on set new24 (US airport leases and
+interlocal agreements, an Australian lease cover, SEC notes and consulting agreements, a Sri Lankan
+MoU; collected at stop 70 by helpers who read no Attest code, its texts rebuilt this stop from the
+same stored pages) and, for the office holder, on the one not-in-KB question of the fresh set new25
+that passed the gate. The names here are invented. Each test but the guards fails on the code
+before its rule.
+
+- A cover line that only states a trustee's capacity ("As Security Trustee For", "As Trustee
+  For") names on the next line the one the party above holds for: no party of its own.
+- A note's maker described as an entity ("..., a California limited partnership (“Maker”)") is a
+  party without a legal form in its name, and "receipt of which is hereby acknowledged" opens the
+  maker's clause like "FOR VALUE RECEIVED".
+- A plus closes or joins a word of a name ("B+ Bookkeeping Services, Inc."), in the text and in
+  the question; a plus standing apart is still stray punctuation.
+- "This Memorandum of Understanding (MoU) between ..." titles a text with no heading, and "The
+  University of Harrowgate, Sri Lanka" is an institution, not a person living in a town.
+- A person named with an office of a body ("Jane Westby, Chief Executive of London Borough of
+  Harrowgate at ... (“the Local Authority”)"), under a term for an organisation, acts for that
+  body: the body is the party. A person's own term keeps the person.
+
+The gate tests run on a real SQLite store filled by the real ingest pipeline (spaCy, MiniLM)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ingest.party_layout import held_for
+from service.evidence.subject_class import parse_question
+from tests.helpers import agreement_title, bound_party_names
+from tests.kb import KB, ingested_kb
+
+TRUSTEE_COVER = (
+    "COMMERCIAL LEASE AGREEMENT\n12/100 Harbour Road, Kestrel\n\nBETWEEN\n\nWESTLAND PTY LTD\n(ACN 011 222 333)\n"
+    "As Security Trustee For\nHARROW MANAGEMENT PTY LTD\n(ACN 044 555 666)\nAs Trustee For\nTHE KESTREL FUND\n"
+    "(“Lessor”)\n\nAND\n\nBETA MINERALS LTD\n(ACN 077 888 999)\n(“Lessee”)\n\nReference: L100 (rl)\n\n\n\n"
+    "TABLE OF CONTENTS\n\n1.\n\nDEFINITIONS AND INTERPRETATION\n"
+)
+
+NOTE = (
+    "SECURED PROMISSORY NOTE\n\n$850,000.00\n\nSeptember 30, 2020\n\nFOR VALUE RECEIVED, receipt of which is hereby "
+    "acknowledged, Kestrel Mortgage Investors VII, a California limited partnership (“Maker”), promises to pay to "
+    "Harrow Lending Fund IX, LLC, a Delaware limited liability company (“Payee”), the principal sum of Eight "
+    "Hundred and Fifty Thousand Dollars ($850,000.00) (“Principal”) together with interest as provided in this "
+    "Secured Promissory Note (“Note”).\n\n1. Secured Note. This Note is secured by a Pledge Agreement.\n"
+)
+
+PLUS = (
+    "Exhibit 10.6\nConsultant's Agreement\nAgreement (\"Agreement\"), is made and entered into on August 25, 2014, "
+    "between Kestrel Solutions, Inc., located at 190 Harbour Blvd., Kestrel, FL 33431 (\"Company\") and B+ "
+    "Bookkeeping Services, Inc., acting herein by its President, Jane Roe, duly authorized, with current legal "
+    "address 209 Via Westland, Kestrel, FL 33428 (\"Consultant\").\nIn consideration of the mutual covenants set "
+    "forth herein, Company agrees to engage Consultant.\n"
+)
+
+MOU = (
+    "MoU between 'KF' and the University of Harrowgate\n\nBack\nUniversity of Harrowgate, Sri Lanka - 14th "
+    "October 2010\n\nMemorandum of Understanding (MoU) between University of Harrowgate, and the Kestrel "
+    "Foundation, for the establishment of a Centre at the University of Harrowgate, Sri Lanka.\n\n \nThis "
+    "Memorandum of Understanding (MoU) between the Kestrel Foundation (KF), a secular, non-profit and "
+    "non-political organization, hereinafter referred to as the \"KF\", on the one part,\n\nAND\n\nThe University "
+    "of Harrowgate, Sri Lanka, a University created by Universities Act No. 16 of 1978, located at Katubedda, "
+    "Sri Lanka, hereinafter referred to as the \"University\", on the second part (hereinafter the KF and "
+    "Universities are together referred to as \"Parties\")\n\nsets forth the agreements reached between the "
+    "Parties.\n"
+)
+
+OFFICE_HOLDER = (
+    "Consultancy Agreement\nBetween\nLondon Borough of Harrowgate\n-and-\nJohn Kestrel\nKestrel Associates "
+    "Limited\n12 April 2010\nStrictly Private and Confidential\nThis AGREEMENT is made on the 12th day of April "
+    "2010 BETWEEN:\nKestrel Associates Limited; John Kestrel (“the Consultant”)\nand\nJane Westby, Chief "
+    "Executive of London Borough of Harrowgate at Building 4, North Business Park, Oakleigh Road South, London "
+    "N11 1NP (“the Local Authority”)\nWHEREAS\nThe London Borough of Harrowgate requires an interim Deputy "
+    "Chief Executive.\nIt is agreed as follows:\n1. Nature and Term of the Contract\n"
+)
+
+OWN_TERM = (
+    "EMPLOYMENT AGREEMENT\n\nThis Employment Agreement is made between Kestrel Widgets Limited (the \"Company\") and "
+    "Jane Westby, Chief Executive of Harrow Holdings Limited at 1 High Street, London N1 1AA (the \"Executive\").\n\n"
+    "1. Employment. The Company employs the Executive.\n"
+)
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory, embedder) -> Iterator[KB]:
+    yield from ingested_kb(
+        tmp_path_factory, embedder, "shapes-s71", {"lease": TRUSTEE_COVER, "plus": PLUS, "office": OFFICE_HOLDER}
+    )
+
+
+def test_the_one_a_trustee_holds_for_on_the_next_cover_line_is_no_party() -> None:
+    # Before: HARROW MANAGEMENT PTY LTD and THE KESTREL FUND were bound too.
+    assert bound_party_names(TRUSTEE_COVER) == {"WESTLAND PTY LTD", "BETA MINERALS LTD"}
+    start = TRUSTEE_COVER.index("THE KESTREL FUND")
+    assert held_for(TRUSTEE_COVER, start)
+    # (Guards: the trustee itself, and a name not under a capacity line, are not held for.)
+    assert not held_for(TRUSTEE_COVER, TRUSTEE_COVER.index("WESTLAND PTY LTD"))
+    assert not held_for(TRUSTEE_COVER, TRUSTEE_COVER.index("BETA MINERALS LTD"))
+
+
+def test_a_trust_a_trustee_holds_for_fails_the_gate(kb: KB) -> None:
+    docs, _ = kb.docs("What law governs the COMMERCIAL LEASE AGREEMENT between WESTLAND PTY LTD and BETA MINERALS LTD?")
+    assert docs == {"lease"}
+    docs, result = kb.docs("What law governs the COMMERCIAL LEASE AGREEMENT between THE KESTREL FUND and BETA MINERALS LTD?")
+    assert docs == set()
+    assert any("THE KESTREL FUND" in r["reason"] for r in result.rejected) or "THE KESTREL FUND" in result.unresolved
+
+
+def test_a_makers_entity_description_makes_it_a_party_of_the_note() -> None:
+    # Before: only the payee was bound (the maker has no legal form in its name).
+    assert bound_party_names(NOTE) == {"Kestrel Mortgage Investors VII", "Harrow Lending Fund IX, LLC"}
+    # (Guard: the lead is no name.)
+    assert "FOR VALUE RECEIVED" not in bound_party_names(NOTE)
+
+
+def test_a_plus_closes_a_word_of_a_name_in_the_text_and_the_question() -> None:
+    # Before: "Bookkeeping Services, Inc." (the "B+" was dropped) and the question was refused as stray.
+    assert bound_party_names(PLUS) == {"Kestrel Solutions, Inc.", "B+ Bookkeeping Services, Inc."}
+    asked = parse_question("What law governs the Consultant's Agreement between Kestrel Solutions, Inc. and B+ Bookkeeping Services, Inc.?")
+    assert asked.parties == ["Kestrel Solutions, Inc.", "B+ Bookkeeping Services, Inc"]
+    assert asked.failures == []
+    # (Guard: a plus standing apart from any word is still stray punctuation.)
+    stray = parse_question("What law governs the Consultant's Agreement between Kestrel Solutions, Inc. and + Bookkeeping Services, Inc.?")
+    assert any("stray '+'" in failure for failure in stray.failures)
+
+
+def test_a_name_with_a_plus_passes_the_gate_and_without_it_fails(kb: KB) -> None:
+    asked = "What law governs the Consultant's Agreement between Kestrel Solutions, Inc. and {}?"
+    docs, _ = kb.docs(asked.format("B+ Bookkeeping Services, Inc."))
+    assert docs == {"plus"}
+    docs, _ = kb.docs(asked.format("C+ Bookkeeping Services, Inc."))
+    assert docs == set()
+
+
+def test_a_memorandum_of_understanding_names_itself_and_a_university_is_no_resident() -> None:
+    # Before: no title (a line above the preamble hid "This Memorandum of Understanding") and
+    # "The University" cut before "of Harrowgate, Sri Lanka" as if a person's town.
+    assert agreement_title(MOU) == "Memorandum of Understanding"
+    assert bound_party_names(MOU) == {"Kestrel Foundation", "The University of Harrowgate"}
+    # (Guard: an instrument word alone is no name: "This Lease" under no heading gives no title of
+    # its own, so the registry's fallback.)
+    assert agreement_title("Home\n\nThis Lease is made between Kestrel Widgets, Inc. and Harrow Holdings LLC.\n") == "Agreement"
+
+
+def test_an_officer_under_an_organisations_term_acts_for_the_body() -> None:
+    # Before: Jane Westby was bound as "the Local Authority".
+    # (The consultant's company before "; John Kestrel" is no party here: a company and its
+    # person under one term is a shape left open.)
+    assert bound_party_names(OFFICE_HOLDER) == {"London Borough of Harrowgate", "John Kestrel"}
+    # A person and her office in a company is never one comma name (before: "Jane Westby, Chief
+    # Executive of Harrow Holdings Limited" was bound), and under an organisation's term the
+    # company is the party.
+    assert bound_party_names(OWN_TERM.replace('"Executive"', '"Authority"')) == {"Kestrel Widgets Limited", "Harrow Holdings Limited"}
+    # (Guard: a person's own term keeps the person, not the company she is an officer of.)
+    assert bound_party_names(OWN_TERM) == {"Kestrel Widgets Limited", "Jane Westby"}
+
+
+def test_the_officer_acting_for_the_body_fails_the_gate(kb: KB) -> None:
+    # The not-in-KB question new25 let through, on invented names.
+    docs, _ = kb.docs(
+        "What law governs the Consultancy Agreement among Jane Westby, John Kestrel and London Borough of Harrowgate?"
+    )
+    assert docs == set()
+    docs, _ = kb.docs(
+        "What law governs the Consultancy Agreement between John Kestrel and London Borough of Harrowgate?"
+    )
+    assert docs == {"office"}
