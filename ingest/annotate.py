@@ -967,6 +967,45 @@ def _person_before_and(name: NameSpan) -> NameSpan:
     return NameSpan(name.text[: joined.start()], name.start, name.start + joined.start())
 
 
+# "the cities of Lacey, Olympia, Tumwater, Yelm, and Tenino, municipal corporations in ...": local
+# governments of one kind listed after their plural unit and "of"; each member one to three
+# capitalised words, the list closed by its "and".
+_UNIT_LIST = re.compile(
+    r"\b(?:the[ \t\n]+)?(?:cities|towns|villages|counties|boroughs|townships|CITIES|TOWNS|VILLAGES|COUNTIES|BOROUGHS|TOWNSHIPS)"
+    r"[ \t\n]+(?:of|OF)[ \t\n]+"
+)
+_UNIT_MEMBER = re.compile(r"[A-Z][A-Za-z'’\-]+(?:[ \t]+[A-Z][A-Za-z'’\-]+){0,2}")
+_UNIT_SEPARATOR = re.compile(r"[ \t\n]*,[ \t\n]*(?:(and|AND)[ \t\n]+)?|[ \t\n]+(and|AND)[ \t\n]+")
+_UNIT_LIST_LIMIT = 12
+
+
+def _unit_list_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
+    """The members of a list of local governments after their plural unit in a party clause
+    (``_UNIT_LIST``: "the cities of Lacey, Olympia, and Tenino"), each a party by its own words;
+    only a list of two or more read whole to its "and", at most ``_UNIT_LIST_LIMIT`` members."""
+    names: list[NameSpan] = []
+    for start, end in windows:
+        for unit in _UNIT_LIST.finditer(text, start, end):
+            members: list[NameSpan] = []
+            position, last, closed = unit.end(), False, False
+            while len(members) < _UNIT_LIST_LIMIT:
+                member = _UNIT_MEMBER.match(text, position, end)
+                if member is None:
+                    break
+                members.append(NameSpan(member.group(), member.start(), member.end()))
+                if last:
+                    closed = True
+                    break
+                separator = _UNIT_SEPARATOR.match(text, member.end(), end)
+                if separator is None:
+                    break
+                last, position = bool(separator.group(1) or separator.group(2)), separator.end()
+            # (A list read only in part, past the limit or not closed, names none.)
+            if closed and len(members) >= 2:
+                names.extend(m for m in members if m not in names)
+    return names
+
+
 def _named_group_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """ "This Agreement is made between Alpha Inc. and the Sellers. WHEREAS, Beta LLC, Gamma
     Corp. and Delta Ltd. (collectively, the "Sellers") ...": a group the party clause names by its
@@ -2031,6 +2070,7 @@ def _parties(
     collective = [
         *_collective_names(text, [*windows[:1], *_undersigned_windows(text)]),
         *_named_group_names(text, windows),
+        *_unit_list_names(text, [*windows[:1], *made_by_windows(text)]),
     ]
     # "between CEO of Kestrel Biotech Inc. and ...": the office holder stands for the organisation.
     names = [office_holders_organisation(text, name) for name in [*names, *collective]]

@@ -352,10 +352,15 @@ _DATED_LINE = re.compile(
 @lru_cache(maxsize=1)
 def _topic_line() -> re.Pattern[str]:
     """A line break, then a line opened by a topic word (``topic_line_words`` of
-    party_filters.json) in capitals or with a capital first letter."""
+    party_filters.json) in capitals or with a capital first letter; or such a word in capitals
+    run into the line ("THE KESTREL PARK DISTRICT REGARDING DOG PARK", a heading's names)."""
     words = load_json("party_filters.json")["topic_line_words"]
     spellings = [w.upper() for w in words] + [w[:1].upper() + w[1:] for w in words]
-    return re.compile(r"[ \t]*\n[ \t]*(?:" + phrase_alternation(spellings, r"[ \t]+") + r")\b")
+    shouted = [w.upper() for w in words]
+    return re.compile(
+        r"[ \t]*\n[ \t]*(?:" + phrase_alternation(spellings, r"[ \t]+") + r")\b"
+        r"|[ \t]+(?:" + phrase_alternation(shouted, r"[ \t]+") + r")\b"
+    )
 
 
 # A date line's own label before its date ("DATED", "Date:", "Dated as of").

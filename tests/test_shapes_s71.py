@@ -14,6 +14,10 @@ before its rule.
   the question; a plus standing apart is still stray punctuation.
 - "This Memorandum of Understanding (MoU) between ..." titles a text with no heading, and "The
   University of Harrowgate, Sri Lanka" is an institution, not a person living in a town.
+- A topic word in capitals run into a heading's line ends the name before it ("... AND THE KESTREL
+  PARK DISTRICT REGARDING DOG PARK").
+- "the cities of Ashby, Harrowgate, and Kestrel Hill, municipal corporations in ..." names each
+  listed local government a party.
 - A person named with an office of a body ("Jane Westby, Chief Executive of London Borough of
   Harrowgate at ... (“the Local Authority”)"), under a term for an organisation, acts for that
   body: the body is the party. A person's own term keeps the person.
@@ -26,6 +30,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from ingest.annotate import _unit_list_names
+from ingest.names import name_at
 from ingest.party_layout import held_for
 from service.evidence.subject_class import parse_question
 from tests.helpers import agreement_title, bound_party_names
@@ -79,6 +85,14 @@ OWN_TERM = (
     "EMPLOYMENT AGREEMENT\n\nThis Employment Agreement is made between Kestrel Widgets Limited (the \"Company\") and "
     "Jane Westby, Chief Executive of Harrow Holdings Limited at 1 High Street, London N1 1AA (the \"Executive\").\n\n"
     "1. Employment. The Company employs the Executive.\n"
+)
+
+
+UNIT_LIST = (
+    "INTERLOCAL COOPERATION AGREEMENT\nFOR LAW ENFORCEMENT MUTUAL AID\nThis AGREEMENT is entered into by WESTMARK "
+    "COUNTY, a subdivision of the State of Washington and its Sheriff, the cities of Ashby, Harrowgate, Kestrel Hill, "
+    "and Yorkton, municipal corporations in the State of Washington, for the purpose of setting forth their plan "
+    "for mutual aid.\nWHEREAS, law enforcement agencies keep the peace; and\n"
 )
 
 
@@ -166,3 +180,29 @@ def test_the_officer_acting_for_the_body_fails_the_gate(kb: KB) -> None:
         "What law governs the Consultancy Agreement between John Kestrel and London Borough of Harrowgate?"
     )
     assert docs == {"office"}
+
+
+def test_a_shouted_topic_word_run_into_the_line_ends_the_name() -> None:
+    # Before: "THE KESTREL PARK DISTRICT REGARDING DOG PARK WHEREAS" was one name.
+    line = "THE KESTREL PARK DISTRICT REGARDING DOG PARK WHEREAS"
+    assert name_at(line, 0, len(line)).text == "THE KESTREL PARK DISTRICT"
+    # (Guard: a name that opens with the word keeps it.)
+    assert name_at("REGARDING MEDIA INC. and", 0, 24).text == "REGARDING MEDIA INC."
+
+
+def test_a_list_of_local_governments_after_their_plural_unit_names_each() -> None:
+    # Before: only the names the learned review happened to add (two of four) were parties.
+    assert bound_party_names(UNIT_LIST) == {"WESTMARK COUNTY", "Ashby", "Harrowgate", "Kestrel Hill", "Yorkton"}
+    # (Guards: a list its "and" does not close, or of one member, names none.)
+    unclosed = "the cities of Ashby, Harrowgate, municipal corporations"
+    assert _unit_list_names(unclosed, [(0, len(unclosed))]) == []
+    single = "the cities of Ashby and the Sheriff"
+    assert _unit_list_names(single, [(0, len(single))]) == []
+
+
+def test_a_unit_list_reads_at_most_twelve_members() -> None:
+    members = [f"Town{chr(65 + i)}" for i in range(14)]
+    at_bound = "the towns of " + ", ".join(members[:11]) + ", and " + members[11] + ", municipal corporations"
+    assert [n.text for n in _unit_list_names(at_bound, [(0, len(at_bound))])] == members[:12]
+    past = "the towns of " + ", ".join(members[:12]) + ", and " + members[12] + ", municipal corporations"
+    assert _unit_list_names(past, [(0, len(past))]) == []
