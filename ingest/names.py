@@ -720,12 +720,12 @@ def _firm_list_company(name: str) -> bool:
 # A country's one or two capital letters closing a name, then a dash and a postal code ("CH-1015").
 _COUNTRY_POSTAL_PREFIX = re.compile(r"(?<=\S)[ \t\n]+[A-Z]{1,2}$")
 _POSTAL_AFTER_DASH = re.compile(r"[ \t]*[-–][ \t]*[0-9]{4,5}(?![\w])")
-# A person's name with a middle initial: "Terence E. Hahm".
 # A person's name (given name, initials, one or two surnames), a comma and an office of a body:
 # "Jane Westby, Chief Executive of ", "John Roe, the President of ".
 _PERSON_THEN_OFFICE = re.compile(
     r"[A-Z][a-z]+(?:[ \t]+[A-Z]\.)*(?:[ \t]+[A-Z][a-z'’\-]+){1,2},[ \t\n]+(?:the[ \t]+)?(?:[A-Z][a-z\-]+[ \t]+){1,4}of[ \t\n]+"
 )
+# A person's name with a middle initial: "Terence E. Hahm".
 _PERSON_WITH_INITIAL = re.compile(r"[A-Z][a-z]+[ \t]+[A-Z]\.[ \t]+[A-Z][a-z'’\-]+")
 # A lower-case field label and its colon right after a capitalised word ("Registered address:").
 _LABEL_AFTER_NAME = re.compile(r"[ \t]+([a-z][a-z\-]*)[ \t]*:")

@@ -1674,8 +1674,13 @@ def held_for(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     if text[line_start:start].strip(" \t"):
         return False
-    above = text[:line_start].rstrip(" \t\n").rsplit("\n", 1)[-1]
+    # (The capacity line is short: look back a bounded stretch, not the whole text before.)
+    above = text[max(0, line_start - _HELD_FOR_LOOKBACK) : line_start].rstrip(" \t\n").rsplit("\n", 1)[-1]
     return _cues().beneficiary_lead.match(above.strip(" \t")) is not None
+
+
+# How far above a name its trustee's capacity line (and the blank lines before the name) may be.
+_HELD_FOR_LOOKBACK = 200
 
 
 def slot_name_for(laid_out: Sequence[LayoutName], position: int) -> NameSpan | None:

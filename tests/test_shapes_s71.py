@@ -206,3 +206,17 @@ def test_a_unit_list_reads_at_most_twelve_members() -> None:
     assert [n.text for n in _unit_list_names(at_bound, [(0, len(at_bound))])] == members[:12]
     past = "the towns of " + ", ".join(members[:12]) + ", and " + members[12] + ", municipal corporations"
     assert _unit_list_names(past, [(0, len(past))]) == []
+
+
+def test_the_capacity_line_is_looked_for_within_200_characters_above_the_name() -> None:
+    from ingest.party_layout import _HELD_FOR_LOOKBACK
+
+    def cover(blank: int) -> str:
+        return "WESTLAND PTY LTD\nAs Trustee For\n" + " " * blank + "\nTHE KESTREL FUND\n"
+
+    # The capacity line and the blanks under it fill the look-back: read at the edge ...
+    edge = cover(_HELD_FOR_LOOKBACK - len("As Trustee For\n") - 1)
+    assert held_for(edge, edge.index("THE KESTREL FUND"))
+    # ... and not one character past it.
+    past = cover(_HELD_FOR_LOOKBACK - len("As Trustee For\n"))
+    assert not held_for(past, past.index("THE KESTREL FUND"))
