@@ -1322,6 +1322,7 @@ def find_title(text: str) -> Title | None:
     )
     if title is not None:
         title = _with_title_case_line_below(text, _with_run_in_tail(text, _with_line_below(text, _with_lines_above(text, _with_box(text, title)))))
+        title = _with_title_case_tail(text, title)
         title = _with_repeated_subject(text, title)
         title = _with_amendment_head(text, _with_entity(text, _with_self_name(text, title)))
         title = _with_leading_parent(text, title)
@@ -2037,6 +2038,37 @@ def _with_run_in_tail(text: str, title: Title) -> Title:
         return title
     words = tail.group(1)
     if _party_list_or_date(words) or _ends_in_legal_form(words):
+        return title
+    return Title(" ".join(text[title.start : tail.end(1)].split()), title.start, tail.end(1))
+
+
+# The rest of a title-case heading line after its agreement word: "For", "Of" or "On", then one to
+# ten words, each capitalised or a short joining word ("License Agreement For Real-Time In Vivo
+# Imaging Technology").
+_TITLE_CASE_TAIL = re.compile(
+    r"[ \t]+((?:For|Of|On)(?:[ \t]+(?:[A-Z][\w'’\-]*|of|the|and|in|for|to|a|an|on)){1,10})[ \t]*(?=\n|\Z)"
+)
+
+
+def _with_title_case_tail(text: str, title: Title) -> Title:
+    """A heading in title case whose line goes on after its agreement word with "For/Of/On" and
+    capitalised words to the line's end (``_TITLE_CASE_TAIL``): the whole line's words are the
+    title, as ``_with_run_in_tail`` reads a caps heading's. Only a title that opens its line, no
+    party list, date or company name in the tail, and no prose after it (the next line does not
+    open in lower case)."""
+    if not re.search(r"(?:Agreement|Contract)$", title.text):
+        return title
+    line_start = text.rfind("\n", 0, title.start) + 1
+    if text[line_start : title.start].strip(" \t"):
+        return title
+    tail = _TITLE_CASE_TAIL.match(text, title.end)
+    if tail is None:
+        return title
+    words = tail.group(1)
+    if _party_list_or_date(words) or _ends_in_legal_form(words) or words.split()[-1] in ("of", "the", "and", "in", "for", "to", "a", "an", "on"):
+        return title
+    after = text[tail.end(1) :].lstrip(" \t\n")
+    if after[:1].islower():
         return title
     return Title(" ".join(text[title.start : tail.end(1)].split()), title.start, tail.end(1))
 

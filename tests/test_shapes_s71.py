@@ -18,6 +18,9 @@ before its rule.
   PARK DISTRICT REGARDING DOG PARK").
 - "the cities of Ashby, Harrowgate, and Kestrel Hill, municipal corporations in ..." names each
   listed local government a party.
+- A title-case heading goes on after its agreement word with "For" and capitalised words to the
+  line's end ("Amendment No. 1 to\nKestrel License Agreement For Real-Time In Vivo Imaging
+  Technology").
 - A person named with an office of a body ("Jane Westby, Chief Executive of London Borough of
   Harrowgate at ... (“the Local Authority”)"), under a term for an organisation, acts for that
   body: the body is the party. A person's own term keeps the person.
@@ -46,10 +49,12 @@ TRUSTEE_COVER = (
 
 NOTE = (
     "SECURED PROMISSORY NOTE\n\n$850,000.00\n\nSeptember 30, 2020\n\nFOR VALUE RECEIVED, receipt of which is hereby "
-    "acknowledged, Kestrel Mortgage Investors VII, a California limited partnership (“Maker”), promises to pay to "
+    "acknowledged, Kestrel Mortgage Investors VIII, a California limited partnership (“Maker”), promises to pay to "
     "Harrow Lending Fund IX, LLC, a Delaware limited liability company (“Payee”), the principal sum of Eight "
     "Hundred and Fifty Thousand Dollars ($850,000.00) (“Principal”) together with interest as provided in this "
-    "Secured Promissory Note (“Note”).\n\n1. Secured Note. This Note is secured by a Pledge Agreement.\n"
+    "Secured Promissory Note (“Note”) and on the following terms and conditions:\n\n1. Secured Note. This Note is "
+    "secured by that certain Pledge and Security Agreement of even date herewith, entered into by and between Maker "
+    "and Payee (the “Pledge Agreement”).\n"
 )
 
 PLUS = (
@@ -123,7 +128,7 @@ def test_a_trust_a_trustee_holds_for_fails_the_gate(kb: KB) -> None:
 
 def test_a_makers_entity_description_makes_it_a_party_of_the_note() -> None:
     # Before: only the payee was bound (the maker has no legal form in its name).
-    assert bound_party_names(NOTE) == {"Kestrel Mortgage Investors VII", "Harrow Lending Fund IX, LLC"}
+    assert bound_party_names(NOTE) == {"Kestrel Mortgage Investors VIII", "Harrow Lending Fund IX, LLC"}
     # (Guard: the lead is no name.)
     assert "FOR VALUE RECEIVED" not in bound_party_names(NOTE)
 
@@ -220,3 +225,17 @@ def test_the_capacity_line_is_looked_for_within_200_characters_above_the_name() 
     # ... and not one character past it.
     past = cover(_HELD_FOR_LOOKBACK - len("As Trustee For\n"))
     assert not held_for(past, past.index("THE KESTREL FUND"))
+
+
+def test_a_title_case_heading_goes_on_after_its_agreement_word_to_the_lines_end() -> None:
+    # Before: "Amendment No. 1 to Kestrel License Agreement" (the tail after the agreement word lost).
+    opening = (
+        "Exhibit 10.91a\nAmendment\nNo. 1 to\nKestrel\nLicense Agreement For Real-Time In Vivo Imaging Technology\n"
+        "This\nFirst Amendment to the Kestrel License Agreement For Real-Time In Vivo\nImaging\nTechnology, effective "
+        "November 20, 2004 (the \"Agreement\"),\nby\nand between Kestrel\nCorporation (\"Kestrel\") and Harrow "
+        "Logic, Inc. (\"HL\") is effective as of the\n19th day of November, 2005.\n"
+    )
+    assert agreement_title(opening) == "Amendment No. 1 to Kestrel License Agreement For Real-Time In Vivo Imaging Technology"
+    # (Guards: a tail naming the parties, or one whose sentence runs on in lower case, is no title.)
+    assert agreement_title("Services Agreement For Kestrel Inc. and Harrow LLC\n\nThis Agreement is made by Kestrel Inc.\n") == "Services Agreement"
+    assert agreement_title("Supply Agreement For Goods\nmade between Kestrel Inc. and Harrow LLC.\n") == "Supply Agreement"
