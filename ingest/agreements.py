@@ -1013,6 +1013,13 @@ _RECITALS_LINE = re.compile(
 _SECTION_LABEL = re.compile(r"(?:ARTICLE|Article|SECTION|Section|CLAUSE|Clause)[ \t]+(?:[0-9]{1,3}|[IVXL]{1,6})\b")
 
 
+# A bare number of one to three digits standing as a word, not an instrument's own number ("NO. 2",
+# "Number 3", "#4"): a contents line's article or page number.
+_CONTENTS_NUMBERS = re.compile(r"(?<![\w.#])(?<!No\. )(?<!NO\. )(?<!No )(?<!NO )(?<!Number )(?<!NUMBER )[0-9]{1,3}(?![\w.,/\-])")
+# Three such numbers make a contents line ("AMENDMENT 3 TO SCHEDULE 2 AGREEMENT" holds two).
+_CONTENTS_NUMBERS_LIMIT = 3
+
+
 def _first_heading(text: str) -> Title | None:
     """The first heading-like title in the opening text: the earliest caps run ending in
     "AGREEMENT", else the earliest title-case one, else "This <X> Agreement". Nothing after the
@@ -1037,6 +1044,9 @@ def _first_heading(text: str) -> Title | None:
     # ("TABLE OF CONTENTS\nArticle 1 Scope of the Agreement\n...": a numbered article's heading
     # names a part of the contract, never the contract.)
     candidates = [c for c in candidates if _SECTION_LABEL.match(c[2].text) is None]
+    # ("PREAMBLE 1 DEFINITIONS AND INTERPRETATIONS 1 2 TERM OF AGREEMENT 15": a contents page run
+    # into one line, its entries and page numbers, names no contract.)
+    candidates = [c for c in candidates if len(_CONTENTS_NUMBERS.findall(c[2].text)) < _CONTENTS_NUMBERS_LIMIT]
     if not candidates:
         return None
     pool = [c for c in candidates if c[0] <= 1] or [c for c in candidates if c[0] == 2] or candidates

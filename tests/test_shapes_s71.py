@@ -21,6 +21,9 @@ before its rule.
 - A title-case heading goes on after its agreement word with "For" and capitalised words to the
   line's end ("Amendment No. 1 to\nKestrel License Agreement For Real-Time In Vivo Imaging
   Technology").
+- A contents page run into one line ("PREAMBLE 1 DEFINITIONS AND INTERPRETATIONS 1 2 TERM OF
+  AGREEMENT 15 ...") is no title: three bare numbers make a contents line, and the heading over the
+  cover's parties ("Power Purchase Agreement between\n\nX Limited ...") titles the contract.
 - A person named with an office of a body ("Jane Westby, Chief Executive of London Borough of
   Harrowgate at ... (“the Local Authority”)"), under a term for an organisation, acts for that
   body: the body is the party. A person's own term keeps the person.
@@ -239,3 +242,24 @@ def test_a_title_case_heading_goes_on_after_its_agreement_word_to_the_lines_end(
     # (Guards: a tail naming the parties, or one whose sentence runs on in lower case, is no title.)
     assert agreement_title("Services Agreement For Kestrel Inc. and Harrow LLC\n\nThis Agreement is made by Kestrel Inc.\n") == "Services Agreement"
     assert agreement_title("Supply Agreement For Goods\nmade between Kestrel Inc. and Harrow LLC.\n") == "Supply Agreement"
+
+
+CONTENTS_RUN_IN = (
+    "102\nPower Purchase Agreement between\n\nKestrel Power Corporation Limited\n\n(The Seller)\n\nand\n\n"
+    "Harrow Urja Nigam Limited\n\n(The Procurer)\n\nIN RESPECT OF\n\nUNIT NO. IV - 75 MW\n\nLIGNITE BASED POWER STATION"
+    "\n\nARTICLE NO.\n\nC O N T E N T S Page No.\n\nPREAMBLE 1 DEFINITIONS AND INTERPRETATIONS 1 2 TERM OF AGREEMENT 15 3 "
+    "CONDITIONS SUBSEQUENT 17\n\n"
+)
+
+
+def test_a_contents_line_run_into_one_line_is_no_title() -> None:
+    # Before: "PREAMBLE 1 DEFINITIONS AND INTERPRETATIONS 1 2 TERM OF AGREEMENT".
+    assert agreement_title(CONTENTS_RUN_IN) == "Power Purchase Agreement"
+    assert bound_party_names(CONTENTS_RUN_IN) == {"Kestrel Power Corporation Limited", "Harrow Urja Nigam Limited"}
+    # (Guards: two numbers, or an instrument's own number, leave a heading a title.)
+    assert agreement_title("AMENDMENT 3 TO SCHEDULE 2 AGREEMENT\n\nThis Amendment is made between Kestrel Inc. and Harrow LLC.\n") == (
+        "AMENDMENT 3 TO SCHEDULE 2 AGREEMENT"
+    )
+    assert agreement_title("AMENDMENT NO. 2 TO LEASE AGREEMENT NO. 14\n\nThis Amendment is made between Kestrel Inc. and Harrow LLC.\n") == (
+        "AMENDMENT NO. 2 TO LEASE AGREEMENT NO. 14"
+    )
