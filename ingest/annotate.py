@@ -88,6 +88,7 @@ from ingest.names import (
     contents_entry,
     names_a_document,
     office_holders_organisation,
+    office_of_prefix,
     organisation_head,
     organisation_head_word,
     party_name_forms,
@@ -970,10 +971,16 @@ def _person_before_and(name: NameSpan) -> NameSpan:
 # "the cities of Lacey, Olympia, Tumwater, Yelm, and Tenino, municipal corporations in ...": local
 # governments of one kind listed after their plural unit and "of"; each member one to three
 # capitalised words, the list closed by its "and".
-_UNIT_LIST = re.compile(
-    r"\b(?:the[ \t\n]+)?(?:cities|towns|villages|counties|boroughs|townships|CITIES|TOWNS|VILLAGES|COUNTIES|BOROUGHS|TOWNSHIPS)"
-    r"[ \t\n]+(?:of|OF)[ \t\n]+"
-)
+@lru_cache(maxsize=1)
+def _unit_list() -> re.Pattern[str]:
+    """The plural of a local government's unit (``local_government_units`` of party_filters.json:
+    "cities", "counties", "towns", in lower case or capitals) and "of"."""
+    units = load_json("party_filters.json")["local_government_units"]
+    plurals = [u[:-1] + "ies" if u.endswith("y") and u[-2:-1] not in "aeiou" else u + ("es" if u.endswith("sh") else "s") for u in units]
+    alternatives = phrase_alternation([*plurals, *(p.upper() for p in plurals)], r"[ \t\n]+")
+    return re.compile(rf"\b(?:the[ \t\n]+)?(?:{alternatives})[ \t\n]+(?:of|OF)[ \t\n]+")
+
+
 _UNIT_MEMBER = re.compile(r"[A-Z][A-Za-z'’\-]+(?:[ \t]+[A-Z][A-Za-z'’\-]+){0,2}")
 _UNIT_SEPARATOR = re.compile(r"[ \t\n]*,[ \t\n]*(?:(and|AND)[ \t\n]+)?|[ \t\n]+(and|AND)[ \t\n]+")
 _UNIT_LIST_LIMIT = 12
@@ -981,11 +988,11 @@ _UNIT_LIST_LIMIT = 12
 
 def _unit_list_names(text: str, windows: Sequence[tuple[int, int]]) -> list[NameSpan]:
     """The members of a list of local governments after their plural unit in a party clause
-    (``_UNIT_LIST``: "the cities of Lacey, Olympia, and Tenino"), each a party by its own words;
+    (``_unit_list``: "the cities of Lacey, Olympia, and Tenino"), each a party by its own words;
     only a list of two or more read whole to its "and", at most ``_UNIT_LIST_LIMIT`` members."""
     names: list[NameSpan] = []
     for start, end in windows:
-        for unit in _UNIT_LIST.finditer(text, start, end):
+        for unit in _unit_list().finditer(text, start, end):
             members: list[NameSpan] = []
             position, last, closed = unit.end(), False, False
             while len(members) < _UNIT_LIST_LIMIT:
@@ -1152,9 +1159,8 @@ def _person_and_company(
 _NOT_A_NAME_ENDING = re.compile(r"(?i)(?:ional|ical|ural|ious|eous|ology)$")
 
 
-# ", Chief Executive of London Borough of Barnet at ...": an office (one to four capitalised
-# words) of the body named after "of".
-_OFFICE_OF_BODY = re.compile(r",?[ \t\n]+(?:the[ \t\n]+)?(?:[A-Z][\w\-]*[ \t\n]+){1,4}(?:of|OF)[ \t\n]+(?:the[ \t\n]+)?(?=[A-Z])")
+# The comma between a person's name and the office she holds (``names.office_of_prefix``).
+_COMMA_BEFORE_OFFICE = re.compile(r",[ \t\n]+")
 
 
 def _office_holders_body(text: str, definition: Definition) -> NameSpan | None:
@@ -1169,7 +1175,8 @@ def _office_holders_body(text: str, definition: Definition) -> NameSpan | None:
     words = definition.term.split()
     if not words or not organisation_head_word(words[-1]):
         return None
-    office = _OFFICE_OF_BODY.match(text, name.end, definition.term_start)
+    comma = _COMMA_BEFORE_OFFICE.match(text, name.end, definition.term_start)
+    office = office_of_prefix().match(text, comma.end(), definition.term_start) if comma is not None else None
     if office is None:
         return None
     body = name_at(text, office.end(), definition.term_start)
@@ -1766,12 +1773,6 @@ def _promise_names(text: str) -> list[NameSpan]:
     return names
 
 
-# ", a California limited partnership": the text says the name before it is an entity's.
-_ENTITY_DESCRIBED = re.compile(
-    r",?[ \t\n]+(?i:an?)[ \t\n]+[^,;()\n]{0,60}?\b(?i:corporation|company|partnership|trust|bank|association)\b"
-)
-
-
 def _promise_party(name: NameSpan, text: str) -> bool:
     """A name a promise may bind: one with a legal form or a person's, or one the text describes
     as an entity ("Redwood Mortgage Investors VIII, a California limited partnership (\u201cMaker\u201d)");
@@ -1779,7 +1780,7 @@ def _promise_party(name: NameSpan, text: str) -> bool:
     return (
         ends_in_legal_suffix(name.text)
         or _personal_name(name.text)
-        or _ENTITY_DESCRIBED.match(text, name.end) is not None
+        or _DESCRIBED_AS_COMPANY.match(text, name.end) is not None
     )
 
 

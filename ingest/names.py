@@ -720,11 +720,9 @@ def _firm_list_company(name: str) -> bool:
 # A country's one or two capital letters closing a name, then a dash and a postal code ("CH-1015").
 _COUNTRY_POSTAL_PREFIX = re.compile(r"(?<=\S)[ \t\n]+[A-Z]{1,2}$")
 _POSTAL_AFTER_DASH = re.compile(r"[ \t]*[-–][ \t]*[0-9]{4,5}(?![\w])")
-# A person's name (given name, initials, one or two surnames), a comma and an office of a body:
-# "Jane Westby, Chief Executive of ", "John Roe, the President of ".
-_PERSON_THEN_OFFICE = re.compile(
-    r"[A-Z][a-z]+(?:[ \t]+[A-Z]\.)*(?:[ \t]+[A-Z][a-z'’\-]+){1,2},[ \t\n]+(?:the[ \t]+)?(?:[A-Z][a-z\-]+[ \t]+){1,4}of[ \t\n]+"
-)
+# A person's name (given name, initials, one or two surnames) and the comma before an office she
+# holds (``office_of_prefix``): "Jane Westby, Chief Executive of ", "John Roe, the President of ".
+_PERSON_COMMA = re.compile(r"[A-Z][a-z]+(?:[ \t]+[A-Z]\.)*(?:[ \t]+[A-Z][a-z'’\-]+){1,2},[ \t\n]+")
 # A person's name with a middle initial: "Terence E. Hahm".
 _PERSON_WITH_INITIAL = re.compile(r"[A-Z][a-z]+[ \t]+[A-Z]\.[ \t]+[A-Z][a-z'’\-]+")
 # A lower-case field label and its colon right after a capitalised word ("Registered address:").
@@ -877,7 +875,7 @@ def name_at(text: str, pos: int, limit: int) -> NameSpan | None:
             and not any(_PERSON_WITH_INITIAL.fullmatch(piece.strip()) for piece in candidate.text.split(",")[:-1])
             # ("Jane Westby, Chief Executive of Harrow Holdings Limited": a person and an office
             # she holds in a company, never one name.)
-            and _PERSON_THEN_OFFICE.match(candidate.text) is None
+            and not _person_then_office(candidate.text)
             # ("Effective May 31, 2001, Fennick Corporation Technologies, Inc.": a date before it.)
             and not re.search(r"(?<![\w])(?:19|20)[0-9]{2},", candidate.text)
         ):
@@ -1792,6 +1790,13 @@ def office_of_prefix() -> re.Pattern[str]:
     alternatives = "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(variants, key=lambda v: (-len(v), v)))
     # ("THE SECRETARY OF STATE FOR TRANSPORT" is a minister, a corporation sole: no office of a "State".)
     return re.compile(rf"(?i:(?:the[ \t\n]+)?(?:{alternatives})[ \t\n]+of[ \t\n]+(?!{_STATE_FOR})(?:the[ \t\n]+)?)(?=[A-Z])")
+
+
+def _person_then_office(name: str) -> bool:
+    """Whether ``name`` opens with a person's name, a comma and an office of a body ("Jane Westby,
+    Chief Executive of Harrow Holdings Limited"): a person and her office, never one name."""
+    person = _PERSON_COMMA.match(name)
+    return person is not None and office_of_prefix().match(name, person.end()) is not None
 
 
 def office_holders_organisation(text: str, name: NameSpan) -> NameSpan:

@@ -263,3 +263,15 @@ def test_a_contents_line_run_into_one_line_is_no_title() -> None:
     assert agreement_title("AMENDMENT NO. 2 TO LEASE AGREEMENT NO. 14\n\nThis Amendment is made between Kestrel Inc. and Harrow LLC.\n") == (
         "AMENDMENT NO. 2 TO LEASE AGREEMENT NO. 14"
     )
+
+
+def test_a_title_case_tail_reads_at_most_ten_words_after_for() -> None:
+    words = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta", "Eta", "Theta", "Iota", "Kappa", "Lambda"]
+
+    def opening(count: int) -> str:
+        return f"Supply Agreement For {' '.join(words[:count])}\n\nThis Agreement is made between Kestrel Inc. and Harrow LLC.\n"
+
+    # Ten words after "For" are the title's, at the edge ...
+    assert agreement_title(opening(10)) == "Supply Agreement For " + " ".join(words[:10])
+    # ... and eleven are a line the tail does not read.
+    assert agreement_title(opening(11)) == "Supply Agreement"
